@@ -1,0 +1,70 @@
+#include "cli/command.hpp"
+
+#include <QTextStream>
+#include <iterator>
+
+namespace gounki::cli {
+
+namespace {
+
+const Command command_table[] = {
+    {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
+    {"position", "check a position text and print it canonically, with its moves", describe_position, run_position},
+};
+
+} // namespace
+
+const Command* commands_begin() { return std::begin(command_table); }
+const Command* commands_end() { return std::end(command_table); }
+
+const Command* find_command(const QString& name) {
+    for (const Command& c : command_table)
+        if (name == QLatin1String(c.name)) return &c;
+    return nullptr;
+}
+
+void print_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void print_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+
+int usage_error(const Command& cmd, const std::string& message) {
+    print_err(std::string("gounki ") + cmd.name + ": " + message + "\n");
+    print_err(std::string("Try 'gounki help ") + cmd.name + "'.\n");
+    return exit_usage;
+}
+
+bool read_position(const Command& cmd, const QString& text, Position& out) {
+    const std::string t = text.toStdString();
+    auto parsed = Position::from_text(t);
+    if (auto* e = std::get_if<PositionError>(&parsed)) {
+        print_err(std::string("gounki ") + cmd.name + ": bad position at character " + std::to_string(e->column + 1) +
+                  ": " + e->message + "\n  " + t + "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
+        return false;
+    }
+    out = std::get<Position>(parsed);
+    return true;
+}
+
+bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
+    parser.setApplicationDescription(QString::fromLatin1("gounki %1: %2").arg(QLatin1String(cmd.name), QLatin1String(cmd.summary)));
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help_option(QStringList{"h", "help"}, "Show this help.");
+    parser.addOption(help_option);
+    cmd.describe(parser);
+    QStringList full = args;
+    if (full.size() >= 2) full.removeAt(1); // the command name
+    if (!parser.parse(full)) {
+        exit_code = usage_error(cmd, parser.errorText().toStdString());
+        return false;
+    }
+    if (parser.isSet(help_option)) {
+        QString text = parser.helpText();
+        text.replace(QLatin1String("Usage: gounki"), QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
+        print_out(text.toStdString());
+        exit_code = exit_ok;
+        return false;
+    }
+    return true;
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,51 @@
+#pragma once
+// Shared plumbing of the subcommands: option parsing, exit codes, output.
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include <cstdio>
+#include <string>
+
+#include "core/position.hpp"
+
+namespace gounki::cli {
+
+// Exit codes, documented in README.md: 0 ok, 1 findings (such as invalid games), 2 usage or I/O errors.
+enum Exit { exit_ok = 0, exit_findings = 1, exit_usage = 2 };
+
+struct Command {
+    const char* name;
+    const char* summary;
+    // Adds the command's options and positional arguments to `parser`.
+    void (*describe)(QCommandLineParser& parser);
+    // Runs with the parsed arguments; returns the exit code.
+    int (*run)(const QCommandLineParser& parser);
+};
+
+const Command* find_command(const QString& name);
+const Command* commands_begin();
+const Command* commands_end();
+
+// Sets up a parser for `cmd` (help, the command's options) and parses `args`, where args[0] is the
+// program name followed by the command name. On failure prints the error and returns false.
+bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code);
+
+// Prints "gounki COMMAND: message" on stderr and returns exit_usage.
+int usage_error(const Command& cmd, const std::string& message);
+
+// Parses a position given on the command line; on error prints where the text is wrong (with a
+// caret under the place) and returns false.
+bool read_position(const Command& cmd, const QString& text, Position& out);
+
+void print_out(const std::string& text);   // stdout, no newline added
+void print_err(const std::string& text);   // stderr, no newline added
+
+// Declarations of each command's hooks (one cmd_*.cpp file per command).
+void describe_perft(QCommandLineParser&);
+int run_perft(const QCommandLineParser&);
+void describe_position(QCommandLineParser&);
+int run_position(const QCommandLineParser&);
+
+} // namespace gounki::cli

@@ -1,0 +1,70 @@
+// gounki: a game-record database and analysis tool for Gounki.
+#include <QCoreApplication>
+#include <QStringList>
+
+#include "cli/command.hpp"
+
+using namespace gounki::cli;
+
+namespace {
+
+void print_overview() {
+    std::string text =
+        "gounki " GOUNKI_VERSION ": game records, database and analysis for Gounki\n\n"
+        "Usage: gounki COMMAND [options] [arguments]\n\nCommands:\n";
+    for (const Command* c = commands_begin(); c != commands_end(); ++c) {
+        std::string name = c->name;
+        name.resize(12, ' ');
+        text += "  " + name + c->summary + "\n";
+    }
+    text += "\n'gounki help COMMAND' or 'gounki COMMAND --help' shows a command's options.\n"
+            "Exit status: 0 ok, 1 findings (such as invalid games), 2 usage or I/O errors.\n";
+    print_out(text);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("gounki");
+    QCoreApplication::setApplicationVersion(GOUNKI_VERSION);
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2) {
+        print_overview();
+        return exit_usage;
+    }
+    const QString name = args.at(1);
+    if (name == "--help" || name == "-h") {
+        print_overview();
+        return exit_ok;
+    }
+    if (name == "--version") {
+        print_out("gounki " GOUNKI_VERSION "\n");
+        return exit_ok;
+    }
+    if (name == "help") {
+        if (args.size() < 3) {
+            print_overview();
+            return exit_ok;
+        }
+        const Command* c = find_command(args.at(2));
+        if (!c) {
+            print_err("gounki help: unknown command '" + args.at(2).toStdString() + "'\n");
+            return exit_usage;
+        }
+        args = QStringList{args.at(0), args.at(2), "--help"};
+        QCommandLineParser parser;
+        int code = exit_ok;
+        parse_command_line(*c, parser, args, code);
+        return code;
+    }
+    const Command* c = find_command(name);
+    if (!c) {
+        print_err("gounki: unknown command '" + name.toStdString() + "'. Run 'gounki --help' for the list.\n");
+        return exit_usage;
+    }
+    QCommandLineParser parser;
+    int code = exit_ok;
+    if (!parse_command_line(*c, parser, args, code)) return code;
+    return c->run(parser);
+}

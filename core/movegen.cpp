@@ -1,0 +1,159 @@
+#include "core/movegen.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/tables.hpp"
+
+namespace gounki {
+
+bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
+
+namespace {
+
+// The result of laying the pieces of one kind along a walk during a deployment.
+enum class Lay { placed, out, illegal };
+
+struct Deploy {
+    Square squares[3];
+    unsigned round_mask = 0;
+    int placed = 0;
+};
+
+// Places `count` pieces of `kind` one per step along the walk from `start` in `dir` (RULES.md 1.5).
+// The lifted stack's own square counts as empty; pieces placed earlier count towards the limit of 3.
+inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int dir, Square start,
+               int count, Deploy& d) {
+    for (int i = 0; i < count; ++i) {
+        const std::int8_t t = walk_step(us, kind, dir, start, i);
+        if (t == step_none) return Lay::illegal;
+        if (t == step_out) return Lay::out;
+        int size = 0;
+        if (t != origin) {
+            const Stack there = pos.at(t);
+            if (!there.is_empty()) {
+                if (there.color() != us) return Lay::illegal; // deployments never capture
+                size = there.size();
+            }
+        }
+        for (int j = 0; j < d.placed; ++j) size += d.squares[j] == t;
+        if (size >= 3) return Lay::illegal;
+        d.squares[d.placed] = t;
+        if (kind == PieceKind::round) d.round_mask |= 1u << d.placed;
+        ++d.placed;
+    }
+    return Lay::placed;
+}
+
+// Walks every move of the stack on `from` and reports them to `sink`, each exactly once:
+//   sink.movements(from, destinations)  a bitboard of the movement destinations,
+//   sink.exit(from)                     at most once per stack (all exiting walks are one move),
+//   sink.deployment(from, Deploy, out)  once per distinct sequence of placed squares.
+template <class Sink>
+inline void walk_stack(const Position& pos, Square from, Sink& sink) {
+    const Color us = pos.side_to_move();
+    const Stack st = pos.at(from);
+    const std::uint64_t own = pos.occupancy(us) & ~square_bb(from); // the origin counts as empty
+    const std::uint64_t enemy = pos.occupancy(~us);
+    const int range[2] = {st.rounds(), st.squares()};
+
+    std::uint64_t dests = 0;
+    bool exits = false;
+    for (int k = 0; k < 2; ++k) {
+        const PieceKind kind = PieceKind(k);
+        for (int dir = 0; dir < direction_count(kind) && range[k]; ++dir) {
+            for (int i = 0; i < range[k]; ++i) {
+                const std::int8_t t = walk_step(us, kind, dir, from, i);
+                if (t == step_none) break;
+                if (t == step_out) { exits = true; break; }
+                const std::uint64_t bb = square_bb(t);
+                if (enemy & bb) { dests |= bb; break; }
+                if (own & bb) {
+                    if (pos.at(t).size() + st.size() <= 3) dests |= bb;
+                    break;
+                }
+                dests |= bb;
+            }
+        }
+    }
+    sink.movements(from, dests);
+    if (exits) sink.exit(from); // a deployment whose first step leaves the board is this move too
+
+    if (st.size() < 2) return;
+    // Order 0: rounds first, then squares; order 1: squares first, then rounds.
+    for (int order = 0; order < 2; ++order) {
+        const PieceKind k1 = order == 0 ? PieceKind::round : PieceKind::square;
+        const PieceKind k2 = order == 0 ? PieceKind::square : PieceKind::round;
+        const int n1 = range[int(k1)], n2 = range[int(k2)];
+        if (n1 == 0) continue;
+        for (int d1 = 0; d1 < direction_count(k1); ++d1) {
+            Deploy first;
+            const Lay r1 = lay(pos, us, from, k1, d1, from, n1, first);
+            if (r1 == Lay::illegal) continue;
+            if (r1 == Lay::out) {
+                if (first.placed > 0) sink.deployment(from, first, true);
+                continue;
+            }
+            if (n2 == 0) { sink.deployment(from, first, false); continue; }
+            bool out_reported = false; // every direction leaving at once is the same move
+            const Square last = first.squares[first.placed - 1];
+            for (int d2 = 0; d2 < direction_count(k2); ++d2) {
+                Deploy both = first;
+                const Lay r2 = lay(pos, us, from, k2, d2, last, n2, both);
+                if (r2 == Lay::illegal) continue;
+                if (r2 == Lay::out) {
+                    if (both.placed == first.placed) {
+                        if (out_reported) continue;
+                        out_reported = true;
+                    }
+                    sink.deployment(from, both, true);
+                    continue;
+                }
+                sink.deployment(from, both, false);
+            }
+        }
+    }
+}
+
+struct ListSink {
+    MoveList& list;
+    void movements(Square from, std::uint64_t dests) {
+        for (; dests; dests &= dests - 1) list.push(Move::movement(from, std::countr_zero(dests)));
+    }
+    void exit(Square from) { list.push(Move::exit(from)); }
+    void deployment(Square from, const Deploy& d, bool out) {
+        list.push(Move::deployment(from, d.squares, d.placed, d.round_mask, out));
+    }
+};
+
+struct CountSink {
+    int count = 0;
+    void movements(Square, std::uint64_t dests) { count += std::popcount(dests); }
+    void exit(Square) { ++count; }
+    void deployment(Square, const Deploy&, bool) { ++count; }
+};
+
+} // namespace
+
+void generate_moves_from(const Position& pos, Square from, MoveList& out) {
+    if (pos.game_over()) return;
+    ListSink sink{out};
+    walk_stack(pos, from, sink);
+}
+
+void generate_moves(const Position& pos, MoveList& out) {
+    if (pos.game_over()) return;
+    ListSink sink{out};
+    for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
+        walk_stack(pos, std::countr_zero(b), sink);
+}
+
+int count_moves(const Position& pos) {
+    if (pos.game_over()) return 0;
+    CountSink sink;
+    for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
+        walk_stack(pos, std::countr_zero(b), sink);
+    return sink.count;
+}
+
+} // namespace gounki

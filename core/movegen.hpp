@@ -1,0 +1,38 @@
+#pragma once
+// Legal move generation. Every generated move is legal: Gounki has no check.
+
+#include <array>
+#include <cstdint>
+
+#include "core/position.hpp"
+
+namespace gounki {
+
+// Fixed capacity, no heap. 256 is above the most moves a side can have: at most 16 pieces, and
+// a triple stack, the richest, has fewer than 40 moves.
+class MoveList {
+public:
+    static constexpr int capacity = 256;
+    void push(Move m) { moves_[size_++] = m; }
+    int size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    Move operator[](int i) const { return moves_[i]; }
+    const Move* begin() const { return moves_.data(); }
+    const Move* end() const { return moves_.data() + size_; }
+    void clear() { size_ = 0; }
+    bool contains(Move m) const;
+
+private:
+    std::array<Move, capacity> moves_;
+    int size_ = 0;
+};
+
+// All legal moves of the side to move; none once the game is over. Order: by origin square, then
+// movements by destination square, the exit, then deployments.
+void generate_moves(const Position& pos, MoveList& out);
+// The legal moves of the stack on `from` (which must belong to the side to move).
+void generate_moves_from(const Position& pos, Square from, MoveList& out);
+// The number of legal moves, without building them (perft's leaves).
+int count_moves(const Position& pos);
+
+} // namespace gounki

@@ -1,0 +1,82 @@
+#pragma once
+// A Gounki position: mailbox board, per-colour occupancy bitboards and an incremental hash.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "core/types.hpp"
+
+namespace gounki {
+
+// Where a position text is wrong: the 0-based column of the offending character and a message.
+struct PositionError {
+    int column = 0;
+    std::string message;
+};
+
+// What do_move changes, saved so undo_move restores the position exactly. Owned by the caller.
+struct UndoRecord {
+    std::array<Square, 4> squares{};
+    std::array<Stack, 4> before{};
+    int count = 0;
+    std::uint64_t key = 0;
+    Outcome outcome = Outcome::none;
+};
+
+class Position {
+public:
+    // The start position of RULES.md 1.1.
+    static Position start();
+    // An empty board, White to move.
+    Position();
+
+    // Parses the one-line format of RULES.md 1.7. Any letter order inside parentheses is accepted.
+    static std::variant<Position, PositionError> from_text(std::string_view text);
+    // The canonical text: stacks with rounds first.
+    std::string to_text() const;
+
+    Stack at(Square s) const { return board_[s]; }
+    Color side_to_move() const { return side_; }
+    std::uint64_t occupancy(Color c) const { return occupied_[index(c)]; }
+    std::uint64_t occupancy() const { return occupied_[0] | occupied_[1]; }
+    std::uint64_t key() const { return key_; }
+    Outcome outcome() const { return outcome_; }
+    bool game_over() const { return outcome_ != Outcome::none; }
+    // Number of simple pieces of a kind still on the board.
+    int piece_count(Color c) const;
+
+    // Board editing for tests and set-up; keeps occupancy and the key in step.
+    void put(Square s, Stack st);
+    void set_side_to_move(Color c);
+    // Declares the game over when a side has no piece left (RULES.md 1.6).
+    void update_outcome_from_material();
+
+    void do_move(Move m, UndoRecord& undo);
+    void undo_move(Move m, const UndoRecord& undo);
+
+    // The hash computed from scratch; equals key() whenever the position is consistent.
+    std::uint64_t compute_key() const;
+
+    bool operator==(const Position& o) const {
+        return board_ == o.board_ && side_ == o.side_ && outcome_ == o.outcome_;
+    }
+
+private:
+    void set_square(Square s, Stack st);
+
+    std::array<Stack, 64> board_{};
+    std::uint64_t occupied_[2] = {0, 0};
+    std::uint64_t key_ = 0;
+    Color side_ = Color::white;
+    Outcome outcome_ = Outcome::none;
+};
+
+// "a1".."h8"; the caller guarantees is_square(s).
+std::string square_name(Square s);
+// Parses a square name ("e4", case-insensitive file letter); no_square when it is not one.
+Square parse_square(std::string_view text);
+
+} // namespace gounki
