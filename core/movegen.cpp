@@ -148,11 +148,102 @@ void generate_moves(const Position& pos, MoveList& out) {
         walk_stack(pos, std::countr_zero(b), sink);
 }
 
+namespace {
+
+constexpr std::uint64_t file_a = 0x0101010101010101ull;
+constexpr std::uint64_t file_h = file_a << 7;
+constexpr std::uint64_t rank_1 = 0xFFull;
+constexpr std::uint64_t rank_8 = rank_1 << 56;
+
+// Single pieces move one step and cannot bounce (a first step never bounces), so all of them are
+// counted at once with shifts, one shift per direction and kind: each shifted bit is one move of
+// one piece. A step is legal onto any square but an own full stack; a step past the last rank is
+// the piece's exit (the shift drops it) and counts once.
+int count_single_moves(const Position& pos, Color us, std::uint64_t& singles) {
+    const std::uint64_t rounds = pos.stacks_of(Stack(us, 1, 0));
+    const std::uint64_t squares = pos.stacks_of(Stack(us, 0, 1));
+    singles = rounds | squares;
+    std::uint64_t full = 0;
+    for (int r = 0; r <= 3; ++r) full |= pos.stacks_of(Stack(us, r, 3 - r));
+    const std::uint64_t allowed = ~full;
+    const bool white = us == Color::white;
+    const std::uint64_t round_left = white ? (rounds & ~file_a) << 7 : (rounds & ~file_a) >> 9;
+    const std::uint64_t round_right = white ? (rounds & ~file_h) << 9 : (rounds & ~file_h) >> 7;
+    const std::uint64_t square_ahead = white ? squares << 8 : squares >> 8;
+    const std::uint64_t square_left = (squares & ~file_a) >> 1;
+    const std::uint64_t square_right = (squares & ~file_h) << 1;
+    const std::uint64_t exits = singles & (white ? rank_8 : rank_1);
+    return std::popcount(round_left & allowed) + std::popcount(round_right & allowed) +
+           std::popcount(square_ahead & allowed) + std::popcount(square_left & allowed) +
+           std::popcount(square_right & allowed) + std::popcount(exits);
+}
+
+} // namespace
+
+// The moves of a stack of two pieces, counted without building them. Same rules as walk_stack,
+// simpler because of the size: a walk has at most 2 steps, no two walks of a 2-stack reach one
+// square, and the two pieces of a deployment always land on different squares.
+//   full:     own stacks of 3 (no piece may be added), plus the enemy (deployments never capture)
+//   own_big:  own stacks of 2 or 3 (a 2-stack cannot join them)
+int count_double(const Position& pos, Color us, Square from, Stack st, std::uint64_t occupied,
+                 std::uint64_t enemy, std::uint64_t no_place, std::uint64_t own_big) {
+    const int range[2] = {st.rounds(), st.squares()};
+    const std::uint64_t origin = square_bb(from);
+    occupied &= ~origin; // the origin counts as empty once the stack has left it
+    int count = 0;
+    bool exits = false;
+    for (int k = 0; k < 2; ++k) {
+        const PieceKind kind = PieceKind(k);
+        if (!range[k]) continue;
+        for (int dir = 0; dir < direction_count(kind); ++dir) {
+            const std::int8_t t1 = walk_step(us, kind, dir, from, 0);
+            if (t1 == step_none) continue;
+            if (t1 == step_out) { exits = true; continue; }
+            const std::uint64_t b1 = square_bb(t1);
+            // Movement: one step, or two when the stack holds two of this kind.
+            if (!(own_big & b1)) ++count;
+            if (range[k] == 2 && !(occupied & b1)) {
+                const std::int8_t t2 = walk_step(us, kind, dir, from, 1);
+                if (t2 == step_out) exits = true;
+                else if (!(own_big & square_bb(t2) & ~origin) || t2 == from) ++count;
+            }
+            // Deployment starting with a piece of this kind on t1.
+            if (no_place & b1) continue;
+            if (range[k] == 2) {
+                const std::int8_t t2 = walk_step(us, kind, dir, from, 1);
+                count += t2 == step_out || t2 == from || !(no_place & square_bb(t2));
+                continue;
+            }
+            const PieceKind other = PieceKind(k ^ 1);
+            bool out = false;
+            for (int d2 = 0; d2 < direction_count(other); ++d2) {
+                const std::int8_t t2 = walk_step(us, other, d2, t1, 0);
+                if (t2 == step_none) continue;
+                if (t2 == step_out) { out = true; continue; }
+                count += t2 == from || !(no_place & square_bb(t2));
+            }
+            count += out;
+        }
+    }
+    return count + exits;
+}
+
 int count_moves(const Position& pos) {
     if (pos.game_over()) return 0;
+    const Color us = pos.side_to_move();
+    std::uint64_t singles = 0;
     CountSink sink;
-    for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
-        walk_stack(pos, std::countr_zero(b), sink);
+    sink.count = count_single_moves(pos, us, singles);
+    std::uint64_t full = 0, doubles = 0;
+    for (int r = 0; r <= 3; ++r) full |= pos.stacks_of(Stack(us, r, 3 - r));
+    for (int r = 0; r <= 2; ++r) doubles |= pos.stacks_of(Stack(us, r, 2 - r));
+    const std::uint64_t enemy = pos.occupancy(~us);
+    for (std::uint64_t b = doubles; b; b &= b - 1) {
+        const Square from = std::countr_zero(b);
+        sink.count += count_double(pos, us, from, pos.at(from), pos.occupancy(), enemy, enemy | full,
+                                   full | doubles);
+    }
+    for (std::uint64_t b = full; b; b &= b - 1) walk_stack(pos, std::countr_zero(b), sink);
     return sink.count;
 }
 

@@ -14,7 +14,7 @@ std::uint64_t perft_fast(Position& pos, int depth) {
     std::uint64_t nodes = 0;
     UndoRecord undo;
     for (Move m : moves) {
-        pos.do_move(m, undo);
+        pos.do_move_unhashed(m, undo);
         nodes += perft_fast(pos, depth - 1);
         pos.undo_move(m, undo);
     }

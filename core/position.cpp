@@ -22,15 +22,22 @@ Position Position::start() {
     return p;
 }
 
-void Position::set_square(Square s, Stack st) {
+template <bool Hash>
+inline void Position::set_square(Square s, Stack st) {
     const Stack old = board_[s];
-    key_ ^= zobrist_square(s, old) ^ zobrist_square(s, st);
-    if (!old.is_empty()) occupied_[index(old.color())] &= ~square_bb(s);
-    if (!st.is_empty()) occupied_[index(st.color())] |= square_bb(s);
+    if constexpr (Hash) key_ ^= zobrist_square(s, old) ^ zobrist_square(s, st);
+    if (!old.is_empty()) {
+        occupied_[index(old.color())] &= ~square_bb(s);
+        by_code_[old.code()] &= ~square_bb(s);
+    }
+    if (!st.is_empty()) {
+        occupied_[index(st.color())] |= square_bb(s);
+        by_code_[st.code()] |= square_bb(s);
+    }
     board_[s] = st;
 }
 
-void Position::put(Square s, Stack st) { set_square(s, st); }
+void Position::put(Square s, Stack st) { set_square<true>(s, st); }
 
 void Position::set_side_to_move(Color c) {
     if (c != side_) key_ ^= zobrist_black_to_move();
@@ -58,7 +65,8 @@ std::uint64_t Position::compute_key() const {
     return k ^ zobrist_outcome(outcome_);
 }
 
-void Position::do_move(Move m, UndoRecord& undo) {
+template <bool Hash>
+void Position::apply(Move m, UndoRecord& undo) {
     const Color us = side_;
     const Square from = m.from();
     const Stack mover = board_[from];
@@ -69,7 +77,7 @@ void Position::do_move(Move m, UndoRecord& undo) {
     undo.squares[0] = from;
     undo.before[0] = mover;
     undo.count = 1;
-    set_square(from, Stack::empty());
+    set_square<Hash>(from, Stack::empty());
 
     Outcome result = Outcome::none;
     switch (m.type()) {
@@ -80,9 +88,9 @@ void Position::do_move(Move m, UndoRecord& undo) {
         undo.before[1] = target;
         undo.count = 2;
         if (!target.is_empty() && target.color() == us)
-            set_square(to, target.plus(mover.rounds(), mover.squares()));
+            set_square<Hash>(to, target.plus(mover.rounds(), mover.squares()));
         else
-            set_square(to, mover); // empty, the origin itself, or a capture
+            set_square<Hash>(to, mover); // empty, the origin itself, or a capture
         if (occupied_[index(~us)] == 0) result = win_for(us);
         break;
     }
@@ -103,7 +111,7 @@ void Position::do_move(Move m, UndoRecord& undo) {
             }
             const Stack cur = board_[s];
             const bool round = m.placed_round(i);
-            set_square(s, cur.is_empty() ? Stack(us, round, !round) : cur.plus(round, !round));
+            set_square<Hash>(s, cur.is_empty() ? Stack(us, round, !round) : cur.plus(round, !round));
         }
         if (m.ends_out()) result = win_for(us);
         break;
@@ -111,15 +119,19 @@ void Position::do_move(Move m, UndoRecord& undo) {
     }
 
     if (result != outcome_) {
-        key_ ^= zobrist_outcome(outcome_) ^ zobrist_outcome(result);
+        if constexpr (Hash) key_ ^= zobrist_outcome(outcome_) ^ zobrist_outcome(result);
         outcome_ = result;
     }
     side_ = ~us;
-    key_ ^= zobrist_black_to_move();
+    if constexpr (Hash) key_ ^= zobrist_black_to_move();
 }
 
+template void Position::apply<true>(Move, UndoRecord&);
+template void Position::apply<false>(Move, UndoRecord&);
+
+
 void Position::undo_move(Move, const UndoRecord& undo) {
-    for (int i = undo.count - 1; i >= 0; --i) set_square(undo.squares[i], undo.before[i]);
+    for (int i = undo.count - 1; i >= 0; --i) set_square<false>(undo.squares[i], undo.before[i]);
     side_ = ~side_;
     outcome_ = undo.outcome;
     key_ = undo.key;

@@ -42,6 +42,8 @@ public:
     Color side_to_move() const { return side_; }
     std::uint64_t occupancy(Color c) const { return occupied_[index(c)]; }
     std::uint64_t occupancy() const { return occupied_[0] | occupied_[1]; }
+    // The squares holding exactly this kind of stack.
+    std::uint64_t stacks_of(Stack st) const { return by_code_[st.code()]; }
     std::uint64_t key() const { return key_; }
     Outcome outcome() const { return outcome_; }
     bool game_over() const { return outcome_ != Outcome::none; }
@@ -54,21 +56,27 @@ public:
     // Declares the game over when a side has no piece left (RULES.md 1.6).
     void update_outcome_from_material();
 
-    void do_move(Move m, UndoRecord& undo);
+    void do_move(Move m, UndoRecord& undo) { apply<true>(m, undo); }
     void undo_move(Move m, const UndoRecord& undo);
+    // do_move without the hash: key() is stale until the matching undo_move. For perft's inner
+    // loop, which never reads the key.
+    void do_move_unhashed(Move m, UndoRecord& undo) { apply<false>(m, undo); }
 
     // The hash computed from scratch; equals key() whenever the position is consistent.
     std::uint64_t compute_key() const;
 
     bool operator==(const Position& o) const {
-        return board_ == o.board_ && side_ == o.side_ && outcome_ == o.outcome_;
+        return board_ == o.board_ && side_ == o.side_ && outcome_ == o.outcome_ &&
+               occupied_[0] == o.occupied_[0] && occupied_[1] == o.occupied_[1] && by_code_ == o.by_code_;
     }
 
 private:
-    void set_square(Square s, Stack st);
+    template <bool Hash> void set_square(Square s, Stack st);
+    template <bool Hash> void apply(Move m, UndoRecord& undo);
 
     std::array<Stack, 64> board_{};
     std::uint64_t occupied_[2] = {0, 0};
+    std::array<std::uint64_t, stack_codes> by_code_{}; // by_code_[0] is unused (empty squares)
     std::uint64_t key_ = 0;
     Color side_ = Color::white;
     Outcome outcome_ = Outcome::none;
