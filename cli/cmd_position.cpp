@@ -43,9 +43,10 @@ int run_position(const QCommandLineParser& p) {
             for (int i = 0; i < st.rounds(); ++i) cell += st.color() == Color::white ? 'R' : 'r';
             for (int i = 0; i < st.squares(); ++i) cell += st.color() == Color::white ? 'S' : 's';
             if (cell.empty()) cell.push_back('.');
-            cell.resize(4, ' ');
+            if (file < 7) cell.resize(4, ' ');
             out += cell;
         }
+        while (out.back() == ' ') out.pop_back();
         out += '\n';
     }
     out += "  a   b   c   d   e   f   g   h\n";

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages gounki needs, only those that are missing, so a second
+# run costs nothing. Runs as root (or with sudo available). Extra packages may be named as arguments.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ libboost-dev libsqlite3-dev sqlite3 qt6-base-dev catch2 "$@")
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "Installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
