@@ -2,6 +2,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include "cli/command.hpp"
 #include "core/notation.hpp"
@@ -10,6 +11,7 @@ namespace gounki::cli {
 
 void describe_position(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
+    p.addOption({"moves", "Play these moves first (whitespace-separated, record notation), then show the result.", "moves"});
     p.addPositionalArgument("POSITION", "A position in the format of RULES.md 1.7, or 'start'.");
 }
 
@@ -19,6 +21,30 @@ int run_position(const QCommandLineParser& p) {
     if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
     Position pos = Position::start();
     if (args[0] != "start" && !read_position(self, args[0], pos)) return exit_usage;
+    if (p.isSet("moves")) {
+        const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+        for (int i = 0; i < played.size(); ++i) {
+            const std::string text = played[i].toStdString();
+            const Resolution r = resolve_move_text(pos, text);
+            if (!r.move) {
+                std::string msg = "move " + std::to_string(i + 1) + " '" + text + "': " + r.message;
+                if (!r.stack_moves.empty()) {
+                    msg += "; legal moves of that stack:";
+                    for (Move m : r.stack_moves) {
+                        msg += ' ';
+                        msg += move_to_text(pos, m);
+                    }
+                }
+                print_err("gounki position: " + msg + "\n");
+                return exit_findings;
+            }
+            for (MarkerWarning w : r.warnings)
+                print_err("gounki position: warning: move " + std::to_string(i + 1) + " '" + text + "': " +
+                          std::string(marker_warning_text(w)) + "\n");
+            UndoRecord undo;
+            pos.do_move(r.move, undo);
+        }
+    }
     MoveList moves;
     generate_moves(pos, moves);
     const char* outcome = pos.outcome() == Outcome::white_wins ? "1-0" : pos.outcome() == Outcome::black_wins ? "0-1" : "*";
