@@ -185,8 +185,8 @@ int count_single_moves(const Position& pos, Color us, std::uint64_t& singles) {
 // square, and the two pieces of a deployment always land on different squares.
 //   full:     own stacks of 3 (no piece may be added), plus the enemy (deployments never capture)
 //   own_big:  own stacks of 2 or 3 (a 2-stack cannot join them)
-int count_double(const Position& pos, Color us, Square from, Stack st, std::uint64_t occupied,
-                 std::uint64_t enemy, std::uint64_t no_place, std::uint64_t own_big) {
+int count_double(Color us, Square from, Stack st, std::uint64_t occupied, std::uint64_t no_place,
+                 std::uint64_t own_big) {
     const int range[2] = {st.rounds(), st.squares()};
     const std::uint64_t origin = square_bb(from);
     occupied &= ~origin; // the origin counts as empty once the stack has left it
@@ -240,8 +240,7 @@ int count_moves(const Position& pos) {
     const std::uint64_t enemy = pos.occupancy(~us);
     for (std::uint64_t b = doubles; b; b &= b - 1) {
         const Square from = std::countr_zero(b);
-        sink.count += count_double(pos, us, from, pos.at(from), pos.occupancy(), enemy, enemy | full,
-                                   full | doubles);
+        sink.count += count_double(us, from, pos.at(from), pos.occupancy(), enemy | full, full | doubles);
     }
     for (std::uint64_t b = full; b; b &= b - 1) walk_stack(pos, std::countr_zero(b), sink);
     return sink.count;

@@ -183,7 +183,7 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
         return std::variant<Position, PositionError>(PositionError{int(col), std::move(msg)});
     };
     auto rank_name = [](int rank) { return "rank " + std::to_string(rank + 1); };
-    int count[2][2] = {{0, 0}, {0, 0}}; // [colour][round?1:0]... indexed [c][0]=rounds,[c][1]=squares
+    int count[2][2] = {{0, 0}, {0, 0}}; // [colour][0] rounds, [colour][1] squares
     std::size_t i = 0;
     // Reads one letter; returns false when it is not a piece letter.
     auto letter = [](char ch, Color& c, bool& round) {
@@ -199,7 +199,9 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
         if (ch == ' ') return std::string("a space");
         if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126)
             return std::string("a non-printable byte");
-        return "'" + std::string(1, ch) + "'";
+        std::string quoted(3, '\'');
+        quoted[1] = ch;
+        return quoted;
     };
     for (int rank = 7; rank >= 0; --rank) {
         int file = 0;
@@ -213,6 +215,7 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
                 ++i;
                 continue;
             }
+            const std::size_t start = i;
             Color c;
             bool round;
             int r = 0, s = 0;
@@ -243,8 +246,14 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
                 return fail(i, "expected a piece letter (R, S, r, s), a stack in parentheses, a digit 1-8, '/' "
                                "or a space, found " + describe(ch));
             }
-            count[index(stack_color)][0] += r;
-            count[index(stack_color)][1] += s;
+            static constexpr const char* colour_names[2] = {"White", "Black"};
+            int* have = count[index(stack_color)];
+            have[0] += r;
+            have[1] += s;
+            if (have[0] > 8 || have[1] > 8)
+                return fail(start, std::string(colour_names[index(stack_color)]) + " has more than 8 " +
+                                       (have[0] > 8 ? "rounds" : "squares") + " (at " +
+                                       square_name(make_square(file, rank)) + ")");
             p.put(make_square(file, rank), Stack(stack_color, r, s));
             ++file;
         }
@@ -267,15 +276,6 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
     if (i < text.size()) return fail(i, "unexpected text after the side to move");
 
-    static constexpr const char* colour_names[2] = {"White", "Black"};
-    for (int c = 0; c < 2; ++c) {
-        if (count[c][0] > 8)
-            return fail(0, std::string(colour_names[c]) + " has " + std::to_string(count[c][0]) +
-                               " rounds, at most 8");
-        if (count[c][1] > 8)
-            return fail(0, std::string(colour_names[c]) + " has " + std::to_string(count[c][1]) +
-                               " squares, at most 8");
-    }
     if (p.occupancy() == 0) return fail(0, "the board is empty");
     p.update_outcome_from_material();
     return p;
