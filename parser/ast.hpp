@@ -1,0 +1,102 @@
+#pragma once
+// The syntax tree of a record text (RULES.md 1.8), as the grammar reads it. Syntax only: a move is a
+// `MoveSpec` (what was written), never a checked `Move`; resolve.cpp replays the tree through core.
+//
+// Every node remembers where it was written as a byte offset and length inside the chunk of text
+// the grammar read (`Located`); turning offsets into line and column is the caller's business, so
+// the grammar pays nothing for positions it never reports.
+
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/notation.hpp"
+
+namespace gounki::parser::ast {
+
+namespace x3 = boost::spirit::x3;
+
+struct Located {
+    std::uint32_t offset = 0; // first byte of the node in the chunk
+    std::uint32_t length = 0; // bytes it spans
+};
+
+// `[Name "value"]`; the value keeps its escapes (`\"`, `\\`) so that bad escapes can be reported
+// with their exact place when the value is decoded.
+struct Tag : Located {
+    std::string name;
+    std::string raw_value;
+};
+
+// `12.` or `12...`
+struct MoveNumber : Located {
+    unsigned number = 0;
+    bool ellipsis = false;
+};
+
+// A move as written, spaces inside it included; `length` covers exactly the move's text.
+struct Move : Located {
+    MoveSpec spec;
+};
+
+// A suffix (`!` `?` `!!` `??` `!?` `?!`, stored as NAG 1..6) or a NAG `$n`.
+struct Annotation : Located {
+    std::uint32_t value = 0;
+    bool suffix = false;
+};
+
+// `{...}` (closed is false when the text ended first) or `; ...` to the end of the line.
+struct Comment : Located {
+    std::string text;
+    bool closed = true;
+};
+
+// A header row of the web-table layout: `| Move | Alice | Bob |`, cells trimmed.
+struct TableHeader : Located {
+    std::vector<std::string> cells;
+};
+
+// Text that is no element of movetext (a mistyped move, a stray `)`...): reported, never guessed at.
+struct Unknown : Located {};
+
+struct Variation;
+
+struct Element : x3::variant<MoveNumber, Move, Annotation, Comment, x3::forward_ast<Variation>, TableHeader,
+                             Unknown> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+// `( ... )`; closed is false when the text ended before `)`.
+struct Variation : Located {
+    std::vector<Element> elements;
+    bool closed = true;
+};
+
+enum class Result : std::uint8_t { none, white_wins, black_wins, draw, unfinished };
+
+struct ResultToken : Located {
+    Result value = Result::none;
+};
+
+// One game: tag pairs, movetext, the termination marker (value none when absent).
+struct Game : Located {
+    std::vector<Tag> tags;
+    std::vector<Comment> header_comments; // comments among the tag pairs
+    std::vector<Element> elements;
+    ResultToken result;
+    std::vector<Comment> trailing_comments; // comments after the termination marker
+};
+
+// A problem the grammar itself found, as data (see error_handler.hpp).
+struct SyntaxError {
+    std::uint32_t offset = 0; // where the text is wrong
+    std::uint32_t start = 0;  // where the element that failed began (the `[` of a tag...)
+    std::string code;         // stable code: "unterminated-tag", "bad-tag", "too-deep", "syntax"
+    std::string message;
+    bool truncates = false; // the movetext after `offset` was not read
+};
+
+} // namespace gounki::parser::ast

@@ -1,0 +1,68 @@
+#include "core/movegen.hpp"
+#include "parser/record.hpp"
+
+namespace gounki::parser {
+
+std::string_view severity_name(Severity s) { return s == Severity::error ? "error" : "warning"; }
+
+std::string_view status_name(GameStatus s) {
+    switch (s) {
+    case GameStatus::valid: return "valid";
+    case GameStatus::invalid: return "invalid";
+    case GameStatus::partial: return "partial";
+    }
+    return "?";
+}
+
+std::string format_diagnostic(const Diagnostic& d) {
+    std::string out = d.file.empty() ? std::string("<input>") : d.file;
+    if (d.line > 0) {
+        out += ':' + std::to_string(d.line);
+        if (d.column > 0) out += ':' + std::to_string(d.column);
+    }
+    out += ": ";
+    out += severity_name(d.severity);
+    out += ": ";
+    out += d.message;
+    out += " [" + d.code + "]";
+    return out;
+}
+
+const std::string* GameRecord::tag(std::string_view name) const {
+    for (const auto& [n, v] : tags)
+        if (n == name) return &v;
+    return nullptr;
+}
+
+Position GameRecord::final_position() const {
+    Position pos = start;
+    UndoRecord undo;
+    for (const Ply& p : main.plies) {
+        if (pos.game_over()) break;
+        pos.do_move(p.move, undo);
+    }
+    return pos;
+}
+
+std::size_t GameRecord::error_count() const {
+    std::size_t n = 0;
+    for (const Diagnostic& d : diagnostics) n += d.severity == Severity::error;
+    return n;
+}
+
+void GameRecord::clear() {
+    kind = GameKind::gounki;
+    tags.clear();
+    start = Position::start();
+    main.comments.clear();
+    main.plies.clear();
+    result.assign(1, '*'); // not = "*": GCC 12 -O3 warns falsely (-Wrestrict)
+    result_written = false;
+    status = GameStatus::valid;
+    diagnostics.clear();
+    file.clear();
+    line = 0;
+    number = 0;
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,58 @@
+#pragma once
+// Declarations of the record grammar (RULES.md 1.8): the entry rule and the skipper. Definitions are
+// in grammar_def.hpp; grammar.cpp is the only translation unit that includes them and so the only
+// one that instantiates the grammar. Other code calls parse_chunk() from syntax.hpp.
+
+#include <boost/spirit/home/x3.hpp>
+
+#include "parser/ast.hpp"
+
+namespace gounki::parser::grammar {
+
+namespace x3 = boost::spirit::x3;
+
+// Between tokens: blanks and line ends, `|` table borders and rule rows (`|---|:--:|`), runs of `.`
+// (the `...` of "1. ... f7-e6" and of table cells), and UTF-8 byte order marks (files glued
+// together with cat keep theirs). Hand-written because it runs before every token.
+struct skipper_parser : x3::parser<skipper_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        Iterator p = first;
+        while (p != last) {
+            const char c = *p;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '.') {
+                ++p;
+            } else if (c == '|') {
+                ++p;
+                // A cell holding only '-' and ':' is table furniture (a rule row, or "--" for no move).
+                Iterator q = p;
+                bool dash = false;
+                while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ';
+                if (dash && (q == last || *q == '|' || *q == '\n' || *q == '\r')) p = q;
+            } else if (static_cast<unsigned char>(c) == 0xEF && last - p >= 3 &&
+                       static_cast<unsigned char>(p[1]) == 0xBB && static_cast<unsigned char>(p[2]) == 0xBF) {
+                p += 3;
+            } else {
+                break;
+            }
+        }
+        const bool moved = p != first;
+        first = p;
+        return moved;
+    }
+};
+
+inline constexpr skipper_parser skipper{};
+
+struct game_class;
+using game_type = x3::rule<game_class, ast::Game>;
+BOOST_SPIRIT_DECLARE(game_type)
+
+// One game: tag pairs, movetext, termination marker. Never fails on text that is not a tag pair
+// or movetext at all: unreadable tokens become ast::Unknown nodes.
+game_type const& game();
+
+} // namespace gounki::parser::grammar

@@ -1,0 +1,307 @@
+#pragma once
+// Definitions of the record grammar (RULES.md 1.8). Included by grammar.cpp only.
+//
+// The grammar knows no rules of the game: a move is read as an origin square, a separator and
+// targets (a `MoveSpec`), whatever the position. It never rejects a game outright either: text it
+// cannot read becomes an ast::Unknown node (or an unterminated comment or variation is flagged),
+// and the replay in resolve.cpp reports it where it stands and keeps the game up to that point.
+//
+// Character classes: X3's `alnum`, `space` and `no_case` assert on bytes >= 0x80 with the standard
+// encoding, and record files carry UTF-8 names and comments; every test below is a byte comparison
+// or a char set, which are safe for any byte.
+
+#include <boost/spirit/home/x3.hpp>
+
+#include "parser/ast.hpp"
+#include "parser/ast_adapted.hpp"
+#include "parser/error_handler.hpp"
+#include "parser/grammar.hpp"
+
+namespace gounki::parser::grammar {
+
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written primitives: a square, the word `out`, a web-table header row, the variation depth.
+
+// `a1`..`h8`, file letter in either case.
+struct square_parser : x3::parser<square_parser> {
+    using attribute_type = Square;
+    static bool const has_attribute = true;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        if (last - first < 2) return false;
+        const char f = char(first[0] | 0x20), r = first[1];
+        if (f < 'a' || f > 'h' || r < '1' || r > '8') return false;
+        x3::traits::move_to(Square(make_square(f - 'a', r - '1')), attr);
+        first += 2;
+        return true;
+    }
+};
+
+inline bool is_word_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// `out` in any case, not followed by a letter or digit.
+struct out_parser : x3::parser<out_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
+        x3::skip_over(first, last, ctx);
+        if (last - first < 3) return false;
+        if ((first[0] | 0x20) != 'o' || (first[1] | 0x20) != 'u' || (first[2] | 0x20) != 't') return false;
+        if (last - first > 3 && is_word_byte(first[3])) return false;
+        first += 3;
+        return true;
+    }
+};
+
+// A header row of a table copied from a web page: a line `| Move | Alice | Bob |` whose cells hold
+// neither a move number nor a move. Rows with moves are plain movetext, their `|` being skipped.
+struct table_header_parser : x3::parser<table_header_parser> {
+    using attribute_type = ast::TableHeader;
+    static bool const has_attribute = true;
+
+    static bool blank(char c) { return c == ' ' || c == '\t'; }
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        const char* begin = x3::get<state_tag>(ctx).begin;
+        Iterator p = first;
+        while (p != last && (blank(*p) || *p == '\n' || *p == '\r')) ++p;
+        if (p == last || *p != '|') return false;
+        // Only at the start of a line.
+        for (Iterator b = p; b != begin;) {
+            const char c = *--b;
+            if (c == '\n') break;
+            if (!blank(c)) return false;
+        }
+        Iterator line_end = p;
+        while (line_end != last && *line_end != '\n' && *line_end != '\r') ++line_end;
+        ast::TableHeader row;
+        bool named = false;
+        for (Iterator q = p + 1; q < line_end;) {
+            Iterator e = q;
+            while (e != line_end && *e != '|') ++e;
+            Iterator b = q, t = e;
+            while (b != t && blank(*b)) ++b;
+            while (t != b && blank(t[-1])) --t;
+            if (b != t) {
+                const char c0 = char(b[0] | 0x20);
+                if (b[0] >= '0' && b[0] <= '9') return false;                              // a move number
+                if (t - b >= 2 && c0 >= 'a' && c0 <= 'h' && b[1] >= '1' && b[1] <= '8') return false; // a move
+                bool furniture = true;
+                for (Iterator k = b; k != t; ++k) furniture &= *k == '-' || *k == ':' || *k == '.';
+                named |= !furniture;
+            }
+            if (e == line_end && b == t) break; // nothing after the last '|'
+            row.cells.emplace_back(b, t);
+            q = e == line_end ? e : e + 1;
+        }
+        if (!named) return false;
+        x3::traits::move_to(std::move(row), attr);
+        first = line_end;
+        return true;
+    }
+};
+
+// Counts open variations around a variation's body, refusing to go deeper than
+// max_variation_depth. The body between enter and leave cannot fail, so they always pair up.
+struct enter_variation_parser : x3::parser<enter_variation_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
+        ParseState& st = x3::get<state_tag>(ctx);
+        if (st.depth < max_variation_depth) {
+            ++st.depth;
+            return true;
+        }
+        if (!st.too_deep_reported) {
+            st.too_deep_reported = true;
+            ast::SyntaxError e;
+            e.offset = e.start = st.offset_of(first) - 1; // the '(' just read
+            e.code = "too-deep";
+            e.message = "variations nested more than " + std::to_string(max_variation_depth) +
+                        " deep; the rest of the game is not read";
+            e.truncates = true;
+            st.errors->push_back(std::move(e));
+        }
+        return false;
+    }
+};
+
+struct leave_variation_parser : x3::parser<leave_variation_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator&, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
+        --x3::get<state_tag>(ctx).depth;
+        return true;
+    }
+};
+
+inline constexpr square_parser square{};
+inline constexpr out_parser out_word{};
+inline constexpr table_header_parser table_row{};
+inline constexpr enter_variation_parser enter_variation{};
+inline constexpr leave_variation_parser leave_variation{};
+
+// ---------------------------------------------------------------------------------------------
+// Symbol tables.
+
+struct suffix_table : x3::symbols<std::uint32_t> {
+    suffix_table() { add("!", 1)("?", 2)("!!", 3)("??", 4)("!?", 5)("?!", 6); }
+};
+const suffix_table suffixes;
+
+struct result_table : x3::symbols<ast::Result> {
+    result_table() {
+        add("1-0", ast::Result::white_wins)("0-1", ast::Result::black_wins)("1/2-1/2", ast::Result::draw)(
+            "*", ast::Result::unfinished);
+    }
+};
+const result_table results;
+
+// ---------------------------------------------------------------------------------------------
+// Rule IDs: `annotate` fills each node's offset and length; the tag pair handles its own errors.
+// Rules built by semantic actions cannot use on_success (X3 hands it an unused attribute for them):
+// they wrap their body in raw[...][locate] instead.
+
+struct tag_class : annotate, tag_error_handler {};
+struct tag_name_class;
+struct tag_value_class;
+struct bad_tag_class;
+struct move_number_class : annotate {};
+struct move_class;
+struct annotation_class;
+struct comment_class;
+struct variation_class : annotate {};
+struct table_header_class : annotate {};
+struct unknown_class : annotate {};
+struct stray_close_class : annotate {};
+struct element_class;
+struct result_class;
+struct game_class;
+
+const x3::rule<tag_class, ast::Tag> tag = "tag pair";
+const x3::rule<tag_name_class, std::string> tag_name = "tag name";
+const x3::rule<tag_value_class, std::string> tag_value = "tag value in double quotes";
+const x3::rule<bad_tag_class> bad_tag = "bad tag pair";
+const x3::rule<move_number_class, ast::MoveNumber> move_number = "move number";
+const x3::rule<move_class, ast::Move> move = "move";
+const x3::rule<annotation_class, ast::Annotation> annotation = "suffix or NAG";
+const x3::rule<comment_class, ast::Comment> comment = "comment";
+const x3::rule<variation_class, ast::Variation> variation = "variation";
+const x3::rule<table_header_class, ast::TableHeader> table_header = "table header row";
+const x3::rule<unknown_class, ast::Unknown> unknown = "unreadable text";
+const x3::rule<stray_close_class, ast::Unknown> stray_close = "unmatched ')'";
+const x3::rule<element_class, ast::Element> element = "movetext element";
+const x3::rule<result_class, ast::ResultToken> result = "result";
+const game_type game_rule = "game";
+
+// ---------------------------------------------------------------------------------------------
+// Semantic actions: they fill the nodes that are not adapted.
+
+// A failed optional part at the end of a rule (the `+` after a square...) has already skipped the
+// blanks before it: X3 does not undo a pre-skip. Those blanks are not part of the node.
+const auto locate = [](auto& ctx) {
+    auto& node = x3::_val(ctx);
+    const auto& range = x3::_attr(ctx);
+    auto end = range.end();
+    while (end != range.begin() && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '|' || end[-1] == '.')) --end;
+    node.offset = x3::get<state_tag>(ctx).offset_of(range.begin());
+    node.length = std::uint32_t(end - range.begin());
+};
+const auto set_from = [](auto& ctx) { x3::_val(ctx).spec.from = x3::_attr(ctx); };
+const auto set_dash = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::dash; };
+const auto set_capture = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::capture; };
+const auto set_deploy = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::deploy; };
+const auto set_out = [](auto& ctx) { x3::_val(ctx).spec.out = true; };
+const auto add_target = [](auto& ctx) {
+    MoveSpec& spec = x3::_val(ctx).spec;
+    if (spec.target_count == 3) { // a fourth square: not a move; the text is reported as unreadable
+        x3::_pass(ctx) = false;
+        return;
+    }
+    spec.targets[spec.target_count++] = WrittenTarget{x3::_attr(ctx), false};
+};
+const auto mark_join = [](auto& ctx) {
+    MoveSpec& spec = x3::_val(ctx).spec;
+    spec.targets[spec.target_count - 1].joins = true;
+};
+const auto set_suffix = [](auto& ctx) {
+    x3::_val(ctx).value = x3::_attr(ctx);
+    x3::_val(ctx).suffix = true;
+};
+const auto set_nag = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
+const auto set_text = [](auto& ctx) {
+    const auto& range = x3::_attr(ctx);
+    x3::_val(ctx).text.assign(range.begin(), range.end());
+};
+const auto set_unclosed = [](auto& ctx) { x3::_val(ctx).closed = false; };
+const auto set_result = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
+const auto push_tag = [](auto& ctx) { x3::_val(ctx).tags.push_back(std::move(x3::_attr(ctx))); };
+const auto push_header_comment = [](auto& ctx) {
+    x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx)));
+};
+const auto push_element = [](auto& ctx) { x3::_val(ctx).elements.push_back(std::move(x3::_attr(ctx))); };
+const auto push_stray = [](auto& ctx) { x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx))); };
+const auto take_result = [](auto& ctx) { x3::_val(ctx).result = x3::_attr(ctx); };
+const auto push_trailing_comment = [](auto& ctx) {
+    x3::_val(ctx).trailing_comments.push_back(std::move(x3::_attr(ctx)));
+};
+
+// ---------------------------------------------------------------------------------------------
+// The rules.
+
+// Tag pairs: committed at `[`, one line each.
+const auto tag_name_def = lexeme[+char_("a-zA-Z0-9_")];
+const auto tag_value_def = lexeme[lit('"') > x3::raw[*((lit('\\') >> ~char_("\r\n")) | ~char_("\"\\\r\n"))] > lit('"')];
+const auto tag_def = lit('[') > tag_name > tag_value > lit(']');
+const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
+
+// `12.` and `12...` (`...` after a space is skipped as blank, which reads the same).
+const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)))];
+
+// Moves: spaces may appear between the parts (`a6 * a7, b8, out`).
+const auto target = square[add_target] >> -lit('+')[mark_join];
+const auto move_def = x3::raw[square[set_from] >>
+    (((lit('-')[set_dash] | char_("xX")[set_capture]) >> (out_word[set_out] | target)) |
+     (lit('*')[set_deploy] >> (out_word[set_out] | (target % ',' >> -(',' >> out_word[set_out])))))][locate];
+
+const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
+
+const auto comment_def = x3::raw[lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])] |
+                                 lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]]][locate];
+
+const auto variation_def = lit('(') >> enter_variation >> *element >> leave_variation >> x3::matches[lit(')')];
+
+const auto table_header_def = table_row;
+
+// Anything else up to the next delimiter, so that a typo costs one token and is reported as such.
+const auto delimiter = char_(" \t\r\n\f\v{}()[];|");
+const auto unknown_def = lexeme[!results >> x3::omit[+(char_ - delimiter) | char_("}]")]];
+const auto stray_close_def = x3::omit[lit(')')];
+
+const auto element_def = table_header | move_number | move | annotation | comment | variation | unknown;
+
+const auto result_def = x3::raw[results[set_result]][locate];
+
+const auto game_rule_def = x3::raw[*(tag[push_tag] | bad_tag | comment[push_header_comment]) >>
+                                   *(element[push_element] | stray_close[push_stray]) >>
+                                   -(result[take_result] >> *comment[push_trailing_comment])][locate];
+
+BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, annotation, comment, variation,
+                    table_header, unknown, stray_close, element, result, game_rule)
+
+} // namespace gounki::parser::grammar

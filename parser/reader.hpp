@@ -1,0 +1,100 @@
+#pragma once
+// Streaming reader of record files: one game at a time, in memory bounded by the largest game
+// (capped at max_game_bytes), whatever the size of the file.
+//
+//   RecordReader reader("games.gpn");
+//   GameRecord game;
+//   while (reader.next(game)) {           // replayed through core, with diagnostics
+//       for (const Diagnostic& d : reader.take_file_diagnostics()) ...   // encoding, I/O
+//       if (game.status == GameStatus::valid) ...
+//   }
+//
+// How it works: a byte-level splitter (splitter.hpp) finds where each game ends; that chunk alone is
+// checked for UTF-8 (converted from Windows-1252 when it is not), parsed by the X3 grammar into a
+// syntax tree, and replayed (resolve.hpp). skip() parses but does not replay.
+//
+// Encodings: a UTF-8 byte order mark at the start is dropped. Each game that is not valid UTF-8 is
+// read as Windows-1252 and converted; the first such game in a file raises one `not-utf8` warning
+// naming the file (in take_file_diagnostics()), later ones are converted silently.
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/record.hpp"
+#include "parser/splitter.hpp"
+#include "parser/syntax.hpp"
+
+namespace gounki::parser {
+
+class RecordReader {
+public:
+    // A game larger than this is reported (game-too-large) and passed over, never held in memory.
+    static constexpr std::size_t max_game_bytes = std::size_t(16) << 20;
+
+    // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
+    explicit RecordReader(const std::filesystem::path& path);
+    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
+    RecordReader(std::istream& in, std::string name);
+    ~RecordReader();
+    RecordReader(const RecordReader&) = delete;
+    RecordReader& operator=(const RecordReader&) = delete;
+
+    bool ok() const { return in_ != nullptr; }
+    const std::string& name() const { return name_; }
+
+    // The next game, replayed; false at the end of the input (or when it could not be read).
+    bool next(GameRecord& game);
+    // Passes over the next game without replaying its moves. When `header` is given it receives the
+    // game's tags, number, line, file and written result (no moves, no diagnostics).
+    bool skip(GameRecord* header = nullptr);
+
+    // Problems with the file rather than a game: not-utf8, io-error. Each is handed out once.
+    std::vector<Diagnostic> take_file_diagnostics();
+    bool io_failed() const { return io_failed_; }
+
+    std::uint64_t bytes_read() const { return bytes_read_; }
+    int games_read() const { return number_; }
+
+private:
+    bool load_chunk();      // parses the next chunk; false at the end of the input
+    bool read_more();       // appends a block of input to the buffer; false when none came
+    void advance_place(std::string_view text); // moves line_/column_ over `text`
+    void file_error(std::string code, std::string message, Severity sev, int line, int column);
+    // The next game of the current chunk: its syntax errors gathered, number assigned.
+    const ast::Game* take_game(std::vector<ast::SyntaxError>& errors);
+
+    std::unique_ptr<std::istream> owned_;
+    std::istream* in_ = nullptr;
+    std::string name_;
+
+    std::vector<char> buf_;
+    std::size_t begin_ = 0; // the current chunk starts here in buf_
+    std::size_t end_ = 0;   // data ends here
+    bool eof_ = false;
+    bool started_ = false;  // the byte order mark check has run
+    bool io_failed_ = false;
+    std::uint64_t bytes_read_ = 0;
+    GameSplitter splitter_;
+
+    int line_ = 1, column_ = 1;        // place of buf_[begin_] in the file
+    std::string chunk_;                 // the current chunk, as UTF-8
+    int chunk_line_ = 1, chunk_column_ = 1;
+    ChunkSyntax syntax_;
+    std::size_t next_game_ = 0;
+    bool oversized_ = false;            // the current "chunk" is a game too large to read
+    bool warned_encoding_ = false;
+    int number_ = 0;
+    std::vector<Diagnostic> file_diagnostics_;
+    std::vector<ast::SyntaxError> game_errors_;
+};
+
+// Every game of a text in memory (tests, small inputs).
+std::vector<GameRecord> read_records(std::string_view text, const std::string& name = "<text>",
+                                     std::vector<Diagnostic>* file_diagnostics = nullptr);
+
+} // namespace gounki::parser

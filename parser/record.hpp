@@ -1,0 +1,112 @@
+#pragma once
+// Game records (RULES.md 1.8): what a game read from a record file is once its moves are replayed
+// through core, and how problems with it are reported.
+//
+// The library in three headers:
+//   record.hpp  GameRecord (tags, start position, the move tree, result, status, diagnostics) and
+//               Diagnostic (severity, stable code, file:line:column, game, move, legal moves...).
+//   reader.hpp  RecordReader: reads a file or stream game by game in bounded memory;
+//               next() replays a game, skip() passes over one without replaying it.
+//               read_records() for a whole text in memory.
+//   writer.hpp  write_record(): the canonical text of a game; parse, write, parse gives it back.
+//
+// Reading goes in two steps, syntax then rules: the X3 grammar (grammar.hpp, syntax.hpp) turns text
+// into a syntax tree of written moves (MoveSpec); resolve.hpp replays that tree through core
+// (resolve_move) and builds the GameRecord.
+//
+// Places: lines and columns are 1-based; a column counts characters, not bytes, and a tab counts as
+// one; a line ends at '\n' ('\r\n' is one line end).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/position.hpp"
+#include "core/types.hpp"
+
+namespace gounki::parser {
+
+enum class Severity : std::uint8_t { warning, error };
+
+// One finding, as a value. `code` is stable (scripts and tests match on it); `message` is for
+// people. Codes:
+//   errors:   illegal-move, move-after-end, bad-move (unreadable movetext), unterminated-comment,
+//             unterminated-variation, unmatched-paren, unterminated-tag, bad-tag, too-deep, syntax,
+//             result-contradicts, result-mismatch, bad-position, missing-position, unsupported-game,
+//             unknown-game, game-too-large, io-error
+//   warnings: plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
+//             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,
+//             bad-escape, bad-nag, misplaced-annotation, misplaced-variation, empty-variation,
+//             duplicate-tag, missing-setup, not-utf8
+struct Diagnostic {
+    Severity severity = Severity::error;
+    std::string code;
+    std::string message;
+    std::string file;
+    int line = 0;   // 0: not tied to a place
+    int column = 0;
+    int game = 0;        // 1-based number of the game in its file; 0: about the file
+    int move_number = 0; // 0: not about a move
+    Color side = Color::white;  // who plays that move (when move_number > 0)
+    std::string written;        // the text as written (the move, the tag...)
+    std::vector<std::string> legal_moves; // illegal move: the legal moves of that stack, canonical
+    std::string suggestion;     // the nearest legal move when the intent is obvious, else empty
+};
+
+// "file:line:col: error: message [code]" (place parts left out when unknown).
+std::string format_diagnostic(const Diagnostic& d);
+std::string_view severity_name(Severity s);
+
+// ---------------------------------------------------------------------------------------------
+// The move tree. A Line is a sequence of plies; each ply can carry alternatives (variations), each
+// a Line starting from the position before that ply, as `( ... )` after a move in the text.
+
+struct Line;
+
+struct Ply {
+    Move move;
+    std::string written;               // as written in the file; empty for plies made by code
+    std::vector<std::uint8_t> nags;    // suffixes as NAGs (! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6) and $n, in order
+    std::vector<std::string> comments; // comments after the move, trimmed
+    std::vector<Line> variations;      // alternatives to this ply
+};
+
+struct Line {
+    std::vector<std::string> comments; // comments before the first ply
+    std::vector<Ply> plies;
+};
+
+enum class GameStatus : std::uint8_t {
+    valid,   // no error (there may be warnings)
+    invalid, // errors that left every move of the main line in place (a bad tag, a contradicting
+             // result, an illegal move inside a variation...)
+    partial, // the main line stops at an error: it holds the moves before it, never one after
+};
+
+std::string_view status_name(GameStatus s);
+
+struct GameRecord {
+    GameKind kind = GameKind::gounki;                       // from the Game tag
+    std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
+    Position start = Position::start();                     // from SetUp/Position, else the start
+    Line main;
+    std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*": the termination marker as written,
+                              // else the Result tag, else "*"
+    bool result_written = false; // the movetext ended with a termination marker
+    GameStatus status = GameStatus::valid;
+    std::vector<Diagnostic> diagnostics; // in the order of the text
+    std::string file;  // where the game was read from ("-" for standard input)
+    int line = 0;      // line of its first tag pair or move
+    int number = 0;    // 1-based number of the game in its file
+
+    // The value of the first tag `name` (exact case), or nullptr.
+    const std::string* tag(std::string_view name) const;
+    // The position after the last ply of the main line.
+    Position final_position() const;
+    std::size_t error_count() const;
+    void clear();
+};
+
+} // namespace gounki::parser

@@ -1,0 +1,632 @@
+#include "parser/resolve.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "core/notation.hpp"
+#include "parser/encoding.hpp"
+
+namespace gounki::parser {
+
+SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
+    if (offset > text_.size()) offset = std::uint32_t(text_.size());
+    std::uint32_t from = 0;
+    Place p{line0_, column0_};
+    if (cached_ && cache_offset_ <= offset) {
+        from = cache_offset_;
+        p = cache_;
+    }
+    for (std::uint32_t i = from; i < offset; ++i) {
+        const auto c = static_cast<unsigned char>(text_[i]);
+        if (c == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((c & 0xC0) != 0x80 && c != '\r') {
+            ++p.column;
+        }
+    }
+    cached_ = true;
+    cache_offset_ = offset;
+    cache_ = p;
+    return p;
+}
+
+namespace {
+
+std::string_view marker_code(MarkerWarning w) {
+    switch (w) {
+    case MarkerWarning::plus_without_join: return "plus-without-join";
+    case MarkerWarning::join_without_plus: return "join-without-plus";
+    case MarkerWarning::dash_on_capture: return "dash-on-capture";
+    case MarkerWarning::x_without_capture: return "x-without-capture";
+    case MarkerWarning::deploy_exit_as_deploy: return "deploy-exit-as-deploy";
+    }
+    return "marker";
+}
+
+std::string_view result_text(ast::Result r) {
+    switch (r) {
+    case ast::Result::white_wins: return "1-0";
+    case ast::Result::black_wins: return "0-1";
+    case ast::Result::draw: return "1/2-1/2";
+    case ast::Result::unfinished: return "*";
+    case ast::Result::none: break;
+    }
+    return "";
+}
+
+bool is_result_text(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
+    return out;
+}
+
+std::string trim(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
+    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+// The comparable core of a move's text: lower case, no blanks, no `+`, `x` read as `-`.
+std::string normalize_move(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '+') continue;
+        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
+        if (c == 'x') c = '-';
+        out += c;
+    }
+    return out;
+}
+
+// Edit distance with adjacent transpositions (optimal string alignment), capped texts only.
+int edit_distance(std::string_view a, std::string_view b) {
+    if (a.size() > 40 || b.size() > 40) return INT_MAX;
+    int d[41][41];
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = int(i);
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = int(j);
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const int cost = a[i - 1] != b[j - 1];
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// The legal move the writer obviously meant: the only candidate one edit away from what was written,
+// or the only deployment placing on the same squares in another order. Empty when in doubt.
+std::string nearest_move(const Position& pos, std::string_view written, const MoveList& candidates) {
+    const std::string w = normalize_move(written);
+    std::string best;
+    int best_d = INT_MAX, ties = 0;
+    for (Move m : candidates) {
+        const std::string text = move_to_text(pos, m);
+        const int d = edit_distance(w, normalize_move(text));
+        if (d < best_d) {
+            best_d = d;
+            best = text;
+            ties = 1;
+        } else if (d == best_d) {
+            ++ties;
+        }
+    }
+    if (best_d <= 1 && ties == 1) return best;
+    // Same squares, another order: compare the sorted target lists.
+    const std::size_t star = w.find('*');
+    if (star == std::string::npos) return {};
+    auto squares_of = [](std::string_view t) {
+        std::vector<std::string> parts;
+        std::size_t i = t.find('*') + 1;
+        while (i < t.size()) {
+            std::size_t j = t.find(',', i);
+            if (j == std::string_view::npos) j = t.size();
+            parts.emplace_back(t.substr(i, j - i));
+            i = j + 1;
+        }
+        std::sort(parts.begin(), parts.end());
+        return parts;
+    };
+    const auto ws = squares_of(w);
+    std::string found;
+    int matches = 0;
+    for (Move m : candidates) {
+        if (m.type() != MoveType::deployment) continue;
+        const std::string text = move_to_text(pos, m);
+        const std::string n = normalize_move(text);
+        if (n.substr(0, n.find('*')) == w.substr(0, star) && squares_of(n) == ws) {
+            found = text;
+            ++matches;
+        }
+    }
+    return matches == 1 ? found : std::string();
+}
+
+std::string join_moves(const std::vector<std::string>& moves) {
+    std::string out;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (i) out += i + 1 == moves.size() ? " or " : ", ";
+        out += moves[i];
+    }
+    return out;
+}
+
+std::string color_name(Color c) { return c == Color::white ? "White" : "Black"; }
+
+class Resolver {
+public:
+    Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
+             const std::string& file, int number, GameRecord& out)
+        : game_(game), src_(source), errors_(errors), file_(file), number_(number), out_(out) {}
+
+    void run();
+
+private:
+    struct LineState {
+        Position pos;
+        int ply = 0;             // plies from the game's start to `pos`
+        bool number_checked = false;
+    };
+
+    Diagnostic& report(Severity sev, std::string_view code, std::uint32_t offset, std::string message);
+    Diagnostic& report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
+                            std::string message);
+    int move_number(int ply) const;
+    std::string move_label(const LineState& st) const;
+
+    void read_tags();
+    bool set_up();
+    void read_players(const ast::TableHeader& h);
+    // Replays `elements` from st into `line`; returns false when the line stopped at an error.
+    bool resolve_line(const std::vector<ast::Element>& elements, LineState st, Line& line, int depth);
+    void check_result();
+
+    const ast::Game& game_;
+    const SourceMap& src_;
+    std::span<const ast::SyntaxError> errors_;
+    const std::string& file_;
+    int number_;
+    GameRecord& out_;
+
+    bool black_first_ = false; // the start position has Black to move
+    int number_base_ = 1;      // the number of the first move
+    bool main_cut_ = false;    // the main line stopped at an error
+    bool players_read_ = false;
+    // How the main line ended the game, for messages: the ply and its text.
+    int end_ply_ = -1;
+    std::string end_text_;
+    std::uint32_t last_offset_ = 0;
+    Position main_end_; // the position after the main line
+};
+
+Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
+    Diagnostic d;
+    d.severity = sev;
+    d.code = std::string(code);
+    d.message = std::move(message);
+    d.file = file_;
+    const SourceMap::Place p = src_.locate(offset);
+    d.line = p.line;
+    d.column = p.column;
+    d.game = number_;
+    out_.diagnostics.push_back(std::move(d));
+    return out_.diagnostics.back();
+}
+
+int Resolver::move_number(int ply) const { return number_base_ + (ply + (black_first_ ? 1 : 0)) / 2; }
+
+std::string Resolver::move_label(const LineState& st) const {
+    return std::to_string(move_number(st.ply)) + (st.pos.side_to_move() == Color::white ? "." : "...");
+}
+
+Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
+                                  std::string message) {
+    const std::string written(src_.slice(m.offset, m.length));
+    Diagnostic& d = report(sev, code, m.offset, move_label(st) + " " + written + ": " + std::move(message));
+    d.move_number = move_number(st.ply);
+    d.side = st.pos.side_to_move();
+    d.written = written;
+    return d;
+}
+
+void Resolver::read_tags() {
+    for (const ast::Tag& t : game_.tags) {
+        std::string value;
+        const std::string& raw = t.raw_value;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            if (raw[i] != '\\' || i + 1 == raw.size()) {
+                value += raw[i];
+                continue;
+            }
+            const char next = raw[i + 1];
+            if (next == '"' || next == '\\') {
+                value += next;
+                ++i;
+                continue;
+            }
+            // The value starts after `[Name "`: find the backslash in the source for its column.
+            const std::string_view src = src_.slice(t.offset, t.length);
+            const std::size_t quote = src.find('"');
+            const std::uint32_t at = t.offset + std::uint32_t(quote == std::string_view::npos ? 0 : quote + 1 + i);
+            Diagnostic& d = report(Severity::warning, "bad-escape", at,
+                                   "unknown escape '\\" + std::string(1, next) + "' in the value of tag " + t.name +
+                                       " (only \\\" and \\\\ exist); kept as written");
+            d.written = std::string(src);
+            value += '\\';
+        }
+        for (const auto& [name, v] : out_.tags) {
+            if (name == t.name) {
+                Diagnostic& d = report(Severity::warning, "duplicate-tag", t.offset,
+                                       "tag " + t.name + " appears twice; the first value \"" + v + "\" is used");
+                d.written = std::string(src_.slice(t.offset, t.length));
+                break;
+            }
+        }
+        out_.tags.emplace_back(t.name, std::move(value));
+    }
+}
+
+// Game kind and start position. False when the moves cannot be replayed.
+bool Resolver::set_up() {
+    auto tag_offset = [&](std::string_view name) {
+        for (const ast::Tag& t : game_.tags)
+            if (t.name == name) return t.offset;
+        return game_.offset;
+    };
+    if (const std::string* g = out_.tag("Game")) {
+        const std::string name = lower(trim(*g));
+        if (name == "gomoku" || name == "ninuki" || name == "gomoku ninuki") {
+            report(Severity::error, "unsupported-game", tag_offset("Game"),
+                   "this build reads Gounki games only; the " + *g + " game is not replayed");
+            out_.kind = name == "gomoku" ? GameKind::gomoku : GameKind::ninuki;
+            return false;
+        }
+        if (name != "gounki") {
+            report(Severity::error, "unknown-game", tag_offset("Game"),
+                   "unknown game \"" + *g + "\" (known: Gounki, Gomoku, Ninuki); the moves are not replayed");
+            return false;
+        }
+    }
+    const std::string* setup = out_.tag("SetUp");
+    const std::string* position = out_.tag("Position");
+    if (!position) {
+        if (setup && trim(*setup) == "1") {
+            report(Severity::error, "missing-position", tag_offset("SetUp"),
+                   "SetUp \"1\" without a Position tag: the start position is unknown");
+            return false;
+        }
+        return true;
+    }
+    auto parsed = Position::from_text(trim(*position));
+    if (auto* e = std::get_if<PositionError>(&parsed)) {
+        report(Severity::error, "bad-position", tag_offset("Position"),
+               "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+        return false;
+    }
+    if (!setup || trim(*setup) != "1")
+        report(Severity::warning, "missing-setup", tag_offset("Position"),
+               "a Position tag without SetUp \"1\"; the position is used");
+    out_.start = std::get<Position>(parsed);
+    black_first_ = out_.start.side_to_move() == Color::black;
+    return true;
+}
+
+void Resolver::read_players(const ast::TableHeader& h) {
+    if (players_read_) return;
+    players_read_ = true;
+    std::vector<std::string> names;
+    for (const std::string& c : h.cells) {
+        const std::string l = lower(c);
+        if (l.empty() || l == "#" || l == "move" || l == "moves" || l == "no" || l == "no." || l == "n°" ||
+            l.find_first_not_of("-:.") == std::string::npos)
+            continue;
+        names.push_back(c);
+    }
+    if (names.size() != 2) return;
+    auto generic = [](const std::string& n, std::string_view label) { return lower(n) == label; };
+    if (!out_.tag("White") && !generic(names[0], "white")) out_.tags.emplace_back("White", names[0]);
+    if (!out_.tag("Black") && !generic(names[1], "black")) out_.tags.emplace_back("Black", names[1]);
+}
+
+bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState st, Line& line, int depth) {
+    Position before; // the position before the last ply, where its variations start
+    UndoRecord undo;
+    const bool main = depth == 0;
+    auto finish = [&](bool complete) {
+        if (main) main_end_ = st.pos;
+        return complete;
+    };
+    for (const ast::Element& element : elements) {
+        const auto& node = element.get();
+        switch (node.which()) {
+        case 0: { // MoveNumber
+            const auto& n = boost::get<ast::MoveNumber>(node);
+            last_offset_ = std::max(last_offset_, n.offset + n.length);
+            if (main && st.ply == 0 && !(out_.start == Position::start()) && !st.number_checked) {
+                // A set-up game may go on from any move number: its first number sets the count.
+                number_base_ = int(n.number);
+                st.number_checked = true;
+                break;
+            }
+            if (st.number_checked) break; // one warning per line: after a slip every number is off
+            const int expected = move_number(st.ply);
+            const bool white = st.pos.side_to_move() == Color::white;
+            if (int(n.number) != expected || (n.ellipsis && white)) {
+                st.number_checked = true;
+                const std::string want = std::to_string(expected) + (white ? "." : "...");
+                report(Severity::warning, "wrong-move-number", n.offset,
+                       "move number " + std::string(src_.slice(n.offset, n.length)) + " where " + want +
+                           " was expected (" + color_name(st.pos.side_to_move()) + " to play)" +
+                           (int(n.number) > expected && !n.ellipsis ? "; is a move missing before it?" : ""));
+            }
+            break;
+        }
+        case 1: { // Move
+            const auto& m = boost::get<ast::Move>(node);
+            last_offset_ = std::max(last_offset_, m.offset + m.length);
+            Resolution r = resolve_move(st.pos, m.spec);
+            if (!r.move) {
+                if (r.failure == ResolveFailure::game_over) {
+                    std::string how = "the game is already over";
+                    if (main && end_ply_ >= 0)
+                        how += " (" + std::string(st.pos.outcome() == Outcome::white_wins ? "White" : "Black") +
+                               " won with " + end_text_ + ")";
+                    report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
+                } else {
+                    MoveList candidates = r.stack_moves;
+                    if (candidates.empty()) generate_moves(st.pos, candidates);
+                    std::string message = r.message;
+                    std::vector<std::string> legal;
+                    for (Move lm : r.stack_moves) legal.push_back(move_to_text(st.pos, lm));
+                    if (!legal.empty())
+                        message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
+                    else if (r.failure == ResolveFailure::illegal)
+                        message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
+                    const std::string near = nearest_move(st.pos, src_.slice(m.offset, m.length), candidates);
+                    if (!near.empty()) message += "; did you mean " + near + "?";
+                    Diagnostic& d = report_move(Severity::error, "illegal-move", m, st, message);
+                    d.legal_moves = std::move(legal);
+                    d.suggestion = near;
+                }
+                return finish(false);
+            }
+            for (MarkerWarning w : r.warnings)
+                report_move(Severity::warning, marker_code(w), m, st,
+                            std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(st.pos, r.move) +
+                                ")");
+            const bool ended_before = st.pos.game_over();
+            std::string canonical;
+            if (main) canonical = move_to_text(st.pos, r.move);
+            before = st.pos;
+            st.pos.do_move(r.move, undo);
+            if (main && !ended_before && st.pos.game_over()) {
+                end_ply_ = st.ply;
+                end_text_ = move_label(LineState{before, st.ply, false}) + " " + canonical;
+            }
+            ++st.ply;
+            Ply& p = line.plies.emplace_back();
+            p.move = r.move;
+            p.written = std::string(src_.slice(m.offset, m.length));
+            break;
+        }
+        case 2: { // Annotation
+            const auto& a = boost::get<ast::Annotation>(node);
+            last_offset_ = std::max(last_offset_, a.offset + a.length);
+            const std::string text(src_.slice(a.offset, a.length));
+            if (line.plies.empty()) {
+                report(Severity::warning, "misplaced-annotation", a.offset,
+                       "'" + text + "' before any move of the line; ignored");
+            } else if (a.value > 255) {
+                report(Severity::warning, "bad-nag", a.offset, "NAG " + text + " is out of range ($0..$255); ignored");
+            } else {
+                line.plies.back().nags.push_back(std::uint8_t(a.value));
+            }
+            break;
+        }
+        case 3: { // Comment
+            const auto& c = boost::get<ast::Comment>(node);
+            last_offset_ = std::max(last_offset_, c.offset + c.length);
+            if (!c.closed) {
+                report(Severity::error, "unterminated-comment", c.offset,
+                       "comment '{' is never closed: the rest of the game is inside it");
+                return finish(false);
+            }
+            std::string text = trim(c.text);
+            if (line.plies.empty()) line.comments.push_back(std::move(text));
+            else line.plies.back().comments.push_back(std::move(text));
+            break;
+        }
+        case 4: { // Variation
+            const auto& v = boost::get<ast::x3::forward_ast<ast::Variation>>(node).get();
+            last_offset_ = std::max(last_offset_, v.offset + v.length);
+            bool has_move = false;
+            for (const ast::Element& e : v.elements) has_move |= e.get().which() == 1 || e.get().which() == 6;
+            if (line.plies.empty()) {
+                report(Severity::warning, "misplaced-variation", v.offset,
+                       "a variation before any move of the line has nothing to be an alternative to; ignored");
+            } else if (!has_move && v.closed) {
+                report(Severity::warning, "empty-variation", v.offset, "empty variation; ignored");
+            } else {
+                Line alt;
+                LineState vs{before, st.ply - 1, false};
+                resolve_line(v.elements, vs, alt, depth + 1);
+                if (!alt.plies.empty() || !alt.comments.empty())
+                    line.plies.back().variations.push_back(std::move(alt));
+            }
+            if (!v.closed) {
+                report(Severity::error, "unterminated-variation", v.offset,
+                       "variation '(' is never closed: the rest of the game is inside it");
+                return finish(false);
+            }
+            break;
+        }
+        case 5: { // TableHeader
+            const auto& h = boost::get<ast::TableHeader>(node);
+            if (main && line.plies.empty()) read_players(h);
+            break;
+        }
+        case 6: { // Unknown
+            const auto& u = boost::get<ast::Unknown>(node);
+            last_offset_ = std::max(last_offset_, u.offset + u.length);
+            const std::string text(src_.slice(u.offset, u.length));
+            if (text == ")") {
+                report(Severity::error, "unmatched-paren", u.offset, "')' closes no variation");
+                break;
+            }
+            std::string message = "cannot read '" + text + "'";
+            auto parsed = parse_move_text(text);
+            if (auto* e = std::get_if<MoveTextError>(&parsed); e && e->column > 0)
+                message += " as a move: at character " + std::to_string(e->column + 1) + ", " + e->message;
+            else if (e)
+                message += ": not a move, move number, comment, NAG or result";
+            MoveList all;
+            generate_moves(st.pos, all);
+            const std::string near = nearest_move(st.pos, text, all);
+            if (!near.empty()) message += "; did you mean " + near + "?";
+            Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + message);
+            d.move_number = move_number(st.ply);
+            d.side = st.pos.side_to_move();
+            d.written = text;
+            d.suggestion = near;
+            return finish(false);
+        }
+        }
+    }
+    return finish(true);
+}
+
+void Resolver::check_result() {
+    const std::string* tag = out_.tag("Result");
+    std::uint32_t tag_at = game_.offset;
+    for (const ast::Tag& t : game_.tags)
+        if (t.name == "Result") {
+            tag_at = t.offset;
+            break;
+        }
+    std::string tag_result;
+    if (tag) {
+        tag_result = trim(*tag);
+        if (!is_result_text(tag_result)) {
+            report(Severity::warning, "bad-result-tag", tag_at,
+                   "Result tag \"" + *tag + "\" is not 1-0, 0-1, 1/2-1/2 or *; ignored");
+            tag_result.clear();
+        }
+    }
+    const bool written = game_.result.value != ast::Result::none;
+    std::uint32_t at = written ? game_.result.offset : tag_at;
+    if (written) {
+        out_.result = std::string(result_text(game_.result.value));
+        out_.result_written = true;
+        if (!tag_result.empty() && tag_result != out_.result)
+            report(Severity::error, "result-mismatch", at,
+                   "the game ends with " + out_.result + " but its Result tag says " + tag_result);
+    } else {
+        out_.result = tag_result.empty() ? "*" : tag_result;
+        const std::uint32_t end = std::max(last_offset_, game_.offset);
+        if (!main_cut_)
+            report(Severity::warning, "no-result", end,
+                   "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
+        at = tag ? tag_at : end;
+    }
+    if (main_cut_) return;
+    const Position& end_pos = main_end_;
+    if (!end_pos.game_over()) return; // a decisive result on an open position: a resignation
+    const std::string winner = end_pos.outcome() == Outcome::white_wins ? "1-0" : "0-1";
+    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
+    const std::string who = end_pos.outcome() == Outcome::white_wins ? "White" : "Black";
+    if (out_.result == "*") {
+        report(Severity::warning, "result-incomplete", at,
+               "the result is * but " + who + " won" + how + " (write " + winner + ")");
+    } else if (out_.result != winner) {
+        report(Severity::error, "result-contradicts", at,
+               "the result " + out_.result + " contradicts the final position: " + who + " won" + how);
+    }
+}
+
+void Resolver::run() {
+    out_.clear();
+    out_.file = file_;
+    out_.number = number_;
+    out_.line = src_.locate(game_.offset).line;
+    read_tags();
+    for (const ast::SyntaxError& e : errors_) {
+        Diagnostic& d = report(Severity::error, e.code, e.offset, e.message);
+        d.written = std::string(src_.slice(e.start, std::uint32_t(src_.text().find('\n', e.start) - e.start)));
+        while (!d.written.empty() && (d.written.back() == '\r' || d.written.back() == ' ')) d.written.pop_back();
+        if (e.truncates) main_cut_ = true;
+    }
+    for (const ast::Comment& c : game_.header_comments) {
+        if (!c.closed) {
+            report(Severity::error, "unterminated-comment", c.offset,
+                   "comment '{' is never closed: the rest of the game is inside it");
+            main_cut_ = true;
+        } else {
+            out_.main.comments.push_back(trim(c.text));
+        }
+    }
+    main_end_ = out_.start;
+    if (!set_up()) {
+        main_cut_ = true;
+    } else {
+        main_end_ = out_.start;
+        LineState st{out_.start, 0, false};
+        if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
+    }
+    if (!main_cut_) {
+        for (const ast::Comment& c : game_.trailing_comments) {
+            std::string text = trim(c.text);
+            if (out_.main.plies.empty()) out_.main.comments.push_back(std::move(text));
+            else out_.main.plies.back().comments.push_back(std::move(text));
+        }
+    }
+    check_result();
+    std::stable_sort(out_.diagnostics.begin(), out_.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    if (main_cut_) out_.status = GameStatus::partial;
+    else if (out_.error_count()) out_.status = GameStatus::invalid;
+    else out_.status = GameStatus::valid;
+}
+
+} // namespace
+
+void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
+                  const std::string& file, int number, GameRecord& out) {
+    Resolver(game, source, errors, file, number, out).run();
+}
+
+void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number,
+                      GameRecord& out) {
+    out.clear();
+    out.file = file;
+    out.number = number;
+    out.line = source.locate(game.offset).line;
+    for (const ast::Tag& t : game.tags) {
+        std::string value;
+        for (std::size_t i = 0; i < t.raw_value.size(); ++i) {
+            const char c = t.raw_value[i];
+            if (c == '\\' && i + 1 < t.raw_value.size() && (t.raw_value[i + 1] == '"' || t.raw_value[i + 1] == '\\'))
+                value += t.raw_value[++i];
+            else value += c;
+        }
+        out.tags.emplace_back(t.name, std::move(value));
+    }
+    if (const std::string* g = out.tag("Game")) {
+        const std::string name = lower(trim(*g));
+        if (name == "gomoku") out.kind = GameKind::gomoku;
+        else if (name == "ninuki" || name == "gomoku ninuki") out.kind = GameKind::ninuki;
+    }
+    if (game.result.value != ast::Result::none) {
+        out.result = std::string(result_text(game.result.value));
+        out.result_written = true;
+    } else if (const std::string* r = out.tag("Result"); r && is_result_text(trim(*r))) {
+        out.result = trim(*r);
+    }
+}
+
+} // namespace gounki::parser

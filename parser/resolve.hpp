@@ -1,0 +1,50 @@
+#pragma once
+// From syntax to rules: replays a game's syntax tree through core and builds its GameRecord, with
+// every problem as a Diagnostic at its line and column.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "parser/ast.hpp"
+#include "parser/record.hpp"
+
+namespace gounki::parser {
+
+// Where a chunk of text sits in its file, to turn the tree's byte offsets into lines and columns.
+// Lookups are fastest in increasing order (the usual case); any order works.
+class SourceMap {
+public:
+    SourceMap(std::string_view chunk, int first_line, int first_column)
+        : text_(chunk), line0_(first_line), column0_(first_column) {}
+
+    struct Place {
+        int line;
+        int column;
+    };
+    Place locate(std::uint32_t offset) const;
+    std::string_view text() const { return text_; }
+    std::string_view slice(std::uint32_t offset, std::uint32_t length) const {
+        return offset <= text_.size() ? text_.substr(offset, length) : std::string_view();
+    }
+
+private:
+    std::string_view text_;
+    int line0_, column0_;
+    mutable std::uint32_t cache_offset_ = 0;
+    mutable Place cache_{0, 0};
+    mutable bool cached_ = false;
+};
+
+// Replays `game` into `out` (cleared first). `errors` are the grammar's errors that fall inside this
+// game; `file` and `number` name it in its diagnostics.
+void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
+                  const std::string& file, int number, GameRecord& out);
+
+// Only what the tag pairs say (tags, kind, number, line, written result): skipping a game costs no
+// replay. No diagnostics.
+void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number,
+                      GameRecord& out);
+
+} // namespace gounki::parser

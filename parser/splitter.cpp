@@ -1,0 +1,189 @@
+#include "parser/splitter.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+// A look ahead may need bytes that have not arrived yet.
+enum class Look { yes, no, more };
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+bool is_bom(const char* p, const char* end) {
+    return end - p >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
+           static_cast<unsigned char>(p[2]) == 0xBF;
+}
+
+// Does a line that looks like a tag pair, `[Name "`, start at p?
+Look tag_line_at(const char* p, const char* end, bool eof) {
+    while (p != end && (blank(*p) || is_bom(p, end))) p += blank(*p) ? 1 : 3;
+    if (p == end) return eof ? Look::no : Look::more;
+    if (*p++ != '[') return Look::no;
+    const char* name = p;
+    while (p != end && word(*p)) ++p;
+    if (p == end) return eof ? Look::no : Look::more;
+    if (p == name || !(*p == ' ' || *p == '\t')) return Look::no;
+    while (p != end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end) return eof ? Look::no : Look::more;
+    return *p == '"' ? Look::yes : Look::no;
+}
+
+// The length of a termination marker `1-0`, `0-1` or `1/2-1/2` at p, followed by a delimiter.
+Look result_at(const char* p, const char* end, bool eof, std::size_t& length) {
+    static constexpr const char* words[] = {"1-0", "0-1", "1/2-1/2"};
+    for (const char* w : words) {
+        std::size_t n = 0;
+        while (w[n] && p + n != end && p[n] == w[n]) ++n;
+        if (w[n] == 0) {
+            if (p + n == end) {
+                if (!eof) return Look::more;
+            } else {
+                const char c = p[n];
+                if (!(blank(c) || c == '\n' || c == '{' || c == ';' || c == '[' || c == '(' || c == ')' || c == '|'))
+                    continue;
+            }
+            length = n;
+            return Look::yes;
+        }
+        if (p + n == end && !eof) return Look::more; // a prefix of this marker so far
+    }
+    return Look::no;
+}
+
+// After a `*`: is the next token a square, `out` or `,` (a deployment) rather than anything else
+// (the `*` result)? Blank lines in between are skipped, up to a limit past which it is a result.
+Look deployment_follows(const char* p, const char* end, bool eof) {
+    const char* limit = p + 4096;
+    while (p != end && p != limit && (blank(*p) || *p == '\n')) ++p;
+    if (p == limit) return Look::no;
+    if (p == end) return eof ? Look::no : Look::more;
+    if (*p == ',') return Look::yes;
+    if (end - p < 2) return eof ? Look::no : Look::more;
+    const char f = char(p[0] | 0x20);
+    if (f >= 'a' && f <= 'h' && p[1] >= '1' && p[1] <= '8') return Look::yes;
+    if (f == 'o') {
+        if (end - p < 3) return eof ? Look::no : Look::more;
+        if ((p[1] | 0x20) == 'u' && (p[2] | 0x20) == 't') return Look::yes;
+    }
+    return Look::no;
+}
+
+} // namespace
+
+void GameSplitter::start_chunk(std::size_t at) {
+    pos_ = at;
+    chunk_start_ = at;
+    state_ = State::normal;
+    line_start_ = true;
+    movetext_ = false;
+    depth_ = 0;
+}
+
+GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool eof, std::size_t& cut) {
+    const char* const end = data + size;
+    while (pos_ < size) {
+        const char* p = data + pos_;
+        const char c = *p;
+        switch (state_) {
+        case State::normal:
+            if (c == '\n') {
+                line_start_ = true;
+            } else if (blank(c)) {
+                // keeps line_start_
+            } else if (is_bom(p, end)) {
+                pos_ += 2; // with the ++pos_ below: a byte order mark is blank
+            } else if (static_cast<unsigned char>(c) == 0xEF && !eof && end - p < 3) {
+                return Scan::need_more;
+            } else if (c == '[') {
+                if (line_start_ && movetext_) {
+                    cut = pos_;
+                    return Scan::cut;
+                }
+                state_ = State::tag;
+                line_start_ = false;
+            } else if (c == '{') {
+                state_ = State::brace;
+                line_start_ = false;
+            } else if (c == ';') {
+                state_ = State::line_comment;
+            } else {
+                line_start_ = false;
+                movetext_ = true;
+                if (c == '(') {
+                    ++depth_;
+                } else if (c == ')') {
+                    if (depth_ > 0) --depth_;
+                } else if (depth_ == 0 && (c == '1' || c == '0') &&
+                           (pos_ == chunk_start_ || blank(p[-1]) || p[-1] == '\n' || p[-1] == ')' || p[-1] == '|' ||
+                            p[-1] == '}' || p[-1] == '.')) {
+                    std::size_t n = 0;
+                    const Look r = result_at(p, end, eof, n);
+                    if (r == Look::more) return Scan::need_more;
+                    if (r == Look::yes) {
+                        pos_ += n;
+                        state_ = State::after_result;
+                        continue;
+                    }
+                } else if (depth_ == 0 && c == '*') {
+                    const Look d = deployment_follows(p + 1, end, eof);
+                    if (d == Look::more) return Scan::need_more;
+                    if (d == Look::no) state_ = State::after_result;
+                }
+            }
+            break;
+        case State::brace:
+        case State::after_result_brace:
+            if (c == '}') {
+                state_ = state_ == State::brace ? State::normal : State::after_result;
+            } else if (c == '\n') {
+                const Look t = tag_line_at(p + 1, end, eof);
+                if (t == Look::more) return Scan::need_more;
+                if (t == Look::yes) { // an unterminated comment: the grammar will say so
+                    cut = pos_ + 1;
+                    return Scan::cut;
+                }
+            }
+            break;
+        case State::line_comment:
+        case State::after_result_line:
+            if (c == '\n') {
+                state_ = state_ == State::line_comment ? State::normal : State::after_result;
+                line_start_ = true;
+            }
+            break;
+        case State::tag:
+            if (c == '"') state_ = State::tag_string;
+            else if (c == ']') state_ = State::normal;
+            else if (c == '\n') {
+                state_ = State::normal;
+                line_start_ = true;
+            }
+            break;
+        case State::tag_string:
+            if (c == '\\') {
+                if (p + 1 == end && !eof) return Scan::need_more;
+                if (p + 1 != end && p[1] != '\n') ++pos_;
+            } else if (c == '"') {
+                state_ = State::tag;
+            } else if (c == '\n') {
+                state_ = State::normal;
+                line_start_ = true;
+            }
+            break;
+        case State::after_result:
+            if (c == '{') state_ = State::after_result_brace;
+            else if (c == ';') state_ = State::after_result_line;
+            else if (!(blank(c) || c == '\n')) {
+                cut = pos_;
+                return Scan::cut;
+            }
+            break;
+        }
+        ++pos_;
+    }
+    if (!eof) return Scan::need_more;
+    cut = size;
+    return Scan::end;
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,145 @@
+#include "parser/writer.hpp"
+
+#include <ostream>
+
+#include "core/notation.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+constexpr std::size_t line_width = 79;
+
+// Joins tokens with single spaces and wraps lines; no space after `(` or before `)`.
+class Movetext {
+public:
+    explicit Movetext(std::string& out) : out_(out), line_start_(out.size()) {}
+
+    void token(std::string_view t) {
+        const bool glue = !first_ && (last_open_ || t == ")");
+        if (!first_ && !glue) {
+            if (out_.size() - line_start_ + 1 + t.size() > line_width) newline();
+            else out_ += ' ';
+        }
+        out_ += t;
+        first_ = false;
+        last_open_ = t == "(";
+        const std::size_t nl = t.rfind('\n');
+        if (nl != std::string_view::npos) line_start_ = out_.size() - (t.size() - nl - 1);
+    }
+    // After a `;` comment nothing else may stand on the line.
+    void newline() {
+        out_ += '\n';
+        line_start_ = out_.size();
+        first_ = true;
+    }
+
+private:
+    std::string& out_;
+    std::size_t line_start_;
+    bool first_ = true;
+    bool last_open_ = false;
+};
+
+constexpr const char* suffix_text[7] = {"", "!", "?", "!!", "??", "!?", "?!"};
+
+void write_comment(Movetext& mt, const std::string& text) {
+    if (text.find('}') == std::string::npos) {
+        mt.token("{" + text + "}");
+    } else { // a `;` comment cannot hold a line end, and a brace comment cannot hold `}`
+        mt.token(";" + text);
+        mt.newline();
+    }
+}
+
+void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool black_first) {
+    bool number = true; // Black's next move needs its number
+    for (const std::string& c : line.comments) write_comment(mt, c);
+    UndoRecord undo;
+    for (const Ply& p : line.plies) {
+        const int move_number = 1 + (ply + (black_first ? 1 : 0)) / 2;
+        const bool white = pos.side_to_move() == Color::white;
+        if (white) mt.token(std::to_string(move_number) + ".");
+        else if (number) mt.token(std::to_string(move_number) + "...");
+        number = false;
+        std::string text = move_to_text(pos, p.move);
+        std::size_t first_nag = 0;
+        if (!p.nags.empty() && p.nags[0] >= 1 && p.nags[0] <= 6) {
+            text += suffix_text[p.nags[0]];
+            first_nag = 1;
+        }
+        mt.token(text);
+        for (std::size_t i = first_nag; i < p.nags.size(); ++i) mt.token(std::string(1, '$').append(std::to_string(p.nags[i])));
+        for (const std::string& c : p.comments) {
+            write_comment(mt, c);
+            number = true;
+        }
+        for (const Line& v : p.variations) {
+            mt.token("(");
+            write_plies(mt, v, pos, ply, black_first);
+            mt.token(")");
+            number = true;
+        }
+        if (pos.game_over()) break; // never written by the reader; a record built by hand may hold it
+        pos.do_move(p.move, undo);
+        ++ply;
+    }
+}
+
+std::string escape(const std::string& v) {
+    std::string out;
+    for (char c : v) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += (c == '\n' || c == '\r') ? ' ' : c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string write_line(const Line& line, const Position& pos) {
+    std::string out;
+    Movetext mt(out);
+    write_plies(mt, line, pos, 0, pos.side_to_move() == Color::black);
+    return out;
+}
+
+std::string write_record(const GameRecord& game) {
+    std::string out;
+    auto tag = [&](std::string_view name, const std::string& value) {
+        out += '[';
+        out += name;
+        out += " \"";
+        out += escape(value);
+        out += "\"]\n";
+    };
+    tag("Game", std::string(game_kind_name(game.kind)));
+    static constexpr std::string_view roster[] = {"Event", "Site", "Date", "Round", "White", "Black"};
+    for (std::string_view name : roster)
+        if (const std::string* v = game.tag(name)) tag(name, *v);
+    tag("Result", game.result);
+    const bool set_up = !(game.start == Position::start());
+    if (set_up) {
+        tag("SetUp", "1");
+        tag("Position", game.start.to_text());
+    }
+    static constexpr std::string_view fixed[] = {"Game",  "Event", "Site",  "Date",  "Round",
+                                                 "White", "Black", "Result", "SetUp", "Position"};
+    for (std::size_t i = 0; i < game.tags.size(); ++i) {
+        const auto& [name, value] = game.tags[i];
+        bool skip = false;
+        for (std::string_view f : fixed) skip |= name == f;
+        for (std::size_t j = 0; j < i && !skip; ++j) skip = game.tags[j].first == name; // duplicates
+        if (!skip) tag(name, value);
+    }
+    out += '\n';
+    Movetext mt(out);
+    write_plies(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black);
+    mt.token(game.result);
+    out += "\n\n";
+    return out;
+}
+
+void write_record(std::ostream& out, const GameRecord& game) { out << write_record(game); }
+
+} // namespace gounki::parser

@@ -1,0 +1,30 @@
+#pragma once
+// The canonical text of a game record: what `gounki` writes, and what reads back as the same game.
+//
+//   [Game "Gounki"]            tags in a fixed order: Game, Event, Site, Date, Round, White, Black,
+//   [Event "Club evening"]     Result; then SetUp "1" and Position when the game does not start from
+//   ...                        the start position; then every other tag in its original order.
+//   [Result "*"]               Game and Result are always written; other tags only when present.
+//
+//   1. c2-d3 f7-e6 2. b2-c2 {a comment} 2... e7-e6+ 3. d2-c2+?! (3. d3-e4 g7-g6) 3... c7-c6
+//   4. c2*c3,c4 *
+//
+// Moves in canonical notation (move_to_text); the first NAG of a move written as its suffix when it
+// is 1..6 (`!` `?` `!!` `??` `!?` `?!`), others as `$n`; comments in braces (a comment holding `}`
+// as a `;` comment); Black's move numbered `N...` after a comment or variation; lines wrapped at
+// 79 columns; a blank line after the tag pairs and after the game.
+
+#include <iosfwd>
+#include <string>
+
+#include "parser/record.hpp"
+
+namespace gounki::parser {
+
+std::string write_record(const GameRecord& game);
+void write_record(std::ostream& out, const GameRecord& game);
+
+// The movetext of one line of play from `pos` (no tags, no result): for messages and tests.
+std::string write_line(const Line& line, const Position& pos);
+
+} // namespace gounki::parser
