@@ -53,7 +53,8 @@ std::size_t GameRecord::error_count() const {
 void GameRecord::clear() {
     kind = GameKind::gounki;
     tags.clear();
-    start = Position::start();
+    static const Position initial = Position::start();
+    start = initial;
     main.comments.clear();
     main.plies.clear();
     result.assign(1, '*'); // not = "*": GCC 12 -O3 warns falsely (-Wrestrict)

@@ -5,6 +5,8 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#include <array>
+
 #include "parser/ast.hpp"
 
 namespace gounki::parser::grammar {
@@ -14,6 +16,16 @@ namespace x3 = boost::spirit::x3;
 // Between tokens: blanks and line ends, `|` table borders and rule rows (`|---|:--:|`), runs of `.`
 // (the `...` of "1. ... f7-e6" and of table cells), and UTF-8 byte order marks (files glued
 // together with cat keep theirs). Hand-written because it runs before every token.
+// 1: skipped; 2: `|`; 3: first byte of a byte order mark; 0: a token starts here.
+constexpr std::array<unsigned char, 256> make_skip_class() {
+    std::array<unsigned char, 256> t{};
+    for (unsigned char c : {' ', '\t', '\n', '\r', '\f', '\v', '.'}) t[c] = 1;
+    t['|'] = 2;
+    t[0xEF] = 3;
+    return t;
+}
+inline constexpr std::array<unsigned char, 256> skip_class = make_skip_class();
+
 struct skipper_parser : x3::parser<skipper_parser> {
     using attribute_type = x3::unused_type;
     static bool const has_attribute = false;
@@ -22,18 +34,18 @@ struct skipper_parser : x3::parser<skipper_parser> {
     bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
         Iterator p = first;
         while (p != last) {
-            const char c = *p;
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '.') {
+            const unsigned char k = skip_class[static_cast<unsigned char>(*p)];
+            if (k == 1) {
                 ++p;
-            } else if (c == '|') {
+            } else if (k == 2) {
                 ++p;
                 // A cell holding only '-' and ':' is table furniture (a rule row, or "--" for no move).
                 Iterator q = p;
                 bool dash = false;
                 while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ';
                 if (dash && (q == last || *q == '|' || *q == '\n' || *q == '\r')) p = q;
-            } else if (static_cast<unsigned char>(c) == 0xEF && last - p >= 3 &&
-                       static_cast<unsigned char>(p[1]) == 0xBB && static_cast<unsigned char>(p[2]) == 0xBF) {
+            } else if (k == 3 && last - p >= 3 && static_cast<unsigned char>(p[1]) == 0xBB &&
+                       static_cast<unsigned char>(p[2]) == 0xBF) {
                 p += 3;
             } else {
                 break;

@@ -150,6 +150,19 @@ struct leave_variation_parser : x3::parser<leave_variation_parser> {
     }
 };
 
+// Spaces and tabs, possibly none: the blanks allowed inside a move. Always succeeds.
+struct blanks_parser : x3::parser<blanks_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        while (first != last && (*first == ' ' || *first == '\t')) ++first;
+        return true;
+    }
+};
+
+inline constexpr blanks_parser blanks{};
 inline constexpr square_parser square{};
 inline constexpr out_parser out_word{};
 inline constexpr table_header_parser table_row{};
@@ -254,6 +267,8 @@ const auto push_tag = [](auto& ctx) { x3::_val(ctx).tags.push_back(std::move(x3:
 const auto push_header_comment = [](auto& ctx) {
     x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx)));
 };
+// Room for a typical game at once rather than a string of reallocations, each moving every node.
+const auto reserve_elements = [](auto& ctx) { x3::_val(ctx).elements.reserve(128); };
 const auto push_element = [](auto& ctx) { x3::_val(ctx).elements.push_back(std::move(x3::_attr(ctx))); };
 const auto push_stray = [](auto& ctx) { x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx))); };
 const auto take_result = [](auto& ctx) { x3::_val(ctx).result = x3::_attr(ctx); };
@@ -273,11 +288,13 @@ const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
 // `12.` and `12...` (`...` after a space is skipped as blank, which reads the same).
 const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)))];
 
-// Moves: spaces may appear between the parts (`a6 * a7, b8, out`).
-const auto target = square[add_target] >> -lit('+')[mark_join];
-const auto move_def = x3::raw[square[set_from] >>
-    (((lit('-')[set_dash] | char_("xX")[set_capture]) >> (out_word[set_out] | target)) |
-     (lit('*')[set_deploy] >> (out_word[set_out] | (target % ',' >> -(',' >> out_word[set_out])))))][locate];
+// Moves: spaces may appear between the parts (`a6 * a7, b8, out`), not line ends. One lexeme with
+// explicit blanks: the skipper would run before every part, and moves are most of a record.
+const auto target = square[add_target] >> -(blanks >> lit('+')[mark_join]);
+const auto move_def = lexeme[x3::raw[square[set_from] >> blanks >>
+    (((lit('-')[set_dash] | char_("xX")[set_capture]) >> blanks >> (out_word[set_out] | target)) |
+     (lit('*')[set_deploy] >> blanks >>
+      (out_word[set_out] | (target % (blanks >> ',' >> blanks) >> -(blanks >> ',' >> blanks >> out_word[set_out])))))][locate]];
 
 const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
 
@@ -293,11 +310,13 @@ const auto delimiter = char_(" \t\r\n\f\v{}()[];|");
 const auto unknown_def = lexeme[!results >> x3::omit[+(char_ - delimiter) | char_("}]")]];
 const auto stray_close_def = x3::omit[lit(')')];
 
-const auto element_def = table_header | move_number | move | annotation | comment | variation | unknown;
+// Most frequent first. The table header must come before `unknown`, which would take its words;
+// nothing before it can consume a `|` row (they all fail on its first cell).
+const auto element_def = move | move_number | annotation | comment | variation | table_header | unknown;
 
 const auto result_def = x3::raw[results[set_result]][locate];
 
-const auto game_rule_def = x3::raw[*(tag[push_tag] | bad_tag | comment[push_header_comment]) >>
+const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> *(tag[push_tag] | bad_tag | comment[push_header_comment]) >>
                                    *(element[push_element] | stray_close[push_stray]) >>
                                    -(result[take_result] >> *comment[push_trailing_comment])][locate];
 

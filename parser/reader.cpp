@@ -1,5 +1,6 @@
 #include "parser/reader.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <istream>
@@ -85,15 +86,13 @@ bool RecordReader::read_more() {
 
 void RecordReader::advance_place(std::string_view text) {
     const std::size_t nl = text.rfind('\n');
-    if (nl == std::string_view::npos) {
-        column_ += int(utf8_length(text));
-        for (char c : text) column_ -= c == '\r';
-        return;
+    std::string_view tail = text;
+    if (nl != std::string_view::npos) {
+        line_ += int(std::count(text.begin(), text.end(), '\n'));
+        column_ = 1;
+        tail = text.substr(nl + 1);
     }
-    for (char c : text) line_ += c == '\n';
-    const std::string_view tail = text.substr(nl + 1);
-    column_ = 1 + int(utf8_length(tail));
-    for (char c : tail) column_ -= c == '\r';
+    column_ += int(utf8_length(tail)) - int(std::count(tail.begin(), tail.end(), '\r'));
 }
 
 bool RecordReader::load_chunk() {

@@ -156,7 +156,63 @@ std::string join_moves(const std::vector<std::string>& moves) {
     return out;
 }
 
+const Position& initial_position() {
+    static const Position p = Position::start();
+    return p;
+}
+
 std::string color_name(Color c) { return c == Color::white ? "White" : "Black"; }
+
+// The common case without core's resolve_move, which builds strings and a fresh move list on every
+// call: the stack's legal moves into a reused list, the match and the markers checked here, with
+// the same meaning as core's notation.cpp. Anything else (no such move, a marker that disagrees,
+// no stack of the side to move, the game over) returns none and goes to resolve_move, the
+// authority, which says what is wrong. The random round-trip test runs both on every move.
+bool spec_names(const MoveSpec& spec, Move m) {
+    if (spec.separator == MoveSeparator::deploy) {
+        if (spec.target_count == 0) return spec.out && m.type() == MoveType::exit;
+        if (m.type() != MoveType::deployment || m.placed() != spec.target_count) return false;
+        if (m.ends_out() != spec.out) return false;
+        for (int i = 0; i < spec.target_count; ++i)
+            if (m.placed_square(i) != spec.targets[i].square) return false;
+        return true;
+    }
+    if (spec.out) return m.type() == MoveType::exit;
+    return m.type() == MoveType::movement && spec.target_count == 1 && m.to() == spec.targets[0].square;
+}
+
+bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
+    switch (m.type()) {
+    case MoveType::exit:
+        return spec.separator == MoveSeparator::dash;
+    case MoveType::movement: {
+        const Stack there = pos.at(m.to());
+        const bool capture = !there.is_empty() && there.color() != pos.side_to_move();
+        const bool joins = !capture && m.to() != m.from() && !there.is_empty();
+        return (spec.separator == MoveSeparator::capture) == capture && spec.targets[0].joins == joins;
+    }
+    case MoveType::deployment:
+        for (int i = 0; i < m.placed(); ++i) {
+            const Square s = m.placed_square(i);
+            bool joins = s != m.from() && !pos.at(s).is_empty();
+            for (int j = 0; j < i; ++j) joins |= m.placed_square(j) == s;
+            if (spec.targets[i].joins != joins) return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+Move quick_resolve(const Position& pos, const MoveSpec& spec, MoveList& scratch) {
+    if (pos.game_over() || !is_square(spec.from)) return Move::none();
+    const Stack st = pos.at(spec.from);
+    if (st.is_empty() || st.color() != pos.side_to_move()) return Move::none();
+    scratch.clear();
+    generate_moves_from(pos, spec.from, scratch);
+    for (Move m : scratch)
+        if (spec_names(spec, m)) return markers_canonical(pos, spec, m) ? m : Move::none();
+    return Move::none();
+}
 
 class Resolver {
 public:
@@ -179,6 +235,7 @@ private:
     int move_number(int ply) const;
     std::string move_label(const LineState& st) const;
 
+    Move full_resolve(const ast::Move& m, const LineState& st, bool main);
     void read_tags();
     bool set_up();
     void read_players(const ast::TableHeader& h);
@@ -194,6 +251,7 @@ private:
     GameRecord& out_;
 
     bool black_first_ = false; // the start position has Black to move
+    bool set_up_ = false;      // the game starts from a position other than the start
     int number_base_ = 1;      // the number of the first move
     bool main_cut_ = false;    // the main line stopped at an error
     bool players_read_ = false;
@@ -202,6 +260,7 @@ private:
     std::string end_text_;
     std::uint32_t last_offset_ = 0;
     Position main_end_; // the position after the main line
+    MoveList scratch_;  // quick_resolve's list, reused: a MoveList is 1 KiB to initialise
 };
 
 Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
@@ -232,6 +291,41 @@ Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast
     d.side = st.pos.side_to_move();
     d.written = written;
     return d;
+}
+
+// Core's resolve_move, the authority on what a written move names, with every diagnostic: for the
+// moves quick_resolve leaves alone. Returns the move, or none after reporting why there is none.
+Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) {
+    Resolution r = resolve_move(st.pos, m.spec);
+    if (r.move) {
+        for (MarkerWarning w : r.warnings)
+            report_move(Severity::warning, marker_code(w), m, st,
+                        std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(st.pos, r.move) + ")");
+        return r.move;
+    }
+    if (r.failure == ResolveFailure::game_over) {
+        std::string how = "the game is already over";
+        if (main && end_ply_ >= 0)
+            how += " (" + std::string(st.pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
+                   end_text_ + ")";
+        report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
+        return Move::none();
+    }
+    MoveList candidates = r.stack_moves;
+    if (candidates.empty()) generate_moves(st.pos, candidates);
+    std::string message = r.message;
+    std::vector<std::string> legal;
+    for (Move lm : r.stack_moves) legal.push_back(move_to_text(st.pos, lm));
+    if (!legal.empty())
+        message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
+    else if (r.failure == ResolveFailure::illegal)
+        message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
+    const std::string near = nearest_move(st.pos, src_.slice(m.offset, m.length), candidates);
+    if (!near.empty()) message += "; did you mean " + near + "?";
+    Diagnostic& d = report_move(Severity::error, "illegal-move", m, st, message);
+    d.legal_moves = std::move(legal);
+    d.suggestion = near;
+    return Move::none();
 }
 
 void Resolver::read_tags() {
@@ -312,6 +406,7 @@ bool Resolver::set_up() {
         report(Severity::warning, "missing-setup", tag_offset("Position"),
                "a Position tag without SetUp \"1\"; the position is used");
     out_.start = std::get<Position>(parsed);
+    set_up_ = !(out_.start == initial_position());
     black_first_ = out_.start.side_to_move() == Color::black;
     return true;
 }
@@ -334,7 +429,9 @@ void Resolver::read_players(const ast::TableHeader& h) {
 }
 
 bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState st, Line& line, int depth) {
-    Position before; // the position before the last ply, where its variations start
+    // The last ply and its undo record: a variation after it starts from the position before it,
+    // rebuilt on demand rather than copied at every ply.
+    Move last = Move::none();
     UndoRecord undo;
     const bool main = depth == 0;
     auto finish = [&](bool complete) {
@@ -347,7 +444,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         case 0: { // MoveNumber
             const auto& n = boost::get<ast::MoveNumber>(node);
             last_offset_ = std::max(last_offset_, n.offset + n.length);
-            if (main && st.ply == 0 && !(out_.start == Position::start()) && !st.number_checked) {
+            if (main && st.ply == 0 && set_up_ && !st.number_checked) {
                 // A set-up game may go on from any move number: its first number sets the count.
                 number_base_ = int(n.number);
                 st.number_checked = true;
@@ -369,49 +466,21 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         case 1: { // Move
             const auto& m = boost::get<ast::Move>(node);
             last_offset_ = std::max(last_offset_, m.offset + m.length);
-            Resolution r = resolve_move(st.pos, m.spec);
-            if (!r.move) {
-                if (r.failure == ResolveFailure::game_over) {
-                    std::string how = "the game is already over";
-                    if (main && end_ply_ >= 0)
-                        how += " (" + std::string(st.pos.outcome() == Outcome::white_wins ? "White" : "Black") +
-                               " won with " + end_text_ + ")";
-                    report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
-                } else {
-                    MoveList candidates = r.stack_moves;
-                    if (candidates.empty()) generate_moves(st.pos, candidates);
-                    std::string message = r.message;
-                    std::vector<std::string> legal;
-                    for (Move lm : r.stack_moves) legal.push_back(move_to_text(st.pos, lm));
-                    if (!legal.empty())
-                        message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
-                    else if (r.failure == ResolveFailure::illegal)
-                        message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
-                    const std::string near = nearest_move(st.pos, src_.slice(m.offset, m.length), candidates);
-                    if (!near.empty()) message += "; did you mean " + near + "?";
-                    Diagnostic& d = report_move(Severity::error, "illegal-move", m, st, message);
-                    d.legal_moves = std::move(legal);
-                    d.suggestion = near;
-                }
-                return finish(false);
-            }
-            for (MarkerWarning w : r.warnings)
-                report_move(Severity::warning, marker_code(w), m, st,
-                            std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(st.pos, r.move) +
-                                ")");
-            const bool ended_before = st.pos.game_over();
-            std::string canonical;
-            if (main) canonical = move_to_text(st.pos, r.move);
-            before = st.pos;
-            st.pos.do_move(r.move, undo);
-            if (main && !ended_before && st.pos.game_over()) {
+            Move move = quick_resolve(st.pos, m.spec, scratch_);
+            if (!move && !(move = full_resolve(m, st, main))) return finish(false);
+            st.pos.do_move(move, undo);
+            last = move;
+            if (main && st.pos.game_over()) { // only the last move of a game can end it
                 end_ply_ = st.ply;
-                end_text_ = move_label(LineState{before, st.ply, false}) + " " + canonical;
+                Position before = st.pos;
+                before.undo_move(move, undo);
+                end_text_ = move_label(LineState{before, st.ply, false}) + " " + move_to_text(before, move);
             }
             ++st.ply;
             Ply& p = line.plies.emplace_back();
-            p.move = r.move;
-            p.written = std::string(src_.slice(m.offset, m.length));
+            p.move = move;
+            const std::string_view written = src_.slice(m.offset, m.length);
+            p.written.assign(written.data(), written.size());
             break;
         }
         case 2: { // Annotation
@@ -453,6 +522,8 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 report(Severity::warning, "empty-variation", v.offset, "empty variation; ignored");
             } else {
                 Line alt;
+                Position before = st.pos;
+                before.undo_move(last, undo);
                 LineState vs{before, st.ply - 1, false};
                 resolve_line(v.elements, vs, alt, depth + 1);
                 if (!alt.plies.empty() || !alt.comments.empty())
@@ -574,6 +645,9 @@ void Resolver::run() {
         main_cut_ = true;
     } else {
         main_end_ = out_.start;
+        std::size_t moves = 0;
+        for (const ast::Element& e : game_.elements) moves += e.get().which() == 1;
+        out_.main.plies.reserve(moves);
         LineState st{out_.start, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
     }

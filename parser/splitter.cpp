@@ -1,5 +1,9 @@
 #include "parser/splitter.hpp"
 
+#include <array>
+#include <cstdint>
+#include <string_view>
+
 namespace gounki::parser {
 
 namespace {
@@ -68,6 +72,19 @@ Look deployment_follows(const char* p, const char* end, bool eof) {
     return Look::no;
 }
 
+// 1: a byte of movetext that decides nothing (letters, most digits, move punctuation); 2: a blank;
+// 0: look closer (line ends, brackets, comments, `0` `1` `*` that may start a result, BOM bytes).
+constexpr std::array<std::uint8_t, 256> make_byte_class() {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
+    for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
+    for (int c = '2'; c <= '9'; ++c) t[c] = 1;
+    for (char c : std::string_view("-+,.!?$/=:")) t[static_cast<unsigned char>(c)] = 1;
+    t[' '] = t['\t'] = t['\r'] = 2;
+    return t;
+}
+constexpr std::array<std::uint8_t, 256> byte_class = make_byte_class();
+
 } // namespace
 
 void GameSplitter::start_chunk(std::size_t at) {
@@ -86,6 +103,22 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
         const char c = *p;
         switch (state_) {
         case State::normal:
+            if (byte_class[static_cast<unsigned char>(c)] != 0) {
+                // The bulk of movetext decides nothing: run through it in one go.
+                std::size_t i = pos_;
+                bool seen = false;
+                for (; i < size; ++i) {
+                    const std::uint8_t k = byte_class[static_cast<unsigned char>(data[i])];
+                    if (k == 0) break;
+                    seen |= k == 1;
+                }
+                if (seen) {
+                    line_start_ = false;
+                    movetext_ = true;
+                }
+                pos_ = i;
+                continue;
+            }
             if (c == '\n') {
                 line_start_ = true;
             } else if (blank(c)) {
@@ -160,6 +193,10 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
             }
             break;
         case State::tag_string:
+            if (c != '\\' && c != '"' && c != '\n') { // the bulk of a tag value
+                while (pos_ < size && data[pos_] != '\\' && data[pos_] != '"' && data[pos_] != '\n') ++pos_;
+                continue;
+            }
             if (c == '\\') {
                 if (p + 1 == end && !eof) return Scan::need_more;
                 if (p + 1 != end && p[1] != '\n') ++pos_;
