@@ -1,0 +1,158 @@
+// Opening a game database: file checks, schema version, migrations, connection settings.
+#include "db/game_db.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "db/schema_sql.hpp"
+
+namespace gounki::db {
+
+namespace {
+
+// SQLite primary result codes used in our own errors (sqlite3.h stays inside sqlite.cpp).
+constexpr int sqlite_readonly = 8;
+constexpr int sqlite_cantopen = 14;
+constexpr int sqlite_corrupt = 11;
+constexpr int sqlite_notadb = 26;
+
+// Append only: migration N takes a database from user_version N-1 to N. Each runs in its own
+// transaction and ends by setting user_version.
+struct Migration {
+    int version;
+    const char* sql;
+};
+constexpr Migration migrations[] = {
+    {1, schema_sql_v1},
+};
+static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
+
+Database open_file(const std::string& path, Access access) {
+    std::error_code ec;
+    if (access == Access::read_only && !std::filesystem::exists(path, ec))
+        throw DbError(sqlite_cantopen, "no database at '" + path + "' (import games to create one)");
+    if (std::filesystem::is_directory(path, ec)) throw DbError(sqlite_cantopen, "'" + path + "' is a directory, not a database file");
+    return Database(path, access == Access::read_only ? OpenMode::read_only : OpenMode::create);
+}
+
+std::int64_t pragma_int(Database& db, const char* sql) {
+    Statement st(db, sql);
+    return st.step() ? st.get_int64(0) : 0;
+}
+
+} // namespace
+
+std::string_view severity_name(Severity s) {
+    switch (s) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+    }
+    return "?";
+}
+
+std::string_view status_name(GameStatus s) {
+    switch (s) {
+    case GameStatus::valid: return "valid";
+    case GameStatus::partial: return "partial";
+    case GameStatus::invalid: return "invalid";
+    }
+    return "?";
+}
+
+std::string default_database_path() {
+    const char* env = std::getenv("GOUNKI_DB");
+    return env && *env ? env : "gounki.db";
+}
+
+GameDatabase::GameDatabase(const std::string& path, Access access) : db_(open_file(path, access)) {
+    open_schema(access);
+    index_ = std::make_unique<PositionIndex>(db_);
+}
+
+GameDatabase::~GameDatabase() = default;
+
+void GameDatabase::open_schema(Access access) {
+    const std::string& path = db_.path();
+    // Another importer may hold the write lock for a while (a batch, a merge of index runs).
+    db_.set_busy_timeout(10 * 60 * 1000);
+
+    // Nothing is written before the file is known to be ours and not newer than this build.
+    std::int64_t version = 0, app = 0, objects = 0;
+    try {
+        objects = pragma_int(db_, "SELECT count(*) FROM sqlite_master");
+        version = pragma_int(db_, "PRAGMA user_version");
+        app = pragma_int(db_, "PRAGMA application_id");
+    } catch (const DbError& e) {
+        if (e.code() == sqlite_notadb || e.code() == sqlite_corrupt)
+            throw DbError(e.code(), "'" + path + "' is not a gounki database: not an SQLite file, or a damaged one (" + e.what() + ")");
+        throw DbError(e.code(), "cannot read '" + path + "': " + e.what());
+    }
+    if (version > schema_version)
+        throw DbError(0, "'" + path + "' was written by a newer gounki (schema version " + std::to_string(version) +
+                             "; this gounki knows up to " + std::to_string(schema_version) + "): refusing to use it");
+    if ((objects > 0 || version > 0) && app != application_id)
+        throw DbError(0, "'" + path + "' is an SQLite database but not a gounki database");
+    if (access == Access::read_only && objects == 0)
+        throw DbError(0, "'" + path + "' is empty: not a gounki database yet (import games to create one)");
+    if (access == Access::read_write && db_.read_only())
+        throw DbError(sqlite_readonly, "the database '" + path + "' is read-only: cannot write to it");
+    if (version < schema_version && access == Access::read_only)
+        throw DbError(0, "'" + path + "' has schema version " + std::to_string(version) + " and needs an upgrade to " +
+                             std::to_string(schema_version) + ": run a command that writes (import) first");
+
+    db_.exec("PRAGMA foreign_keys = ON");
+    if (access == Access::read_write) {
+        // WAL lets searches read while an import writes; NORMAL sync is safe against crashes in WAL.
+        Statement mode(db_, "PRAGMA journal_mode");
+        const bool wal = mode.step() && mode.get_text(0) == "wal";
+        mode.reset();
+        if (!wal) db_.exec("PRAGMA journal_mode = WAL");
+        db_.exec("PRAGMA synchronous = NORMAL");
+    }
+    db_.exec("PRAGMA cache_size = -65536"); // 64 MB
+
+    for (const Migration& m : migrations) {
+        if (version >= m.version) continue;
+        Transaction tx(db_, TransactionKind::immediate);
+        // Another process may have migrated meanwhile.
+        version = pragma_int(db_, "PRAGMA user_version");
+        if (version >= m.version) continue;
+        db_.exec(m.sql);
+        tx.commit();
+        version = m.version;
+    }
+
+    Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
+    if (depth.step()) tree_depth_ = depth.get_int(0);
+}
+
+std::vector<std::uint64_t> GameDatabase::position_keys(GameKind kind, const Position& start, std::span<const Move> moves) {
+    std::vector<std::uint64_t> keys;
+    keys.reserve(moves.size() + 1);
+    Position pos = start;
+    UndoRecord undo;
+    keys.push_back(index_key(kind, pos.key()));
+    for (Move m : moves) {
+        pos.do_move(m, undo);
+        keys.push_back(index_key(kind, pos.key()));
+    }
+    return keys;
+}
+
+DatabaseStats GameDatabase::stats() {
+    DatabaseStats s;
+    Transaction tx(db_, TransactionKind::deferred);
+    s.games = pragma_int(db_, "SELECT count(*) FROM games");
+    s.partial_games = pragma_int(db_, "SELECT count(*) FROM games WHERE status <> 0");
+    s.players = pragma_int(db_, "SELECT count(*) FROM players");
+    s.events = pragma_int(db_, "SELECT count(*) FROM events");
+    s.index_runs = pragma_int(db_, "SELECT count(*) FROM position_runs");
+    s.index_entries = pragma_int(db_, "SELECT coalesce(sum(entries), 0) FROM position_runs");
+    s.tree_rows = pragma_int(db_, "SELECT count(*) FROM tree_stats");
+    s.file_bytes = pragma_int(db_, "PRAGMA page_count") * pragma_int(db_, "PRAGMA page_size");
+    tx.commit();
+    return s;
+}
+
+} // namespace gounki::db

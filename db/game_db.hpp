@@ -1,0 +1,171 @@
+#pragma once
+// The game database: one SQLite file (schema.sql) holding a collection of games, their position
+// index and opening tree. Opening checks and migrates the schema; the queries here back the
+// commands games, search, tree, show, export and delete. Importing is in import.hpp.
+//
+// Errors of the environment (cannot open, corrupt file, newer schema, read-only file when writing,
+// lock not obtained) throw DbError with a message fit for the user.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/position.hpp"
+#include "db/codec.hpp"
+#include "db/position_index.hpp"
+#include "db/sqlite.hpp"
+
+namespace gounki::db {
+
+class Pattern;
+
+// The newest schema this build knows (PRAGMA user_version).
+inline constexpr int schema_version = 1;
+// 'GOUK' in PRAGMA application_id.
+inline constexpr std::int64_t application_id = 0x474F554B;
+
+// As the parser's: partial games stop at their first error; invalid ones have errors but a whole
+// main line. Both are "broken".
+enum class GameStatus : std::uint8_t { valid = 0, partial = 1, invalid = 2 };
+std::string_view status_name(GameStatus s);
+enum class Severity : std::uint8_t { note = 0, warning = 1, error = 2 };
+std::string_view severity_name(Severity s);
+
+struct Diagnostic {
+    Severity severity = Severity::error;
+    std::string code; // the parser's stable code, or "prefix" for the importer's notes
+    int line = 0;   // 0: not tied to a place in the source
+    int column = 0;
+    std::string message;
+};
+
+// A game as the importer receives it: a record already read and checked against the rules.
+struct GameInput {
+    GameKind kind = GameKind::gounki;
+    // Every tag of the record in order. Game, SetUp and Position are not stored as tags (kind and
+    // start say it); Event, Site, Date, Round, White, Black and Result become columns.
+    std::vector<std::pair<std::string, std::string>> tags;
+    std::optional<Position> start; // none: the standard start position
+    std::vector<Move> moves;       // the main line; for a partial game, up to the first error
+    ResultCode result = ResultCode::unknown;
+    GameStatus status = GameStatus::valid;
+    std::vector<Diagnostic> diagnostics;
+    std::string source_file;
+    int source_line = 0;
+};
+
+// Tag filters. Names match as case-insensitive substrings; empty means any.
+struct GameFilter {
+    std::string white, black, player, event;
+    std::optional<ResultCode> result;
+    std::optional<std::int64_t> date_from, date_to; // date_key bounds (codec.hpp date_bound)
+    bool any() const { return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to; }
+};
+
+struct Paging {
+    std::int64_t limit = -1; // -1: all
+    std::int64_t offset = 0;
+};
+
+struct GameSummary {
+    std::int64_t id = 0;
+    GameKind kind = GameKind::gounki;
+    std::string white, black, event, site, date, round;
+    ResultCode result = ResultCode::unknown;
+    int ply_count = 0;
+    GameStatus status = GameStatus::valid;
+    int ply = -1; // searches: the first ply at which the game matched
+};
+
+struct GameList {
+    std::int64_t total = 0; // matches before paging
+    std::vector<GameSummary> games;
+};
+
+struct StoredGame {
+    GameSummary summary;
+    // All tags in the canonical order: Game, Event, Site, Date, Round, White, Black, Result, then
+    // SetUp and Position for a non-standard start, then the others as imported.
+    std::vector<std::pair<std::string, std::string>> tags;
+    Position start;
+    bool standard_start = true;
+    std::vector<Move> moves;
+    std::vector<Diagnostic> diagnostics;
+    std::string source_file;
+    int source_line = 0;
+};
+
+struct TreeMove {
+    Move move;
+    std::int64_t games = 0, white_wins = 0, black_wins = 0, draws = 0;
+    GameSummary latest; // greatest date, then greatest id
+};
+
+struct Tree {
+    std::int64_t games = 0; // sum over the moves
+    std::vector<TreeMove> moves; // most played first
+};
+
+struct DatabaseStats {
+    std::int64_t games = 0, partial_games = 0, players = 0, events = 0;
+    std::int64_t index_runs = 0, index_entries = 0, tree_rows = 0;
+    std::int64_t file_bytes = 0; // page_count * page_size (WAL checkpointed or not)
+};
+
+enum class Access { read_only, read_write };
+
+class GameDatabase {
+public:
+    // read_write creates the file when missing. Throws DbError: no such file (read_only), not a
+    // database or corrupt, a newer schema, not a gounki database, a read-only file (read_write).
+    GameDatabase(const std::string& path, Access access);
+    ~GameDatabase();
+    GameDatabase(const GameDatabase&) = delete;
+    GameDatabase& operator=(const GameDatabase&) = delete;
+
+    Database& sql() { return db_; }
+    PositionIndex& index() { return *index_; }
+    // Plies below this are aggregated in tree_stats (meta 'tree_depth').
+    int tree_depth() const { return tree_depth_; }
+
+    GameList list_games(const GameFilter& filter, Paging paging);
+    // Games that reached `pos` (a game of `kind`) at some ply, whatever the move order.
+    GameList search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging);
+    // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
+    GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
+    // The moves played from `pos` over the whole database.
+    Tree tree(const Position& pos, GameKind kind);
+
+    std::optional<StoredGame> game(std::int64_t id);
+    // Calls f for each game matching the filter, in id order, until f returns false.
+    void for_each_game(const GameFilter& filter, const std::function<bool(const StoredGame&)>& f);
+    // Deletes a game with its index entries, tree counts, tags and diagnostics. False: no such game.
+    bool delete_game(std::int64_t id);
+
+    DatabaseStats stats();
+
+    // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
+    static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
+
+private:
+    friend class Importer;
+    void open_schema(Access access);
+    std::string filter_sql(const GameFilter& filter, std::vector<std::string>& texts, std::vector<std::int64_t>& ints) const;
+    std::vector<std::int64_t> filtered_ids(const GameFilter& filter);
+    GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
+    GameSummary summary(std::int64_t id);
+    void recompute_latest(std::uint64_t key, Move move, const Position& pos, GameKind kind);
+
+    Database db_;
+    std::unique_ptr<PositionIndex> index_;
+    int tree_depth_ = 3;
+};
+
+// The default database file: $GOUNKI_DB when set, else ./gounki.db.
+std::string default_database_path();
+
+} // namespace gounki::db

@@ -1,0 +1,520 @@
+#include "db/import.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <unordered_map>
+
+namespace gounki::db {
+
+std::string_view import_action_name(ImportAction a) {
+    switch (a) {
+    case ImportAction::stored: return "stored";
+    case ImportAction::duplicate: return "duplicate";
+    case ImportAction::already_imported: return "already imported";
+    case ImportAction::rejected: return "rejected";
+    }
+    return "?";
+}
+
+namespace {
+
+// An open-addressing set of 64-bit keys: the final positions of the stored games.
+class KeySet {
+public:
+    void insert(std::uint64_t k) {
+        if (k == 0) {
+            has_zero_ = true;
+            return;
+        }
+        if ((size_ + 1) * 2 > slots_.size()) grow();
+        place(k);
+    }
+    bool contains(std::uint64_t k) const {
+        if (k == 0) return has_zero_;
+        if (slots_.empty()) return false;
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = slot(k, mask);; i = (i + 1) & mask) {
+            if (slots_[i] == k) return true;
+            if (slots_[i] == 0) return false;
+        }
+    }
+
+private:
+    static std::size_t slot(std::uint64_t k, std::size_t mask) { return std::size_t((k * 0x9E3779B97F4A7C15ull) >> 24) & mask; }
+    void place(std::uint64_t k) {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = slot(k, mask);; i = (i + 1) & mask) {
+            if (slots_[i] == k) return;
+            if (slots_[i] == 0) {
+                slots_[i] = k;
+                ++size_;
+                return;
+            }
+        }
+    }
+    void grow() {
+        std::vector<std::uint64_t> old = std::move(slots_);
+        slots_.assign(std::max<std::size_t>(1024, old.size() * 2), 0);
+        size_ = 0;
+        for (std::uint64_t k : old)
+            if (k) place(k);
+    }
+    std::vector<std::uint64_t> slots_;
+    std::size_t size_ = 0;
+    bool has_zero_ = false;
+};
+
+bool is_column_tag(std::string_view name) {
+    return name == "Event" || name == "Site" || name == "Date" || name == "Round" || name == "White" || name == "Black" ||
+           name == "Result" || name == "Game" || name == "SetUp" || name == "Position";
+}
+
+// A game made ready for storing, outside the write transaction.
+struct Prepared {
+    GameInput in;
+    std::string start_text; // empty: the standard start
+    std::vector<std::uint64_t> keys; // plies 0..n
+    std::vector<std::uint8_t> moves_blob;
+    bool can_go_on = false; // the final position is not won: the game may be a prefix of another
+    std::string white, black, event, site, date, round;
+    std::int64_t date_key = 0;
+    ImportReport report;
+    bool skip = false;
+};
+
+// An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
+struct BatchEntry {
+    std::uint64_t key;
+    std::uint32_t game; // index in the batch
+    std::uint32_t ply;
+};
+
+// Sorts by key in the index order (signed), keeping the input order among equal keys: the input is
+// in (game, ply) order, so the result is in (key, game, ply) order. LSD radix, 8 bits a pass.
+void radix_sort(std::vector<BatchEntry>& v) {
+    std::vector<BatchEntry> tmp(v.size());
+    std::vector<std::array<std::size_t, 256>> counts(8);
+    for (auto& c : counts) c.fill(0);
+    const auto digit = [](const BatchEntry& e, int pass) { return std::size_t(((e.key ^ (std::uint64_t(1) << 63)) >> (8 * pass)) & 0xff); };
+    for (const BatchEntry& e : v)
+        for (int pass = 0; pass < 8; ++pass) ++counts[std::size_t(pass)][digit(e, pass)];
+    for (int pass = 0; pass < 8; ++pass) {
+        auto& c = counts[std::size_t(pass)];
+        if (std::count(c.begin(), c.end(), std::size_t(0)) == 255) continue; // one bucket: nothing moves
+        std::size_t sum = 0;
+        for (std::size_t& n : c) sum += std::exchange(n, sum);
+        for (const BatchEntry& e : v) tmp[c[digit(e, pass)]++] = e;
+        v.swap(tmp);
+    }
+}
+
+struct PreparedBatch {
+    std::vector<Prepared> games;
+    std::vector<BatchEntry> entries; // sorted
+};
+
+bool blob_starts_with(std::span<const std::uint8_t> blob, std::span<const std::uint8_t> prefix) {
+    return blob.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), blob.begin());
+}
+
+std::string absolute_path(const std::string& path) {
+    if (path.empty() || path == "-") return path;
+    std::error_code ec;
+    auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    return ec ? path : p.string();
+}
+
+Prepared prepare(GameInput&& in, const ImportOptions& opt) {
+    Prepared p;
+    p.in = std::move(in);
+    GameInput& g = p.in;
+    p.report.source_file = g.source_file;
+    p.report.source_line = g.source_line;
+    p.report.status = g.status;
+    p.report.diagnostics = int(g.diagnostics.size());
+    if (g.kind != GameKind::gounki) {
+        p.skip = true;
+        p.report.action = ImportAction::rejected;
+        p.report.reason = std::string(game_kind_name(g.kind)) + " games cannot be stored yet";
+        return p;
+    }
+    if (g.status != GameStatus::valid && opt.reject_broken) {
+        p.skip = true;
+        p.report.action = ImportAction::rejected;
+        p.report.reason = "broken game (--reject-broken)";
+        return p;
+    }
+    Position pos = g.start ? *g.start : Position::start();
+    if (!(pos == Position::start())) p.start_text = pos.to_text();
+    p.keys.reserve(g.moves.size() + 1);
+    p.keys.push_back(index_key(g.kind, pos.key()));
+    UndoRecord undo;
+    for (Move m : g.moves) {
+        pos.do_move(m, undo);
+        p.keys.push_back(index_key(g.kind, pos.key()));
+    }
+    p.can_go_on = !pos.game_over();
+    p.moves_blob = encode_moves(g.moves);
+    for (const auto& [name, value] : g.tags) {
+        if (name == "White") p.white = value;
+        else if (name == "Black") p.black = value;
+        else if (name == "Event") p.event = value;
+        else if (name == "Site") p.site = value;
+        else if (name == "Date") p.date = value;
+        else if (name == "Round") p.round = value;
+    }
+    p.date_key = date_key(p.date);
+    return p;
+}
+
+PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
+    PreparedBatch b;
+    b.games.reserve(queue.size());
+    std::size_t total = 0;
+    for (GameInput& g : queue) {
+        b.games.push_back(prepare(std::move(g), opt));
+        total += b.games.back().keys.size();
+    }
+    b.entries.reserve(total);
+    for (std::size_t i = 0; i < b.games.size(); ++i)
+        for (std::size_t ply = 0; ply < b.games[i].keys.size(); ++ply)
+            b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
+    radix_sort(b.entries);
+    return b;
+}
+
+} // namespace
+
+struct Importer::Impl {
+    Impl(GameDatabase& g, ImportOptions o, std::function<void(const ImportReport&)> cb)
+        : gdb(g), db(g.sql()), opt(o), on_report(std::move(cb)),
+          same_end(db, "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
+                       "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
+                       "WHERE g.end_key = ?1 AND g.ply_count = ?2"),
+          find_player(db, "SELECT id FROM players WHERE name = ?1"),
+          insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
+          find_event(db, "SELECT id FROM events WHERE name = ?1"),
+          insert_event(db, "INSERT INTO events (name) VALUES (?1)"),
+          find_source(db, "SELECT id FROM sources WHERE path = ?1"),
+          insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
+          insert_game(db, "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
+                          "start_position, ply_count, status, moves, source_id, source_line, end_key) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"),
+          insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
+          insert_diag(db, "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+          insert_note(db, "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
+                          "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
+          find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE end_key = ?1 AND ply_count = ?2"),
+          game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
+          all_end_keys(db, "SELECT end_key FROM games"),
+          new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
+          max_id(db, "SELECT coalesce(max(id), 0) FROM games"),
+          tree_upsert(db, "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
+                          "games = games + excluded.games, white_wins = white_wins + excluded.white_wins, "
+                          "black_wins = black_wins + excluded.black_wins, draws = draws + excluded.draws, "
+                          "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                          "THEN excluded.latest_game ELSE latest_game END, "
+                          "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                          "THEN excluded.latest_date ELSE latest_date END") {}
+
+    void submit(ImportStats& stats);
+    void write(PreparedBatch& batch, ImportStats& stats);
+    std::int64_t name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache, const std::string& name);
+    void load_end_keys();
+    void check_duplicate(Prepared& p, std::int64_t source_id);
+    void store(Prepared& p, std::int64_t source_id);
+    void flag_prefixes(Prepared& p, std::size_t index, std::span<Prepared> batch, std::span<const BatchEntry> entries);
+    void note(std::int64_t game, const std::string& text);
+
+    GameDatabase& gdb;
+    Database& db;
+    ImportOptions opt;
+    std::function<void(const ImportReport&)> on_report;
+    std::vector<GameInput> queue;
+    std::future<PreparedBatch> pending; // the batch being prepared on another thread
+    Statement same_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
+    Statement insert_game, insert_tag, insert_diag, insert_note, find_end, game_moves;
+    Statement all_end_keys, new_end_keys, max_id, tree_upsert;
+    std::unordered_map<std::string, std::int64_t> players, events, sources;
+    std::unordered_map<std::string, std::string> absolute_paths;
+    KeySet end_keys;
+    bool end_keys_loaded = false;
+    std::int64_t last_seen_id = 0;
+    std::vector<IndexEntry> found; // scratch
+};
+
+std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache,
+                                     const std::string& name) {
+    if (auto it = cache.find(name); it != cache.end()) return it->second;
+    std::int64_t id = 0;
+    find.bind(1, name);
+    if (find.step()) id = find.get_int64(0);
+    find.reset();
+    if (!id) {
+        insert.bind(1, name);
+        insert.run();
+        insert.reset();
+        id = db.last_insert_rowid();
+    }
+    cache.emplace(name, id);
+    return id;
+}
+
+void Importer::Impl::load_end_keys() {
+    // Inside the write transaction: the keys and the id they reach are one consistent snapshot.
+    if (!end_keys_loaded) {
+        while (all_end_keys.step()) end_keys.insert(std::uint64_t(all_end_keys.get_int64(0)));
+        all_end_keys.reset();
+        end_keys_loaded = true;
+    } else {
+        // Games other importers stored since our last batch.
+        new_end_keys.bind(1, last_seen_id);
+        while (new_end_keys.step()) end_keys.insert(std::uint64_t(new_end_keys.get_int64(0)));
+        new_end_keys.reset();
+    }
+    max_id.step();
+    last_seen_id = max_id.get_int64(0);
+    max_id.reset();
+}
+
+void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
+    // A duplicate ends on the same position at the same ply; then compare what the rule names.
+    if (!end_keys.contains(p.keys.back())) return;
+    same_end.bind(1, std::int64_t(p.keys.back())).bind(2, std::int64_t(p.in.moves.size()));
+    std::int64_t dup = 0, same_record = 0;
+    while (same_end.step()) {
+        const auto blob = same_end.get_blob(3);
+        const bool same = blob.size() == p.moves_blob.size() && blob_starts_with(blob, p.moves_blob) && same_end.get_text(4) == p.start_text &&
+                          same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
+                          same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
+        if (!same) continue;
+        if (!dup) dup = same_end.get_int64(0);
+        if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = same_end.get_int64(0);
+    }
+    same_end.reset();
+    if (same_record) {
+        p.skip = true;
+        p.report.action = ImportAction::already_imported;
+        p.report.other_id = same_record;
+    } else if (dup && !opt.keep_duplicates) {
+        p.skip = true;
+        p.report.action = ImportAction::duplicate;
+        p.report.other_id = dup;
+    } else if (dup) {
+        p.report.other_id = dup; // stored anyway, still reported
+    }
+}
+
+void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
+    GameInput& g = p.in;
+    insert_game.bind(1, std::int64_t(g.kind));
+    if (!p.event.empty()) insert_game.bind(2, name_id(find_event, insert_event, events, p.event));
+    insert_game.bind_text_or_null(3, p.site).bind_text_or_null(4, p.date).bind(5, p.date_key).bind_text_or_null(6, p.round);
+    if (!p.white.empty()) insert_game.bind(7, name_id(find_player, insert_player, players, p.white));
+    if (!p.black.empty()) insert_game.bind(8, name_id(find_player, insert_player, players, p.black));
+    insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
+    insert_game.bind(12, std::int64_t(g.status)).bind_blob(13, p.moves_blob);
+    if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
+    insert_game.bind(16, std::int64_t(p.keys.back()));
+    insert_game.run();
+    insert_game.reset();
+    const std::int64_t id = db.last_insert_rowid();
+    p.report.game_id = id;
+    int seq = 0;
+    for (const auto& [name, value] : g.tags) {
+        if (is_column_tag(name)) continue;
+        insert_tag.bind(1, id).bind(2, seq++).bind(3, name).bind(4, value);
+        insert_tag.run();
+        insert_tag.reset();
+    }
+    seq = 0;
+    for (const Diagnostic& d : g.diagnostics) {
+        insert_diag.bind(1, id).bind(2, seq++).bind(3, std::int64_t(d.severity)).bind(4, d.code).bind(5, d.line).bind(6, d.column).bind(7, d.message);
+        insert_diag.run();
+        insert_diag.reset();
+    }
+}
+
+void Importer::Impl::note(std::int64_t game, const std::string& text) {
+    insert_note.bind(1, game).bind(2, text);
+    insert_note.run();
+    insert_note.reset();
+}
+
+void Importer::Impl::flag_prefixes(Prepared& p, std::size_t index, std::span<Prepared> batch, std::span<const BatchEntry> entries) {
+    const std::size_t n = p.in.moves.size();
+    if (n == 0) return; // an empty game is a prefix of everything: not worth a flag
+    constexpr std::size_t max_flags = 10;
+    const std::int64_t id = p.report.game_id;
+
+    // Stored games that are prefixes of this one (or hold the same moves): their final position is
+    // one of ours, at the same ply. The key set rules out almost every ply without a query.
+    for (std::size_t ply = 1; ply <= n && p.report.has_prefix.size() < max_flags; ++ply) {
+        if (!end_keys.contains(p.keys[ply])) continue;
+        find_end.bind(1, std::int64_t(p.keys[ply])).bind(2, std::int64_t(ply));
+        while (find_end.step() && p.report.has_prefix.size() < max_flags) {
+            const std::int64_t other = find_end.get_int64(0);
+            if (other == id || other == p.report.other_id || find_end.get_text(2) != p.start_text ||
+                find_end.get_int64(3) != std::int64_t(p.in.kind))
+                continue;
+            if (blob_starts_with(p.moves_blob, find_end.get_blob(1))) p.report.has_prefix.push_back(other);
+        }
+        find_end.reset();
+    }
+
+    // Stored games of which this one is a proper prefix: they reach our final position at our
+    // last ply. The runs' Bloom filters rule out almost every lookup.
+    if (!p.can_go_on) return; // a won game cannot go on
+    std::vector<std::int64_t> candidates;
+    found.clear();
+    gdb.index().lookup_filtered(p.keys[n], found);
+    for (const IndexEntry& e : found)
+        if (e.ply == n && e.game != id) candidates.push_back(e.game);
+    // Games of this batch stored before this one are not in a run yet.
+    const auto less = [](const BatchEntry& a, std::uint64_t k) { return std::int64_t(a.key) < std::int64_t(k); };
+    for (auto it = std::lower_bound(entries.begin(), entries.end(), p.keys[n], less); it != entries.end() && it->key == p.keys[n]; ++it) {
+        if (it->game < index && it->ply == n && !batch[it->game].skip) candidates.push_back(batch[it->game].report.game_id);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (std::int64_t other : candidates) {
+        if (p.report.prefix_of.size() >= max_flags) break;
+        game_moves.bind(1, other);
+        if (game_moves.step() && game_moves.get_int64(3) > std::int64_t(n) && game_moves.get_text(1) == p.start_text &&
+            game_moves.get_int64(2) == std::int64_t(p.in.kind) && blob_starts_with(game_moves.get_blob(0), p.moves_blob))
+            p.report.prefix_of.push_back(other);
+        game_moves.reset();
+    }
+}
+
+void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
+    std::vector<Prepared>& batch = prepared.games;
+    if (batch.empty()) return;
+    for (Prepared& p : batch)
+        if (!p.in.source_file.empty() && !absolute_paths.count(p.in.source_file))
+            absolute_paths.emplace(p.in.source_file, absolute_path(p.in.source_file));
+
+    Transaction tx(db, TransactionKind::immediate);
+    load_end_keys();
+    bool need_filters = false;
+    for (const Prepared& p : batch) need_filters |= !p.skip && p.can_go_on && !p.in.moves.empty();
+    if (need_filters) gdb.index().refresh_filters();
+
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        Prepared& p = batch[i];
+        if (p.skip) continue;
+        std::int64_t source_id = 0;
+        if (!p.in.source_file.empty()) source_id = name_id(find_source, insert_source, sources, absolute_paths[p.in.source_file]);
+        check_duplicate(p, source_id);
+        if (p.skip) continue;
+        store(p, source_id);
+        flag_prefixes(p, i, batch, prepared.entries);
+        const std::int64_t id = p.report.game_id;
+        for (std::int64_t other : p.report.prefix_of) {
+            note(id, "its moves are a prefix of game " + std::to_string(other) + "'s");
+            note(other, "game " + std::to_string(id) + "'s moves are a prefix of its moves");
+        }
+        for (std::int64_t other : p.report.has_prefix) {
+            note(id, "game " + std::to_string(other) + "'s moves are a prefix of its moves");
+            note(other, "its moves are a prefix of game " + std::to_string(id) + "'s");
+        }
+        end_keys.insert(p.keys.back());
+    }
+
+    // The batch's run: ids grow with the batch index, so the order holds.
+    std::vector<IndexEntry> entries;
+    entries.reserve(prepared.entries.size());
+    for (const BatchEntry& e : prepared.entries) {
+        const Prepared& p = batch[e.game];
+        if (!p.skip) entries.push_back({e.key, p.report.game_id, e.ply});
+    }
+    gdb.index().add_run(entries);
+
+    // Tree counts of the shallow plies, summed over the batch first.
+    struct Sum {
+        std::int64_t games = 0, white = 0, black = 0, draws = 0, latest_game = 0, latest_date = -1;
+    };
+    std::unordered_map<std::uint64_t, std::unordered_map<std::uint32_t, Sum>> sums;
+    const std::size_t depth = std::size_t(gdb.tree_depth());
+    for (const Prepared& p : batch) {
+        if (p.skip) continue;
+        for (std::size_t ply = 0; ply < depth && ply < p.in.moves.size(); ++ply) {
+            Sum& s = sums[p.keys[ply]][p.in.moves[ply].raw()];
+            ++s.games;
+            s.white += p.in.result == ResultCode::white_wins;
+            s.black += p.in.result == ResultCode::black_wins;
+            s.draws += p.in.result == ResultCode::draw;
+            if (std::pair(p.date_key, p.report.game_id) > std::pair(s.latest_date, s.latest_game)) {
+                s.latest_date = p.date_key;
+                s.latest_game = p.report.game_id;
+            }
+        }
+    }
+    for (const auto& [key, moves] : sums)
+        for (const auto& [move, s] : moves) {
+            tree_upsert.bind(1, std::int64_t(key)).bind(2, std::int64_t(move)).bind(3, s.games).bind(4, s.white)
+                .bind(5, s.black).bind(6, s.draws).bind(7, s.latest_game).bind(8, s.latest_date);
+            tree_upsert.run();
+            tree_upsert.reset();
+        }
+    tx.commit();
+
+    ++stats.batches;
+    for (Prepared& p : batch) {
+        ImportReport& r = p.report;
+        switch (r.action) {
+        case ImportAction::stored:
+            ++stats.stored;
+            stats.broken += r.status != GameStatus::valid;
+            stats.prefix_flagged += !r.prefix_of.empty() || !r.has_prefix.empty();
+            stats.duplicates += r.other_id != 0;
+            break;
+        case ImportAction::duplicate: ++stats.duplicates; break;
+        case ImportAction::already_imported: ++stats.already_imported; break;
+        case ImportAction::rejected: ++stats.rejected; break;
+        }
+        if (on_report) on_report(r);
+    }
+}
+
+Importer::Importer(GameDatabase& db, ImportOptions options, std::function<void(const ImportReport&)> on_report)
+    : impl_(std::make_unique<Impl>(db, options, std::move(on_report))) {
+    if (db.sql().read_only()) throw DbError(8, "the database '" + db.sql().path() + "' is read-only");
+}
+
+Importer::~Importer() {
+    // A batch still being prepared must finish before its inputs go; it is not written.
+    if (impl_->pending.valid()) impl_->pending.wait();
+}
+
+// The batch in `queue` is prepared on another thread while the one prepared before is written.
+void Importer::Impl::submit(ImportStats& stats) {
+    std::future<PreparedBatch> next;
+    if (!queue.empty()) next = std::async(std::launch::async, prepare_batch, std::move(queue), opt);
+    queue = {};
+    if (!pending.valid()) {
+        pending = std::move(next);
+        return;
+    }
+    PreparedBatch b = pending.get();
+    pending = std::move(next);
+    write(b, stats);
+    if (opt.compact) stats.merges += gdb.index().compact();
+}
+
+void Importer::add(GameInput game) {
+    ++stats_.added;
+    impl_->queue.push_back(std::move(game));
+    if (impl_->queue.size() >= impl_->opt.batch_games) impl_->submit(stats_);
+}
+
+void Importer::finish() {
+    impl_->submit(stats_); // the last batch goes to preparation, the one before is written
+    impl_->submit(stats_); // the last batch is written
+}
+
+} // namespace gounki::db

@@ -1,0 +1,79 @@
+#pragma once
+// Storing games: batched transactions, duplicates, prefix flags, the position index and the tree.
+//
+// Each batch is one write transaction holding its games, their tags and diagnostics, their index
+// run and tree counts: a killed import leaves whole games only. A game whose kind, start, moves,
+// players and result equal a stored game's is a duplicate; when it also comes from the same file
+// and line it is "already imported", which makes rerunning an interrupted import complete it
+// without storing anything twice (even with keep_duplicates).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/game_db.hpp"
+
+namespace gounki::db {
+
+struct ImportOptions {
+    bool keep_duplicates = false; // store duplicates anyway (they are still reported)
+    bool reject_broken = false;   // do not store broken games (partial or invalid)
+    std::size_t batch_games = 20000;
+    bool compact = true;          // merge index runs of one size as they pile up
+};
+
+enum class ImportAction {
+    stored,           // stored (valid or partial: see status)
+    duplicate,        // same as other_id: skipped
+    already_imported, // this very record (file, line, content) is stored as other_id: skipped
+    rejected,         // not stored: broken with reject_broken, or a game kind not supported yet
+};
+std::string_view import_action_name(ImportAction a);
+
+// What happened to one game. Every game added gets one report, in input order, once its batch
+// is committed.
+struct ImportReport {
+    std::string source_file;
+    int source_line = 0;
+    ImportAction action = ImportAction::stored;
+    GameStatus status = GameStatus::valid;
+    std::int64_t game_id = 0;  // stored: the new id
+    std::int64_t other_id = 0; // duplicate, already_imported: the stored game
+    std::vector<std::int64_t> prefix_of;  // its moves are a prefix of these stored games' moves
+    std::vector<std::int64_t> has_prefix; // these stored games' moves are a prefix of its moves
+    std::string reason;                   // rejected: why
+    int diagnostics = 0;
+    // A report worth showing: anything but a valid game stored without notes or diagnostics.
+    bool noteworthy() const {
+        return action != ImportAction::stored || status != GameStatus::valid || !prefix_of.empty() || !has_prefix.empty() || diagnostics;
+    }
+};
+
+struct ImportStats {
+    std::int64_t added = 0, stored = 0, broken = 0, duplicates = 0, already_imported = 0, rejected = 0, prefix_flagged = 0;
+    std::int64_t batches = 0, merges = 0;
+};
+
+class Importer {
+public:
+    Importer(GameDatabase& db, ImportOptions options, std::function<void(const ImportReport&)> on_report = {});
+    ~Importer();
+    Importer(const Importer&) = delete;
+    Importer& operator=(const Importer&) = delete;
+
+    // Queues a game; a full batch is written at once.
+    void add(GameInput game);
+    // Writes the queued games and merges index runs. The destructor does not write: games added
+    // after the last finish() or full batch are dropped (an exception unwinding an import).
+    void finish();
+    const ImportStats& stats() const { return stats_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    ImportStats stats_;
+};
+
+} // namespace gounki::db

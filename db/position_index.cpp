@@ -1,0 +1,376 @@
+#include "db/position_index.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <queue>
+
+namespace gounki::db {
+
+namespace {
+
+// A block stays under SQLite's largest local payload of an index B-tree cell (about 1000 bytes on
+// 4 KB pages, less the other columns), so it never spills to an overflow page.
+constexpr std::size_t block_limit = 900;
+
+void encode_entry(const IndexEntry& e, const IndexEntry* prev, std::vector<std::uint8_t>& out) {
+    if (!prev) {
+        put_varint(out, 0);
+        put_varint(out, std::uint64_t(e.game));
+    } else {
+        const std::uint64_t dk = e.key - prev->key; // the signed order makes this the true distance
+        put_varint(out, dk);
+        put_varint(out, dk ? std::uint64_t(e.game) : std::uint64_t(e.game - prev->game));
+    }
+    put_varint(out, e.ply);
+}
+
+// The block a key falls in: the top bits of a mixed key scaled to the block count, without
+// 128-bit arithmetic (not ISO C++): 32 x 32 bits is enough below four billion blocks.
+std::size_t block_of(std::uint64_t h, std::size_t blocks) {
+    return std::size_t(((h >> 32) * std::uint64_t(blocks)) >> 32);
+}
+
+std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
+    z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return z ^ (z >> 33);
+}
+
+} // namespace
+
+void encode_block(std::span<const IndexEntry> sorted, std::vector<std::uint8_t>& out) {
+    for (std::size_t i = 0; i < sorted.size(); ++i) encode_entry(sorted[i], i ? &sorted[i - 1] : nullptr, out);
+}
+
+// ---- Bloom filter ----
+
+BloomFilter::BloomFilter(std::size_t expected_keys) {
+    const std::size_t blocks = std::max<std::size_t>(1, (expected_keys * 10 + 511) / 512);
+    words_.assign(blocks * 8, 0);
+}
+
+BloomFilter BloomFilter::from_bytes(std::span<const std::uint8_t> bytes) {
+    BloomFilter f;
+    if (bytes.size() % 64 != 0) return f; // malformed: empty, which may_contain treats as "maybe"
+    f.words_.resize(bytes.size() / 8);
+    for (std::size_t i = 0; i < f.words_.size(); ++i) {
+        std::uint64_t w = 0;
+        for (int b = 7; b >= 0; --b) w = w << 8 | bytes[i * 8 + std::size_t(b)];
+        f.words_[i] = w;
+    }
+    return f;
+}
+
+void BloomFilter::add(std::uint64_t key) {
+    const std::uint64_t h = mix(key);
+    const std::size_t block = block_of(h, words_.size() / 8) * 8;
+    std::uint64_t bits = key;
+    for (int i = 0; i < 6; ++i, bits >>= 9) words_[block + ((bits >> 6) & 7)] |= std::uint64_t(1) << (bits & 63);
+}
+
+bool BloomFilter::may_contain(std::uint64_t key) const {
+    if (words_.empty()) return true;
+    const std::uint64_t h = mix(key);
+    const std::size_t block = block_of(h, words_.size() / 8) * 8;
+    std::uint64_t bits = key;
+    for (int i = 0; i < 6; ++i, bits >>= 9)
+        if (!(words_[block + ((bits >> 6) & 7)] >> (bits & 63) & 1)) return false;
+    return true;
+}
+
+std::span<const std::uint8_t> BloomFilter::bytes() const {
+    static_assert(std::endian::native == std::endian::little, "the Bloom filter bytes are little-endian words");
+    return {reinterpret_cast<const std::uint8_t*>(words_.data()), words_.size() * 8};
+}
+
+// ---- writing a run ----
+
+namespace {
+
+class RunWriter {
+public:
+    RunWriter(Database& db, Statement& insert_run, Statement& insert_block, std::int64_t expected_entries)
+        : db_(db), insert_block_(insert_block), bloom_(std::size_t(std::max<std::int64_t>(expected_entries, 1))) {
+        insert_run.bind(1, std::int64_t(0)).bind_blob(2, {});
+        insert_run.run();
+        insert_run.reset();
+        run_id_ = db_.last_insert_rowid();
+    }
+
+    void add(const IndexEntry& e) {
+        if (entries_ == 0 || e.key != last_.key) bloom_.add(e.key);
+        scratch_.clear();
+        encode_entry(e, block_entries_ ? &last_ : nullptr, scratch_);
+        if (block_entries_ && buf_.size() + scratch_.size() > block_limit) {
+            flush();
+            scratch_.clear();
+            encode_entry(e, nullptr, scratch_);
+        }
+        if (block_entries_ == 0) first_key_ = e.key;
+        buf_.insert(buf_.end(), scratch_.begin(), scratch_.end());
+        last_ = e;
+        ++block_entries_;
+        ++entries_;
+    }
+
+    // Writes the last block and the run's size and filter; returns the run id.
+    std::int64_t finish(Statement& update_run) {
+        flush();
+        update_run.bind(1, entries_).bind_blob(2, bloom_.bytes()).bind(3, run_id_);
+        update_run.run();
+        update_run.reset();
+        return run_id_;
+    }
+
+    std::int64_t entries() const { return entries_; }
+
+private:
+    void flush() {
+        if (!block_entries_) return;
+        insert_block_.bind(1, run_id_).bind(2, std::int64_t(last_.key)).bind(3, seq_++).bind(4, std::int64_t(first_key_)).bind_blob(5, buf_);
+        insert_block_.run();
+        insert_block_.reset();
+        buf_.clear();
+        block_entries_ = 0;
+    }
+
+    Database& db_;
+    Statement& insert_block_;
+    BloomFilter bloom_;
+    std::int64_t run_id_ = 0;
+    std::int64_t seq_ = 0;
+    std::int64_t entries_ = 0;
+    int block_entries_ = 0;
+    std::uint64_t first_key_ = 0;
+    IndexEntry last_;
+    std::vector<std::uint8_t> buf_, scratch_;
+};
+
+} // namespace
+
+PositionIndex::PositionIndex(Database& db)
+    : db_(db),
+      insert_run_(db, "INSERT INTO position_runs (entries, bloom) VALUES (?1, ?2)"),
+      update_bloom_(db, "UPDATE position_runs SET entries = ?1, bloom = ?2 WHERE id = ?3"),
+      insert_block_(db, "INSERT INTO position_blocks (run_id, last_key, seq, first_key, data) VALUES (?1, ?2, ?3, ?4, ?5)"),
+      find_blocks_(db, "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND last_key >= ?2 ORDER BY last_key, seq"),
+      delete_block_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
+      list_runs_(db, "SELECT id, entries FROM position_runs ORDER BY id"),
+      load_bloom_(db, "SELECT bloom FROM position_runs WHERE id = ?1") {}
+
+void PositionIndex::add_run(std::span<const IndexEntry> sorted) {
+    if (sorted.empty()) return;
+    RunWriter w(db_, insert_run_, insert_block_, std::int64_t(sorted.size()));
+    for (const IndexEntry& e : sorted) w.add(e);
+    w.finish(update_bloom_);
+}
+
+std::vector<RunInfo> PositionIndex::runs() {
+    std::vector<RunInfo> out;
+    while (list_runs_.step()) out.push_back({list_runs_.get_int64(0), list_runs_.get_int64(1)});
+    list_runs_.reset();
+    return out;
+}
+
+void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out) {
+    find_blocks_.bind(1, run).bind(2, std::int64_t(key));
+    while (find_blocks_.step()) {
+        const auto first = std::uint64_t(find_blocks_.get_int64(0));
+        if (std::int64_t(first) > std::int64_t(key)) break;
+        bool past = false;
+        const bool ok = decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
+            if (e.key == key) out.push_back(e);
+            else if (std::int64_t(e.key) > std::int64_t(key)) past = true;
+        });
+        if (!ok) {
+            find_blocks_.reset();
+            throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
+        }
+        if (past) break;
+    }
+    find_blocks_.reset();
+}
+
+void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
+    for (const RunInfo& r : runs()) lookup_run(r.id, key, out);
+}
+
+void PositionIndex::refresh_filters() {
+    filter_runs_ = runs();
+    std::unordered_map<std::int64_t, BloomFilter> kept;
+    for (const RunInfo& r : filter_runs_) {
+        auto it = filters_.find(r.id);
+        if (it != filters_.end()) {
+            kept.emplace(r.id, std::move(it->second));
+            continue;
+        }
+        load_bloom_.bind(1, r.id);
+        BloomFilter f;
+        if (load_bloom_.step()) f = BloomFilter::from_bytes(load_bloom_.get_blob(0));
+        load_bloom_.reset();
+        kept.emplace(r.id, std::move(f));
+    }
+    filters_ = std::move(kept);
+}
+
+void PositionIndex::lookup_filtered(std::uint64_t key, std::vector<IndexEntry>& out) {
+    for (const RunInfo& r : filter_runs_) {
+        auto it = filters_.find(r.id);
+        if (it != filters_.end() && !it->second.may_contain(key)) continue;
+        lookup_run(r.id, key, out);
+    }
+}
+
+void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t> keys) {
+    std::vector<std::uint64_t> distinct(keys.begin(), keys.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    struct Block {
+        std::int64_t last_key, seq;
+        std::vector<IndexEntry> kept;
+        std::int64_t removed = 0;
+    };
+    Statement update_entries(db_, "UPDATE position_runs SET entries = entries - ?1 WHERE id = ?2");
+    Statement drop_empty(db_, "DELETE FROM position_runs WHERE id = ?1 AND entries <= 0");
+    for (const RunInfo& r : runs()) {
+        std::int64_t removed = 0;
+        for (std::uint64_t key : distinct) {
+            // Collect the blocks first: the table is not changed under an open cursor.
+            std::vector<Block> touched;
+            find_blocks_.bind(1, r.id).bind(2, std::int64_t(key));
+            while (find_blocks_.step()) {
+                const auto first = std::uint64_t(find_blocks_.get_int64(0));
+                if (std::int64_t(first) > std::int64_t(key)) break;
+                Block b{find_blocks_.get_int64(2), find_blocks_.get_int64(3), {}, 0};
+                decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
+                    if (e.key == key && e.game == game) ++b.removed;
+                    else b.kept.push_back(e);
+                });
+                if (b.removed) touched.push_back(std::move(b));
+            }
+            find_blocks_.reset();
+            for (const Block& b : touched) {
+                delete_block_.bind(1, r.id).bind(2, b.last_key).bind(3, b.seq);
+                delete_block_.run();
+                delete_block_.reset();
+                removed += b.removed;
+                if (b.kept.empty()) continue;
+                std::vector<std::uint8_t> data;
+                encode_block(b.kept, data);
+                // The block keeps its number: its entries still lie between its neighbours'.
+                insert_block_.bind(1, r.id).bind(2, std::int64_t(b.kept.back().key)).bind(3, b.seq)
+                    .bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data);
+                insert_block_.run();
+                insert_block_.reset();
+            }
+        }
+        if (removed) {
+            update_entries.bind(1, removed).bind(2, r.id);
+            update_entries.run();
+            update_entries.reset();
+            drop_empty.bind(1, r.id);
+            drop_empty.run();
+            drop_empty.reset();
+        }
+    }
+}
+
+int PositionIndex::compact() {
+    int merges = 0;
+    for (;;) {
+        // Size tiers: below 4096 entries, then each tier 8 times the one before.
+        std::map<int, std::vector<std::int64_t>> tiers;
+        for (const RunInfo& r : runs()) {
+            int t = 0;
+            for (std::int64_t m = r.entries / 4096; m > 0; m /= 8) ++t;
+            tiers[t].push_back(r.id);
+        }
+        const std::vector<std::int64_t>* full = nullptr;
+        for (const auto& [t, ids] : tiers)
+            if (ids.size() >= 8) {
+                full = &ids;
+                break;
+            }
+        if (!full) return merges;
+        merge(*full);
+        ++merges;
+    }
+}
+
+void PositionIndex::compact_all() {
+    std::vector<std::int64_t> ids;
+    for (const RunInfo& r : runs()) ids.push_back(r.id);
+    if (ids.size() > 1) merge(ids);
+}
+
+void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
+    Transaction tx(db_, TransactionKind::immediate);
+    // Another importer may have merged these runs meanwhile: merge only those still there.
+    std::vector<RunInfo> present;
+    std::int64_t total = 0;
+    for (const RunInfo& r : runs())
+        if (std::find(run_ids.begin(), run_ids.end(), r.id) != run_ids.end()) {
+            present.push_back(r);
+            total += r.entries;
+        }
+    if (present.size() < 2) return;
+
+    struct Source {
+        Statement blocks;
+        std::vector<IndexEntry> buf;
+        std::size_t pos = 0;
+        bool next_block() {
+            buf.clear();
+            pos = 0;
+            if (!blocks.step()) return false;
+            if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1), [&](const IndexEntry& e) { buf.push_back(e); }))
+                throw DbError(0, "the position index is damaged (a malformed block)");
+            return true;
+        }
+    };
+    std::vector<Source> sources;
+    sources.reserve(present.size());
+    for (const RunInfo& r : present) {
+        sources.push_back(Source{Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
+        sources.back().blocks.bind(1, r.id);
+    }
+    auto greater = [&](std::size_t a, std::size_t b) { return sources[b].buf[sources[b].pos] < sources[a].buf[sources[a].pos]; };
+    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(greater)> heap(greater);
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        while (sources[i].next_block())
+            if (!sources[i].buf.empty()) {
+                heap.push(i);
+                break;
+            }
+
+    RunWriter w(db_, insert_run_, insert_block_, total);
+    while (!heap.empty()) {
+        const std::size_t i = heap.top();
+        heap.pop();
+        Source& s = sources[i];
+        w.add(s.buf[s.pos]);
+        if (++s.pos < s.buf.size()) {
+            heap.push(i);
+            continue;
+        }
+        while (s.next_block())
+            if (!s.buf.empty()) {
+                heap.push(i);
+                break;
+            }
+    }
+    for (Source& s : sources) s.blocks.reset();
+    sources.clear();
+    w.finish(update_bloom_);
+    Statement drop(db_, "DELETE FROM position_runs WHERE id = ?1");
+    for (const RunInfo& r : present) {
+        drop.bind(1, r.id);
+        drop.run();
+        drop.reset();
+    }
+    tx.commit();
+    filters_.clear();
+}
+
+} // namespace gounki::db

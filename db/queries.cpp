@@ -1,0 +1,504 @@
+// The read side of the game database: listing, position and pattern search, the opening tree,
+// one game, export; and deleting a game.
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <variant>
+
+#include "db/game_db.hpp"
+#include "db/pattern.hpp"
+
+namespace gounki::db {
+
+namespace {
+
+// Parameters of a statement built from a filter, bound in order as ?1, ?2, ...
+struct Params {
+    std::vector<std::variant<std::int64_t, std::string>> values;
+    std::string add(std::int64_t v) {
+        values.emplace_back(v);
+        return "?" + std::to_string(values.size());
+    }
+    std::string add(std::string v) {
+        values.emplace_back(std::move(v));
+        return "?" + std::to_string(values.size());
+    }
+    void bind(Statement& st, int first = 1) const {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (auto* v = std::get_if<std::int64_t>(&values[i])) st.bind(first + int(i), *v);
+            else st.bind(first + int(i), std::get<std::string>(values[i]));
+        }
+    }
+};
+
+// A case-insensitive substring for LIKE, with its wildcards escaped.
+std::string like_pattern(const std::string& text) {
+    std::string out = "%";
+    for (char c : text) {
+        if (c == '%' || c == '_' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "%";
+}
+
+// The WHERE condition (on games aliased g) of a filter; "1" when it has none.
+std::string where(const GameFilter& f, Params& params) {
+    std::vector<std::string> terms;
+    auto names = [&](const char* table, const std::string& text) {
+        return std::string("(SELECT id FROM ") + table + " WHERE name LIKE " + params.add(like_pattern(text)) + " ESCAPE '\\')";
+    };
+    if (!f.white.empty()) terms.push_back("g.white_id IN " + names("players", f.white));
+    if (!f.black.empty()) terms.push_back("g.black_id IN " + names("players", f.black));
+    if (!f.player.empty()) {
+        const std::string ids = names("players", f.player);
+        terms.push_back("(g.white_id IN " + ids + " OR g.black_id IN " + ids + ")");
+    }
+    if (!f.event.empty()) terms.push_back("g.event_id IN " + names("events", f.event));
+    if (f.result) terms.push_back("g.result = " + params.add(std::int64_t(*f.result)));
+    if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
+    if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
+    if (terms.empty()) return "1";
+    std::string out;
+    for (const std::string& t : terms) out += (out.empty() ? "" : " AND ") + t;
+    return out;
+}
+
+// The columns read_summary reads, and the tables they come from.
+constexpr const char* summary_columns = "g.id, g.kind, w.name, b.name, e.name, g.site, g.date, g.round, g.result, g.ply_count, g.status";
+constexpr const char* summary_from =
+    " FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
+    "LEFT JOIN events e ON e.id = g.event_id";
+
+GameSummary read_summary(const Statement& st, int first = 0) {
+    GameSummary s;
+    s.id = st.get_int64(first);
+    s.kind = GameKind(st.get_int(first + 1));
+    s.white = st.get_string(first + 2);
+    s.black = st.get_string(first + 3);
+    s.event = st.get_string(first + 4);
+    s.site = st.get_string(first + 5);
+    s.date = st.get_string(first + 6);
+    s.round = st.get_string(first + 7);
+    s.result = ResultCode(st.get_int(first + 8));
+    s.ply_count = st.get_int(first + 9);
+    s.status = GameStatus(st.get_int(first + 10));
+    return s;
+}
+
+Position start_of(std::string_view text) {
+    if (text.empty()) return Position::start();
+    auto parsed = Position::from_text(text);
+    if (auto* p = std::get_if<Position>(&parsed)) return *p;
+    throw DbError(0, "the database is damaged: a stored start position does not read ('" + std::string(text) + "')");
+}
+
+} // namespace
+
+GameSummary GameDatabase::summary(std::int64_t id) {
+    Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
+    st.bind(1, id);
+    GameSummary s;
+    if (st.step()) s = read_summary(st);
+    return s;
+}
+
+std::vector<std::int64_t> GameDatabase::filtered_ids(const GameFilter& filter) {
+    Params params;
+    Statement st(db_, "SELECT g.id FROM games g WHERE " + where(filter, params) + " ORDER BY g.id");
+    params.bind(st);
+    std::vector<std::int64_t> ids;
+    while (st.step()) ids.push_back(st.get_int64(0));
+    return ids;
+}
+
+GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
+    Transaction tx(db_, TransactionKind::deferred);
+    Params params;
+    const std::string cond = where(filter, params);
+    GameList out;
+    {
+        Statement count(db_, "SELECT count(*) FROM games g WHERE " + cond);
+        params.bind(count);
+        if (count.step()) out.total = count.get_int64(0);
+    }
+    Params page_params = params;
+    const std::string limit = page_params.add(paging.limit), offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
+    Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + " ORDER BY g.id LIMIT " + limit + " OFFSET " + offset);
+    page_params.bind(st);
+    while (st.step()) out.games.push_back(read_summary(st));
+    tx.commit();
+    return out;
+}
+
+// `matches`: (game id, ply) sorted by id, one per game. Applies the filter, counts, pages.
+GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging) {
+    if (filter.any()) {
+        std::vector<std::pair<std::int64_t, int>> kept;
+        if (matches.size() > 2000) {
+            // Many matches: one pass over the filter's games beats a query per match.
+            const std::vector<std::int64_t> ids = filtered_ids(filter);
+            for (const auto& m : matches)
+                if (std::binary_search(ids.begin(), ids.end(), m.first)) kept.push_back(m);
+        } else {
+            Params params;
+            Statement st(db_, "SELECT 1 FROM games g WHERE g.id = ?1 AND " + where(filter, params));
+            for (const auto& m : matches) {
+                st.bind(1, m.first);
+                params.bind(st, 2);
+                if (st.step()) kept.push_back(m);
+                st.reset();
+            }
+        }
+        matches = std::move(kept);
+    }
+    GameList out;
+    out.total = std::int64_t(matches.size());
+    const std::size_t first = std::size_t(std::min<std::int64_t>(std::max<std::int64_t>(paging.offset, 0), out.total));
+    const std::size_t last = paging.limit < 0 ? matches.size() : std::min(matches.size(), first + std::size_t(paging.limit));
+    Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
+    for (std::size_t i = first; i < last; ++i) {
+        st.bind(1, matches[i].first);
+        if (st.step()) {
+            out.games.push_back(read_summary(st));
+            out.games.back().ply = matches[i].second;
+        }
+        st.reset();
+    }
+    return out;
+}
+
+GameList GameDatabase::search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging) {
+    Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
+    std::vector<IndexEntry> entries;
+    index_->lookup(index_key(kind, pos.key()), entries);
+    std::sort(entries.begin(), entries.end(), [](const IndexEntry& a, const IndexEntry& b) {
+        return a.game != b.game ? a.game < b.game : a.ply < b.ply;
+    });
+    std::vector<std::pair<std::int64_t, int>> matches;
+    for (const IndexEntry& e : entries)
+        if (matches.empty() || matches.back().first != e.game) matches.emplace_back(e.game, int(e.ply));
+    GameList out = page_of(std::move(matches), filter, paging);
+    tx.commit();
+    return out;
+}
+
+namespace {
+
+struct PatternJob {
+    std::vector<std::int64_t> ids;
+    std::vector<std::string> starts;
+    std::vector<std::uint8_t> moves;       // all blobs of the chunk, back to back
+    std::vector<std::size_t> moves_end;    // end offset of each game's blob
+};
+
+// The first ply of a game at which the pattern matches, or -1.
+int first_match(const Pattern& pattern, Position pos, std::span<const std::uint8_t> blob) {
+    if (pattern.matches(pos)) return 0;
+    if (pattern.prunes() && !pattern.reachable(pos)) return -1;
+    MoveDecoder moves(blob);
+    UndoRecord undo;
+    Move m;
+    int ply = 0;
+    while (moves.next(m)) {
+        const Color them = ~pos.side_to_move();
+        const int before = std::popcount(pos.occupancy(them));
+        pos.do_move_unhashed(m, undo);
+        ++ply;
+        if (pattern.matches(pos)) return ply;
+        // Material only goes down, and only through captures: check when a stack went.
+        if (pattern.prunes() && std::popcount(pos.occupancy(them)) < before && !pattern.reachable(pos)) return -1;
+    }
+    return -1;
+}
+
+} // namespace
+
+GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads) {
+    Transaction tx(db_, TransactionKind::deferred);
+    Params params;
+    Statement st(db_, "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.kind = 0 AND " + where(filter, params) + " ORDER BY g.id");
+    params.bind(st);
+
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::mutex mutex;
+    std::condition_variable ready, room;
+    std::vector<PatternJob> queue;
+    bool done = false;
+    std::vector<std::pair<std::int64_t, int>> matches;
+    std::exception_ptr failure;
+
+    auto worker = [&] {
+        std::unordered_map<std::string, Position> starts;
+        std::vector<std::pair<std::int64_t, int>> local;
+        for (;;) {
+            PatternJob job;
+            {
+                std::unique_lock lock(mutex);
+                ready.wait(lock, [&] { return !queue.empty() || done; });
+                if (queue.empty()) break;
+                job = std::move(queue.back());
+                queue.pop_back();
+                room.notify_one();
+            }
+            try {
+                std::size_t begin = 0;
+                for (std::size_t i = 0; i < job.ids.size(); ++i) {
+                    const std::span<const std::uint8_t> blob(job.moves.data() + begin, job.moves_end[i] - begin);
+                    begin = job.moves_end[i];
+                    Position start = Position::start();
+                    if (!job.starts[i].empty()) {
+                        auto it = starts.find(job.starts[i]);
+                        if (it == starts.end()) it = starts.emplace(job.starts[i], start_of(job.starts[i])).first;
+                        start = it->second;
+                    }
+                    const int ply = first_match(pattern, start, blob);
+                    if (ply >= 0) local.emplace_back(job.ids[i], ply);
+                }
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+        std::lock_guard lock(mutex);
+        matches.insert(matches.end(), local.begin(), local.end());
+    };
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+
+    // This thread reads SQLite (one connection is one thread) and hands out chunks of games.
+    try {
+        constexpr std::size_t chunk = 2048;
+        PatternJob job;
+        auto hand_out = [&] {
+            std::unique_lock lock(mutex);
+            room.wait(lock, [&] { return queue.size() < std::size_t(2 * threads); });
+            queue.push_back(std::move(job));
+            ready.notify_one();
+            job = PatternJob{};
+        };
+        while (st.step()) {
+            job.ids.push_back(st.get_int64(0));
+            job.starts.emplace_back(st.get_text(1));
+            const auto blob = st.get_blob(2);
+            job.moves.insert(job.moves.end(), blob.begin(), blob.end());
+            job.moves_end.push_back(job.moves.size());
+            if (job.ids.size() == chunk) hand_out();
+        }
+        if (!job.ids.empty()) hand_out();
+    } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+    }
+    {
+        std::lock_guard lock(mutex);
+        done = true;
+        ready.notify_all();
+    }
+    for (std::thread& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+
+    std::sort(matches.begin(), matches.end());
+    GameList out = page_of(std::move(matches), GameFilter{}, paging); // the filter is already applied
+    tx.commit();
+    return out;
+}
+
+Tree GameDatabase::tree(const Position& pos, GameKind kind) {
+    Transaction tx(db_, TransactionKind::deferred);
+    const std::uint64_t key = index_key(kind, pos.key());
+    struct Acc {
+        TreeMove move;
+        std::int64_t latest_id = 0, latest_date = -1;
+    };
+    std::map<std::uint32_t, Acc> by_move;
+    auto latest = [](Acc& a, std::int64_t date, std::int64_t id) {
+        if (std::pair(date, id) > std::pair(a.latest_date, a.latest_id)) {
+            a.latest_date = date;
+            a.latest_id = id;
+        }
+    };
+
+    // The shallow plies are summed up in tree_stats.
+    Statement rows(db_, "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
+    rows.bind(1, std::int64_t(key));
+    while (rows.step()) {
+        Acc& a = by_move[std::uint32_t(rows.get_int64(0))];
+        a.move.games += rows.get_int64(1);
+        a.move.white_wins += rows.get_int64(2);
+        a.move.black_wins += rows.get_int64(3);
+        a.move.draws += rows.get_int64(4);
+        latest(a, rows.get_int64(6), rows.get_int64(5));
+    }
+
+    // Deeper occurrences come from the position index and the games themselves.
+    std::vector<IndexEntry> entries;
+    index_->lookup(key, entries);
+    Statement game(db_, "SELECT result, date_key, moves FROM games WHERE id = ?1");
+    for (const IndexEntry& e : entries) {
+        if (e.ply < std::uint32_t(tree_depth_)) continue;
+        game.bind(1, e.game);
+        if (game.step()) {
+            MoveDecoder moves(game.get_blob(2));
+            Move m;
+            bool have = false;
+            for (std::uint32_t i = 0; i <= e.ply && (have = moves.next(m)); ++i) {
+            }
+            if (have) {
+                Acc& a = by_move[m.raw()];
+                const auto result = ResultCode(game.get_int(0));
+                ++a.move.games;
+                a.move.white_wins += result == ResultCode::white_wins;
+                a.move.black_wins += result == ResultCode::black_wins;
+                a.move.draws += result == ResultCode::draw;
+                latest(a, game.get_int64(1), e.game);
+            }
+        }
+        game.reset();
+    }
+
+    Tree out;
+    for (auto& [raw, a] : by_move) {
+        a.move.move = Move::from_raw(raw);
+        a.move.latest = summary(a.latest_id);
+        out.games += a.move.games;
+        out.moves.push_back(std::move(a.move));
+    }
+    std::stable_sort(out.moves.begin(), out.moves.end(), [](const TreeMove& a, const TreeMove& b) { return a.games > b.games; });
+    tx.commit();
+    return out;
+}
+
+std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
+    Transaction tx(db_, TransactionKind::deferred);
+    Statement st(db_, std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line" + summary_from +
+                          " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
+    st.bind(1, id);
+    if (!st.step()) return std::nullopt;
+    StoredGame out;
+    out.summary = read_summary(st);
+    const std::string start_text = st.get_string(11);
+    out.standard_start = start_text.empty();
+    out.start = start_of(start_text);
+    auto moves = decode_moves(st.get_blob(12));
+    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
+    out.moves = std::move(*moves);
+    out.source_file = st.get_string(13);
+    out.source_line = st.get_int(14);
+
+    const GameSummary& s = out.summary;
+    out.tags.emplace_back("Game", std::string(game_kind_name(s.kind)));
+    auto tag = [&](const char* name, const std::string& value) {
+        if (!value.empty()) out.tags.emplace_back(name, value);
+    };
+    tag("Event", s.event);
+    tag("Site", s.site);
+    tag("Date", s.date);
+    tag("Round", s.round);
+    tag("White", s.white);
+    tag("Black", s.black);
+    out.tags.emplace_back("Result", std::string(result_text(s.result)));
+    if (!out.standard_start) {
+        out.tags.emplace_back("SetUp", "1");
+        out.tags.emplace_back("Position", start_text);
+    }
+    Statement tags(db_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+    tags.bind(1, id);
+    while (tags.step()) out.tags.emplace_back(tags.get_string(0), tags.get_string(1));
+    Statement diags(db_, "SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
+    diags.bind(1, id);
+    while (diags.step())
+        out.diagnostics.push_back({Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
+    tx.commit();
+    return out;
+}
+
+void GameDatabase::for_each_game(const GameFilter& filter, const std::function<bool(const StoredGame&)>& f) {
+    Transaction tx(db_, TransactionKind::deferred);
+    for (std::int64_t id : filtered_ids(filter)) {
+        auto g = game(id);
+        if (g && !f(*g)) break;
+    }
+    tx.commit();
+}
+
+void GameDatabase::recompute_latest(std::uint64_t key, Move move, const Position& pos, GameKind kind) {
+    // The games that played `move` from `pos` reach the position after it one ply later.
+    Position child = pos;
+    UndoRecord undo;
+    child.do_move(move, undo);
+    std::vector<IndexEntry> entries;
+    index_->lookup(index_key(kind, child.key()), entries);
+    Statement game(db_, "SELECT start_position, moves, date_key, kind FROM games WHERE id = ?1");
+    std::int64_t best_id = 0, best_date = -1;
+    for (const IndexEntry& e : entries) {
+        if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
+        game.bind(1, e.game);
+        if (game.step() && GameKind(game.get_int(3)) == kind) {
+            Position p = start_of(game.get_text(0));
+            MoveDecoder moves(game.get_blob(1));
+            Move m;
+            for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.do_move(m, undo);
+            if (index_key(kind, p.key()) == key && moves.next(m) && m == move &&
+                std::pair(game.get_int64(2), e.game) > std::pair(best_date, best_id)) {
+                best_date = game.get_int64(2);
+                best_id = e.game;
+            }
+        }
+        game.reset();
+    }
+    Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
+    update.bind(1, std::int64_t(key)).bind(2, std::int64_t(move.raw())).bind(3, best_id).bind(4, std::max<std::int64_t>(best_date, 0));
+    update.run();
+}
+
+bool GameDatabase::delete_game(std::int64_t id) {
+    Transaction tx(db_, TransactionKind::immediate);
+    Statement st(db_, "SELECT kind, start_position, moves, result FROM games WHERE id = ?1");
+    st.bind(1, id);
+    if (!st.step()) return false;
+    const GameKind kind = GameKind(st.get_int(0));
+    const Position start = start_of(st.get_text(1));
+    auto moves = decode_moves(st.get_blob(2));
+    const auto result = ResultCode(st.get_int(3));
+    st.reset();
+    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
+
+    const std::vector<std::uint64_t> keys = position_keys(kind, start, *moves);
+    index_->remove_game(id, keys);
+
+    Statement dec(db_, "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
+                       "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
+    Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
+    Position pos = start;
+    UndoRecord undo;
+    for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
+        const Move m = (*moves)[ply];
+        dec.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw())).bind(3, int(result == ResultCode::white_wins))
+            .bind(4, int(result == ResultCode::black_wins)).bind(5, int(result == ResultCode::draw));
+        std::int64_t left = -1, latest = 0;
+        if (dec.step()) {
+            left = dec.get_int64(0);
+            latest = dec.get_int64(1);
+        }
+        dec.reset();
+        if (left == 0) {
+            drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw()));
+            drop.run();
+            drop.reset();
+        } else if (left > 0 && latest == id) {
+            recompute_latest(keys[ply], m, pos, kind);
+        }
+        pos.do_move(m, undo);
+    }
+    Statement del(db_, "DELETE FROM games WHERE id = ?1");
+    del.bind(1, id);
+    del.run();
+    tx.commit();
+    return true;
+}
+
+} // namespace gounki::db

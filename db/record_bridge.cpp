@@ -1,0 +1,69 @@
+#include "db/record_bridge.hpp"
+
+namespace gounki::db {
+
+namespace {
+
+GameStatus status_of(parser::GameStatus s) {
+    switch (s) {
+    case parser::GameStatus::valid: return GameStatus::valid;
+    case parser::GameStatus::partial: return GameStatus::partial;
+    case parser::GameStatus::invalid: return GameStatus::invalid;
+    }
+    return GameStatus::invalid;
+}
+
+void fill_record(parser::GameRecord& r, GameKind kind, const std::vector<std::pair<std::string, std::string>>& tags,
+                 const Position& start, std::span<const Move> moves, ResultCode result) {
+    r.kind = kind;
+    r.tags = tags;
+    r.start = start;
+    r.main.plies.reserve(moves.size());
+    for (Move m : moves) {
+        parser::Ply p;
+        p.move = m;
+        r.main.plies.push_back(std::move(p));
+    }
+    r.result = std::string(result_text(result));
+    r.result_written = true;
+}
+
+} // namespace
+
+GameInput game_input(const parser::GameRecord& record) { return game_input(parser::GameRecord(record)); }
+
+GameInput game_input(parser::GameRecord&& r) {
+    GameInput g;
+    g.kind = r.kind;
+    g.tags = std::move(r.tags);
+    if (!(r.start == Position::start())) g.start = r.start;
+    g.moves.reserve(r.main.plies.size());
+    for (const parser::Ply& p : r.main.plies) g.moves.push_back(p.move);
+    g.result = parse_result(r.result).value_or(ResultCode::unknown);
+    g.status = status_of(r.status);
+    for (parser::Diagnostic& d : r.diagnostics)
+        g.diagnostics.push_back({d.severity == parser::Severity::error ? Severity::error : Severity::warning, std::move(d.code), d.line,
+                                 d.column, std::move(d.message)});
+    g.source_file = std::move(r.file);
+    g.source_line = r.line;
+    return g;
+}
+
+parser::GameRecord game_record(const StoredGame& game) {
+    parser::GameRecord r;
+    fill_record(r, game.summary.kind, game.tags, game.start, game.moves, game.summary.result);
+    r.status = game.summary.status == GameStatus::valid     ? parser::GameStatus::valid
+               : game.summary.status == GameStatus::partial ? parser::GameStatus::partial
+                                                            : parser::GameStatus::invalid;
+    r.file = game.source_file;
+    r.line = game.source_line;
+    return r;
+}
+
+parser::GameRecord game_record(const GameInput& game) {
+    parser::GameRecord r;
+    fill_record(r, game.kind, game.tags, game.start ? *game.start : Position::start(), game.moves, game.result);
+    return r;
+}
+
+} // namespace gounki::db

@@ -1,0 +1,175 @@
+#include "db/sqlite.hpp"
+
+#include <sqlite3.h>
+
+#include <unistd.h>
+
+namespace gounki::db {
+
+namespace {
+
+[[noreturn]] void fail(sqlite3* db, int rc, const std::string& context) {
+    std::string msg = context;
+    if (!msg.empty()) msg += ": ";
+    msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    throw DbError(rc & 0xff, msg);
+}
+
+std::string uri_escape(const std::string& path) {
+    std::string out;
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            static const char hex[] = "0123456789ABCDEF";
+            out += '%';
+            out += hex[(unsigned char)c >> 4];
+            out += hex[(unsigned char)c & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+bool DbError::is_busy() const { return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED; }
+
+Database::Database(const std::string& path, OpenMode mode) : path_(path) {
+    int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
+    switch (mode) {
+    case OpenMode::read_only: flags |= SQLITE_OPEN_READONLY; break;
+    case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
+    case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    }
+    // A reader of a file it may not write (a read-only copy, a CD): SQLite cannot create the WAL
+    // index beside it, so it is opened as immutable. Nobody can be writing it meanwhile.
+    std::string name = path;
+    if (mode == OpenMode::read_only && ::access(path.c_str(), W_OK) != 0 && ::access(path.c_str(), R_OK) == 0) {
+        name = "file:" + uri_escape(path) + "?immutable=1";
+        flags |= SQLITE_OPEN_URI;
+    }
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = "cannot open database '" + path + "': " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw DbError(rc & 0xff, msg);
+    }
+    read_only_ = sqlite3_db_readonly(db_, "main") == 1;
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+void Database::exec(std::string_view sql) {
+    const std::string text(sql);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errstr(rc);
+        sqlite3_free(err);
+        throw DbError(rc & 0xff, msg);
+    }
+}
+
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+int Database::changes() const { return sqlite3_changes(db_); }
+void Database::set_busy_timeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+    if (rc != SQLITE_OK) fail(db_, rc, "preparing '" + std::string(sql.substr(0, 60)) + "'");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_) { o.stmt_ = nullptr; }
+
+void Statement::check(int rc) const {
+    if (rc != SQLITE_OK) fail(db_, rc, "");
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    check(sqlite3_bind_int64(stmt_, index, value));
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value) {
+    check(sqlite3_bind_double(stmt_, index, value));
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+    check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+    return *this;
+}
+
+Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> data) {
+    // A zero-length blob must still be a blob, not NULL: sqlite3_bind_blob64 with a null pointer binds NULL.
+    static const std::uint8_t empty = 0;
+    check(sqlite3_bind_blob64(stmt_, index, data.empty() ? &empty : data.data(), data.size(), SQLITE_TRANSIENT));
+    return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+    check(sqlite3_bind_null(stmt_, index));
+    return *this;
+}
+
+Statement& Statement::bind_text_or_null(int index, std::string_view text) {
+    return text.empty() ? bind_null(index) : bind(index, text);
+}
+
+bool Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    const std::string msg = sqlite3_errmsg(db_);
+    sqlite3_reset(stmt_);
+    throw DbError(rc & 0xff, msg);
+}
+
+void Statement::run() {
+    while (step()) {
+    }
+}
+
+void Statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+std::int64_t Statement::get_int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Statement::get_double(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::string_view Statement::get_text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    if (!p) return {};
+    return {p, std::size_t(sqlite3_column_bytes(stmt_, column))};
+}
+
+std::span<const std::uint8_t> Statement::get_blob(int column) const {
+    const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, column));
+    if (!p) return {};
+    return {p, std::size_t(sqlite3_column_bytes(stmt_, column))};
+}
+
+Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
+    db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+}
+
+Transaction::~Transaction() {
+    if (!open_) return;
+    try {
+        db_.exec("ROLLBACK");
+    } catch (const DbError&) {
+        // SQLite may already have rolled back on its own (after an I/O error or SQLITE_FULL).
+    }
+}
+
+void Transaction::commit() {
+    db_.exec("COMMIT");
+    open_ = false;
+}
+
+} // namespace gounki::db

@@ -1,0 +1,125 @@
+#pragma once
+// Thin RAII wrappers over the SQLite C API, in the manner of SQLiteCpp. This header and sqlite.cpp
+// are the only places that call sqlite3_* functions; everything else in db/ goes through them.
+//
+// Failures of the database itself (I/O error, corrupt file, disk full, a lock not obtained within
+// the busy timeout) are a broken environment: they throw DbError, which carries SQLite's message.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gounki::db {
+
+class DbError : public std::runtime_error {
+public:
+    DbError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+    // The SQLite primary result code (SQLITE_BUSY, SQLITE_NOTADB, ...), or 0 for our own errors.
+    int code() const { return code_; }
+    bool is_busy() const;
+
+private:
+    int code_;
+};
+
+enum class OpenMode {
+    read_only,  // never writes; a file that cannot be written is opened as immutable
+    read_write, // the file must exist
+    create,     // read-write, creating the file when it does not exist
+};
+
+class Database {
+public:
+    Database(const std::string& path, OpenMode mode);
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    // Runs one or more statements that take no parameters (schema scripts, pragmas).
+    void exec(std::string_view sql);
+    std::int64_t last_insert_rowid() const;
+    int changes() const;
+    // How long a writer waits for another connection's lock before giving up.
+    void set_busy_timeout(int milliseconds);
+    bool read_only() const { return read_only_; }
+    const std::string& path() const { return path_; }
+    sqlite3* handle() const { return db_; }
+
+private:
+    sqlite3* db_ = nullptr;
+    std::string path_;
+    bool read_only_ = false;
+};
+
+// A prepared statement, meant to be kept and reused: bind, step, reset.
+class Statement {
+public:
+    Statement(Database& db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    Statement(Statement&& o) noexcept;
+    Statement& operator=(Statement&&) = delete;
+
+    // Parameters are numbered from 1, as in SQL (?1, ?2, ...). Text and blobs are copied.
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, std::int64_t(value)); }
+    Statement& bind(int index, std::uint64_t value) { return bind(index, std::int64_t(value)); }
+    Statement& bind(int index, double value);
+    Statement& bind(int index, std::string_view text);
+    Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+    Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    Statement& bind_blob(int index, std::span<const std::uint8_t> data);
+    Statement& bind_null(int index);
+    // Binds NULL when the text is empty: optional text columns store NULL rather than ''.
+    Statement& bind_text_or_null(int index, std::string_view text);
+
+    // Steps once: true when a row is available, false when the statement is done.
+    bool step();
+    // Steps a statement that returns no rows (INSERT, UPDATE, ...).
+    void run();
+    // Resets for the next execution and clears the bindings.
+    void reset();
+
+    // Columns are numbered from 0, as in SQLite's C API.
+    bool is_null(int column) const;
+    std::int64_t get_int64(int column) const;
+    int get_int(int column) const { return int(get_int64(column)); }
+    double get_double(int column) const;
+    // Valid until the next step, reset or type conversion of the same column.
+    std::string_view get_text(int column) const;
+    std::string get_string(int column) const { return std::string(get_text(column)); }
+    std::span<const std::uint8_t> get_blob(int column) const;
+
+private:
+    void check(int rc) const;
+    sqlite3* db_ = nullptr;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+enum class TransactionKind {
+    deferred, // a reader: a consistent snapshot from the first read
+    immediate // a writer: takes the write lock at once, waiting up to the busy timeout
+};
+
+// Rolls back in the destructor unless commit() ran.
+class Transaction {
+public:
+    Transaction(Database& db, TransactionKind kind);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Database& db_;
+    bool open_ = true;
+};
+
+} // namespace gounki::db
