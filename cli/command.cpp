@@ -9,6 +9,10 @@ namespace {
 
 const Command command_table[] = {
     {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
+    {"best", "search a position: best move, score, principal variation, proven wins", describe_best, run_best},
+    {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench},
+    {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay},
+    {"match", "play one engine setting against another and report the score", describe_match, run_match},
     {"position", "check a position text and print it canonically, with its moves", describe_position, run_position},
 };
 

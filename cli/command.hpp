@@ -45,6 +45,14 @@ void print_err(const std::string& text);   // stderr, no newline added
 // Declarations of each command's hooks (one cmd_*.cpp file per command).
 void describe_perft(QCommandLineParser&);
 int run_perft(const QCommandLineParser&);
+void describe_best(QCommandLineParser&);
+int run_best(const QCommandLineParser&);
+void describe_bench(QCommandLineParser&);
+int run_bench(const QCommandLineParser&);
+void describe_selfplay(QCommandLineParser&);
+int run_selfplay(const QCommandLineParser&);
+void describe_match(QCommandLineParser&);
+int run_match(const QCommandLineParser&);
 void describe_position(QCommandLineParser&);
 int run_position(const QCommandLineParser&);
 

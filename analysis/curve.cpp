@@ -1,0 +1,58 @@
+#include "analysis/curve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace gounki::analysis {
+
+// Fitted with `gounki selfplay --games 400 --depth 5 --seed 7 --fit -o /tmp/fit.gpn`: FIT_NOTE
+const double default_curve_scale = 250.0;
+
+double expected_result(Score s, double scale) {
+    if (is_proven_win(s)) return 1.0;
+    if (is_proven_loss(s)) return 0.0;
+    return 1.0 / (1.0 + std::exp(-double(s) / scale));
+}
+
+namespace {
+
+double mean_log_loss(const std::vector<CurveSample>& xs, double scale) {
+    double sum = 0;
+    for (const CurveSample& x : xs) {
+        double p = 1.0 / (1.0 + std::exp(-double(x.score) / scale));
+        p = std::clamp(p, 1e-9, 1.0 - 1e-9);
+        sum -= x.result * std::log(p) + (1.0 - x.result) * std::log(1.0 - p);
+    }
+    return xs.empty() ? 0 : sum / double(xs.size());
+}
+
+} // namespace
+
+CurveFit fit_curve_scale(std::span<const CurveSample> samples) {
+    std::vector<CurveSample> xs;
+    for (const CurveSample& x : samples)
+        if (!is_proven(x.score)) xs.push_back(x);
+    CurveFit fit;
+    fit.samples = int(xs.size());
+    fit.base_log_loss = std::log(2.0);
+    if (xs.empty()) return fit;
+    // Coarse: scales 10 .. 10000 on a log grid; then golden section on log(scale) around the best.
+    double best_t = std::log(10.0), best_v = 1e300;
+    for (double t = std::log(10.0); t <= std::log(10000.0); t += 0.05) {
+        const double v = mean_log_loss(xs, std::exp(t));
+        if (v < best_v) { best_v = v; best_t = t; }
+    }
+    double lo = best_t - 0.05, hi = best_t + 0.05;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int i = 0; i < 40; ++i) {
+        const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+        if (mean_log_loss(xs, std::exp(a)) < mean_log_loss(xs, std::exp(b))) hi = b;
+        else lo = a;
+    }
+    fit.scale = std::exp((lo + hi) / 2);
+    fit.log_loss = mean_log_loss(xs, fit.scale);
+    return fit;
+}
+
+} // namespace gounki::analysis

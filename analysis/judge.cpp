@@ -1,0 +1,162 @@
+#include "analysis/judge.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/curve.hpp"
+
+namespace gounki::analysis {
+
+namespace {
+
+// The score of a position's parent, from the parent's side to move, given the position's own score:
+// proven results gain one ply of distance, heuristic ones change sign. A position whose game is
+// over (loss_at(0) for its side to move) makes its parent's move a win in 1.
+Score parent_score(Score child) {
+    if (is_proven_win(child)) return loss_at(win_in(child) + 1);
+    if (is_proven_loss(child)) return win_at(-win_in(child) + 1);
+    return -child;
+}
+
+// The score of a position as searched (loss_at(0) when the game is already over there).
+Score position_score(Searcher& searcher, const Position& pos, const SearchLimits& limits,
+                     std::span<const std::uint64_t> history, SearchResult& result) {
+    if (pos.game_over()) {
+        result = SearchResult{};
+        result.score = loss_at(0);
+        return result.score;
+    }
+    result = searcher.search(pos, limits, {}, history);
+    return result.score;
+}
+
+} // namespace
+
+std::string_view verdict_name(Verdict v) {
+    switch (v) {
+    case Verdict::best: return "best";
+    case Verdict::inaccuracy: return "inaccuracy";
+    case Verdict::mistake: return "mistake";
+    case Verdict::blunder: return "blunder";
+    case Verdict::missed_win: return "missed-win";
+    case Verdict::allows_loss: return "allows-loss";
+    }
+    return "?";
+}
+
+JudgeSettings judge_defaults() {
+    JudgeSettings s;
+    s.limits.nodes = 100'000;
+    return s;
+}
+
+double move_accuracy(double expected_best, double expected_played) {
+    // Lichess's accuracy curve over the drop in winning chances, in percentage points: 100 for no
+    // drop, about 65 for a 10-point drop, about 40 for 20 points.
+    const double drop = std::max(0.0, 100.0 * (expected_best - expected_played));
+    return std::clamp(103.1668 * std::exp(-0.04354 * drop) - 3.1669, 0.0, 100.0);
+}
+
+Verdict classify_move(Score best_score, Score played_score, bool played_is_best, const JudgeSettings& settings) {
+    if (played_is_best) return Verdict::best;
+    // Exact verdicts first: they never depend on the curve. A slower win is still a win.
+    if (is_proven_win(best_score) && !is_proven_win(played_score)) return Verdict::missed_win;
+    if (is_proven_loss(played_score) && !is_proven_loss(best_score)) return Verdict::allows_loss;
+    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_curve_scale;
+    const double drop = expected_result(best_score, scale) - expected_result(played_score, scale);
+    if (drop >= settings.blunder) return Verdict::blunder;
+    if (drop >= settings.mistake) return Verdict::mistake;
+    if (drop >= settings.inaccuracy) return Verdict::inaccuracy;
+    return Verdict::best;
+}
+
+GameJudgement judge_game(const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
+                         const JudgeProgress& progress) {
+    SearchOptions options;
+    options.hash_mb = settings.hash_mb;
+    Searcher searcher(options);
+    return judge_game(searcher, start, moves, settings, progress);
+}
+
+GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
+                         const JudgeSettings& settings, const JudgeProgress& progress) {
+    GameJudgement out;
+    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_curve_scale;
+
+    // The positions of the game, as far as its moves are legal.
+    std::vector<Position> positions{start};
+    std::vector<std::uint64_t> keys{start.key()};
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const Position& before = positions.back();
+        MoveList legal;
+        generate_moves(before, legal);
+        if (!legal.contains(moves[i])) {
+            out.illegal_ply = int(i);
+            break;
+        }
+        Position after = before;
+        UndoRecord u;
+        after.do_move(moves[i], u);
+        positions.push_back(after);
+        keys.push_back(after.key());
+    }
+    const int n = int(positions.size()) - 1; // judged plies
+
+    double accuracy_sum[2] = {0, 0};
+    // One search per position; position i's history is the keys of positions 0..i-1.
+    SearchResult current;
+    Score current_score =
+        position_score(searcher, positions[0], settings.limits, std::span(keys.data(), 0), current);
+    out.nodes += current.nodes;
+    for (int i = 0; i < n; ++i) {
+        SearchResult next;
+        const Score next_score = position_score(searcher, positions[std::size_t(i + 1)], settings.limits,
+                                                std::span(keys.data(), std::size_t(i + 1)), next);
+        out.nodes += next.nodes;
+
+        PlyJudgement j;
+        j.ply = i;
+        j.side = positions[std::size_t(i)].side_to_move();
+        j.played = moves[std::size_t(i)];
+        j.best = current.best;
+        j.best_score = current_score;
+        j.pv = current.pv;
+        const bool played_is_best = j.played == j.best;
+        j.played_score = played_is_best ? j.best_score : parent_score(next_score);
+
+        // A proven win seemingly given up: look again, deeper, before calling it missed.
+        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) &&
+            settings.verify_extra_plies > 0 && !positions[std::size_t(i + 1)].game_over()) {
+            SearchLimits deeper;
+            deeper.depth = std::min(win_in(j.best_score) + 1 + settings.verify_extra_plies, max_search_depth);
+            deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
+            deeper.time_ms = settings.limits.time_ms ? settings.limits.time_ms * 8 : 0;
+            SearchResult again;
+            const Score s = position_score(searcher, positions[std::size_t(i + 1)], deeper,
+                                           std::span(keys.data(), std::size_t(i + 1)), again);
+            out.nodes += again.nodes;
+            if (is_proven(s)) j.played_score = parent_score(s);
+        }
+
+        j.best_win_in = win_in(j.best_score);
+        j.played_win_in = win_in(j.played_score);
+        j.expected_best = expected_result(j.best_score, scale);
+        j.expected_played = expected_result(j.played_score, scale);
+        j.verdict = classify_move(j.best_score, j.played_score, played_is_best, settings);
+
+        SideSummary& side = out.sides[index(j.side)];
+        ++side.moves;
+        ++side.counts[int(j.verdict)];
+        accuracy_sum[index(j.side)] += move_accuracy(j.expected_best, j.expected_played);
+        if (progress) progress(j);
+        out.plies.push_back(std::move(j));
+
+        current = std::move(next);
+        current_score = next_score;
+    }
+    for (int c = 0; c < 2; ++c)
+        if (out.sides[c].moves) out.sides[c].accuracy = accuracy_sum[c] / out.sides[c].moves;
+    return out;
+}
+
+} // namespace gounki::analysis

@@ -1,0 +1,100 @@
+#pragma once
+// Judging a game: for every ply the engine's best move and score, the played move's score and a
+// verdict; per side, counts of verdicts and an accuracy figure.
+//
+// Thread use: judge_game touches nothing but its arguments (and the Searcher it makes, or the one
+// the caller passes), so a thread pool can run one call per game in parallel.
+//
+// Method: every position of the game is searched once with the same limits. The best move and its
+// score at ply i come from the search of position i; the played move's score is the negated score
+// of position i+1 (the position after the move, searched from the opponent's side). When the
+// played move is the best move, its score is the best score (no drop from search noise).
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/search.hpp"
+
+namespace gounki::analysis {
+
+enum class Verdict : std::uint8_t {
+    best,        // the engine's move, or a move no worse by the curve than the thresholds
+    inaccuracy,
+    mistake,
+    blunder,
+    missed_win,  // a win was proven before the move, and after it the win is gone
+    allows_loss, // after the move the opponent has a proven win; the best move had none against it
+};
+constexpr int verdict_count = 6;
+
+// "best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss".
+std::string_view verdict_name(Verdict v);
+
+struct JudgeSettings {
+    SearchLimits limits{};          // per position; judge_defaults() fills a sensible default
+    std::size_t hash_mb = 16;       // when judge_game makes its own Searcher
+    double curve_scale = 0;         // 0: default_curve_scale (curve.hpp)
+    // Drops in expected result (0..1, for the mover) from which a move gets a graded verdict.
+    double inaccuracy = 0.05;
+    double mistake = 0.10;
+    double blunder = 0.20;
+    // When the played move seems to give up a proven win, the position after it is searched again
+    // this many plies deeper than the win's distance plus one, so a slower win is not mistaken for
+    // a missed one (0 turns the check off).
+    int verify_extra_plies = 2;
+};
+
+// The settings used when none are given: a node limit per position (deterministic).
+JudgeSettings judge_defaults();
+
+struct PlyJudgement {
+    int ply = 0;             // 0 = the first move of the game
+    Color side = Color::white;
+    Move played;
+    Move best;
+    Score best_score = 0;    // from the mover's side
+    Score played_score = 0;  // from the mover's side
+    int best_win_in = 0;     // win_in of best_score (0 when not proven)
+    int played_win_in = 0;
+    double expected_best = 0.5;   // expected result of the mover before the move (best play)
+    double expected_played = 0.5; // after the played move
+    Verdict verdict = Verdict::best;
+    std::vector<Move> pv;    // the engine's line from the position before the move
+};
+
+struct SideSummary {
+    int moves = 0;
+    int counts[verdict_count] = {};
+    // Mean per-move accuracy in percent (100 = no expected result ever lost), see judge.cpp.
+    double accuracy = 100.0;
+};
+
+struct GameJudgement {
+    std::vector<PlyJudgement> plies;
+    SideSummary sides[2]; // by index(Color)
+    std::uint64_t nodes = 0;
+    // Set when a move was not legal in its position: judging stopped before that ply.
+    int illegal_ply = -1;
+};
+
+// Called after each judged ply (e.g. for a progress bar); may be empty.
+using JudgeProgress = std::function<void(const PlyJudgement&)>;
+
+// Judges `moves` played from `start` with a Searcher of its own.
+GameJudgement judge_game(const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
+                         const JudgeProgress& progress = {});
+// The same with the caller's Searcher (e.g. one per pool thread, reused game after game).
+GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
+                         const JudgeSettings& settings, const JudgeProgress& progress = {});
+
+// The verdict rules on their own (for tests and for callers with their own scores): the mover's
+// best and played scores, the played move being the best one or not.
+Verdict classify_move(Score best_score, Score played_score, bool played_is_best, const JudgeSettings& settings);
+
+// Per-move accuracy in percent from the mover's expected results before and after the move.
+double move_accuracy(double expected_best, double expected_played);
+
+} // namespace gounki::analysis

@@ -1,0 +1,146 @@
+// gounki best --position "<position>" [--depth N | --nodes N | --time MS] [--hash MB] [--json] [--progress]
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "analysis/search.hpp"
+#include "cli/command.hpp"
+#include "core/notation.hpp"
+
+namespace gounki::cli {
+
+namespace {
+
+using namespace gounki::analysis;
+
+std::vector<std::string> pv_texts(Position pos, const std::vector<Move>& pv) {
+    std::vector<std::string> out;
+    for (Move m : pv) {
+        out.push_back(move_to_text(pos, m));
+        UndoRecord u;
+        pos.do_move(m, u);
+    }
+    return out;
+}
+
+std::string join(const std::vector<std::string>& xs) {
+    std::string s;
+    for (const auto& x : xs) s += (s.empty() ? "" : " ") + x;
+    return s;
+}
+
+std::string score_text(Score s) {
+    const int w = win_in(s);
+    if (w > 0) return "win in " + std::to_string(w);
+    if (w < 0) return "loss in " + std::to_string(-w);
+    return std::to_string(s);
+}
+
+// Reads --depth/--nodes/--time (at most one) into `limits`.
+bool read_search_limits(const Command& self, const QCommandLineParser& p, SearchLimits& limits, int& exit_code) {
+    int given = 0;
+    for (const char* name : {"depth", "nodes", "time"}) given += p.isSet(name);
+    if (given > 1) {
+        exit_code = usage_error(self, "give at most one of --depth, --nodes and --time");
+        return false;
+    }
+    bool ok = true;
+    if (p.isSet("depth")) {
+        const int d = p.value("depth").toInt(&ok);
+        if (!ok || d < 1 || d > max_search_depth) {
+            exit_code = usage_error(self, "--depth must be a whole number from 1 to " + std::to_string(max_search_depth));
+            return false;
+        }
+        limits.depth = d;
+    } else if (p.isSet("nodes")) {
+        const qlonglong n = p.value("nodes").toLongLong(&ok);
+        if (!ok || n < 1) {
+            exit_code = usage_error(self, "--nodes must be a positive whole number");
+            return false;
+        }
+        limits.nodes = std::uint64_t(n);
+    } else if (p.isSet("time")) {
+        const int t = p.value("time").toInt(&ok);
+        if (!ok || t < 1) {
+            exit_code = usage_error(self, "--time must be a positive number of milliseconds");
+            return false;
+        }
+        limits.time_ms = t;
+    }
+    return true;
+}
+
+} // namespace
+
+void describe_best(QCommandLineParser& p) {
+    p.addOption({"position", "The position to search (RULES.md 1.7 format); the start position if left out.", "position"});
+    p.addOption({"depth", "Search this many plies (deterministic).", "N"});
+    p.addOption({"nodes", "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".", "N"});
+    p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
+    p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
+    p.addOption({"json", "Print one JSON object instead of text."});
+    p.addOption({"progress", "Print one line per completed iteration on stderr."});
+}
+
+int run_best(const QCommandLineParser& p) {
+    const Command& self = *find_command("best");
+    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    Position pos = Position::start();
+    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    SearchLimits limits;
+    int code = exit_ok;
+    if (!read_search_limits(self, p, limits, code)) return code;
+    if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();
+    SearchOptions options;
+    if (p.isSet("hash")) {
+        bool ok = false;
+        const int mb = p.value("hash").toInt(&ok);
+        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
+        options.hash_mb = std::size_t(mb);
+    }
+    if (pos.game_over()) {
+        print_err(std::string("gounki best: the game is over: ") +
+                  (pos.outcome() == Outcome::white_wins ? "White" : "Black") + " has won\n");
+        return exit_findings;
+    }
+
+    Searcher searcher(options);
+    Searcher::InfoCallback progress;
+    if (p.isSet("progress"))
+        progress = [&pos](const SearchInfo& info) {
+            print_err("depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) + " score " +
+                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " +
+                      std::to_string(info.time_ms) + " ms pv " + join(pv_texts(pos, info.pv)) + "\n");
+        };
+    const SearchResult r = searcher.search(pos, limits, progress);
+    const std::vector<std::string> pv = pv_texts(pos, r.pv);
+    const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
+
+    if (p.isSet("json")) {
+        QJsonObject o;
+        o["position"] = QString::fromStdString(pos.to_text());
+        o["move"] = QString::fromStdString(move_to_text(pos, r.best));
+        o["score"] = r.score;
+        o["win_in"] = r.win_in ? QJsonValue(r.win_in) : QJsonValue(QJsonValue::Null);
+        QJsonArray arr;
+        for (const auto& m : pv) arr.append(QString::fromStdString(m));
+        o["pv"] = arr;
+        o["depth"] = r.depth;
+        o["seldepth"] = r.seldepth;
+        o["nodes"] = qint64(r.nodes);
+        o["time_ms"] = qint64(r.time_ms);
+        o["nps"] = qint64(nps);
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else {
+        std::string out = "best " + move_to_text(pos, r.best) + "\n";
+        out += "score " + score_text(r.score) + "\n";
+        out += "win_in " + (r.win_in ? std::to_string(r.win_in) : std::string("none")) + "\n";
+        out += "pv " + join(pv) + "\n";
+        out += "depth " + std::to_string(r.depth) + " nodes " + std::to_string(r.nodes) + " time " +
+               std::to_string(r.time_ms) + " ms nps " + std::to_string(std::uint64_t(nps)) + "\n";
+        print_out(out);
+    }
+    return exit_ok;
+}
+
+} // namespace gounki::cli
