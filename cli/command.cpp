@@ -9,6 +9,14 @@ namespace {
 
 const Command command_table[] = {
     {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
+    {"import", "import record files into the game database", describe_import, run_import},
+    {"search", "find games by position, pattern or tags in the game database", describe_search, run_search},
+    {"tree", "the moves played from a position in the game database, with results", describe_tree, run_tree},
+    {"games", "list the games of the game database, with filters and paging", describe_games, run_games},
+    {"show", "print one game of the game database as a record, with its diagnostics", describe_show, run_show},
+    {"export", "write games of the game database to a record file", describe_export, run_export},
+    {"delete", "delete a game from the game database", describe_delete, run_delete},
+    {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench},
     {"best", "search a position: best move, score, principal variation, proven wins", describe_best, run_best},
     {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench},
     {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay},

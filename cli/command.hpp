@@ -45,6 +45,22 @@ void print_err(const std::string& text);   // stderr, no newline added
 // Declarations of each command's hooks (one cmd_*.cpp file per command).
 void describe_perft(QCommandLineParser&);
 int run_perft(const QCommandLineParser&);
+void describe_import(QCommandLineParser&);
+int run_import(const QCommandLineParser&);
+void describe_search(QCommandLineParser&);
+int run_search(const QCommandLineParser&);
+void describe_tree(QCommandLineParser&);
+int run_tree(const QCommandLineParser&);
+void describe_games(QCommandLineParser&);
+int run_games(const QCommandLineParser&);
+void describe_show(QCommandLineParser&);
+int run_show(const QCommandLineParser&);
+void describe_export(QCommandLineParser&);
+int run_export(const QCommandLineParser&);
+void describe_delete(QCommandLineParser&);
+int run_delete(const QCommandLineParser&);
+void describe_dbbench(QCommandLineParser&);
+int run_dbbench(const QCommandLineParser&);
 void describe_best(QCommandLineParser&);
 int run_best(const QCommandLineParser&);
 void describe_bench(QCommandLineParser&);

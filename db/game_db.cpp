@@ -72,6 +72,13 @@ GameDatabase::GameDatabase(const std::string& path, Access access) : db_(open_fi
 
 GameDatabase::~GameDatabase() = default;
 
+Statement& GameDatabase::cached(const std::string& sql) {
+    auto& slot = statements_[sql];
+    if (!slot) slot = std::make_unique<Statement>(db_, sql);
+    slot->reset();
+    return *slot;
+}
+
 void GameDatabase::open_schema(Access access) {
     const std::string& path = db_.path();
     // Another importer may hold the write lock for a while (a batch, a merge of index runs).
@@ -139,6 +146,8 @@ std::vector<std::uint64_t> GameDatabase::position_keys(GameKind kind, const Posi
     }
     return keys;
 }
+
+void GameDatabase::checkpoint() { db_.exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
 
 DatabaseStats GameDatabase::stats() {
     DatabaseStats s;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -147,6 +148,8 @@ public:
     bool delete_game(std::int64_t id);
 
     DatabaseStats stats();
+    // Copies the write-ahead log into the database file and empties it (sizes, backups).
+    void checkpoint();
 
     // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
     static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
@@ -160,8 +163,12 @@ private:
     GameSummary summary(std::int64_t id);
     void recompute_latest(std::uint64_t key, Move move, const Position& pos, GameKind kind);
 
+    // A prepared statement kept for the life of the database, reset and ready to bind.
+    Statement& cached(const std::string& sql);
+
     Database db_;
     std::unique_ptr<PositionIndex> index_;
+    std::unordered_map<std::string, std::unique_ptr<Statement>> statements_;
     int tree_depth_ = 3;
 };
 

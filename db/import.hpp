@@ -45,9 +45,12 @@ struct ImportReport {
     std::vector<std::int64_t> has_prefix; // these stored games' moves are a prefix of its moves
     std::string reason;                   // rejected: why
     int diagnostics = 0;
-    // A report worth showing: anything but a valid game stored without notes or diagnostics.
+    // A report worth showing: anything but a valid game stored without notes or diagnostics, or a
+    // game already imported (rerunning an import repeats nothing).
     bool noteworthy() const {
-        return action != ImportAction::stored || status != GameStatus::valid || !prefix_of.empty() || !has_prefix.empty() || diagnostics;
+        if (action == ImportAction::already_imported) return false;
+        return action != ImportAction::stored || status != GameStatus::valid || !prefix_of.empty() || !has_prefix.empty() ||
+               other_id || diagnostics;
     }
 };
 

@@ -99,10 +99,11 @@ Position start_of(std::string_view text) {
 } // namespace
 
 GameSummary GameDatabase::summary(std::int64_t id) {
-    Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
+    Statement& st = cached(std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
     st.bind(1, id);
     GameSummary s;
     if (st.step()) s = read_summary(st);
+    st.reset();
     return s;
 }
 
@@ -374,20 +375,24 @@ Tree GameDatabase::tree(const Position& pos, GameKind kind) {
 
 std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     Transaction tx(db_, TransactionKind::deferred);
-    Statement st(db_, std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line" + summary_from +
-                          " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
+    Statement& st = cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line" + summary_from +
+                           " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
     st.bind(1, id);
-    if (!st.step()) return std::nullopt;
+    if (!st.step()) {
+        st.reset();
+        return std::nullopt;
+    }
     StoredGame out;
     out.summary = read_summary(st);
     const std::string start_text = st.get_string(11);
     out.standard_start = start_text.empty();
     out.start = start_of(start_text);
     auto moves = decode_moves(st.get_blob(12));
-    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
-    out.moves = std::move(*moves);
     out.source_file = st.get_string(13);
     out.source_line = st.get_int(14);
+    st.reset();
+    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
+    out.moves = std::move(*moves);
 
     const GameSummary& s = out.summary;
     out.tags.emplace_back("Game", std::string(game_kind_name(s.kind)));
@@ -405,13 +410,15 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         out.tags.emplace_back("SetUp", "1");
         out.tags.emplace_back("Position", start_text);
     }
-    Statement tags(db_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+    Statement& tags = cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
     tags.bind(1, id);
     while (tags.step()) out.tags.emplace_back(tags.get_string(0), tags.get_string(1));
-    Statement diags(db_, "SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
+    tags.reset();
+    Statement& diags = cached("SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
     diags.bind(1, id);
     while (diags.step())
         out.diagnostics.push_back({Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
+    diags.reset();
     tx.commit();
     return out;
 }

@@ -14,7 +14,7 @@
 -- * Game kinds are core GameKind values: 0 Gounki, 1 Gomoku, 2 Ninuki.
 -- * Results: 0 '*' (unknown or unfinished), 1 '1-0', 2 '0-1', 3 '1/2-1/2'.
 
-PRAGMA application_id = 1196379467; -- 0x474F554B, 'GOUK': marks the file as a gounki database
+PRAGMA application_id = 1196381515; -- 0x474F554B, 'GOUK': marks the file as a gounki database
 
 -- Database-wide settings fixed at creation. Rows:
 --   ('tree_depth', P): tree_stats aggregates the positions at plies 0 .. P-1 (see below).

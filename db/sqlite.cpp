@@ -72,6 +72,7 @@ void Database::exec(std::string_view sql) {
 }
 
 std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
 int Database::changes() const { return sqlite3_changes(db_); }
 void Database::set_busy_timeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
 
@@ -155,7 +156,9 @@ std::span<const std::uint8_t> Statement::get_blob(int column) const {
 }
 
 Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
+    if (db_.in_transaction()) return;
     db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    open_ = true;
 }
 
 Transaction::~Transaction() {
@@ -168,6 +171,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
+    if (!open_) return;
     db_.exec("COMMIT");
     open_ = false;
 }

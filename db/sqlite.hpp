@@ -48,6 +48,8 @@ public:
     // How long a writer waits for another connection's lock before giving up.
     void set_busy_timeout(int milliseconds);
     bool read_only() const { return read_only_; }
+    // Whether a transaction is open on this connection.
+    bool in_transaction() const;
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
 
@@ -108,7 +110,8 @@ enum class TransactionKind {
     immediate // a writer: takes the write lock at once, waiting up to the busy timeout
 };
 
-// Rolls back in the destructor unless commit() ran.
+// Rolls back in the destructor unless commit() ran. Inside a transaction already open on the
+// connection it joins that one: its commit and rollback are left to the outer transaction.
 class Transaction {
 public:
     Transaction(Database& db, TransactionKind kind);
@@ -119,7 +122,7 @@ public:
 
 private:
     Database& db_;
-    bool open_ = true;
+    bool open_ = false; // this object began the transaction and has not ended it
 };
 
 } // namespace gounki::db

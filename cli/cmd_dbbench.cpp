@@ -1,0 +1,179 @@
+// gounki dbbench [--games N] [--plies N] [--seed S] [--db PATH] [--keep] [--gpn FILE] [--json]
+// Generates random legal games (fixed seed), imports them and times the database's searches.
+#include <QElapsedTimer>
+#include <QJsonDocument>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <unistd.h>
+
+#include "cli/db_options.hpp"
+#include "db/import.hpp"
+#include "db/pattern.hpp"
+#include "db/random_games.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/writer.hpp"
+
+namespace gounki::cli {
+
+void describe_dbbench(QCommandLineParser& p) {
+    p.addOption({"games", "Number of random games to generate and import (default 100000).", "N", "100000"});
+    p.addOption({"plies", "Length of a game unless it ends before (default 40).", "N", "40"});
+    p.addOption({"seed", "Random seed (default 1).", "S", "1"});
+    p.addOption({"batch", "Games per import transaction (default 20000).", "N", "20000"});
+    p.addOption({"searches", "Number of exact position searches to time (default 200).", "N", "200"});
+    p.addOption({"pattern", "The pattern to time (default '#[Wn3]>=2 e4=W').", "spec", "#[Wn3]>=2 e4=W"});
+    p.addOption({"threads", "Threads for the pattern search (default: one per processor).", "N", "0"});
+    p.addOption({"db", "The database file to create (default: a temporary file, removed at the end).", "path"});
+    p.addOption({"keep", "Keep the database file."});
+    p.addOption({"gpn", "Also write the generated games to this record file (to time 'gounki import').", "file"});
+    p.addOption({"json", "Print one JSON object instead of text."});
+}
+
+namespace {
+
+double ms_since(const QElapsedTimer& t) { return double(t.nsecsElapsed()) / 1e6; }
+
+} // namespace
+
+int run_dbbench(const QCommandLineParser& p) {
+    const Command& self = *find_command("dbbench");
+    bool ok[6] = {};
+    const qlonglong games = p.value("games").toLongLong(&ok[0]);
+    const int plies = p.value("plies").toInt(&ok[1]);
+    const qulonglong seed = p.value("seed").toULongLong(&ok[2]);
+    const int batch = p.value("batch").toInt(&ok[3]);
+    const int searches = p.value("searches").toInt(&ok[4]);
+    const int threads = p.value("threads").toInt(&ok[5]);
+    for (bool b : ok)
+        if (!b) return usage_error(self, "--games, --plies, --seed, --batch, --searches and --threads take whole numbers");
+    if (games < 1 || plies < 0 || batch < 1 || searches < 0 || threads < 0) return usage_error(self, "the numbers must be positive");
+    auto pattern = db::Pattern::parse(p.value("pattern").toStdString());
+    if (auto* e = std::get_if<db::PatternError>(&pattern)) return usage_error(self, "bad pattern: " + e->message);
+
+    const std::string path = p.isSet("db") ? p.value("db").toStdString()
+                                           : (std::filesystem::temp_directory_path() / ("gounki-dbbench-" + std::to_string(::getpid()) + ".db")).string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+
+    // Generation is not timed with the import; a sample of positions is kept for the searches.
+    std::mt19937_64 rng(seed);
+    db::RandomGameOptions options;
+    options.max_plies = plies;
+    std::vector<db::GameInput> collection;
+    collection.reserve(std::size_t(games));
+    QElapsedTimer timer;
+    timer.start();
+    std::int64_t total_plies = 0;
+    for (qlonglong i = 0; i < games; ++i) {
+        collection.push_back(db::random_game(rng, options, i + 1));
+        total_plies += std::int64_t(collection.back().moves.size());
+    }
+    const double generate_ms = ms_since(timer);
+    std::vector<Position> samples;
+    std::mt19937_64 pick(seed + 1);
+    for (int i = 0; i < searches; ++i) {
+        const db::GameInput& g = collection[std::size_t(pick() % std::uint64_t(games))];
+        Position pos = Position::start();
+        UndoRecord undo;
+        const std::size_t ply = g.moves.empty() ? 0 : std::size_t(pick() % (g.moves.size() + 1));
+        for (std::size_t k = 0; k < ply; ++k) pos.do_move(g.moves[k], undo);
+        samples.push_back(pos);
+    }
+    if (p.isSet("gpn")) {
+        std::ofstream out(p.value("gpn").toStdString(), std::ios::binary);
+        for (const db::GameInput& g : collection) parser::write_record(out, db::game_record(g));
+        if (!out) return usage_error(self, "cannot write " + p.value("gpn").toStdString());
+    }
+
+    QJsonObject result{{"games", games}, {"plies_per_game", double(total_plies) / double(games)}, {"seed", qint64(seed)}, {"generate_ms", generate_ms}};
+    try {
+        db::GameDatabase database(path, db::Access::read_write);
+        db::ImportOptions io;
+        io.batch_games = std::size_t(batch);
+        timer.restart();
+        {
+            db::Importer importer(database, io);
+            for (db::GameInput& g : collection) importer.add(std::move(g));
+            importer.finish();
+            result["merges"] = qint64(importer.stats().merges);
+        }
+        const double import_ms = ms_since(timer);
+        collection.clear();
+        collection.shrink_to_fit();
+        result["import_ms"] = import_ms;
+        result["import_games_per_s"] = double(games) / (import_ms / 1000);
+        database.checkpoint();
+        const db::DatabaseStats st = database.stats();
+        std::error_code ec;
+        const auto file_bytes = std::int64_t(std::filesystem::file_size(path, ec));
+        result["file_bytes"] = qint64(file_bytes);
+        result["bytes_per_game"] = double(file_bytes) / double(games);
+        result["bytes_per_40_plies"] = total_plies ? double(file_bytes) / double(total_plies) * 40 : 0.0;
+        result["index_runs"] = qint64(st.index_runs);
+        result["index_entries"] = qint64(st.index_entries);
+        result["tree_rows"] = qint64(st.tree_rows);
+
+        double total = 0, worst = 0;
+        std::int64_t found = 0;
+        for (const Position& pos : samples) {
+            timer.restart();
+            const db::GameList list = database.search_position(pos, GameKind::gounki, {}, {50, 0});
+            const double ms = ms_since(timer);
+            total += ms;
+            worst = std::max(worst, ms);
+            found += list.total;
+        }
+        result["search_count"] = searches;
+        result["search_mean_ms"] = searches ? total / searches : 0.0;
+        result["search_max_ms"] = worst;
+        result["search_games_found"] = qint64(found);
+
+        timer.restart();
+        const db::Tree tree = database.tree(Position::start(), GameKind::gounki);
+        result["tree_start_ms"] = ms_since(timer);
+        timer.restart();
+        database.tree(Position::start(), GameKind::gounki);
+        result["tree_start_again_ms"] = ms_since(timer);
+        result["tree_start_games"] = qint64(tree.games);
+
+        const db::Pattern& pat = std::get<db::Pattern>(pattern);
+        timer.restart();
+        const db::GameList matched = database.search_pattern(pat, {}, {50, 0}, threads);
+        result["pattern"] = QString::fromStdString(pat.text());
+        result["pattern_ms"] = ms_since(timer);
+        result["pattern_games"] = qint64(matched.total);
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    if (!p.isSet("keep"))
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    else
+        result["database"] = QString::fromStdString(path);
+
+    if (p.isSet("json")) {
+        print_out(QJsonDocument(result).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
+    char text[1600];
+    std::snprintf(text, sizeof text,
+                  "games               %lld (%.1f plies each, seed %llu)\n"
+                  "import              %.0f games/s (%.2f s, %lld index merges)\n"
+                  "size                %.0f bytes/game, %.0f bytes per 40 plies (%lld bytes)\n"
+                  "exact search        %.2f ms mean, %.2f ms max over %d positions\n"
+                  "tree of the start   %.1f ms (%.1f ms again), %lld games\n"
+                  "pattern search      %.0f ms, %lld games match '%s'\n",
+                  games, result["plies_per_game"].toDouble(), static_cast<unsigned long long>(seed), result["import_games_per_s"].toDouble(),
+                  result["import_ms"].toDouble() / 1000, static_cast<long long>(result["merges"].toInteger()),
+                  result["bytes_per_game"].toDouble(), result["bytes_per_40_plies"].toDouble(),
+                  static_cast<long long>(result["file_bytes"].toInteger()), result["search_mean_ms"].toDouble(),
+                  result["search_max_ms"].toDouble(), searches, result["tree_start_ms"].toDouble(),
+                  result["tree_start_again_ms"].toDouble(), static_cast<long long>(result["tree_start_games"].toInteger()),
+                  result["pattern_ms"].toDouble(), static_cast<long long>(result["pattern_games"].toInteger()),
+                  result["pattern"].toString().toStdString().c_str());
+    print_out(text);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,40 @@
+// gounki games [--db PATH] [filters] [--limit N] [--offset N] [--json]
+#include <QJsonDocument>
+
+#include "cli/db_options.hpp"
+
+namespace gounki::cli {
+
+void describe_games(QCommandLineParser& p) {
+    add_db_option(p);
+    add_filter_options(p);
+    add_paging_options(p, 100);
+    p.addOption({"json", "Print one JSON object instead of a table."});
+}
+
+int run_games(const QCommandLineParser& p) {
+    const Command& self = *find_command("games");
+    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    int code = exit_ok;
+    db::GameFilter filter;
+    db::Paging paging;
+    if (!read_filter(self, p, filter, code) || !read_paging(self, p, paging, code)) return code;
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return exit_usage;
+    try {
+        const db::GameList list = database->list_games(filter, paging);
+        if (p.isSet("json")) {
+            QJsonArray games;
+            for (const auto& g : list.games) games.append(summary_json(g));
+            QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
+            print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        } else {
+            print_out(games_table(list.games, false) + paging_note(std::int64_t(list.games.size()), list.total, paging));
+        }
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    return exit_ok;
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,222 @@
+// gounki import [--db PATH] [--keep-duplicates] [--reject-broken] [--json] FILE...
+#include <QElapsedTimer>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/db_options.hpp"
+#include "db/import.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/reader.hpp"
+
+namespace gounki::cli {
+
+void describe_import(QCommandLineParser& p) {
+    add_db_option(p);
+    p.addOption({"keep-duplicates", "Store games that duplicate a stored one (same players, result and moves); they are still reported."});
+    p.addOption({"reject-broken", "Do not store broken games (illegal moves, contradicting results...); by default they are stored "
+                                  "as partial or invalid with their diagnostics."});
+    p.addOption({"batch", "Games per transaction (default 20000).", "N", "20000"});
+    p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
+    p.addPositionalArgument("FILE", "Record files (GPN) to import; - reads standard input.", "FILE...");
+}
+
+namespace {
+
+// The progress line on a terminal: games, games/s, ETA from the bytes read.
+class Progress {
+public:
+    explicit Progress(std::uint64_t total_bytes) : enabled_(::isatty(STDERR_FILENO) == 1), total_(total_bytes) { timer_.start(); }
+
+    void update(std::int64_t games, std::uint64_t bytes, bool force = false) {
+        if (!enabled_) return;
+        const qint64 now = timer_.elapsed();
+        if (!force && now - last_ < 200) return;
+        last_ = now;
+        const double seconds = double(now) / 1000.0;
+        const double rate = seconds > 0 ? double(games) / seconds : 0;
+        const double fraction = total_ ? std::min(1.0, double(bytes) / double(total_)) : 0;
+        const int width = 24, filled = int(fraction * width);
+        std::string bar(std::size_t(width + 2), ' ');
+        bar.front() = '[';
+        bar.back() = ']';
+        std::fill_n(bar.begin() + 1, filled, '=');
+        char line[200];
+        if (fraction > 0.01 && fraction < 1) {
+            const int eta = int(seconds * (1 - fraction) / fraction);
+            std::snprintf(line, sizeof line, "\r%s %3d%%  %lld games  %.0f games/s  ETA %d:%02d\033[K", bar.c_str(), int(fraction * 100),
+                          static_cast<long long>(games), rate, eta / 60, eta % 60);
+        } else {
+            std::snprintf(line, sizeof line, "\r%s %3d%%  %lld games  %.0f games/s\033[K", bar.c_str(), int(fraction * 100),
+                          static_cast<long long>(games), rate);
+        }
+        print_err(line);
+        shown_ = true;
+    }
+    // Clears the line before other output.
+    void clear() {
+        if (shown_) print_err("\r\033[K");
+        shown_ = false;
+    }
+
+private:
+    bool enabled_;
+    std::uint64_t total_;
+    QElapsedTimer timer_;
+    qint64 last_ = -1000;
+    bool shown_ = false;
+};
+
+QJsonObject report_json(const db::ImportReport& r) {
+    QJsonObject o{{"type", "game"},
+                  {"file", QString::fromStdString(r.source_file)},
+                  {"line", r.source_line},
+                  {"action", QString::fromStdString(std::string(db::import_action_name(r.action)))}};
+    if (r.game_id) o["id"] = qint64(r.game_id);
+    if (r.action == db::ImportAction::stored) o["status"] = QString::fromStdString(std::string(db::status_name(r.status)));
+    if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
+    QJsonArray prefix_of, has_prefix;
+    for (auto id : r.prefix_of) prefix_of.append(qint64(id));
+    for (auto id : r.has_prefix) has_prefix.append(qint64(id));
+    if (!prefix_of.isEmpty()) o["prefix_of"] = prefix_of;
+    if (!has_prefix.isEmpty()) o["has_prefix"] = has_prefix;
+    if (!r.reason.empty()) o["reason"] = QString::fromStdString(r.reason);
+    if (r.diagnostics) o["diagnostics"] = r.diagnostics;
+    return o;
+}
+
+std::string report_text(const db::ImportReport& r) {
+    std::string t = r.source_file + ":" + std::to_string(r.source_line) + ": ";
+    auto ids = [](const std::vector<std::int64_t>& v) {
+        std::string s;
+        for (auto id : v) s += (s.empty() ? "" : ", ") + std::to_string(id);
+        return s;
+    };
+    switch (r.action) {
+    case db::ImportAction::stored:
+        t += "stored as game " + std::to_string(r.game_id);
+        if (r.status != db::GameStatus::valid) t += " (" + std::string(db::status_name(r.status)) + ")";
+        if (r.other_id) t += ", a duplicate of game " + std::to_string(r.other_id);
+        if (!r.prefix_of.empty()) t += "; its moves are a prefix of game " + ids(r.prefix_of);
+        if (!r.has_prefix.empty()) t += "; the moves of game " + ids(r.has_prefix) + " are a prefix of its moves";
+        break;
+    case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
+    case db::ImportAction::already_imported: t += "already imported as game " + std::to_string(r.other_id); break;
+    case db::ImportAction::rejected: t += "rejected: " + r.reason; break;
+    }
+    return t + "\n";
+}
+
+void print_json(const QJsonObject& o) { print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n"); }
+
+QJsonObject diagnostic_json(const parser::Diagnostic& d) {
+    return QJsonObject{{"type", "diagnostic"},
+                       {"severity", QString::fromStdString(std::string(parser::severity_name(d.severity)))},
+                       {"code", QString::fromStdString(d.code)},
+                       {"file", QString::fromStdString(d.file)},
+                       {"line", d.line},
+                       {"column", d.column},
+                       {"message", QString::fromStdString(d.message)}};
+}
+
+} // namespace
+
+int run_import(const QCommandLineParser& p) {
+    const Command& self = *find_command("import");
+    const QStringList files = p.positionalArguments();
+    if (files.isEmpty()) return usage_error(self, "expected at least one FILE to import");
+    bool ok = false;
+    const int batch = p.value("batch").toInt(&ok);
+    if (!ok || batch < 1) return usage_error(self, "--batch takes a whole number from 1");
+    const bool json = p.isSet("json");
+
+    std::uint64_t total_bytes = 0;
+    for (const QString& f : files) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(f.toStdString(), ec);
+        if (!ec) total_bytes += size;
+    }
+
+    auto database = open_database(self, p, db::Access::read_write);
+    if (!database) return exit_usage;
+
+    bool io_errors = false;
+    std::int64_t findings = 0;
+    Progress progress(json ? 0 : total_bytes);
+    QElapsedTimer timer;
+    timer.start();
+    db::ImportOptions options;
+    options.keep_duplicates = p.isSet("keep-duplicates");
+    options.reject_broken = p.isSet("reject-broken");
+    options.batch_games = std::size_t(batch);
+    try {
+        db::Importer importer(*database, options, [&](const db::ImportReport& r) {
+            if (!r.noteworthy()) return;
+            if (r.action != db::ImportAction::already_imported) ++findings;
+            progress.clear();
+            if (json) print_json(report_json(r));
+            else print_out(report_text(r));
+        });
+        std::uint64_t bytes_done = 0;
+        auto print_diagnostic = [&](const parser::Diagnostic& d) {
+            progress.clear();
+            if (json) print_json(diagnostic_json(d));
+            else print_err(parser::format_diagnostic(d) + "\n");
+        };
+        for (const QString& f : files) {
+            const std::string path = f.toStdString();
+            std::unique_ptr<parser::RecordReader> reader =
+                path == "-" ? std::make_unique<parser::RecordReader>(std::cin, "-") : std::make_unique<parser::RecordReader>(path);
+            parser::GameRecord record;
+            while (reader->next(record)) {
+                for (const parser::Diagnostic& d : reader->take_file_diagnostics()) print_diagnostic(d);
+                for (const parser::Diagnostic& d : record.diagnostics) print_diagnostic(d);
+                importer.add(db::game_input(std::move(record)));
+                progress.update(importer.stats().added, bytes_done + reader->bytes_read());
+            }
+            for (const parser::Diagnostic& d : reader->take_file_diagnostics()) print_diagnostic(d);
+            if (!reader->ok() || reader->io_failed()) io_errors = true;
+            bytes_done += reader->bytes_read();
+        }
+        importer.finish();
+        progress.update(importer.stats().added, total_bytes, true);
+        progress.clear();
+
+        const db::ImportStats& s = importer.stats();
+        const double seconds = double(timer.nsecsElapsed()) / 1e9;
+        if (json) {
+            print_json(QJsonObject{{"type", "summary"},
+                                   {"database", QString::fromStdString(db_path(p))},
+                                   {"read", qint64(s.added)},
+                                   {"stored", qint64(s.stored)},
+                                   {"broken", qint64(s.broken)},
+                                   {"duplicates", qint64(s.duplicates)},
+                                   {"already_imported", qint64(s.already_imported)},
+                                   {"rejected", qint64(s.rejected)},
+                                   {"prefix_flagged", qint64(s.prefix_flagged)},
+                                   {"seconds", seconds},
+                                   {"io_errors", io_errors}});
+        } else {
+            char line[320];
+            std::snprintf(line, sizeof line,
+                          "%lld games read: %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
+                          "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
+                          static_cast<long long>(s.added), static_cast<long long>(s.stored), static_cast<long long>(s.broken),
+                          static_cast<long long>(s.duplicates), static_cast<long long>(s.already_imported),
+                          static_cast<long long>(s.rejected), static_cast<long long>(s.prefix_flagged), seconds,
+                          seconds > 0 ? double(s.added) / seconds : 0.0);
+            print_err(line);
+        }
+    } catch (const std::exception& e) {
+        progress.clear();
+        return database_error(self, e);
+    }
+    if (io_errors) return exit_usage;
+    return findings ? exit_findings : exit_ok;
+}
+
+} // namespace gounki::cli

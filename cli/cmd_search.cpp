@@ -1,0 +1,84 @@
+// gounki search [--db PATH] [--position P | --pattern SPEC] [filters] [--limit N] [--offset N] [--json]
+#include <QJsonDocument>
+
+#include "cli/db_options.hpp"
+#include "db/pattern.hpp"
+
+namespace gounki::cli {
+
+void describe_search(QCommandLineParser& p) {
+    add_db_option(p);
+    p.addOption({"position", "Games that reached this position (RULES.md 1.7 format), whatever the move order.", "position"});
+    p.addOption({"pattern",
+                 "Games that reached a partial position. Terms, separated by spaces or ';': a board of 8 ranks "
+                 "'/'-separated (rank 8 first) whose cells are R S r s (RS).. exactly that stack, 1-8 empty squares, "
+                 ". empty, ? anything, W B X any white/black/any stack, [Wr2] a stack with conditions (colour W or B, "
+                 "rN sN nN: at least N rounds, squares, pieces); SQ=CELL for one square (e4=W, c3=(RS)); w or b, the "
+                 "side to move; counts COUNT OP N with OP >= <= = > < and COUNT #CELL (stacks matching CELL), Wr Ws Wp "
+                 "(White's rounds, squares, pieces) or Br Bs Bp. Example: '#[Wn3]>=2' (White has two stacks of three).",
+                 "spec"});
+    p.addOption({"threads", "Threads replaying games for --pattern (default: one per processor).", "N", "0"});
+    add_filter_options(p);
+    add_paging_options(p, 50);
+    p.addOption({"json", "Print one JSON object instead of a table."});
+}
+
+int run_search(const QCommandLineParser& p) {
+    const Command& self = *find_command("search");
+    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (p.isSet("position") && p.isSet("pattern")) return usage_error(self, "give --position or --pattern, not both");
+    int code = exit_ok;
+    db::GameFilter filter;
+    db::Paging paging;
+    if (!read_filter(self, p, filter, code) || !read_paging(self, p, paging, code)) return code;
+    bool ok = false;
+    const int threads = p.value("threads").toInt(&ok);
+    if (!ok || threads < 0) return usage_error(self, "--threads takes a whole number from 0");
+
+    Position position;
+    if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+    std::optional<db::Pattern> pattern;
+    if (p.isSet("pattern")) {
+        const std::string text = p.value("pattern").toStdString();
+        auto parsed = db::Pattern::parse(text);
+        if (auto* e = std::get_if<db::PatternError>(&parsed)) {
+            print_err("gounki search: bad pattern at character " + std::to_string(e->column + 1) + ": " + e->message + "\n  " + text +
+                      "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
+            return exit_usage;
+        }
+        pattern = std::get<db::Pattern>(std::move(parsed));
+    }
+
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return exit_usage;
+    db::GameList list;
+    try {
+        if (p.isSet("position")) list = database->search_position(position, GameKind::gounki, filter, paging);
+        else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
+        else list = database->list_games(filter, paging); // the tag filters alone
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+
+    const bool by_position = p.isSet("position") || pattern;
+    if (p.isSet("json")) {
+        QJsonArray games;
+        for (const auto& g : list.games) games.append(summary_json(g));
+        QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
+        if (p.isSet("position")) o["position"] = QString::fromStdString(position.to_text());
+        if (pattern) o["pattern"] = QString::fromStdString(pattern->text());
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
+    std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
+    if (p.isSet("position")) out += " reached " + position.to_text();
+    else if (pattern) out += " matched " + pattern->text();
+    else out += " matched the filters";
+    out += "\n";
+    if (!list.games.empty()) out += games_table(list.games, by_position);
+    out += paging_note(std::int64_t(list.games.size()), list.total, paging);
+    print_out(out);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

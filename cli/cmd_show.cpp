@@ -1,0 +1,76 @@
+// gounki show [--db PATH] [--json] ID
+#include <QJsonDocument>
+
+#include "cli/db_options.hpp"
+#include "core/notation.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/writer.hpp"
+
+namespace gounki::cli {
+
+void describe_show(QCommandLineParser& p) {
+    add_db_option(p);
+    p.addOption({"json", "Print one JSON object instead of the record."});
+    p.addPositionalArgument("ID", "The id of the game (as listed by games or search).");
+}
+
+int run_show(const QCommandLineParser& p) {
+    const Command& self = *find_command("show");
+    const QStringList args = p.positionalArguments();
+    if (args.size() != 1) return usage_error(self, "expected exactly one game ID");
+    bool ok = false;
+    const qlonglong id = args[0].toLongLong(&ok);
+    if (!ok || id <= 0) return usage_error(self, "ID must be a positive whole number, got '" + args[0].toStdString() + "'");
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return exit_usage;
+    std::optional<db::StoredGame> game;
+    try {
+        game = database->game(id);
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    if (!game) {
+        print_err("gounki show: no game with id " + std::to_string(id) + "\n");
+        return exit_usage;
+    }
+    const std::string record = parser::write_record(db::game_record(*game));
+    if (p.isSet("json")) {
+        QJsonObject o = summary_json(game->summary);
+        QJsonArray tags, moves, diagnostics;
+        for (const auto& [name, value] : game->tags) tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
+        Position pos = game->start;
+        UndoRecord undo;
+        for (Move m : game->moves) {
+            moves.append(QString::fromStdString(move_to_text(pos, m)));
+            pos.do_move(m, undo);
+        }
+        for (const db::Diagnostic& d : game->diagnostics)
+            diagnostics.append(QJsonObject{{"severity", QString::fromStdString(std::string(db::severity_name(d.severity)))},
+                                           {"code", QString::fromStdString(d.code)},
+                                           {"line", d.line},
+                                           {"column", d.column},
+                                           {"message", QString::fromStdString(d.message)}});
+        o["tags"] = tags;
+        o["start"] = QString::fromStdString(game->start.to_text());
+        o["moves"] = moves;
+        o["diagnostics"] = diagnostics;
+        o["source"] = QJsonObject{{"file", QString::fromStdString(game->source_file)}, {"line", game->source_line}};
+        o["record"] = QString::fromStdString(record);
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
+    std::string out = record;
+    if (!game->source_file.empty()) out += "; from " + game->source_file + ":" + std::to_string(game->source_line) + "\n";
+    if (game->summary.status != db::GameStatus::valid) out += std::string("; status: ") + std::string(db::status_name(game->summary.status)) + "\n";
+    for (const db::Diagnostic& d : game->diagnostics) {
+        out += "; ";
+        if (d.line) out += std::to_string(d.line) + ":" + std::to_string(d.column) + ": ";
+        out += std::string(db::severity_name(d.severity)) + ": " + d.message;
+        if (!d.code.empty()) out += " [" + d.code + "]";
+        out += "\n";
+    }
+    print_out(out);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

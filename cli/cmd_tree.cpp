@@ -1,0 +1,63 @@
+// gounki tree [--db PATH] [--position P] [--json]
+#include <QJsonDocument>
+
+#include <cstdio>
+
+#include "cli/db_options.hpp"
+#include "core/notation.hpp"
+
+namespace gounki::cli {
+
+void describe_tree(QCommandLineParser& p) {
+    add_db_option(p);
+    p.addOption({"position", "The position to explore (RULES.md 1.7 format; default: the start position).", "position"});
+    p.addOption({"json", "Print one JSON object instead of a table."});
+}
+
+int run_tree(const QCommandLineParser& p) {
+    const Command& self = *find_command("tree");
+    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    Position pos = Position::start();
+    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return exit_usage;
+    db::Tree tree;
+    try {
+        tree = database->tree(pos, GameKind::gounki);
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
+    if (p.isSet("json")) {
+        QJsonArray moves;
+        for (const db::TreeMove& m : tree.moves)
+            moves.append(QJsonObject{{"move", QString::fromStdString(move_to_text(pos, m.move))},
+                                     {"games", qint64(m.games)},
+                                     {"white_wins", qint64(m.white_wins)},
+                                     {"black_wins", qint64(m.black_wins)},
+                                     {"draws", qint64(m.draws)},
+                                     {"white_pct", pct(m.white_wins, m.games)},
+                                     {"black_pct", pct(m.black_wins, m.games)},
+                                     {"draw_pct", pct(m.draws, m.games)},
+                                     {"latest", summary_json(m.latest)}});
+        QJsonObject o{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
+    std::string out = pos.to_text() + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    if (!tree.moves.empty()) out += "Move              Games   White   Black    Draw  Latest\n";
+    for (const db::TreeMove& m : tree.moves) {
+        char line[160];
+        std::string move = move_to_text(pos, m.move);
+        move.resize(std::max<std::size_t>(move.size(), 14), ' ');
+        std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
+                      pct(m.white_wins, m.games), pct(m.black_wins, m.games), pct(m.draws, m.games));
+        const db::GameSummary& g = m.latest;
+        out += line + std::string("#") + std::to_string(g.id) + " " + (g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black) +
+               " " + (g.date.empty() ? "?" : g.date) + " " + std::string(db::result_text(g.result)) + "\n";
+    }
+    print_out(out);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,155 @@
+#include "cli/db_options.hpp"
+
+#include <cstdio>
+
+namespace gounki::cli {
+
+void add_db_option(QCommandLineParser& p) {
+    p.addOption({"db", "The database file (default: $GOUNKI_DB, else ./gounki.db).", "path"});
+}
+
+std::string db_path(const QCommandLineParser& p) {
+    return p.isSet("db") ? p.value("db").toStdString() : db::default_database_path();
+}
+
+void add_filter_options(QCommandLineParser& p) {
+    p.addOption({"white", "Games whose White player's name contains this text (any case).", "name"});
+    p.addOption({"black", "Games whose Black player's name contains this text (any case).", "name"});
+    p.addOption({"player", "Games in which a player's name contains this text (any case).", "name"});
+    p.addOption({"event", "Games whose event's name contains this text (any case).", "name"});
+    p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
+    p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
+    p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
+}
+
+bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& f, int& exit_code) {
+    f.white = p.value("white").toStdString();
+    f.black = p.value("black").toStdString();
+    f.player = p.value("player").toStdString();
+    f.event = p.value("event").toStdString();
+    if (p.isSet("result")) {
+        f.result = db::parse_result(p.value("result").toStdString());
+        if (!f.result) {
+            exit_code = usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
+            return false;
+        }
+    }
+    for (const char* name : {"from", "to"}) {
+        if (!p.isSet(name)) continue;
+        const std::string text = p.value(name).toStdString();
+        const auto bound = db::date_bound(text, std::string_view(name) == "to");
+        if (!bound) {
+            exit_code = usage_error(cmd, std::string("--") + name + " must be a date YYYY, YYYY.MM or YYYY.MM.DD, got '" + text + "'");
+            return false;
+        }
+        (std::string_view(name) == "to" ? f.date_to : f.date_from) = *bound;
+    }
+    return true;
+}
+
+void add_paging_options(QCommandLineParser& p, int default_limit) {
+    p.addOption({"limit", QString("Show at most N games (default %1; 0: all).").arg(default_limit), "N", QString::number(default_limit)});
+    p.addOption({"offset", "Skip the first N games (default 0).", "N", "0"});
+}
+
+bool read_paging(const Command& cmd, const QCommandLineParser& p, db::Paging& out, int& exit_code) {
+    bool ok1 = false, ok2 = false;
+    const qlonglong limit = p.value("limit").toLongLong(&ok1);
+    const qlonglong offset = p.value("offset").toLongLong(&ok2);
+    if (!ok1 || !ok2 || limit < 0 || offset < 0) {
+        exit_code = usage_error(cmd, "--limit and --offset take whole numbers from 0");
+        return false;
+    }
+    out.limit = limit == 0 ? -1 : limit;
+    out.offset = offset;
+    return true;
+}
+
+std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access) {
+    try {
+        return std::make_unique<db::GameDatabase>(db_path(p), access);
+    } catch (const std::exception& e) {
+        database_error(cmd, e);
+        return nullptr;
+    }
+}
+
+int database_error(const Command& cmd, const std::exception& e) {
+    print_err(std::string("gounki ") + cmd.name + ": " + e.what() + "\n");
+    return exit_usage;
+}
+
+QJsonObject summary_json(const db::GameSummary& g) {
+    QJsonObject o;
+    o["id"] = qint64(g.id);
+    o["white"] = QString::fromStdString(g.white);
+    o["black"] = QString::fromStdString(g.black);
+    o["event"] = QString::fromStdString(g.event);
+    o["site"] = QString::fromStdString(g.site);
+    o["date"] = QString::fromStdString(g.date);
+    o["round"] = QString::fromStdString(g.round);
+    o["result"] = QString::fromStdString(std::string(db::result_text(g.result)));
+    o["plies"] = g.ply_count;
+    o["status"] = QString::fromStdString(std::string(db::status_name(g.status)));
+    if (g.ply >= 0) o["ply"] = g.ply;
+    return o;
+}
+
+QJsonObject filter_json(const db::GameFilter& f) {
+    QJsonObject o;
+    auto text = [&](const char* name, const std::string& v) {
+        if (!v.empty()) o[name] = QString::fromStdString(v);
+    };
+    text("white", f.white);
+    text("black", f.black);
+    text("player", f.player);
+    text("event", f.event);
+    if (f.result) o["result"] = QString::fromStdString(std::string(db::result_text(*f.result)));
+    if (f.date_from) o["from"] = qint64(*f.date_from);
+    if (f.date_to) o["to"] = qint64(*f.date_to);
+    return o;
+}
+
+namespace {
+
+std::string cell(std::string text, std::size_t width) {
+    if (text.size() > width) text = text.substr(0, width - 1) + "~";
+    text.resize(width, ' ');
+    return text;
+}
+
+} // namespace
+
+std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply) {
+    std::string out;
+    char line[64];
+    std::snprintf(line, sizeof line, "%8s  ", "Id");
+    out += line + cell("White", 20) + "  " + cell("Black", 20) + "  " + cell("Date", 10) + "  " + cell("Result", 7) + "  Plies";
+    if (with_ply) out += "   Ply";
+    out += "  Event\n";
+    for (const db::GameSummary& g : games) {
+        std::snprintf(line, sizeof line, "%8lld  ", static_cast<long long>(g.id));
+        out += line + cell(g.white.empty() ? "?" : g.white, 20) + "  " + cell(g.black.empty() ? "?" : g.black, 20) + "  " +
+               cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(std::string(db::result_text(g.result)), 7);
+        std::snprintf(line, sizeof line, "  %5d", g.ply_count);
+        out += line;
+        if (with_ply) {
+            std::snprintf(line, sizeof line, "  %4d", g.ply);
+            out += line;
+        }
+        out += "  " + g.event;
+        if (g.status != db::GameStatus::valid) out += std::string(" (") + std::string(db::status_name(g.status)) + ")";
+        out += "\n";
+    }
+    return out;
+}
+
+std::string paging_note(std::int64_t shown, std::int64_t total, const db::Paging& paging) {
+    if (shown >= total && paging.offset == 0) return {};
+    if (shown == 0) return "none shown (offset " + std::to_string(paging.offset) + " of " + std::to_string(total) + ")\n";
+    std::string note = "showing " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " + std::to_string(total);
+    if (paging.offset + shown < total) note += "; --offset " + std::to_string(paging.offset + shown) + " for more";
+    return note + "\n";
+}
+
+} // namespace gounki::cli
