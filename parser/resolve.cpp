@@ -57,11 +57,22 @@ std::string_view result_text(ast::Result r) {
 
 bool is_result_text(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
 
+std::string trim(std::string_view s);
+
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)
         if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
     return out;
+}
+
+// A comment's text: trimmed, with Windows line ends read as '\n'.
+std::string comment_text(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (!(s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n')) out += s[i];
+    return trim(out);
 }
 
 std::string trim(std::string_view s) {
@@ -505,7 +516,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                        "comment '{' is never closed: the rest of the game is inside it");
                 return finish(false);
             }
-            std::string text = trim(c.text);
+            std::string text = comment_text(c.text);
             if (line.plies.empty()) line.comments.push_back(std::move(text));
             else line.plies.back().comments.push_back(std::move(text));
             break;
@@ -549,17 +560,17 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 report(Severity::error, "unmatched-paren", u.offset, "')' closes no variation");
                 break;
             }
-            std::string message = "cannot read '" + text + "'";
+            std::string message;
             auto parsed = parse_move_text(text);
             if (auto* e = std::get_if<MoveTextError>(&parsed); e && e->column > 0)
-                message += " as a move: at character " + std::to_string(e->column + 1) + ", " + e->message;
-            else if (e)
-                message += ": not a move, move number, comment, NAG or result";
+                message = "cannot be read as a move: at character " + std::to_string(e->column + 1) + ", " + e->message;
+            else
+                message = "not a move, move number, comment, NAG or result";
             MoveList all;
             generate_moves(st.pos, all);
             const std::string near = nearest_move(st.pos, text, all);
             if (!near.empty()) message += "; did you mean " + near + "?";
-            Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + message);
+            Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + text + ": " + message);
             d.move_number = move_number(st.ply);
             d.side = st.pos.side_to_move();
             d.written = text;
@@ -588,28 +599,28 @@ void Resolver::check_result() {
             tag_result.clear();
         }
     }
+    // Who won on the board, when the main line was read to its end.
+    const bool over = !main_cut_ && main_end_.game_over();
+    const std::string winner = !over ? "" : main_end_.outcome() == Outcome::white_wins ? "1-0" : "0-1";
+    const std::string who = main_end_.outcome() == Outcome::white_wins ? "White" : "Black";
+    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
+
     const bool written = game_.result.value != ast::Result::none;
-    std::uint32_t at = written ? game_.result.offset : tag_at;
+    std::uint32_t at = tag ? tag_at : game_.offset;
     if (written) {
+        at = game_.result.offset;
         out_.result = std::string(result_text(game_.result.value));
         out_.result_written = true;
         if (!tag_result.empty() && tag_result != out_.result)
             report(Severity::error, "result-mismatch", at,
                    "the game ends with " + out_.result + " but its Result tag says " + tag_result);
     } else {
-        out_.result = tag_result.empty() ? "*" : tag_result;
-        const std::uint32_t end = std::max(last_offset_, game_.offset);
+        out_.result = !tag_result.empty() ? tag_result : over ? winner : "*";
         if (!main_cut_)
-            report(Severity::warning, "no-result", end,
+            report(Severity::warning, "no-result", std::max(last_offset_, game_.offset),
                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
-        at = tag ? tag_at : end;
     }
-    if (main_cut_) return;
-    const Position& end_pos = main_end_;
-    if (!end_pos.game_over()) return; // a decisive result on an open position: a resignation
-    const std::string winner = end_pos.outcome() == Outcome::white_wins ? "1-0" : "0-1";
-    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
-    const std::string who = end_pos.outcome() == Outcome::white_wins ? "White" : "Black";
+    if (!over) return; // a decisive result on an open position: a resignation
     if (out_.result == "*") {
         report(Severity::warning, "result-incomplete", at,
                "the result is * but " + who + " won" + how + " (write " + winner + ")");
@@ -637,7 +648,7 @@ void Resolver::run() {
                    "comment '{' is never closed: the rest of the game is inside it");
             main_cut_ = true;
         } else {
-            out_.main.comments.push_back(trim(c.text));
+            out_.main.comments.push_back(comment_text(c.text));
         }
     }
     main_end_ = out_.start;
@@ -653,7 +664,7 @@ void Resolver::run() {
     }
     if (!main_cut_) {
         for (const ast::Comment& c : game_.trailing_comments) {
-            std::string text = trim(c.text);
+            std::string text = comment_text(c.text);
             if (out_.main.plies.empty()) out_.main.comments.push_back(std::move(text));
             else out_.main.plies.back().comments.push_back(std::move(text));
         }

@@ -59,10 +59,11 @@ void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool bla
     for (const Ply& p : line.plies) {
         const int move_number = 1 + (ply + (black_first ? 1 : 0)) / 2;
         const bool white = pos.side_to_move() == Color::white;
-        if (white) mt.token(std::to_string(move_number) + ".");
-        else if (number) mt.token(std::to_string(move_number) + "...");
+        // The number and its move are one token, so that a line never ends with a bare number.
+        std::string text;
+        if (white || number) text = std::to_string(move_number) + (white ? ". " : "... ");
         number = false;
-        std::string text = move_to_text(pos, p.move);
+        text += move_to_text(pos, p.move);
         std::size_t first_nag = 0;
         if (!p.nags.empty() && p.nags[0] >= 1 && p.nags[0] <= 6) {
             text += suffix_text[p.nags[0]];

@@ -1,0 +1,159 @@
+// gounki validate FILE...: reads record files game by game, replays every game through the rules and
+// reports each problem as "file:line:col: error|warning: message [code]", then a summary.
+// Exit status: 0 every game valid (warnings allowed), 1 a game is invalid or partial, 2 usage or I/O.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "parser/reader.hpp"
+
+namespace gounki::cli {
+
+namespace {
+
+using parser::Diagnostic;
+using parser::GameRecord;
+using parser::GameStatus;
+using parser::RecordReader;
+using parser::Severity;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+struct Tally {
+    long files = 0, games = 0, valid = 0, invalid = 0, partial = 0, errors = 0, warnings = 0;
+    std::uint64_t bytes = 0;
+    std::map<std::string, long> codes;
+    bool io_failed = false;
+};
+
+class Output {
+public:
+    explicit Output(bool json) : json_(json) {}
+
+    void diagnostic(const Diagnostic& d, Tally& t) {
+        ++(d.severity == Severity::error ? t.errors : t.warnings);
+        ++t.codes[d.code];
+        if (!json_) {
+            print_out(parser::format_diagnostic(d) + "\n");
+            return;
+        }
+        QJsonObject o{{"type", "diagnostic"},
+                      {"severity", qs(std::string(parser::severity_name(d.severity)))},
+                      {"code", qs(d.code)},
+                      {"message", qs(d.message)},
+                      {"file", qs(d.file)}};
+        if (d.line > 0) o.insert("line", d.line);
+        if (d.column > 0) o.insert("column", d.column);
+        if (d.game > 0) o.insert("game", d.game);
+        if (d.move_number > 0) {
+            o.insert("move_number", d.move_number);
+            o.insert("side", d.side == Color::white ? "white" : "black");
+        }
+        if (!d.written.empty()) o.insert("text", qs(d.written));
+        if (!d.legal_moves.empty()) {
+            QJsonArray moves;
+            for (const std::string& m : d.legal_moves) moves.append(qs(m));
+            o.insert("legal_moves", moves);
+        }
+        if (!d.suggestion.empty()) o.insert("suggestion", qs(d.suggestion));
+        line(o);
+    }
+
+    void summary(const Tally& t, bool stats, double seconds) {
+        const double mb = double(t.bytes) / 1e6;
+        if (json_) {
+            QJsonObject codes;
+            for (const auto& [code, n] : t.codes) codes.insert(qs(code), qint64(n));
+            QJsonObject o{{"type", "summary"},          {"files", qint64(t.files)},     {"games", qint64(t.games)},
+                          {"valid", qint64(t.valid)},     {"invalid", qint64(t.invalid)}, {"partial", qint64(t.partial)},
+                          {"errors", qint64(t.errors)},   {"warnings", qint64(t.warnings)}, {"codes", codes}};
+            if (stats) {
+                o.insert("bytes", qint64(t.bytes));
+                o.insert("seconds", seconds);
+                o.insert("games_per_second", seconds > 0 ? double(t.games) / seconds : 0.0);
+                o.insert("mb_per_second", seconds > 0 ? mb / seconds : 0.0);
+            }
+            line(o);
+            return;
+        }
+        auto plural = [](long n, const char* word) {
+            return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+        };
+        std::string out = plural(t.games, "game") + " in " + plural(t.files, "file") + ": " +
+                          std::to_string(t.valid) + " valid, " + std::to_string(t.invalid) + " invalid, " +
+                          std::to_string(t.partial) + " partial; " + plural(t.errors, "error") + ", " +
+                          plural(t.warnings, "warning") + "\n";
+        for (const auto& [code, n] : t.codes) out += "  " + code + ": " + std::to_string(n) + "\n";
+        if (stats) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "read %.1f MB in %.3f s: %.0f games/s, %.1f MB/s\n", mb, seconds,
+                          seconds > 0 ? double(t.games) / seconds : 0.0, seconds > 0 ? mb / seconds : 0.0);
+            out += buf;
+        }
+        print_out(out);
+    }
+
+private:
+    static void line(const QJsonObject& o) {
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    }
+    bool json_;
+};
+
+void read_file(RecordReader& reader, Output& out, Tally& t) {
+    GameRecord game;
+    while (reader.next(game)) {
+        for (const Diagnostic& d : reader.take_file_diagnostics()) out.diagnostic(d, t);
+        ++t.games;
+        switch (game.status) {
+        case GameStatus::valid: ++t.valid; break;
+        case GameStatus::invalid: ++t.invalid; break;
+        case GameStatus::partial: ++t.partial; break;
+        }
+        for (const Diagnostic& d : game.diagnostics) out.diagnostic(d, t);
+    }
+    for (const Diagnostic& d : reader.take_file_diagnostics()) out.diagnostic(d, t);
+    t.bytes += reader.bytes_read();
+    t.io_failed |= reader.io_failed();
+}
+
+} // namespace
+
+void describe_validate(QCommandLineParser& p) {
+    p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
+    p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
+    p.addPositionalArgument("FILE", "Record files (GPN, RULES.md 1.8); '-' reads standard input.", "FILE...");
+}
+
+int run_validate(const QCommandLineParser& p) {
+    const Command& self = *find_command("validate");
+    const QStringList files = p.positionalArguments();
+    if (files.isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
+    Output out(p.isSet("json"));
+    Tally t;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const QString& name : files) {
+        ++t.files;
+        std::unique_ptr<RecordReader> reader;
+        if (name == "-") reader = std::make_unique<RecordReader>(std::cin, "-");
+        else reader = std::make_unique<RecordReader>(std::filesystem::path(name.toStdString()));
+        if (!reader->ok()) {
+            for (const Diagnostic& d : reader->take_file_diagnostics()) out.diagnostic(d, t);
+            t.io_failed = true;
+            continue;
+        }
+        read_file(*reader, out, t);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.summary(t, p.isSet("stats"), seconds);
+    if (t.io_failed) return exit_usage;
+    return t.valid == t.games ? exit_ok : exit_findings;
+}
+
+} // namespace gounki::cli
