@@ -55,6 +55,7 @@ void GameRecord::clear() {
     tags.clear();
     static const Position initial = Position::start();
     start = initial;
+    first_number = 1;
     main.comments.clear();
     main.plies.clear();
     result.assign(1, '*'); // not = "*": GCC 12 -O3 warns falsely (-Wrestrict)

@@ -104,7 +104,7 @@ bool RecordReader::load_chunk() {
         std::size_t cut = 0;
         const GameSplitter::Scan s = splitter_.scan(buf_.data(), end_, eof_, cut);
         if (s == GameSplitter::Scan::need_more) {
-            if (end_ - begin_ >= max_game_bytes) {
+            if (end_ - begin_ >= max_game_bytes_) {
                 // Too large to hold: drop what was scanned, keep scanning for the game's end.
                 if (!oversized_) {
                     oversized_ = true;
@@ -119,6 +119,11 @@ bool RecordReader::load_chunk() {
             continue;
         }
         const std::string_view raw(buf_.data() + begin_, cut - begin_);
+        if (!oversized_ && raw.size() > max_game_bytes_) { // found whole, but still too large
+            oversized_ = true;
+            chunk_line_ = line_;
+            chunk_column_ = column_;
+        }
         if (oversized_) {
             advance_place(raw);
             begin_ = cut;
@@ -182,7 +187,7 @@ bool RecordReader::next(GameRecord& game) {
         game.status = GameStatus::partial;
         Diagnostic d;
         d.code = "game-too-large";
-        d.message = "this game is larger than " + std::to_string(max_game_bytes >> 20) + " MiB; it is not read";
+        d.message = "this game is larger than " + std::to_string(max_game_bytes_) + " bytes; it is not read";
         d.file = name_;
         d.line = chunk_line_;
         d.column = chunk_column_;

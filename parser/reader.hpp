@@ -34,7 +34,7 @@ namespace gounki::parser {
 class RecordReader {
 public:
     // A game larger than this is reported (game-too-large) and passed over, never held in memory.
-    static constexpr std::size_t max_game_bytes = std::size_t(16) << 20;
+    static constexpr std::size_t default_max_game_bytes = std::size_t(16) << 20;
 
     // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
     explicit RecordReader(const std::filesystem::path& path);
@@ -60,6 +60,10 @@ public:
     std::uint64_t bytes_read() const { return bytes_read_; }
     int games_read() const { return number_; }
 
+    // The limit of one game's size (tests lower it); the memory the reader holds for input text.
+    void set_max_game_bytes(std::size_t n) { max_game_bytes_ = n; }
+    std::size_t buffer_capacity() const { return buf_.capacity() + chunk_.capacity(); }
+
 private:
     bool load_chunk();      // parses the next chunk; false at the end of the input
     bool read_more();       // appends a block of input to the buffer; false when none came
@@ -72,6 +76,7 @@ private:
     std::istream* in_ = nullptr;
     std::string name_;
 
+    std::size_t max_game_bytes_ = default_max_game_bytes;
     std::vector<char> buf_;
     std::size_t begin_ = 0; // the current chunk starts here in buf_
     std::size_t end_ = 0;   // data ends here

@@ -91,6 +91,7 @@ struct GameRecord {
     GameKind kind = GameKind::gounki;                       // from the Game tag
     std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
     Position start = Position::start();                     // from SetUp/Position, else the start
+    int first_number = 1; // the number of the first move: a set-up game may go on from move 12
     Line main;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*": the termination marker as written,
                               // else the Result tag, else "*"

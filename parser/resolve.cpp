@@ -409,8 +409,19 @@ bool Resolver::set_up() {
     }
     auto parsed = Position::from_text(trim(*position));
     if (auto* e = std::get_if<PositionError>(&parsed)) {
-        report(Severity::error, "bad-position", tag_offset("Position"),
-               "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+        // Point at the offending character inside the value (escapes aside, the value is as written).
+        std::uint32_t at = tag_offset("Position");
+        for (const ast::Tag& t : game_.tags) {
+            if (t.name != "Position") continue;
+            const std::size_t quote = src_.slice(t.offset, t.length).find('"');
+            const std::size_t lead = t.raw_value.find_first_not_of(" \t\r\n");
+            if (quote != std::string_view::npos && lead != std::string::npos)
+                at = t.offset + std::uint32_t(quote + 1 + lead + std::size_t(e->column));
+            break;
+        }
+        Diagnostic& d = report(Severity::error, "bad-position", at,
+                               "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+        d.written = *position;
         return false;
     }
     if (!setup || trim(*setup) != "1")
@@ -458,6 +469,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             if (main && st.ply == 0 && set_up_ && !st.number_checked) {
                 // A set-up game may go on from any move number: its first number sets the count.
                 number_base_ = int(n.number);
+                out_.first_number = number_base_;
                 st.number_checked = true;
                 break;
             }

@@ -52,12 +52,12 @@ void write_comment(Movetext& mt, const std::string& text) {
     }
 }
 
-void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool black_first) {
+void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool black_first, int first_number) {
     bool number = true; // Black's next move needs its number
     for (const std::string& c : line.comments) write_comment(mt, c);
     UndoRecord undo;
     for (const Ply& p : line.plies) {
-        const int move_number = 1 + (ply + (black_first ? 1 : 0)) / 2;
+        const int move_number = first_number + (ply + (black_first ? 1 : 0)) / 2;
         const bool white = pos.side_to_move() == Color::white;
         // The number and its move are one token, so that a line never ends with a bare number.
         std::string text;
@@ -77,7 +77,7 @@ void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool bla
         }
         for (const Line& v : p.variations) {
             mt.token("(");
-            write_plies(mt, v, pos, ply, black_first);
+            write_plies(mt, v, pos, ply, black_first, first_number);
             mt.token(")");
             number = true;
         }
@@ -101,7 +101,7 @@ std::string escape(const std::string& v) {
 std::string write_line(const Line& line, const Position& pos) {
     std::string out;
     Movetext mt(out);
-    write_plies(mt, line, pos, 0, pos.side_to_move() == Color::black);
+    write_plies(mt, line, pos, 0, pos.side_to_move() == Color::black, 1);
     return out;
 }
 
@@ -135,7 +135,7 @@ std::string write_record(const GameRecord& game) {
     }
     out += '\n';
     Movetext mt(out);
-    write_plies(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black);
+    write_plies(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number);
     mt.token(game.result);
     out += "\n\n";
     return out;

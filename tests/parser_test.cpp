@@ -1,10 +1,758 @@
-// Game records: grammar, replay, diagnostics, writer round trips, streaming.
+// Game records (RULES.md 1.8): the grammar, replay and diagnostics (golden files in
+// tests/data/records), the writer's round trips, random games, streaming, encodings, the
+// `gounki validate` command, and the fuzzers' regression files.
 #include "tests/catch.hpp"
 
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <streambuf>
+
+#include "core/notation.hpp"
+#include "parser/encoding.hpp"
 #include "parser/reader.hpp"
+#include "parser/splitter.hpp"
+#include "parser/syntax.hpp"
 #include "parser/writer.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
+namespace fs = std::filesystem;
 
-TEST_CASE("placeholder", "[parser]") { CHECK(true); }
+namespace {
+
+const fs::path records_dir = fs::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "records";
+const fs::path regressions_dir = fs::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "regressions";
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// What a golden .expected file holds: per game its status and size, per diagnostic its place,
+// severity and code; file diagnostics as they come.
+std::string describe(RecordReader& reader) {
+    std::ostringstream out;
+    auto diag = [&](const Diagnostic& d, const char* prefix) {
+        out << prefix << d.line << ':' << d.column << ' ' << severity_name(d.severity) << ' ' << d.code << '\n';
+    };
+    GameRecord g;
+    while (reader.next(g)) {
+        for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+        out << "game " << g.number << " line " << g.line << ": " << status_name(g.status) << ", "
+            << g.main.plies.size() << " plies, result " << g.result << '\n';
+        for (const Diagnostic& d : g.diagnostics) diag(d, "  ");
+    }
+    for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+    return out.str();
+}
+
+std::string without_comment_lines(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.empty() || line[0] != '#') out += line + '\n';
+    return out;
+}
+
+std::vector<GameRecord> read_file(const std::string& name, std::vector<Diagnostic>* file_diags = nullptr) {
+    RecordReader reader(records_dir / name);
+    REQUIRE(reader.ok());
+    std::vector<GameRecord> games;
+    GameRecord g;
+    while (reader.next(g)) games.push_back(g);
+    if (file_diags) *file_diags = reader.take_file_diagnostics();
+    return games;
+}
+
+GameRecord read_one(const std::string& name) {
+    auto games = read_file(name);
+    REQUIRE(games.size() == 1);
+    return games[0];
+}
+
+const Diagnostic* find_code(const GameRecord& g, std::string_view code) {
+    for (const Diagnostic& d : g.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+// The first difference between two move trees, or "" when they are the same game.
+std::string compare_lines(const Line& a, const Line& b, const std::string& where) {
+    if (a.comments != b.comments) return where + ": comments before the first move differ";
+    if (a.plies.size() != b.plies.size())
+        return where + ": " + std::to_string(a.plies.size()) + " plies against " + std::to_string(b.plies.size());
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        const Ply& x = a.plies[i];
+        const Ply& y = b.plies[i];
+        const std::string at = where + " ply " + std::to_string(i);
+        if (x.move != y.move) return at + ": moves differ";
+        if (x.nags != y.nags) return at + ": NAGs differ";
+        if (x.comments != y.comments) return at + ": comments differ";
+        if (x.variations.size() != y.variations.size()) return at + ": numbers of variations differ";
+        for (std::size_t v = 0; v < x.variations.size(); ++v) {
+            const std::string d = compare_lines(x.variations[v], y.variations[v], at + " variation " + std::to_string(v));
+            if (!d.empty()) return d;
+        }
+    }
+    return {};
+}
+
+std::string compare_records(const GameRecord& a, const GameRecord& b) {
+    if (!(a.start == b.start)) return "start positions differ";
+    if (a.first_number != b.first_number) return "first move numbers differ";
+    if (a.result != b.result) return "results differ: " + a.result + " against " + b.result;
+    if (a.kind != b.kind) return "game kinds differ";
+    for (const auto& [name, value] : a.tags) {
+        if (name == "Game" || name == "Result" || name == "SetUp" || name == "Position") continue;
+        const std::string* other = b.tag(name);
+        if (!other) return "tag " + name + " is lost";
+        if (*other != *a.tag(name)) return "tag " + name + " differs";
+    }
+    return compare_lines(a.main, b.main, "main line");
+}
+
+int exit_status(int raw) { return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1; }
+
+// Runs a shell command; its standard output and exit status.
+std::pair<std::string, int> run(const std::string& command) {
+    FILE* p = popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    return {out, exit_status(pclose(p))};
+}
+
+std::string cli() { return std::string("'") + GOUNKI_CLI + "'"; }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Golden files: one record file per case, with its expected diagnostics.
+
+TEST_CASE("every golden record file gives exactly its expected games and diagnostics", "[parser][golden]") {
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(records_dir)) {
+        if (entry.path().extension() != ".gpn") continue;
+        const fs::path expected = fs::path(entry.path()).replace_extension(".expected");
+        DYNAMIC_SECTION(entry.path().filename().string()) {
+            REQUIRE(fs::exists(expected));
+            RecordReader reader(entry.path());
+            REQUIRE(reader.ok());
+            CHECK(describe(reader) == without_comment_lines(slurp(expected)));
+        }
+        ++files;
+    }
+    CHECK(files >= 30);
+}
+
+TEST_CASE("tag values keep their escaped quotes and backslashes, and the writer escapes them again", "[parser]") {
+    const GameRecord g = read_one("tag_escapes.gpn");
+    REQUIRE(g.tag("Event"));
+    CHECK(*g.tag("Event") == "The \"Big\" Open");
+    CHECK(*g.tag("Site") == "C:\\Clubs\\Paris");
+    CHECK(*g.tag("White") == "O'Neil, \"Ace\"");
+    const std::string text = write_record(g);
+    CHECK(text.find("[Event \"The \\\"Big\\\" Open\"]") != std::string::npos);
+    CHECK(text.find("[Site \"C:\\\\Clubs\\\\Paris\"]") != std::string::npos);
+    CHECK(g.result == "1/2-1/2");
+}
+
+TEST_CASE("an unknown escape is kept as written and pointed at", "[parser]") {
+    const GameRecord g = read_one("bad_escape.gpn");
+    CHECK(*g.tag("Event") == "Tab\\tseparated");
+    const Diagnostic* d = find_code(g, "bad-escape");
+    REQUIRE(d);
+    CHECK(d->line == 1);
+    CHECK(d->column == 12);
+    CHECK(d->severity == Severity::warning);
+}
+
+TEST_CASE("a detached suffix binds to the move before it, and the variation replaces that move", "[parser]") {
+    const GameRecord g = read_one("detached_suffix.gpn");
+    REQUIRE(g.main.plies.size() == 7);
+    CHECK(g.main.plies[2].comments == std::vector<std::string>{"a comment"});
+    const Ply& p = g.main.plies[4]; // 3. d2-c2+ ?!
+    CHECK(p.written == "d2-c2+");
+    CHECK(p.nags == std::vector<std::uint8_t>{6});
+    REQUIRE(p.variations.size() == 1);
+    REQUIRE(p.variations[0].plies.size() == 2);
+    Position before = g.start;
+    UndoRecord u;
+    for (int i = 0; i < 4; ++i) before.do_move(g.main.plies[std::size_t(i)].move, u);
+    CHECK(move_to_text(before, p.variations[0].plies[0].move) == "d3-e4");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.diagnostics.empty());
+}
+
+TEST_CASE("nested variations make a tree and an empty one is dropped with a warning", "[parser]") {
+    const GameRecord g = read_one("variations.gpn");
+    REQUIRE(g.main.plies.size() == 3);
+    const Ply& first = g.main.plies[0];
+    REQUIRE(first.variations.size() == 1); // (1. b2-b3 (1. d2-d3) a7-a6); () is gone
+    const Line& alt = first.variations[0];
+    REQUIRE(alt.plies.size() == 2);
+    REQUIRE(alt.plies[0].variations.size() == 1);
+    CHECK(alt.plies[0].variations[0].plies.size() == 1);
+    const Ply& second = g.main.plies[1];
+    REQUIRE(second.variations.size() == 1);
+    REQUIRE(second.variations[0].plies.size() == 2);
+    CHECK(second.variations[0].plies[1].variations.size() == 1);
+    const Diagnostic* d = find_code(g, "empty-variation");
+    REQUIRE(d);
+    CHECK(d->column == 38);
+}
+
+TEST_CASE("a web table gives its moves and names the players from its header row", "[parser]") {
+    const GameRecord g = read_one("table.gpn");
+    CHECK(g.main.plies.size() == 5);
+    REQUIRE(g.tag("White"));
+    CHECK(*g.tag("White") == "Alice");
+    CHECK(*g.tag("Black") == "Bob");
+}
+
+TEST_CASE("a Windows-1252 file is converted, with one warning naming the file", "[parser]") {
+    std::vector<Diagnostic> file_diags;
+    const auto games = read_file("latin1.gpn", &file_diags);
+    REQUIRE(games.size() == 1);
+    REQUIRE(file_diags.size() == 1);
+    CHECK(file_diags[0].code == "not-utf8");
+    CHECK(file_diags[0].file.find("latin1.gpn") != std::string::npos);
+    CHECK(file_diags[0].line == 1);
+    CHECK(file_diags[0].column == 19);
+    const GameRecord& g = games[0];
+    CHECK(*g.tag("Event") == "Tournoi d'\xC3\xA9t\xC3\xA9");
+    CHECK(*g.tag("White") == "M\xC3\xBCller");
+    CHECK(*g.tag("Black") == "Jos\xC3\xA9 \xE2\x82\xAC");
+    CHECK(g.main.comments == std::vector<std::string>{"Tr\xC3\xA8s bien"});
+}
+
+TEST_CASE("spaces inside moves are read, and the text as written is kept", "[parser]") {
+    const GameRecord g = read_one("spaces_in_moves.gpn");
+    REQUIRE(g.main.plies.size() == 7);
+    CHECK(g.main.plies[0].written == "c2 - d3");
+    CHECK(g.main.plies[3].written == "e7 - e6 +");
+    CHECK(g.main.plies[6].written == "c2 * c3 , c4");
+    CHECK(g.main.plies[6].move.type() == MoveType::deployment);
+    CHECK(g.diagnostics.empty());
+}
+
+TEST_CASE("exits written OUT and deployments that leave the board end the game", "[parser]") {
+    const GameRecord a = read_one("out_upper.gpn");
+    CHECK(a.main.plies.back().move.type() == MoveType::exit);
+    CHECK(a.final_position().outcome() == Outcome::black_wins);
+    const GameRecord b = read_one("deploy_exit.gpn");
+    CHECK(b.main.plies.back().move.type() == MoveType::deployment);
+    CHECK(b.main.plies.back().move.ends_out());
+    CHECK(b.final_position().outcome() == Outcome::white_wins);
+    CHECK(a.status == GameStatus::valid);
+    CHECK(b.status == GameStatus::valid);
+}
+
+TEST_CASE("an illegal move names the legal moves of its stack and the nearest one when obvious", "[parser]") {
+    SECTION("in a variation: two moves are equally near, so no guess") {
+        const GameRecord g = read_one("illegal_in_variation.gpn");
+        const Diagnostic* d = find_code(g, "illegal-move");
+        REQUIRE(d);
+        CHECK(d->line == 4);
+        CHECK(d->column == 22);
+        CHECK(d->move_number == 1);
+        CHECK(d->side == Color::black);
+        CHECK(d->written == "f7-f6");
+        CHECK(d->legal_moves == std::vector<std::string>{"f7-e6", "f7-g6"});
+        CHECK(d->suggestion.empty());
+        CHECK(d->game == 1);
+        CHECK(g.main.plies.size() == 3);
+        CHECK(g.main.plies[1].variations.empty()); // the variation broke at its first move
+    }
+    SECTION("in the main line, with the obvious intent, and the next game unharmed") {
+        const auto games = read_file("two_games_first_broken.gpn");
+        REQUIRE(games.size() == 2);
+        const Diagnostic* d = find_code(games[0], "illegal-move");
+        REQUIRE(d);
+        CHECK(d->suggestion == "d3-e4");
+        CHECK(d->legal_moves == std::vector<std::string>{"d3-c4", "d3-e4"});
+        CHECK(d->move_number == 2);
+        CHECK(d->side == Color::white);
+        CHECK(d->message.find("did you mean d3-e4?") != std::string::npos);
+        CHECK(games[0].status == GameStatus::partial);
+        CHECK(games[0].main.plies.size() == 2);
+        CHECK(games[1].status == GameStatus::valid);
+        CHECK(games[1].number == 2);
+        CHECK(games[1].line == 6);
+    }
+}
+
+TEST_CASE("a move after the game ended is an error and the game keeps the moves before it", "[parser]") {
+    const GameRecord g = read_one("move_after_end.gpn");
+    const Diagnostic* d = find_code(g, "move-after-end");
+    REQUIRE(d);
+    CHECK(d->move_number == 19);
+    CHECK(d->side == Color::white);
+    CHECK(d->message.find("e2-Out") != std::string::npos);
+    CHECK(g.main.plies.size() == 36);
+    CHECK(g.status == GameStatus::partial);
+}
+
+TEST_CASE("markers that disagree with the position are warnings and the moves stand", "[parser]") {
+    const GameRecord g = read_one("markers.gpn");
+    CHECK(g.status == GameStatus::valid);
+    std::vector<std::string> codes;
+    for (const Diagnostic& d : g.diagnostics) codes.push_back(d.code);
+    CHECK(codes == std::vector<std::string>{"plus-without-join", "dash-on-capture", "x-without-capture",
+                                            "join-without-plus"});
+    CHECK(g.diagnostics[1].message.find("canonical: e4xd5") != std::string::npos);
+    const std::string text = write_record(g);
+    CHECK(text.find("3. e4xd5 e7-e6 4. d1-e2+") != std::string::npos);
+}
+
+TEST_CASE("results are checked against the final position", "[parser]") {
+    const GameRecord g = read_one("result_contradicts.gpn");
+    const Diagnostic* d = find_code(g, "result-contradicts");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::error);
+    CHECK(g.status == GameStatus::invalid);
+    // A decisive result on an open position is a resignation; * on a finished game is a warning.
+    auto games = read_records("1. c2-d3 f7-e6 0-1\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].status == GameStatus::valid);
+    CHECK(games[0].diagnostics.empty());
+    const std::string won = "[SetUp \"1\"]\n[Position \"8/1(RR)6/8/8/8/8/8/s7 w\"]\n\n1. b7*c8,out *\n";
+    games = read_records(won);
+    REQUIRE(games.size() == 1);
+    REQUIRE(find_code(games[0], "result-incomplete"));
+    CHECK(games[0].status == GameStatus::valid);
+    // With no marker at all, a finished game's result is read from the board.
+    games = read_records("[SetUp \"1\"]\n[Position \"8/1(RR)6/8/8/8/8/8/s7 w\"]\n\n1. b7*c8,out\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].result == "1-0");
+}
+
+TEST_CASE("move numbers that skip a move are pointed at once", "[parser]") {
+    const auto games = read_records("1. c2-d3 f7-e6 3. d3-e4 e6-d5 4. e4xd5 *");
+    REQUIRE(games.size() == 1);
+    int n = 0;
+    for (const Diagnostic& d : games[0].diagnostics) n += d.code == "wrong-move-number";
+    CHECK(n == 1);
+    CHECK(games[0].diagnostics[0].column == 16);
+    CHECK(games[0].main.plies.size() == 5);
+}
+
+TEST_CASE("set-up games keep their first move number through a round trip", "[parser]") {
+    const auto games = read_file("setup.gpn");
+    REQUIRE(games.size() == 2);
+    CHECK(games[0].first_number == 12);
+    CHECK(games[1].first_number == 5);
+    CHECK(games[1].start.side_to_move() == Color::black);
+    const std::string text = write_record(games[1]);
+    CHECK(text.find("[SetUp \"1\"]\n[Position \"8/8/8/8/8/8/1(rr)6/S7 b\"]") != std::string::npos);
+    CHECK(text.find("5... b2*c1,out 0-1") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The grammar alone.
+
+TEST_CASE("the grammar reads every kind of movetext element into the syntax tree", "[parser][grammar]") {
+    ChunkSyntax out;
+    parse_chunk("[Event \"x\"]\n12... a1-Out b2 x c3 $14 !? {c} ; line\n (a6 * a7, b8, OUT) c5*d5+,e5,f6+ 1/2-1/2",
+                out);
+    REQUIRE(out.errors.empty());
+    REQUIRE(out.games.size() == 1);
+    const ast::Game& g = out.games[0];
+    REQUIRE(g.tags.size() == 1);
+    CHECK(g.tags[0].name == "Event");
+    CHECK(g.result.value == ast::Result::draw);
+    REQUIRE(g.elements.size() == 9);
+    const auto& n = boost::get<ast::MoveNumber>(g.elements[0].get());
+    CHECK(n.number == 12);
+    CHECK(n.ellipsis);
+    const auto& exit = boost::get<ast::Move>(g.elements[1].get());
+    CHECK(exit.spec.from == parse_square("a1"));
+    CHECK(exit.spec.out);
+    CHECK(exit.length == 6);
+    const auto& capture = boost::get<ast::Move>(g.elements[2].get());
+    CHECK(capture.spec.separator == MoveSeparator::capture);
+    CHECK(capture.length == 7); // "b2 x c3"
+    CHECK(boost::get<ast::Annotation>(g.elements[3].get()).value == 14);
+    CHECK(boost::get<ast::Annotation>(g.elements[4].get()).suffix);
+    CHECK(boost::get<ast::Annotation>(g.elements[4].get()).value == 5);
+    CHECK(boost::get<ast::Comment>(g.elements[5].get()).text == "c");
+    CHECK(boost::get<ast::Comment>(g.elements[6].get()).text == " line");
+    const auto& v = boost::get<ast::x3::forward_ast<ast::Variation>>(g.elements[7].get()).get();
+    REQUIRE(v.elements.size() == 1);
+    CHECK(v.closed);
+    const auto& deploy = boost::get<ast::Move>(v.elements[0].get());
+    CHECK(deploy.spec.separator == MoveSeparator::deploy);
+    CHECK(deploy.spec.target_count == 2);
+    CHECK(deploy.spec.out);
+    const auto& d3 = boost::get<ast::Move>(g.elements[8].get());
+    CHECK(d3.spec.target_count == 3);
+    CHECK(d3.spec.targets[0].joins);
+    CHECK(!d3.spec.targets[1].joins);
+    CHECK(d3.spec.targets[2].joins);
+}
+
+TEST_CASE("unreadable text becomes one unknown token, not a lost game", "[parser][grammar]") {
+    ChunkSyntax out;
+    parse_chunk("1. c2-d3 zz9! c5*d5,e5,f6,g7 )", out);
+    REQUIRE(out.games.size() == 1);
+    std::vector<int> kinds;
+    for (const ast::Element& e : out.games[0].elements) kinds.push_back(e.get().which());
+    // number, move, unknown "zz9!", deployment of 3, unknown ",g7", stray ')'
+    CHECK(kinds == std::vector<int>{0, 1, 6, 1, 6, 6});
+}
+
+TEST_CASE("variations nested too deep are refused without recursing further", "[parser][grammar]") {
+    const std::string text = "1. c2-d3 " + std::string(5000, '(') + "f7-e6" + std::string(5000, ')') + " *";
+    ChunkSyntax out;
+    parse_chunk(text, out);
+    REQUIRE(!out.errors.empty());
+    CHECK(out.errors[0].code == "too-deep");
+    const auto games = read_records(text);
+    REQUIRE(!games.empty());
+    CHECK(games[0].status == GameStatus::partial);
+}
+
+TEST_CASE("the splitter cuts games at tag sections and results, never inside comments", "[parser][grammar]") {
+    const std::string text = "[A \"1\"]\n1. a1-a2 {no [B \"x\"] here\n1-0} 1-0 {after} ; note\n"
+                             "[B \"2\"]\n1. c5 * d5 *\n1. d2-d3 1/2-1/2";
+    GameSplitter s;
+    std::vector<std::string> chunks;
+    std::size_t start = 0, cut = 0;
+    s.start_chunk(0);
+    for (;;) {
+        const auto r = s.scan(text.data(), text.size(), true, cut);
+        chunks.push_back(text.substr(start, cut - start));
+        if (r == GameSplitter::Scan::end) break;
+        start = cut;
+        s.start_chunk(cut);
+    }
+    REQUIRE(chunks.size() == 3);
+    CHECK(chunks[0] == "[A \"1\"]\n1. a1-a2 {no [B \"x\"] here\n1-0} 1-0 {after} ; note\n");
+    CHECK(chunks[1] == "[B \"2\"]\n1. c5 * d5 *\n");
+    CHECK(chunks[2] == "1. d2-d3 1/2-1/2");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encodings.
+
+TEST_CASE("UTF-8 validation rejects overlong forms, surrogates and truncated sequences", "[parser][encoding]") {
+    auto [text, ok, bad] = GENERATE(table<std::string, bool, std::size_t>({
+        {"plain ASCII text, long enough to use the 8-byte path", true, 0},
+        {"M\xC3\xBCller \xE2\x82\xAC \xF0\x9F\x98\x80", true, 0},
+        {"ab\xC0\xAF", false, 2},          // overlong '/'
+        {"\xED\xA0\x80", false, 0},        // surrogate
+        {"xyz\xF4\x90\x80\x80", false, 3}, // past U+10FFFF
+        {"M\xFCller", false, 1},           // Latin-1
+        {"end\xE2\x82", false, 3},         // truncated
+    }));
+    std::size_t at = 0;
+    CHECK(valid_utf8(text, at) == ok);
+    if (!ok) CHECK(at == bad);
+}
+
+TEST_CASE("Windows-1252 converts to UTF-8 with its own letters in 0x80-0x9F", "[parser][encoding]") {
+    std::string out;
+    cp1252_to_utf8("a\x80\x9C\xE9\xFF\x81", out);
+    CHECK(out == "a\xE2\x82\xAC\xC5\x93\xC3\xA9\xC3\xBF\xC2\x81");
+    CHECK(utf8_length(out) == 6);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer round trips.
+
+TEST_CASE("parse, write, parse gives the same game for every golden file", "[parser][writer]") {
+    for (const auto& entry : fs::directory_iterator(records_dir)) {
+        if (entry.path().extension() != ".gpn") continue;
+        DYNAMIC_SECTION(entry.path().filename().string()) {
+            std::vector<GameRecord> first;
+            RecordReader reader(entry.path());
+            GameRecord g;
+            while (reader.next(g)) first.push_back(g);
+            std::string text;
+            for (const GameRecord& r : first) text += write_record(r);
+            const auto second = read_records(text, "written");
+            REQUIRE(second.size() == first.size());
+            for (std::size_t i = 0; i < first.size(); ++i) {
+                INFO("game " << i + 1 << "\n" << write_record(first[i]));
+                CHECK(compare_records(first[i], second[i]).empty());
+                if (first[i].status == GameStatus::valid && first[i].kind == GameKind::gounki) {
+                    CHECK(second[i].diagnostics.empty());
+                }
+                CHECK(write_record(second[i]) == write_record(first[i])); // canonical text is a fixed point
+            }
+        }
+    }
+}
+
+namespace {
+
+std::string random_comment(std::mt19937& rng) {
+    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0", "*", "$3", "!?", ";", "\"", "a1-a2"};
+    std::string s;
+    const int n = int(rng() % 5);
+    for (int i = 0; i < n; ++i) {
+        if (i) s += ' ';
+        s += words[rng() % (sizeof words / sizeof *words)];
+    }
+    return s;
+}
+
+Line random_line(std::mt19937& rng, Position pos, int max_plies, int depth) {
+    Line line;
+    if (rng() % 30 == 0) line.comments.push_back(random_comment(rng));
+    UndoRecord undo;
+    for (int i = 0; i < max_plies && !pos.game_over(); ++i) {
+        MoveList moves;
+        generate_moves(pos, moves);
+        Ply p;
+        p.move = moves[int(rng() % unsigned(moves.size()))];
+        if (rng() % 20 == 0) p.nags.push_back(std::uint8_t(rng() % 256));
+        if (rng() % 40 == 0) p.nags.push_back(std::uint8_t(1 + rng() % 6));
+        if (rng() % 25 == 0) p.comments.push_back(random_comment(rng));
+        if (depth < 2 && rng() % 15 == 0) p.variations.push_back(random_line(rng, pos, 1 + int(rng() % 4), depth + 1));
+        pos.do_move(p.move, undo);
+        line.plies.push_back(std::move(p));
+    }
+    return line;
+}
+
+} // namespace
+
+TEST_CASE("thousands of random legal games survive write and read with the same moves", "[parser][writer]") {
+    std::mt19937 rng(20261102);
+    const int count = 2500;
+    std::vector<GameRecord> games;
+    std::string text;
+    for (int i = 0; i < count; ++i) {
+        GameRecord g;
+        g.tags = {{"Event", "Random"}, {"Round", std::to_string(i + 1)}, {"White", "A \"quoted\" name"},
+                  {"Black", "B\\C"}, {"Annotator", "fixed seed"}};
+        if (i % 10 == 9) { // a set-up start: a few random moves in, numbered from 20
+            Line prefix = random_line(rng, Position::start(), 1 + int(rng() % 7), 3);
+            UndoRecord u;
+            for (const Ply& p : prefix.plies) g.start.do_move(p.move, u);
+            g.first_number = 20;
+        }
+        const bool to_the_end = rng() % 4 != 0;
+        g.main = random_line(rng, g.start, to_the_end ? 1000 : int(rng() % 60), 0);
+        Position end = g.final_position();
+        if (end.game_over()) g.result = end.outcome() == Outcome::white_wins ? "1-0" : "0-1";
+        else g.result = std::vector<std::string>{"*", "1-0", "0-1", "1/2-1/2"}[rng() % 4];
+        text += write_record(g);
+        games.push_back(std::move(g));
+    }
+    const auto read = read_records(text, "random");
+    REQUIRE(read.size() == games.size());
+    int plies = 0;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        plies += int(read[i].main.plies.size());
+        const std::string diff = compare_records(games[i], read[i]);
+        if (!diff.empty() || !read[i].diagnostics.empty() || read[i].status != GameStatus::valid) {
+            INFO("game " << i + 1 << ": " << diff << "\n" << write_record(games[i]));
+            if (!read[i].diagnostics.empty()) INFO(format_diagnostic(read[i].diagnostics[0]));
+            CHECK(diff.empty());
+            CHECK(read[i].diagnostics.empty());
+            CHECK(read[i].status == GameStatus::valid);
+            break;
+        }
+    }
+    CHECK(plies > 50 * count);
+}
+
+TEST_CASE("every legal move of random positions resolves from its canonical and its marker-less text",
+          "[parser]") {
+    // The reader's quick path and core's resolve_move must agree on every move; written without
+    // markers, core still finds the move and warns.
+    std::mt19937 rng(7);
+    int checked = 0;
+    for (int game = 0; game < 200; ++game) {
+        Position pos = Position::start();
+        UndoRecord u;
+        std::string text;
+        std::string bare;
+        int ply = 0;
+        while (!pos.game_over()) {
+            MoveList moves;
+            generate_moves(pos, moves);
+            const Move m = moves[int(rng() % unsigned(moves.size()))];
+            std::string t = move_to_text(pos, m);
+            if (ply % 2 == 0) text += std::to_string(ply / 2 + 1) + ". ";
+            text += t + " ";
+            t.erase(std::remove(t.begin(), t.end(), '+'), t.end());
+            std::replace(t.begin(), t.end(), 'x', '-');
+            bare += t + " ";
+            pos.do_move(m, u);
+            ++ply;
+        }
+        const auto a = read_records(text);
+        const auto b = read_records(bare);
+        REQUIRE(a.size() == 1);
+        REQUIRE(b.size() == 1);
+        CHECK(a[0].main.plies.size() == std::size_t(ply));
+        CHECK(compare_lines(a[0].main, b[0].main, "bare").empty());
+        for (const Diagnostic& d : a[0].diagnostics) CHECK(d.code == "no-result");
+        ++checked;
+    }
+    CHECK(checked == 200);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming.
+
+namespace {
+
+// An endless supply of small games, made as they are read: the input is never in memory at once.
+class GameStream : public std::streambuf {
+public:
+    explicit GameStream(int games) : left_(games) {}
+
+protected:
+    int_type underflow() override {
+        if (left_ == 0) return traits_type::eof();
+        --left_;
+        chunk_ = "[Event \"Stream\"]\n[Round \"" + std::to_string(++round_) +
+                 "\"]\n\n1. c2-d3 f7-e6 2. d3-e4 e6-d5 3. e4xd5 {capture} *\n\n";
+        setg(chunk_.data(), chunk_.data(), chunk_.data() + chunk_.size());
+        return traits_type::to_int_type(chunk_[0]);
+    }
+
+private:
+    int left_;
+    int round_ = 0;
+    std::string chunk_;
+};
+
+} // namespace
+
+TEST_CASE("a long stream is read game by game in bounded memory, and games can be skipped", "[parser][stream]") {
+    const int n = 20000;
+    GameStream buf(n);
+    std::istream in(&buf);
+    RecordReader reader(in, "stream");
+    GameRecord g;
+    int games = 0;
+    std::size_t most = 0;
+    while (true) {
+        const bool skipping = games % 3 == 1;
+        const bool got = skipping ? reader.skip(&g) : reader.next(g);
+        if (!got) break;
+        ++games;
+        most = std::max(most, reader.buffer_capacity());
+        if (!skipping) {
+            CHECK(g.status == GameStatus::valid);
+            CHECK(g.main.plies.size() == 5);
+        } else {
+            CHECK(g.main.plies.empty()); // skipped: tags only
+        }
+        CHECK(*g.tag("Round") == std::to_string(games));
+        CHECK(g.number == games);
+        CHECK(g.line == 1 + 5 * (games - 1));
+    }
+    CHECK(games == n);
+    CHECK(reader.bytes_read() > 1000000);
+    CHECK(most < 256 * 1024);
+}
+
+TEST_CASE("a game larger than the limit is reported and passed over", "[parser][stream]") {
+    const std::string text = "[Event \"huge\"]\n\n1. c2-d3 {" + std::string(5000, 'x') + "} *\n\n[Event \"next\"]\n\n1. c2-d3 *\n";
+    std::istringstream in(text);
+    RecordReader reader(in, "huge");
+    reader.set_max_game_bytes(1000);
+    GameRecord g;
+    REQUIRE(reader.next(g));
+    CHECK(g.status == GameStatus::partial);
+    REQUIRE(g.diagnostics.size() == 1);
+    CHECK(g.diagnostics[0].code == "game-too-large");
+    CHECK(g.diagnostics[0].line == 1);
+    REQUIRE(reader.next(g));
+    CHECK(g.status == GameStatus::valid);
+    CHECK(*g.tag("Event") == "next");
+    CHECK(g.line == 5);
+    CHECK(!reader.next(g));
+}
+
+TEST_CASE("a missing file is an io-error, not a crash", "[parser][stream]") {
+    RecordReader reader(records_dir / "no_such_file.gpn");
+    CHECK(!reader.ok());
+    const auto d = reader.take_file_diagnostics();
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "io-error");
+    GameRecord g;
+    CHECK(!reader.next(g));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fuzzers' findings: every file in tests/data/regressions is read without a crash (the sanitizer
+// build turns any memory error into a failure).
+
+TEST_CASE("every fuzzing regression file reads without a crash", "[parser][regression]") {
+    int files = 0;
+    if (fs::exists(regressions_dir)) {
+        for (const auto& entry : fs::directory_iterator(regressions_dir)) {
+            if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
+            const std::string data = slurp(entry.path());
+            const auto games = read_records(data, entry.path().filename().string());
+            for (const GameRecord& g : games) (void)write_record(g);
+            (void)Position::from_text(data);
+            ++files;
+        }
+    }
+    CHECK(files >= 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command.
+
+TEST_CASE("gounki validate prints diagnostics with places, a summary, and the documented exit status",
+          "[parser][cli]") {
+    const std::string dir = "'" + records_dir.string() + "/";
+    SECTION("a valid file exits 0") {
+        auto [out, status] = run(cli() + " validate " + dir + "draw.gpn'");
+        CHECK(status == 0);
+        CHECK(out.find("1 game in 1 file: 1 valid, 0 invalid, 0 partial; 0 errors, 0 warnings") != std::string::npos);
+    }
+    SECTION("an invalid game exits 1 and names file, line and column") {
+        auto [out, status] = run(cli() + " validate " + dir + "two_games_first_broken.gpn'");
+        CHECK(status == 1);
+        CHECK(out.find("two_games_first_broken.gpn:4:19: error: 2. d3-e5: d3-e5 is not a legal move") !=
+              std::string::npos);
+        CHECK(out.find("2 games in 1 file: 1 valid, 0 invalid, 1 partial; 1 error, 0 warnings") != std::string::npos);
+        CHECK(out.find("  illegal-move: 1") != std::string::npos);
+    }
+    SECTION("standard input is read with '-'") {
+        auto [out, status] = run(cli() + " validate - < " + dir + "markers.gpn'");
+        CHECK(status == 0);
+        CHECK(out.find("-:4:35: warning:") != std::string::npos);
+    }
+    SECTION("--json prints one object per diagnostic and one summary") {
+        auto [out, status] = run(cli() + " validate --json " + dir + "illegal_in_variation.gpn'");
+        CHECK(status == 1);
+        std::istringstream lines(out);
+        std::string first, second, extra;
+        std::getline(lines, first);
+        std::getline(lines, second);
+        CHECK(!std::getline(lines, extra));
+        CHECK(first.find("\"type\":\"diagnostic\"") != std::string::npos);
+        CHECK(first.find("\"code\":\"illegal-move\"") != std::string::npos);
+        CHECK(first.find("\"line\":4") != std::string::npos);
+        CHECK(first.find("\"column\":22") != std::string::npos);
+        CHECK(first.find("\"legal_moves\":[\"f7-e6\",\"f7-g6\"]") != std::string::npos);
+        CHECK(first.find("\"side\":\"black\"") != std::string::npos);
+        CHECK(second.find("\"type\":\"summary\"") != std::string::npos);
+        CHECK(second.find("\"invalid\":1") != std::string::npos);
+    }
+    SECTION("a missing file or no file at all exits 2") {
+        CHECK(run(cli() + " validate " + dir + "no_such_file.gpn' 2>/dev/null").second == 2);
+        CHECK(run(cli() + " validate 2>/dev/null").second == 2);
+    }
+}
