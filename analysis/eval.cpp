@@ -57,10 +57,14 @@ int Evaluator::base(const Position& pos) const {
 }
 
 int Evaluator::base_delta(const Position& after, const UndoRecord& undo) const {
+    // A square may be recorded twice (a pass: g2-g2 saves g2 as origin and as target); its first
+    // record holds what stood there before the move.
     int d = 0;
     for (int i = 0; i < undo.count; ++i) {
         const Square s = undo.squares[i];
-        d += worth_[after.at(s).code()][s] - worth_[undo.before[i].code()][s];
+        bool seen = false;
+        for (int j = 0; j < i; ++j) seen |= undo.squares[j] == s;
+        if (!seen) d += worth_[after.at(s).code()][s] - worth_[undo.before[i].code()][s];
     }
     return d;
 }

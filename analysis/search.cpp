@@ -87,6 +87,15 @@ bool Searcher::is_repetition(int ply) const {
     return false;
 }
 
+Score Searcher::exit_now(int ply, bool record_pv) {
+    // The win needs no search; on the principal variation the exit itself ends the line.
+    if (record_pv) {
+        pv_[ply][ply] = find_exit_move(pos_);
+        pv_len_[ply] = ply + 1;
+    }
+    return win_at(ply + 1);
+}
+
 void Searcher::update_pv(int ply, Move m) {
     pv_[ply][ply] = m;
     for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
@@ -130,9 +139,10 @@ void Searcher::update_quiet_stats(Move best, int ply, int depth, const Move* tri
 
 Score Searcher::qsearch(Score alpha, Score beta, int ply, int qdepth) {
     pv_len_[ply] = ply;
+    if (stopped_) return 0;
     if (pos_.game_over()) return loss_at(ply);
     const Color us = pos_.side_to_move();
-    if (can_exit(pos_, us)) return win_at(ply + 1);
+    if (can_exit(pos_, us)) return exit_now(ply, beta - alpha > 1);
     if (ply >= max_ply - 2) return eval_.evaluate(pos_, base_[ply]);
     if (reversible_[ply] >= 2 && is_repetition(ply)) return score_draw;
 
@@ -178,16 +188,20 @@ Score Searcher::qsearch(Score alpha, Score beta, int ply, int qdepth) {
 
 Score Searcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_node) {
     pv_len_[ply] = ply;
+    if (stopped_) return 0;
     if (pos_.game_over()) return loss_at(ply);
     const Color us = pos_.side_to_move();
     if (is_repetition(ply)) return score_draw;
-    if (can_exit(pos_, us)) return win_at(ply + 1);
+    if (can_exit(pos_, us)) return exit_now(ply, pv_node);
     if (ply >= max_ply - 2) return eval_.evaluate(pos_, base_[ply]);
 
-    // Mate distance pruning: nothing here can beat a win found nearer the root.
-    alpha = std::max(alpha, loss_at(ply + 2));
-    beta = std::min(beta, win_at(ply + 1));
-    if (alpha >= beta) return alpha;
+    // Mate distance pruning: nothing here can beat a win found nearer the root. Not on the
+    // principal variation, whose moves must all be searched to carry the line to its end.
+    if (!pv_node) {
+        alpha = std::max(alpha, loss_at(ply + 2));
+        beta = std::min(beta, win_at(ply + 1));
+        if (alpha >= beta) return alpha;
+    }
 
     const bool threatened = can_exit(pos_, ~us);
     // Answering an exit threat is forced: it does not use up depth.

@@ -95,6 +95,7 @@ private:
     void unmake(Move m, int ply);
     bool is_repetition(int ply) const;
     void update_pv(int ply, Move m);
+    Score exit_now(int ply, bool record_pv);
     void check_limits();
     int move_order_score(Move m, Move tt_move, int ply) const;
     bool tt_move_is_legal(Move m) const;

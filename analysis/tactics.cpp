@@ -96,6 +96,16 @@ bool can_exit(const Position& pos, Color c) {
     return false;
 }
 
+Move find_exit_move(const Position& pos) {
+    for (std::uint64_t b = exiting_stacks(pos, pos.side_to_move()); b; b &= b - 1) {
+        MoveList moves;
+        generate_moves_from(pos, std::countr_zero(b), moves);
+        for (Move m : moves)
+            if (m.ends_out()) return m;
+    }
+    return Move::none();
+}
+
 std::uint64_t attacked_squares(const Position& pos, Color c) {
     constexpr std::uint64_t file_a = 0x0101010101010101ull, file_h = file_a << 7;
     // One-step walks never bounce and are never blocked: plain shifts over all stacks at once.

@@ -28,6 +28,9 @@ bool stack_can_exit(const Position& pos, Color c, Square from);
 // Whether colour `c` could win at once by leaving the board if it were to move now.
 bool can_exit(const Position& pos, Color c);
 
+// A move of the side to move that leaves the board, or Move::none().
+Move find_exit_move(const Position& pos);
+
 // The squares of the stacks of `c` that could leave the board at once.
 std::uint64_t exiting_stacks(const Position& pos, Color c);
 

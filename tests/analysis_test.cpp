@@ -1,0 +1,612 @@
+// Analysis engine: proven wins and losses with their distance on hand-made positions, defences,
+// repetition, determinism, the tactical helpers against move generation, the judge's verdicts, the
+// curve fit, the bench signature and the commands.
+//
+// Every expected result below is argued in the comment above it from the rules (RULES.md 1); the
+// positions are small so that the argument is short. Reminders: White moves up, Black down; a piece
+// on the opponent's last rank always leaves the board with its next move (a step past the last
+// rank takes precedence over a bounce); a single piece moves one step; a stack of n pieces reaches
+// n ranks by deployment; rounds step diagonally, squares straight ahead or sideways; capturing ends
+// a movement; deployments never capture.
+#include "tests/catch.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analysis/bench.hpp"
+#include "analysis/curve.hpp"
+#include "analysis/judge.hpp"
+#include "analysis/search.hpp"
+#include "analysis/selfplay.hpp"
+#include "analysis/tactics.hpp"
+#include "core/notation.hpp"
+
+using namespace gounki;
+using namespace gounki::analysis;
+
+namespace {
+
+Position pos_of(const std::string& text) {
+    auto r = Position::from_text(text);
+    if (auto* e = std::get_if<PositionError>(&r)) FAIL("bad test position '" << text << "': " << e->message);
+    return std::get<Position>(r);
+}
+
+SearchResult search_depth(const std::string& text, int depth) {
+    Searcher s;
+    SearchLimits l;
+    l.depth = depth;
+    return s.search(pos_of(text), l);
+}
+
+std::string best_text(const std::string& text, const SearchResult& r) { return move_to_text(pos_of(text), r.best); }
+
+Move move_of(const Position& pos, const std::string& text) {
+    const Resolution r = resolve_move_text(pos, text);
+    if (!r.move) FAIL("bad test move '" << text << "' in " << pos.to_text() << ": " << r.message);
+    return r.move;
+}
+
+std::vector<Move> line_of(Position pos, const std::vector<std::string>& texts) {
+    std::vector<Move> out;
+    for (const auto& t : texts) {
+        out.push_back(move_of(pos, t));
+        UndoRecord u;
+        pos.do_move(out.back(), u);
+    }
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Proven wins and losses
+
+// White's square on e8 stands on Black's last rank: it leaves the board now. Black's round on a1
+// would do the same on its move, but White moves first. With Black to move it is the mirror image.
+TEST_CASE("a piece on the last rank wins in 1 for the side to move", "[analysis]") {
+    const std::string w = "4S3/8/8/8/8/8/8/r7 w";
+    const SearchResult r = search_depth(w, 4);
+    CHECK(r.win_in == 1);
+    CHECK(best_text(w, r) == "e8-Out");
+    CHECK(is_proven_win(r.score));
+
+    const std::string b = "4S3/8/8/8/8/8/8/r7 b";
+    const SearchResult rb = search_depth(b, 4);
+    CHECK(rb.win_in == 1);
+    CHECK(best_text(b, rb) == "a1-Out");
+}
+
+// White's double round on d6 is 3 ranks from leaving: too far for one move (a stack of 2 reaches
+// 2 ranks). Any move of it to rank 7 or 8 (d6-c7, d6-e7, d6-b8, d6-f8) threatens to leave next
+// move, and Black's single square on a4 can neither reach those squares nor leave itself (4 ranks
+// from its goal). So White wins with its second move: ply 3.
+TEST_CASE("exit race: a double round three ranks out wins in 3", "[analysis]") {
+    const SearchResult r = search_depth("8/8/3(RR)4/8/s7/8/8/8 w", 8);
+    CHECK(r.win_in == 3);
+    CHECK(r.score == win_at(3));
+    REQUIRE(r.pv.size() == 3);
+}
+
+// Single round against single round, each 3 ranks from leaving (White's e6 needs e6-d7/f7, then
+// rank 8, then out; Black's d3 needs rank 2, rank 1, out). Their paths never meet (White's is on
+// ranks 7-8, Black's on ranks 1-2). Whoever moves first leaves first, with its third move: ply 5.
+TEST_CASE("exit race won by one tempo: win in 5 for whoever moves first", "[analysis]") {
+    const SearchResult w = search_depth("8/8/4R3/8/8/3r4/8/8 w", 8);
+    CHECK(w.win_in == 5);
+    const SearchResult b = search_depth("8/8/4R3/8/8/3r4/8/8 b", 8);
+    CHECK(b.win_in == 5);
+}
+
+// White's round on e5 needs 4 moves (ranks 6, 7, 8, out); Black's square on a6 needs 6. Black's
+// square moves down or sideways and can never reach White's path above rank 5. Win in 7.
+TEST_CASE("exit race: win in 7", "[analysis]") {
+    const SearchResult r = search_depth("8/8/s7/4R3/8/8/8/8 w", 10);
+    CHECK(r.win_in == 7);
+}
+
+// Black's round on d3 needs 3 moves, White's round on e5 needs 4, and neither can touch the other
+// (White's only piece moves up, away from Black's path on ranks 1-2). Black leaves with its third
+// move, ply 6 counted from White's move: White loses in 6 whatever it does.
+TEST_CASE("a forced loss is reported with its distance, negative", "[analysis]") {
+    const SearchResult r = search_depth("8/8/8/4R3/8/3r4/8/8 w", 9);
+    CHECK(r.win_in == -6);
+    CHECK(r.score == loss_at(6));
+    CHECK(is_proven_loss(r.score));
+}
+
+// The fork by a double round using a bounce: White's RR on b5 goes left, a6, and bounces off the
+// a-file to b7. From b7 it threatens to leave by a8 (then past rank 8) and by c8, and the only
+// black pieces, squares on d8 and h8, can neither take b7 (a black square takes straight down or
+// sideways) nor cover both a8 and c8 (d8 reaches c8 only). So b5-b7 wins in 3.
+// No other move does: the RR is 4 ranks out, so nothing wins at once; b5-d7 (via c6) is taken by
+// d8 going down (White then has no piece: a loss); b5-a6, b5-c6 and both deployments
+// (b5*a6,b7 and b5*c6,d7) leave no stack that can leave the board next move (single rounds on
+// rank 7 need two moves, the RR on a6/c6 is 3 ranks out), and Black's two squares cannot all be
+// taken in one move.
+TEST_CASE("fork by a double round using a bounce: b5-b7 wins in 3", "[analysis]") {
+    const std::string p = "3s3s/8/8/1(RR)6/8/8/8/8 w";
+    const SearchResult r = search_depth(p, 8);
+    CHECK(r.win_in == 3);
+    CHECK(best_text(p, r) == "b5-b7");
+}
+
+// A deployment that attacks two exit squares at once. White: R f7, RR g6. Black: ss c8, s f8, r h8.
+// g6*f7+,e8 lays a round on f7 (joining the R: now RR) and one on e8. Two threats: the round on e8
+// leaves next move whatever happens, and the RR on f7 leaves by g8 (f7-g8, then out). Black's only
+// pieces that can act are f8 (takes e8 sideways, or f7 straight down, or blocks g8) and h8 (a round:
+// goes down to g7 only); one move stops one threat, never both: White wins in 3.
+// Single threats are all parried: g6-f7+ (RRR on f7) is taken by f8 going down; g6-h7 (RR on h7,
+// its only way out is g8) is blocked by f8-g8; g6-g8 (h7 then a bounce) and f7-e8 / f7-g8 land on
+// rank 8 next to f8, which takes them sideways; g6*h7,g8 leaves one threat, g8, taken by f8.
+TEST_CASE("a deployment that attacks two exit squares at once wins in 3", "[analysis]") {
+    const std::string p = "2(ss)2s1r/5R2/6(RR)1/8/8/8/8/8 w";
+    const SearchResult r = search_depth(p, 8);
+    CHECK(r.win_in == 3);
+    CHECK(best_text(p, r) == "g6*f7+,e8");
+}
+
+// Looks like a win in 3 but is not: White's round on e7 would go to d8 or f8 and leave next move,
+// but Black's square on e8 takes d8 or f8 sideways and takes e7 itself straight down. White's
+// other piece, a square on a1, is 8 ranks out; Black's square is 8 ranks from its goal too, and
+// after taking the round it must still take the square on a1 to win by capture: nothing is
+// decided within 8 plies for either side.
+TEST_CASE("no win is claimed where a defence exists", "[analysis]") {
+    const SearchResult r = search_depth("4s3/4R3/8/8/8/8/8/S7 w", 8);
+    CHECK(r.win_in == 0);
+    CHECK_FALSE(is_proven(r.score));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repetition, determinism, limits, progress
+
+// White, with one double square against Black's six pieces (SSS on a8, RRR on c8), is far behind:
+// every move but one leaves it losing. The exception is the pass g1-g1 (g1 to h1, bouncing back to
+// g1), which brings back the position before Black's last move, a position the game has already
+// seen: the search scores that repetition as a draw, 0, better than anything else White has.
+TEST_CASE("a repetition of a position of the game is a draw, taken when losing", "[analysis]") {
+    const Position p = pos_of("(sss)1(rrr)5/8/8/8/8/8/8/6(SS)1 w");
+    Position after_pass = p;
+    after_pass.set_side_to_move(Color::black);
+    const std::vector<std::uint64_t> history = {after_pass.key()};
+    Searcher s;
+    SearchLimits l;
+    l.depth = 5;
+    const SearchResult r = s.search(p, l, {}, history);
+    CHECK(move_to_text(p, r.best) == "g1-g1");
+    CHECK(r.score == 0);
+    CHECK(r.win_in == 0);
+    // Without the history the pass is nothing special and White is simply worse.
+    const SearchResult fresh = s.search(p, l);
+    CHECK(fresh.score < 0);
+}
+
+// The same with the material the other way round: White, far ahead, does not settle for the draw.
+TEST_CASE("the side that is ahead avoids the repetition", "[analysis]") {
+    const Position p = pos_of("7s/8/8/8/8/8/8/(SSS)1(RRR)3(SS)1 w");
+    Position after_pass = p;
+    after_pass.set_side_to_move(Color::black);
+    const std::vector<std::uint64_t> history = {after_pass.key()};
+    Searcher s;
+    SearchLimits l;
+    l.depth = 5;
+    const SearchResult r = s.search(p, l, {}, history);
+    CHECK(move_to_text(p, r.best) != "g1-g1");
+    CHECK(r.score > 0);
+}
+
+TEST_CASE("the same depth gives the same move and node count, twice and with a fresh searcher", "[analysis]") {
+    const Position p = pos_of("1s1s1s1s/4s2(rrs)/(rrr)3R3/2s5/4R1R1/5(RS)2/1SRS3S/S1SRS1S1 w");
+    SearchLimits l;
+    l.depth = 5;
+    Searcher a;
+    const SearchResult r1 = a.search(p, l);
+    const SearchResult r2 = a.search(p, l);
+    Searcher b;
+    const SearchResult r3 = b.search(p, l);
+    CHECK(r1.nodes == r2.nodes);
+    CHECK(r1.nodes == r3.nodes);
+    CHECK(r1.best == r2.best);
+    CHECK(r1.best == r3.best);
+    CHECK(r1.score == r3.score);
+    CHECK(r1.pv == r3.pv);
+}
+
+TEST_CASE("a node limit stops the search deterministically", "[analysis]") {
+    const Position p = Position::start();
+    SearchLimits l;
+    l.nodes = 20000;
+    Searcher a, b;
+    const SearchResult r1 = a.search(p, l);
+    const SearchResult r2 = b.search(p, l);
+    CHECK(r1.stopped);
+    CHECK(r1.nodes >= 20000);
+    CHECK(r1.nodes < 20000 + 5); // stops within the move that crossed the limit
+    CHECK(r1.nodes == r2.nodes);
+    CHECK(r1.best == r2.best);
+    MoveList legal;
+    generate_moves(p, legal);
+    CHECK(legal.contains(r1.best));
+}
+
+TEST_CASE("the search reports every iteration through its callback", "[analysis]") {
+    const Position p = Position::start();
+    std::vector<SearchInfo> infos;
+    Searcher s;
+    SearchLimits l;
+    l.depth = 4;
+    const SearchResult r = s.search(p, l, [&](const SearchInfo& i) { infos.push_back(i); });
+    REQUIRE(infos.size() == 4);
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        CHECK(infos[i].depth == int(i) + 1);
+        CHECK_FALSE(infos[i].pv.empty());
+        if (i) CHECK(infos[i].nodes > infos[i - 1].nodes);
+    }
+    CHECK(infos.back().pv == r.pv);
+    CHECK(infos.back().score == r.score);
+    CHECK(r.pv.front() == r.best);
+}
+
+TEST_CASE("a search of a finished game returns no move and the loss", "[analysis]") {
+    Position p = pos_of("4S3/8/8/8/8/8/8/r7 w");
+    UndoRecord u;
+    p.do_move(move_of(p, "e8-Out"), u);
+    REQUIRE(p.game_over());
+    Searcher s;
+    const SearchResult r = s.search(p, SearchLimits{3, 0, 0});
+    CHECK_FALSE(r.best);
+    CHECK(is_proven_loss(r.score));
+}
+
+TEST_CASE("proven scores convert to distances and back through the table", "[analysis]") {
+    CHECK(win_in(win_at(1)) == 1);
+    CHECK(win_in(win_at(7)) == 7);
+    CHECK(win_in(loss_at(2)) == -2);
+    CHECK(win_in(350) == 0);
+    CHECK(win_in(-score_heuristic_max + 1) == 0);
+    // A win 5 plies below a node that is 3 plies below the root: 2 plies from that node.
+    CHECK(score_from_tt(score_to_tt(win_at(5), 3), 3) == win_at(5));
+    CHECK(score_to_tt(win_at(5), 3) == win_at(2));
+    CHECK(score_from_tt(score_to_tt(loss_at(6), 2), 4) == loss_at(8));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tactical helpers agree with move generation, on every position of random games
+
+TEST_CASE("exit detection, captures and attacked squares agree with the move generator", "[analysis]") {
+    Random rng(12345);
+    int positions = 0;
+    for (int game = 0; game < 60; ++game) {
+        Position pos = Position::start();
+        for (int ply = 0; ply < 200 && !pos.game_over(); ++ply) {
+            for (Color c : {Color::white, Color::black}) {
+                Position as_c = pos;
+                as_c.set_side_to_move(c);
+                MoveList moves;
+                generate_moves(as_c, moves);
+                bool exits = false;
+                std::uint64_t capture_targets = 0, empty_targets = 0, exiting = 0;
+                for (Move m : moves) {
+                    if (m.ends_out()) {
+                        exits = true;
+                        exiting |= square_bb(m.from());
+                    }
+                    if (m.type() == MoveType::movement) {
+                        if (pos.occupancy(~c) & square_bb(m.to())) capture_targets |= square_bb(m.to());
+                        else if (pos.at(m.to()).is_empty()) empty_targets |= square_bb(m.to());
+                    }
+                }
+                INFO(pos.to_text() << " as " << (c == Color::white ? "White" : "Black"));
+                REQUIRE(can_exit(pos, c) == exits);
+                REQUIRE(exiting_stacks(pos, c) == exiting);
+                const std::uint64_t att = attacked_squares(pos, c);
+                REQUIRE((att & pos.occupancy(~c)) == capture_targets);
+                REQUIRE((att & ~pos.occupancy()) == empty_targets);
+                if (c == pos.side_to_move()) {
+                    MoveList caps;
+                    generate_captures(pos, caps);
+                    std::set<std::uint32_t> a, b;
+                    for (Move m : caps) a.insert(m.raw());
+                    for (Move m : moves)
+                        if (is_capture(pos, m)) b.insert(m.raw());
+                    REQUIRE(a == b);
+                }
+            }
+            ++positions;
+            MoveList moves;
+            generate_moves(pos, moves);
+            const Move m = moves[int(rng.below(std::uint32_t(moves.size())))];
+            // Irreversible = a capture, an exit or a piece moving forward: check the last one by
+            // the pieces' ranks.
+            int before = 0, after = 0;
+            for (std::uint64_t b = pos.occupancy(); b; b &= b - 1) {
+                const Square s = std::countr_zero(b);
+                before += pos.at(s).size() * (pos.at(s).color() == Color::white ? rank_of(s) : 7 - rank_of(s));
+            }
+            const bool irreversible = is_irreversible(pos, m);
+            const int pieces = pos.piece_count(Color::white) + pos.piece_count(Color::black);
+            UndoRecord u;
+            pos.do_move(m, u);
+            for (std::uint64_t b = pos.occupancy(); b; b &= b - 1) {
+                const Square s = std::countr_zero(b);
+                after += pos.at(s).size() * (pos.at(s).color() == Color::white ? rank_of(s) : 7 - rank_of(s));
+            }
+            const bool changed = pos.game_over() || after != before ||
+                                 pos.piece_count(Color::white) + pos.piece_count(Color::black) != pieces;
+            REQUIRE(irreversible == changed);
+        }
+    }
+    CHECK(positions > 1000);
+}
+
+TEST_CASE("the evaluator's running base equals the base computed from scratch", "[analysis]") {
+    const Evaluator ev;
+    Random rng(99);
+    for (int game = 0; game < 20; ++game) {
+        Position pos = Position::start();
+        int base = ev.base(pos);
+        for (int ply = 0; ply < 120 && !pos.game_over(); ++ply) {
+            MoveList moves;
+            generate_moves(pos, moves);
+            const Move m = moves[int(rng.below(std::uint32_t(moves.size())))];
+            UndoRecord u;
+            pos.do_move(m, u);
+            base += ev.base_delta(pos, u);
+            REQUIRE(base == ev.base(pos));
+            const Score s = ev(pos);
+            REQUIRE(std::abs(s) < score_heuristic_max);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging games
+
+namespace {
+
+JudgeSettings test_judge_settings() {
+    JudgeSettings s;
+    s.limits.depth = 6; // proves every result below (distances up to 6 plies) quickly
+    s.hash_mb = 4;
+    return s;
+}
+
+} // namespace
+
+// White: RR b7, S h2. Black: s b8, r e2. White to move can leave at once (b7-a8-out or b7-c8-out).
+// Ply 0, White plays h2-g2 instead: now Black takes the RR (b8xb7, straight down) and its round on
+// e2 goes to d1 or f1 and out; White's square on g2 cannot touch a piece on rank 1 or 2 in time.
+// So the win is not just slower, it is gone (Black wins in 5): missed-win.
+// Ply 1, Black plays e2-d1 instead of taking b7 (a missed win of its own), and White leaves: 1-0.
+TEST_CASE("judge: the winner's missed forced win is a missed-win on that ply", "[analysis]") {
+    const Position start = pos_of("1s6/1(RR)6/8/8/8/8/4r2S/8 w");
+    const std::vector<Move> moves = line_of(start, {"h2-g2", "e2-d1", "b7-Out"});
+    const GameJudgement j = judge_game(start, moves, test_judge_settings());
+    REQUIRE(j.plies.size() == 3);
+    CHECK(j.illegal_ply == -1);
+
+    CHECK(j.plies[0].verdict == Verdict::missed_win);
+    CHECK(j.plies[0].best_win_in == 1);
+    CHECK(j.plies[0].played_win_in == -6); // Black then wins with its third move
+    CHECK(j.plies[0].best.ends_out());
+
+    CHECK(j.plies[1].side == Color::black);
+    CHECK(j.plies[1].verdict == Verdict::missed_win);
+    CHECK(j.plies[1].best_win_in == 5);
+    CHECK(j.plies[1].played_win_in == -2);
+
+    CHECK(j.plies[2].verdict == Verdict::best);
+    CHECK(j.plies[2].best_win_in == 1);
+
+    const SideSummary& white = j.sides[index(Color::white)];
+    CHECK(white.moves == 2);
+    CHECK(white.counts[int(Verdict::missed_win)] == 1);
+    CHECK(white.counts[int(Verdict::best)] == 1);
+    CHECK(white.accuracy < 60.0); // one move of two threw away a certain win
+    CHECK(j.sides[index(Color::black)].counts[int(Verdict::missed_win)] == 1);
+}
+
+// White: R e7, S a1. Black: squares a8, e8, h8; Black to move. Black's e8 guards everything White's
+// round needs: it takes e7 straight down, and d8 or f8 sideways. Taking the round now (e8xe7) is
+// safe, and after it nothing is near either goal (White's square is 8 ranks out, Black's nearest 7):
+// no result within the judge's horizon. Ply 0, Black plays e8-d8 instead: f8 is no longer guarded
+// (d8 reaches c8, e8 and d7; h8 reaches g8), so e7-f8 and then out: White wins in 3, Black loses
+// in 4. A walk into a forced loss that the best move avoided: allows-loss.
+// Then e7-f8 (best), any Black move (all lose: no verdict beyond best), f8-Out.
+TEST_CASE("judge: a move that walks into a forced loss gets allows-loss", "[analysis]") {
+    const Position start = pos_of("s3s2s/4R3/8/8/8/8/8/S7 b");
+    const std::vector<Move> moves = line_of(start, {"e8-d8", "e7-f8", "a8-b8", "f8-Out"});
+    const GameJudgement j = judge_game(start, moves, test_judge_settings());
+    REQUIRE(j.plies.size() == 4);
+
+    CHECK(j.plies[0].side == Color::black);
+    CHECK(j.plies[0].verdict == Verdict::allows_loss);
+    CHECK(j.plies[0].best_win_in == 0);
+    CHECK(j.plies[0].played_win_in == -4);
+    CHECK(move_to_text(start, j.plies[0].best) == "e8xe7");
+
+    CHECK(j.plies[1].verdict == Verdict::best);
+    CHECK(j.plies[1].played_win_in == 3);
+    CHECK(j.plies[2].verdict == Verdict::best); // lost whatever Black plays
+    CHECK(j.plies[2].best_win_in == -2);
+    CHECK(j.plies[3].verdict == Verdict::best);
+
+    CHECK(j.sides[index(Color::black)].counts[int(Verdict::allows_loss)] == 1);
+    CHECK(j.sides[index(Color::white)].counts[int(Verdict::best)] == 2);
+    CHECK(j.sides[index(Color::white)].accuracy == Approx(100.0));
+}
+
+TEST_CASE("judge: an illegal move stops the judgement at its ply", "[analysis]") {
+    const Position start = Position::start();
+    std::vector<Move> moves = line_of(start, {"c2-d3"});
+    moves.push_back(Move::movement(make_square(0, 0), make_square(0, 4))); // a1-a5: not a move
+    JudgeSettings s = test_judge_settings();
+    s.limits.depth = 2;
+    const GameJudgement j = judge_game(start, moves, s);
+    CHECK(j.illegal_ply == 1);
+    CHECK(j.plies.size() == 1);
+}
+
+TEST_CASE("judge: the verdict rules", "[analysis]") {
+    const JudgeSettings s;
+    // A slower win is still a win.
+    CHECK(classify_move(win_at(1), win_at(5), false, s) == Verdict::best);
+    CHECK(classify_move(win_at(3), 200, false, s) == Verdict::missed_win);
+    CHECK(classify_move(win_at(3), loss_at(4), false, s) == Verdict::missed_win);
+    CHECK(classify_move(50, loss_at(4), false, s) == Verdict::allows_loss);
+    // Lost anyway: losing faster is no exact verdict, and the curve says nothing either.
+    CHECK(classify_move(loss_at(8), loss_at(2), false, s) == Verdict::best);
+    // Playing the best move is never a mistake, whatever the scores say.
+    CHECK(classify_move(win_at(3), 0, true, s) == Verdict::best);
+    // Graded verdicts follow the drop in expected result.
+    const double scale = default_curve_scale;
+    auto score_for = [&](double e) { return Score(std::lround(-scale * std::log(1 / e - 1))); };
+    CHECK(classify_move(0, score_for(0.48), false, s) == Verdict::best);
+    CHECK(classify_move(0, score_for(0.44), false, s) == Verdict::inaccuracy);
+    CHECK(classify_move(0, score_for(0.38), false, s) == Verdict::mistake);
+    CHECK(classify_move(0, score_for(0.25), false, s) == Verdict::blunder);
+    JudgeSettings strict = s;
+    strict.blunder = 0.05;
+    CHECK(classify_move(0, score_for(0.44), false, strict) == Verdict::blunder);
+    CHECK(move_accuracy(0.7, 0.7) == Approx(100.0).margin(1e-3));
+    CHECK(move_accuracy(0.7, 0.5) < move_accuracy(0.7, 0.6));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The curve
+
+TEST_CASE("expected result: proven scores are certain, 0 is even, the curve is monotone", "[analysis]") {
+    CHECK(expected_result(win_at(9)) == 1.0);
+    CHECK(expected_result(loss_at(2)) == 0.0);
+    CHECK(expected_result(0) == Approx(0.5));
+    CHECK(expected_result(100) > expected_result(50));
+    CHECK(expected_result(-100) == Approx(1 - expected_result(100)));
+}
+
+// Samples drawn from a logistic curve of scale 150: for each score, results split in the curve's
+// proportion (the maximum-likelihood fit of such data is that scale exactly, up to rounding).
+TEST_CASE("the curve fit recovers the scale of logistic data", "[analysis]") {
+    std::vector<CurveSample> samples;
+    for (int s = -600; s <= 600; s += 25) {
+        const double p = 1 / (1 + std::exp(-s / 150.0));
+        const int wins = int(std::lround(p * 1000));
+        for (int i = 0; i < 1000; ++i) samples.push_back({s, i < wins ? 1.0 : 0.0});
+    }
+    samples.push_back({win_at(3), 1.0}); // proven: left out
+    const CurveFit fit = fit_curve_scale(samples);
+    CHECK(fit.scale == Approx(150).epsilon(0.01));
+    CHECK(fit.samples == int(samples.size()) - 1);
+    CHECK(fit.log_loss < fit.base_log_loss);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Self-play, bench, commands
+
+TEST_CASE("self-play: random openings are legal and safe, games end or are adjudicated", "[analysis]") {
+    Random rng(7);
+    const std::vector<Move> opening = random_opening(Position::start(), 6, rng);
+    CHECK(opening.size() == 6);
+    Searcher w, b;
+    const PlayedGame g = play_game(Position::start(), opening, {&w, SearchLimits{2, 0, 0}}, {&b, SearchLimits{2, 0, 0}}, 120);
+    REQUIRE(g.plies.size() >= 6);
+    Position pos = g.start;
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        CHECK(g.plies[i].from_opening == (i < 6));
+        MoveList legal;
+        generate_moves(pos, legal);
+        REQUIRE(legal.contains(g.plies[i].move));
+        UndoRecord u;
+        pos.do_move(g.plies[i].move, u);
+    }
+    CHECK(pos.outcome() == g.outcome);
+    CHECK(g.adjudicated == !pos.game_over());
+    CHECK((g.adjudicated ? result_token(g) == "1/2-1/2" : result_token(g) != "1/2-1/2"));
+}
+
+// The bench signature at depth 4 (the command's default depth is deeper). This number changes
+// whenever the search or the evaluation changes; update it deliberately, with the reason in the
+// commit message.
+TEST_CASE("bench node count signature", "[analysis]") {
+    const BenchResult r = run_bench(4);
+    CHECK(r.nodes == 119883);
+}
+
+namespace {
+
+struct CliResult {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+CliResult run_gounki(const std::string& args) {
+    static int serial = 0;
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string stem = "gounki_analysis_test_" + std::to_string(::getpid()) + "_" + std::to_string(++serial);
+    const auto out_path = dir / (stem + ".out"), err_path = dir / (stem + ".err");
+    const std::string cmd =
+        std::string("'") + GOUNKI_CLI + "' " + args + " >'" + out_path.string() + "' 2>'" + err_path.string() + "'";
+    const int raw = std::system(cmd.c_str());
+    CliResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    std::filesystem::remove(out_path);
+    std::filesystem::remove(err_path);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("gounki best prints the move, score, pv and win_in", "[analysis]") {
+    const CliResult fork = run_gounki("best --position '3s3s/8/8/1(RR)6/8/8/8/8 w' --depth 6 --json");
+    CHECK(fork.status == 0);
+    CHECK(fork.out.find("\"move\":\"b5-b7\"") != std::string::npos);
+    CHECK(fork.out.find("\"win_in\":3") != std::string::npos);
+    CHECK(fork.out.find("\"pv\":[\"b5-b7\"") != std::string::npos);
+    CHECK(fork.out.find("\"score\":" + std::to_string(win_at(3))) != std::string::npos);
+
+    const CliResult start = run_gounki("best --depth 3 --json");
+    CHECK(start.status == 0);
+    CHECK(start.out.find("\"win_in\":null") != std::string::npos);
+
+    const CliResult text = run_gounki("best --position '8/8/8/4R3/8/3r4/8/8 w' --depth 8");
+    CHECK(text.status == 0);
+    CHECK(text.out.find("win_in -6") != std::string::npos);
+    CHECK(text.out.find("score loss in 6") != std::string::npos);
+
+    CHECK(run_gounki("best --depth 3 --nodes 5").status == 2);
+    CHECK(run_gounki("best --position 'x w'").status == 2);
+}
+
+TEST_CASE("gounki selfplay writes records and gounki bench prints its signature", "[analysis]") {
+    const auto file = std::filesystem::temp_directory_path() / ("gounki_selfplay_" + std::to_string(::getpid()) + ".gpn");
+    const CliResult sp = run_gounki("selfplay --games 2 --depth 1 --seed 3 --max-plies 60 -o '" + file.string() + "'");
+    CHECK(sp.status == 0);
+    const std::string text = slurp(file);
+    std::filesystem::remove(file);
+    CHECK(text.find("[Game \"Gounki\"]") != std::string::npos);
+    CHECK(text.find("[White \"gounki depth 1\"]") != std::string::npos);
+    CHECK(text.find("1. ") != std::string::npos);
+    std::size_t games = 0;
+    for (std::size_t at = text.find("[Result \""); at != std::string::npos; at = text.find("[Result \"", at + 1)) ++games;
+    CHECK(games == 2);
+
+    const CliResult bench = run_gounki("bench --depth 4 --json");
+    CHECK(bench.status == 0);
+    CHECK(bench.out.find("\"nodes\":" + std::to_string(run_bench(4).nodes)) != std::string::npos);
+}
