@@ -466,7 +466,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         case 0: { // MoveNumber
             const auto& n = boost::get<ast::MoveNumber>(node);
             last_offset_ = std::max(last_offset_, n.offset + n.length);
-            if (main && st.ply == 0 && set_up_ && !st.number_checked) {
+            if (main && st.ply == 0 && set_up_ && !st.number_checked && n.number >= 1 && n.number <= 100000) {
                 // A set-up game may go on from any move number: its first number sets the count.
                 number_base_ = int(n.number);
                 out_.first_number = number_base_;
