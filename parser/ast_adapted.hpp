@@ -1,7 +1,7 @@
 #pragma once
 // Fusion adaptation of the syntax tree, so that sequences in the grammar fill the structs directly.
 // Must stay at global scope. Nodes filled by semantic actions instead (Move, Annotation, Comment,
-// Game) are not adapted: their attributes are built field by field.
+// Variation, Game) are not adapted: their attributes are built field by field.
 
 #include <boost/fusion/include/adapt_struct.hpp>
 
@@ -9,4 +9,3 @@
 
 BOOST_FUSION_ADAPT_STRUCT(gounki::parser::ast::Tag, name, raw_value)
 BOOST_FUSION_ADAPT_STRUCT(gounki::parser::ast::MoveNumber, number, ellipsis)
-BOOST_FUSION_ADAPT_STRUCT(gounki::parser::ast::Variation, elements, closed)

@@ -9,6 +9,9 @@ namespace grammar {
 
 game_type const& game() { return game_rule; }
 
+// The one instantiation: parse_chunk below calls the rule with exactly this context.
+BOOST_SPIRIT_INSTANTIATE(game_type, iterator_type, context_type)
+
 } // namespace grammar
 
 namespace {
@@ -26,14 +29,16 @@ void parse_chunk(std::string_view text, ChunkSyntax& out) {
     state.errors = &out.errors;
     iterator_type first = text.data();
     const iterator_type last = text.data() + text.size();
-    const auto parser = grammar::x3::with<grammar::state_tag>(state)[grammar::game()];
+    // An x3::context holds its outer context by reference: both must be named, not temporaries.
+    const grammar::phrase_context_type skip_context = grammar::x3::make_context<grammar::x3::skipper_tag>(grammar::skipper);
+    const grammar::context_type context = grammar::x3::make_context<grammar::state_tag>(state, skip_context);
     for (;;) {
         grammar::skipper.parse(first, last, grammar::x3::unused, grammar::x3::unused, grammar::x3::unused);
         if (first == last) break;
         const iterator_type before = first;
         const std::size_t errors_before = out.errors.size();
         ast::Game g;
-        const bool ok = grammar::x3::phrase_parse(first, last, parser, grammar::skipper, g);
+        const bool ok = grammar::game().parse(first, last, context, grammar::x3::unused, g);
         if (!ok || first == before) {
             // Only a too-deep variation stops the grammar without consuming anything; say so once.
             const std::uint32_t at = state.offset_of(before);

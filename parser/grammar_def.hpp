@@ -198,11 +198,10 @@ struct move_number_class : annotate {};
 struct move_class;
 struct annotation_class;
 struct comment_class;
-struct variation_class : annotate {};
+struct variation_class;
 struct table_header_class : annotate {};
 struct unknown_class : annotate {};
 struct stray_close_class : annotate {};
-struct element_class;
 struct result_class;
 struct game_class;
 
@@ -218,7 +217,6 @@ const x3::rule<variation_class, ast::Variation> variation = "variation";
 const x3::rule<table_header_class, ast::TableHeader> table_header = "table header row";
 const x3::rule<unknown_class, ast::Unknown> unknown = "unreadable text";
 const x3::rule<stray_close_class, ast::Unknown> stray_close = "unmatched ')'";
-const x3::rule<element_class, ast::Element> element = "movetext element";
 const x3::rule<result_class, ast::ResultToken> result = "result";
 const game_type game_rule = "game";
 
@@ -269,8 +267,12 @@ const auto push_header_comment = [](auto& ctx) {
 };
 // Room for a typical game at once rather than a string of reallocations, each moving every node.
 const auto reserve_elements = [](auto& ctx) { x3::_val(ctx).elements.reserve(128); };
-const auto push_element = [](auto& ctx) { x3::_val(ctx).elements.push_back(std::move(x3::_attr(ctx))); };
-const auto push_stray = [](auto& ctx) { x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx))); };
+// Each kind of element goes straight into the enclosing game's or variation's list: no variant
+// temporary per alternative tried, no variant assignment.
+const auto push = [](auto& ctx) { x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx))); };
+const auto push_variation = [](auto& ctx) {
+    x3::_val(ctx).elements.emplace_back(ast::x3::forward_ast<ast::Variation>(std::move(x3::_attr(ctx))));
+};
 const auto take_result = [](auto& ctx) { x3::_val(ctx).result = x3::_attr(ctx); };
 const auto push_trailing_comment = [](auto& ctx) {
     x3::_val(ctx).trailing_comments.push_back(std::move(x3::_attr(ctx)));
@@ -301,7 +303,6 @@ const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3
 const auto comment_def = x3::raw[lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])] |
                                  lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]]][locate];
 
-const auto variation_def = lit('(') >> enter_variation >> *element >> leave_variation >> x3::matches[lit(')')];
 
 const auto table_header_def = table_row;
 
@@ -312,15 +313,19 @@ const auto stray_close_def = x3::omit[lit(')')];
 
 // Most frequent first. The table header must come before `unknown`, which would take its words;
 // nothing before it can consume a `|` row (they all fail on its first cell).
-const auto element_def = move | move_number | annotation | comment | variation | table_header | unknown;
+const auto element = move[push] | move_number[push] | annotation[push] | comment[push] | variation[push_variation] |
+                     table_header[push] | unknown[push];
+
+const auto variation_def =
+    x3::raw[lit('(') >> enter_variation >> *element >> leave_variation >> (lit(')') | x3::eps[set_unclosed])][locate];
 
 const auto result_def = x3::raw[results[set_result]][locate];
 
 const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> *(tag[push_tag] | bad_tag | comment[push_header_comment]) >>
-                                   *(element[push_element] | stray_close[push_stray]) >>
+                                   *(element | stray_close[push]) >>
                                    -(result[take_result] >> *comment[push_trailing_comment])][locate];
 
 BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, annotation, comment, variation,
-                    table_header, unknown, stray_close, element, result, game_rule)
+                    table_header, unknown, stray_close, result, game_rule)
 
 } // namespace gounki::parser::grammar

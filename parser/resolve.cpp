@@ -549,8 +549,9 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 before.undo_move(last, undo);
                 LineState vs{before, st.ply - 1, false};
                 resolve_line(v.elements, vs, alt, depth + 1);
-                if (!alt.plies.empty() || !alt.comments.empty())
-                    line.plies.back().variations.push_back(std::move(alt));
+                // A variation broken before its first move holds nothing to keep (its comments
+                // alone would be written as an empty variation, which reads back as nothing).
+                if (!alt.plies.empty()) line.plies.back().variations.push_back(std::move(alt));
             }
             if (!v.closed) {
                 report(Severity::error, "unterminated-variation", v.offset,

@@ -73,7 +73,8 @@ Look deployment_follows(const char* p, const char* end, bool eof) {
 }
 
 // 1: a byte of movetext that decides nothing (letters, most digits, move punctuation); 2: a blank;
-// 0: look closer (line ends, brackets, comments, `0` `1` `*` that may start a result, BOM bytes).
+// 3: `0` or `1`, which may start a result after a token boundary; 0: look closer (line ends,
+// brackets, comments, `*`, BOM bytes).
 constexpr std::array<std::uint8_t, 256> make_byte_class() {
     std::array<std::uint8_t, 256> t{};
     for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
@@ -81,9 +82,18 @@ constexpr std::array<std::uint8_t, 256> make_byte_class() {
     for (int c = '2'; c <= '9'; ++c) t[c] = 1;
     for (char c : std::string_view("-+,.!?$/=:")) t[static_cast<unsigned char>(c)] = 1;
     t[' '] = t['\t'] = t['\r'] = 2;
+    t['0'] = t['1'] = 3;
     return t;
 }
 constexpr std::array<std::uint8_t, 256> byte_class = make_byte_class();
+
+// Bytes after which a result may start (the test in the slow path below, as a table).
+constexpr std::array<bool, 256> make_token_boundary() {
+    std::array<bool, 256> t{};
+    for (char c : std::string_view(" \t\r\f\v\n)|}.")) t[static_cast<unsigned char>(c)] = true;
+    return t;
+}
+constexpr std::array<bool, 256> token_boundary = make_token_boundary();
 
 } // namespace
 
@@ -109,15 +119,23 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                 bool seen = false;
                 for (; i < size; ++i) {
                     const std::uint8_t k = byte_class[static_cast<unsigned char>(data[i])];
-                    if (k == 0) break;
-                    seen |= k == 1;
+                    if (k == 1) {
+                        seen = true;
+                    } else if (k == 3 && i > chunk_start_ && !token_boundary[static_cast<unsigned char>(data[i - 1])]) {
+                        seen = true; // a 0 or 1 inside a token (c1, 10.) starts no result
+                    } else if (k != 2) {
+                        break;
+                    }
                 }
                 if (seen) {
                     line_start_ = false;
                     movetext_ = true;
                 }
-                pos_ = i;
-                continue;
+                if (i != pos_) {
+                    pos_ = i;
+                    continue;
+                }
+                // else: a 0 or 1 that may start a result, below
             }
             if (c == '\n') {
                 line_start_ = true;
@@ -147,8 +165,7 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                 } else if (c == ')') {
                     if (depth_ > 0) --depth_;
                 } else if (depth_ == 0 && (c == '1' || c == '0') &&
-                           (pos_ == chunk_start_ || blank(p[-1]) || p[-1] == '\n' || p[-1] == ')' || p[-1] == '|' ||
-                            p[-1] == '}' || p[-1] == '.')) {
+                           (pos_ == chunk_start_ || token_boundary[static_cast<unsigned char>(p[-1])])) {
                     std::size_t n = 0;
                     const Look r = result_at(p, end, eof, n);
                     if (r == Look::more) return Scan::need_more;

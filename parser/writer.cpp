@@ -76,6 +76,7 @@ void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool bla
             number = true;
         }
         for (const Line& v : p.variations) {
+            if (v.plies.empty()) continue; // nothing to be an alternative with (the reader drops these)
             mt.token("(");
             write_plies(mt, v, pos, ply, black_first, first_number);
             mt.token(")");
