@@ -135,6 +135,9 @@ int run_validate(const QCommandLineParser& p) {
     const Command& self = *find_command("validate");
     const QStringList files = p.positionalArguments();
     if (files.isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
+    // Reading standard input through std::cin: unsynchronised with stdio it is several times faster
+    // (nothing else here reads C++ streams).
+    if (files.contains("-")) std::ios::sync_with_stdio(false);
     Output out(p.isSet("json"));
     Tally t;
     const auto t0 = std::chrono::steady_clock::now();

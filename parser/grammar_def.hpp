@@ -76,7 +76,14 @@ struct table_header_parser : x3::parser<table_header_parser> {
         const char* begin = x3::get<state_tag>(ctx).begin;
         Iterator p = first;
         while (p != last && (blank(*p) || *p == '\n' || *p == '\r')) ++p;
-        if (p == last || *p != '|') return false;
+        if (p == last) return false;
+        if (*p != '|') {
+            // The skipper may have taken the row's first '|' already (at the start of a game).
+            Iterator b = p;
+            while (b != begin && blank(b[-1])) --b;
+            if (b == begin || b[-1] != '|') return false;
+            p = b - 1;
+        }
         // Only at the start of a line.
         for (Iterator b = p; b != begin;) {
             const char c = *--b;
@@ -287,8 +294,10 @@ const auto tag_value_def = lexeme[lit('"') > x3::raw[*((lit('\\') >> ~char_("\r\
 const auto tag_def = lit('[') > tag_name > tag_value > lit(']');
 const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
 
-// `12.` and `12...` (`...` after a space is skipped as blank, which reads the same).
-const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)))];
+// `12.` and `12...` (`...` after a space is skipped as blank, which reads the same); in a table
+// cell the dot may be missing: `| 12 | c2-d3 |`.
+const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)) |
+                                                  (&(blanks >> lit('|')) >> x3::attr(false)))];
 
 // Moves: spaces may appear between the parts (`a6 * a7, b8, out`), not line ends. One lexeme with
 // explicit blanks: the skipper would run before every part, and moves are most of a record.

@@ -630,7 +630,7 @@ void Resolver::check_result() {
     } else {
         out_.result = !tag_result.empty() ? tag_result : over ? winner : "*";
         if (!main_cut_)
-            report(Severity::warning, "no-result", std::max(last_offset_, game_.offset),
+            report(Severity::warning, "no-result", std::max(last_offset_, game_.offset + game_.length),
                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
     }
     if (!over) return; // a decisive result on an open position: a resignation

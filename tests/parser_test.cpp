@@ -219,6 +219,11 @@ TEST_CASE("a web table gives its moves and names the players from its header row
     REQUIRE(g.tag("White"));
     CHECK(*g.tag("White") == "Alice");
     CHECK(*g.tag("Black") == "Bob");
+    const GameRecord alone = read_one("table_no_tags.gpn"); // the header row opens the file
+    CHECK(alone.main.plies.size() == 5);
+    REQUIRE(alone.tag("White"));
+    CHECK(*alone.tag("White") == "Alice");
+    CHECK(*alone.tag("Black") == "Bob");
 }
 
 TEST_CASE("a Windows-1252 file is converted, with one warning naming the file", "[parser]") {
