@@ -80,6 +80,7 @@ struct Prepared {
     std::vector<std::uint8_t> moves_blob;
     bool can_go_on = false; // the final position is not won: the game may be a prefix of another
     std::string white, black, event, site, date, round;
+    std::vector<std::pair<std::string, std::string>> other_tags; // for the tags table
     std::int64_t date_key = 0;
     ImportReport report;
     bool skip = false;
@@ -158,13 +159,18 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     }
     p.can_go_on = !pos.game_over();
     p.moves_blob = encode_moves(g.moves);
+    // The first of repeated tags counts, as for the record writer.
+    std::vector<std::string_view> seen;
     for (const auto& [name, value] : g.tags) {
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+        seen.push_back(name);
         if (name == "White") p.white = value;
         else if (name == "Black") p.black = value;
         else if (name == "Event") p.event = value;
         else if (name == "Site") p.site = value;
         else if (name == "Date") p.date = value;
         else if (name == "Round") p.round = value;
+        else if (!is_column_tag(name)) p.other_tags.emplace_back(name, value);
     }
     p.date_key = date_key(p.date);
     return p;
@@ -325,8 +331,7 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     const std::int64_t id = db.last_insert_rowid();
     p.report.game_id = id;
     int seq = 0;
-    for (const auto& [name, value] : g.tags) {
-        if (is_column_tag(name)) continue;
+    for (const auto& [name, value] : p.other_tags) {
         insert_tag.bind(1, id).bind(2, seq++).bind(3, name).bind(4, value);
         insert_tag.run();
         insert_tag.reset();

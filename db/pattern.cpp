@@ -353,7 +353,7 @@ bool Pattern::reachable(const Position& pos) const {
 
 std::string Pattern::text() const {
     std::string t;
-    bool board = false;
+    bool board = !side_ && terms_.empty(); // a pattern without any term is written as a board of '?'
     for (const CellCondition& c : cells_) board |= c.kind != CellCondition::Kind::any;
     if (board) {
         for (int rank = 7; rank >= 0; --rank) {

@@ -16,18 +16,20 @@ namespace gounki::db {
 
 namespace {
 
-// Parameters of a statement built from a filter, bound in order as ?1, ?2, ...
+// Parameters of a statement built from a filter, bound in order as ?first, ?first+1, ...
 struct Params {
+    explicit Params(int first_index = 1) : first(first_index) {}
+    int first;
     std::vector<std::variant<std::int64_t, std::string>> values;
     std::string add(std::int64_t v) {
         values.emplace_back(v);
-        return "?" + std::to_string(values.size());
+        return "?" + std::to_string(first + int(values.size()) - 1);
     }
     std::string add(std::string v) {
         values.emplace_back(std::move(v));
-        return "?" + std::to_string(values.size());
+        return "?" + std::to_string(first + int(values.size()) - 1);
     }
-    void bind(Statement& st, int first = 1) const {
+    void bind(Statement& st) const {
         for (std::size_t i = 0; i < values.size(); ++i) {
             if (auto* v = std::get_if<std::int64_t>(&values[i])) st.bind(first + int(i), *v);
             else st.bind(first + int(i), std::get<std::string>(values[i]));
@@ -145,11 +147,11 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
             for (const auto& m : matches)
                 if (std::binary_search(ids.begin(), ids.end(), m.first)) kept.push_back(m);
         } else {
-            Params params;
+            Params params(2);
             Statement st(db_, "SELECT 1 FROM games g WHERE g.id = ?1 AND " + where(filter, params));
             for (const auto& m : matches) {
                 st.bind(1, m.first);
-                params.bind(st, 2);
+                params.bind(st);
                 if (st.step()) kept.push_back(m);
                 st.reset();
             }
