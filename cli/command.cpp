@@ -9,6 +9,7 @@ namespace {
 
 const Command command_table[] = {
     {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
+    {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
     {"validate", "check record files: replay every game, report problems with file:line:col", describe_validate, run_validate},
     {"import", "import record files into the game database", describe_import, run_import},
     {"search", "find games by position, pattern or tags in the game database", describe_search, run_search},

@@ -45,6 +45,8 @@ void print_err(const std::string& text);   // stderr, no newline added
 // Declarations of each command's hooks (one cmd_*.cpp file per command).
 void describe_perft(QCommandLineParser&);
 int run_perft(const QCommandLineParser&);
+void describe_board(QCommandLineParser&);
+int run_board(const QCommandLineParser&);
 void describe_validate(QCommandLineParser&);
 int run_validate(const QCommandLineParser&);
 void describe_import(QCommandLineParser&);

@@ -1,0 +1,52 @@
+#pragma once
+// Small text helpers shared by the renderers: escaping, numbers, scores, move numbers, the
+// wording of a judged move. Internal to cli/report (render.hpp is the public face).
+
+#include <string>
+#include <string_view>
+
+#include "cli/report/board_diagram.hpp"
+#include "cli/report/report_model.hpp"
+
+namespace gounki::report {
+
+// Text for HTML/SVG element content and attribute values (both quote kinds escaped).
+std::string xml_escape(std::string_view text);
+
+// A number with at most `decimals` decimals, no trailing zeros: 12, 12.5, -0.3.
+std::string format_number(double value, int decimals = 1);
+
+// "+1.2", "-3.4", "0.0"; proven results "+#3" (the mover's winning move 3 plies ahead) and "-#2".
+std::string format_score(const ScoreView& score);
+
+// "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
+// "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
+std::string judgement_comment(const Judgement& j);
+
+// The suffix of RULES.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
+// win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and
+// blunders by their comment, and in HTML/Markdown by a badge (verdict_badge).
+std::string_view verdict_suffix(Verdict v);
+// The NAG of the suffix: 4, 2, 6; 0 for none.
+int verdict_nag(Verdict v);
+// "missed win", "allows loss"; "" for the other verdicts (their suffix says it all).
+std::string_view verdict_badge(Verdict v);
+
+// White's expected result after ply `p` (0..1), from the mover's expected_after.
+double white_expectation(const Ply& p);
+
+// Move numbers: ply i of a game is move `move_number(game, i)`; "12." for White, "12..." for Black.
+int move_number(const GameReport& game, std::size_t ply);
+std::string move_number_text(const GameReport& game, std::size_t ply);
+
+// "White – Black" with "?" for unknown names.
+std::string players_line(const GameReport& game);
+// The start position text: game.start_position or the standard start.
+std::string start_position_text(const GameReport& game);
+bool starts_from_standard_position(const GameReport& game);
+
+// The position before ply `p` and the arrows of its diagram: the move played, then the best move
+// (each only when it resolves as a legal move there). False when the position text is unreadable.
+bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows);
+
+} // namespace gounki::report
