@@ -343,6 +343,15 @@ TEST_CASE("scores, comments and marks are worded as RULES.md 1.8 records expect"
     CHECK(parse_verdict("none") == Verdict::none);
     CHECK_FALSE(parse_verdict("dubious"));
     CHECK(xml_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+    // The evaluation curve: White's view; unjudged plies keep the value, a decided game ends on its result.
+    const std::vector<double> race_curve = white_curve(missed_win_game());
+    CHECK(race_curve == std::vector<double>{0, 0, 0, 0});
+    const std::vector<double> curve = white_curve(blunder_game());
+    REQUIRE(curve.size() == 12);
+    CHECK(curve[0] == Approx(0.52));
+    CHECK(curve[1] == Approx(0.48));
+    CHECK(curve[4] == Approx(0.16)); // White's blunder: 0.5 - 3.4 / 10
+    CHECK(curve[11] == 1.0);
 }
 
 TEST_CASE("annotated records carry marks, comments and best lines, and read back as valid games", "[report]") {

@@ -82,9 +82,20 @@ std::string_view verdict_badge(Verdict v) {
     return v == Verdict::missed_win ? "missed win" : v == Verdict::allows_loss ? "allows loss" : "";
 }
 
-double white_expectation(const Ply& p) {
-    const double e = std::clamp(p.judgement ? p.judgement->expected_after : 0.5, 0.0, 1.0);
-    return p.side == Color::white ? e : 1.0 - e;
+std::vector<double> white_curve(const GameReport& game) {
+    std::vector<double> curve;
+    double value = 0.5;
+    for (std::size_t i = 0; i < game.plies.size(); ++i) {
+        const Ply& p = game.plies[i];
+        if (p.judgement) {
+            const double e = std::clamp(p.judgement->expected_after, 0.0, 1.0);
+            value = p.side == Color::white ? e : 1.0 - e;
+        } else if (i + 1 == game.plies.size() && (game.result == "1-0" || game.result == "0-1")) {
+            value = game.result == "1-0" ? 1.0 : 0.0;
+        }
+        curve.push_back(value);
+    }
+    return curve;
 }
 
 int move_number(const GameReport& game, std::size_t ply) {

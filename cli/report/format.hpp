@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/report/board_diagram.hpp"
 #include "cli/report/report_model.hpp"
@@ -32,8 +33,10 @@ int verdict_nag(Verdict v);
 // "missed win", "allows loss"; "" for the other verdicts (their suffix says it all).
 std::string_view verdict_badge(Verdict v);
 
-// White's expected result after ply `p` (0..1), from the mover's expected_after.
-double white_expectation(const Ply& p);
+// White's expected result after each ply (0..1), from the movers' expected_after. A ply without a
+// judgement keeps the value before it (0.5 at the start), except a last ply of a decided game,
+// which takes the result.
+std::vector<double> white_curve(const GameReport& game);
 
 // Move numbers: ply i of a game is move `move_number(game, i)`; "12." for White, "12..." for Black.
 int move_number(const GameReport& game, std::size_t ply);

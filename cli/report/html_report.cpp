@@ -25,13 +25,22 @@ table.tags th{width:8em}
 .ply a{color:inherit;text-decoration:none}
 .mark{font-weight:bold}
 .badge{font-family:system-ui,sans-serif;font-size:.75em;padding:0 4px;border-radius:3px;color:#fff;margin-left:3px}
-.blunder{background:#fbd5d2;color:#a0160d}
-.mistake{background:#fde3c8;color:#9a4a00}
-.inaccuracy{background:#f6f0c4;color:#6d6100}
-.missed-win{background:#ead8f3;color:#6a1f8e}
-.missed-win .badge{background:#8e44ad}
-.allows-loss{background:#3a0a0a;color:#ffd9d4}
-.allows-loss .badge{background:#c0392b}
+.ply.blunder{background:#fbd5d2;color:#a0160d}
+.ply.mistake{background:#fde3c8;color:#9a4a00}
+.ply.inaccuracy{background:#f6f0c4;color:#6d6100}
+.ply.missed-win{background:#ead8f3;color:#6a1f8e}
+.ply.missed-win .badge{background:#8e44ad}
+.ply.allows-loss{background:#3a0a0a;color:#ffd9d4}
+.ply.allows-loss .badge{background:#c0392b}
+figure.blunder strong{color:#a0160d}
+figure.mistake strong{color:#9a4a00}
+figure.missed-win strong{color:#6a1f8e}
+figure.allows-loss strong{color:#7b0d0d}
+figure.flagged{border-left:5px solid #b58863}
+figure.blunder{border-left-color:#d62728}
+figure.mistake{border-left-color:#e67e22}
+figure.missed-win{border-left-color:#8e44ad}
+figure.allows-loss{border-left-color:#7b0d0d}
 .graph{width:100%;height:auto;background:#fff;border:1px solid #d8d2c4;border-radius:6px}
 .flags{display:flex;flex-wrap:wrap;gap:18px}
 figure.flagged{margin:0;background:#fff;border:1px solid #d8d2c4;border-radius:6px;padding:10px;max-width:480px}
@@ -94,17 +103,20 @@ void eval_graph(std::string& out, const GameReport& g) {
     const std::size_t n = g.plies.size();
     if (n == 0) return;
     const double w = 720, h = 170, pad = 14;
+    const std::vector<double> curve = white_curve(g);
     const double step = n > 1 ? (w - 2 * pad) / double(n - 1) : 0;
     auto x = [&](std::size_t i) { return n > 1 ? pad + step * double(i) : w / 2; };
     auto y = [&](double v) { return pad + (1 - v) * (h - 2 * pad); };
     std::string pts;
     for (std::size_t i = 0; i < n; ++i)
-        pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(white_expectation(g.plies[i])));
+        pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
     out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) +
            "\" role=\"img\" aria-label=\"Evaluation graph: White's expected result after each ply\">\n";
     out += "<rect x=\"0\" y=\"0\" width=\"" + format_number(w) + "\" height=\"" + format_number(h) + "\" fill=\"#3d3d3d\"/>\n";
-    out += "<polygon class=\"area\" fill=\"#f4f1ea\" points=\"" + format_number(x(0)) + "," + format_number(h) + " " + pts +
-           " " + format_number(x(n - 1)) + "," + format_number(h) + "\"/>\n";
+    // The area runs from edge to edge, level with the first and last points.
+    const std::string y0 = format_number(y(curve[0])), yn = format_number(y(curve[n - 1]));
+    out += "<polygon class=\"area\" fill=\"#f4f1ea\" points=\"0," + format_number(h) + " 0," + y0 + " " + pts + " " +
+           format_number(w) + "," + yn + " " + format_number(w) + "," + format_number(h) + "\"/>\n";
     out += "<line x1=\"0\" x2=\"" + format_number(w) + "\" y1=\"" + format_number(y(0.5)) + "\" y2=\"" +
            format_number(y(0.5)) + "\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n";
     out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
@@ -120,10 +132,10 @@ void eval_graph(std::string& out, const GameReport& g) {
         const double r = v == Verdict::none ? 2.5 : 5;
         std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
         if (p.judgement) tip += " " + judgement_comment(*p.judgement);
-        tip += " (White " + format_number(white_expectation(p) * 100, 0) + "%)";
+        tip += " (White " + format_number(curve[i] * 100, 0) + "%)";
         out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) +
                "\" data-ply=\"" + std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" +
-               format_number(y(white_expectation(p))) + "\" r=\"" + format_number(r) + "\" fill=\"" + colour +
+               format_number(y(curve[i])) + "\" r=\"" + format_number(r) + "\" fill=\"" + colour +
                "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) + "</title></circle>\n";
     }
     out += "</svg>\n<p class=\"legend\">White's expected result after each ply (top: White wins, bottom: Black "

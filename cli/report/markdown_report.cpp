@@ -62,7 +62,7 @@ void moves(std::string& out, const GameReport& g) {
     }
     line += (line.empty() ? "" : " ") + md(g.result);
     // A paragraph starting "1. " would be an ordered list.
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line = line.substr(0, line.find('.')) + "\\" + line.substr(line.find('.'));
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), "\\");
     out += line + "\n\n";
 }
 
@@ -70,13 +70,14 @@ void moves(std::string& out, const GameReport& g) {
 void sparkline(std::string& out, const GameReport& g) {
     static const char* blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
     if (g.plies.empty()) return;
+    const std::vector<double> curve = white_curve(g);
     out += "White's expected result after each ply (one character per ply, high: White is better):\n\n```\n";
     for (std::size_t start = 0; start < g.plies.size(); start += 50) {
         std::string label = std::to_string(start + 1);
         label.resize(5, ' ');
         out += label;
         for (std::size_t i = start; i < std::min(g.plies.size(), start + 50); ++i) {
-            const int level = std::clamp(int(std::floor(white_expectation(g.plies[i]) * 8)), 0, 7);
+            const int level = std::clamp(int(std::floor(curve[i] * 8)), 0, 7);
             out += blocks[level];
         }
         out += "\n";
