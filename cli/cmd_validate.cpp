@@ -70,9 +70,15 @@ public:
         if (json_) {
             QJsonObject codes;
             for (const auto& [code, n] : t.codes) codes.insert(qs(code), qint64(n));
-            QJsonObject o{{"type", "summary"},          {"files", qint64(t.files)},     {"games", qint64(t.games)},
-                          {"valid", qint64(t.valid)},     {"invalid", qint64(t.invalid)}, {"partial", qint64(t.partial)},
-                          {"errors", qint64(t.errors)},   {"warnings", qint64(t.warnings)}, {"codes", codes}};
+            QJsonObject o{{"type", "summary"},
+                          {"files", qint64(t.files)},
+                          {"games", qint64(t.games)},
+                          {"valid", qint64(t.valid)},
+                          {"invalid", qint64(t.invalid)},
+                          {"partial", qint64(t.partial)},
+                          {"errors", qint64(t.errors)},
+                          {"warnings", qint64(t.warnings)},
+                          {"codes", codes}};
             if (stats) {
                 o.insert("bytes", qint64(t.bytes));
                 o.insert("seconds", seconds);

@@ -34,7 +34,8 @@ bool valid_utf8(std::string_view text, std::size_t& bad) {
             if ((s[i + k] & 0xC0) != 0x80) { bad = i; return false; }
             cp = cp << 6 | (s[i + k] & 0x3F);
         }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
+        const bool overlong_or_surrogate = len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF));
+        if (overlong_or_surrogate || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
             bad = i;
             return false;
         }

@@ -30,7 +30,8 @@ void parse_chunk(std::string_view text, ChunkSyntax& out) {
     iterator_type first = text.data();
     const iterator_type last = text.data() + text.size();
     // An x3::context holds its outer context by reference: both must be named, not temporaries.
-    const grammar::phrase_context_type skip_context = grammar::x3::make_context<grammar::x3::skipper_tag>(grammar::skipper);
+    namespace x3 = grammar::x3;
+    const grammar::phrase_context_type skip_context = x3::make_context<x3::skipper_tag>(grammar::skipper);
     const grammar::context_type context = grammar::x3::make_context<grammar::state_tag>(state, skip_context);
     for (;;) {
         grammar::skipper.parse(first, last, grammar::x3::unused, grammar::x3::unused, grammar::x3::unused);

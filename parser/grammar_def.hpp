@@ -236,7 +236,9 @@ const auto locate = [](auto& ctx) {
     auto& node = x3::_val(ctx);
     const auto& range = x3::_attr(ctx);
     auto end = range.end();
-    while (end != range.begin() && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '|' || end[-1] == '.')) --end;
+    while (end != range.begin() && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r' ||
+                                    end[-1] == '|' || end[-1] == '.'))
+        --end;
     node.offset = x3::get<state_tag>(ctx).offset_of(range.begin());
     node.length = std::uint32_t(end - range.begin());
 };
@@ -302,15 +304,17 @@ const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true))
 // Moves: spaces may appear between the parts (`a6 * a7, b8, out`), not line ends. One lexeme with
 // explicit blanks: the skipper would run before every part, and moves are most of a record.
 const auto target = square[add_target] >> -(blanks >> lit('+')[mark_join]);
+const auto comma = blanks >> ',' >> blanks;
 const auto move_def = lexeme[x3::raw[square[set_from] >> blanks >>
     (((lit('-')[set_dash] | char_("xX")[set_capture]) >> blanks >> (out_word[set_out] | target)) |
      (lit('*')[set_deploy] >> blanks >>
-      (out_word[set_out] | (target % (blanks >> ',' >> blanks) >> -(blanks >> ',' >> blanks >> out_word[set_out])))))][locate]];
+      (out_word[set_out] | (target % comma >> -(comma >> out_word[set_out])))))][locate]];
 
 const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
 
-const auto comment_def = x3::raw[lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])] |
-                                 lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]]][locate];
+const auto brace_comment = lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])];
+const auto line_comment = lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]];
+const auto comment_def = x3::raw[brace_comment | line_comment][locate];
 
 
 const auto table_header_def = table_row;
@@ -330,8 +334,8 @@ const auto variation_def =
 
 const auto result_def = x3::raw[results[set_result]][locate];
 
-const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> *(tag[push_tag] | bad_tag | comment[push_header_comment]) >>
-                                   *(element | stray_close[push]) >>
+const auto tag_section = *(tag[push_tag] | bad_tag | comment[push_header_comment]);
+const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> tag_section >> *(element | stray_close[push]) >>
                                    -(result[take_result] >> *comment[push_trailing_comment])][locate];
 
 BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, annotation, comment, variation,

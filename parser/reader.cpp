@@ -24,6 +24,12 @@ bool only_blanks(std::string_view s) {
 } // namespace
 
 RecordReader::RecordReader(const std::filesystem::path& path) : name_(path.string()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        file_error("io-error", "cannot read a directory as a record file", Severity::error, 0, 0);
+        io_failed_ = true;
+        return;
+    }
     auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*f) {
         file_error("io-error", "cannot open the file: " + std::string(std::strerror(errno)), Severity::error, 0, 0);

@@ -70,7 +70,8 @@ void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool bla
             first_nag = 1;
         }
         mt.token(text);
-        for (std::size_t i = first_nag; i < p.nags.size(); ++i) mt.token(std::string(1, '$').append(std::to_string(p.nags[i])));
+        for (std::size_t i = first_nag; i < p.nags.size(); ++i)
+            mt.token(std::string(1, '$').append(std::to_string(p.nags[i])));
         for (const std::string& c : p.comments) {
             write_comment(mt, c);
             number = true;

@@ -99,7 +99,8 @@ std::string compare_lines(const Line& a, const Line& b, const std::string& where
         if (x.comments != y.comments) return at + ": comments differ";
         if (x.variations.size() != y.variations.size()) return at + ": numbers of variations differ";
         for (std::size_t v = 0; v < x.variations.size(); ++v) {
-            const std::string d = compare_lines(x.variations[v], y.variations[v], at + " variation " + std::to_string(v));
+            const std::string d =
+                compare_lines(x.variations[v], y.variations[v], at + " variation " + std::to_string(v));
             if (!d.empty()) return d;
         }
     }
@@ -503,7 +504,8 @@ TEST_CASE("parse, write, parse gives the same game for every golden file", "[par
 namespace {
 
 std::string random_comment(std::mt19937& rng) {
-    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0", "*", "$3", "!?", ";", "\"", "a1-a2"};
+    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0",
+                                  "*",    "$3", "!?", ";", "\"", "a1-a2"};
     std::string s;
     const int n = int(rng() % 5);
     for (int i = 0; i < n; ++i) {
@@ -670,7 +672,8 @@ TEST_CASE("a long stream is read game by game in bounded memory, and games can b
 }
 
 TEST_CASE("a game larger than the limit is reported and passed over", "[parser][stream]") {
-    const std::string text = "[Event \"huge\"]\n\n1. c2-d3 {" + std::string(5000, 'x') + "} *\n\n[Event \"next\"]\n\n1. c2-d3 *\n";
+    const std::string text =
+        "[Event \"huge\"]\n\n1. c2-d3 {" + std::string(5000, 'x') + "} *\n\n[Event \"next\"]\n\n1. c2-d3 *\n";
     std::istringstream in(text);
     RecordReader reader(in, "huge");
     reader.set_max_game_bytes(1000);
