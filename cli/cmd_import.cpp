@@ -1,17 +1,26 @@
 // gounki import [--db PATH] [--keep-duplicates] [--reject-broken] [--json] FILE...
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QJsonDocument>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include "cli/db_options.hpp"
 #include "db/import.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/reader.hpp"
+#include "parser/splitter.hpp"
 
 namespace gounki::cli {
 
@@ -70,6 +79,114 @@ private:
     qint64 last_ = -1000;
     bool shown_ = false;
 };
+
+// Parsing runs on Qt's thread pool: a file is cut into blocks of whole games (the parser's own
+// splitter finds where games end), each block is read by its own RecordReader, and the results
+// are stored in file order. Lines are counted here so that every place still names the file's line.
+class ChunkSource {
+public:
+    explicit ChunkSource(std::istream& in) : in_(in) {}
+
+    // The next block of whole games of about `target` bytes (less at the end of the input), and
+    // the line it starts on. False when the input is done.
+    bool next(std::string& text, int& first_line, std::size_t target) {
+        for (;;) {
+            std::size_t cut = 0;
+            const auto s = splitter_.scan(buf_.data(), buf_.size(), eof_, cut);
+            if (s == parser::GameSplitter::Scan::need_more) {
+                if (last_cut_ > begin_ && last_cut_ - begin_ >= target) return emit(last_cut_, text, first_line);
+                read_more();
+                continue;
+            }
+            if (s == parser::GameSplitter::Scan::end) {
+                if (done_) return false;
+                done_ = true;
+                return emit(buf_.size(), text, first_line);
+            }
+            splitter_.start_chunk(cut);
+            // Blocks start at a line start, so columns on their first line stay right.
+            if (cut == 0 || buf_[cut - 1] == '\n') last_cut_ = cut;
+            if (last_cut_ > begin_ && last_cut_ - begin_ >= target) return emit(last_cut_, text, first_line);
+        }
+    }
+    bool failed() const { return failed_; }
+    std::uint64_t bytes_read() const { return bytes_; }
+
+private:
+    void read_more() {
+        if (begin_ > (std::size_t(4) << 20)) { // drop what was handed out
+            buf_.erase(0, begin_);
+            splitter_.shift(begin_);
+            last_cut_ -= begin_;
+            begin_ = 0;
+        }
+        constexpr std::size_t block = std::size_t(1) << 20;
+        const std::size_t old = buf_.size();
+        buf_.resize(old + block);
+        in_.read(buf_.data() + old, std::streamsize(block));
+        const auto n = std::size_t(in_.gcount());
+        buf_.resize(old + n);
+        bytes_ += n;
+        if (in_.bad()) failed_ = true;
+        if (n < block) eof_ = true;
+        if (!started_ && (buf_.size() >= 3 || eof_)) {
+            started_ = true;
+            if (buf_.size() >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) { // a UTF-8 byte order mark
+                begin_ = last_cut_ = 3;
+                splitter_.start_chunk(3);
+            }
+        }
+    }
+    bool emit(std::size_t end, std::string& text, int& first_line) {
+        text.assign(buf_, begin_, end - begin_);
+        first_line = line_;
+        line_ += int(std::count(text.begin(), text.end(), '\n'));
+        begin_ = end;
+        return !text.empty() || !done_;
+    }
+
+    std::istream& in_;
+    std::string buf_;
+    parser::GameSplitter splitter_;
+    std::size_t begin_ = 0, last_cut_ = 0;
+    std::uint64_t bytes_ = 0;
+    int line_ = 1;
+    bool eof_ = false, done_ = false, started_ = false, failed_ = false;
+};
+
+struct ParsedGame {
+    db::GameInput input;
+    std::vector<parser::Diagnostic> diagnostics;
+};
+
+struct ParsedChunk {
+    std::vector<ParsedGame> games;
+    std::vector<parser::Diagnostic> file_diagnostics;
+    std::size_t bytes = 0;
+};
+
+ParsedChunk parse_chunk(const std::string& text, const std::string& name, int first_line) {
+    ParsedChunk out;
+    out.bytes = text.size();
+    std::istringstream in(text);
+    parser::RecordReader reader(in, name);
+    parser::GameRecord record;
+    const int shift = first_line - 1;
+    auto move_down = [shift](parser::Diagnostic& d) {
+        if (d.line > 0) d.line += shift;
+    };
+    while (reader.next(record)) {
+        record.line += shift;
+        for (parser::Diagnostic& d : record.diagnostics) move_down(d);
+        ParsedGame g;
+        g.diagnostics = record.diagnostics;
+        g.input = db::game_input(std::move(record));
+        out.games.push_back(std::move(g));
+    }
+    out.file_diagnostics = reader.take_file_diagnostics();
+    for (parser::Diagnostic& d : out.file_diagnostics) move_down(d);
+    return out;
+}
 
 QJsonObject report_json(const db::ImportReport& r) {
     QJsonObject o{{"type", "game"},
@@ -167,20 +284,65 @@ int run_import(const QCommandLineParser& p) {
             if (json) print_json(diagnostic_json(d));
             else print_err(parser::format_diagnostic(d) + "\n");
         };
+        QThreadPool& pool = *QThreadPool::globalInstance();
+        const std::size_t in_flight = std::size_t(std::max(2, 2 * pool.maxThreadCount()));
         for (const QString& f : files) {
             const std::string path = f.toStdString();
-            std::unique_ptr<parser::RecordReader> reader =
-                path == "-" ? std::make_unique<parser::RecordReader>(std::cin, "-") : std::make_unique<parser::RecordReader>(path);
-            parser::GameRecord record;
-            while (reader->next(record)) {
-                for (const parser::Diagnostic& d : reader->take_file_diagnostics()) print_diagnostic(d);
-                for (const parser::Diagnostic& d : record.diagnostics) print_diagnostic(d);
-                importer.add(db::game_input(std::move(record)));
-                progress.update(importer.stats().added, bytes_done + reader->bytes_read());
+            std::ifstream file;
+            if (path != "-") {
+                file.open(path, std::ios::binary);
+                std::error_code ec;
+                if (!file || std::filesystem::is_directory(path, ec)) {
+                    parser::Diagnostic d;
+                    d.code = "io-error";
+                    d.file = path;
+                    d.message = std::string("cannot read the file: ") + (ec ? ec.message() : std::strerror(errno));
+                    if (std::filesystem::is_directory(path, ec)) d.message = "cannot read the file: it is a directory";
+                    print_diagnostic(d);
+                    io_errors = true;
+                    continue;
+                }
             }
-            for (const parser::Diagnostic& d : reader->take_file_diagnostics()) print_diagnostic(d);
-            if (!reader->ok() || reader->io_failed()) io_errors = true;
-            bytes_done += reader->bytes_read();
+            ChunkSource source(path == "-" ? std::cin : file);
+            std::deque<QFuture<ParsedChunk>> pending;
+            int games_before = 0;
+            bool warned_encoding = false;
+            auto consume = [&] {
+                ParsedChunk chunk = pending.front().takeResult();
+                pending.pop_front();
+                for (parser::Diagnostic& d : chunk.file_diagnostics) {
+                    if (d.code == "not-utf8" && std::exchange(warned_encoding, true)) continue; // once per file
+                    print_diagnostic(d);
+                }
+                for (ParsedGame& g : chunk.games) {
+                    for (parser::Diagnostic& d : g.diagnostics) {
+                        if (d.game) d.game += games_before;
+                        print_diagnostic(d);
+                    }
+                    importer.add(std::move(g.input));
+                }
+                games_before += int(chunk.games.size());
+                bytes_done += chunk.bytes;
+                progress.update(importer.stats().added, bytes_done);
+            };
+            std::string text;
+            int first_line = 1;
+            while (source.next(text, first_line, std::size_t(256) << 10)) {
+                pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line] {
+                    return parse_chunk(text, path == "-" ? std::string("-") : path, first_line);
+                }));
+                text.clear();
+                while (pending.size() >= in_flight) consume();
+            }
+            while (!pending.empty()) consume();
+            if (source.failed()) {
+                parser::Diagnostic d;
+                d.code = "io-error";
+                d.file = path;
+                d.message = "read error after " + std::to_string(source.bytes_read()) + " bytes";
+                print_diagnostic(d);
+                io_errors = true;
+            }
         }
         importer.finish();
         progress.update(importer.stats().added, total_bytes, true);

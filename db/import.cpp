@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -84,6 +85,8 @@ struct Prepared {
     std::int64_t date_key = 0;
     ImportReport report;
     bool skip = false;
+    // Earlier games of the same batch that reach this game's final position at its last ply.
+    std::vector<std::uint32_t> longer_in_batch;
 };
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
@@ -93,29 +96,44 @@ struct BatchEntry {
     std::uint32_t ply;
 };
 
-// Sorts by key in the index order (signed), keeping the input order among equal keys: the input is
-// in (game, ply) order, so the result is in (key, game, ply) order. LSD radix, 8 bits a pass.
+// Sorts into the index order: key (as a signed integer), then game, then ply. The input is in
+// (game, ply) order. A stable scatter on the top 16 bits of the key leaves buckets of a dozen
+// entries on average, already in (game, ply) order, which a short sort finishes.
 void radix_sort(std::vector<BatchEntry>& v) {
-    std::vector<BatchEntry> tmp(v.size());
-    std::vector<std::array<std::size_t, 256>> counts(8);
-    for (auto& c : counts) c.fill(0);
-    const auto digit = [](const BatchEntry& e, int pass) { return std::size_t(((e.key ^ (std::uint64_t(1) << 63)) >> (8 * pass)) & 0xff); };
-    for (const BatchEntry& e : v)
-        for (int pass = 0; pass < 8; ++pass) ++counts[std::size_t(pass)][digit(e, pass)];
-    for (int pass = 0; pass < 8; ++pass) {
-        auto& c = counts[std::size_t(pass)];
-        if (std::count(c.begin(), c.end(), std::size_t(0)) == 255) continue; // one bucket: nothing moves
-        std::size_t sum = 0;
-        for (std::size_t& n : c) sum += std::exchange(n, sum);
-        for (const BatchEntry& e : v) tmp[c[digit(e, pass)]++] = e;
-        v.swap(tmp);
+    constexpr std::size_t buckets = std::size_t(1) << 16;
+    const auto bucket = [](const BatchEntry& e) { return std::size_t((e.key ^ (std::uint64_t(1) << 63)) >> 48); };
+    std::vector<std::uint32_t> start(buckets + 1, 0);
+    for (const BatchEntry& e : v) ++start[bucket(e) + 1];
+    for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+    std::vector<BatchEntry> out(v.size());
+    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+    for (const BatchEntry& e : v) out[next[bucket(e)]++] = e;
+    const auto less = [](const BatchEntry& a, const BatchEntry& b) {
+        if (a.key != b.key) return std::int64_t(a.key) < std::int64_t(b.key);
+        return a.game != b.game ? a.game < b.game : a.ply < b.ply;
+    };
+    for (std::size_t b = 0; b < buckets; ++b) {
+        BatchEntry* first = out.data() + start[b];
+        BatchEntry* last = out.data() + start[b + 1];
+        if (last - first < 2) continue;
+        if (last - first <= 24) {
+            for (BatchEntry* i = first + 1; i < last; ++i) // insertion sort: short, mostly ordered
+                for (BatchEntry* j = i; j > first && less(*j, *(j - 1)); --j) std::swap(*j, *(j - 1));
+        } else {
+            std::stable_sort(first, last, less);
+        }
     }
+    v.swap(out);
 }
 
 struct PreparedBatch {
     std::vector<Prepared> games;
     std::vector<BatchEntry> entries; // sorted
+    double seconds = 0;              // spent preparing
 };
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 bool blob_starts_with(std::span<const std::uint8_t> blob, std::span<const std::uint8_t> prefix) {
     return blob.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), blob.begin());
@@ -177,6 +195,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
 }
 
 PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
+    const auto start = Clock::now();
     PreparedBatch b;
     b.games.reserve(queue.size());
     std::size_t total = 0;
@@ -189,6 +208,21 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
         for (std::size_t ply = 0; ply < b.games[i].keys.size(); ++ply)
             b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
     radix_sort(b.entries);
+    // Within the batch, the games an unfinished game may be a prefix of: one pass over the sorted
+    // entries here, on the preparing thread, instead of a search per game while writing.
+    for (std::size_t i = 0; i < b.entries.size();) {
+        std::size_t j = i + 1;
+        while (j < b.entries.size() && b.entries[j].key == b.entries[i].key) ++j;
+        for (std::size_t k = i; k < j && j - i > 1; ++k) {
+            const BatchEntry& e = b.entries[k];
+            Prepared& g = b.games[e.game];
+            if (!g.can_go_on || e.ply + 1 != g.keys.size() || e.ply == 0) continue;
+            for (std::size_t m = i; m < j; ++m)
+                if (b.entries[m].game < e.game && b.entries[m].ply == e.ply) g.longer_in_batch.push_back(b.entries[m].game);
+        }
+        i = j;
+    }
+    b.seconds = seconds_since(start);
     return b;
 }
 
@@ -207,8 +241,8 @@ struct Importer::Impl {
           find_source(db, "SELECT id FROM sources WHERE path = ?1"),
           insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
           insert_game(db, "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
-                          "start_position, ply_count, status, moves, source_id, source_line, end_key) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"),
+                          "start_position, ply_count, status, moves, source_id, source_line, end_key, id) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"),
           insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
           insert_diag(db, "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
           insert_note(db, "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
@@ -225,7 +259,9 @@ struct Importer::Impl {
                           "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
                           "THEN excluded.latest_game ELSE latest_game END, "
                           "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
-                          "THEN excluded.latest_date ELSE latest_date END") {}
+                          "THEN excluded.latest_date ELSE latest_date END"),
+          next_id(db, "SELECT max((SELECT value FROM meta WHERE name = 'next_game_id'), (SELECT coalesce(max(id), 0) + 1 FROM games))"),
+          set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'") {}
 
     void submit(ImportStats& stats);
     void write(PreparedBatch& batch, ImportStats& stats);
@@ -233,7 +269,7 @@ struct Importer::Impl {
     void load_end_keys();
     void check_duplicate(Prepared& p, std::int64_t source_id);
     void store(Prepared& p, std::int64_t source_id);
-    void flag_prefixes(Prepared& p, std::size_t index, std::span<Prepared> batch, std::span<const BatchEntry> entries);
+    void flag_prefixes(Prepared& p, std::span<Prepared> batch);
     void note(std::int64_t game, const std::string& text);
 
     GameDatabase& gdb;
@@ -244,7 +280,8 @@ struct Importer::Impl {
     std::future<PreparedBatch> pending; // the batch being prepared on another thread
     Statement same_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
     Statement insert_game, insert_tag, insert_diag, insert_note, find_end, game_moves;
-    Statement all_end_keys, new_end_keys, max_id, tree_upsert;
+    Statement all_end_keys, new_end_keys, max_id, tree_upsert, next_id, set_next_id;
+    std::int64_t id_counter = 0; // the id the next stored game of this batch gets
     std::unordered_map<std::string, std::int64_t> players, events, sources;
     std::unordered_map<std::string, std::string> absolute_paths;
     KeySet end_keys;
@@ -325,10 +362,10 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
     insert_game.bind(12, std::int64_t(g.status)).bind_blob(13, p.moves_blob);
     if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
-    insert_game.bind(16, std::int64_t(p.keys.back()));
+    insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id_counter);
     insert_game.run();
     insert_game.reset();
-    const std::int64_t id = db.last_insert_rowid();
+    const std::int64_t id = id_counter++;
     p.report.game_id = id;
     int seq = 0;
     for (const auto& [name, value] : p.other_tags) {
@@ -350,7 +387,7 @@ void Importer::Impl::note(std::int64_t game, const std::string& text) {
     insert_note.reset();
 }
 
-void Importer::Impl::flag_prefixes(Prepared& p, std::size_t index, std::span<Prepared> batch, std::span<const BatchEntry> entries) {
+void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     const std::size_t n = p.in.moves.size();
     if (n == 0) return; // an empty game is a prefix of everything: not worth a flag
     constexpr std::size_t max_flags = 10;
@@ -380,10 +417,8 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::size_t index, std::span<Pre
     for (const IndexEntry& e : found)
         if (e.ply == n && e.game != id) candidates.push_back(e.game);
     // Games of this batch stored before this one are not in a run yet.
-    const auto less = [](const BatchEntry& a, std::uint64_t k) { return std::int64_t(a.key) < std::int64_t(k); };
-    for (auto it = std::lower_bound(entries.begin(), entries.end(), p.keys[n], less); it != entries.end() && it->key == p.keys[n]; ++it) {
-        if (it->game < index && it->ply == n && !batch[it->game].skip) candidates.push_back(batch[it->game].report.game_id);
-    }
+    for (std::uint32_t other : p.longer_in_batch)
+        if (!batch[other].skip) candidates.push_back(batch[other].report.game_id);
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     for (std::int64_t other : candidates) {
@@ -403,7 +438,17 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         if (!p.in.source_file.empty() && !absolute_paths.count(p.in.source_file))
             absolute_paths.emplace(p.in.source_file, absolute_path(p.in.source_file));
 
+    auto lap = Clock::now();
+    auto add_lap = [&lap](double& total) {
+        const auto now = Clock::now();
+        total += std::chrono::duration<double>(now - lap).count();
+        lap = now;
+    };
+    stats.prepare_s += prepared.seconds;
     Transaction tx(db, TransactionKind::immediate);
+    next_id.step();
+    id_counter = next_id.get_int64(0);
+    next_id.reset();
     load_end_keys();
     bool need_filters = false;
     for (const Prepared& p : batch) need_filters |= !p.skip && p.can_go_on && !p.in.moves.empty();
@@ -417,7 +462,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         check_duplicate(p, source_id);
         if (p.skip) continue;
         store(p, source_id);
-        flag_prefixes(p, i, batch, prepared.entries);
+        flag_prefixes(p, batch);
         const std::int64_t id = p.report.game_id;
         for (std::int64_t other : p.report.prefix_of) {
             note(id, "its moves are a prefix of game " + std::to_string(other) + "'s");
@@ -430,6 +475,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         end_keys.insert(p.keys.back());
     }
 
+    add_lap(stats.games_s);
     // The batch's run: ids grow with the batch index, so the order holds.
     std::vector<IndexEntry> entries;
     entries.reserve(prepared.entries.size());
@@ -438,6 +484,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         if (!p.skip) entries.push_back({e.key, p.report.game_id, e.ply});
     }
     gdb.index().add_run(entries);
+    add_lap(stats.index_s);
 
     // Tree counts of the shallow plies, summed over the batch first.
     struct Sum {
@@ -459,6 +506,9 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
             }
         }
     }
+    set_next_id.bind(1, id_counter);
+    set_next_id.run();
+    set_next_id.reset();
     for (const auto& [key, moves] : sums)
         for (const auto& [move, s] : moves) {
             tree_upsert.bind(1, std::int64_t(key)).bind(2, std::int64_t(move)).bind(3, s.games).bind(4, s.white)
@@ -466,7 +516,9 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
             tree_upsert.run();
             tree_upsert.reset();
         }
+    add_lap(stats.tree_s);
     tx.commit();
+    add_lap(stats.commit_s);
 
     ++stats.batches;
     for (Prepared& p : batch) {
@@ -505,10 +557,14 @@ void Importer::Impl::submit(ImportStats& stats) {
         pending = std::move(next);
         return;
     }
+    auto start = Clock::now();
     PreparedBatch b = pending.get();
+    stats.wait_s += seconds_since(start);
     pending = std::move(next);
     write(b, stats);
+    start = Clock::now();
     if (opt.compact) stats.merges += gdb.index().compact();
+    stats.merge_s += seconds_since(start);
 }
 
 void Importer::add(GameInput game) {

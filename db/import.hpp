@@ -57,6 +57,9 @@ struct ImportReport {
 struct ImportStats {
     std::int64_t added = 0, stored = 0, broken = 0, duplicates = 0, already_imported = 0, rejected = 0, prefix_flagged = 0;
     std::int64_t batches = 0, merges = 0;
+    // Where the time went, in seconds. Preparing (replays, sorting) runs on another thread, while
+    // the batch before is written; waiting is the writer's wait for it.
+    double prepare_s = 0, wait_s = 0, games_s = 0, index_s = 0, tree_s = 0, commit_s = 0, merge_s = 0;
 };
 
 class Importer {

@@ -16,13 +16,17 @@
 
 PRAGMA application_id = 1196381515; -- 0x474F554B, 'GOUK': marks the file as a gounki database
 
--- Database-wide settings fixed at creation. Rows:
---   ('tree_depth', P): tree_stats aggregates the positions at plies 0 .. P-1 (see below).
+-- Database-wide settings. Rows:
+--   ('tree_depth', P): tree_stats aggregates the positions at plies 0 .. P-1 (see below); fixed
+--                      at creation.
+--   ('next_game_id', N): the id the next stored game gets. Ids only grow, so the id of a deleted
+--                      game is never given to another (like AUTOINCREMENT, without its cost of a
+--                      sqlite_sequence update per row: the importer takes ids a batch at a time).
 CREATE TABLE meta (
     name  TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 ) STRICT;
-INSERT INTO meta (name, value) VALUES ('tree_depth', 3);
+INSERT INTO meta (name, value) VALUES ('tree_depth', 3), ('next_game_id', 1);
 
 CREATE TABLE players (
     id   INTEGER PRIMARY KEY,
@@ -40,9 +44,9 @@ CREATE TABLE sources (
     path TEXT NOT NULL UNIQUE
 ) STRICT;
 
--- One row per stored game. AUTOINCREMENT: the id of a deleted game is never given to another.
+-- One row per stored game. Ids come from meta 'next_game_id'; a skipped duplicate may leave a gap.
 CREATE TABLE games (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             INTEGER PRIMARY KEY,
     kind           INTEGER NOT NULL DEFAULT 0,            -- GameKind
     event_id       INTEGER REFERENCES events (id),         -- NULL: no Event tag
     site           TEXT,

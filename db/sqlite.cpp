@@ -35,6 +35,10 @@ std::string uri_escape(const std::string& path) {
 bool DbError::is_busy() const { return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED; }
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
+    // Memory statistics cost a global mutex around every allocation; nothing here reads them.
+    // Only possible before SQLite initialises, so once, before the first connection.
+    static const int configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)configured;
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
     switch (mode) {
     case OpenMode::read_only: flags |= SQLITE_OPEN_READONLY; break;

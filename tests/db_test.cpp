@@ -831,9 +831,11 @@ TEST_CASE("deleting a game removes it from the index, the tree and the lists", "
     CHECK(f.db.tree(after(f.a_moves, 4), GameKind::gounki).games == 0);
     CHECK(scalar(f.db, "SELECT count(*) FROM tags WHERE game_id = " + std::to_string(f.id(0))) == 0);
     check_consistent(f.db);
-    // Ids are never reused.
+    // Ids are never reused, not even the greatest one.
+    REQUIRE(f.db.delete_game(f.id(3)));
     auto r = import(f.db, {game({"a2-b3"}, "New", "Game", ResultCode::unknown)});
     CHECK(r[0].game_id > f.id(3));
+    check_consistent(f.db);
 }
 
 // ---------------------------------------------------------------------------------------------
