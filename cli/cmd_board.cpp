@@ -11,7 +11,10 @@ namespace {
 
 std::string move_list_text(const Position& pos, const MoveList& moves) {
     std::string out;
-    for (Move m : moves) out += (out.empty() ? "" : " ") + move_to_text(pos, m);
+    for (Move m : moves) {
+        if (!out.empty()) out += ' ';
+        out += move_to_text(pos, m);
+    }
     return out;
 }
 

@@ -222,7 +222,7 @@ private:
         const double ux = dx / len, uy = dy / len;
         pts.back() = {tip.x - ux * head * 0.8, tip.y - uy * head * 0.8};
         out_ += "<polyline fill=\"none\" stroke-width=\"" + n(width) + "\" stroke-linecap=\"round\" stroke-linejoin=\"round\" points=\"";
-        for (std::size_t i = 0; i < pts.size(); ++i) out_ += (i ? " " : "") + n(pts[i].x) + "," + n(pts[i].y);
+        for (std::size_t i = 0; i < pts.size(); ++i) out_.append(i ? " " : "").append(n(pts[i].x)).append(",").append(n(pts[i].y));
         out_ += "\"/>\n";
         const Point base{tip.x - ux * head, tip.y - uy * head};
         const double half = head * 0.55;
@@ -268,7 +268,7 @@ std::string board_text(const Position& pos, const std::vector<Arrow>& arrows, bo
         for (int col = 0; col < 8; ++col) {
             const int file = flip ? 7 - col : col;
             std::string cell = stack_letters(pos.at(make_square(file, rank)));
-            if (cell.empty()) cell = ".";
+            if (cell.empty()) cell.push_back('.');
             if (col < 7) cell.resize(4, ' ');
             out += cell;
         }

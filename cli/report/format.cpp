@@ -52,7 +52,11 @@ std::string format_score(const ScoreView& score) {
 }
 
 std::string judgement_comment(const Judgement& j) {
-    std::string out = "(" + format_score(j.best) + " -> " + format_score(j.played) + ")";
+    std::string out = "(";
+    out += format_score(j.best);
+    out += " -> ";
+    out += format_score(j.played);
+    out += ")";
     if (j.verdict == Verdict::none) return out;
     out += " ";
     out += verdict_label(j.verdict);
@@ -108,6 +112,16 @@ int move_number(const GameReport& game, std::size_t ply) {
 std::string move_number_text(const GameReport& game, std::size_t ply) {
     const bool black = ply < game.plies.size() && game.plies[ply].side == Color::black;
     return std::to_string(move_number(game, ply)) + (black ? "..." : ".");
+}
+
+std::string opening_text(const OpeningLine& line) {
+    std::string out;
+    for (std::size_t i = 0; i < line.moves.size(); ++i) {
+        if (i) out += ' ';
+        if (i % 2 == 0) out.append(std::to_string(i / 2 + 1)).append(". ");
+        out += line.moves[i];
+    }
+    return out;
 }
 
 std::string players_line(const GameReport& game) {

@@ -42,6 +42,9 @@ std::vector<double> white_curve(const GameReport& game);
 int move_number(const GameReport& game, std::size_t ply);
 std::string move_number_text(const GameReport& game, std::size_t ply);
 
+// "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
+std::string opening_text(const OpeningLine& line);
+
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);
 // The start position text: game.start_position or the standard start.

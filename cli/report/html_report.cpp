@@ -173,7 +173,7 @@ void flagged_diagrams(std::string& out, const GameReport& g, const std::string& 
                e(p.move) + e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(j));
         if (j.best_line.size() > 1) {
             out += "<br/>Best line:";
-            for (const std::string& m : j.best_line) out += " " + e(m);
+            for (const std::string& m : j.best_line) out.append(" ").append(e(m));
         }
         out += "</figcaption>\n";
         Position pos;
@@ -215,9 +215,7 @@ void openings_section(std::string& out, const std::vector<OpeningLine>& lines, i
     }
     out += "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th><th>1-0</th><th>0-1</th><th>1/2-1/2</th><th>*</th></tr>\n";
     for (const OpeningLine& l : lines) {
-        std::string moves;
-        for (std::size_t i = 0; i < l.moves.size(); ++i)
-            moves += (i % 2 == 0 ? (i ? " " : "") + std::to_string(i / 2 + 1) + ". " : std::string(" ")) + l.moves[i];
+        const std::string moves = opening_text(l);
         out += "<tr><td>" + e(moves) + "</td>";
         for (int v : {l.games, l.white_wins, l.black_wins, l.draws, l.unfinished})
             out += "<td class=\"num\">" + std::to_string(v) + "</td>";

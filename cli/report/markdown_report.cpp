@@ -57,12 +57,12 @@ void tags(std::string& out, const GameReport& g) {
 void moves(std::string& out, const GameReport& g) {
     std::string line;
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
-        if (i == 0 || g.plies[i].side == Color::white) line += (line.empty() ? "" : " ") + move_number_text(g, i);
-        line += " " + marked_move(g.plies[i]);
+        if (i == 0 || g.plies[i].side == Color::white) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
+        line.append(" ").append(marked_move(g.plies[i]));
     }
-    line += (line.empty() ? "" : " ") + md(g.result);
+    line.append(line.empty() ? "" : " ").append(md(g.result));
     // A paragraph starting "1. " would be an ordered list.
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), "\\");
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), 1, '\\');
     out += line + "\n\n";
 }
 
@@ -93,8 +93,8 @@ void summary(std::string& out, const GameReport& g) {
         const std::string& name = c == Color::white ? g.white : g.black;
         out += "| " + md(name.empty() ? "?" : name) + " | " + (c == Color::white ? "White" : "Black") + " |";
         for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
-            out += " " + std::to_string(v) + " |";
-        out += " " + (s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")) + " |\n";
+            out.append(" ").append(std::to_string(v)).append(" |");
+        out.append(" ").append(s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")).append(" |\n");
     }
     out += "\n";
 }
@@ -142,9 +142,7 @@ void openings(std::string& out, const std::vector<OpeningLine>& lines, int plies
     }
     out += "| Moves | Games | 1-0 | 0-1 | 1/2-1/2 | * |\n|---|--:|--:|--:|--:|--:|\n";
     for (const OpeningLine& l : lines) {
-        std::string moves;
-        for (std::size_t i = 0; i < l.moves.size(); ++i)
-            moves += (i % 2 == 0 ? (i ? " " : "") + std::to_string(i / 2 + 1) + ". " : std::string(" ")) + l.moves[i];
+        const std::string moves = opening_text(l);
         out += "| " + code(moves) + " | " + std::to_string(l.games) + " | " + std::to_string(l.white_wins) + " | " +
                std::to_string(l.black_wins) + " | " + std::to_string(l.draws) + " | " + std::to_string(l.unfinished) + " |\n";
     }
