@@ -598,6 +598,9 @@ TEST_CASE("the HTML report renders in headless Chromium to a picture that is not
     const auto dir = scratch_dir();
     {
         std::ofstream(dir / "report.html") << render_html(two_games());
+        // Beside it, for people looking at what the renderers make.
+        std::ofstream(dir / "report.md") << render_markdown(two_games());
+        std::ofstream(dir / "report.gpn") << render_annotated_gpn(two_games());
         std::ofstream(dir / "blank.html") << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/></head><body></body></html>";
     }
     auto shoot = [&](const std::string& page) {
