@@ -9,7 +9,6 @@ namespace {
 
 const Command command_table[] = {
     {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
-    {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
     {"validate", "check record files: replay every game, report problems with file:line:col", describe_validate, run_validate},
     {"import", "import record files into the game database", describe_import, run_import},
     {"search", "find games by position, pattern or tags in the game database", describe_search, run_search},
@@ -19,6 +18,9 @@ const Command command_table[] = {
     {"export", "write games of the game database to a record file", describe_export, run_export},
     {"delete", "delete a game from the game database", describe_delete, run_delete},
     {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench},
+    {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
+    {"analyze", "judge stored games with the engine: best moves, verdicts, accuracy (stored, resumable)", describe_analyze, run_analyze},
+    {"report", "write annotated reports of stored games: HTML, Markdown or annotated records", describe_report, run_report},
     {"best", "search a position: best move, score, principal variation, proven wins", describe_best, run_best},
     {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench},
     {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay},

@@ -45,8 +45,6 @@ void print_err(const std::string& text);   // stderr, no newline added
 // Declarations of each command's hooks (one cmd_*.cpp file per command).
 void describe_perft(QCommandLineParser&);
 int run_perft(const QCommandLineParser&);
-void describe_board(QCommandLineParser&);
-int run_board(const QCommandLineParser&);
 void describe_validate(QCommandLineParser&);
 int run_validate(const QCommandLineParser&);
 void describe_import(QCommandLineParser&);
@@ -65,6 +63,12 @@ void describe_delete(QCommandLineParser&);
 int run_delete(const QCommandLineParser&);
 void describe_dbbench(QCommandLineParser&);
 int run_dbbench(const QCommandLineParser&);
+void describe_board(QCommandLineParser&);
+int run_board(const QCommandLineParser&);
+void describe_analyze(QCommandLineParser&);
+int run_analyze(const QCommandLineParser&);
+void describe_report(QCommandLineParser&);
+int run_report(const QCommandLineParser&);
 void describe_best(QCommandLineParser&);
 int run_best(const QCommandLineParser&);
 void describe_bench(QCommandLineParser&);

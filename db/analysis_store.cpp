@@ -32,6 +32,7 @@ CREATE TABLE analyses (
     PRIMARY KEY (game_id, settings_id)
 ) WITHOUT ROWID, STRICT;
 CREATE INDEX analyses_settings ON analyses (settings_id);
+PRAGMA user_version = 2;
 )sql";
 
 std::string analysis_settings_text(const analysis::JudgeSettings& s) {

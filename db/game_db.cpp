@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "db/analysis_store.hpp"
 #include "db/schema_sql.hpp"
 
 namespace gounki::db {
@@ -24,6 +25,7 @@ struct Migration {
 };
 constexpr Migration migrations[] = {
     {1, schema_sql_v1},
+    {2, analysis_schema_sql_v2}, // db/analysis_store.cpp
 };
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 
@@ -118,6 +120,8 @@ void GameDatabase::open_schema(Access access) {
         db_.exec("PRAGMA synchronous = NORMAL");
     }
     db_.exec("PRAGMA cache_size = -65536"); // 64 MB
+    // Reads through a memory map skip a copy per page; the index blocks are read a lot.
+    db_.exec("PRAGMA mmap_size = 1073741824");
 
     for (const Migration& m : migrations) {
         if (version >= m.version) continue;
@@ -126,6 +130,8 @@ void GameDatabase::open_schema(Access access) {
         version = pragma_int(db_, "PRAGMA user_version");
         if (version >= m.version) continue;
         db_.exec(m.sql);
+        // Set here too, so that a migration script cannot forget it.
+        db_.exec("PRAGMA user_version = " + std::to_string(m.version));
         tx.commit();
         version = m.version;
     }

@@ -25,7 +25,7 @@ namespace gounki::db {
 class Pattern;
 
 // The newest schema this build knows (PRAGMA user_version).
-inline constexpr int schema_version = 1;
+inline constexpr int schema_version = 2;
 // 'GOUK' in PRAGMA application_id.
 inline constexpr std::int64_t application_id = 0x474F554B;
 

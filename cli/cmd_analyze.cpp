@@ -1,0 +1,245 @@
+// gounki analyze [--db PATH] [IDS... | filters | --all] [--depth N | --nodes N] [--threads N] [--json]
+// Judges stored games on a Qt thread pool; judgements are stored with their settings, so a rerun
+// skips what is done and an interrupted run resumes.
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <unistd.h>
+
+#include <cmath>
+
+#include "analysis/judge.hpp"
+#include "cli/command.hpp"
+#include "cli/db_options.hpp"
+#include "cli/progress.hpp"
+#include "core/notation.hpp"
+#include "db/analysis_store.hpp"
+
+namespace gounki::cli {
+
+void describe_analyze(QCommandLineParser& p) {
+    add_db_option(p);
+    add_filter_options(p);
+    p.addOption({"all", "Judge every game of the database."});
+    p.addOption({"depth", "Search every position to this depth (plies).", "N"});
+    p.addOption({"nodes", "Search every position with this many nodes (default 100000).", "N"});
+    p.addOption({"threads", "Judge this many games at once (default: the number of cores).", "N"});
+    p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});
+    p.addOption({"mistake", "Drop from which a move is a mistake (default 0.10).", "X"});
+    p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
+    p.addOption({"force", "Judge again games already judged with the same settings."});
+    p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
+    p.addOption({"quiet", "Print nothing but errors (and the JSON lines with --json)."});
+    p.addPositionalArgument("IDS", "Game ids to judge (or use filters, or --all).", "[IDS...]");
+}
+
+namespace {
+
+struct Job {
+    std::int64_t id = 0;
+    Position start;
+    std::vector<Move> moves;
+};
+
+struct Done {
+    std::int64_t id = 0;
+    analysis::GameJudgement judgement;
+};
+
+double pieces(analysis::Score s) { return double(s) / 100.0; }
+
+QJsonValue win_in_json(int w) { return w ? QJsonValue(w) : QJsonValue(QJsonValue::Null); }
+
+// One line per ply (KataGo's habit: each line says what it is about and whose view its scores are).
+void print_ply_lines(std::int64_t id, const Position& start, const analysis::GameJudgement& j) {
+    Position pos = start;
+    for (const analysis::PlyJudgement& p : j.plies) {
+        QJsonArray pv;
+        {
+            Position line = pos;
+            UndoRecord undo;
+            for (Move m : p.pv) {
+                pv.append(QString::fromStdString(move_to_text(line, m)));
+                line.do_move(m, undo);
+            }
+        }
+        QJsonObject o{{"type", "ply"},
+                      {"game", qint64(id)},
+                      {"ply", p.ply},
+                      {"side", pos.side_to_move() == Color::white ? "white" : "black"},
+                      {"perspective", "side to move"},
+                      {"played", QString::fromStdString(move_to_text(pos, p.played))},
+                      {"best", p.best ? QJsonValue(QString::fromStdString(move_to_text(pos, p.best))) : QJsonValue()},
+                      {"played_score", pieces(p.played_score)},
+                      {"best_score", pieces(p.best_score)},
+                      {"played_win_in", win_in_json(p.played_win_in)},
+                      {"best_win_in", win_in_json(p.best_win_in)},
+                      {"expected_before", p.expected_best},
+                      {"expected_after", p.expected_played},
+                      {"verdict", QString::fromUtf8(analysis::verdict_name(p.verdict).data(),
+                                                    qsizetype(analysis::verdict_name(p.verdict).size()))},
+                      {"pv", pv}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        UndoRecord undo;
+        pos.do_move(p.played, undo);
+    }
+}
+
+std::string side_line(const analysis::SideSummary& s) {
+    using analysis::Verdict;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "accuracy %5.1f%%, %d inaccuracies, %d mistakes, %d blunders, %d missed wins, %d allowed losses",
+                  s.accuracy, s.counts[int(Verdict::inaccuracy)], s.counts[int(Verdict::mistake)],
+                  s.counts[int(Verdict::blunder)], s.counts[int(Verdict::missed_win)], s.counts[int(Verdict::allows_loss)]);
+    return buf;
+}
+
+bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
+    if (!p.isSet(name)) return true;
+    bool ok = false;
+    const double v = p.value(name).toDouble(&ok);
+    if (!ok || !(v > 0.0) || v >= 1.0) return false;
+    out = v;
+    return true;
+}
+
+} // namespace
+
+int run_analyze(const QCommandLineParser& p) {
+    const Command& self = *find_command("analyze");
+    analysis::JudgeSettings settings = analysis::judge_defaults();
+    if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
+    bool ok = true;
+    if (p.isSet("depth")) {
+        const int d = p.value("depth").toInt(&ok);
+        if (!ok || d < 1 || d > 30) return usage_error(self, "--depth must be a whole number from 1 to 30");
+        settings.limits = {};
+        settings.limits.depth = d;
+    }
+    if (p.isSet("nodes")) {
+        const qlonglong n = p.value("nodes").toLongLong(&ok);
+        if (!ok || n < 100) return usage_error(self, "--nodes must be a whole number of at least 100");
+        settings.limits = {};
+        settings.limits.nodes = std::uint64_t(n);
+    }
+    if (!read_fraction(p, "inaccuracy", settings.inaccuracy) || !read_fraction(p, "mistake", settings.mistake) ||
+        !read_fraction(p, "blunder", settings.blunder))
+        return usage_error(self, "--inaccuracy, --mistake and --blunder take a number between 0 and 1");
+    if (!(settings.inaccuracy <= settings.mistake && settings.mistake <= settings.blunder))
+        return usage_error(self, "thresholds must grow: inaccuracy <= mistake <= blunder");
+    int threads = QThread::idealThreadCount();
+    if (p.isSet("threads")) {
+        threads = p.value("threads").toInt(&ok);
+        if (!ok || threads < 1 || threads > 256) return usage_error(self, "--threads must be a whole number from 1 to 256");
+    }
+    db::GameFilter filter;
+    int code = exit_ok;
+    if (!read_filter(self, p, filter, code)) return code;
+    std::vector<std::int64_t> ids;
+    for (const QString& a : p.positionalArguments()) {
+        const qlonglong id = a.toLongLong(&ok);
+        if (!ok || id < 1) return usage_error(self, a.toStdString().insert(0, 1, '\'') + "' is not a game id");
+        ids.push_back(id);
+    }
+    if (ids.empty() && !filter.any() && !p.isSet("all"))
+        return usage_error(self, "say which games to judge: game ids, tag filters, or --all");
+    const bool json = p.isSet("json"), quiet = p.isSet("quiet");
+
+    auto database = open_database(self, p, db::Access::read_write);
+    if (!database) return exit_usage;
+    try {
+        db::AnalysisStore store(database->sql());
+        const std::string settings_text = db::analysis_settings_text(settings);
+        // Gather the games: by id (each must exist), or by filter.
+        std::vector<db::StoredGame> games;
+        if (!ids.empty()) {
+            for (std::int64_t id : ids) {
+                auto g = database->game(id);
+                if (!g) {
+                    print_err("gounki analyze: no game " + std::to_string(id) + " in " + database->sql().path() + "\n");
+                    return exit_usage;
+                }
+                games.push_back(std::move(*g));
+            }
+        } else {
+            database->for_each_game(filter, [&](const db::StoredGame& g) {
+                games.push_back(g);
+                return true;
+            });
+        }
+
+        std::vector<Job> jobs;
+        int skipped = 0;
+        for (const db::StoredGame& g : games) {
+            if (!p.isSet("force") && store.has(g.summary.id, settings_text)) {
+                ++skipped;
+                if (json)
+                    if (auto stored = store.load(g.summary.id, settings_text)) print_ply_lines(g.summary.id, g.start, stored->judgement);
+                continue;
+            }
+            jobs.push_back({g.summary.id, g.start, g.moves});
+        }
+
+        QThreadPool pool;
+        pool.setMaxThreadCount(threads);
+        std::size_t total_plies = 0;
+        for (const Job& j : jobs) total_plies += j.moves.size();
+        Progress progress("judging", jobs.size(), !quiet && !json);
+        QElapsedTimer timer;
+        timer.start();
+        // One judge call per game; results come back in order, each stored in its own transaction
+        // as soon as it is ready, so an interruption loses at most the games under way.
+        QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [settings](const Job& job) {
+            return Done{job.id, analysis::judge_game(job.start, job.moves, settings)};
+        });
+        std::uint64_t nodes = 0;
+        for (int i = 0; i < int(jobs.size()); ++i) {
+            const Done done = future.resultAt(i);
+            {
+                db::Transaction tx(database->sql(), db::TransactionKind::immediate);
+                store.save(done.id, settings_text, done.judgement);
+                tx.commit();
+            }
+            nodes += done.judgement.nodes;
+            if (json) print_ply_lines(done.id, jobs[std::size_t(i)].start, done.judgement);
+            else if (!quiet) {
+                progress.clear();
+                print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
+                          std::string(std::to_string(done.id).size() + 7, ' ') + "Black " +
+                          side_line(done.judgement.sides[1]) + "\n");
+            }
+            progress.update(std::size_t(i) + 1);
+        }
+        progress.finish();
+        const double seconds = double(timer.nsecsElapsed()) / 1e9;
+        if (json) {
+            QJsonObject o{{"type", "summary"},
+                          {"judged", qint64(jobs.size())},
+                          {"skipped", skipped},
+                          {"plies", qint64(total_plies)},
+                          {"nodes", qint64(nodes)},
+                          {"seconds", seconds},
+                          {"threads", threads},
+                          {"settings", QString::fromStdString(settings_text)}};
+            print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        } else if (!quiet) {
+            char buf[300];
+            std::snprintf(buf, sizeof buf,
+                          "judged %zu games (%zu plies) in %.1f s on %d threads, %.0f nodes/s; %d already judged with "
+                          "these settings (--force judges them again)\nsettings: %s\n",
+                          jobs.size(), total_plies, seconds, threads, seconds > 0 ? double(nodes) / seconds : 0.0,
+                          skipped, settings_text.c_str());
+            print_out(buf);
+        }
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    return exit_ok;
+}
+
+} // namespace gounki::cli

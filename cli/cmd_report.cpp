@@ -1,0 +1,203 @@
+// gounki report [--db PATH] (IDS... | filters | --all) --format html|md|gpn -o OUT
+// Annotated reports of stored games from their stored judgements (gounki analyze).
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "analysis/judge.hpp"
+#include "cli/command.hpp"
+#include "cli/db_options.hpp"
+#include "cli/report/render.hpp"
+#include "cli/report/report_model.hpp"
+#include "core/notation.hpp"
+#include "db/analysis_store.hpp"
+
+namespace gounki::cli {
+
+void describe_report(QCommandLineParser& p) {
+    add_db_option(p);
+    add_filter_options(p);
+    p.addOption({"all", "Report on every game of the database."});
+    p.addOption({"format", "html (one self-contained file), md (Markdown) or gpn (annotated records).", "FORMAT", "html"});
+    p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
+    p.addOption({"title", "The report's title.", "TEXT"});
+    p.addOption({"json", "Print one JSON object saying what was written."});
+    p.addOption({"quiet", "Print nothing but errors."});
+    p.addPositionalArgument("IDS", "Game ids (or use filters, or --all).", "[IDS...]");
+}
+
+namespace {
+
+report::Verdict report_verdict(analysis::Verdict v) {
+    switch (v) {
+    case analysis::Verdict::best: return report::Verdict::none;
+    case analysis::Verdict::inaccuracy: return report::Verdict::inaccuracy;
+    case analysis::Verdict::mistake: return report::Verdict::mistake;
+    case analysis::Verdict::blunder: return report::Verdict::blunder;
+    case analysis::Verdict::missed_win: return report::Verdict::missed_win;
+    case analysis::Verdict::allows_loss: return report::Verdict::allows_loss;
+    }
+    return report::Verdict::none;
+}
+
+report::ScoreView score_view(analysis::Score s, int win_in) { return {double(s) / 100.0, win_in}; }
+
+// One game of the model: tags, plies with the position before each, and the stored judgement.
+report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
+    report::GameReport r;
+    r.id = std::to_string(g.summary.id);
+    r.event = g.summary.event;
+    r.date = g.summary.date;
+    r.white = g.summary.white;
+    r.black = g.summary.black;
+    r.result = std::string(db::result_text(g.summary.result));
+    static constexpr std::string_view shown[] = {"Game", "Event", "Date", "White", "Black", "Result", "SetUp", "Position"};
+    for (const auto& [name, value] : g.tags)
+        if (std::find(std::begin(shown), std::end(shown), name) == std::end(shown)) r.other_tags.push_back({name, value});
+    if (!g.standard_start) r.start_position = g.start.to_text();
+    Position pos = g.start;
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        const Move m = g.moves[i];
+        report::Ply ply;
+        ply.move = move_to_text(pos, m);
+        ply.side = pos.side_to_move();
+        ply.position_before = pos.to_text();
+        if (stored && i < stored->judgement.plies.size() && stored->judgement.plies[i].played == m) {
+            const analysis::PlyJudgement& pj = stored->judgement.plies[i];
+            report::Judgement j;
+            if (pj.best) j.best_move = move_to_text(pos, pj.best);
+            j.played = score_view(pj.played_score, pj.played_win_in);
+            j.best = score_view(pj.best_score, pj.best_win_in);
+            j.expected_before = pj.expected_best;
+            j.expected_after = pj.expected_played;
+            j.verdict = report_verdict(pj.verdict);
+            Position line = pos;
+            UndoRecord undo;
+            for (Move b : pj.pv) {
+                j.best_line.push_back(move_to_text(line, b));
+                line.do_move(b, undo);
+            }
+            ply.judgement = std::move(j);
+        }
+        r.plies.push_back(std::move(ply));
+        UndoRecord undo;
+        pos.do_move(m, undo);
+    }
+    report::summarize(r);
+    if (stored)
+        for (int c = 0; c < 2; ++c)
+            if (stored->judgement.sides[c].moves > 0) r.summary[c].accuracy = stored->judgement.sides[c].accuracy;
+    return r;
+}
+
+bool write_output(const std::string& path, const std::string& text, std::string& error) {
+    if (path == "-") {
+        print_out(text);
+        return true;
+    }
+    // Written beside the target, then renamed over it: a failed write never leaves half a report.
+    const std::string temp = path + ".part";
+    QFile f(QString::fromStdString(temp));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        error = "cannot write '" + path + "': " + f.errorString().toStdString();
+        return false;
+    }
+    const bool ok = f.write(text.data(), qint64(text.size())) == qint64(text.size()) && f.flush();
+    f.close();
+    std::error_code ec;
+    if (ok) std::filesystem::rename(temp, path, ec);
+    if (!ok || ec) {
+        std::filesystem::remove(temp, ec);
+        error = "cannot write '" + path + "'";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int run_report(const QCommandLineParser& p) {
+    const Command& self = *find_command("report");
+    const QString format = p.value("format");
+    if (format != "html" && format != "md" && format != "gpn")
+        return usage_error(self, "--format must be html, md or gpn, not '" + format.toStdString() + "'");
+    if (!p.isSet("output")) return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output)");
+    const std::string output = p.value("output").toStdString();
+    db::GameFilter filter;
+    int code = exit_ok;
+    if (!read_filter(self, p, filter, code)) return code;
+    std::vector<std::int64_t> ids;
+    for (const QString& a : p.positionalArguments()) {
+        bool ok = false;
+        const qlonglong id = a.toLongLong(&ok);
+        if (!ok || id < 1) return usage_error(self, a.toStdString().insert(0, 1, '\'') + "' is not a game id");
+        ids.push_back(id);
+    }
+    if (ids.empty() && !filter.any() && !p.isSet("all"))
+        return usage_error(self, "say which games to report on: game ids, tag filters, or --all");
+
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return exit_usage;
+    report::ReportModel model;
+    if (p.isSet("title")) model.title = p.value("title").toStdString();
+    int unjudged = 0;
+    std::string settings;
+    try {
+        db::AnalysisStore store(database->sql());
+        auto add = [&](const db::StoredGame& g) {
+            const auto stored = store.load(g.summary.id);
+            if (!stored) ++unjudged;
+            else if (settings.empty()) settings = stored->settings;
+            model.games.push_back(game_report(g, stored ? &*stored : nullptr));
+            return true;
+        };
+        if (!ids.empty()) {
+            for (std::int64_t id : ids) {
+                auto g = database->game(id);
+                if (!g) {
+                    print_err("gounki report: no game " + std::to_string(id) + " in " + database->sql().path() + "\n");
+                    return exit_usage;
+                }
+                add(*g);
+            }
+        } else {
+            database->for_each_game(filter, add);
+        }
+    } catch (const std::exception& e) {
+        return database_error(self, e);
+    }
+    if (model.games.empty()) {
+        print_err("gounki report: no game matches\n");
+        return exit_findings;
+    }
+    model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
+    const std::string text = format == "html" ? report::render_html(model)
+                             : format == "md" ? report::render_markdown(model)
+                                              : report::render_annotated_gpn(model);
+    std::string error;
+    if (!write_output(output, text, error)) {
+        print_err("gounki report: " + error + "\n");
+        return exit_usage;
+    }
+    if (unjudged && !p.isSet("quiet"))
+        print_err("gounki report: " + std::to_string(unjudged) + " of " + std::to_string(model.games.size()) +
+                  " games have no stored judgement (run 'gounki analyze' first); they are shown without one\n");
+    if (p.isSet("json")) {
+        QJsonObject o{{"output", QString::fromStdString(output)},
+                      {"format", format},
+                      {"games", qint64(model.games.size())},
+                      {"unjudged", unjudged},
+                      {"bytes", qint64(text.size())}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else if (!p.isSet("quiet") && output != "-") {
+        print_out("wrote " + std::string(format == "md" ? "Markdown" : format == "gpn" ? "annotated records" : "HTML") +
+                  " report on " + std::to_string(model.games.size()) + " games to " +
+                  std::filesystem::absolute(output).string() + "\n");
+    }
+    return exit_ok;
+}
+
+} // namespace gounki::cli
