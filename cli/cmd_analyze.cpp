@@ -199,12 +199,14 @@ int run_analyze(const QCommandLineParser& p) {
         });
         std::uint64_t nodes = 0;
         for (int i = 0; i < int(jobs.size()); ++i) {
-            const Done done = future.resultAt(i);
+            Done done = future.resultAt(i);
             {
                 db::Transaction tx(database->sql(), db::TransactionKind::immediate);
                 store.save(done.id, settings_text, done.judgement);
                 tx.commit();
             }
+            // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
+            if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
             nodes += done.judgement.nodes;
             if (json) print_ply_lines(done.id, jobs[std::size_t(i)].start, done.judgement);
             else if (!quiet) {

@@ -1,0 +1,115 @@
+// The whole chain from the command line: import, analyze (stored, resumable), report.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "db/analysis_store.hpp"
+#include "db/game_db.hpp"
+
+using namespace gounki;
+using gounki::test::count_of;
+using gounki::test::run_gounki;
+
+namespace {
+
+const std::string samples = GOUNKI_SOURCE_DIR "/samples/games/";
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+} // namespace
+
+TEST_CASE("analyze judges every ply once, stores it, and a rerun with the same settings skips the games", "[pipeline]") {
+    test::TempDir dir("pipeline");
+    const std::string db = "--db " + quoted(dir / "g.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "03-pass-and-exit.gpn " + samples + "08-sacrifice.gpn").status == 0);
+
+    auto first = run_gounki("analyze " + db + " --all --nodes 3000 --threads 2 --json");
+    REQUIRE(first.status == 0);
+    // One line per ply of each game, then the summary.
+    int plies_stored = 0;
+    {
+        db::GameDatabase gdb((dir / "g.db").string(), db::Access::read_only);
+        db::AnalysisStore store(gdb.sql());
+        for (std::int64_t id : {1, 2}) {
+            const auto game = gdb.game(id);
+            REQUIRE(game);
+            const auto stored = store.load(id);
+            REQUIRE(stored);
+            CHECK(stored->judgement.plies.size() == game->moves.size());
+            for (std::size_t i = 0; i < game->moves.size(); ++i) CHECK(stored->judgement.plies[i].played == game->moves[i]);
+            plies_stored += int(game->moves.size());
+        }
+    }
+    CHECK(count_of(first.out, "\"type\":\"ply\"") == plies_stored);
+    CHECK(count_of(first.out, "\"judged\":2") == 1);
+
+    // Same settings: nothing is searched again, the stored lines are printed as they were.
+    auto again = run_gounki("analyze " + db + " --all --nodes 3000 --threads 1 --json");
+    REQUIRE(again.status == 0);
+    CHECK(count_of(again.out, "\"judged\":0") == 1);
+    CHECK(count_of(again.out, "\"skipped\":2") == 1);
+    CHECK(count_of(again.out, "\"type\":\"ply\"") == plies_stored);
+    // The judgement does not depend on the number of threads or on the run.
+    // (QJsonObject sorts keys: the summary line is the one that starts with "judged".)
+    auto strip_summary = [](const std::string& s) { return s.substr(0, s.find("{\"judged\"")); };
+    CHECK(strip_summary(first.out) == strip_summary(again.out));
+
+    // Other settings are another analysis.
+    auto deeper = run_gounki("analyze " + db + " 1 --nodes 4000 --json");
+    CHECK(count_of(deeper.out, "\"judged\":1") == 1);
+}
+
+TEST_CASE("report writes HTML, Markdown and annotated records from stored judgements", "[pipeline]") {
+    test::TempDir dir("pipeline");
+    const std::string db = "--db " + quoted(dir / "g.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "03-pass-and-exit.gpn").status == 0);
+    REQUIRE(run_gounki("analyze " + db + " --all --nodes 3000 --quiet").status == 0);
+
+    auto html = run_gounki("report " + db + " --all --format html -o " + quoted(dir / "r.html"));
+    REQUIRE(html.status == 0);
+    CHECK(count_of(html.out, "wrote HTML report on 1 games") == 1);
+    const std::string page = test::slurp(dir / "r.html");
+    CHECK(count_of(page, "<html") == 1);
+    CHECK(count_of(page, "http://") + count_of(page, "https://") == 0);
+
+    auto gpn = run_gounki("report " + db + " 1 --format gpn -o " + quoted(dir / "r.gpn"));
+    REQUIRE(gpn.status == 0);
+    CHECK(count_of(test::slurp(dir / "r.gpn"), "[Annotator \"gounki") == 1);
+    // The annotated record is a valid record.
+    CHECK(run_gounki("validate " + quoted(dir / "r.gpn")).status == 0);
+
+    auto md = run_gounki("report " + db + " 1 --format md -o -");
+    REQUIRE(md.status == 0);
+    CHECK(count_of(md.out, "```") >= 2);
+}
+
+TEST_CASE("analyze and report refuse bad arguments with a message and status 2", "[pipeline]") {
+    test::TempDir dir("pipeline");
+    const std::string db = "--db " + quoted(dir / "g.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "08-sacrifice.gpn").status == 0);
+    struct Case {
+        const char* args;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"analyze", "say which games"},
+        {"analyze --all --depth 0", "--depth must be"},
+        {"analyze --all --depth 3 --nodes 100", "not both"},
+        {"analyze --all --blunder 2", "between 0 and 1"},
+        {"analyze --all --inaccuracy 0.3 --mistake 0.1", "thresholds must grow"},
+        {"analyze 99", "no game 99"},
+        {"analyze x1", "is not a game id"},
+        {"report --all", "-o FILE"},
+        {"report --all --format pdf -o x", "--format must be"},
+        {"report 42 -o -", "no game 42"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.args);
+        const auto r = run_gounki(std::string(c.args) + " " + db);
+        CHECK(r.status == 2);
+        CHECK(count_of(r.err, c.message) == 1);
+    }
+    // A report that cannot be written leaves nothing behind.
+    const auto r = run_gounki("report " + db + " --all -o " + quoted(dir / "no-such-dir" / "r.html"));
+    CHECK(r.status == 2);
+    CHECK(count_of(r.err, "cannot write") == 1);
+}
