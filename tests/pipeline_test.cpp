@@ -13,7 +13,12 @@ namespace {
 
 const std::string samples = GOUNKI_SOURCE_DIR "/samples/games/";
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const std::filesystem::path& p) {
+    std::string q = p.string();
+    q.insert(0, 1, '\'');
+    q += '\'';
+    return q;
+}
 
 } // namespace
 
