@@ -7,6 +7,7 @@
 #include "analysis/curve.hpp"
 #include "analysis/selfplay.hpp"
 #include "cli/command.hpp"
+#include "cli/progress.hpp"
 #include "parser/writer.hpp"
 
 namespace gounki::cli {
@@ -112,11 +113,12 @@ int run_selfplay(const QCommandLineParser& p) {
         pool.setMaxThreadCount(int(threads));
         played = QtConcurrent::blockingMapped<std::vector<PlayedGame>>(&pool, indices, std::function<PlayedGame(const int&)>(play));
     } else {
+        Progress progress("games", std::size_t(games), true); // only on a terminal
         for (int i : indices) {
             played.push_back(play(i));
-            print_err("\rgame " + std::to_string(i + 1) + "/" + std::to_string(games));
+            progress.update(std::size_t(i) + 1);
         }
-        print_err("\n");
+        progress.finish();
     }
 
     int wins[3] = {0, 0, 0}; // white, black, draw
