@@ -1,5 +1,6 @@
 #include "cli/command.hpp"
 
+#include <QRegularExpression>
 #include <QTextStream>
 #include <iterator>
 
@@ -75,7 +76,8 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
     }
     if (parser.isSet(help_option)) {
         QString text = parser.helpText();
-        text.replace(QLatin1String("Usage: gounki"), QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
+        // Qt names the program as it was called (./build/cli/gounki): say what a user types.
+        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
         print_out(text.toStdString());
         exit_code = exit_ok;
         return false;

@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds gounki (Release) and runs the main job on the samples.
+# Installs what is missing, builds gounki (Release) and runs the main job on the samples: import
+# into the default database, validate, analyse, write an HTML report. Quick when nothing changed:
+# games already imported and judged are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOUNKI_TESTS=OFF >/dev/null
 cmake --build build -j "$(nproc)"
 gounki=build/cli/gounki
+export GOUNKI_DB="${GOUNKI_DB:-$PWD/gounki.db}"
 
-echo "== The start position and its moves"
-$gounki position start
-echo "== perft 5 from the start position (reference: 100248353)"
-$gounki perft --stats 5
+echo "== Validate the hand-written sample records"
+$gounki validate samples/games/*.gpn
+echo
+echo "== Import the samples into $GOUNKI_DB (hand-written games, then 1000 engine games)"
+$gounki import samples/games/*.gpn samples/selfplay/*.gpn
+echo
+echo "== Judge the hand-written games with the engine (stored; a rerun skips them)"
+$gounki analyze --source samples/games --threads "$(nproc)"
+echo
+echo "== The opening tree of the start position over the whole collection"
+$gounki tree
+echo
+echo "== Write the HTML report"
+mkdir -p out
+$gounki report --source samples/games --format html -o out/report.html
+echo "Open out/report.html in a browser."
