@@ -17,6 +17,7 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"black", "Games whose Black player's name contains this text (any case).", "name"});
     p.addOption({"player", "Games in which a player's name contains this text (any case).", "name"});
     p.addOption({"event", "Games whose event's name contains this text (any case).", "name"});
+    p.addOption({"source", "Games imported from a file whose path contains this text.", "text"});
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
@@ -27,6 +28,7 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
     f.black = p.value("black").toStdString();
     f.player = p.value("player").toStdString();
     f.event = p.value("event").toStdString();
+    f.source = p.value("source").toStdString();
     if (p.isSet("result")) {
         f.result = db::parse_result(p.value("result").toStdString());
         if (!f.result) {
@@ -101,6 +103,7 @@ QJsonObject filter_json(const db::GameFilter& f) {
         if (!v.empty()) o[name] = QString::fromStdString(v);
     };
     text("white", f.white);
+    text("source", f.source);
     text("black", f.black);
     text("player", f.player);
     text("event", f.event);

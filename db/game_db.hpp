@@ -64,7 +64,11 @@ struct GameFilter {
     std::string white, black, player, event;
     std::optional<ResultCode> result;
     std::optional<std::int64_t> date_from, date_to; // date_key bounds (codec.hpp date_bound)
-    bool any() const { return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to; }
+    std::string source; // a substring of the path of the file the game was imported from
+    bool any() const {
+        return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
+               !source.empty();
+    }
 };
 
 struct Paging {

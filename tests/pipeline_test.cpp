@@ -58,9 +58,11 @@ TEST_CASE("analyze judges every ply once, stores it, and a rerun with the same s
     auto strip_summary = [](const std::string& s) { return s.substr(0, s.find("{\"judged\"")); };
     CHECK(strip_summary(first.out) == strip_summary(again.out));
 
-    // Other settings are another analysis.
-    auto deeper = run_gounki("analyze " + db + " 1 --nodes 4000 --json");
+    // Other settings are another analysis; --source picks games by the file they came from.
+    auto deeper = run_gounki("analyze " + db + " --source 08-sacri --nodes 4000 --json");
     CHECK(count_of(deeper.out, "\"judged\":1") == 1);
+    CHECK(count_of(deeper.out, "\"game\":2,") > 0);
+    CHECK(count_of(deeper.out, "\"game\":1,") == 0);
 }
 
 TEST_CASE("report writes HTML, Markdown and annotated records from stored judgements", "[pipeline]") {
