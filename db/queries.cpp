@@ -60,6 +60,9 @@ std::string where(const GameFilter& f, Params& params) {
         terms.push_back("(g.white_id IN " + ids + " OR g.black_id IN " + ids + ")");
     }
     if (!f.event.empty()) terms.push_back("g.event_id IN " + names("events", f.event));
+    if (!f.source.empty())
+        terms.push_back("g.source_id IN (SELECT id FROM sources WHERE path LIKE " + params.add(like_pattern(f.source)) +
+                        " ESCAPE '\\')");
     if (f.result) terms.push_back("g.result = " + params.add(std::int64_t(*f.result)));
     if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
     if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
