@@ -115,10 +115,28 @@ QJsonObject filter_json(const db::GameFilter& f) {
 
 namespace {
 
-std::string cell(std::string text, std::size_t width) {
-    if (text.size() > width) text = text.substr(0, width - 1) + "~";
-    text.resize(width, ' ');
-    return text;
+// Pads or cuts `text` to `width` characters as a terminal shows them: UTF-8 continuation bytes take
+// no column, and a cut never splits a character.
+std::string cell(const std::string& text, std::size_t width) {
+    std::string out;
+    std::size_t columns = 0;
+    auto starts_char = [](unsigned char c) { return (c & 0xC0) != 0x80; };
+    std::size_t total = 0;
+    for (unsigned char c : text) total += starts_char(c);
+    const std::size_t keep = total > width ? width - 1 : total;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (starts_char(static_cast<unsigned char>(text[i]))) {
+            if (columns == keep) break;
+            ++columns;
+        }
+        out += text[i];
+    }
+    if (total > width) {
+        out += '~';
+        ++columns;
+    }
+    out.append(width - columns, ' ');
+    return out;
 }
 
 } // namespace
