@@ -304,6 +304,21 @@ void Pattern::finish() {
         int& bound = t.count == MaterialTerm::Count::rounds ? min_rounds_[c] : t.count == MaterialTerm::Count::squares ? min_squares_[c] : min_pieces_[c];
         bound = std::max(bound, n);
     }
+    for (MaterialTerm& t : terms_) {
+        t.weights.clear();
+        for (int code = 1; code < stack_codes; ++code) {
+            const Stack st = Stack::from_code(std::uint8_t(code));
+            if (st.size() < 1 || st.size() > 3) continue;
+            int w = 0;
+            switch (t.count) {
+            case MaterialTerm::Count::stacks: w = t.cell.matches(st); break;
+            case MaterialTerm::Count::rounds: w = st.color() == t.color ? st.rounds() : 0; break;
+            case MaterialTerm::Count::squares: w = st.color() == t.color ? st.squares() : 0; break;
+            case MaterialTerm::Count::pieces: w = st.color() == t.color ? st.size() : 0; break;
+            }
+            if (w) t.weights.emplace_back(std::uint8_t(code), std::uint8_t(w));
+        }
+    }
     prunes_ = false;
     for (int c = 0; c < 2; ++c) {
         min_pieces_[c] = std::max(min_pieces_[c], min_rounds_[c] + min_squares_[c]);
@@ -323,14 +338,7 @@ bool Pattern::matches(const Position& pos) const {
     }
     for (const MaterialTerm& t : terms_) {
         int n = 0;
-        if (t.count == MaterialTerm::Count::stacks) {
-            for (std::uint64_t b = white | black; b; b &= b - 1) n += t.cell.matches(pos.at(std::countr_zero(b)));
-        } else {
-            for (std::uint64_t b = pos.occupancy(t.color); b; b &= b - 1) {
-                const Stack st = pos.at(std::countr_zero(b));
-                n += t.count == MaterialTerm::Count::rounds ? st.rounds() : t.count == MaterialTerm::Count::squares ? st.squares() : st.size();
-            }
-        }
+        for (const auto& [code, weight] : t.weights) n += weight * std::popcount(pos.stacks_of(Stack::from_code(code)));
         if (!t.holds(n)) return false;
     }
     return true;
@@ -341,11 +349,13 @@ bool Pattern::reachable(const Position& pos) const {
         const int i = index(c);
         if (!min_pieces_[i]) continue;
         int rounds = 0, squares = 0;
-        for (std::uint64_t b = pos.occupancy(c); b; b &= b - 1) {
-            const Stack st = pos.at(std::countr_zero(b));
-            rounds += st.rounds();
-            squares += st.squares();
-        }
+        for (int r = 0; r <= 3; ++r)
+            for (int q = 0; r + q <= 3; ++q) {
+                if (r + q == 0) continue;
+                const int n = std::popcount(pos.stacks_of(Stack(c, r, q)));
+                rounds += n * r;
+                squares += n * q;
+            }
         if (rounds < min_rounds_[i] || squares < min_squares_[i] || rounds + squares < min_pieces_[i]) return false;
     }
     return true;
@@ -353,8 +363,22 @@ bool Pattern::reachable(const Position& pos) const {
 
 std::string Pattern::text() const {
     std::string t;
-    bool board = !side_ && terms_.empty(); // a pattern without any term is written as a board of '?'
-    for (const CellCondition& c : cells_) board |= c.kind != CellCondition::Kind::any;
+    // A few squares read better as SQ=CELL terms, many as a board; a pattern without any term is
+    // written as a board of '?'.
+    int constrained = 0;
+    for (const CellCondition& c : cells_) constrained += c.kind != CellCondition::Kind::any;
+    const bool board = constrained > 8 || (constrained == 0 && !side_ && terms_.empty());
+    if (!board) {
+        for (int rank = 7; rank >= 0; --rank)
+            for (int file = 0; file < 8; ++file) {
+                const CellCondition& c = cells_[std::size_t(make_square(file, rank))];
+                if (c.kind == CellCondition::Kind::any) continue;
+                if (!t.empty()) t += ' ';
+                t += square_name(make_square(file, rank));
+                t += '=';
+                t += c.text();
+            }
+    }
     if (board) {
         for (int rank = 7; rank >= 0; --rank) {
             for (int file = 0; file < 8; ++file) t += cells_[std::size_t(make_square(file, rank))].text();

@@ -58,6 +58,11 @@ struct MaterialTerm {
 
     bool holds(int n) const;
     std::string text() const;
+
+    // Filled by Pattern::parse: the stack codes this term counts, and what each counts for (1 a
+    // stack, or its rounds, squares or pieces), so a count is a few popcounts of the position's
+    // per-stack-kind bitboards.
+    std::vector<std::pair<std::uint8_t, std::uint8_t>> weights;
 };
 
 struct PatternError {

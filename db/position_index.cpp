@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <map>
-#include <queue>
 
 namespace gounki::db {
 
@@ -62,18 +61,19 @@ BloomFilter BloomFilter::from_bytes(std::span<const std::uint8_t> bytes) {
     return f;
 }
 
+// The block comes from the key's top bits, without mixing: keys are Zobrist hashes, so these are
+// uniform, and a run's keys, added in sorted order, then fill the filter front to back instead of
+// missing the cache at every key. The bits inside the block come from the mixed key.
 void BloomFilter::add(std::uint64_t key) {
-    const std::uint64_t h = mix(key);
-    const std::size_t block = block_of(h, words_.size() / 8) * 8;
-    std::uint64_t bits = key;
+    const std::size_t block = block_of(key ^ (std::uint64_t(1) << 63), words_.size() / 8) * 8;
+    std::uint64_t bits = mix(key);
     for (int i = 0; i < 6; ++i, bits >>= 9) words_[block + ((bits >> 6) & 7)] |= std::uint64_t(1) << (bits & 63);
 }
 
 bool BloomFilter::may_contain(std::uint64_t key) const {
     if (words_.empty()) return true;
-    const std::uint64_t h = mix(key);
-    const std::size_t block = block_of(h, words_.size() / 8) * 8;
-    std::uint64_t bits = key;
+    const std::size_t block = block_of(key ^ (std::uint64_t(1) << 63), words_.size() / 8) * 8;
+    std::uint64_t bits = mix(key);
     for (int i = 0; i < 6; ++i, bits >>= 9)
         if (!(words_[block + ((bits >> 6) & 7)] >> (bits & 63) & 1)) return false;
     return true;
@@ -320,12 +320,16 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         Statement blocks;
         std::vector<IndexEntry> buf;
         std::size_t pos = 0;
-        bool next_block() {
-            buf.clear();
-            pos = 0;
-            if (!blocks.step()) return false;
-            if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1), [&](const IndexEntry& e) { buf.push_back(e); }))
-                throw DbError(0, "the position index is damaged (a malformed block)");
+        // The next entry into `e`; false when the run is done.
+        bool next(IndexEntry& e) {
+            while (pos == buf.size()) {
+                buf.clear();
+                pos = 0;
+                if (!blocks.step()) return false;
+                if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1), [&](const IndexEntry& x) { buf.push_back(x); }))
+                    throw DbError(0, "the position index is damaged (a malformed block)");
+            }
+            e = buf[pos++];
             return true;
         }
     };
@@ -335,30 +339,40 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         sources.push_back(Source{Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
         sources.back().blocks.bind(1, r.id);
     }
-    auto greater = [&](std::size_t a, std::size_t b) { return sources[b].buf[sources[b].pos] < sources[a].buf[sources[a].pos]; };
-    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(greater)> heap(greater);
-    for (std::size_t i = 0; i < sources.size(); ++i)
-        while (sources[i].next_block())
-            if (!sources[i].buf.empty()) {
-                heap.push(i);
-                break;
-            }
+    // A binary min-heap of the sources' next entries; the top is replaced in place as it is used.
+    struct Head {
+        IndexEntry e;
+        std::size_t source;
+    };
+    std::vector<Head> heap;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        Head h{{}, i};
+        if (sources[i].next(h.e)) heap.push_back(h);
+    }
+    const auto sift_down = [&heap](std::size_t i) {
+        const std::size_t n = heap.size();
+        const Head h = heap[i];
+        for (;;) {
+            std::size_t c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && heap[c + 1].e < heap[c].e) ++c;
+            if (!(heap[c].e < h.e)) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = h;
+    };
+    for (std::size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
 
     RunWriter w(db_, insert_run_, insert_block_, total);
     while (!heap.empty()) {
-        const std::size_t i = heap.top();
-        heap.pop();
-        Source& s = sources[i];
-        w.add(s.buf[s.pos]);
-        if (++s.pos < s.buf.size()) {
-            heap.push(i);
-            continue;
+        w.add(heap[0].e);
+        if (!sources[heap[0].source].next(heap[0].e)) {
+            heap[0] = heap.back();
+            heap.pop_back();
+            if (heap.empty()) break;
         }
-        while (s.next_block())
-            if (!s.buf.empty()) {
-                heap.push(i);
-                break;
-            }
+        sift_down(0);
     }
     for (Source& s : sources) s.blocks.reset();
     sources.clear();

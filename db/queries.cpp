@@ -2,7 +2,6 @@
 // one game, export; and deleting a game.
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -194,13 +193,6 @@ GameList GameDatabase::search_position(const Position& pos, GameKind kind, const
 
 namespace {
 
-struct PatternJob {
-    std::vector<std::int64_t> ids;
-    std::vector<std::string> starts;
-    std::vector<std::uint8_t> moves;       // all blobs of the chunk, back to back
-    std::vector<std::size_t> moves_end;    // end offset of each game's blob
-};
-
 // The first ply of a game at which the pattern matches, or -1.
 int first_match(const Pattern& pattern, Position pos, std::span<const std::uint8_t> blob) {
     if (pattern.matches(pos)) return 0;
@@ -225,86 +217,70 @@ int first_match(const Pattern& pattern, Position pos, std::span<const std::uint8
 
 GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads) {
     Transaction tx(db_, TransactionKind::deferred);
-    Params params;
-    Statement st(db_, "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.kind = 0 AND " + where(filter, params) + " ORDER BY g.id");
-    params.bind(st);
-
+    std::int64_t first = 0, last = -1;
+    {
+        Statement& range = cached("SELECT min(id), max(id) FROM games");
+        if (range.step() && !range.is_null(0)) {
+            first = range.get_int64(0);
+            last = range.get_int64(1);
+        }
+        range.reset();
+    }
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    Params params(3);
+    const std::string sql = "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.id >= ?1 AND g.id < ?2 AND g.kind = 0 AND " +
+                            where(filter, params);
+    // Each thread reads its own id ranges through its own connection (SQLite connections are not
+    // shared between threads at once; the first thread borrows this one while this thread waits).
+    const std::int64_t span = last - first + 1;
+    const std::int64_t chunk = std::max<std::int64_t>(1024, span / (std::int64_t(threads) * 16) + 1);
+    std::atomic<std::int64_t> next{first};
     std::mutex mutex;
-    std::condition_variable ready, room;
-    std::vector<PatternJob> queue;
-    bool done = false;
     std::vector<std::pair<std::int64_t, int>> matches;
     std::exception_ptr failure;
-
-    auto worker = [&] {
-        std::unordered_map<std::string, Position> starts;
-        std::vector<std::pair<std::int64_t, int>> local;
-        for (;;) {
-            PatternJob job;
-            {
-                std::unique_lock lock(mutex);
-                ready.wait(lock, [&] { return !queue.empty() || done; });
-                if (queue.empty()) break;
-                job = std::move(queue.back());
-                queue.pop_back();
-                room.notify_one();
+    const auto worker = [&](int index) {
+        try {
+            std::unique_ptr<Database> own;
+            if (index > 0) {
+                own = std::make_unique<Database>(db_.path(), OpenMode::read_only);
+                own->exec("PRAGMA mmap_size = 1073741824");
             }
-            try {
-                std::size_t begin = 0;
-                for (std::size_t i = 0; i < job.ids.size(); ++i) {
-                    const std::span<const std::uint8_t> blob(job.moves.data() + begin, job.moves_end[i] - begin);
-                    begin = job.moves_end[i];
-                    Position start = Position::start();
-                    if (!job.starts[i].empty()) {
-                        auto it = starts.find(job.starts[i]);
-                        if (it == starts.end()) it = starts.emplace(job.starts[i], start_of(job.starts[i])).first;
+            Database& conn = own ? *own : db_;
+            Statement st(conn, sql);
+            std::unordered_map<std::string, Position> starts;
+            std::vector<std::pair<std::int64_t, int>> local;
+            for (;;) {
+                const std::int64_t from = next.fetch_add(chunk);
+                if (from > last) break;
+                st.bind(1, from).bind(2, from + chunk);
+                params.bind(st);
+                static const Position standard = Position::start();
+                while (st.step()) {
+                    Position start = standard;
+                    const std::string_view text = st.get_text(1);
+                    if (!text.empty()) {
+                        auto it = starts.find(std::string(text));
+                        if (it == starts.end()) it = starts.emplace(std::string(text), start_of(text)).first;
                         start = it->second;
                     }
-                    const int ply = first_match(pattern, start, blob);
-                    if (ply >= 0) local.emplace_back(job.ids[i], ply);
+                    const int ply = first_match(pattern, start, st.get_blob(2));
+                    if (ply >= 0) local.emplace_back(st.get_int64(0), ply);
                 }
-            } catch (...) {
-                std::lock_guard lock(mutex);
-                if (!failure) failure = std::current_exception();
+                st.reset();
             }
+            std::lock_guard lock(mutex);
+            matches.insert(matches.end(), local.begin(), local.end());
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!failure) failure = std::current_exception();
         }
-        std::lock_guard lock(mutex);
-        matches.insert(matches.end(), local.begin(), local.end());
     };
-    std::vector<std::thread> pool;
-    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
-
-    // This thread reads SQLite (one connection is one thread) and hands out chunks of games.
-    try {
-        constexpr std::size_t chunk = 2048;
-        PatternJob job;
-        auto hand_out = [&] {
-            std::unique_lock lock(mutex);
-            room.wait(lock, [&] { return queue.size() < std::size_t(2 * threads); });
-            queue.push_back(std::move(job));
-            ready.notify_one();
-            job = PatternJob{};
-        };
-        while (st.step()) {
-            job.ids.push_back(st.get_int64(0));
-            job.starts.emplace_back(st.get_text(1));
-            const auto blob = st.get_blob(2);
-            job.moves.insert(job.moves.end(), blob.begin(), blob.end());
-            job.moves_end.push_back(job.moves.size());
-            if (job.ids.size() == chunk) hand_out();
-        }
-        if (!job.ids.empty()) hand_out();
-    } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
+    if (span > 0) {
+        std::vector<std::thread> pool;
+        for (int i = 1; i < threads && std::int64_t(i) * chunk < span; ++i) pool.emplace_back(worker, i);
+        worker(0);
+        for (std::thread& t : pool) t.join();
     }
-    {
-        std::lock_guard lock(mutex);
-        done = true;
-        ready.notify_all();
-    }
-    for (std::thread& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
 
     std::sort(matches.begin(), matches.end());

@@ -110,8 +110,8 @@ CREATE TABLE diagnostics (
 CREATE TABLE position_runs (
     id      INTEGER PRIMARY KEY,
     entries INTEGER NOT NULL,   -- number of entries in the run
-    -- Blocked Bloom filter of the run's keys: 64-byte blocks, 6 bits per key in one block
-    -- (db/position_index.cpp). Empty when the run has no entries.
+    -- Blocked Bloom filter of the run's keys: 64-byte blocks, about 10 bits per key; a key sets 6
+    -- bits in the block its top bits select (db/position_index.cpp). Empty: no filter.
     bloom   BLOB NOT NULL
 ) STRICT;
 
