@@ -92,11 +92,12 @@ void print_ply_lines(std::int64_t id, const Position& start, const analysis::Gam
 
 std::string side_line(const analysis::SideSummary& s) {
     using analysis::Verdict;
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "accuracy %5.1f%%, %d inaccuracies, %d mistakes, %d blunders, %d missed wins, %d allowed losses",
-                  s.accuracy, s.counts[int(Verdict::inaccuracy)], s.counts[int(Verdict::mistake)],
-                  s.counts[int(Verdict::blunder)], s.counts[int(Verdict::missed_win)], s.counts[int(Verdict::allows_loss)]);
-    return buf;
+    char accuracy[32];
+    std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
+    return std::string(accuracy) + ", " + counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
+           counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") +
+           ", " + counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
+           counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
 }
 
 bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
@@ -230,13 +231,12 @@ int run_analyze(const QCommandLineParser& p) {
                           {"settings", QString::fromStdString(settings_text)}};
             print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else if (!quiet) {
-            char buf[300];
-            std::snprintf(buf, sizeof buf,
-                          "judged %zu games (%zu plies) in %.1f s on %d threads, %.0f nodes/s; %d already judged with "
-                          "these settings (--force judges them again)\nsettings: %s\n",
-                          jobs.size(), total_plies, seconds, threads, seconds > 0 ? double(nodes) / seconds : 0.0,
-                          skipped, settings_text.c_str());
-            print_out(buf);
+            char rate[160];
+            std::snprintf(rate, sizeof rate, " in %.1f s on %d threads, %.0f nodes/s; ", seconds, threads,
+                          seconds > 0 ? double(nodes) / seconds : 0.0);
+            print_out("judged " + counted(qint64(jobs.size()), "game") + " (" + counted(qint64(total_plies), "ply", "plies") +
+                      ")" + rate + std::to_string(skipped) +
+                      " already judged with these settings (--force judges them again)\nsettings: " + settings_text + "\n");
         }
     } catch (const std::exception& e) {
         return database_error(self, e);

@@ -194,7 +194,7 @@ int run_report(const QCommandLineParser& p) {
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!p.isSet("quiet") && output != "-") {
         print_out("wrote " + std::string(format == "md" ? "Markdown" : format == "gpn" ? "annotated records" : "HTML") +
-                  " report on " + std::to_string(model.games.size()) + " games to " +
+                  " report on " + counted(qint64(model.games.size()), "game") + " to " +
                   std::filesystem::absolute(output).string() + "\n");
     }
     return exit_ok;

@@ -40,6 +40,10 @@ const Command* find_command(const QString& name) {
     return nullptr;
 }
 
+std::string counted(long long n, const std::string& singular, const std::string& plural) {
+    return std::to_string(n) + ' ' + (n == 1 ? singular : plural.empty() ? singular + 's' : plural);
+}
+
 void print_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 void print_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
 

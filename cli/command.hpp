@@ -39,6 +39,9 @@ int usage_error(const Command& cmd, const std::string& message);
 // caret under the place) and returns false.
 bool read_position(const Command& cmd, const QString& text, Position& out);
 
+// "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
+std::string counted(long long n, const std::string& singular, const std::string& plural = {});
+
 void print_out(const std::string& text);   // stdout, no newline added
 void print_err(const std::string& text);   // stderr, no newline added
 

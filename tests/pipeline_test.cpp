@@ -73,7 +73,7 @@ TEST_CASE("report writes HTML, Markdown and annotated records from stored judgem
 
     auto html = run_gounki("report " + db + " --all --format html -o " + quoted(dir / "r.html"));
     REQUIRE(html.status == 0);
-    CHECK(count_of(html.out, "wrote HTML report on 1 games") == 1);
+    CHECK(count_of(html.out, "wrote HTML report on 1 game to") == 1);
     const std::string page = test::slurp(dir / "r.html");
     CHECK(count_of(page, "<html") == 1);
     CHECK(count_of(page, "http://") + count_of(page, "https://") == 0);
