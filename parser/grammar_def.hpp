@@ -187,7 +187,7 @@ const suffix_table suffixes;
 struct result_table : x3::symbols<ast::Result> {
     result_table() {
         add("1-0", ast::Result::white_wins)("0-1", ast::Result::black_wins)("1/2-1/2", ast::Result::draw)(
-            "*", ast::Result::unfinished);
+            "*", ast::Result::unfinished)("\xC2\xBD-\xC2\xBD", ast::Result::draw); // and the UTF-8 one-half sign
     }
 };
 const result_table results;

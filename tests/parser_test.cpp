@@ -338,6 +338,11 @@ TEST_CASE("results are checked against the final position", "[parser]") {
     REQUIRE(games.size() == 1);
     REQUIRE(find_code(games[0], "result-incomplete"));
     CHECK(games[0].status == GameStatus::valid);
+    // The one-half sign of copied records reads as 1/2-1/2.
+    games = read_records("1. c2-d3 f7-e6 \xC2\xBD-\xC2\xBD\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].result == "1/2-1/2");
+    CHECK(games[0].diagnostics.empty());
     // With no marker at all, a finished game's result is read from the board.
     games = read_records("[SetUp \"1\"]\n[Position \"8/1(RR)6/8/8/8/8/8/s7 w\"]\n\n1. b7*c8,out\n");
     REQUIRE(games.size() == 1);
