@@ -5,6 +5,7 @@
 #include <span>
 #include <cstdio>
 
+#include "analysis/curve.hpp"
 #include "db/codec.hpp"
 
 namespace gounki::db {
@@ -38,7 +39,8 @@ PRAGMA user_version = 2;
 std::string analysis_settings_text(const analysis::JudgeSettings& s) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d",
-                  s.limits.depth, static_cast<unsigned long long>(s.limits.nodes), s.curve_scale, s.inaccuracy,
+                  s.limits.depth, static_cast<unsigned long long>(s.limits.nodes),
+                  s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy,
                   s.mistake, s.blunder, s.verify_extra_plies);
     return buf;
 }
