@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <ctime>
 
 namespace gounki::analysis {
 
@@ -34,6 +35,7 @@ BenchResult run_bench(int depth, std::size_t hash_mb, const std::function<void(c
     Searcher searcher(options);
     BenchResult total;
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     for (std::string_view text : positions) {
         const Position pos = std::get<Position>(Position::from_text(text));
         SearchLimits limits;
@@ -42,6 +44,7 @@ BenchResult run_bench(int depth, std::size_t hash_mb, const std::function<void(c
         total.nodes += r.nodes;
         if (on_position) on_position({text, r});
     }
+    total.cpu_ms = std::int64_t(double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC);
     total.time_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     return total;

@@ -23,7 +23,8 @@ struct BenchEntry {
 
 struct BenchResult {
     std::uint64_t nodes = 0;
-    std::int64_t time_ms = 0;
+    std::int64_t time_ms = 0; // wall clock
+    std::int64_t cpu_ms = 0;  // processor time of this process (the search is single-threaded)
 };
 
 // Searches every bench position to `depth` with a fresh table of `hash_mb`; `on_position` (if

@@ -64,10 +64,10 @@ void Searcher::check_limits() {
     }
 }
 
-void Searcher::make(Move m, int ply) {
+void Searcher::make(Move m, int ply, bool will_probe) {
     reversible_[ply + 1] = is_irreversible(pos_, m) ? 0 : reversible_[ply] + 1;
     pos_.do_move(m, undo_[ply]);
-    tt_.prefetch(pos_.key());
+    if (will_probe) tt_.prefetch(pos_.key());
     base_[ply + 1] = base_[ply] + eval_.base_delta(pos_, undo_[ply]);
     path_keys_[std::size_t(root_index_ + ply + 1)] = pos_.key();
     ++nodes_;
@@ -170,7 +170,7 @@ Score Searcher::qsearch(Score alpha, Score beta, int ply, int qdepth) {
     for (int i = 0; i < n; ++i) {
         pick_next(pm.list, pm.scores, i, n);
         const Move m = pm.list[i];
-        make(m, ply);
+        make(m, ply, false);
         const Score s = -qsearch(-beta, -alpha, ply + 1, qdepth + 1);
         unmake(m, ply);
         if (stopped_) return 0;
@@ -220,6 +220,17 @@ Score Searcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_nod
             return s;
     }
 
+    // Near the leaves, a quiet position far from the bounds needs no full look. Never when the
+    // opponent threatens to leave, nor when a bound is a proven result.
+    bool prune_quiets = false;
+    if (!pv_node && !threatened && depth <= 2 && !is_proven(alpha) && !is_proven(beta) &&
+        (options_.futility_margin || options_.reverse_futility_margin)) {
+        const Score static_eval = eval_.evaluate(pos_, base_[ply]);
+        if (options_.reverse_futility_margin && static_eval - options_.reverse_futility_margin * depth >= beta)
+            return static_eval;
+        prune_quiets = options_.futility_margin && static_eval + options_.futility_margin * depth <= alpha;
+    }
+
     PlyMoves& pm = ply_moves_[ply];
     const Score alpha_orig = alpha;
     Score best = -score_infinite;
@@ -230,7 +241,12 @@ Score Searcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_nod
     // Searches one move; true on a beta cutoff.
     auto visit = [&](Move m, int order) {
         const bool quiet = !(m.type() == MoveType::movement && (pos_.occupancy(~us) & square_bb(m.to())));
-        make(m, ply);
+        make(m, ply, depth > 1);
+        if (prune_quiets && quiet && searched > 0 && !can_exit(pos_, us)) {
+            unmake(m, ply);
+            if (quiet) pm.quiets[quiet_count++] = m;
+            return false;
+        }
         Score s;
         if (searched == 0) {
             s = -negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -297,7 +313,7 @@ Score Searcher::search_root(int depth, Score alpha, Score beta) {
     int best_index = -1;
     for (int i = 0; i < n; ++i) {
         const Move m = root_moves_[i];
-        make(m, 0);
+        make(m, 0, true);
         Score s;
         if (i == 0) {
             s = -negamax(depth - 1, -beta, -alpha, 1, true);

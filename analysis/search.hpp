@@ -68,6 +68,11 @@ struct SearchResult {
 struct SearchOptions {
     std::size_t hash_mb = 16;
     EvalWeights eval{};
+    // Pruning near the leaves (0 turns each off), in evaluation units per ply of remaining depth:
+    // quiet moves are skipped when the static evaluation plus this margin cannot reach alpha...
+    int futility_margin = 0;
+    // ...and a node is cut when the static evaluation minus this margin is still above beta.
+    int reverse_futility_margin = 0;
 };
 
 class Searcher {
@@ -91,7 +96,8 @@ private:
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
     Score qsearch(Score alpha, Score beta, int ply, int qdepth);
 
-    void make(Move m, int ply);
+    // Plays `m` at `ply`; `will_probe`: the child will look up the table (worth a prefetch).
+    void make(Move m, int ply, bool will_probe);
     void unmake(Move m, int ply);
     bool is_repetition(int ply) const;
     void update_pv(int ply, Move m);

@@ -38,6 +38,8 @@ int run_bench(const QCommandLineParser& p) {
                   std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
     });
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
+    // On a busy machine the wall clock also counts time spent waiting for a processor.
+    const double cpu_nps = r.cpu_ms > 0 ? double(r.nodes) * 1000.0 / double(r.cpu_ms) : 0.0;
     if (p.isSet("json")) {
         QJsonObject o;
         o["depth"] = depth;
@@ -45,11 +47,14 @@ int run_bench(const QCommandLineParser& p) {
         o["nodes"] = qint64(r.nodes);
         o["time_ms"] = qint64(r.time_ms);
         o["nps"] = qint64(nps);
+        o["cpu_ms"] = qint64(r.cpu_ms);
+        o["cpu_nps"] = qint64(cpu_nps);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
         print_out("positions " + std::to_string(analysis::bench_positions().size()) + " depth " + std::to_string(depth) +
                   "\nnodes " + std::to_string(r.nodes) + "\ntime " + std::to_string(r.time_ms) + " ms\nnps " +
-                  std::to_string(std::uint64_t(nps)) + "\n");
+                  std::to_string(std::uint64_t(nps)) + "\ncpu time " + std::to_string(r.cpu_ms) + " ms\ncpu nps " +
+                  std::to_string(std::uint64_t(cpu_nps)) + "\n");
     }
     return exit_ok;
 }

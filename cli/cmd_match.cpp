@@ -7,6 +7,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 
 #include "analysis/selfplay.hpp"
@@ -23,6 +24,40 @@ std::string setting_name(const SearchLimits& l) {
     if (l.depth) return "gounki depth " + std::to_string(l.depth);
     if (l.nodes) return "gounki nodes " + std::to_string(l.nodes);
     return "gounki time " + std::to_string(l.time_ms) + " ms";
+}
+
+// Reads "name=value,name=value" over the options: evaluation weights ("advance=0:120:60:..." for
+// the table) and the search's pruning margins (futility, reverse_futility).
+bool parse_weights(const std::string& text, SearchOptions& o, std::string& error) {
+    EvalWeights& w = o.eval;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(',', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string item = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos) { error = "expected name=value, got '" + item + "'"; return false; }
+        const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+        if (name == "advance") {
+            std::size_t i = 0, p = 0;
+            while (i < w.advance.size() && p <= value.size()) {
+                std::size_t q = value.find(':', p);
+                if (q == std::string::npos) q = value.size();
+                w.advance[i++] = std::atoi(value.substr(p, q - p).c_str());
+                p = q + 1;
+            }
+            continue;
+        }
+        int* field = name == "piece" ? &w.piece : name == "range2" ? &w.range2 : name == "range3" ? &w.range3
+                   : name == "runner" ? &w.runner : name == "hanging_their_move" ? &w.hanging_their_move
+                   : name == "hanging_our_move" ? &w.hanging_our_move : name == "defended" ? &w.defended
+                   : name == "contested" ? &w.contested : name == "tempo" ? &w.tempo
+                   : name == "futility" ? &o.futility_margin : name == "reverse_futility" ? &o.reverse_futility_margin : nullptr;
+        if (!field) { error = "unknown evaluation weight '" + name + "'"; return false; }
+        *field = std::atoi(value.c_str());
+    }
+    return true;
 }
 
 struct MatchGame {
@@ -44,6 +79,8 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"threads", "Games played at once (default 1).", "T"});
     p.addOption({QStringList{"o", "output"}, "Also write the games as records to FILE.", "FILE"});
     p.addOption({"json", "Print one JSON object instead of text."});
+    p.addOption({"a-eval", "Settings of A, for tuning: name=value,... (evaluation weights of analysis/eval.hpp, futility, reverse_futility).", "W"});
+    p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
 }
 
 int run_match(const QCommandLineParser& p) {
@@ -73,7 +110,14 @@ int run_match(const QCommandLineParser& p) {
     if (a_nodes) a = SearchLimits{0, std::uint64_t(a_nodes), 0};
     b.depth = int(b_depth);
     if (b_nodes) b = SearchLimits{0, std::uint64_t(b_nodes), 0};
-    const std::string a_name = setting_name(a), b_name = setting_name(b);
+    SearchOptions a_options, b_options;
+    a_options.hash_mb = b_options.hash_mb = 16;
+    std::string error;
+    if (p.isSet("a-eval") && !parse_weights(p.value("a-eval").toStdString(), a_options, error)) return usage_error(self, error);
+    if (p.isSet("b-eval") && !parse_weights(p.value("b-eval").toStdString(), b_options, error)) return usage_error(self, error);
+    std::string a_name = setting_name(a), b_name = setting_name(b);
+    if (p.isSet("a-eval")) a_name += " (" + p.value("a-eval").toStdString() + ")";
+    if (p.isSet("b-eval")) b_name += " (" + p.value("b-eval").toStdString() + ")";
     const int pairs = int((games + 1) / 2);
 
     std::vector<int> indices(static_cast<std::size_t>(pairs) * 2);
@@ -82,9 +126,7 @@ int run_match(const QCommandLineParser& p) {
         Random rng(Random(std::uint64_t(seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
         const Position start = Position::start();
         const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
-        SearchOptions options;
-        options.hash_mb = 16;
-        Searcher sa(options), sb(options);
+        Searcher sa(a_options), sb(b_options);
         MatchGame m;
         m.a_is_white = i % 2 == 0;
         const EnginePlayer pa{&sa, a}, pb{&sb, b};
