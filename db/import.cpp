@@ -22,51 +22,8 @@ std::string_view import_action_name(ImportAction a) {
 
 namespace {
 
-// An open-addressing set of 64-bit keys: the final positions of the stored games.
-class KeySet {
-public:
-    void insert(std::uint64_t k) {
-        if (k == 0) {
-            has_zero_ = true;
-            return;
-        }
-        if ((size_ + 1) * 2 > slots_.size()) grow();
-        place(k);
-    }
-    bool contains(std::uint64_t k) const {
-        if (k == 0) return has_zero_;
-        if (slots_.empty()) return false;
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = slot(k, mask);; i = (i + 1) & mask) {
-            if (slots_[i] == k) return true;
-            if (slots_[i] == 0) return false;
-        }
-    }
-
-private:
-    static std::size_t slot(std::uint64_t k, std::size_t mask) { return std::size_t((k * 0x9E3779B97F4A7C15ull) >> 24) & mask; }
-    void place(std::uint64_t k) {
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = slot(k, mask);; i = (i + 1) & mask) {
-            if (slots_[i] == k) return;
-            if (slots_[i] == 0) {
-                slots_[i] = k;
-                ++size_;
-                return;
-            }
-        }
-    }
-    void grow() {
-        std::vector<std::uint64_t> old = std::move(slots_);
-        slots_.assign(std::max<std::size_t>(1024, old.size() * 2), 0);
-        size_ = 0;
-        for (std::uint64_t k : old)
-            if (k) place(k);
-    }
-    std::vector<std::uint64_t> slots_;
-    std::size_t size_ = 0;
-    bool has_zero_ = false;
-};
+// Keys in the index order (signed), as SQLite compares them.
+bool key_less(std::uint64_t a, std::uint64_t b) { return std::int64_t(a) < std::int64_t(b); }
 
 bool is_column_tag(std::string_view name) {
     return name == "Event" || name == "Site" || name == "Date" || name == "Round" || name == "White" || name == "Black" ||
@@ -85,8 +42,12 @@ struct Prepared {
     std::int64_t date_key = 0;
     ImportReport report;
     bool skip = false;
-    // Earlier games of the same batch that reach this game's final position at its last ply.
-    std::vector<std::uint32_t> longer_in_batch;
+    // Earlier games of the same batch that reach this game's final position at its last ply
+    // (this game may be a prefix of theirs, or a duplicate), and earlier games of the batch whose
+    // final position this game reaches at their last ply (theirs may be a prefix of this one).
+    std::vector<std::uint32_t> longer_in_batch, shorter_in_batch;
+    // Plies (>= 1) at which this game's position is the final position of some stored game.
+    std::vector<std::uint32_t> stored_end_plies;
 };
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
@@ -208,17 +169,21 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
         for (std::size_t ply = 0; ply < b.games[i].keys.size(); ++ply)
             b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
     radix_sort(b.entries);
-    // Within the batch, the games an unfinished game may be a prefix of: one pass over the sorted
-    // entries here, on the preparing thread, instead of a search per game while writing.
+    // Within the batch, games that end where another one stands at the same ply: one pass over the
+    // sorted entries here, on the preparing thread, instead of searches while writing.
     for (std::size_t i = 0; i < b.entries.size();) {
         std::size_t j = i + 1;
         while (j < b.entries.size() && b.entries[j].key == b.entries[i].key) ++j;
         for (std::size_t k = i; k < j && j - i > 1; ++k) {
             const BatchEntry& e = b.entries[k];
-            Prepared& g = b.games[e.game];
-            if (!g.can_go_on || e.ply + 1 != g.keys.size() || e.ply == 0) continue;
-            for (std::size_t m = i; m < j; ++m)
-                if (b.entries[m].game < e.game && b.entries[m].ply == e.ply) g.longer_in_batch.push_back(b.entries[m].game);
+            const Prepared& g = b.games[e.game];
+            if (e.ply == 0 || e.ply + 1 != g.keys.size()) continue; // not g's final position
+            for (std::size_t m = i; m < j; ++m) {
+                const BatchEntry& o = b.entries[m];
+                if (o.ply != e.ply || o.game == e.game) continue;
+                if (o.game < e.game) b.games[e.game].longer_in_batch.push_back(o.game);
+                else b.games[o.game].shorter_in_batch.push_back(e.game);
+            }
         }
         i = j;
     }
@@ -267,6 +232,8 @@ struct Importer::Impl {
     void write(PreparedBatch& batch, ImportStats& stats);
     std::int64_t name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache, const std::string& name);
     void load_end_keys();
+    void add_end_keys(std::vector<std::uint64_t>& keys);
+    void match_end_keys(PreparedBatch& b);
     void check_duplicate(Prepared& p, std::int64_t source_id);
     void store(Prepared& p, std::int64_t source_id);
     void flag_prefixes(Prepared& p, std::span<Prepared> batch);
@@ -284,8 +251,9 @@ struct Importer::Impl {
     std::int64_t id_counter = 0; // the id the next stored game of this batch gets
     std::unordered_map<std::string, std::int64_t> players, events, sources;
     std::unordered_map<std::string, std::string> absolute_paths;
-    KeySet end_keys;
+    std::vector<std::uint64_t> end_keys; // final positions of the stored games, in key_less order
     bool end_keys_loaded = false;
+    bool has_empty_in_batch = false; // an empty game was stored in this batch already
     std::int64_t last_seen_id = 0;
     std::vector<IndexEntry> found; // scratch
 };
@@ -309,24 +277,43 @@ std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::un
 
 void Importer::Impl::load_end_keys() {
     // Inside the write transaction: the keys and the id they reach are one consistent snapshot.
-    if (!end_keys_loaded) {
-        while (all_end_keys.step()) end_keys.insert(std::uint64_t(all_end_keys.get_int64(0)));
-        all_end_keys.reset();
-        end_keys_loaded = true;
-    } else {
-        // Games other importers stored since our last batch.
-        new_end_keys.bind(1, last_seen_id);
-        while (new_end_keys.step()) end_keys.insert(std::uint64_t(new_end_keys.get_int64(0)));
-        new_end_keys.reset();
-    }
+    std::vector<std::uint64_t> added;
+    Statement& st = end_keys_loaded ? new_end_keys : all_end_keys;
+    if (end_keys_loaded) st.bind(1, last_seen_id); // games other importers stored since our last batch
+    while (st.step()) added.push_back(std::uint64_t(st.get_int64(0)));
+    st.reset();
+    end_keys_loaded = true;
+    add_end_keys(added);
     max_id.step();
     last_seen_id = max_id.get_int64(0);
     max_id.reset();
 }
 
+void Importer::Impl::add_end_keys(std::vector<std::uint64_t>& keys) {
+    std::sort(keys.begin(), keys.end(), key_less);
+    const std::size_t old = end_keys.size();
+    end_keys.insert(end_keys.end(), keys.begin(), keys.end());
+    std::inplace_merge(end_keys.begin(), end_keys.begin() + std::ptrdiff_t(old), end_keys.end(), key_less);
+}
+
+// Walks the batch's sorted entries and the sorted final positions of the stored games side by side:
+// the plies at which a game stands where a stored game ended, without a lookup per position.
+void Importer::Impl::match_end_keys(PreparedBatch& b) {
+    std::size_t j = 0;
+    for (const BatchEntry& e : b.entries) {
+        while (j < end_keys.size() && key_less(end_keys[j], e.key)) ++j;
+        if (j == end_keys.size()) break;
+        if (end_keys[j] == e.key && e.ply > 0) b.games[e.game].stored_end_plies.push_back(e.ply);
+    }
+    for (Prepared& p : b.games) std::sort(p.stored_end_plies.begin(), p.stored_end_plies.end());
+}
+
 void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     // A duplicate ends on the same position at the same ply; then compare what the rule names.
-    if (!end_keys.contains(p.keys.back())) return;
+    const std::uint32_t n = std::uint32_t(p.in.moves.size());
+    const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
+                            (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
+    if (!stored_end && p.longer_in_batch.empty() && (n > 0 || !has_empty_in_batch)) return;
     same_end.bind(1, std::int64_t(p.keys.back())).bind(2, std::int64_t(p.in.moves.size()));
     std::int64_t dup = 0, same_record = 0;
     while (same_end.step()) {
@@ -394,9 +381,9 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     const std::int64_t id = p.report.game_id;
 
     // Stored games that are prefixes of this one (or hold the same moves): their final position is
-    // one of ours, at the same ply. The key set rules out almost every ply without a query.
-    for (std::size_t ply = 1; ply <= n && p.report.has_prefix.size() < max_flags; ++ply) {
-        if (!end_keys.contains(p.keys[ply])) continue;
+    // one of ours, at the same ply, found by match_end_keys or, in this batch, while preparing.
+    for (std::uint32_t ply : p.stored_end_plies) {
+        if (p.report.has_prefix.size() >= max_flags) break;
         find_end.bind(1, std::int64_t(p.keys[ply])).bind(2, std::int64_t(ply));
         while (find_end.step() && p.report.has_prefix.size() < max_flags) {
             const std::int64_t other = find_end.get_int64(0);
@@ -406,6 +393,12 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
             if (blob_starts_with(p.moves_blob, find_end.get_blob(1))) p.report.has_prefix.push_back(other);
         }
         find_end.reset();
+    }
+    for (std::uint32_t i : p.shorter_in_batch) {
+        const Prepared& other = batch[i];
+        if (p.report.has_prefix.size() >= max_flags || other.skip || other.report.game_id == p.report.other_id) continue;
+        if (other.start_text == p.start_text && other.in.kind == p.in.kind && blob_starts_with(p.moves_blob, other.moves_blob))
+            p.report.has_prefix.push_back(other.report.game_id);
     }
 
     // Stored games of which this one is a proper prefix: they reach our final position at our
@@ -450,10 +443,13 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     id_counter = next_id.get_int64(0);
     next_id.reset();
     load_end_keys();
+    match_end_keys(prepared);
     bool need_filters = false;
     for (const Prepared& p : batch) need_filters |= !p.skip && p.can_go_on && !p.in.moves.empty();
     if (need_filters) gdb.index().refresh_filters();
 
+    std::vector<std::uint64_t> batch_end_keys;
+    has_empty_in_batch = false;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         Prepared& p = batch[i];
         if (p.skip) continue;
@@ -462,6 +458,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         check_duplicate(p, source_id);
         if (p.skip) continue;
         store(p, source_id);
+        has_empty_in_batch |= p.in.moves.empty();
         flag_prefixes(p, batch);
         const std::int64_t id = p.report.game_id;
         for (std::int64_t other : p.report.prefix_of) {
@@ -472,8 +469,9 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
             note(id, "game " + std::to_string(other) + "'s moves are a prefix of its moves");
             note(other, "its moves are a prefix of game " + std::to_string(id) + "'s");
         }
-        end_keys.insert(p.keys.back());
+        batch_end_keys.push_back(p.keys.back());
     }
+    add_end_keys(batch_end_keys);
 
     add_lap(stats.games_s);
     // The batch's run: ids grow with the batch index, so the order holds.

@@ -193,7 +193,23 @@ void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<
 }
 
 void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
-    for (const RunInfo& r : runs()) lookup_run(r.id, key, out);
+    // Each run gives its entries sorted by (game, ply); merging the runs' pieces pairwise costs
+    // less than sorting a million entries of a popular position.
+    std::vector<std::size_t> bounds{out.size()};
+    for (const RunInfo& r : runs()) {
+        lookup_run(r.id, key, out);
+        if (out.size() != bounds.back()) bounds.push_back(out.size());
+    }
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged{bounds[0]};
+        for (std::size_t i = 0; i + 2 < bounds.size(); i += 2) {
+            std::inplace_merge(out.begin() + std::ptrdiff_t(bounds[i]), out.begin() + std::ptrdiff_t(bounds[i + 1]),
+                               out.begin() + std::ptrdiff_t(bounds[i + 2]));
+            merged.push_back(bounds[i + 2]);
+        }
+        if (bounds.size() % 2 == 0) merged.push_back(bounds.back());
+        bounds.swap(merged);
+    }
 }
 
 void PositionIndex::refresh_filters() {

@@ -66,7 +66,8 @@ public:
     // transaction, so the run lands together with its games.
     void add_run(std::span<const IndexEntry> sorted);
 
-    // Appends to `out` every entry with this key, in all runs. In the caller's transaction.
+    // Appends to `out` every entry with this key, in all runs, sorted by (game, ply). In the
+    // caller's transaction.
     void lookup(std::uint64_t key, std::vector<IndexEntry>& out);
 
     // The importer's lookup: skips the runs whose Bloom filter rules the key out. Call

@@ -179,11 +179,9 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
 GameList GameDatabase::search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging) {
     Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
     std::vector<IndexEntry> entries;
-    index_->lookup(index_key(kind, pos.key()), entries);
-    std::sort(entries.begin(), entries.end(), [](const IndexEntry& a, const IndexEntry& b) {
-        return a.game != b.game ? a.game < b.game : a.ply < b.ply;
-    });
+    index_->lookup(index_key(kind, pos.key()), entries); // sorted by game, then ply
     std::vector<std::pair<std::int64_t, int>> matches;
+    matches.reserve(entries.size());
     for (const IndexEntry& e : entries)
         if (matches.empty() || matches.back().first != e.game) matches.emplace_back(e.game, int(e.ply));
     GameList out = page_of(std::move(matches), filter, paging);

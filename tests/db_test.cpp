@@ -505,6 +505,16 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     CHECK(r6[0].action == ImportAction::stored);
     CHECK(r6[1].action == ImportAction::duplicate);
     CHECK(r6[1].other_id == r6[0].game_id);
+
+    // Games without moves: duplicates too, in one batch and across batches; not prefixes.
+    auto r7 = import(db, {game({}, "P", "Q", ResultCode::unknown), game({}, "P", "Q", ResultCode::unknown), game({}, "P", "R", ResultCode::unknown)});
+    CHECK(r7[0].action == ImportAction::stored);
+    CHECK(r7[1].action == ImportAction::duplicate);
+    CHECK(r7[2].action == ImportAction::stored);
+    CHECK(r7[2].has_prefix.empty());
+    auto r8 = import(db, {game({}, "P", "R", ResultCode::unknown)});
+    CHECK(r8[0].action == ImportAction::duplicate);
+    CHECK(r8[0].other_id == r7[2].game_id);
     check_consistent(db);
 }
 
