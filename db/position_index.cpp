@@ -9,7 +9,8 @@ namespace gounki::db {
 namespace {
 
 // A block stays under SQLite's largest local payload of an index B-tree cell (about 1000 bytes on
-// 4 KB pages, less the other columns), so it never spills to an overflow page.
+// 4 KB pages, less the other columns; more on the 16 KB pages of new files), so it never spills to
+// an overflow page whatever the page size.
 constexpr std::size_t block_limit = 900;
 
 void encode_entry(const IndexEntry& e, const IndexEntry* prev, std::vector<std::uint8_t>& out) {

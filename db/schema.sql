@@ -7,7 +7,8 @@
 -- a newer gounki: it is refused and never written.
 --
 -- Conventions
--- * Every table is STRICT. Connections run with PRAGMA foreign_keys = ON, journal_mode = WAL.
+-- * Every table is STRICT. Connections run with PRAGMA foreign_keys = ON, journal_mode = WAL;
+--   new files get 16 KB pages (db/game_db.cpp).
 -- * Position keys are core Position::key() (a 64-bit Zobrist hash of board, side to move and
 --   outcome) XOR a per-game-kind constant (0 for Gounki), stored as a signed 64-bit INTEGER with
 --   the same bits. The game kind is thus part of every key.
