@@ -58,33 +58,34 @@ struct BatchEntry {
 };
 
 // Sorts into the index order: key (as a signed integer), then game, then ply. The input is in
-// (game, ply) order. A stable scatter on the top 16 bits of the key leaves buckets of a dozen
-// entries on average, already in (game, ply) order, which a short sort finishes.
+// (game, ply) order. Two stable 8-bit passes on the top 16 bits of the key (256 write streams each,
+// which the cache keeps up with, unlike a 65536-way scatter) leave runs of about a dozen entries
+// with equal top bits, still in (game, ply) order, which a short sort finishes.
 void radix_sort(std::vector<BatchEntry>& v) {
-    constexpr std::size_t buckets = std::size_t(1) << 16;
-    const auto bucket = [](const BatchEntry& e) { return std::size_t((e.key ^ (std::uint64_t(1) << 63)) >> 48); };
-    std::vector<std::uint32_t> start(buckets + 1, 0);
-    for (const BatchEntry& e : v) ++start[bucket(e) + 1];
-    for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-    std::vector<BatchEntry> out(v.size());
-    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
-    for (const BatchEntry& e : v) out[next[bucket(e)]++] = e;
+    const auto top = [](const BatchEntry& e) { return std::uint32_t((e.key ^ (std::uint64_t(1) << 63)) >> 48); };
+    std::vector<BatchEntry> tmp(v.size());
+    for (int shift : {0, 8}) {
+        std::array<std::size_t, 257> start{};
+        for (const BatchEntry& e : v) ++start[((top(e) >> shift) & 0xff) + 1];
+        for (std::size_t d = 0; d < 256; ++d) start[d + 1] += start[d];
+        for (const BatchEntry& e : v) tmp[start[(top(e) >> shift) & 0xff]++] = e;
+        v.swap(tmp);
+    }
     const auto less = [](const BatchEntry& a, const BatchEntry& b) {
         if (a.key != b.key) return std::int64_t(a.key) < std::int64_t(b.key);
         return a.game != b.game ? a.game < b.game : a.ply < b.ply;
     };
-    for (std::size_t b = 0; b < buckets; ++b) {
-        BatchEntry* first = out.data() + start[b];
-        BatchEntry* last = out.data() + start[b + 1];
-        if (last - first < 2) continue;
-        if (last - first <= 24) {
-            for (BatchEntry* i = first + 1; i < last; ++i) // insertion sort: short, mostly ordered
-                for (BatchEntry* j = i; j > first && less(*j, *(j - 1)); --j) std::swap(*j, *(j - 1));
+    for (std::size_t i = 0; i < v.size();) {
+        std::size_t j = i + 1;
+        while (j < v.size() && top(v[j]) == top(v[i])) ++j;
+        if (j - i <= 24) {
+            for (std::size_t k = i + 1; k < j; ++k) // insertion sort: short, mostly ordered
+                for (std::size_t m = k; m > i && less(v[m], v[m - 1]); --m) std::swap(v[m], v[m - 1]);
         } else {
-            std::stable_sort(first, last, less);
+            std::stable_sort(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(j), less);
         }
+        i = j;
     }
-    v.swap(out);
 }
 
 struct PreparedBatch {
