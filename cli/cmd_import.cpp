@@ -196,11 +196,14 @@ QJsonObject report_json(const db::ImportReport& r) {
     if (r.game_id) o["id"] = qint64(r.game_id);
     if (r.action == db::ImportAction::stored) o["status"] = QString::fromStdString(std::string(db::status_name(r.status)));
     if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
-    QJsonArray prefix_of, has_prefix;
-    for (auto id : r.prefix_of) prefix_of.append(qint64(id));
-    for (auto id : r.has_prefix) has_prefix.append(qint64(id));
-    if (!prefix_of.isEmpty()) o["prefix_of"] = prefix_of;
-    if (!has_prefix.isEmpty()) o["has_prefix"] = has_prefix;
+    const auto ids = [&o](const char* name, const std::vector<std::int64_t>& v) {
+        QJsonArray a;
+        for (auto id : v) a.append(qint64(id));
+        if (!a.isEmpty()) o[name] = a;
+    };
+    ids("prefix_of", r.prefix_of);
+    ids("has_prefix", r.has_prefix);
+    ids("same_moves", r.same_moves);
     if (!r.reason.empty()) o["reason"] = QString::fromStdString(r.reason);
     if (r.diagnostics) o["diagnostics"] = r.diagnostics;
     return o;
@@ -220,6 +223,7 @@ std::string report_text(const db::ImportReport& r) {
         if (r.other_id) t += ", a duplicate of game " + std::to_string(r.other_id);
         if (!r.prefix_of.empty()) t += "; its moves are a prefix of game " + ids(r.prefix_of);
         if (!r.has_prefix.empty()) t += "; the moves of game " + ids(r.has_prefix) + " are a prefix of its moves";
+        if (!r.same_moves.empty()) t += "; game " + ids(r.same_moves) + " has the same moves";
         break;
     case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
     case db::ImportAction::already_imported: t += "already imported as game " + std::to_string(r.other_id); break;

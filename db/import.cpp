@@ -383,23 +383,26 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
 
     // Stored games that are prefixes of this one (or hold the same moves): their final position is
     // one of ours, at the same ply, found by match_end_keys or, in this batch, while preparing.
+    const auto add = [&](std::int64_t other, bool same_length) {
+        auto& list = same_length ? p.report.same_moves : p.report.has_prefix;
+        if (list.size() < max_flags) list.push_back(other);
+    };
     for (std::uint32_t ply : p.stored_end_plies) {
-        if (p.report.has_prefix.size() >= max_flags) break;
         find_end.bind(1, std::int64_t(p.keys[ply])).bind(2, std::int64_t(ply));
-        while (find_end.step() && p.report.has_prefix.size() < max_flags) {
+        while (find_end.step()) {
             const std::int64_t other = find_end.get_int64(0);
             if (other == id || other == p.report.other_id || find_end.get_text(2) != p.start_text ||
                 find_end.get_int64(3) != std::int64_t(p.in.kind))
                 continue;
-            if (blob_starts_with(p.moves_blob, find_end.get_blob(1))) p.report.has_prefix.push_back(other);
+            if (blob_starts_with(p.moves_blob, find_end.get_blob(1))) add(other, ply == n);
         }
         find_end.reset();
     }
     for (std::uint32_t i : p.shorter_in_batch) {
         const Prepared& other = batch[i];
-        if (p.report.has_prefix.size() >= max_flags || other.skip || other.report.game_id == p.report.other_id) continue;
+        if (other.skip || other.report.game_id == p.report.other_id) continue;
         if (other.start_text == p.start_text && other.in.kind == p.in.kind && blob_starts_with(p.moves_blob, other.moves_blob))
-            p.report.has_prefix.push_back(other.report.game_id);
+            add(other.report.game_id, other.in.moves.size() == n);
     }
 
     // Stored games of which this one is a proper prefix: they reach our final position at our
@@ -470,6 +473,10 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
             note(id, "game " + std::to_string(other) + "'s moves are a prefix of its moves");
             note(other, "its moves are a prefix of game " + std::to_string(id) + "'s");
         }
+        for (std::int64_t other : p.report.same_moves) {
+            note(id, "game " + std::to_string(other) + " has the same moves");
+            note(other, "game " + std::to_string(id) + " has the same moves");
+        }
         batch_end_keys.push_back(p.keys.back());
     }
     add_end_keys(batch_end_keys);
@@ -526,7 +533,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         case ImportAction::stored:
             ++stats.stored;
             stats.broken += r.status != GameStatus::valid;
-            stats.prefix_flagged += !r.prefix_of.empty() || !r.has_prefix.empty();
+            stats.prefix_flagged += r.flagged();
             stats.duplicates += r.other_id != 0;
             break;
         case ImportAction::duplicate: ++stats.duplicates; break;

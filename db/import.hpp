@@ -41,16 +41,17 @@ struct ImportReport {
     GameStatus status = GameStatus::valid;
     std::int64_t game_id = 0;  // stored: the new id
     std::int64_t other_id = 0; // duplicate, already_imported: the stored game
-    std::vector<std::int64_t> prefix_of;  // its moves are a prefix of these stored games' moves
-    std::vector<std::int64_t> has_prefix; // these stored games' moves are a prefix of its moves
+    std::vector<std::int64_t> prefix_of;  // its moves are a proper prefix of these stored games' moves
+    std::vector<std::int64_t> has_prefix; // these stored games' moves are a proper prefix of its moves
+    std::vector<std::int64_t> same_moves; // these stored games have its very moves (other players or result)
     std::string reason;                   // rejected: why
     int diagnostics = 0;
+    bool flagged() const { return !prefix_of.empty() || !has_prefix.empty() || !same_moves.empty(); }
     // A report worth showing: anything but a valid game stored without notes or diagnostics, or a
     // game already imported (rerunning an import repeats nothing).
     bool noteworthy() const {
         if (action == ImportAction::already_imported) return false;
-        return action != ImportAction::stored || status != GameStatus::valid || !prefix_of.empty() || !has_prefix.empty() ||
-               other_id || diagnostics;
+        return action != ImportAction::stored || status != GameStatus::valid || flagged() || other_id || diagnostics;
     }
 };
 

@@ -482,8 +482,11 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     auto r3 = import(db, {other_result, other_player});
     CHECK(r3[0].action == ImportAction::stored);
     CHECK(r3[1].action == ImportAction::stored);
-    // Same moves all the same: flagged.
-    CHECK(r3[0].has_prefix.size() + r3[0].prefix_of.size() >= 1);
+    // The same moves all the same: flagged, not as a prefix.
+    CHECK(r3[0].same_moves == std::vector<std::int64_t>{id});
+    CHECK(r3[1].same_moves == std::vector<std::int64_t>{id, r3[0].game_id});
+    CHECK(r3[0].has_prefix.empty());
+    CHECK(r3[0].prefix_of.empty());
 
     // Kept on request, still reported.
     ImportOptions keep;
