@@ -384,8 +384,9 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     // Stored games that are prefixes of this one (or hold the same moves): their final position is
     // one of ours, at the same ply, found by match_end_keys or, in this batch, while preparing.
     const auto add = [&](std::int64_t other, bool same_length) {
+        // A game of this batch can turn up twice: by the query (it is stored already) and in-batch.
         auto& list = same_length ? p.report.same_moves : p.report.has_prefix;
-        if (list.size() < max_flags) list.push_back(other);
+        if (list.size() < max_flags && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
     };
     for (std::uint32_t ply : p.stored_end_plies) {
         find_end.bind(1, std::int64_t(p.keys[ply])).bind(2, std::int64_t(ply));
