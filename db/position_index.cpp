@@ -125,6 +125,7 @@ public:
     }
 
     std::int64_t entries() const { return entries_; }
+    BloomFilter take_bloom() { return std::move(bloom_); }
 
 private:
     void flush() {
@@ -164,7 +165,10 @@ void PositionIndex::add_run(std::span<const IndexEntry> sorted) {
     if (sorted.empty()) return;
     RunWriter w(db_, insert_run_, insert_block_, std::int64_t(sorted.size()));
     for (const IndexEntry& e : sorted) w.add(e);
-    w.finish(update_bloom_);
+    const std::int64_t id = w.finish(update_bloom_);
+    // An importer keeps the filter of the run it wrote rather than read it back next batch. Had
+    // the transaction to fail, refresh_filters() drops it: the run id is then gone.
+    filters_[id] = KnownFilter{w.entries(), w.take_bloom()};
 }
 
 std::vector<RunInfo> PositionIndex::runs() {
@@ -214,29 +218,29 @@ void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
 }
 
 void PositionIndex::refresh_filters() {
-    filter_runs_ = runs();
-    std::unordered_map<std::int64_t, BloomFilter> kept;
-    for (const RunInfo& r : filter_runs_) {
+    std::unordered_map<std::int64_t, KnownFilter> kept;
+    for (const RunInfo& r : runs()) {
         auto it = filters_.find(r.id);
-        if (it != filters_.end()) {
+        if (it != filters_.end() && it->second.entries == r.entries) {
             kept.emplace(r.id, std::move(it->second));
             continue;
         }
+        // Another importer's run, or one a deletion shrank: read its filter.
         load_bloom_.bind(1, r.id);
         BloomFilter f;
         if (load_bloom_.step()) f = BloomFilter::from_bytes(load_bloom_.get_blob(0));
         load_bloom_.reset();
-        kept.emplace(r.id, std::move(f));
+        kept.emplace(r.id, KnownFilter{r.entries, std::move(f)});
     }
     filters_ = std::move(kept);
+    active_.clear();
+    for (const auto& [id, known] : filters_) active_.emplace_back(id, &known.filter);
+    std::sort(active_.begin(), active_.end());
 }
 
 void PositionIndex::lookup_filtered(std::uint64_t key, std::vector<IndexEntry>& out) {
-    for (const RunInfo& r : filter_runs_) {
-        auto it = filters_.find(r.id);
-        if (it != filters_.end() && !it->second.may_contain(key)) continue;
-        lookup_run(r.id, key, out);
-    }
+    for (const auto& [run, filter] : active_)
+        if (filter->may_contain(key)) lookup_run(run, key, out);
 }
 
 void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t> keys) {
@@ -393,7 +397,7 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
     }
     for (Source& s : sources) s.blocks.reset();
     sources.clear();
-    w.finish(update_bloom_);
+    const std::int64_t merged = w.finish(update_bloom_);
     Statement drop(db_, "DELETE FROM position_runs WHERE id = ?1");
     for (const RunInfo& r : present) {
         drop.bind(1, r.id);
@@ -401,7 +405,7 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         drop.reset();
     }
     tx.commit();
-    filters_.clear();
+    filters_[merged] = KnownFilter{w.entries(), w.take_bloom()};
 }
 
 } // namespace gounki::db

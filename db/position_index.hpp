@@ -98,8 +98,13 @@ private:
     Statement delete_block_;
     Statement list_runs_;
     Statement load_bloom_;
-    std::vector<RunInfo> filter_runs_;
-    std::unordered_map<std::int64_t, BloomFilter> filters_;
+    struct KnownFilter {
+        std::int64_t entries = 0; // of the run when the filter was made: an id reused after a
+                                  // rollback has another count, and its filter is read again
+        BloomFilter filter;
+    };
+    std::unordered_map<std::int64_t, KnownFilter> filters_;
+    std::vector<std::pair<std::int64_t, const BloomFilter*>> active_; // the runs, for lookup_filtered
 };
 
 // ---- template implementation ----
