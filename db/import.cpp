@@ -48,6 +48,7 @@ struct Prepared {
     std::vector<std::uint32_t> longer_in_batch, shorter_in_batch;
     // Plies (>= 1) at which this game's position is the final position of some stored game.
     std::vector<std::uint32_t> stored_end_plies;
+    bool index_maybe = false; // a run's Bloom filter may hold the final position
 };
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
@@ -344,11 +345,12 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     GameInput& g = p.in;
     insert_game.bind(1, std::int64_t(g.kind));
     if (!p.event.empty()) insert_game.bind(2, name_id(find_event, insert_event, events, p.event));
-    insert_game.bind_text_or_null(3, p.site).bind_text_or_null(4, p.date).bind(5, p.date_key).bind_text_or_null(6, p.round);
+    // The texts and the moves live in `p` until the reset below: bound without copies.
+    insert_game.bind_static_text_or_null(3, p.site).bind_static_text_or_null(4, p.date).bind(5, p.date_key).bind_static_text_or_null(6, p.round);
     if (!p.white.empty()) insert_game.bind(7, name_id(find_player, insert_player, players, p.white));
     if (!p.black.empty()) insert_game.bind(8, name_id(find_player, insert_player, players, p.black));
     insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
-    insert_game.bind(12, std::int64_t(g.status)).bind_blob(13, p.moves_blob);
+    insert_game.bind(12, std::int64_t(g.status)).bind_static_blob(13, p.moves_blob);
     if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
     insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id_counter);
     insert_game.run();
@@ -410,10 +412,12 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     // last ply. The runs' Bloom filters rule out almost every lookup.
     if (!p.can_go_on) return; // a won game cannot go on
     std::vector<std::int64_t> candidates;
-    found.clear();
-    gdb.index().lookup_filtered(p.keys[n], found);
-    for (const IndexEntry& e : found)
-        if (e.ply == n && e.game != id) candidates.push_back(e.game);
+    if (p.index_maybe) {
+        found.clear();
+        gdb.index().lookup_filtered(p.keys[n], found);
+        for (const IndexEntry& e : found)
+            if (e.ply == n && e.game != id) candidates.push_back(e.game);
+    }
     // Games of this batch stored before this one are not in a run yet.
     for (std::uint32_t other : p.longer_in_batch)
         if (!batch[other].skip) candidates.push_back(batch[other].report.game_id);
@@ -449,9 +453,20 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     next_id.reset();
     load_end_keys();
     match_end_keys(prepared);
-    bool need_filters = false;
-    for (const Prepared& p : batch) need_filters |= !p.skip && p.can_go_on && !p.in.moves.empty();
-    if (need_filters) gdb.index().refresh_filters();
+    // Which unfinished games may be a prefix of a stored one: their final positions against the
+    // runs' Bloom filters, all at once in key order.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> finals;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty()) finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
+    if (!finals.empty()) {
+        gdb.index().refresh_filters();
+        std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
+        std::vector<std::uint64_t> keys;
+        keys.reserve(finals.size());
+        for (const auto& f : finals) keys.push_back(f.first);
+        const std::vector<bool> maybe = gdb.index().may_contain(keys);
+        for (std::size_t k = 0; k < finals.size(); ++k) batch[finals[k].second].index_maybe = maybe[k];
+    }
 
     std::vector<std::uint64_t> batch_end_keys;
     has_empty_in_batch = false;
@@ -493,36 +508,46 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     gdb.index().add_run(entries);
     add_lap(stats.index_s);
 
-    // Tree counts of the shallow plies, summed over the batch first.
-    struct Sum {
-        std::int64_t games = 0, white = 0, black = 0, draws = 0, latest_game = 0, latest_date = -1;
-    };
-    std::unordered_map<std::uint64_t, std::unordered_map<std::uint32_t, Sum>> sums;
-    const std::size_t depth = std::size_t(gdb.tree_depth());
-    for (const Prepared& p : batch) {
-        if (p.skip) continue;
-        for (std::size_t ply = 0; ply < depth && ply < p.in.moves.size(); ++ply) {
-            Sum& s = sums[p.keys[ply]][p.in.moves[ply].raw()];
-            ++s.games;
-            s.white += p.in.result == ResultCode::white_wins;
-            s.black += p.in.result == ResultCode::black_wins;
-            s.draws += p.in.result == ResultCode::draw;
-            if (std::pair(p.date_key, p.report.game_id) > std::pair(s.latest_date, s.latest_game)) {
-                s.latest_date = p.date_key;
-                s.latest_game = p.report.game_id;
-            }
-        }
-    }
     set_next_id.bind(1, id_counter);
     set_next_id.run();
     set_next_id.reset();
-    for (const auto& [key, moves] : sums)
-        for (const auto& [move, s] : moves) {
-            tree_upsert.bind(1, std::int64_t(key)).bind(2, std::int64_t(move)).bind(3, s.games).bind(4, s.white)
-                .bind(5, s.black).bind(6, s.draws).bind(7, s.latest_game).bind(8, s.latest_date);
-            tree_upsert.run();
-            tree_upsert.reset();
+
+    // Tree counts of the shallow plies, summed over the batch first: sorted, then one upsert per
+    // (position, move).
+    struct Hit {
+        std::uint64_t key;
+        std::uint32_t move;
+        ResultCode result;
+        std::int64_t date, game;
+    };
+    std::vector<Hit> hits;
+    const std::size_t depth = std::size_t(gdb.tree_depth());
+    for (const Prepared& p : batch) {
+        if (p.skip) continue;
+        for (std::size_t ply = 0; ply < depth && ply < p.in.moves.size(); ++ply)
+            hits.push_back({p.keys[ply], p.in.moves[ply].raw(), p.in.result, p.date_key, p.report.game_id});
+    }
+    std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; });
+    for (std::size_t i = 0; i < hits.size();) {
+        std::int64_t games = 0, white = 0, black = 0, draws = 0, latest_game = 0, latest_date = -1;
+        std::size_t j = i;
+        for (; j < hits.size() && hits[j].key == hits[i].key && hits[j].move == hits[i].move; ++j) {
+            const Hit& h = hits[j];
+            ++games;
+            white += h.result == ResultCode::white_wins;
+            black += h.result == ResultCode::black_wins;
+            draws += h.result == ResultCode::draw;
+            if (std::pair(h.date, h.game) > std::pair(latest_date, latest_game)) {
+                latest_date = h.date;
+                latest_game = h.game;
+            }
         }
+        tree_upsert.bind(1, std::int64_t(hits[i].key)).bind(2, std::int64_t(hits[i].move)).bind(3, games).bind(4, white)
+            .bind(5, black).bind(6, draws).bind(7, latest_game).bind(8, latest_date);
+        tree_upsert.run();
+        tree_upsert.reset();
+        i = j;
+    }
     add_lap(stats.tree_s);
     tx.commit();
     add_lap(stats.commit_s);

@@ -238,6 +238,14 @@ void PositionIndex::refresh_filters() {
     std::sort(active_.begin(), active_.end());
 }
 
+std::vector<bool> PositionIndex::may_contain(std::span<const std::uint64_t> sorted_keys) const {
+    std::vector<bool> out(sorted_keys.size(), false);
+    for (const auto& [run, filter] : active_)
+        for (std::size_t i = 0; i < sorted_keys.size(); ++i)
+            if (!out[i] && filter->may_contain(sorted_keys[i])) out[i] = true;
+    return out;
+}
+
 void PositionIndex::lookup_filtered(std::uint64_t key, std::vector<IndexEntry>& out) {
     for (const auto& [run, filter] : active_)
         if (filter->may_contain(key)) lookup_run(run, key, out);

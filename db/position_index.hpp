@@ -74,6 +74,9 @@ public:
     // refresh_filters() inside the transaction first, so that the filters match the runs.
     void refresh_filters();
     void lookup_filtered(std::uint64_t key, std::vector<IndexEntry>& out);
+    // For keys sorted in index order: whether some run's filter may hold each. A filter is walked
+    // front to back (its blocks follow the keys' order), instead of a cache miss per key and run.
+    std::vector<bool> may_contain(std::span<const std::uint64_t> sorted_keys) const;
 
     // Removes the entries of `game` under each of `keys` (the keys of its positions).
     void remove_game(std::int64_t game, std::span<const std::uint64_t> keys);

@@ -124,6 +124,18 @@ Statement& Statement::bind_text_or_null(int index, std::string_view text) {
     return text.empty() ? bind_null(index) : bind(index, text);
 }
 
+Statement& Statement::bind_static_text_or_null(int index, std::string_view text) {
+    if (text.empty()) return bind_null(index);
+    check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
+    return *this;
+}
+
+Statement& Statement::bind_static_blob(int index, std::span<const std::uint8_t> data) {
+    static const std::uint8_t empty = 0;
+    check(sqlite3_bind_blob64(stmt_, index, data.empty() ? &empty : data.data(), data.size(), SQLITE_STATIC));
+    return *this;
+}
+
 bool Statement::step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;

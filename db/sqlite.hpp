@@ -81,6 +81,9 @@ public:
     Statement& bind_null(int index);
     // Binds NULL when the text is empty: optional text columns store NULL rather than ''.
     Statement& bind_text_or_null(int index, std::string_view text);
+    // Without a copy: the caller keeps the bytes alive and unchanged until the next reset().
+    Statement& bind_static_text_or_null(int index, std::string_view text);
+    Statement& bind_static_blob(int index, std::span<const std::uint8_t> data);
 
     // Steps once: true when a row is available, false when the statement is done.
     bool step();
