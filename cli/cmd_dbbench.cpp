@@ -23,7 +23,7 @@ void describe_dbbench(QCommandLineParser& p) {
     p.addOption({"games", "Number of random games to generate and import (default 100000).", "N", "100000"});
     p.addOption({"plies", "Length of a game unless it ends before (default 40).", "N", "40"});
     p.addOption({"seed", "Random seed (default 1).", "S", "1"});
-    p.addOption({"batch", "Games per import transaction (default 20000).", "N", "20000"});
+    p.addOption({"batch", "Games per import transaction (default 50000).", "N", "50000"});
     p.addOption({"searches", "Number of exact position searches to time (default 200).", "N", "200"});
     p.addOption({"pattern", "The pattern to time (default '#[Wn3]>=2 e4=W').", "spec", "#[Wn3]>=2 e4=W"});
     p.addOption({"threads", "Threads for the pattern search (default: one per processor).", "N", "0"});

@@ -29,7 +29,7 @@ void describe_import(QCommandLineParser& p) {
     p.addOption({"keep-duplicates", "Store games that duplicate a stored one (same players, result and moves); they are still reported."});
     p.addOption({"reject-broken", "Do not store broken games (illegal moves, contradicting results...); by default they are stored "
                                   "as partial or invalid with their diagnostics."});
-    p.addOption({"batch", "Games per transaction (default 20000).", "N", "20000"});
+    p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
     p.addPositionalArgument("FILE", "Record files (GPN) to import; - reads standard input.", "FILE...");
 }

@@ -20,7 +20,7 @@ namespace gounki::db {
 struct ImportOptions {
     bool keep_duplicates = false; // store duplicates anyway (they are still reported)
     bool reject_broken = false;   // do not store broken games (partial or invalid)
-    std::size_t batch_games = 20000;
+    std::size_t batch_games = 50000;
     bool compact = true;          // merge index runs of one size as they pile up
 };
 
