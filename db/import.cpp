@@ -496,6 +496,9 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         batch_end_keys.push_back(p.keys.back());
     }
     add_end_keys(batch_end_keys);
+    // Our own games are in the set now; the next batch reads only the games of other importers
+    // (they cannot write while this transaction holds the lock, so none comes between).
+    last_seen_id = std::max(last_seen_id, id_counter - 1);
 
     add_lap(stats.games_s);
     // The batch's run: ids grow with the batch index, so the order holds.
