@@ -63,7 +63,8 @@ std::string result_token(const PlayedGame& game) {
     switch (game.outcome) {
     case Outcome::white_wins: return "1-0";
     case Outcome::black_wins: return "0-1";
-    case Outcome::none: break;
+    case Outcome::none:
+    case Outcome::draw: break;
     }
     return "1/2-1/2";
 }

@@ -69,7 +69,9 @@ private:
 
 constexpr int stack_codes = 32;
 
-enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2 };
+// placement: a stone placed on a point (Gomoku and Ninuki, core/stones.hpp); the other three are
+// Gounki moves.
+enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2, placement = 3 };
 
 // A move, packed in 32 bits. It knows nothing of text; notation.hpp writes and reads it.
 //   bits 0-5    origin square
@@ -80,6 +82,7 @@ enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2 };
 //   bits 26-27  number of pieces placed on the board (deployment, 1..3; 0 otherwise)
 //   bit  28     the deployment ends by a piece leaving the board (RULES.md 1.5)
 //   bits 29-31  bit i set: placed piece i is a round (else a square)
+// A placement (stone games) uses bits 0-8 for the point (0..360, see core/stones.hpp) and MoveType 3.
 // Move::none() is 0, which reads as "a1-a1", a move no position has (a1 can never bounce back).
 class Move {
 public:
@@ -102,6 +105,12 @@ public:
         return Move(d);
     }
 
+    // A stone placed on `point` (core/stones.hpp numbering).
+    static constexpr Move placement(int point) {
+        return Move(std::uint32_t(point) | std::uint32_t(MoveType::placement) << 24);
+    }
+    constexpr int point() const { return int(data_ & 511); }
+
     constexpr Square from() const { return Square(data_ & 63); }
     constexpr Square to() const { return Square((data_ >> 6) & 63); }
     constexpr MoveType type() const { return MoveType((data_ >> 24) & 3); }
@@ -120,8 +129,9 @@ private:
     std::uint32_t data_ = 0;
 };
 
-// Who has won, if anyone. The rules define no draw (RULES.md 1.6).
-enum class Outcome : std::uint8_t { none = 0, white_wins = 1, black_wins = 2 };
+// Who has won, if anyone. Gounki defines no draw (RULES.md 1.6); a stone game is drawn when the
+// board fills up with no winner (RULES.md 2).
+enum class Outcome : std::uint8_t { none = 0, white_wins = 1, black_wins = 2, draw = 3 };
 
 constexpr Outcome win_for(Color c) { return c == Color::white ? Outcome::white_wins : Outcome::black_wins; }
 
