@@ -1,4 +1,5 @@
 #include "core/notation.hpp"
+#include "core/stones.hpp"
 
 #include <cctype>
 
@@ -14,6 +15,7 @@ bool is_enemy(const Position& pos, Square s, Color us) {
 } // namespace
 
 std::string move_to_text(const Position& pos, Move m) {
+    if (m.type() == MoveType::placement) return stones::point_name(m.point());
     const Square from = m.from();
     const Color us = pos.at(from).color();
     std::string out = square_name(from);
@@ -39,6 +41,8 @@ std::string move_to_text(const Position& pos, Move m) {
             if (joins) out += '+';
         }
         if (m.ends_out()) out += ",out";
+        break;
+    case MoveType::placement: // handled above
         break;
     }
     return out;

@@ -97,6 +97,8 @@ void Position::apply(Move m, UndoRecord& undo) {
     case MoveType::exit:
         result = win_for(us);
         break;
+    case MoveType::placement: // a stone game's move: never given to a Gounki position
+        break;
     case MoveType::deployment: {
         const int n = m.placed();
         for (int i = 0; i < n; ++i) {

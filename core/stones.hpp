@@ -41,8 +41,8 @@ constexpr int point_count = stride * max_size; // 361
 constexpr int no_point = -1;
 
 constexpr int make_point(int file, int rank) { return rank * stride + file; }
-constexpr int file_of(int p) { return p % stride; }
-constexpr int rank_of(int p) { return p / stride; }
+constexpr int point_file(int p) { return p % stride; }
+constexpr int point_rank(int p) { return p / stride; }
 
 // "h8", "j10"; the caller guarantees 0 <= p < point_count.
 std::string point_name(int p);
@@ -108,7 +108,7 @@ public:
     const Rules& rules() const { return rules_; }
     int size() const { return rules_.size; }
     bool on_board(int file, int rank) const { return file >= 0 && rank >= 0 && file < size() && rank < size(); }
-    bool on_board(int point) const { return point >= 0 && point < point_count && file_of(point) < size() && rank_of(point) < size(); }
+    bool on_board(int point) const { return point >= 0 && point < point_count && point_file(point) < size() && point_rank(point) < size(); }
     Stone at(int p) const { return board_[std::size_t(p)]; }
     Color side_to_move() const { return side_; }
     int captured(Color by) const { return captured_[index(by)]; } // stones taken by `by`
@@ -155,6 +155,8 @@ private:
     void set(int p, Stone s);
     // After `mover` made a five: whether the opponent has a reply that breaks it (end-game capture).
     bool five_breakable(Color mover) const;
+    // Whether a stone of the side to move on the empty `p`, capturing nothing, wins at once.
+    bool wins_at_once(int p) const;
     // The outcome after `mover` played on `point` (stones and captures already updated).
     Outcome decide(Color mover, int point, bool captured_any);
 

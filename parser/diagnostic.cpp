@@ -44,6 +44,16 @@ Position GameRecord::final_position() const {
     return pos;
 }
 
+stones::StonePosition GameRecord::final_stone_position() const {
+    stones::StonePosition pos = stone_start;
+    stones::StoneUndo undo;
+    for (const Ply& p : main.plies) {
+        if (pos.game_over() || !pos.is_legal(p.move)) break;
+        pos.play(p.move, undo);
+    }
+    return pos;
+}
+
 std::size_t GameRecord::error_count() const {
     std::size_t n = 0;
     for (const Diagnostic& d : diagnostics) n += d.severity == Severity::error;
@@ -55,6 +65,7 @@ void GameRecord::clear() {
     tags.clear();
     static const Position initial = Position::start();
     start = initial;
+    stone_start = stones::StonePosition();
     first_number = 1;
     main.comments.clear();
     main.plies.clear();

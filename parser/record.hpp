@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "core/stones.hpp"
 #include "core/types.hpp"
 
 namespace gounki::parser {
@@ -91,6 +92,9 @@ struct GameRecord {
     GameKind kind = GameKind::gounki;                       // from the Game tag
     std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
     Position start = Position::start();                     // from SetUp/Position, else the start
+    // Gomoku and Ninuki: the start (rules from the Game, Size and Rules tags; the board from a
+    // Position tag, else empty). Plies hold Move::placement moves. Unused for Gounki.
+    stones::StonePosition stone_start;
     int first_number = 1; // the number of the first move: a set-up game may go on from move 12
     Line main;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*": the termination marker as written,
@@ -104,8 +108,11 @@ struct GameRecord {
 
     // The value of the first tag `name` (exact case), or nullptr.
     const std::string* tag(std::string_view name) const;
-    // The position after the last ply of the main line.
+    // The position after the last ply of the main line (Gounki games).
     Position final_position() const;
+    // The same for a stone game.
+    stones::StonePosition final_stone_position() const;
+    bool is_stone_game() const { return kind != GameKind::gounki; }
     std::size_t error_count() const;
     void clear();
 };
