@@ -34,7 +34,6 @@ void describe_analyze(QCommandLineParser& p) {
     p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
     p.addOption({"force", "Judge again games already judged with the same settings."});
     p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
-    p.addOption({"quiet", "Print nothing but errors (and the JSON lines with --json)."});
     p.addPositionalArgument("IDS", "Game ids to judge (or use filters, or --all).", "[IDS...]");
 }
 
@@ -149,7 +148,7 @@ int run_analyze(const QCommandLineParser& p) {
     }
     if (ids.empty() && !filter.any() && !p.isSet("all"))
         return usage_error(self, "say which games to judge: game ids, tag filters, or --all");
-    const bool json = p.isSet("json"), quiet = p.isSet("quiet");
+    const bool json = p.isSet("json"), quiet = cli::quiet(); // --quiet (every command): also no per-game lines
 
     auto database = open_database(self, p, db::Access::read_write);
     if (!database) return exit_usage;

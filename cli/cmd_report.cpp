@@ -25,7 +25,6 @@ void describe_report(QCommandLineParser& p) {
     p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
     p.addOption({"title", "The report's title.", "TEXT"});
     p.addOption({"json", "Print one JSON object saying what was written."});
-    p.addOption({"quiet", "Print nothing but errors."});
     p.addPositionalArgument("IDS", "Game ids (or use filters, or --all).", "[IDS...]");
 }
 
@@ -182,9 +181,9 @@ int run_report(const QCommandLineParser& p) {
         print_err("gounki report: " + error + "\n");
         return exit_usage;
     }
-    if (unjudged && !p.isSet("quiet"))
-        print_err("gounki report: " + std::to_string(unjudged) + " of " + std::to_string(model.games.size()) +
-                  " games have no stored judgement (run 'gounki analyze' first); they are shown without one\n");
+    if (unjudged)
+        print_info("gounki report: " + std::to_string(unjudged) + " of " + std::to_string(model.games.size()) +
+                   " games have no stored judgement (run 'gounki analyze' first); they are shown without one\n");
     if (p.isSet("json")) {
         QJsonObject o{{"output", QString::fromStdString(output)},
                       {"format", format},
@@ -192,7 +191,7 @@ int run_report(const QCommandLineParser& p) {
                       {"unjudged", unjudged},
                       {"bytes", qint64(text.size())}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-    } else if (!p.isSet("quiet") && output != "-") {
+    } else if (!quiet() && output != "-") {
         print_out("wrote " + std::string(format == "md" ? "Markdown" : format == "gpn" ? "annotated records" : "HTML") +
                   " report on " + counted(qint64(model.games.size()), "game") + " to " +
                   std::filesystem::absolute(output).string() + "\n");

@@ -29,7 +29,12 @@ const Command command_table[] = {
     {"position", "check a position text and print it canonically, with its moves", describe_position, run_position},
 };
 
+bool quiet_flag = false;
+
 } // namespace
+
+bool quiet() { return quiet_flag; }
+void set_quiet(bool on) { quiet_flag = on; }
 
 const Command* commands_begin() { return std::begin(command_table); }
 const Command* commands_end() { return std::end(command_table); }
@@ -45,7 +50,15 @@ std::string counted(long long n, const std::string& singular, const std::string&
 }
 
 void print_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-void print_err(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+void print_err(const std::string& text) {
+    // Progress lines redraw themselves with '\r'; an error or a warning never starts with one.
+    if (quiet_flag && !text.empty() && text.front() == '\r') return;
+    std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+void print_info(const std::string& text) {
+    if (!quiet_flag) std::fwrite(text.data(), 1, text.size(), stderr);
+}
 
 int usage_error(const Command& cmd, const std::string& message) {
     print_err(std::string("gounki ") + cmd.name + ": " + message + "\n");
@@ -53,16 +66,28 @@ int usage_error(const Command& cmd, const std::string& message) {
     return exit_usage;
 }
 
-bool read_position(const Command& cmd, const QString& text, Position& out) {
+namespace {
+
+// Parses `text` with T::from_text; on error prints where it is wrong, with a caret under the place.
+template <class T>
+bool read_any_position(const Command& cmd, const QString& text, T& out) {
     const std::string t = text.toStdString();
-    auto parsed = Position::from_text(t);
+    auto parsed = T::from_text(t);
     if (auto* e = std::get_if<PositionError>(&parsed)) {
         print_err(std::string("gounki ") + cmd.name + ": bad position at character " + std::to_string(e->column + 1) +
                   ": " + e->message + "\n  " + t + "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
         return false;
     }
-    out = std::get<Position>(parsed);
+    out = std::get<T>(parsed);
     return true;
+}
+
+} // namespace
+
+bool read_position(const Command& cmd, const QString& text, Position& out) { return read_any_position(cmd, text, out); }
+
+bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out) {
+    return read_any_position(cmd, text, out);
 }
 
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
@@ -71,6 +96,9 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help_option(QStringList{"h", "help"}, "Show this help.");
     parser.addOption(help_option);
+    const QCommandLineOption quiet_option(QStringList{"quiet"},
+                                          "Print no progress lines and no informational lines on stderr (errors and warnings still).");
+    parser.addOption(quiet_option);
     cmd.describe(parser);
     QStringList full = args;
     if (full.size() >= 2) full.removeAt(1); // the command name
@@ -86,6 +114,7 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
         exit_code = exit_ok;
         return false;
     }
+    set_quiet(parser.isSet(quiet_option));
     return true;
 }
 

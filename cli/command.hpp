@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/position.hpp"
+#include "core/stones.hpp"
 
 namespace gounki::cli {
 
@@ -28,9 +29,16 @@ const Command* find_command(const QString& name);
 const Command* commands_begin();
 const Command* commands_end();
 
-// Sets up a parser for `cmd` (help, the command's options) and parses `args`, where args[0] is the
-// program name followed by the command name. On failure prints the error and returns false.
+// Sets up a parser for `cmd` (help, --quiet, the command's options) and parses `args`, where args[0]
+// is the program name followed by the command name. On failure prints the error and returns false.
+// Sets quiet() from --quiet.
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code);
+
+// --quiet, an option of every command: no progress lines and no informational lines on stderr;
+// errors and warnings are always printed. Process-wide on purpose: progress lines are drawn by
+// shared helpers that see no parser.
+bool quiet();
+void set_quiet(bool on);
 
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);
@@ -38,12 +46,17 @@ int usage_error(const Command& cmd, const std::string& message);
 // Parses a position given on the command line; on error prints where the text is wrong (with a
 // caret under the place) and returns false.
 bool read_position(const Command& cmd, const QString& text, Position& out);
+// The same for a stone position ("Gomoku 15 ...", "Ninuki 19 ...", core/stones.hpp).
+bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out);
 
 // "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});
 
 void print_out(const std::string& text);   // stdout, no newline added
-void print_err(const std::string& text);   // stderr, no newline added
+// stderr, no newline added. Under --quiet a progress redraw (text starting with '\r') is dropped.
+void print_err(const std::string& text);
+// stderr, for what is neither an error nor a warning ("wrote ...", summaries); nothing under --quiet.
+void print_info(const std::string& text);
 
 // Declarations of each command's hooks (one cmd_*.cpp file per command).
 void describe_perft(QCommandLineParser&);

@@ -17,7 +17,10 @@ void print_overview() {
         name.resize(12, ' ');
         text += "  " + name + c->summary + "\n";
     }
-    text += "\n'gounki help COMMAND' or 'gounki COMMAND --help' shows a command's options.\n"
+    text += "\nOptions of every command:\n"
+            "  --quiet     no progress lines and no informational lines on stderr (errors and warnings still)\n"
+            "  --help      the command's options\n"
+            "\n'gounki help COMMAND' or 'gounki COMMAND --help' shows a command's options.\n"
             "Exit status: 0 ok, 1 findings (such as invalid games), 2 usage or I/O errors.\n";
     print_out(text);
 }

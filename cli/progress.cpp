@@ -4,10 +4,12 @@
 
 #include <cstdio>
 
+#include "cli/command.hpp"
+
 namespace gounki::cli {
 
 Progress::Progress(std::string what, std::size_t total, bool allowed)
-    : what_(std::move(what)), total_(total), enabled_(allowed && ::isatty(STDERR_FILENO) == 1) {
+    : what_(std::move(what)), total_(total), enabled_(allowed && !quiet() && ::isatty(STDERR_FILENO) == 1) {
     timer_.start();
 }
 

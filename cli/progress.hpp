@@ -1,6 +1,6 @@
 #pragma once
 // A progress line on stderr for long commands (import, analyze): done/total, rate and ETA. Shown
-// only when stderr is a terminal and the caller allows it; nothing at all otherwise.
+// only when stderr is a terminal, the caller allows it and --quiet is not given; nothing otherwise.
 
 #include <QElapsedTimer>
 
