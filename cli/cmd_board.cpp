@@ -1,4 +1,9 @@
-// gounki board --position "<position>" [--move MOVE] [--format svg|text] [-o FILE]: a diagram.
+// gounki board --position "<position>" [--move MOVE] [--format svg|text] [-o FILE] [--json]: a
+// diagram of a Gounki position, or of a Gomoku or Ninuki position ("Gomoku 15 ...").
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <fstream>
 
 #include "cli/command.hpp"
@@ -18,25 +23,80 @@ std::string move_list_text(const Position& pos, const MoveList& moves) {
     return out;
 }
 
-} // namespace
+QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-void describe_board(QCommandLineParser& p) {
-    p.addOption({"position", "The position (RULES.md 1.7), or 'start' (the default).", "POSITION", "start"});
-    p.addOption({"move", "Draw this move of the position as an arrow (record notation, e.g. c2-d3 or c5*d5,e5,f6).", "MOVE"});
-    p.addOption({"format", "svg (default; text when FILE ends in .txt or .md) or text.", "FORMAT"});
-    p.addOption({{"o", "output"}, "Write to FILE; '-' or no -o: standard output.", "FILE", "-"});
-    p.addOption({"flip", "Black's side at the bottom."});
+const char* side_name(Color c) { return c == Color::white ? "white" : "black"; }
+
+const char* outcome_name(Outcome o) {
+    switch (o) {
+    case Outcome::white_wins: return "white";
+    case Outcome::black_wins: return "black";
+    case Outcome::draw: return "draw";
+    case Outcome::none: break;
+    }
+    return nullptr;
 }
 
-int run_board(const QCommandLineParser& p) {
-    const Command& self = *find_command("board");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments().first().toStdString() +
-                                     "' (the position goes after --position, quoted)");
+// What the diagram shows, for --json (consumers are told to tolerate new fields).
+QJsonObject position_json(const Position& pos) {
+    QJsonArray stacks;
+    for (Square s = 0; s < 64; ++s)
+        if (!pos.at(s).is_empty())
+            stacks.append(QJsonObject{{"square", qs(square_name(s))},
+                                      {"color", side_name(pos.at(s).color())},
+                                      {"stack", qs(report::stack_letters(pos.at(s)))}});
+    const char* winner = outcome_name(pos.outcome());
+    return {{"kind", "Gounki"},
+            {"position", qs(pos.to_text())},
+            {"side", side_name(pos.side_to_move())},
+            {"outcome", winner ? QJsonValue(winner) : QJsonValue()},
+            {"stacks", stacks}};
+}
+
+QJsonObject position_json(const stones::StonePosition& pos) {
+    QJsonArray black, white;
+    for (int p = 0; p < stones::point_count; ++p) {
+        if (!pos.on_board(p) || pos.at(p) == stones::Stone::empty) continue;
+        (pos.at(p) == stones::Stone::black ? black : white).append(qs(stones::point_name(p)));
+    }
+    const char* winner = outcome_name(pos.outcome());
+    QJsonObject o{{"kind", qs(std::string(game_kind_name(pos.rules().kind)))},
+                  {"size", pos.size()},
+                  {"position", qs(pos.to_text())},
+                  {"side", side_name(pos.side_to_move())},
+                  {"outcome", winner ? QJsonValue(winner) : QJsonValue()},
+                  {"stones", QJsonObject{{"black", black}, {"white", white}}}};
+    if (pos.rules().captures())
+        o.insert("captured", QJsonObject{{"black", pos.captured(Color::black)}, {"white", pos.captured(Color::white)}});
+    return o;
+}
+
+// The point named by --move or --last on a stone board; no_point after printing why not.
+int read_point(const Command& self, const stones::StonePosition& pos, const char* option, const std::string& text) {
+    const int p = stones::parse_point(text, pos.size());
+    if (p == stones::no_point) {
+        const char last = char('a' + pos.size() - 1);
+        usage_error(self, std::string("--") + option + " '" + text + "': not a point of the " + std::to_string(pos.size()) +
+                              "x" + std::to_string(pos.size()) + " board (a1 to " + last + std::to_string(pos.size()) + ")");
+    }
+    return p;
+}
+
+struct Diagram {
+    std::string text;     // the SVG or text diagram
+    QJsonObject position; // for --json
+    std::string move;     // the marked move, canonical
+};
+
+// A Gounki diagram; false after printing a usage error.
+bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, Diagram& out) {
     Position pos = Position::start();
     const QString text = p.value("position");
-    if (text != "start" && !read_position(self, text, pos)) return exit_usage;
-
+    if (text != "start" && !read_position(self, text, pos)) return false;
+    if (p.isSet("last")) {
+        usage_error(self, "--last marks a stone of Gomoku or Ninuki; a Gounki move is drawn with --move");
+        return false;
+    }
     std::vector<report::Arrow> arrows;
     if (p.isSet("move")) {
         const std::string written = p.value("move").toStdString();
@@ -50,40 +110,127 @@ int run_board(const QCommandLineParser& p) {
                 generate_moves(pos, all);
                 msg += "\n  legal moves: " + move_list_text(pos, all);
             }
-            return usage_error(self, msg);
+            usage_error(self, msg);
+            return false;
         }
         for (MarkerWarning w : r.warnings)
             print_err("gounki board: warning: --move '" + written + "': " + std::string(marker_warning_text(w)) + "\n");
         arrows.push_back({r.move, report::ArrowKind::move});
+        out.move = move_to_text(pos, r.move);
     }
+    if (svg) {
+        report::BoardStyle style;
+        style.arrows = arrows;
+        style.flip = p.isSet("flip");
+        out.text = report::board_svg(pos, style);
+    } else {
+        out.text = report::board_text(pos, arrows, p.isSet("flip"));
+    }
+    out.position = position_json(pos);
+    return true;
+}
 
+// A Gomoku or Ninuki diagram: --move rings an empty point where the side to move may play, --last
+// highlights a stone.
+bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, Diagram& out) {
+    stones::StonePosition pos;
+    if (!read_stone_position(self, p.value("position"), pos)) return false;
+    if (p.isSet("flip")) {
+        usage_error(self, "--flip turns a Gounki board; a stone board is drawn with a1 at the bottom left");
+        return false;
+    }
+    std::vector<report::Arrow> marks;
+    if (p.isSet("move")) {
+        const std::string written = p.value("move").toStdString();
+        const int point = read_point(self, pos, "move", written);
+        if (point == stones::no_point) return false;
+        const stones::PlaceError e = pos.check(Move::placement(point));
+        if (e != stones::PlaceError::none) {
+            usage_error(self, "--move '" + written + "': " + stones::point_name(point) + " cannot be played: " +
+                                  std::string(stones::place_error_text(e)));
+            return false;
+        }
+        marks.push_back({Move::placement(point), report::ArrowKind::move});
+        out.move = stones::point_name(point);
+    }
+    int last = stones::no_point;
+    if (p.isSet("last")) {
+        const std::string written = p.value("last").toStdString();
+        last = read_point(self, pos, "last", written);
+        if (last == stones::no_point) return false;
+        if (pos.at(last) == stones::Stone::empty) {
+            usage_error(self, "--last '" + written + "': no stone on " + stones::point_name(last));
+            return false;
+        }
+    }
+    if (svg) {
+        report::StoneBoardStyle style;
+        style.marks = marks;
+        style.last_move = last;
+        out.text = report::stone_board_svg(pos, style);
+    } else {
+        out.text = report::stone_board_text(pos, marks, last);
+    }
+    out.position = position_json(pos);
+    if (last != stones::no_point) out.position.insert("last", qs(stones::point_name(last)));
+    return true;
+}
+
+} // namespace
+
+void describe_board(QCommandLineParser& p) {
+    p.addOption({"position",
+                 "The position: Gounki (RULES.md 1.7) or 'start' (the default), or a Gomoku/Ninuki position "
+                 "('Gomoku 15 15/.../15 b').",
+                 "POSITION", "start"});
+    p.addOption({"move",
+                 "Draw this move of the position: an arrow for Gounki (record notation, e.g. c2-d3 or c5*d5,e5,f6), "
+                 "a ring on the point for a stone game (e.g. h8).",
+                 "MOVE"});
+    p.addOption({"last", "Stone games: highlight the stone on this point as the last move played (e.g. h8).", "POINT"});
+    p.addOption({"format", "svg (default; text when FILE ends in .txt or .md) or text.", "FORMAT"});
+    p.addOption({{"o", "output"}, "Write to FILE; '-' or no -o: standard output.", "FILE", "-"});
+    p.addOption({"flip", "Black's side at the bottom (Gounki)."});
+    p.addOption({"json",
+                 "Print one JSON object: the game, the position (stacks or stones), the move, the format and "
+                 "the file written; with no -o FILE the diagram is its 'diagram' field."});
+}
+
+int run_board(const QCommandLineParser& p) {
+    const Command& self = *find_command("board");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments().first().toStdString() +
+                                     "' (the position goes after --position, quoted)");
     const std::string file = p.value("output").toStdString();
     std::string format = p.value("format").toStdString();
     if (format.empty()) {
         const bool texty = file.size() > 4 && (file.ends_with(".txt") || file.ends_with(".md"));
         format = texty ? "text" : "svg";
     }
-    std::string out;
-    if (format == "svg") {
-        report::BoardStyle style;
-        style.arrows = arrows;
-        style.flip = p.isSet("flip");
-        out = report::board_svg(pos, style);
-    } else if (format == "text") {
-        out = report::board_text(pos, arrows, p.isSet("flip"));
-    } else {
-        return usage_error(self, "--format '" + format + "': expected svg or text");
-    }
+    if (format != "svg" && format != "text") return usage_error(self, "--format '" + format + "': expected svg or text");
 
-    if (file == "-") {
-        print_out(out);
-        return exit_ok;
+    Diagram d;
+    const bool stone_game = stones::is_stone_position_text(p.value("position").toStdString());
+    if (!(stone_game ? stone_diagram(self, p, format == "svg", d) : gounki_diagram(self, p, format == "svg", d))) return exit_usage;
+
+    const bool json = p.isSet("json");
+    if (file != "-") {
+        std::ofstream f(file, std::ios::binary);
+        if (f) f.write(d.text.data(), std::streamsize(d.text.size()));
+        if (!f) {
+            print_err("gounki board: cannot write '" + file + "'\n");
+            return exit_usage;
+        }
+    } else if (!json) {
+        print_out(d.text);
     }
-    std::ofstream f(file, std::ios::binary);
-    if (f) f.write(out.data(), std::streamsize(out.size()));
-    if (!f) {
-        print_err("gounki board: cannot write '" + file + "'\n");
-        return exit_usage;
+    if (json) {
+        QJsonObject o = d.position;
+        o.insert("format", qs(format));
+        o.insert("move", d.move.empty() ? QJsonValue() : QJsonValue(qs(d.move)));
+        o.insert("output", file == "-" ? QJsonValue() : QJsonValue(qs(file)));
+        if (file == "-") o.insert("diagram", qs(d.text));
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     }
     return exit_ok;
 }

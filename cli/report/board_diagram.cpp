@@ -1,5 +1,6 @@
 #include "cli/report/board_diagram.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "cli/report/format.hpp"
@@ -249,6 +250,157 @@ private:
     std::string out_;
 };
 
+const char* mark_colour(ArrowKind k) { return k == ArrowKind::best ? "#1e8c3a" : k == ArrowKind::played ? "#c0392b" : "#1f5fbf"; }
+const char* mark_word(ArrowKind k) { return k == ArrowKind::best ? "best" : k == ArrowKind::played ? "played" : "move"; }
+
+// Who moves, or the result; and for a five that may still be broken, whose it is.
+std::string stone_status(const stones::StonePosition& pos) {
+    std::string text;
+    switch (pos.outcome()) {
+    case Outcome::white_wins: text = "White has won"; break;
+    case Outcome::black_wins: text = "Black has won"; break;
+    case Outcome::draw: text = "Draw"; break;
+    case Outcome::none: text = pos.side_to_move() == Color::white ? "White to move" : "Black to move"; break;
+    }
+    if (const auto five = pos.pending_five())
+        text += std::string(*five == Color::white ? ", White's" : ", Black's") + " five may still be broken";
+    return text;
+}
+
+std::string captured_text(const stones::StonePosition& pos) {
+    return "Captured: Black " + std::to_string(pos.captured(Color::black)) + ", White " +
+           std::to_string(pos.captured(Color::white));
+}
+
+// A mark is drawn only for a point of the board.
+bool markable(const stones::StonePosition& pos, const Arrow& a) {
+    return a.move && a.move.type() == MoveType::placement && pos.on_board(a.move.point());
+}
+
+class StoneSvg {
+public:
+    StoneSvg(const stones::StonePosition& pos, const StoneBoardStyle& style)
+        : pos_(pos), style_(style), n_(pos.size()), c_(style.cell > 0 ? style.cell : pos.size() > 15 ? 26 : 32) {
+        top_ = std::round(c_ * 0.5);
+    }
+
+    std::string render() {
+        const double width = left_ + n_ * c_ + right_;
+        const bool footer_line = style_.side_to_move;
+        const double height = top_ + n_ * c_ + 22 + (footer_line ? 24 : 0) + (style_.caption.empty() ? 0 : 22);
+        const std::string text = pos_.to_text();
+        if (style_.standalone) out_ += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+        out_ += "<svg class=\"board\"";
+        if (style_.standalone) out_ += " xmlns=\"http://www.w3.org/2000/svg\"";
+        out_ += " data-game=\"" + std::string(game_kind_name(pos_.rules().kind)) + "\" data-size=\"" + std::to_string(n_) +
+                "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
+                "\" role=\"img\" aria-label=\"" + xml_escape(text) + "\">\n<title>" + xml_escape(text) + "</title>\n";
+        out_ += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + n(width) + "\" height=\"" + n(height) +
+                "\" fill=\"#ffffff\"/>\n";
+        grid();
+        labels();
+        for (int p = 0; p < stones::point_count; ++p)
+            if (pos_.on_board(p) && pos_.at(p) != stones::Stone::empty) stone(p);
+        for (const Arrow& a : style_.marks)
+            if (markable(pos_, a)) mark(a);
+        double y = top_ + n_ * c_ + 22;
+        if (footer_line) {
+            footer(y + 17);
+            y += 24;
+        }
+        if (!style_.caption.empty())
+            out_ += "<text x=\"" + n(left_) + "\" y=\"" + n(y + 16) +
+                    "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
+        out_ += "</svg>\n";
+        return std::move(out_);
+    }
+
+private:
+    static std::string n(double v) { return format_number(v, 1); }
+    Point centre(int p) const {
+        return {left_ + (stones::point_file(p) + 0.5) * c_, top_ + (n_ - 1 - stones::point_rank(p) + 0.5) * c_};
+    }
+
+    // A wooden board one cell wider than the grid, the lines through the points' centres.
+    void grid() {
+        const double first = 0.5 * c_, last = (n_ - 0.5) * c_;
+        out_ += "<g class=\"grid\">\n<rect x=\"" + n(left_) + "\" y=\"" + n(top_) + "\" width=\"" + n(n_ * c_) +
+                "\" height=\"" + n(n_ * c_) + "\" fill=\"#e4b96e\" stroke=\"#5a4030\" stroke-width=\"1.5\"/>\n";
+        out_ += "<path stroke=\"#3b2a1a\" stroke-width=\"1\" d=\"";
+        for (int i = 0; i < n_; ++i) {
+            const double at = (i + 0.5) * c_;
+            out_ += "M" + n(left_ + first) + " " + n(top_ + at) + "H" + n(left_ + last) + "M" + n(left_ + at) + " " +
+                    n(top_ + first) + "V" + n(top_ + last);
+        }
+        out_ += "\"/>\n";
+        if (style_.star_points)
+            for (int p : star_points(n_)) {
+                const Point c = centre(p);
+                out_ += "<circle class=\"star\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.1) +
+                        "\" fill=\"#3b2a1a\"/>\n";
+            }
+        out_ += "</g>\n";
+    }
+
+    void labels() {
+        out_ += "<g class=\"labels\" font-family=\"sans-serif\" font-size=\"" + n(std::min(13.0, c_ * 0.45)) +
+                "\" fill=\"#444\" text-anchor=\"middle\">\n";
+        for (int i = 0; i < n_; ++i) {
+            const Point f = centre(stones::make_point(i, 0));
+            out_ += "<text x=\"" + n(f.x) + "\" y=\"" + n(top_ + n_ * c_ + 16) + "\">" + char('a' + i) + "</text>\n";
+            const Point r = centre(stones::make_point(0, i));
+            out_ += "<text x=\"" + n(left_ / 2) + "\" y=\"" + n(r.y + 4) + "\">" + std::to_string(i + 1) + "</text>\n";
+        }
+        out_ += "</g>\n";
+    }
+
+    void stone(int p) {
+        const bool white = pos_.at(p) == stones::Stone::white;
+        const Point c = centre(p);
+        const std::string name = stones::point_name(p);
+        out_ += std::string("<circle class=\"stone ") + (white ? "white" : "black") + "\" data-point=\"" + name +
+                "\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.46) + "\" fill=\"" +
+                (white ? "#fbfaf5" : "#1a1a1a") + "\" stroke=\"" + (white ? "#222222" : "#000000") +
+                "\" stroke-width=\"1.2\"><title>" + (white ? "White" : "Black") + " on " + name + "</title></circle>\n";
+        if (p == style_.last_move)
+            out_ += "<circle class=\"last\" data-point=\"" + name + "\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) +
+                    "\" r=\"" + n(c_ * 0.14) + "\" fill=\"#d62728\"/>\n";
+    }
+
+    // A ring round the point, and a dot in it when it is empty: the target of the move.
+    void mark(const Arrow& a) {
+        const int p = a.move.point();
+        const Point c = centre(p);
+        const char* colour = mark_colour(a.kind);
+        out_ += std::string("<g class=\"mark ") + mark_word(a.kind) + "\" data-point=\"" + stones::point_name(p) +
+                "\" stroke=\"" + colour + "\" fill=\"" + colour + "\" opacity=\"0.85\">\n<circle cx=\"" + n(c.x) +
+                "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.44) + "\" fill=\"none\" stroke-width=\"" + n(c_ * 0.1) + "\"/>\n";
+        if (pos_.at(p) == stones::Stone::empty)
+            out_ += "<circle cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.13) + "\" stroke=\"none\"/>\n";
+        out_ += "</g>\n";
+    }
+
+    void footer(double y) {
+        const Outcome o = pos_.outcome();
+        const bool white = o == Outcome::white_wins || (o == Outcome::none && pos_.side_to_move() == Color::white);
+        std::string text = stone_status(pos_);
+        if (pos_.rules().captures()) text += " \u00b7 " + captured_text(pos_);
+        out_ += "<g class=\"side-to-move\">";
+        if (o != Outcome::draw)
+            out_ += "<circle cx=\"" + n(left_ + 7) + "\" cy=\"" + n(y - 5) + "\" r=\"7\" fill=\"" +
+                    (white ? "#fbfaf5" : "#1a1a1a") + "\" stroke=\"#222222\" stroke-width=\"1.5\"/>";
+        out_ += "<text x=\"" + n(left_ + 20) + "\" y=\"" + n(y) + "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#222\">" +
+                xml_escape(text) + "</text></g>\n";
+    }
+
+    const stones::StonePosition& pos_;
+    const StoneBoardStyle& style_;
+    int n_;
+    double c_;
+    double left_ = 28, right_ = 12, top_ = 16;
+    std::string out_;
+};
+
 } // namespace
 
 std::string stack_letters(Stack st) {
@@ -258,6 +410,52 @@ std::string stack_letters(Stack st) {
 }
 
 std::string board_svg(const Position& pos, const BoardStyle& style) { return Svg(pos, style).render(); }
+
+std::vector<int> star_points(int size) {
+    const std::vector<int> lines = size >= 19 ? std::vector<int>{3, 9, 15} : std::vector<int>{3, size / 2, size - 4};
+    std::vector<int> out;
+    for (int r : lines)
+        for (int f : lines)
+            // 15x15 has the centre and the four corner points only.
+            if (size >= 19 || (f == size / 2) == (r == size / 2)) out.push_back(stones::make_point(f, r));
+    return out;
+}
+
+std::string stone_board_svg(const stones::StonePosition& pos, const StoneBoardStyle& style) {
+    return StoneSvg(pos, style).render();
+}
+
+std::string stone_board_text(const stones::StonePosition& pos, const std::vector<Arrow>& marks, int last_move) {
+    const int size = pos.size();
+    std::string out;
+    for (int rank = size - 1; rank >= 0; --rank) {
+        const std::string number = std::to_string(rank + 1);
+        out += std::string(2 - number.size(), ' ') + number;
+        for (int file = 0; file < size; ++file) {
+            const int p = stones::make_point(file, rank);
+            const stones::Stone s = pos.at(p);
+            char c = s == stones::Stone::black ? 'x' : s == stones::Stone::white ? 'o' : '.';
+            if (p == last_move && s != stones::Stone::empty) c = char(c - 'a' + 'A');
+            out += ' ';
+            out += c;
+        }
+        out += '\n';
+    }
+    out += "  ";
+    for (int file = 0; file < size; ++file) {
+        out += ' ';
+        out += char('a' + file);
+    }
+    out += '\n' + stone_status(pos) + "\n";
+    if (pos.rules().captures()) out += captured_text(pos) + "\n";
+    if (pos.on_board(last_move) && pos.at(last_move) != stones::Stone::empty) out += "Last: " + stones::point_name(last_move) + "\n";
+    for (const Arrow& a : marks) {
+        if (!markable(pos, a)) continue;
+        out += a.kind == ArrowKind::best ? "Best: " : a.kind == ArrowKind::played ? "Played: " : "Move: ";
+        out += stones::point_name(a.move.point()) + "\n";
+    }
+    return out;
+}
 
 std::string board_text(const Position& pos, const std::vector<Arrow>& arrows, bool flip) {
     std::string out;
