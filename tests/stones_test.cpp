@@ -668,6 +668,22 @@ TEST_CASE("a double-three is allowed when the stone wins at once", "[stones]") {
     CHECK(pos.outcome() == Outcome::black_wins);
 }
 
+TEST_CASE("a double-three making a five that can be broken is still forbidden", "[stones]") {
+    // As above, plus black h9 with white h10 above it: White h7 would take h8 h9 and break the five,
+    // so j10 does not win at once (end-game capture) and stays a forbidden double-three (the white h10
+    // does not block j10 k10 l10: i10 m10 n10 are empty). Without end-game capture the five wins at
+    // once, and the double-three is allowed.
+    const auto black = {"k10", "l10", "j11", "j12", "f6", "g7", "h8", "i9", "h9"};
+    const auto white = {"h10", "s1", "a19", "s19"};
+    StonePosition pos = setup(ninuki(), black, white);
+    CHECK(pos.free_threes_at(P("j10"), Color::black) == 2);
+    CHECK(pos.check(M("j10")) == PlaceError::double_three);
+    StonePosition no_ec = setup(ninuki_with("no-endgame-capture"), black, white);
+    CHECK(no_ec.check(M("j10")) == PlaceError::none);
+    play(no_ec, "j10");
+    CHECK(no_ec.outcome() == Outcome::black_wins);
+}
+
 TEST_CASE("the allow-double-three option lifts the rule", "[stones]") {
     for (const char* tag : {"allow-double-three", "simple"}) {
         INFO(tag);
@@ -780,7 +796,7 @@ TEST_CASE("random games: key kept in step, text round trip, undo restores everyt
                 std::vector<Move> near;
                 const int c = rules.size / 2;
                 for (Move m : moves)
-                    if (std::abs(file_of(m.point()) - c) <= 3 && std::abs(rank_of(m.point()) - c) <= 3)
+                    if (std::abs(point_file(m.point()) - c) <= 3 && std::abs(point_rank(m.point()) - c) <= 3)
                         near.push_back(m);
                 const std::vector<Move>& from = near.empty() ? moves : near;
                 const Move m = from[std::uniform_int_distribution<std::size_t>(0, from.size() - 1)(rng)];
