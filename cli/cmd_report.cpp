@@ -10,6 +10,7 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
+#include "cli/report/from_record.hpp"
 #include "cli/report/render.hpp"
 #include "cli/report/report_model.hpp"
 #include "core/notation.hpp"
@@ -29,20 +30,6 @@ void describe_report(QCommandLineParser& p) {
 }
 
 namespace {
-
-report::Verdict report_verdict(analysis::Verdict v) {
-    switch (v) {
-    case analysis::Verdict::best: return report::Verdict::none;
-    case analysis::Verdict::inaccuracy: return report::Verdict::inaccuracy;
-    case analysis::Verdict::mistake: return report::Verdict::mistake;
-    case analysis::Verdict::blunder: return report::Verdict::blunder;
-    case analysis::Verdict::missed_win: return report::Verdict::missed_win;
-    case analysis::Verdict::allows_loss: return report::Verdict::allows_loss;
-    }
-    return report::Verdict::none;
-}
-
-report::ScoreView score_view(analysis::Score s, int win_in) { return {double(s) / 100.0, win_in}; }
 
 // One game of the model: tags, plies with the position before each, and the stored judgement.
 report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
@@ -66,20 +53,14 @@ report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgemen
         ply.position_before = pos.to_text();
         if (stored && i < stored->judgement.plies.size() && stored->judgement.plies[i].played == m) {
             const analysis::PlyJudgement& pj = stored->judgement.plies[i];
-            report::Judgement j;
-            if (pj.best) j.best_move = move_to_text(pos, pj.best);
-            j.played = score_view(pj.played_score, pj.played_win_in);
-            j.best = score_view(pj.best_score, pj.best_win_in);
-            j.expected_before = pj.expected_best;
-            j.expected_after = pj.expected_played;
-            j.verdict = report_verdict(pj.verdict);
+            std::vector<std::string> best_line;
             Position line = pos;
             UndoRecord undo;
             for (Move b : pj.pv) {
-                j.best_line.push_back(move_to_text(line, b));
+                best_line.push_back(move_to_text(line, b));
                 line.do_move(b, undo);
             }
-            ply.judgement = std::move(j);
+            ply.judgement = report::judgement_of(pj, pj.best ? move_to_text(pos, pj.best) : std::string(), std::move(best_line));
         }
         r.plies.push_back(std::move(ply));
         UndoRecord undo;

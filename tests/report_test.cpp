@@ -4,8 +4,10 @@
 
 #include "cli/report/board_diagram.hpp"
 #include "cli/report/format.hpp"
+#include "cli/report/from_record.hpp"
 #include "cli/report/render.hpp"
 #include "core/notation.hpp"
+#include "core/stones.hpp"
 #include "parser/reader.hpp"
 
 #include <sys/wait.h>
@@ -16,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 using namespace gounki;
@@ -357,6 +360,7 @@ TEST_CASE("scores, comments and marks are worded as RULES.md 1.8 records expect"
 TEST_CASE("annotated records carry marks, comments and best lines, and read back as valid games", "[report]") {
     const ReportModel m = two_games();
     const std::string gpn = render_annotated_gpn(m);
+    INFO(gpn);
     const GameReport& g = m.games[0];
     CHECK(count(gpn, "[Annotator \"gounki test\"]") == 2);
     CHECK(count(gpn, "[White \"Ann <\\\"&'> \u00c9mile\"]") == 1);
@@ -623,4 +627,532 @@ TEST_CASE("the HTML report renders in headless Chromium to a picture that is not
     // A blank page compresses to a few kilobytes; boards, tables and text take many times that.
     INFO("blank " << blank.size() << " bytes, report " << report.size() << " bytes, in " << dir.string());
     CHECK(report.size() > 5 * std::max<std::size_t>(blank.size(), 1000));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stone games (Gomoku, Ninuki): diagrams, reports, and the command line around them.
+
+namespace {
+
+// Points named by this file's own helper (file letter a..s, rank from the bottom, rank*19+file as
+// core/stones.hpp says), not by stones::parse_point, so that a bug there cannot hide one here.
+int pt(const std::string& name) { return (std::stoi(name.substr(1)) - 1) * 19 + (name.at(0) - 'a'); }
+
+stones::StonePosition stone_board(GameKind kind, int size, const std::vector<std::string>& black,
+                                  const std::vector<std::string>& white, Color side = Color::black) {
+    stones::Rules rules = stones::Rules::defaults(kind);
+    rules.size = size;
+    stones::StonePosition pos(rules);
+    for (const std::string& b : black) pos.put(pt(b), stones::Stone::black);
+    for (const std::string& w : white) pos.put(pt(w), stones::Stone::white);
+    pos.set_side_to_move(side);
+    return pos;
+}
+
+// The opening tag of the stone circle on `point`, "" when there is none.
+std::string stone_circle(const std::string& svg, const std::string& colour, const std::string& point) {
+    const std::string open = "<circle class=\"stone " + colour + "\" data-point=\"" + point + "\"";
+    const std::size_t at = svg.find(open);
+    return at == std::string::npos ? std::string() : svg.substr(at, svg.find('>', at) - at);
+}
+
+double attribute(const std::string& tag, const std::string& name) {
+    const std::string v = between(tag, " " + name + "=\"", "\"");
+    REQUIRE_FALSE(v.empty());
+    return std::stod(v);
+}
+
+// The SVG of `pos`, checked for well-formed markup.
+std::string stones_svg_checked(const stones::StonePosition& pos, const StoneBoardStyle& style) {
+    const std::string svg = stone_board_svg(pos, style);
+    INFO(check_markup(svg));
+    CHECK(check_markup(svg).empty());
+    return svg;
+}
+
+// `moves` (point names) played from an empty board of `kind` into a GameReport.
+GameReport play_stones(GameKind kind, const std::vector<std::string>& moves) {
+    GameReport g;
+    g.kind = kind;
+    stones::StonePosition pos(stones::Rules::defaults(kind));
+    for (const std::string& name : moves) {
+        const Move m = Move::placement(pt(name));
+        REQUIRE(pos.is_legal(m));
+        g.plies.push_back({name, pos.side_to_move(), pos.to_text(), std::nullopt});
+        stones::StoneUndo u;
+        pos.play(m, u);
+    }
+    return g;
+}
+
+// A small strict JSON reader: enough to say that a command's output is one well-formed value and
+// to look into it.
+struct Json {
+    enum class Type { null, boolean, number, string, array, object } type = Type::null;
+    bool boolean = false;
+    double number = 0;
+    std::string text;
+    std::vector<Json> items;
+    std::vector<std::pair<std::string, Json>> fields;
+    const Json& operator[](const std::string& key) const {
+        static const Json none;
+        for (const auto& [k, v] : fields)
+            if (k == key) return v;
+        return none;
+    }
+    bool has(const std::string& key) const {
+        return std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+    }
+};
+
+class JsonReader {
+public:
+    explicit JsonReader(const std::string& s) : s_(s) {}
+    // The one value of the text (whitespace around it allowed); nullopt when it is not JSON.
+    std::optional<Json> read() {
+        Json v;
+        if (!value(v)) return std::nullopt;
+        space();
+        if (i_ != s_.size()) return std::nullopt;
+        return v;
+    }
+
+private:
+    void space() {
+        while (i_ < s_.size() && std::strchr(" \t\r\n", s_[i_])) ++i_;
+    }
+    bool literal(const char* word) {
+        const std::size_t n = std::strlen(word);
+        if (s_.compare(i_, n, word) != 0) return false;
+        i_ += n;
+        return true;
+    }
+    bool string(std::string& out) {
+        if (i_ >= s_.size() || s_[i_] != '"') return false;
+        for (++i_; i_ < s_.size(); ++i_) {
+            const char c = s_[i_];
+            if (c == '"') { ++i_; return true; }
+            if (static_cast<unsigned char>(c) < 0x20) return false;
+            if (c != '\\') { out += c; continue; }
+            if (++i_ >= s_.size()) return false;
+            const char e = s_[i_];
+            const char* plain = std::strchr("\"\\/bfnrt", e);
+            if (!plain) {
+                if (e != 'u' || i_ + 4 >= s_.size()) return false;
+                const unsigned code = unsigned(std::stoul(s_.substr(i_ + 1, 4), nullptr, 16));
+                i_ += 4;
+                if (code < 0x80) out += char(code);
+                else if (code < 0x800) out += char(0xC0 | (code >> 6)), out += char(0x80 | (code & 0x3F));
+                else out += char(0xE0 | (code >> 12)), out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
+                continue;
+            }
+            out += "\"\\/\b\f\n\r\t"[plain - "\"\\/bfnrt"];
+        }
+        return false;
+    }
+    bool value(Json& v) {
+        space();
+        if (i_ >= s_.size()) return false;
+        const char c = s_[i_];
+        if (c == '{') {
+            v.type = Json::Type::object;
+            ++i_;
+            space();
+            if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+            for (;;) {
+                space();
+                std::string key;
+                Json item;
+                if (!string(key)) return false;
+                space();
+                if (i_ >= s_.size() || s_[i_++] != ':' || !value(item)) return false;
+                v.fields.emplace_back(key, item);
+                space();
+                if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+                return i_ < s_.size() && s_[i_++] == '}';
+            }
+        }
+        if (c == '[') {
+            v.type = Json::Type::array;
+            ++i_;
+            space();
+            if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+            for (;;) {
+                Json item;
+                if (!value(item)) return false;
+                v.items.push_back(item);
+                space();
+                if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+                return i_ < s_.size() && s_[i_++] == ']';
+            }
+        }
+        if (c == '"') return v.type = Json::Type::string, string(v.text);
+        if (literal("true")) return v.type = Json::Type::boolean, v.boolean = true, true;
+        if (literal("false")) return v.type = Json::Type::boolean, true;
+        if (literal("null")) return true;
+        const std::size_t start = i_;
+        while (i_ < s_.size() && std::strchr("+-0123456789.eE", s_[i_])) ++i_;
+        if (i_ == start) return false;
+        v.type = Json::Type::number;
+        v.number = std::stod(s_.substr(start, i_ - start));
+        return true;
+    }
+
+    const std::string& s_;
+    std::size_t i_ = 0;
+};
+
+std::vector<std::string> texts_of(const Json& array) {
+    std::vector<std::string> out;
+    for (const Json& j : array.items) out.push_back(j.text);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the SVG of a stone position has one circle per stone, in its colour, at its point", "[report][stones]") {
+    const stones::StonePosition pos = stone_board(GameKind::gomoku, 15, {"h8", "j9", "a1"}, {"h9", "o15"}, Color::white);
+    StoneBoardStyle style;
+    style.marks = {{Move::placement(pt("j10")), ArrowKind::best}, {Move::placement(pt("k10")), ArrowKind::played}};
+    style.last_move = pt("h9");
+    const std::string svg = stones_svg_checked(pos, style);
+    CHECK(svg.rfind("<?xml", 0) == 0);
+    CHECK(count(svg, "<circle class=\"stone ") == 5);
+    CHECK(count(svg, "<circle class=\"stone black\"") == 3);
+    CHECK(count(svg, "<circle class=\"stone white\"") == 2);
+    for (const char* b : {"h8", "j9", "a1"}) {
+        INFO(b);
+        const std::string tag = stone_circle(svg, "black", b);
+        REQUIRE_FALSE(tag.empty());
+        CHECK(count(tag, "fill=\"#1a1a1a\"") == 1);
+    }
+    for (const char* w : {"h9", "o15"}) {
+        INFO(w);
+        const std::string tag = stone_circle(svg, "white", w);
+        REQUIRE_FALSE(tag.empty());
+        CHECK(count(tag, "fill=\"#fbfaf5\"") == 1);
+    }
+    // Places: a1 bottom left, o15 top right, h8 halfway between; h9 one line above h8.
+    const std::string a1 = stone_circle(svg, "black", "a1"), h8 = stone_circle(svg, "black", "h8");
+    const std::string o15 = stone_circle(svg, "white", "o15"), h9 = stone_circle(svg, "white", "h9");
+    CHECK(attribute(a1, "cx") < attribute(h8, "cx"));
+    CHECK(attribute(h8, "cx") < attribute(o15, "cx"));
+    CHECK(attribute(a1, "cy") > attribute(h8, "cy"));
+    CHECK(attribute(h8, "cy") > attribute(o15, "cy"));
+    CHECK(attribute(h8, "cx") - attribute(a1, "cx") == Approx(attribute(o15, "cx") - attribute(h8, "cx")));
+    CHECK(attribute(h8, "cy") - attribute(h9, "cy") == Approx(32)); // the default cell on 15x15
+    CHECK(attribute(h9, "cx") == attribute(h8, "cx"));
+    // Grid furniture, marks, the last move, and who moves.
+    CHECK(count(svg, "class=\"star\"") == 5);
+    CHECK(count(svg, ">o</text>") == 1);
+    CHECK(count(svg, ">p</text>") == 0);
+    CHECK(count(svg, ">15</text>") == 1);
+    CHECK(count(svg, "<g class=\"mark best\" data-point=\"j10\"") == 1);
+    CHECK(count(svg, "<g class=\"mark played\" data-point=\"k10\"") == 1);
+    CHECK(count(svg, "<circle class=\"last\" data-point=\"h9\"") == 1);
+    CHECK(count(svg, "White to move") == 1);
+    CHECK(count(svg, "Captured") == 0); // Gomoku has no captures
+    CHECK(count(svg, "data-game=\"Gomoku\" data-size=\"15\"") == 1);
+
+    // Ninuki on 19x19: nine star points, the captured stones, an empty board drawn as such.
+    stones::StonePosition nin = stone_board(GameKind::ninuki, 19, {"j10"}, {"k10", "s19"});
+    nin.set_captured(Color::black, 2);
+    const std::string n = stones_svg_checked(nin, {});
+    CHECK(count(n, "class=\"star\"") == 9);
+    CHECK(count(n, "<circle class=\"stone ") == 3);
+    CHECK_FALSE(stone_circle(n, "white", "s19").empty());
+    CHECK(count(n, ">s</text>") == 1);
+    CHECK(count(n, ">19</text>") == 1);
+    CHECK(count(n, "Black to move \u00b7 Captured: Black 2, White 0") == 1);
+    CHECK(count(stones_svg_checked(stone_board(GameKind::gomoku, 15, {}, {}), {}), "<circle class=\"stone") == 0);
+}
+
+TEST_CASE("the text diagram of a stone position puts x, o and . at their coordinates", "[report][stones]") {
+    stones::StonePosition pos = stone_board(GameKind::ninuki, 19, {"a1", "j10", "k11", "s19"}, {"a19", "j11", "s1", "c3"});
+    pos.set_captured(Color::white, 4);
+    const std::string text = stone_board_text(pos, {{Move::placement(pt("l12")), ArrowKind::best}}, pt("j11"));
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 19 + 1 + 4);
+    // Read the diagram back, point by point, into a board of its own and compare.
+    stones::StonePosition back(pos.rules());
+    for (int row = 0; row < 19; ++row) {
+        const std::string& line = lines[std::size_t(row)];
+        const int rank = 19 - row;
+        INFO(line);
+        REQUIRE(line.size() == 2 + 2 * 19);
+        CHECK(std::stoi(line.substr(0, 2)) == rank);
+        for (int file = 0; file < 19; ++file) {
+            CHECK(line[std::size_t(2 + 2 * file)] == ' ');
+            const char c = line[std::size_t(3 + 2 * file)];
+            REQUIRE(std::strchr("xoXO.", c));
+            const int point = (rank - 1) * 19 + file;
+            if (c == 'x' || c == 'X') back.put(point, stones::Stone::black);
+            if (c == 'o' || c == 'O') back.put(point, stones::Stone::white);
+            CHECK((std::isupper(static_cast<unsigned char>(c)) != 0) == (point == pt("j11")));
+        }
+    }
+    for (int p = 0; p < stones::point_count; ++p)
+        if (pos.on_board(p)) CHECK(back.at(p) == pos.at(p));
+    CHECK(lines[0] == "19 o . . . . . . . . . . . . . . . . . x");
+    CHECK(lines[8] == "11 . . . . . . . . . O x . . . . . . . .");
+    CHECK(lines[18] == " 1 x . . . . . . . . . . . . . . . . . o");
+    CHECK(lines[19] == "   a b c d e f g h i j k l m n o p q r s");
+    CHECK(lines[20] == "Black to move");
+    CHECK(lines[21] == "Captured: Black 0, White 4");
+    CHECK(lines[22] == "Last: j11");
+    CHECK(lines[23] == "Best: l12");
+
+    // Gomoku 15x15: no captures line; the ranks and files stop at 15 and o.
+    const std::string g = stone_board_text(stone_board(GameKind::gomoku, 15, {"h8"}, {}, Color::white));
+    CHECK(g.rfind("15 . . .", 0) == 0);
+    CHECK(count(g, "\n 8 . . . . . . . x . . . . . . .\n") == 1);
+    CHECK(count(g, "\n   a b c d e f g h i j k l m n o\nWhite to move\n") == 1);
+    CHECK(count(g, "Captured") == 0);
+}
+
+TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML, Markdown and records", "[report][stones]") {
+    GameReport g = play_stones(GameKind::gomoku, {"h8", "h9", "i9", "g7", "j10", "k11", "i8", "i10", "g8", "f8"});
+    g.white = "Wanda";
+    g.black = "Boris";
+    g.result = "*";
+    for (std::size_t i = 0; i < g.plies.size(); ++i) g.plies[i].judgement = judged(Verdict::none, 0.2, 0.1, {});
+    g.plies[3].judgement = judged(Verdict::blunder, 1.0, -4.0, {"k11", "g7"});
+    g.plies[6].judgement = judged(Verdict::mistake, 0.5, -1.0, {"l12"});
+    g.plies[7].judgement = judged(Verdict::inaccuracy, 0.3, 0.0, {"l12"});
+    g.plies[8].judgement = judged(Verdict::missed_win, 0.0, 0.0, {"e6"});
+    g.plies[8].judgement->best = {0, 1};
+    ReportModel m;
+    m.games = {g};
+    const std::vector<std::size_t> flagged{3, 6, 8};
+
+    const std::string html = render_html(m);
+    INFO(check_markup(html));
+    CHECK(check_markup(html).empty());
+    CHECK(count(html, "<svg class=\"board\"") == flagged.size());
+    CHECK(count(html, "data-game=\"Gomoku\"") == flagged.size());
+    for (std::size_t i : flagged) {
+        const Ply& p = g.plies[i];
+        INFO("ply " << i + 1);
+        const std::string fig = between(html, "id=\"game-1-d" + std::to_string(i + 1) + "\"", "</figure>");
+        CHECK(count(fig, "<svg class=\"board\"") == 1);
+        CHECK(count(fig, "<circle class=\"stone ") == i); // no captures in Gomoku: one stone per ply before
+        CHECK(count(fig, "<g class=\"mark played\" data-point=\"" + p.move + "\"") == 1);
+        CHECK(count(fig, "<g class=\"mark best\" data-point=\"" + p.judgement->best_move + "\"") == 1);
+        CHECK(count(fig, "<circle class=\"last\" data-point=\"" + g.plies[i - 1].move + "\"") == 1);
+    }
+    // Black moves first: "1. h8 h9 2. i9 g7".
+    CHECK(count(html, "<span class=\"no\">1.</span> <span class=\"ply\" id=\"game-1-p1\"") == 1);
+    CHECK(count(html, "<span class=\"no\">2.</span> <span class=\"ply\" id=\"game-1-p3\"") == 1);
+    CHECK(count(html, "...</span>") == 0);
+    CHECK(count(html, "<tr><th>Game</th><td>Gomoku</td></tr>") == 1);
+    CHECK(count(html, "<tr><th>Size</th><td>15</td></tr>") == 1);
+    CHECK(count(html, "<tr><th>Position</th>") == 0); // an empty board is the standard start
+
+    const std::string md = render_markdown(m);
+    CHECK(count(md, "```text\n") == flagged.size());
+    for (std::size_t i : flagged) {
+        const Ply& p = g.plies[i];
+        const std::size_t at = md.find("#### " + move_number_text(g, i) + " `" + p.move);
+        REQUIRE(at != std::string::npos);
+        const std::string block = between(md, "```text\n", "```", at);
+        CHECK(count(block, "Played: " + p.move + "\n") == 1);
+        CHECK(count(block, "Best: " + p.judgement->best_move + "\n") == 1);
+        CHECK(count(block, "Last: " + g.plies[i - 1].move + "\n") == 1);
+        CHECK(count(block, "x") + count(block, "X") == (i + 1) / 2); // Black's stones so far
+    }
+    CHECK(count(md, "1\\. h8 h9 2. i9 **g7??** 3. j10 k11") == 1);
+
+    const std::string gpn = render_annotated_gpn(m);
+    INFO(gpn);
+    CHECK(gpn.rfind("[Game \"Gomoku\"]\n", 0) == 0);
+    CHECK(count(gpn, "[Size \"15\"]") == 1);
+    CHECK(count(gpn, "[Position") == 0);
+    std::string flat = gpn; // lines wrap at 79 columns
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    CHECK(count(flat, "2... g7?? {(+1.0 -> -4.0) Blunder. k11 was best.} (2... k11 3. g7) 3. j10") == 1);
+    CHECK(count(flat, "5. g8? {(+#1 -> 0.0) Missed win. e6 was best.} (5. e6) 5... f8") == 1);
+    for (std::size_t at = 0, next; (next = gpn.find('\n', at)) != std::string::npos; at = next + 1) CHECK(next - at <= 79);
+    CHECK(gpn.find(" *\n\n") == gpn.size() - 4);
+
+    // Mixed with a Gounki game: each keeps its own diagrams and numbering.
+    ReportModel mixed;
+    mixed.games = {blunder_game(), g};
+    const std::string both = render_html(mixed);
+    CHECK(count(both, "<svg class=\"board\"") == 2 + flagged.size());
+    CHECK(count(both, "data-game=\"Gomoku\"") == flagged.size());
+    CHECK(count(both, "class=\"stack ") > 0);
+}
+
+TEST_CASE("a report game from a stone game's record and its judgement", "[report][stones]") {
+    parser::GameRecord rec;
+    rec.kind = GameKind::ninuki;
+    rec.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::ninuki));
+    rec.tags = {{"Game", "Ninuki"}, {"White", "W"}, {"Black", "B"}, {"Size", "19"}, {"Round", "2"}};
+    rec.result = "0-1";
+    const std::vector<std::string> moves{"j10", "k10", "l10", "k11", "m10"};
+    for (const std::string& m : moves) rec.main.plies.push_back({Move::placement(pt(m)), m, {}, {}, {}});
+    analysis::GameJudgement j;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        analysis::PlyJudgement pj;
+        pj.ply = int(i);
+        pj.played = Move::placement(pt(moves[i]));
+        pj.best = pj.played;
+        pj.pv = {pj.played};
+        j.plies.push_back(pj);
+    }
+    j.plies[2].verdict = analysis::Verdict::blunder;
+    j.plies[2].best = Move::placement(pt("j11"));
+    j.plies[2].pv = {Move::placement(pt("j11")), Move::placement(pt("h12"))};
+    j.plies[2].best_score = 150;
+    j.plies[2].played_score = -420;
+    j.plies[4].played = Move::placement(pt("a1")); // judged another move: no judgement shown
+    j.sides[index(Color::black)].moves = 3;
+    j.sides[index(Color::black)].accuracy = 61.5;
+
+    const GameReport g = game_report(rec, &j);
+    CHECK(g.kind == GameKind::ninuki);
+    CHECK(g.white == "W");
+    CHECK(g.result == "0-1");
+    REQUIRE(g.other_tags.size() == 1);
+    CHECK(g.other_tags[0].name == "Round");
+    REQUIRE(g.plies.size() == moves.size());
+    stones::StonePosition pos = rec.stone_start;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        CHECK(g.plies[i].move == moves[i]);
+        CHECK(g.plies[i].side == (i % 2 == 0 ? Color::black : Color::white));
+        CHECK(g.plies[i].position_before == pos.to_text());
+        stones::StoneUndo u;
+        pos.play(Move::placement(pt(moves[i])), u);
+    }
+    REQUIRE(g.plies[2].judgement);
+    CHECK(g.plies[2].judgement->verdict == Verdict::blunder);
+    CHECK(g.plies[2].judgement->best_move == "j11");
+    CHECK(g.plies[2].judgement->best_line == std::vector<std::string>{"j11", "h12"});
+    CHECK(g.plies[2].judgement->best.pieces == Approx(1.5));
+    CHECK(g.plies[2].judgement->played.pieces == Approx(-4.2));
+    CHECK_FALSE(g.plies[4].judgement);
+    CHECK(g.summary[index(Color::black)].blunders == 1);
+    CHECK(g.summary[index(Color::black)].accuracy == 61.5);
+    CHECK_FALSE(g.summary[index(Color::white)].accuracy);
+
+    ReportModel m;
+    m.games = {g};
+    const std::string html = render_html(m);
+    CHECK(count(html, "<svg class=\"board\"") == 1);
+    CHECK(count(html, "data-game=\"Ninuki\" data-size=\"19\"") == 1);
+    CHECK(count(html, "<g class=\"mark best\" data-point=\"j11\"") == 1);
+    CHECK(count(html, "Captured: Black 0, White 0") == 1);
+}
+
+TEST_CASE("gounki board draws stone positions and prints --json that parses", "[report][stones]") {
+    const std::string cli = GOUNKI_CLI;
+    const std::string gomoku = "'Gomoku 15 15/15/15/15/15/15/7o7/7x7/15/15/15/15/15/15/15 b'";
+    Run r = run_shell(cli + " board --format text --move j9 --last h9 --position " + gomoku);
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "\n 9 . . . . . . . O . . . . . . .\n 8 . . . . . . . x . . . . . . .\n") == 1);
+    CHECK(count(r.out, "Black to move\nLast: h9\nMove: j9\n") == 1);
+    const auto file = scratch_dir() / "stones.svg";
+    r = run_shell(cli + " board --move j9 --position " + gomoku + " -o " + file.string());
+    CHECK(r.code == 0);
+    const std::string svg = slurp(file);
+    CHECK(count(svg, "<circle class=\"stone ") == 2);
+    CHECK(count(svg, "<g class=\"mark move\" data-point=\"j9\"") == 1);
+    r = run_shell(cli + " board --move h8 --position " + gomoku);
+    CHECK(r.code == 2);
+    CHECK(count(r.err, "h8 cannot be played") == 1);
+    r = run_shell(cli + " board --move p9 --position " + gomoku);
+    CHECK(r.code == 2);
+    CHECK(count(r.err, "not a point of the 15x15 board") == 1);
+    r = run_shell(cli + " board --position 'Gomoku 15 16/15 b'");
+    CHECK(r.code == 2);
+    CHECK(count(r.err, "bad position at character") == 1);
+
+    // --json: a stone position, the diagram inside the object when it goes to standard output.
+    r = run_shell(cli + " board --json --move k10 --position 'Ninuki 19 19/19/19/19/19/19/19/19/9x9/9o9/8xo9/19/19/19/19/19/19/19/19 w 2 0'");
+    CHECK(r.code == 0);
+    std::optional<Json> j = JsonReader(r.out).read();
+    INFO(r.out);
+    REQUIRE(j);
+    CHECK((*j)["kind"].text == "Ninuki");
+    CHECK((*j)["size"].number == 19);
+    CHECK((*j)["side"].text == "white");
+    CHECK((*j)["move"].text == "k10");
+    CHECK((*j)["captured"]["black"].number == 2);
+    CHECK((*j)["captured"]["white"].number == 0);
+    CHECK(texts_of((*j)["stones"]["black"]) == std::vector<std::string>{"i9", "j11"});
+    CHECK(texts_of((*j)["stones"]["white"]) == std::vector<std::string>{"j10", "j9"});
+    CHECK((*j)["output"].type == Json::Type::null);
+    CHECK(count((*j)["diagram"].text, "<circle class=\"stone ") == 4);
+
+    // A Gounki position written to a file: the object names the file; the stacks are listed.
+    const auto gounki_svg = scratch_dir() / "gounki.svg";
+    std::filesystem::remove(gounki_svg);
+    r = run_shell(cli + " board --json --move c2-d3 -o " + gounki_svg.string());
+    CHECK(r.code == 0);
+    j = JsonReader(r.out).read();
+    REQUIRE(j);
+    CHECK((*j)["kind"].text == "Gounki");
+    CHECK((*j)["side"].text == "white");
+    CHECK((*j)["move"].text == "c2-d3");
+    CHECK((*j)["format"].text == "svg");
+    CHECK((*j)["output"].text == gounki_svg.string());
+    CHECK_FALSE(j->has("diagram"));
+    CHECK((*j)["stacks"].items.size() == 32);
+    CHECK((*j)["stacks"].items[0]["square"].text == "a1");
+    CHECK((*j)["stacks"].items[0]["stack"].text == "S");
+    CHECK(count(slurp(gounki_svg), "data-move=\"c2-d3\"") == 1);
+    CHECK_FALSE(JsonReader("{\"a\":1,}").read()); // the reader itself is strict
+}
+
+TEST_CASE("--quiet is an option of every command and silences progress lines", "[report]") {
+    const std::string cli = GOUNKI_CLI;
+    Run r = run_shell(cli + " --help");
+    CHECK(count(r.out, "--quiet") == 1);
+    for (const char* command : {"board", "analyze", "report", "import", "perft"}) {
+        INFO(command);
+        r = run_shell(cli + " help " + command);
+        CHECK(count(r.out, "--quiet") == 1);
+    }
+    r = run_shell(cli + " perft --quiet 1");
+    CHECK(r.code == 0);
+    CHECK(r.out == "36\n");
+
+    // Progress lines are drawn only on a terminal: run under script(1) for one.
+    if (std::system("script -qec true /dev/null >/dev/null 2>&1") != 0) {
+        WARN("script(1) is not available: the terminal part of the --quiet test is skipped");
+        return;
+    }
+    const auto dir = scratch_dir();
+    const std::string db = (dir / "quiet.db").string();
+    std::filesystem::remove(db);
+    const std::string game = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/01-deployment-out.gpn";
+    REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + game).code == 0);
+    auto on_terminal = [&](const std::string& args) {
+        return run_shell("script -qec '" + cli + " " + args + "' /dev/null");
+    };
+    r = on_terminal("analyze --db " + db + " 1 --nodes 200 --force");
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "judging") >= 1); // the progress line
+    CHECK(count(r.out, "game 1:") == 1);
+    r = on_terminal("analyze --quiet --db " + db + " 1 --nodes 200 --force");
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "judging") == 0);
+    CHECK(count(r.out, "\r") == 0);
+    CHECK(count(r.out, "game 1:") == 0);
+    // Errors still come through.
+    r = on_terminal("analyze --quiet --db " + db + " 99");
+    CHECK(r.code == 2);
+    CHECK(count(r.out, "no game 99") == 1);
+    // A report of an unjudged game says so, except under --quiet.
+    REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + std::string(GOUNKI_SOURCE_DIR) +
+                      "/samples/games/02-triples-too-early.gpn").code == 0);
+    r = run_shell(cli + " report --db " + db + " 2 --format md -o " + (dir / "r.md").string());
+    CHECK(count(r.err, "no stored judgement") == 1);
+    r = run_shell(cli + " report --quiet --db " + db + " 2 --format md -o " + (dir / "r.md").string());
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.empty());
 }

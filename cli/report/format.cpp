@@ -102,16 +102,21 @@ std::vector<double> white_curve(const GameReport& game) {
     return curve;
 }
 
+bool is_stone_game(const GameReport& game) { return game.kind != GameKind::gounki; }
+
+Color first_mover(const GameReport& game) { return is_stone_game(game) ? Color::black : Color::white; }
+
 int move_number(const GameReport& game, std::size_t ply) {
+    const Color second = ~first_mover(game);
     int number = 1;
     for (std::size_t i = 0; i < ply && i < game.plies.size(); ++i)
-        if (game.plies[i].side == Color::black) ++number;
+        if (game.plies[i].side == second) ++number;
     return number;
 }
 
 std::string move_number_text(const GameReport& game, std::size_t ply) {
-    const bool black = ply < game.plies.size() && game.plies[ply].side == Color::black;
-    return std::to_string(move_number(game, ply)) + (black ? "..." : ".");
+    const bool second = ply < game.plies.size() && game.plies[ply].side != first_mover(game);
+    return std::to_string(move_number(game, ply)) + (second ? "..." : ".");
 }
 
 std::string opening_text(const OpeningLine& line) {
@@ -128,7 +133,30 @@ std::string players_line(const GameReport& game) {
     return (game.white.empty() ? "?" : game.white) + " \u2013 " + (game.black.empty() ? "?" : game.black);
 }
 
+std::optional<stones::StonePosition> stone_start_position(const GameReport& game) {
+    if (!is_stone_game(game)) return std::nullopt;
+    if (game.start_position.empty()) return stones::StonePosition(stones::Rules::defaults(game.kind));
+    auto parsed = stones::StonePosition::from_text(game.start_position);
+    if (auto* pos = std::get_if<stones::StonePosition>(&parsed)) return *pos;
+    return std::nullopt;
+}
+
+std::vector<Tag> stone_rule_tags(const GameReport& game) {
+    if (!is_stone_game(game)) return {};
+    std::vector<Tag> out{{"Game", std::string(game_kind_name(game.kind))}};
+    if (const auto pos = stone_start_position(game)) {
+        out.push_back({"Size", std::to_string(pos->size())});
+        const std::string rules = stones::rules_tag_text(pos->rules());
+        if (!rules.empty()) out.push_back({"Rules", rules});
+    }
+    return out;
+}
+
 std::string start_position_text(const GameReport& game) {
+    if (is_stone_game(game)) {
+        const auto pos = stone_start_position(game);
+        return pos ? pos->to_text() : game.start_position;
+    }
     if (game.start_position.empty()) return Position::start().to_text();
     auto parsed = Position::from_text(game.start_position);
     if (auto* pos = std::get_if<Position>(&parsed)) return pos->to_text();
@@ -136,6 +164,11 @@ std::string start_position_text(const GameReport& game) {
 }
 
 bool starts_from_standard_position(const GameReport& game) {
+    if (is_stone_game(game)) {
+        // Any size and options (stone_rule_tags shows them): the board is empty and Black moves.
+        const auto pos = stone_start_position(game);
+        return pos && *pos == stones::StonePosition(pos->rules());
+    }
     return start_position_text(game) == Position::start().to_text();
 }
 
@@ -150,6 +183,68 @@ bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows) {
         const Resolution best = resolve_move_text(pos, p.judgement->best_move);
         if (best.move) arrows.push_back({best.move, ArrowKind::best});
     }
+    return true;
+}
+
+bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks) {
+    marks.clear();
+    auto parsed = stones::StonePosition::from_text(p.position_before);
+    if (!std::holds_alternative<stones::StonePosition>(parsed)) return false;
+    pos = std::get<stones::StonePosition>(parsed);
+    auto mark = [&](const std::string& text, ArrowKind kind) {
+        const int point = stones::parse_point(text, pos.size());
+        if (point != stones::no_point && pos.is_legal(Move::placement(point))) marks.push_back({Move::placement(point), kind});
+    };
+    mark(p.move, ArrowKind::played);
+    if (p.judgement && !p.judgement->best_move.empty()) mark(p.judgement->best_move, ArrowKind::best);
+    return true;
+}
+
+namespace {
+
+// The stone of the ply before `ply`, when it still stands in the position before `ply`.
+int last_stone(const GameReport& game, std::size_t ply, const stones::StonePosition& pos) {
+    if (ply == 0 || ply > game.plies.size()) return stones::no_point;
+    const int point = stones::parse_point(game.plies[ply - 1].move, pos.size());
+    return point != stones::no_point && pos.at(point) != stones::Stone::empty ? point : stones::no_point;
+}
+
+} // namespace
+
+bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out) {
+    if (ply >= game.plies.size()) return false;
+    const Ply& p = game.plies[ply];
+    if (is_stone_game(game)) {
+        stones::StonePosition pos;
+        StoneBoardStyle style;
+        if (!stone_diagram_of(p, pos, style.marks)) return false;
+        style.standalone = false;
+        style.last_move = last_stone(game, ply, pos);
+        out = stone_board_svg(pos, style);
+        return true;
+    }
+    Position pos;
+    BoardStyle style;
+    style.standalone = false;
+    style.cell = cell;
+    if (!diagram_of(p, pos, style.arrows)) return false;
+    out = board_svg(pos, style);
+    return true;
+}
+
+bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out) {
+    if (ply >= game.plies.size()) return false;
+    const Ply& p = game.plies[ply];
+    std::vector<Arrow> marks;
+    if (is_stone_game(game)) {
+        stones::StonePosition pos;
+        if (!stone_diagram_of(p, pos, marks)) return false;
+        out = stone_board_text(pos, marks, last_stone(game, ply, pos));
+        return true;
+    }
+    Position pos;
+    if (!diagram_of(p, pos, marks)) return false;
+    out = board_text(pos, marks);
     return true;
 }
 

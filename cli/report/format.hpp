@@ -2,6 +2,7 @@
 // Small text helpers shared by the renderers: escaping, numbers, scores, move numbers, the
 // wording of a judged move. Internal to cli/report (render.hpp is the public face).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,13 @@ std::string_view verdict_badge(Verdict v);
 // which takes the result.
 std::vector<double> white_curve(const GameReport& game);
 
-// Move numbers: ply i of a game is move `move_number(game, i)`; "12." for White, "12..." for Black.
+// Stone games (Gomoku, Ninuki) have stone positions and Black moving first.
+bool is_stone_game(const GameReport& game);
+// Who makes the first move: White in Gounki, Black in the stone games.
+Color first_mover(const GameReport& game);
+
+// Move numbers: ply i of a game is move `move_number(game, i)`; "12." for the first mover's moves
+// (White in Gounki, Black in the stone games), "12..." for the other side's.
 int move_number(const GameReport& game, std::size_t ply);
 std::string move_number_text(const GameReport& game, std::size_t ply);
 
@@ -47,12 +54,28 @@ std::string opening_text(const OpeningLine& line);
 
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);
-// The start position text: game.start_position or the standard start.
+// The start position text, canonical: game.start_position or the standard start (a stone game:
+// an empty board with the default rules of its kind).
 std::string start_position_text(const GameReport& game);
+// Gounki: the standard start; a stone game: an empty board with Black to move, whatever its size
+// and options.
 bool starts_from_standard_position(const GameReport& game);
+// What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the
+// options are not the defaults; nothing for Gounki.
+std::vector<Tag> stone_rule_tags(const GameReport& game);
+// A stone game's start position; nullopt when the game is Gounki or the text is unreadable.
+std::optional<stones::StonePosition> stone_start_position(const GameReport& game);
 
 // The position before ply `p` and the arrows of its diagram: the move played, then the best move
 // (each only when it resolves as a legal move there). False when the position text is unreadable.
 bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows);
+// The same for a ply of a stone game: the marks are placements (played, then best).
+bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks);
+
+// The diagram of the position before ply `ply` of `game`, whatever the game: an SVG element (not
+// standalone; Gounki: board cells of `cell` pixels) or a text diagram. A stone game's diagram also
+// highlights the stone of the ply before. False when the position text is unreadable.
+bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out);
+bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out);
 
 } // namespace gounki::report

@@ -73,6 +73,7 @@ void tags_table(std::string& out, const GameReport& g) {
     row("Black", g.black.empty() ? "?" : g.black);
     row("Result", g.result);
     for (const Tag& t : g.other_tags) row(t.name, t.value);
+    for (const Tag& t : stone_rule_tags(g)) row(t.name, t.value);
     if (!starts_from_standard_position(g)) row("Position", start_position_text(g));
     out += "</table>\n";
 }
@@ -81,7 +82,7 @@ void move_list(std::string& out, const GameReport& g, const std::string& anchor)
     out += "<div class=\"movelist\">\n";
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
         const Ply& p = g.plies[i];
-        if (i == 0 || p.side == Color::white) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
+        if (i == 0 || p.side == first_mover(g)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
         const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
         const std::string id = anchor + "-p" + std::to_string(i + 1);
         out += "<span class=\"ply" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
@@ -176,11 +177,8 @@ void flagged_diagrams(std::string& out, const GameReport& g, const std::string& 
             for (const std::string& m : j.best_line) out.append(" ").append(e(m));
         }
         out += "</figcaption>\n";
-        Position pos;
-        BoardStyle style;
-        style.standalone = false;
-        style.cell = 48;
-        if (diagram_of(p, pos, style.arrows)) out += board_svg(pos, style);
+        std::string board;
+        if (ply_diagram_svg(g, i, 48, board)) out += board;
         else out += "<p>(unreadable position: " + e(p.position_before) + ")</p>\n";
         out += "</figure>\n";
     }

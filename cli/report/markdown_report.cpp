@@ -50,6 +50,7 @@ void tags(std::string& out, const GameReport& g) {
     row("Black", g.black.empty() ? "?" : g.black);
     row("Result", g.result);
     for (const Tag& t : g.other_tags) row(t.name, t.value);
+    for (const Tag& t : stone_rule_tags(g)) row(t.name, t.value);
     if (!starts_from_standard_position(g)) out += "| Position | " + code(start_position_text(g)) + " |\n";
     out += "\n";
 }
@@ -57,7 +58,7 @@ void tags(std::string& out, const GameReport& g) {
 void moves(std::string& out, const GameReport& g) {
     std::string line;
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
-        if (i == 0 || g.plies[i].side == Color::white) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
+        if (i == 0 || g.plies[i].side == first_mover(g)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
         line.append(" ").append(marked_move(g.plies[i]));
     }
     line.append(line.empty() ? "" : " ").append(md(g.result));
@@ -114,9 +115,8 @@ void flagged(std::string& out, const GameReport& g) {
             for (const std::string& m : j.best_line) line += (line.empty() ? "" : " ") + m;
             out += "Best line: " + code(line) + "\n\n";
         }
-        Position pos;
-        std::vector<Arrow> arrows;
-        if (diagram_of(p, pos, arrows)) out += "```text\n" + board_text(pos, arrows) + "```\n\n";
+        std::string board;
+        if (ply_diagram_text(g, i, board)) out += "```text\n" + board + "```\n\n";
         else out += "(unreadable position " + code(p.position_before) + ")\n\n";
     }
 }

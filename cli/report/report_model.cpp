@@ -103,10 +103,12 @@ std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int
     std::map<std::vector<std::string>, OpeningLine> lines;
     for (const GameReport& g : games) {
         if (plies <= 0 || g.plies.size() < std::size_t(plies) || !starts_from_standard_position(g)) continue;
-        std::vector<std::string> key;
+        // The start first (the same for every Gounki game here), so that games of different
+        // kinds, sizes or options with the same move texts stay apart.
+        std::vector<std::string> key{start_position_text(g)};
         for (int i = 0; i < plies; ++i) key.push_back(g.plies[std::size_t(i)].move);
         OpeningLine& line = lines[key];
-        line.moves = key;
+        line.moves.assign(key.begin() + 1, key.end());
         ++line.games;
         if (g.result == "1-0") ++line.white_wins;
         else if (g.result == "0-1") ++line.black_wins;

@@ -49,9 +49,10 @@ struct Judgement {
 };
 
 struct Ply {
-    std::string move;            // canonical text (core/notation.hpp move_to_text)
+    std::string move;            // canonical text (core/notation.hpp move_to_text); a stone game's
+                                 // move is its point's name ("h8", stones::point_name)
     Color side = Color::white;   // who played it
-    std::string position_before; // position text (RULES.md 1.7)
+    std::string position_before; // position text (RULES.md 1.7; a stone game: StonePosition::to_text)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
 };
 
@@ -72,6 +73,7 @@ struct SideSummary {
 };
 
 struct GameReport {
+    GameKind kind = GameKind::gounki; // Gomoku and Ninuki: stone positions, Black moves first
     std::string id;     // database id or any label; shown and used for anchors when set
     std::string event;
     std::string date;
@@ -79,7 +81,8 @@ struct GameReport {
     std::string black;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*"
     std::vector<Tag> other_tags;  // shown and written as they are (not Game/SetUp/Position)
-    std::string start_position;   // position text; empty means the start position
+    std::string start_position;   // position text; empty means the start position (a stone game:
+                                  // an empty board with the default rules of its kind)
     std::vector<Ply> plies;
     SideSummary summary[2];       // index(Color)
 };
@@ -120,8 +123,8 @@ SideSummary summarize_side(const GameReport& game, Color side);
 void summarize(GameReport& game);
 // Per-player statistics, sorted by games played (most first), then name.
 std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games);
-// Games grouped by their first `plies` plies (games shorter than that are left out), most
-// frequent first.
+// Games grouped by their start and first `plies` plies (games shorter than that, and games from a
+// set-up position, are left out), most frequent first.
 std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies);
 
 } // namespace gounki::report
