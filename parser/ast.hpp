@@ -37,8 +37,13 @@ struct MoveNumber : Located {
 };
 
 // A move as written, spaces inside it included; `length` covers exactly the move's text.
+// Either a Gounki move (`spec`) or a point alone (`h8`, `j10`: a stone placed in Gomoku or
+// Ninuki), read by letter and number whatever the board: place_file >= 0 tells which.
 struct Move : Located {
     MoveSpec spec;
+    std::int8_t place_file = -1; // 0 = a
+    std::int8_t place_rank = -1; // 0 = rank 1 (up to 98 as read; the board decides what exists)
+    bool is_placement() const { return place_file >= 0; }
 };
 
 // A suffix (`!` `?` `!!` `??` `!?` `?!`, stored as NAG 1..6) or a NAG `$n`.

@@ -43,6 +43,34 @@ struct square_parser : x3::parser<square_parser> {
     }
 };
 
+// A point of a stone game alone: a letter `a`..`s` (either case) and a rank of one or two digits,
+// followed by the end of the text, a blank, a suffix or a delimiter (so `h8-z9` stays one unreadable
+// token). Its attribute: file | rank << 8 (both 0-based).
+struct point_parser : x3::parser<point_parser> {
+    using attribute_type = std::uint16_t;
+    static bool const has_attribute = true;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        x3::skip_over(first, last, ctx);
+        if (last - first < 2) return false;
+        const char f = char(first[0] | 0x20);
+        if (f < 'a' || f > 's' || first[1] < '1' || first[1] > '9') return false;
+        Iterator p = first + 2;
+        int rank = first[1] - '0';
+        if (p != last && *p >= '0' && *p <= '9') rank = rank * 10 + (*p++ - '0');
+        if (p != last) {
+            const char c = *p;
+            const bool ends = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}' || c == '(' ||
+                              c == ')' || c == ';' || c == '|' || c == '!' || c == '?' || c == '$';
+            if (!ends) return false;
+        }
+        x3::traits::move_to(std::uint16_t((f - 'a') | (rank - 1) << 8), attr);
+        first = p;
+        return true;
+    }
+};
+
 inline bool is_word_byte(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -171,6 +199,7 @@ struct blanks_parser : x3::parser<blanks_parser> {
 
 inline constexpr blanks_parser blanks{};
 inline constexpr square_parser square{};
+inline constexpr point_parser point{};
 inline constexpr out_parser out_word{};
 inline constexpr table_header_parser table_row{};
 inline constexpr enter_variation_parser enter_variation{};
@@ -203,6 +232,7 @@ struct tag_value_class;
 struct bad_tag_class;
 struct move_number_class : annotate {};
 struct move_class;
+struct placement_class;
 struct annotation_class;
 struct comment_class;
 struct variation_class;
@@ -218,6 +248,7 @@ const x3::rule<tag_value_class, std::string> tag_value = "tag value in double qu
 const x3::rule<bad_tag_class> bad_tag = "bad tag pair";
 const x3::rule<move_number_class, ast::MoveNumber> move_number = "move number";
 const x3::rule<move_class, ast::Move> move = "move";
+const x3::rule<placement_class, ast::Move> placement = "stone placement";
 const x3::rule<annotation_class, ast::Annotation> annotation = "suffix or NAG";
 const x3::rule<comment_class, ast::Comment> comment = "comment";
 const x3::rule<variation_class, ast::Variation> variation = "variation";
@@ -243,6 +274,11 @@ const auto locate = [](auto& ctx) {
     node.length = std::uint32_t(end - range.begin());
 };
 const auto set_from = [](auto& ctx) { x3::_val(ctx).spec.from = x3::_attr(ctx); };
+const auto set_point = [](auto& ctx) {
+    const std::uint16_t v = x3::_attr(ctx);
+    x3::_val(ctx).place_file = std::int8_t(v & 0xFF);
+    x3::_val(ctx).place_rank = std::int8_t(v >> 8);
+};
 const auto set_dash = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::dash; };
 const auto set_capture = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::capture; };
 const auto set_deploy = [](auto& ctx) { x3::_val(ctx).spec.separator = MoveSeparator::deploy; };
@@ -310,6 +346,9 @@ const auto move_def = lexeme[x3::raw[square[set_from] >> blanks >>
      (lit('*')[set_deploy] >> blanks >>
       (out_word[set_out] | (target % comma >> -(comma >> out_word[set_out])))))][locate]];
 
+// A stone game's move: a point alone.
+const auto placement_def = lexeme[x3::raw[point[set_point]][locate]];
+
 const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
 
 const auto brace_comment = lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])];
@@ -326,7 +365,7 @@ const auto stray_close_def = x3::omit[lit(')')];
 
 // Most frequent first. The table header must come before `unknown`, which would take its words;
 // nothing before it can consume a `|` row (they all fail on its first cell).
-const auto element = move[push] | move_number[push] | annotation[push] | comment[push] | variation[push_variation] |
+const auto element = move[push] | placement[push] | move_number[push] | annotation[push] | comment[push] | variation[push_variation] |
                      table_header[push] | unknown[push];
 
 const auto variation_def =
@@ -338,7 +377,7 @@ const auto tag_section = *(tag[push_tag] | bad_tag | comment[push_header_comment
 const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> tag_section >> *(element | stray_close[push]) >>
                                    -(result[take_result] >> *comment[push_trailing_comment])][locate];
 
-BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, annotation, comment, variation,
+BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, placement, annotation, comment, variation,
                     table_header, unknown, stray_close, result, game_rule)
 
 } // namespace gounki::parser::grammar

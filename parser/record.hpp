@@ -35,7 +35,7 @@ enum class Severity : std::uint8_t { warning, error };
 // people. Codes:
 //   errors:   illegal-move, move-after-end, bad-move (unreadable movetext), unterminated-comment,
 //             unterminated-variation, unmatched-paren, unterminated-tag, bad-tag, too-deep, syntax,
-//             result-contradicts, result-mismatch, bad-position, missing-position, unsupported-game,
+//             result-contradicts, result-mismatch, bad-position, missing-position, bad-rules, unsupported-game,
 //             unknown-game, game-too-large, io-error
 //   warnings: plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
 //             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,

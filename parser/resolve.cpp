@@ -210,6 +210,8 @@ bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
             if (spec.targets[i].joins != joins) return false;
         }
         return true;
+    case MoveType::placement: // not a Gounki move
+        break;
     }
     return false;
 }
@@ -225,6 +227,30 @@ Move quick_resolve(const Position& pos, const MoveSpec& spec, MoveList& scratch)
     return Move::none();
 }
 
+// The position of a line being replayed: a Gounki position or a stone game's.
+struct Undo {
+    UndoRecord gounki;
+    stones::StoneUndo stone;
+};
+
+struct GameState {
+    Position g = Position::start();
+    stones::StonePosition s;
+    bool stone = false;
+
+    Color side_to_move() const { return stone ? s.side_to_move() : g.side_to_move(); }
+    Outcome outcome() const { return stone ? s.outcome() : g.outcome(); }
+    bool game_over() const { return outcome() != Outcome::none; }
+    void do_move(Move m, Undo& u) {
+        if (stone) s.play(m, u.stone);
+        else g.do_move(m, u.gounki);
+    }
+    void undo_move(Move m, const Undo& u) {
+        if (stone) s.undo(u.stone);
+        else g.undo_move(m, u.gounki);
+    }
+};
+
 class Resolver {
 public:
     Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
@@ -235,7 +261,7 @@ public:
 
 private:
     struct LineState {
-        Position pos;
+        GameState pos;
         int ply = 0;             // plies from the game's start to `pos`
         bool number_checked = false;
     };
@@ -247,6 +273,10 @@ private:
     std::string move_label(const LineState& st) const;
 
     Move full_resolve(const ast::Move& m, const LineState& st, bool main);
+    // A stone game's move (or a Gounki move written in one, or a point in a Gounki game): the move,
+    // or none after reporting why there is none.
+    Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
+    bool set_up_stones();
     void read_tags();
     bool set_up();
     void read_players(const ast::TableHeader& h);
@@ -261,7 +291,8 @@ private:
     int number_;
     GameRecord& out_;
 
-    bool black_first_ = false; // the start position has Black to move
+    bool black_first_ = false; // the start position has the second player of a move pair to move
+    Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
     bool set_up_ = false;      // the game starts from a position other than the start
     int number_base_ = 1;      // the number of the first move
     bool main_cut_ = false;    // the main line stopped at an error
@@ -270,7 +301,7 @@ private:
     int end_ply_ = -1;
     std::string end_text_;
     std::uint32_t last_offset_ = 0;
-    Position main_end_; // the position after the main line
+    GameState main_end_; // the position after the main line
     MoveList scratch_;  // quick_resolve's list, reused: a MoveList is 1 KiB to initialise
 };
 
@@ -291,7 +322,7 @@ Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t 
 int Resolver::move_number(int ply) const { return number_base_ + (ply + (black_first_ ? 1 : 0)) / 2; }
 
 std::string Resolver::move_label(const LineState& st) const {
-    return std::to_string(move_number(st.ply)) + (st.pos.side_to_move() == Color::white ? "." : "...");
+    return std::to_string(move_number(st.ply)) + (st.pos.side_to_move() == pair_first_ ? "." : "...");
 }
 
 Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
@@ -307,35 +338,79 @@ Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast
 // Core's resolve_move, the authority on what a written move names, with every diagnostic: for the
 // moves quick_resolve leaves alone. Returns the move, or none after reporting why there is none.
 Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) {
-    Resolution r = resolve_move(st.pos, m.spec);
+    const Position& pos = st.pos.g;
+    Resolution r = resolve_move(pos, m.spec);
     if (r.move) {
         for (MarkerWarning w : r.warnings)
             report_move(Severity::warning, marker_code(w), m, st,
-                        std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(st.pos, r.move) + ")");
+                        std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(pos, r.move) + ")");
         return r.move;
     }
     if (r.failure == ResolveFailure::game_over) {
         std::string how = "the game is already over";
         if (main && end_ply_ >= 0)
-            how += " (" + std::string(st.pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
+            how += " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
                    end_text_ + ")";
         report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
         return Move::none();
     }
     MoveList candidates = r.stack_moves;
-    if (candidates.empty()) generate_moves(st.pos, candidates);
+    if (candidates.empty()) generate_moves(pos, candidates);
     std::string message = r.message;
     std::vector<std::string> legal;
-    for (Move lm : r.stack_moves) legal.push_back(move_to_text(st.pos, lm));
+    for (Move lm : r.stack_moves) legal.push_back(move_to_text(pos, lm));
     if (!legal.empty())
         message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
     else if (r.failure == ResolveFailure::illegal)
         message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
-    const std::string near = nearest_move(st.pos, src_.slice(m.offset, m.length), candidates);
+    const std::string near = nearest_move(pos, src_.slice(m.offset, m.length), candidates);
     if (!near.empty()) message += "; did you mean " + near + "?";
     Diagnostic& d = report_move(Severity::error, "illegal-move", m, st, message);
     d.legal_moves = std::move(legal);
     d.suggestion = near;
+    return Move::none();
+}
+
+Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main) {
+    if (!st.pos.stone) { // a point alone in a Gounki game
+        report_move(Severity::error, "bad-move", m, st,
+                    "a point alone is a Gomoku or Ninuki move; a Gounki move names a stack and where it goes "
+                    "(e.g. c2-d3); for a stone game, add a [Game \"Gomoku\"] or [Game \"Ninuki\"] tag");
+        return Move::none();
+    }
+    const stones::StonePosition& pos = st.pos.s;
+    if (!m.is_placement()) {
+        report_move(Severity::error, "bad-move", m, st,
+                    "a " + std::string(game_kind_name(out_.kind)) + " move is a point such as h8, not a Gounki move");
+        return Move::none();
+    }
+    const int size = pos.size();
+    if (m.place_file >= size || m.place_rank >= size) {
+        Diagnostic& d = report_move(Severity::error, "illegal-move", m, st,
+                                    "the point is off the " + std::to_string(size) + "x" + std::to_string(size) +
+                                        " board (files a-" + std::string(1, char('a' + size - 1)) + ", ranks 1-" +
+                                        std::to_string(size) + ")");
+        d.legal_moves.clear();
+        return Move::none();
+    }
+    const Move move = Move::placement(stones::make_point(m.place_file, m.place_rank));
+    const stones::PlaceError e = pos.check(move);
+    if (e == stones::PlaceError::none) return move;
+    if (e == stones::PlaceError::game_over) {
+        std::string how = "the game is already over";
+        if (main && end_ply_ >= 0)
+            how += pos.outcome() == Outcome::draw
+                       ? " (drawn after " + end_text_ + ")"
+                       : " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
+                             end_text_ + ")";
+        report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
+        return Move::none();
+    }
+    std::string message(stones::place_error_text(e));
+    if (e == stones::PlaceError::occupied)
+        message = std::string("the point is occupied by a ") +
+                  (pos.at(move.point()) == stones::Stone::black ? "black" : "white") + " stone";
+    report_move(Severity::error, "illegal-move", m, st, message);
     return Move::none();
 }
 
@@ -376,6 +451,48 @@ void Resolver::read_tags() {
     }
 }
 
+// A stone game's rules (Game, Size and Rules tags) and start (Position tag, else an empty board).
+bool Resolver::set_up_stones() {
+    auto tag_offset = [&](std::string_view name) {
+        for (const ast::Tag& t : game_.tags)
+            if (t.name == name) return t.offset;
+        return game_.offset;
+    };
+    pair_first_ = Color::black;
+    stones::Rules rules = stones::Rules::defaults(out_.kind);
+    if (const std::string* size = out_.tag("Size"))
+        if (auto e = stones::apply_size_tag(rules, *size)) {
+            report(Severity::error, "bad-rules", tag_offset("Size"), *e + "; the moves are not replayed");
+            return false;
+        }
+    if (const std::string* r = out_.tag("Rules"))
+        if (auto e = stones::apply_rules_tag(rules, *r)) {
+            report(Severity::error, "bad-rules", tag_offset("Rules"), *e + "; the moves are not replayed");
+            return false;
+        }
+    out_.stone_start = stones::StonePosition(rules);
+    if (const std::string* position = out_.tag("Position")) {
+        auto parsed = stones::StonePosition::from_text(trim(*position));
+        if (auto* e = std::get_if<PositionError>(&parsed)) {
+            report(Severity::error, "bad-position", tag_offset("Position"),
+                   "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+            return false;
+        }
+        const stones::StonePosition& p = std::get<stones::StonePosition>(parsed);
+        if (!(p.rules() == rules)) {
+            report(Severity::error, "bad-position", tag_offset("Position"),
+                   "the Position tag is a " + std::string(game_kind_name(p.rules().kind)) + " " +
+                       std::to_string(p.size()) + "x" + std::to_string(p.size()) +
+                       " position with other rules than the Game, Size and Rules tags say");
+            return false;
+        }
+        out_.stone_start = p;
+        set_up_ = !(p == stones::StonePosition(rules));
+    }
+    black_first_ = out_.stone_start.side_to_move() != pair_first_;
+    return true;
+}
+
 // Game kind and start position. False when the moves cannot be replayed.
 bool Resolver::set_up() {
     auto tag_offset = [&](std::string_view name) {
@@ -386,10 +503,8 @@ bool Resolver::set_up() {
     if (const std::string* g = out_.tag("Game")) {
         const std::string name = lower(trim(*g));
         if (name == "gomoku" || name == "ninuki" || name == "gomoku ninuki") {
-            report(Severity::error, "unsupported-game", tag_offset("Game"),
-                   "this build reads Gounki games only; the " + *g + " game is not replayed");
             out_.kind = name == "gomoku" ? GameKind::gomoku : GameKind::ninuki;
-            return false;
+            return set_up_stones();
         }
         if (name != "gounki") {
             report(Severity::error, "unknown-game", tag_offset("Game"),
@@ -454,7 +569,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
     // The last ply and its undo record: a variation after it starts from the position before it,
     // rebuilt on demand rather than copied at every ply.
     Move last = Move::none();
-    UndoRecord undo;
+    Undo undo;
     const bool main = depth == 0;
     auto finish = [&](bool complete) {
         if (main) main_end_ = st.pos;
@@ -475,10 +590,10 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             }
             if (st.number_checked) break; // one warning per line: after a slip every number is off
             const int expected = move_number(st.ply);
-            const bool white = st.pos.side_to_move() == Color::white;
-            if (int(n.number) != expected || (n.ellipsis && white)) {
+            const bool first = st.pos.side_to_move() == pair_first_;
+            if (int(n.number) != expected || (n.ellipsis && first)) {
                 st.number_checked = true;
-                const std::string want = std::to_string(expected) + (white ? "." : "...");
+                const std::string want = std::to_string(expected) + (first ? "." : "...");
                 report(Severity::warning, "wrong-move-number", n.offset,
                        "move number " + std::string(src_.slice(n.offset, n.length)) + " where " + want +
                            " was expected (" + color_name(st.pos.side_to_move()) + " to play)" +
@@ -489,15 +604,20 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         case 1: { // Move
             const auto& m = boost::get<ast::Move>(node);
             last_offset_ = std::max(last_offset_, m.offset + m.length);
-            Move move = quick_resolve(st.pos, m.spec, scratch_);
-            if (!move && !(move = full_resolve(m, st, main))) return finish(false);
+            Move move = Move::none();
+            if (st.pos.stone || m.is_placement()) {
+                if (!(move = resolve_stone(m, st, main))) return finish(false);
+            } else {
+                move = quick_resolve(st.pos.g, m.spec, scratch_);
+                if (!move && !(move = full_resolve(m, st, main))) return finish(false);
+            }
             st.pos.do_move(move, undo);
             last = move;
             if (main && st.pos.game_over()) { // only the last move of a game can end it
                 end_ply_ = st.ply;
-                Position before = st.pos;
+                GameState before = st.pos;
                 before.undo_move(move, undo);
-                end_text_ = move_label(LineState{before, st.ply, false}) + " " + move_to_text(before, move);
+                end_text_ = move_label(LineState{before, st.ply, false}) + " " + move_to_text(before.g, move);
             }
             ++st.ply;
             Ply& p = line.plies.emplace_back();
@@ -545,7 +665,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 report(Severity::warning, "empty-variation", v.offset, "empty variation; ignored");
             } else {
                 Line alt;
-                Position before = st.pos;
+                GameState before = st.pos;
                 before.undo_move(last, undo);
                 LineState vs{before, st.ply - 1, false};
                 resolve_line(v.elements, vs, alt, depth + 1);
@@ -580,9 +700,14 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             else
                 message = "not a move, move number, comment, NAG or result";
             MoveList all;
-            generate_moves(st.pos, all);
-            const std::string near = nearest_move(st.pos, text, all);
+            if (!st.pos.stone) generate_moves(st.pos.g, all);
+            const std::string near = st.pos.stone ? std::string() : nearest_move(st.pos.g, text, all);
             if (!near.empty()) message += "; did you mean " + near + "?";
+            if (st.pos.stone) {
+                const int size = st.pos.s.size();
+                message += "; a " + std::string(game_kind_name(out_.kind)) + " move is a point such as h8 (files a-" +
+                           std::string(1, char('a' + size - 1)) + ", ranks 1-" + std::to_string(size) + ")";
+            }
             Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + text + ": " + message);
             d.move_number = move_number(st.ply);
             d.side = st.pos.side_to_move();
@@ -614,8 +739,12 @@ void Resolver::check_result() {
     }
     // Who won on the board, when the main line was read to its end.
     const bool over = !main_cut_ && main_end_.game_over();
-    const std::string winner = !over ? "" : main_end_.outcome() == Outcome::white_wins ? "1-0" : "0-1";
-    const std::string who = main_end_.outcome() == Outcome::white_wins ? "White" : "Black";
+    const Outcome outcome = main_end_.outcome();
+    const std::string winner = !over                           ? ""
+                               : outcome == Outcome::white_wins ? "1-0"
+                               : outcome == Outcome::black_wins ? "0-1"
+                                                                : "1/2-1/2";
+    const std::string who = outcome == Outcome::white_wins ? "White" : "Black";
     const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
 
     const bool written = game_.result.value != ast::Result::none;
@@ -634,12 +763,12 @@ void Resolver::check_result() {
                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
     }
     if (!over) return; // a decisive result on an open position: a resignation
+    const std::string what = outcome == Outcome::draw ? "the board is full and the game drawn" : who + " won" + how;
     if (out_.result == "*") {
-        report(Severity::warning, "result-incomplete", at,
-               "the result is * but " + who + " won" + how + " (write " + winner + ")");
+        report(Severity::warning, "result-incomplete", at, "the result is * but " + what + " (write " + winner + ")");
     } else if (out_.result != winner) {
         report(Severity::error, "result-contradicts", at,
-               "the result " + out_.result + " contradicts the final position: " + who + " won" + how);
+               "the result " + out_.result + " contradicts the final position: " + what);
     }
 }
 
@@ -664,15 +793,22 @@ void Resolver::run() {
             out_.main.comments.push_back(comment_text(c.text));
         }
     }
-    main_end_ = out_.start;
+    main_end_ = GameState{out_.start, stones::StonePosition(), false};
     if (!set_up()) {
         main_cut_ = true;
     } else {
-        main_end_ = out_.start;
         std::size_t moves = 0;
         for (const ast::Element& e : game_.elements) moves += e.get().which() == 1;
         out_.main.plies.reserve(moves);
-        LineState st{out_.start, 0, false};
+        GameState start;
+        if (out_.kind == GameKind::gounki) {
+            start.g = out_.start;
+        } else {
+            start.stone = true;
+            start.s = out_.stone_start;
+        }
+        main_end_ = start;
+        LineState st{start, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
     }
     if (!main_cut_) {

@@ -52,18 +52,35 @@ void write_comment(Movetext& mt, const std::string& text) {
     }
 }
 
-void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool black_first, int first_number) {
-    bool number = true; // Black's next move needs its number
+// How the writer replays a line: Gounki positions, or stone games' (where Black plays first).
+struct GounkiReplay {
+    using Pos = Position;
+    using Undo = UndoRecord;
+    static constexpr Color pair_first = Color::white;
+    static std::string text(const Pos& pos, Move m) { return move_to_text(pos, m); }
+    static void play(Pos& pos, Move m, Undo& u) { pos.do_move(m, u); }
+};
+struct StoneReplay {
+    using Pos = stones::StonePosition;
+    using Undo = stones::StoneUndo;
+    static constexpr Color pair_first = Color::black;
+    static std::string text(const Pos&, Move m) { return stones::point_name(m.point()); }
+    static void play(Pos& pos, Move m, Undo& u) { pos.play(m, u); }
+};
+
+template <typename Replay>
+void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int ply, bool black_first, int first_number) {
+    bool number = true; // the second player's next move needs its number
     for (const std::string& c : line.comments) write_comment(mt, c);
-    UndoRecord undo;
+    typename Replay::Undo undo;
     for (const Ply& p : line.plies) {
         const int move_number = first_number + (ply + (black_first ? 1 : 0)) / 2;
-        const bool white = pos.side_to_move() == Color::white;
+        const bool white = pos.side_to_move() == Replay::pair_first;
         // The number and its move are one token, so that a line never ends with a bare number.
         std::string text;
         if (white || number) text = std::to_string(move_number) + (white ? ". " : "... ");
         number = false;
-        text += move_to_text(pos, p.move);
+        text += Replay::text(pos, p.move);
         std::size_t first_nag = 0;
         if (!p.nags.empty() && p.nags[0] >= 1 && p.nags[0] <= 6) {
             text += suffix_text[p.nags[0]];
@@ -79,12 +96,12 @@ void write_plies(Movetext& mt, const Line& line, Position pos, int ply, bool bla
         for (const Line& v : p.variations) {
             if (v.plies.empty()) continue; // nothing to be an alternative with (the reader drops these)
             mt.token("(");
-            write_plies(mt, v, pos, ply, black_first, first_number);
+            write_plies<Replay>(mt, v, pos, ply, black_first, first_number);
             mt.token(")");
             number = true;
         }
         if (pos.game_over()) break; // never written by the reader; a record built by hand may hold it
-        pos.do_move(p.move, undo);
+        Replay::play(pos, p.move, undo);
         ++ply;
     }
 }
@@ -103,7 +120,7 @@ std::string escape(const std::string& v) {
 std::string write_line(const Line& line, const Position& pos) {
     std::string out;
     Movetext mt(out);
-    write_plies(mt, line, pos, 0, pos.side_to_move() == Color::black, 1);
+    write_plies<GounkiReplay>(mt, line, pos, 0, pos.side_to_move() == Color::black, 1);
     return out;
 }
 
@@ -121,23 +138,35 @@ std::string write_record(const GameRecord& game) {
     for (std::string_view name : roster)
         if (const std::string* v = game.tag(name)) tag(name, *v);
     tag("Result", game.result);
-    const bool set_up = !(game.start == Position::start());
+    const bool stone = game.is_stone_game();
+    if (stone) {
+        const stones::Rules& rules = game.stone_start.rules();
+        if (rules.size != stones::Rules::defaults(game.kind).size) tag("Size", std::to_string(rules.size));
+        if (const std::string r = stones::rules_tag_text(rules); !r.empty()) tag("Rules", r);
+    }
+    const bool set_up = stone ? !(game.stone_start == stones::StonePosition(game.stone_start.rules()))
+                              : !(game.start == Position::start());
     if (set_up) {
         tag("SetUp", "1");
-        tag("Position", game.start.to_text());
+        tag("Position", stone ? game.stone_start.to_text() : game.start.to_text());
     }
     static constexpr std::string_view fixed[] = {"Game",  "Event", "Site",  "Date",  "Round",
                                                  "White", "Black", "Result", "SetUp", "Position"};
     for (std::size_t i = 0; i < game.tags.size(); ++i) {
         const auto& [name, value] = game.tags[i];
-        bool skip = false;
+        bool skip = stone && (name == "Size" || name == "Rules");
         for (std::string_view f : fixed) skip |= name == f;
         for (std::size_t j = 0; j < i && !skip; ++j) skip = game.tags[j].first == name; // duplicates
         if (!skip) tag(name, value);
     }
     out += '\n';
     Movetext mt(out);
-    write_plies(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number);
+    if (stone)
+        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0,
+                                 game.stone_start.side_to_move() != Color::black, game.first_number);
+    else
+        write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black,
+                                  game.first_number);
     mt.token(game.result);
     out += "\n\n";
     return out;

@@ -1,0 +1,93 @@
+#pragma once
+// SGF import for the stone games: what Gomoku programs and servers export (FF[4], GM[4]).
+//
+//   SgfReader reader("games.sgf");
+//   GameRecord game;
+//   while (reader.next(game)) ...      // one game tree at a time, replayed through core/stones
+//
+// What a game tree becomes (a GameRecord like the GPN reader's, record.hpp):
+//   - kind: GM[4] is Gomoku; Ninuki when RU[] names "ninuki" (any case; the other words of RU are
+//     read as our Rules tag: RU[Ninuki simple], RU[ninuki,allow-double-three]). RU naming "renju" is
+//     refused (unsupported-game: other rules). GM other than 4 is unsupported-game and nothing is
+//     replayed. A missing GM (SGF's default is Go) is read as Gomoku with a warning `missing-game`.
+//   - tags, in this order when present: Game, Event (EV), Site (PC), Round (RO), Date (DT,
+//     2024-05-01 written 2024.05.01), Black (PB), White (PW), BlackElo (BR), WhiteElo (WR),
+//     Result (from RE: B+... is 0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, anything else *),
+//     Size (SZ), Rules (the Ninuki options, when not the defaults), SetUp and Position (when AB/AW
+//     place stones before the first move).
+//   - stone_start: StonePosition(rules) with the AB/AW stones of the root node; PL[W] gives White
+//     the first move. SZ defaults to 15 for Gomoku, 19 for Ninuki; 15 and 19 only (bad-rules).
+//   - the main line is the first child at each node; each B[]/W[] is a Move::placement whose
+//     comments are the node's C[] (and those of the move-less nodes after it); the other children
+//     are parser::Line variations on the ply they replace. C[] of the root is main.comments.
+//   - coordinates: two lowercase letters, column then row with row a at the TOP of the board:
+//     rank = size - 1 - row. A pass (B[], B[tt]) is an illegal move here.
+//   - result: RE's value as above (result_written is false: SGF has no termination marker).
+//
+// Diagnostics (codes of record.hpp): syntax (malformed SGF: file:line:column of the fault, the
+// game's main line stops there), illegal-move (off the board, occupied, a forbidden double-three,
+// a pass, the wrong colour: the message says which), move-after-end, result-contradicts,
+// result-incomplete (warning), unsupported-game, bad-rules, too-deep; and `missing-game` and
+// `setup-ignored` (AB/AW/AE after the root node: a warning, the stones are not placed) warnings.
+// Status as record.hpp says: partial when the main line stops at an error, invalid for other errors.
+//
+// Memory: one game tree's text at a time (a game is not bounded, unlike the GPN reader).
+
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/record.hpp"
+
+namespace gounki::parser {
+
+class SgfReader {
+public:
+    // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
+    explicit SgfReader(const std::filesystem::path& path);
+    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
+    SgfReader(std::istream& in, std::string name);
+    ~SgfReader();
+    SgfReader(const SgfReader&) = delete;
+    SgfReader& operator=(const SgfReader&) = delete;
+
+    bool ok() const { return in_ != nullptr; }
+    const std::string& name() const { return name_; }
+
+    // The next game tree of the collection, replayed; false at the end of the input.
+    bool next(GameRecord& game);
+    // Problems with the file rather than a game: text outside any game tree (syntax), not-utf8,
+    // io-error. Each is handed out once.
+    std::vector<Diagnostic> take_file_diagnostics();
+    int games_read() const { return number_; }
+
+private:
+    bool read_more(); // appends a block of input to buf_; false when none came
+    // Moves the place (line_, column_) over buf_[from, to).
+    void advance(std::size_t from, std::size_t to);
+
+    std::unique_ptr<std::istream> owned_;
+    std::istream* in_ = nullptr;
+    std::string name_;
+    std::string buf_;
+    std::size_t pos_ = 0; // first unread byte of buf_
+    bool eof_ = false;
+    bool started_ = false; // byte order mark checked
+    bool warned_encoding_ = false;
+    int line_ = 1, column_ = 1; // place of buf_[pos_]
+    int number_ = 0;
+    std::vector<Diagnostic> file_diagnostics_;
+};
+
+// Every game of an SGF text in memory (tests, small inputs).
+std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name = "<text>",
+                                 std::vector<Diagnostic>* file_diagnostics = nullptr);
+
+// Whether a file should be read as SGF: its name ends in .sgf (any case), or its first non-blank
+// characters (after a byte order mark) are '(' then, after blanks, ';'. `head` is the start of it.
+bool looks_like_sgf(const std::filesystem::path& name, std::string_view head);
+
+} // namespace gounki::parser
