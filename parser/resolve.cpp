@@ -251,6 +251,18 @@ struct GameState {
     }
 };
 
+// Concatenation without `"literal" + std::string` chains (GCC 12 warns falsely about them).
+template <typename... Parts>
+std::string cat(const Parts&... parts) {
+    std::string s;
+    ((s += parts), ...);
+    return s;
+}
+
+std::string files_and_ranks(int size) {
+    return cat("files a-", std::string(1, char('a' + size - 1)), ", ranks 1-", std::to_string(size));
+}
+
 class Resolver {
 public:
     Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
@@ -381,16 +393,14 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
     const stones::StonePosition& pos = st.pos.s;
     if (!m.is_placement()) {
         report_move(Severity::error, "bad-move", m, st,
-                    "a " + std::string(game_kind_name(out_.kind)) + " move is a point such as h8, not a Gounki move");
+                    cat("a ", game_kind_name(out_.kind), " move is a point such as h8, not a Gounki move"));
         return Move::none();
     }
     const int size = pos.size();
     if (m.place_file >= size || m.place_rank >= size) {
-        Diagnostic& d = report_move(Severity::error, "illegal-move", m, st,
-                                    "the point is off the " + std::to_string(size) + "x" + std::to_string(size) +
-                                        " board (files a-" + std::string(1, char('a' + size - 1)) + ", ranks 1-" +
-                                        std::to_string(size) + ")");
-        d.legal_moves.clear();
+        report_move(Severity::error, "illegal-move", m, st,
+                    cat("the point is off the ", std::to_string(size), "x", std::to_string(size), " board (",
+                        files_and_ranks(size), ")"));
         return Move::none();
     }
     const Move move = Move::placement(stones::make_point(m.place_file, m.place_rank));
@@ -400,16 +410,15 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
         std::string how = "the game is already over";
         if (main && end_ply_ >= 0)
             how += pos.outcome() == Outcome::draw
-                       ? " (drawn after " + end_text_ + ")"
-                       : " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
-                             end_text_ + ")";
+                       ? cat(" (drawn after ", end_text_, ")")
+                       : cat(" (", pos.outcome() == Outcome::white_wins ? "White" : "Black", " won with ", end_text_, ")");
         report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
         return Move::none();
     }
     std::string message(stones::place_error_text(e));
     if (e == stones::PlaceError::occupied)
-        message = std::string("the point is occupied by a ") +
-                  (pos.at(move.point()) == stones::Stone::black ? "black" : "white") + " stone";
+        message = cat("the point is occupied by a ", pos.at(move.point()) == stones::Stone::black ? "black" : "white",
+                      " stone");
     report_move(Severity::error, "illegal-move", m, st, message);
     return Move::none();
 }
@@ -481,9 +490,8 @@ bool Resolver::set_up_stones() {
         const stones::StonePosition& p = std::get<stones::StonePosition>(parsed);
         if (!(p.rules() == rules)) {
             report(Severity::error, "bad-position", tag_offset("Position"),
-                   "the Position tag is a " + std::string(game_kind_name(p.rules().kind)) + " " +
-                       std::to_string(p.size()) + "x" + std::to_string(p.size()) +
-                       " position with other rules than the Game, Size and Rules tags say");
+                   cat("the Position tag is a ", game_kind_name(p.rules().kind), " ", std::to_string(p.size()), "x",
+                       std::to_string(p.size()), " position with other rules than the Game, Size and Rules tags say"));
             return false;
         }
         out_.stone_start = p;
@@ -705,8 +713,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             if (!near.empty()) message += "; did you mean " + near + "?";
             if (st.pos.stone) {
                 const int size = st.pos.s.size();
-                message += "; a " + std::string(game_kind_name(out_.kind)) + " move is a point such as h8 (files a-" +
-                           std::string(1, char('a' + size - 1)) + ", ranks 1-" + std::to_string(size) + ")";
+                message += cat("; a ", game_kind_name(out_.kind), " move is a point such as h8 (", files_and_ranks(size), ")");
             }
             Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + text + ": " + message);
             d.move_number = move_number(st.ply);
