@@ -8,7 +8,10 @@ namespace gounki::cli {
 
 void describe_search(QCommandLineParser& p) {
     add_db_option(p);
-    p.addOption({"position", "Games that reached this position (RULES.md 1.7 format), whatever the move order.", "position"});
+    p.addOption({"position",
+                 "Games that reached this position, whatever the move order: a Gounki position (RULES.md 1.7 "
+                 "format) or a Gomoku/Ninuki one (\"Gomoku 15 ...\", RULES.md 2).",
+                 "position"});
     p.addOption({"pattern",
                  "Games that reached a partial position. Terms, separated by spaces or ';': a board of 8 ranks "
                  "'/'-separated (rank 8 first) whose cells are R S r s (RS).. exactly that stack, 1-8 empty squares, "
@@ -36,7 +39,17 @@ int run_search(const QCommandLineParser& p) {
     if (!ok || threads < 0) return usage_error(self, "--threads takes a whole number from 0");
 
     Position position;
-    if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+    std::optional<stones::StonePosition> stone;
+    if (p.isSet("position")) {
+        const QString text = p.value("position");
+        if (stones::is_stone_position_text(text.toStdString())) {
+            stone.emplace();
+            if (!read_stone_position(self, text, *stone)) return exit_usage;
+        } else if (!read_position(self, text, position)) {
+            return exit_usage;
+        }
+    }
+    const std::string position_text = stone ? stone->to_text() : position.to_text();
     std::optional<db::Pattern> pattern;
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
@@ -53,7 +66,8 @@ int run_search(const QCommandLineParser& p) {
     if (!database) return exit_usage;
     db::GameList list;
     try {
-        if (p.isSet("position")) list = database->search_position(position, GameKind::gounki, filter, paging);
+        if (stone) list = database->search_position(*stone, filter, paging);
+        else if (p.isSet("position")) list = database->search_position(position, GameKind::gounki, filter, paging);
         else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
         else list = database->list_games(filter, paging); // the tag filters alone
     } catch (const std::exception& e) {
@@ -65,13 +79,13 @@ int run_search(const QCommandLineParser& p) {
         QJsonArray games;
         for (const auto& g : list.games) games.append(summary_json(g));
         QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
-        if (p.isSet("position")) o["position"] = QString::fromStdString(position.to_text());
+        if (p.isSet("position")) o["position"] = QString::fromStdString(position_text);
         if (pattern) o["pattern"] = QString::fromStdString(pattern->text());
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
-    if (p.isSet("position")) out += " reached " + position.to_text();
+    if (p.isSet("position")) out += " reached " + position_text;
     else if (pattern) out += " matched " + pattern->text();
     else out += " matched the filters";
     out += "\n";

@@ -10,7 +10,11 @@ namespace gounki::cli {
 
 void describe_tree(QCommandLineParser& p) {
     add_db_option(p);
-    p.addOption({"position", "The position to explore (RULES.md 1.7 format; default: the start position).", "position"});
+    p.addOption({"position",
+                 "The position to explore: a Gounki position (RULES.md 1.7 format) or a Gomoku/Ninuki one "
+                 "(\"Ninuki 19 ...\", RULES.md 2); default: the start position of --game.",
+                 "position"});
+    p.addOption({"game", "Without --position: start from the empty board of gomoku or ninuki (default: gounki).", "kind", "gounki"});
     p.addOption({"json", "Print one JSON object instead of a table."});
 }
 
@@ -18,12 +22,28 @@ int run_tree(const QCommandLineParser& p) {
     const Command& self = *find_command("tree");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     Position pos = Position::start();
-    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    std::optional<stones::StonePosition> stone;
+    const std::string game = p.value("game").toLower().toStdString();
+    if (game == "gomoku" || game == "ninuki")
+        stone = stones::StonePosition(stones::Rules::defaults(game == "gomoku" ? GameKind::gomoku : GameKind::ninuki));
+    else if (game != "gounki")
+        return usage_error(self, "--game takes gounki, gomoku or ninuki");
+    if (p.isSet("position")) {
+        const QString text = p.value("position");
+        if (stones::is_stone_position_text(text.toStdString())) {
+            stone.emplace();
+            if (!read_stone_position(self, text, *stone)) return exit_usage;
+        } else {
+            stone.reset();
+            if (!read_position(self, text, pos)) return exit_usage;
+        }
+    }
+    const std::string position_text = stone ? stone->to_text() : pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     db::Tree tree;
     try {
-        tree = database->tree(pos, GameKind::gounki);
+        tree = stone ? database->tree(*stone) : database->tree(pos, GameKind::gounki);
     } catch (const std::exception& e) {
         return database_error(self, e);
     }
@@ -40,11 +60,11 @@ int run_tree(const QCommandLineParser& p) {
                                      {"black_pct", pct(m.black_wins, m.games)},
                                      {"draw_pct", pct(m.draws, m.games)},
                                      {"latest", summary_json(m.latest)}});
-        QJsonObject o{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+        QJsonObject o{{"position", QString::fromStdString(position_text)}, {"games", qint64(tree.games)}, {"moves", moves}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
-    std::string out = pos.to_text() + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    std::string out = position_text + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
     if (!tree.moves.empty()) out += "Move              Games   White   Black    Draw  Latest\n";
     for (const db::TreeMove& m : tree.moves) {
         char line[160];

@@ -156,6 +156,17 @@ std::vector<std::uint64_t> GameDatabase::position_keys(GameKind kind, const Posi
     return keys;
 }
 
+std::vector<std::uint64_t> GameDatabase::position_keys(Replay replay, std::span<const Move> moves) {
+    std::vector<std::uint64_t> keys;
+    keys.reserve(moves.size() + 1);
+    keys.push_back(replay.key());
+    for (Move m : moves) {
+        replay.play(m);
+        keys.push_back(replay.key());
+    }
+    return keys;
+}
+
 void GameDatabase::checkpoint() { db_.exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
 
 DatabaseStats GameDatabase::stats() {

@@ -16,13 +16,16 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "core/stones.hpp"
 #include "db/codec.hpp"
+#include "db/replay.hpp"
 #include "db/position_index.hpp"
 #include "db/sqlite.hpp"
 
 namespace gounki::db {
 
 class Pattern;
+class StonePattern;
 
 // The newest schema this build knows (PRAGMA user_version).
 inline constexpr int schema_version = 2;
@@ -50,7 +53,10 @@ struct GameInput {
     // Every tag of the record in order. Game, SetUp and Position are not stored as tags (kind and
     // start say it); Event, Site, Date, Round, White, Black and Result become columns.
     std::vector<std::pair<std::string, std::string>> tags;
-    std::optional<Position> start; // none: the standard start position
+    std::optional<Position> start; // none: the standard start position (Gounki)
+    // Gomoku and Ninuki: the start (its rules say the size and options); none: an empty board
+    // with the kind's default rules.
+    std::optional<stones::StonePosition> stone_start;
     std::vector<Move> moves;       // the main line; for a partial game, up to the first error
     ResultCode result = ResultCode::unknown;
     GameStatus status = GameStatus::valid;
@@ -96,8 +102,9 @@ struct StoredGame {
     // All tags in the canonical order: Game, Event, Site, Date, Round, White, Black, Result, then
     // SetUp and Position for a non-standard start, then the others as imported.
     std::vector<std::pair<std::string, std::string>> tags;
-    Position start;
-    bool standard_start = true;
+    Position start;                  // Gounki
+    stones::StonePosition stone_start; // Gomoku and Ninuki
+    bool standard_start = true;      // Gounki's start, or an empty board
     std::vector<Move> moves;
     std::vector<Diagnostic> diagnostics;
     std::string source_file;
@@ -140,10 +147,15 @@ public:
     GameList list_games(const GameFilter& filter, Paging paging);
     // Games that reached `pos` (a game of `kind`) at some ply, whatever the move order.
     GameList search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging);
+    // The same for a stone game's position (its kind, size and options are part of its key).
+    GameList search_position(const stones::StonePosition& pos, const GameFilter& filter, Paging paging);
+    // Games of a stone game whose positions match `pattern` at some ply.
+    GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
     GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
     // The moves played from `pos` over the whole database.
     Tree tree(const Position& pos, GameKind kind);
+    Tree tree(const stones::StonePosition& pos);
 
     std::optional<StoredGame> game(std::int64_t id);
     // Calls f for each game matching the filter, in id order, until f returns false.
@@ -157,6 +169,7 @@ public:
 
     // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
     static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
+    static std::vector<std::uint64_t> position_keys(Replay replay, std::span<const Move> moves);
 
 private:
     friend class Importer;
@@ -165,7 +178,9 @@ private:
     std::vector<std::int64_t> filtered_ids(const GameFilter& filter);
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
     GameSummary summary(std::int64_t id);
-    void recompute_latest(std::uint64_t key, Move move, const Position& pos, GameKind kind);
+    void recompute_latest(std::uint64_t key, Move move, const Replay& pos);
+    GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
+    Tree tree_of_key(std::uint64_t key);
 
     // A prepared statement kept for the life of the database, reset and ready to bind.
     Statement& cached(const std::string& sql);

@@ -117,28 +117,45 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     p.report.source_line = g.source_line;
     p.report.status = g.status;
     p.report.diagnostics = int(g.diagnostics.size());
-    if (g.kind != GameKind::gounki) {
-        p.skip = true;
-        p.report.action = ImportAction::rejected;
-        p.report.reason = std::string(game_kind_name(g.kind)) + " games cannot be stored yet";
-        return p;
-    }
     if (g.status != GameStatus::valid && opt.reject_broken) {
         p.skip = true;
         p.report.action = ImportAction::rejected;
         p.report.reason = "broken game (--reject-broken)";
         return p;
     }
-    Position pos = g.start ? *g.start : Position::start();
-    if (!(pos == Position::start())) p.start_text = pos.to_text();
     p.keys.reserve(g.moves.size() + 1);
-    p.keys.push_back(index_key(g.kind, pos.key()));
-    UndoRecord undo;
-    for (Move m : g.moves) {
-        pos.do_move(m, undo);
+    if (g.kind == GameKind::gounki) {
+        Position pos = g.start ? *g.start : Position::start();
+        if (!(pos == Position::start())) p.start_text = pos.to_text();
         p.keys.push_back(index_key(g.kind, pos.key()));
+        UndoRecord undo;
+        for (Move m : g.moves) {
+            pos.do_move(m, undo);
+            p.keys.push_back(index_key(g.kind, pos.key()));
+        }
+        p.can_go_on = !pos.game_over();
+    } else {
+        Replay pos(g.stone_start ? *g.stone_start : stones::StonePosition(stones::Rules::defaults(g.kind)));
+        if (pos.stone().rules().kind != g.kind) {
+            p.skip = true;
+            p.report.action = ImportAction::rejected;
+            p.report.reason = "the start position is not a " + std::string(game_kind_name(g.kind)) + " position";
+            return p;
+        }
+        p.start_text = start_text_of(pos.stone());
+        p.keys.push_back(pos.key());
+        for (std::size_t i = 0; i < g.moves.size(); ++i) {
+            if (!pos.accepts(g.moves[i])) { // records are replayed before they come here; a caller's bug
+                p.skip = true;
+                p.report.action = ImportAction::rejected;
+                p.report.reason = "move " + std::to_string(i + 1) + " is not legal in its position";
+                return p;
+            }
+            pos.play(g.moves[i]);
+            p.keys.push_back(pos.key());
+        }
+        p.can_go_on = !pos.game_over();
     }
-    p.can_go_on = !pos.game_over();
     p.moves_blob = encode_moves(g.moves);
     // The first of repeated tags counts, as for the record writer.
     std::vector<std::string_view> seen;

@@ -177,9 +177,17 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
 }
 
 GameList GameDatabase::search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging) {
+    return search_key(index_key(kind, pos.key()), filter, paging);
+}
+
+GameList GameDatabase::search_position(const stones::StonePosition& pos, const GameFilter& filter, Paging paging) {
+    return search_key(index_key(pos.rules().kind, pos.key()), filter, paging);
+}
+
+GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
     Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
     std::vector<IndexEntry> entries;
-    index_->lookup(index_key(kind, pos.key()), entries); // sorted by game, then ply
+    index_->lookup(key, entries); // sorted by game, then ply
     std::vector<std::pair<std::int64_t, int>> matches;
     matches.reserve(entries.size());
     for (const IndexEntry& e : entries)
@@ -287,9 +295,12 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     return out;
 }
 
-Tree GameDatabase::tree(const Position& pos, GameKind kind) {
+Tree GameDatabase::tree(const Position& pos, GameKind kind) { return tree_of_key(index_key(kind, pos.key())); }
+
+Tree GameDatabase::tree(const stones::StonePosition& pos) { return tree_of_key(index_key(pos.rules().kind, pos.key())); }
+
+Tree GameDatabase::tree_of_key(std::uint64_t key) {
     Transaction tx(db_, TransactionKind::deferred);
-    const std::uint64_t key = index_key(kind, pos.key());
     struct Acc {
         TreeMove move;
         std::int64_t latest_id = 0, latest_date = -1;
@@ -364,8 +375,13 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     StoredGame out;
     out.summary = read_summary(st);
     const std::string start_text = st.get_string(11);
-    out.standard_start = start_text.empty();
-    out.start = start_of(start_text);
+    if (out.summary.kind == GameKind::gounki) {
+        out.standard_start = start_text.empty();
+        out.start = start_of(start_text);
+    } else {
+        out.stone_start = Replay(out.summary.kind, start_text).stone();
+        out.standard_start = out.stone_start == stones::StonePosition(out.stone_start.rules());
+    }
     auto moves = decode_moves(st.get_blob(12));
     out.source_file = st.get_string(13);
     out.source_line = st.get_int(14);
@@ -389,9 +405,19 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         out.tags.emplace_back("SetUp", "1");
         out.tags.emplace_back("Position", start_text);
     }
+    if (out.summary.kind != GameKind::gounki) {
+        // Size and Rules come from the start (the stored tags of those names are left out below).
+        const stones::Rules& rules = out.stone_start.rules();
+        if (rules.size != stones::Rules::defaults(rules.kind).size) out.tags.emplace_back("Size", std::to_string(rules.size));
+        if (std::string r = stones::rules_tag_text(rules); !r.empty()) out.tags.emplace_back("Rules", std::move(r));
+    }
     Statement& tags = cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
     tags.bind(1, id);
-    while (tags.step()) out.tags.emplace_back(tags.get_string(0), tags.get_string(1));
+    while (tags.step()) {
+        std::string name = tags.get_string(0);
+        if (out.summary.kind != GameKind::gounki && (name == "Size" || name == "Rules")) continue;
+        out.tags.emplace_back(std::move(name), tags.get_string(1));
+    }
     tags.reset();
     Statement& diags = cached("SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
     diags.bind(1, id);
@@ -411,24 +437,24 @@ void GameDatabase::for_each_game(const GameFilter& filter, const std::function<b
     tx.commit();
 }
 
-void GameDatabase::recompute_latest(std::uint64_t key, Move move, const Position& pos, GameKind kind) {
+void GameDatabase::recompute_latest(std::uint64_t key, Move move, const Replay& pos) {
     // The games that played `move` from `pos` reach the position after it one ply later.
-    Position child = pos;
-    UndoRecord undo;
-    child.do_move(move, undo);
+    const GameKind kind = pos.kind();
+    Replay child = pos;
+    child.play(move);
     std::vector<IndexEntry> entries;
-    index_->lookup(index_key(kind, child.key()), entries);
+    index_->lookup(child.key(), entries);
     Statement game(db_, "SELECT start_position, moves, date_key, kind FROM games WHERE id = ?1");
     std::int64_t best_id = 0, best_date = -1;
     for (const IndexEntry& e : entries) {
         if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
         game.bind(1, e.game);
         if (game.step() && GameKind(game.get_int(3)) == kind) {
-            Position p = start_of(game.get_text(0));
+            Replay p(kind, game.get_text(0));
             MoveDecoder moves(game.get_blob(1));
             Move m;
-            for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.do_move(m, undo);
-            if (index_key(kind, p.key()) == key && moves.next(m) && m == move &&
+            for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.play(m);
+            if (p.key() == key && moves.next(m) && m == move &&
                 std::pair(game.get_int64(2), e.game) > std::pair(best_date, best_id)) {
                 best_date = game.get_int64(2);
                 best_id = e.game;
@@ -447,20 +473,19 @@ bool GameDatabase::delete_game(std::int64_t id) {
     st.bind(1, id);
     if (!st.step()) return false;
     const GameKind kind = GameKind(st.get_int(0));
-    const Position start = start_of(st.get_text(1));
+    const Replay start(kind, st.get_text(1));
     auto moves = decode_moves(st.get_blob(2));
     const auto result = ResultCode(st.get_int(3));
     st.reset();
     if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
 
-    const std::vector<std::uint64_t> keys = position_keys(kind, start, *moves);
+    const std::vector<std::uint64_t> keys = position_keys(start, *moves);
     index_->remove_game(id, keys);
 
     Statement dec(db_, "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
                        "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
     Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
-    Position pos = start;
-    UndoRecord undo;
+    Replay pos = start;
     for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = (*moves)[ply];
         dec.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw())).bind(3, int(result == ResultCode::white_wins))
@@ -476,9 +501,9 @@ bool GameDatabase::delete_game(std::int64_t id) {
             drop.run();
             drop.reset();
         } else if (left > 0 && latest == id) {
-            recompute_latest(keys[ply], m, pos, kind);
+            recompute_latest(keys[ply], m, pos);
         }
-        pos.do_move(m, undo);
+        pos.play(m);
     }
     Statement del(db_, "DELETE FROM games WHERE id = ?1");
     del.bind(1, id);

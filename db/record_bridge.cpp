@@ -36,7 +36,11 @@ GameInput game_input(parser::GameRecord&& r) {
     GameInput g;
     g.kind = r.kind;
     g.tags = std::move(r.tags);
-    if (!(r.start == Position::start())) g.start = r.start;
+    if (r.kind == GameKind::gounki) {
+        if (!(r.start == Position::start())) g.start = r.start;
+    } else {
+        g.stone_start = r.stone_start;
+    }
     g.moves.reserve(r.main.plies.size());
     for (const parser::Ply& p : r.main.plies) g.moves.push_back(p.move);
     g.result = parse_result(r.result).value_or(ResultCode::unknown);
@@ -52,6 +56,7 @@ GameInput game_input(parser::GameRecord&& r) {
 parser::GameRecord game_record(const StoredGame& game) {
     parser::GameRecord r;
     fill_record(r, game.summary.kind, game.tags, game.start, game.moves, game.summary.result);
+    r.stone_start = game.stone_start;
     r.status = game.summary.status == GameStatus::valid     ? parser::GameStatus::valid
                : game.summary.status == GameStatus::partial ? parser::GameStatus::partial
                                                             : parser::GameStatus::invalid;
@@ -63,6 +68,8 @@ parser::GameRecord game_record(const StoredGame& game) {
 parser::GameRecord game_record(const GameInput& game) {
     parser::GameRecord r;
     fill_record(r, game.kind, game.tags, game.start ? *game.start : Position::start(), game.moves, game.result);
+    if (game.kind != GameKind::gounki)
+        r.stone_start = game.stone_start ? *game.stone_start : stones::StonePosition(stones::Rules::defaults(game.kind));
     return r;
 }
 
