@@ -3,6 +3,7 @@
 
 #include "cli/db_options.hpp"
 #include "db/pattern.hpp"
+#include "db/stone_pattern.hpp"
 
 namespace gounki::cli {
 
@@ -18,7 +19,10 @@ void describe_search(QCommandLineParser& p) {
                  ". empty, ? anything, W B X any white/black/any stack, [Wr2] a stack with conditions (colour W or B, "
                  "rN sN nN: at least N rounds, squares, pieces); SQ=CELL for one square (e4=W, c3=(RS)); w or b, the "
                  "side to move; counts COUNT OP N with OP >= <= = > < and COUNT #CELL (stacks matching CELL), Wr Ws Wp "
-                 "(White's rounds, squares, pieces) or Br Bs Bp. Example: '#[Wn3]>=2' (White has two stacks of three).",
+                 "(White's rounds, squares, pieces) or Br Bs Bp. Example: '#[Wn3]>=2' (White has two stacks of three). "
+                 "Gomoku and Ninuki patterns start with the game's name, then a board of 15 or 19 ranks (x o . ? * "
+                 "and digits), PT=CELL terms (h8=x), b or w, and counts Bc Wc (stones captured by Black, White) "
+                 "and Bs Ws (stones on the board): 'Ninuki h8=x i9=x Bc>=4'.",
                  "spec"});
     p.addOption({"threads", "Threads replaying games for --pattern (default: one per processor).", "N", "0"});
     add_filter_options(p);
@@ -51,16 +55,25 @@ int run_search(const QCommandLineParser& p) {
     }
     const std::string position_text = stone ? stone->to_text() : position.to_text();
     std::optional<db::Pattern> pattern;
+    std::optional<db::StonePattern> stone_pattern;
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
-        auto parsed = db::Pattern::parse(text);
-        if (auto* e = std::get_if<db::PatternError>(&parsed)) {
-            print_err("gounki search: bad pattern at character " + std::to_string(e->column + 1) + ": " + e->message + "\n  " + text +
-                      "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
+        const auto bad = [&](const db::PatternError& e) {
+            print_err("gounki search: bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message + "\n  " + text +
+                      "\n  " + std::string(std::size_t(e.column), ' ') + "^\n");
             return exit_usage;
+        };
+        if (stones::is_stone_position_text(text)) {
+            auto parsed = db::StonePattern::parse(text);
+            if (auto* e = std::get_if<db::PatternError>(&parsed)) return bad(*e);
+            stone_pattern = std::get<db::StonePattern>(std::move(parsed));
+        } else {
+            auto parsed = db::Pattern::parse(text);
+            if (auto* e = std::get_if<db::PatternError>(&parsed)) return bad(*e);
+            pattern = std::get<db::Pattern>(std::move(parsed));
         }
-        pattern = std::get<db::Pattern>(std::move(parsed));
     }
+    const std::string pattern_text = pattern ? pattern->text() : stone_pattern ? stone_pattern->text() : std::string();
 
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
@@ -69,24 +82,25 @@ int run_search(const QCommandLineParser& p) {
         if (stone) list = database->search_position(*stone, filter, paging);
         else if (p.isSet("position")) list = database->search_position(position, GameKind::gounki, filter, paging);
         else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
+        else if (stone_pattern) list = database->search_stone_pattern(*stone_pattern, filter, paging);
         else list = database->list_games(filter, paging); // the tag filters alone
     } catch (const std::exception& e) {
         return database_error(self, e);
     }
 
-    const bool by_position = p.isSet("position") || pattern;
+    const bool by_position = p.isSet("position") || p.isSet("pattern");
     if (p.isSet("json")) {
         QJsonArray games;
         for (const auto& g : list.games) games.append(summary_json(g));
         QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
         if (p.isSet("position")) o["position"] = QString::fromStdString(position_text);
-        if (pattern) o["pattern"] = QString::fromStdString(pattern->text());
+        if (p.isSet("pattern")) o["pattern"] = QString::fromStdString(pattern_text);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
     if (p.isSet("position")) out += " reached " + position_text;
-    else if (pattern) out += " matched " + pattern->text();
+    else if (p.isSet("pattern")) out += " matched " + pattern_text;
     else out += " matched the filters";
     out += "\n";
     if (!list.games.empty()) out += games_table(list.games, by_position);

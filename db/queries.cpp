@@ -10,6 +10,7 @@
 
 #include "db/game_db.hpp"
 #include "db/pattern.hpp"
+#include "db/stone_pattern.hpp"
 
 namespace gounki::db {
 
@@ -290,6 +291,38 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     if (failure) std::rethrow_exception(failure);
 
     std::sort(matches.begin(), matches.end());
+    GameList out = page_of(std::move(matches), GameFilter{}, paging); // the filter is already applied
+    tx.commit();
+    return out;
+}
+
+GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging) {
+    // Stone collections are replayed on one connection: a stone move costs little next to the
+    // reading, and such collections are far smaller than Gounki ones.
+    Transaction tx(db_, TransactionKind::deferred);
+    Params params(2);
+    const std::string sql = "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.kind = ?1 AND " + where(filter, params) +
+                            " ORDER BY g.id";
+    Statement st(db_, sql);
+    st.bind(1, std::int64_t(pattern.kind()));
+    params.bind(st);
+    std::vector<std::pair<std::int64_t, int>> matches;
+    stones::StoneUndo undo;
+    while (st.step()) {
+        stones::StonePosition pos = Replay(pattern.kind(), st.get_text(1)).stone();
+        if (pattern.size() && *pattern.size() != pos.size()) continue;
+        int ply = pattern.matches(pos) ? 0 : -1;
+        MoveDecoder moves(st.get_blob(2));
+        Move m;
+        for (int i = 1; ply < 0 && moves.next(m); ++i) {
+            if (pattern.prunes() && !pattern.reachable(pos)) break;
+            if (!pos.is_legal(m)) throw DbError(0, "the database is damaged: game " + std::to_string(st.get_int64(0)) +
+                                                       " holds an illegal move at ply " + std::to_string(i));
+            pos.play(m, undo);
+            if (pattern.matches(pos)) ply = i;
+        }
+        if (ply >= 0) matches.emplace_back(st.get_int64(0), ply);
+    }
     GameList out = page_of(std::move(matches), GameFilter{}, paging); // the filter is already applied
     tx.commit();
     return out;
