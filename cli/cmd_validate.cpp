@@ -5,13 +5,17 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <streambuf>
 #include <map>
 #include <memory>
 
 #include "cli/command.hpp"
 #include "parser/reader.hpp"
+#include "parser/sgf.hpp"
 
 namespace gounki::cli {
 
@@ -112,7 +116,40 @@ private:
     bool json_;
 };
 
-void read_file(RecordReader& reader, Output& out, Tally& t) {
+// Standard input as one stream again after its first bytes were read to tell SGF from GPN.
+class PrefixedInput : public std::streambuf {
+public:
+    PrefixedInput(std::string prefix, std::istream& rest) : prefix_(std::move(prefix)), rest_(rest) {
+        setg(prefix_.data(), prefix_.data(), prefix_.data() + prefix_.size());
+    }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        rest_.read(block_, sizeof block_);
+        const std::streamsize n = rest_.gcount();
+        if (n <= 0) return traits_type::eof();
+        setg(block_, block_, block_ + n);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    std::string prefix_;
+    std::istream& rest_;
+    char block_[1 << 16];
+};
+
+// The first bytes of a file (empty when it cannot be read: the reader reports that).
+std::string head_of(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::string head(256, '\0');
+    f.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(std::max<std::streamsize>(f.gcount(), 0)));
+    return head;
+}
+
+template <class Reader>
+void read_file(Reader& reader, Output& out, Tally& t) {
     GameRecord game;
     while (reader.next(game)) {
         for (const Diagnostic& d : reader.take_file_diagnostics()) out.diagnostic(d, t);
@@ -134,7 +171,7 @@ void read_file(RecordReader& reader, Output& out, Tally& t) {
 void describe_validate(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
-    p.addPositionalArgument("FILE", "Record files (GPN, RULES.md 1.8); '-' reads standard input.", "FILE...");
+    p.addPositionalArgument("FILE", "Record files (GPN, RULES.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); '-' reads standard input.", "FILE...");
 }
 
 int run_validate(const QCommandLineParser& p) {
@@ -149,8 +186,35 @@ int run_validate(const QCommandLineParser& p) {
     const auto t0 = std::chrono::steady_clock::now();
     for (const QString& name : files) {
         ++t.files;
+        // SGF (Gomoku programs' export, parser/sgf.hpp): a name ending in .sgf, or text opening with "(;".
+        std::unique_ptr<std::istream> prefixed_in;
+        std::unique_ptr<PrefixedInput> prefixed;
+        std::string head;
+        if (name == "-") {
+            head.resize(256);
+            std::cin.read(head.data(), std::streamsize(head.size()));
+            head.resize(std::size_t(std::max<std::streamsize>(std::cin.gcount(), 0)));
+            std::cin.clear(std::cin.rdstate() & std::ios::badbit);
+            prefixed = std::make_unique<PrefixedInput>(head, std::cin);
+            prefixed_in = std::make_unique<std::istream>(prefixed.get());
+        } else {
+            head = head_of(name.toStdString());
+        }
+        if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()),
+                                   head)) {
+            std::unique_ptr<parser::SgfReader> sgf;
+            if (name == "-") sgf = std::make_unique<parser::SgfReader>(*prefixed_in, "-");
+            else sgf = std::make_unique<parser::SgfReader>(std::filesystem::path(name.toStdString()));
+            if (!sgf->ok()) {
+                for (const Diagnostic& d : sgf->take_file_diagnostics()) out.diagnostic(d, t);
+                t.io_failed = true;
+                continue;
+            }
+            read_file(*sgf, out, t);
+            continue;
+        }
         std::unique_ptr<RecordReader> reader;
-        if (name == "-") reader = std::make_unique<RecordReader>(std::cin, "-");
+        if (name == "-") reader = std::make_unique<RecordReader>(*prefixed_in, "-");
         else reader = std::make_unique<RecordReader>(std::filesystem::path(name.toStdString()));
         if (!reader->ok()) {
             for (const Diagnostic& d : reader->take_file_diagnostics()) out.diagnostic(d, t);

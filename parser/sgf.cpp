@@ -659,6 +659,7 @@ void read_game(std::string_view chunk, int line, int column, const std::string& 
 SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
     auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*f) {
+        io_failed_ = true;
         Diagnostic d;
         d.code = "io-error";
         d.message = "cannot open " + name_;
@@ -686,6 +687,7 @@ bool SgfReader::read_more() {
     in_->read(block, sizeof block);
     const std::streamsize n = in_->gcount();
     if (in_->bad()) {
+        io_failed_ = true;
         Diagnostic d;
         d.code = "io-error";
         d.message = "error reading " + name_;
@@ -696,6 +698,7 @@ bool SgfReader::read_more() {
         eof_ = true;
         return false;
     }
+    bytes_read_ += std::uint64_t(n);
     buf_.append(block, std::size_t(n));
     return true;
 }

@@ -33,6 +33,7 @@
 //
 // Memory: one game tree's text at a time (a game is not bounded, unlike the GPN reader).
 
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
@@ -63,6 +64,8 @@ public:
     // io-error. Each is handed out once.
     std::vector<Diagnostic> take_file_diagnostics();
     int games_read() const { return number_; }
+    std::uint64_t bytes_read() const { return bytes_read_; }
+    bool io_failed() const { return io_failed_; }
 
 private:
     bool read_more(); // appends a block of input to buf_; false when none came
@@ -77,6 +80,8 @@ private:
     bool eof_ = false;
     bool started_ = false; // byte order mark checked
     bool warned_encoding_ = false;
+    bool io_failed_ = false;
+    std::uint64_t bytes_read_ = 0;
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;
     std::vector<Diagnostic> file_diagnostics_;
