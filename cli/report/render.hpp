@@ -31,8 +31,8 @@ struct GpnOptions {
 // Annotated records (RULES.md 1.8), written by parser/'s canonical writer: one game per
 // GameReport, an [Annotator] tag, the verdict as a suffix (`??` `?` `?!`: NAGs 4, 2, 6), a comment
 // per judged move, the best line as a variation. A move of the model that does not replay cuts the
-// game off there, with a comment saying so. Gomoku and Ninuki games: the same layout, written here
-// (the writer knows Gounki only): Game, Size and Rules tags, Black's moves numbered "1.".
+// game off there, with a comment saying so. Gomoku and Ninuki games the same way (the writer adds
+// their Size and Rules tags; Black's moves are numbered "1.").
 std::string render_annotated_gpn(const ReportModel& model, const GpnOptions& options = {});
 
 } // namespace gounki::report
