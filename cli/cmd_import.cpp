@@ -20,6 +20,7 @@
 #include "db/import.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/reader.hpp"
+#include "parser/sgf.hpp"
 #include "parser/splitter.hpp"
 
 namespace gounki::cli {
@@ -31,7 +32,9 @@ void describe_import(QCommandLineParser& p) {
                                   "as partial or invalid with their diagnostics."});
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
-    p.addPositionalArgument("FILE", "Record files (GPN) to import; - reads standard input.", "FILE...");
+    p.addPositionalArgument(
+        "FILE", "Record files to import: GPN (RULES.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input (GPN).",
+        "FILE...");
 }
 
 namespace {
@@ -304,6 +307,29 @@ int run_import(const QCommandLineParser& p) {
                     if (std::filesystem::is_directory(path, ec)) d.message = "cannot read the file: it is a directory";
                     print_diagnostic(d);
                     io_errors = true;
+                    continue;
+                }
+            }
+            // SGF (what Gomoku programs and servers export, parser/sgf.hpp): game by game, in order.
+            if (path != "-") {
+                std::string head(256, '\0');
+                file.read(head.data(), std::streamsize(head.size()));
+                head.resize(std::size_t(std::max<std::streamsize>(file.gcount(), 0)));
+                file.clear();
+                file.seekg(0);
+                if (parser::looks_like_sgf(std::filesystem::path(path), head)) {
+                    parser::SgfReader sgf(file, path);
+                    parser::GameRecord record;
+                    const std::uint64_t bytes_before = bytes_done;
+                    while (sgf.next(record)) {
+                        for (const parser::Diagnostic& d : sgf.take_file_diagnostics()) print_diagnostic(d);
+                        for (const parser::Diagnostic& d : record.diagnostics) print_diagnostic(d);
+                        importer.add(db::game_input(std::move(record)));
+                        bytes_done = bytes_before + sgf.bytes_read();
+                        progress.update(importer.stats().added, bytes_done);
+                    }
+                    for (const parser::Diagnostic& d : sgf.take_file_diagnostics()) print_diagnostic(d);
+                    if (sgf.io_failed()) io_errors = true;
                     continue;
                 }
             }
