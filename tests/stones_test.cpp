@@ -1147,3 +1147,21 @@ TEST_CASE("gounki validate reads SGF files: by name or by content", "[parser][sg
     CHECK(named.out.find("\"code\":\"result-contradicts\"") != std::string::npos);
     CHECK(named.out.find("\"line\":2") != std::string::npos);
 }
+
+TEST_CASE("SGF reading never crashes: every prefix and every one-character change", "[parser][sgf]") {
+    const std::string good = gounki::test::slurp(std::string(GOUNKI_SOURCE_DIR) + "/tests/data/sgf/variations.sgf");
+    const std::string alphabet = "()[];\\\nBWCGMaz4";
+    auto check_one = [](const std::string& text) {
+        for (const GameRecord& g : gounki::parser::read_sgf(text, "t.sgf")) {
+            for (const Diagnostic& d : g.diagnostics) CHECK(d.line >= 1);
+            CHECK((g.status == GameStatus::valid) == (g.error_count() == 0 && g.status != GameStatus::partial));
+        }
+    };
+    for (std::size_t n = 0; n <= good.size(); ++n) check_one(good.substr(0, n));
+    for (std::size_t i = 0; i < good.size(); i += 3)
+        for (char c : alphabet) {
+            std::string t = good;
+            t[i] = c;
+            check_one(t);
+        }
+}
