@@ -1,0 +1,299 @@
+// The stone-game engine: the line-pattern table, forced wins of 1 to 9 plies found with their exact
+// distance (victories by continuous fours, Gomoku and Ninuki), defences, losses, captures (the
+// tenth captured stone, a capture that breaks a five), determinism, the judge on a stone game and
+// the commands.
+//
+// Coordinates: files a.., ranks 1.. from the bottom (RULES.md 2). Every expected result is argued
+// in the comment above its test from the rules.
+#include "tests/catch.hpp"
+
+#include <string>
+#include <vector>
+
+#include "analysis/judge.hpp"
+#include "analysis/stones_eval.hpp"
+#include "analysis/stones_search.hpp"
+#include "core/stones.hpp"
+#include "tests/support.hpp"
+
+using namespace gounki;
+using namespace gounki::analysis;
+using stones::Stone;
+using stones::StonePosition;
+
+namespace {
+
+int pt(const StonePosition& pos, const std::string& name) {
+    const int p = stones::parse_point(name, pos.size());
+    if (p == stones::no_point) FAIL("bad test point " << name);
+    return p;
+}
+
+StonePosition make_position(const stones::Rules& rules, const std::vector<std::string>& black,
+                            const std::vector<std::string>& white, Color to_move) {
+    StonePosition pos(rules);
+    for (const auto& n : black) pos.put(pt(pos, n), Stone::black);
+    for (const auto& n : white) pos.put(pt(pos, n), Stone::white);
+    pos.set_side_to_move(to_move);
+    pos.update_outcome();
+    REQUIRE_FALSE(pos.game_over());
+    return pos;
+}
+
+StonePosition make_position(GameKind kind, const std::vector<std::string>& black, const std::vector<std::string>& white,
+                            Color to_move) {
+    return make_position(stones::Rules::defaults(kind), black, white, to_move);
+}
+
+stones::Rules ninuki_without_endgame_capture() {
+    stones::Rules r = stones::Rules::defaults(GameKind::ninuki);
+    r.endgame_capture = false;
+    return r;
+}
+
+void play(StonePosition& pos, const std::string& name) {
+    const Move m = Move::placement(pt(pos, name));
+    REQUIRE(pos.is_legal(m));
+    stones::StoneUndo u;
+    pos.play(m, u);
+}
+
+SearchResult search_depth(const StonePosition& pos, int depth) {
+    StoneSearcher s;
+    SearchLimits l;
+    l.depth = depth;
+    return s.search(pos, l);
+}
+
+SearchResult search_nodes(const StonePosition& pos, std::uint64_t nodes) {
+    StoneSearcher s;
+    SearchLimits l;
+    l.nodes = nodes;
+    return s.search(pos, l);
+}
+
+std::string name_of(Move m) { return m ? stones::point_name(m.point()) : std::string("none"); }
+
+// The chain of fours used by several tests (Black to move; coordinates on both board sizes).
+// Black: d7 e7 f7 (row 7, White c7 at its left end), i10 i11 i12 (file i, White i13 above),
+// i7 j6 k5 (an anti-diagonal, White l4 below it). White also holds nothing else near.
+//   1. h8  makes the anti-diagonal h8 i7 j6 k5 a four (l4 is White's): White must take g9.
+//   3. g7  makes row 7 d7..g7 a four: White must take h7.
+//   5. i9  makes file i i9..i12 a four (White i13 above; i8 is the five point) and the diagonal
+//          g7 h8 i9 an open three (f6, j10 empty, e5, k11 empty): a four-three. White takes i8.
+//   7. j10 (or f6) makes the open four f6? g7 h8 i9 j10: two five points, White blocks one,
+//   9. Black makes five.
+// No shorter win: before 1. h8 the only lines holding three black stones are row 7, file i and the
+// anti-diagonal, and they meet only on i7, already Black's, so no move makes two fours, a four and
+// a three, or two threes; no black line is an open three (no move makes an open four). After each
+// forced pair the same holds one level up (h8 alone on the diagonal until g7 and i9 join it).
+// White has at most one stone on any line near these, so never a four of its own.
+const std::vector<std::string> chain_black = {"d7", "e7", "f7", "i10", "i11", "i12", "i7", "j6", "k5"};
+const std::vector<std::string> chain_white = {"c7", "i13", "l4"};
+const std::vector<std::string> chain_moves = {"h8", "g9", "g7", "h7", "i9", "i8", "j10", "k11"};
+
+StonePosition chain_position(const stones::Rules& rules, int moves_played) {
+    StonePosition pos = make_position(rules, chain_black, chain_white, Color::black);
+    for (int i = 0; i < moves_played; ++i) play(pos, chain_moves[std::size_t(i)]);
+    return pos;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The pattern table
+
+TEST_CASE("line patterns: fives, fours, threes as RULES.md counts them", "[stones-engine]") {
+    // cells: offsets -4..-1 then +1..+4 around the placed stone; 0 empty, 1 ours, 2 blocked.
+    CHECK(line_threat({0, 1, 1, 1, 1, 0, 0, 0}) == LineThreat::five);          // XXX[X]X
+    CHECK(line_threat({0, 0, 1, 1, 1, 1, 0, 0}) == LineThreat::five);          // XX[X]XX
+    CHECK(line_threat({0, 0, 0, 1, 1, 1, 0, 0}) == LineThreat::open_four);     // __ _X[X]XX_ _ : _XXXX_
+    CHECK(line_threat({0, 0, 2, 1, 1, 1, 0, 0}) == LineThreat::four);          // OX[X]XX_ : one five point
+    CHECK(line_threat({0, 0, 0, 1, 0, 1, 1, 0}) == LineThreat::four);          // X[X]_XX: the gap
+    CHECK(line_threat({0, 0, 0, 0, 1, 1, 0, 0}) == LineThreat::open_three);    // _[X]XX__ : free three
+    CHECK(line_threat({0, 0, 0, 1, 0, 1, 0, 0}) == LineThreat::open_three);    // _X[X]_X_ : split three
+    CHECK(line_threat({0, 0, 2, 0, 1, 1, 0, 2}) == LineThreat::closed_three);  // O_[X]XX_O is not free
+    CHECK(line_threat({0, 0, 0, 2, 1, 1, 0, 0}) == LineThreat::closed_three);  // O[X]XX__
+    CHECK(line_threat({0, 0, 0, 0, 1, 0, 0, 0}) == LineThreat::open_two);
+    CHECK(line_threat({2, 2, 2, 2, 1, 1, 1, 2}) == LineThreat::none);          // no room for five
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forced wins with their distance
+
+TEST_CASE("Gomoku: the chain of fours wins in 9, 7, 5, 3 and 1 with the right first moves", "[stones-engine]") {
+    const int expected[5] = {9, 7, 5, 3, 1};
+    for (int k = 0; k < 5; ++k) {
+        const StonePosition pos = chain_position(stones::Rules::defaults(GameKind::gomoku), 2 * k);
+        const SearchResult r = search_nodes(pos, 400'000);
+        INFO("after " << 2 * k << " plies of the chain: best " << name_of(r.best) << " score " << r.score);
+        CHECK(r.win_in == expected[k]);
+        CHECK(r.score == win_at(expected[k]));
+        if (k < 3) CHECK(name_of(r.best) == chain_moves[std::size_t(2 * k)]);
+        REQUIRE(int(r.pv.size()) == expected[k]);
+        // The principal variation is legal and ends in Black's win.
+        StonePosition after = pos;
+        for (Move m : r.pv) {
+            REQUIRE(after.is_legal(m));
+            stones::StoneUndo u;
+            after.play(m, u);
+        }
+        CHECK(after.outcome() == Outcome::black_wins);
+    }
+}
+
+TEST_CASE("Gomoku: the VCF prover finds the shortest sequence of fours", "[stones-engine]") {
+    StoneSearcher s;
+    const int expected[5] = {9, 7, 5, 3, 1};
+    for (int k = 0; k < 5; ++k) {
+        const VcfResult v = s.find_vcf(chain_position(stones::Rules::defaults(GameKind::gomoku), 2 * k), 11);
+        INFO("after " << 2 * k << " plies");
+        CHECK(v.found);
+        CHECK(v.plies == expected[k]);
+        CHECK(int(v.line.size()) == expected[k]);
+    }
+    // Seven plies are not enough for the nine-ply chain.
+    CHECK_FALSE(s.find_vcf(chain_position(stones::Rules::defaults(GameKind::gomoku), 0), 7).found);
+}
+
+// The same stones on the Ninuki board (19x19), captures on, end-game capture off. No capture ever
+// happens along the chain: no black pair is flanked by a white stone with the other end empty, and
+// none of White's forced blocks flanks one (h7, i8, g9, k11 each touch black runs of three or more
+// or single stones only); White never has a four. So a five wins at once and the distances are
+// those of Gomoku.
+TEST_CASE("Ninuki: the chain wins in 9, 7, 5, 3 and 1 without end-game capture", "[stones-engine]") {
+    const int expected[5] = {9, 7, 5, 3, 1};
+    for (int k = 0; k < 5; ++k) {
+        const StonePosition pos = chain_position(ninuki_without_endgame_capture(), 2 * k);
+        const SearchResult r = search_nodes(pos, 400'000);
+        INFO("after " << 2 * k << " plies of the chain: best " << name_of(r.best) << " score " << r.score);
+        CHECK(r.win_in == expected[k]);
+        if (k < 3) CHECK(name_of(r.best) == chain_moves[std::size_t(2 * k)]);
+        StoneSearcher s;
+        CHECK(s.find_vcf(pos, 11).plies == expected[k]);
+    }
+}
+
+// With end-game capture (the default) the open four of the 3-ply win is not enough: after 7. j10
+// (f6 g7 h8 i9 j10 would be five) White answers h10 or k10, flanking Black's pair i10 j10 on row
+// 10, and every five Black can make then holds j10 or f6; a five through j10 is broken by taking
+// i10 j10, and through f6 (after 7. f6) by White's f8 or f5 taking f6 f7. So no win in 3 and no
+// sequence of fours of 3 plies, while the five-ply-win position of Gomoku still has a longer win.
+TEST_CASE("Ninuki: end-game capture gives the defender captures that break the five", "[stones-engine]") {
+    const StonePosition pos = chain_position(stones::Rules::defaults(GameKind::ninuki), 6);
+    StoneSearcher s;
+    CHECK_FALSE(s.find_vcf(pos, 3).found);
+    const SearchResult r = search_nodes(pos, 400'000);
+    CHECK(r.win_in != 3);
+    CHECK(r.win_in != 1);
+    CHECK(r.win_in >= 0);
+}
+
+// After 5. i9 (four and open three) White to move: i8 is forced (else i8 makes five), then Black's
+// j10 or f6 makes an open four, White blocks one end, Black fives on the other: White loses in 4.
+TEST_CASE("a forced loss is reported with its distance", "[stones-engine]") {
+    StonePosition pos = chain_position(stones::Rules::defaults(GameKind::gomoku), 4);
+    play(pos, "i9");
+    const SearchResult r = search_nodes(pos, 200'000);
+    CHECK(r.win_in == -4);
+    CHECK(r.score == loss_at(4));
+    CHECK(name_of(r.best) == "i8");
+    // Facing an open four, the loss is two plies away.
+    StonePosition open = pos;
+    play(open, "i8");
+    play(open, "j10");
+    const SearchResult r2 = search_depth(open, 3);
+    CHECK(r2.win_in == -2);
+}
+
+// Black's d4 e4 f4 are closed by White's c4: g4 (or h4) makes a four, White takes the other point,
+// and Black has no four left. No sequence of fours wins, and no move makes two five points (the
+// only black line is closed), so nothing is won within 4 plies either.
+TEST_CASE("no win is claimed where the defence holds", "[stones-engine]") {
+    const StonePosition pos = make_position(GameKind::gomoku, {"d4", "e4", "f4"}, {"c4", "l12"}, Color::black);
+    StoneSearcher s;
+    CHECK_FALSE(s.find_vcf(pos, 15).found);
+    const SearchResult r = search_depth(pos, 4);
+    CHECK_FALSE(is_proven(r.score));
+    CHECK(r.win_in == 0);
+}
+
+// The Gomoku position where a quiet move wins: Black's g8 threatens i8 (a four on file i and an
+// open three g8 h8 i8) and h9 (the open four f7 g8 h9 i10); White cannot stop both. The search
+// finds a win although no sequence of fours exists: Black's only fours are on file i, and after
+// i8 or i9 and White's block Black has no four left.
+TEST_CASE("a quiet move with two threats is a win the search finds", "[stones-engine]") {
+    StonePosition pos = chain_position(stones::Rules::defaults(GameKind::gomoku), 4);
+    pos.put(pt(pos, "f6"), Stone::white);
+    pos.put(pt(pos, "j10"), Stone::white);
+    const SearchResult r = search_depth(pos, 4);
+    // No move makes two five points now (Black's only live four line is file i), so no win in 3.
+    CHECK(r.win_in >= 5);
+    CHECK(r.win_in <= 7);
+    StoneSearcher s;
+    CHECK_FALSE(s.find_vcf(pos, 5).found);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ninuki captures
+
+// Black has taken 8 stones; White's pair k10 l10 lies between Black's j10 and the empty m10.
+// Black's m10 takes it: the tenth stone wins at once.
+TEST_CASE("Ninuki: the tenth captured stone wins in 1", "[stones-engine]") {
+    StonePosition pos = make_position(GameKind::ninuki, {"j10", "c3"}, {"k10", "l10", "r17"}, Color::black);
+    pos.set_captured(Color::black, 8);
+    const SearchResult r = search_depth(pos, 2);
+    CHECK(r.win_in == 1);
+    CHECK(name_of(r.best) == "m10");
+    // With six taken the same capture wins nothing at once.
+    pos.set_captured(Color::black, 6);
+    CHECK(search_depth(pos, 2).win_in != 1);
+}
+
+// Black's d10 e10 f10 g10 is an open four: h10 (or c10) makes five. But White's f11 sits above the
+// black pair f10 f9 (f8 empty) wait: the pair is vertical f10 f9 with White f11 above and f8
+// empty: after a black five on row 10, White's f8 takes f9 and f10 and breaks it. With end-game
+// capture the five does not win at once; without the option (or in Gomoku) it does.
+TEST_CASE("Ninuki: a five that a capture can break does not win at once", "[stones-engine]") {
+    const std::vector<std::string> black = {"d10", "e10", "f10", "g10", "f9", "c2"};
+    const std::vector<std::string> white = {"f11", "q17", "q16", "r3", "r4"};
+    StonePosition pos = make_position(GameKind::ninuki, black, white, Color::black);
+    const SearchResult r = search_depth(pos, 1);
+    CHECK(r.win_in != 1);
+    StonePosition five = pos;
+    play(five, "h10");
+    REQUIRE_FALSE(five.game_over());
+    REQUIRE(five.pending_five() == Color::black);
+    // White to move must capture: f8 is the only move that does not lose at once.
+    const SearchResult w = search_depth(five, 1);
+    CHECK(name_of(w.best) == "f8");
+    CHECK(w.win_in != -1);
+
+    // Without the end-game capture option the five wins.
+    StonePosition simple = pos;
+    stones::Rules rules = simple.rules();
+    rules.endgame_capture = false;
+    StonePosition plain(rules);
+    for (const auto& n : black) plain.put(pt(plain, n), Stone::black);
+    for (const auto& n : white) plain.put(pt(plain, n), Stone::white);
+    plain.set_side_to_move(Color::black);
+    CHECK(search_depth(plain, 1).win_in == 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism and limits
+
+TEST_CASE("stone search: same depth or node limit, same move and node count", "[stones-engine]") {
+    const StonePosition pos = make_position(GameKind::ninuki, {"j10", "k11", "h9"}, {"k10", "j11"}, Color::white);
+    const SearchResult a = search_depth(pos, 4);
+    const SearchResult b = search_depth(pos, 4);
+    CHECK(a.best == b.best);
+    CHECK(a.nodes == b.nodes);
+    CHECK(a.score == b.score);
+    const SearchResult c = search_nodes(pos, 5000);
+    const SearchResult d = search_nodes(pos, 5000);
+    CHECK(c.best == d.best);
+    CHECK(c.nodes == d.nodes);
+    CHECK(c.nodes <= 5000);
+    CHECK(pos.is_legal(c.best));
+}
