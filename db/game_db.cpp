@@ -23,9 +23,18 @@ struct Migration {
     int version;
     const char* sql;
 };
+constexpr const char annotations_sql_v3[] = R"sql(
+-- Migration 3: what a record says beyond its main line (comments, NAGs, variations), so that show
+-- and export give it back whole. The game's canonical record text (parser/writer.hpp) as imported;
+-- NULL when the record had none of them (most games).
+ALTER TABLE games ADD COLUMN annotated TEXT;
+PRAGMA user_version = 3;
+)sql";
+
 constexpr Migration migrations[] = {
     {1, schema_sql_v1},
     {2, analysis_schema_sql_v2}, // db/analysis_store.cpp
+    {3, annotations_sql_v3},
 };
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 

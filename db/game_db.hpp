@@ -28,7 +28,7 @@ class Pattern;
 class StonePattern;
 
 // The newest schema this build knows (PRAGMA user_version).
-inline constexpr int schema_version = 2;
+inline constexpr int schema_version = 3;
 // 'GOUK' in PRAGMA application_id.
 inline constexpr std::int64_t application_id = 0x474F554B;
 
@@ -63,6 +63,9 @@ struct GameInput {
     std::vector<Diagnostic> diagnostics;
     std::string source_file;
     int source_line = 0;
+    // The canonical record text when the record holds comments, NAGs or variations (which the
+    // columns do not keep); empty otherwise.
+    std::string annotated;
 };
 
 // Tag filters. Names match as case-insensitive substrings; empty means any.
@@ -109,6 +112,7 @@ struct StoredGame {
     std::vector<Diagnostic> diagnostics;
     std::string source_file;
     int source_line = 0;
+    std::string annotated; // as GameInput::annotated
 };
 
 struct TreeMove {

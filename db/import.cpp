@@ -225,8 +225,8 @@ struct Importer::Impl {
           find_source(db, "SELECT id FROM sources WHERE path = ?1"),
           insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
           insert_game(db, "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
-                          "start_position, ply_count, status, moves, source_id, source_line, end_key, id) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"),
+                          "start_position, ply_count, status, moves, source_id, source_line, end_key, id, annotated) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"),
           insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
           insert_diag(db, "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
           insert_note(db, "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
@@ -368,6 +368,7 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     if (!p.black.empty()) insert_game.bind(8, name_id(find_player, insert_player, players, p.black));
     insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
     insert_game.bind(12, std::int64_t(g.status)).bind_static_blob(13, p.moves_blob);
+    insert_game.bind_static_text_or_null(18, g.annotated);
     if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
     insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id_counter);
     insert_game.run();

@@ -398,7 +398,7 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
 
 std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     Transaction tx(db_, TransactionKind::deferred);
-    Statement& st = cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line" + summary_from +
+    Statement& st = cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line, g.annotated" + summary_from +
                            " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
     st.bind(1, id);
     if (!st.step()) {
@@ -418,6 +418,7 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     auto moves = decode_moves(st.get_blob(12));
     out.source_file = st.get_string(13);
     out.source_line = st.get_int(14);
+    out.annotated = st.get_string(15);
     st.reset();
     if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
     out.moves = std::move(*moves);

@@ -1,5 +1,8 @@
 #include "db/record_bridge.hpp"
 
+#include "parser/reader.hpp"
+#include "parser/writer.hpp"
+
 namespace gounki::db {
 
 namespace {
@@ -32,8 +35,20 @@ void fill_record(parser::GameRecord& r, GameKind kind, const std::vector<std::pa
 
 GameInput game_input(const parser::GameRecord& record) { return game_input(parser::GameRecord(record)); }
 
+namespace {
+
+bool has_annotations(const parser::Line& line) {
+    if (!line.comments.empty()) return true;
+    for (const parser::Ply& p : line.plies)
+        if (!p.comments.empty() || !p.nags.empty() || !p.variations.empty()) return true;
+    return false;
+}
+
+} // namespace
+
 GameInput game_input(parser::GameRecord&& r) {
     GameInput g;
+    if (has_annotations(r.main)) g.annotated = parser::write_record(r);
     g.kind = r.kind;
     g.tags = std::move(r.tags);
     if (r.kind == GameKind::gounki) {
@@ -57,6 +72,16 @@ parser::GameRecord game_record(const StoredGame& game) {
     parser::GameRecord r;
     fill_record(r, game.summary.kind, game.tags, game.start, game.moves, game.summary.result);
     r.stone_start = game.stone_start;
+    if (!game.annotated.empty()) {
+        // The main line with its comments, NAGs and variations, when the kept text still reads as
+        // the same moves (it always does unless the file was edited by hand).
+        const auto kept = parser::read_records(game.annotated, "stored");
+        if (kept.size() == 1 && kept[0].main.plies.size() == game.moves.size()) {
+            bool same = true;
+            for (std::size_t i = 0; i < game.moves.size() && same; ++i) same = kept[0].main.plies[i].move == game.moves[i];
+            if (same) r.main = kept[0].main;
+        }
+    }
     r.status = game.summary.status == GameStatus::valid     ? parser::GameStatus::valid
                : game.summary.status == GameStatus::partial ? parser::GameStatus::partial
                                                             : parser::GameStatus::invalid;

@@ -1,7 +1,8 @@
 #pragma once
 // Between the record parser's GameRecord and the database's games: what the importer stores of a
 // record (tags, start, the main line, result, status, diagnostics) and the record a stored game
-// gives back for show and export. Comments, NAGs and variations are not stored.
+// gives back for show and export. Comments, NAGs and variations live in the record text kept with
+// the game (GameInput::annotated) and come back from it.
 // Built only when parser/ is part of the build (GOUNKI_HAVE_PARSER).
 
 #include "db/game_db.hpp"

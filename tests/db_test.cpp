@@ -182,14 +182,15 @@ void check_consistent(GameDatabase& db) {
         const auto g = db.game(id);
         REQUIRE(g);
         REQUIRE(g->summary.ply_count == int(g->moves.size()));
-        const std::vector<std::uint64_t> keys = GameDatabase::position_keys(g->summary.kind, g->start, g->moves);
+        const std::vector<std::uint64_t> keys = GameDatabase::position_keys(
+            g->summary.kind == GameKind::gounki ? Replay(g->start) : Replay(g->stone_start), g->moves);
         std::vector<IndexEntry> found;
         db.index().lookup(keys.back(), found);
         const bool indexed = std::any_of(found.begin(), found.end(), [&](const IndexEntry& e) { return e.game == id && e.ply == g->moves.size(); });
         REQUIRE(indexed);
         plies += std::int64_t(g->moves.size()) + 1;
         ++games;
-        with_moves += !g->moves.empty() && g->standard_start;
+        with_moves += !g->moves.empty() && g->standard_start && g->summary.kind == GameKind::gounki;
     }
     CHECK(scalar(db, "SELECT coalesce(sum(entries), 0) FROM position_runs") == plies);
     std::int64_t listed = 0;
@@ -566,15 +567,11 @@ TEST_CASE("broken games are stored as partial with their diagnostics unless reje
     auto broken = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::unknown);
     broken.status = GameStatus::partial;
     broken.diagnostics = {{Severity::error, "illegal-move", 3, 7, "c2-c5 is not a legal move"}, {Severity::warning, "no-result", 0, 0, "no result"}};
-    auto other_kind = game({}, "Cy", "Di", ResultCode::unknown);
-    other_kind.kind = GameKind::gomoku;
-
     ImportOptions reject;
     reject.reject_broken = true;
-    auto r1 = import(db, {broken, other_kind}, reject);
+    auto r1 = import(db, {broken}, reject);
     CHECK(r1[0].action == ImportAction::rejected);
-    CHECK(r1[1].action == ImportAction::rejected);
-    CHECK(contains(r1[1].reason, "Gomoku"));
+    CHECK(contains(r1[0].reason, "broken"));
     CHECK(db.list_games({}, {}).total == 0);
 
     auto r2 = import(db, {broken});
@@ -696,6 +693,104 @@ TEST_CASE("exact position search finds a position whatever the move order, with 
     CHECK(f.db.search_position(other, GameKind::gounki, {}, {}).total == 0);
     // The game kind is part of the key.
     CHECK(f.db.search_position(pos, GameKind::gomoku, {}, {}).total == 0);
+}
+
+TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by position, in the tree, and deleted", "[db][stones]") {
+    TempDir dir;
+    GameDatabase db(dir.file("stones.db"), Access::read_write);
+    const std::string text =
+        "[Game \"Gomoku\"]\n[White \"W1\"]\n[Black \"B1\"]\n[Date \"2026.01.02\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 0-1\n\n"
+        "[Game \"Gomoku\"]\n[White \"W2\"]\n[Black \"B2\"]\n[Date \"2026.02.03\"]\n\n1. i8 h9 2. h8 i9 3. a1 *\n\n"
+        "[Game \"Gomoku\"]\n[Size \"19\"]\n[White \"W3\"]\n[Black \"B3\"]\n\n1. h8 h9 2. i8 *\n\n"
+        "[Game \"Ninuki\"]\n[Rules \"no-endgame-capture\"]\n[White \"W4\"]\n[Black \"B4\"]\n\n1. j10 k10 2. a1 l10 3. m10 k10 *\n";
+    std::vector<GameInput> inputs;
+    for (parser::GameRecord& r : parser::read_records(text, "stones.gpn")) {
+        REQUIRE(r.status == parser::GameStatus::valid);
+        inputs.push_back(game_input(std::move(r)));
+    }
+    const auto reports = import(db, inputs);
+    REQUIRE(reports.size() == 4);
+    for (const ImportReport& r : reports) REQUIRE(r.action == ImportAction::stored);
+    check_consistent(db);
+
+    // The same position reached by another move order (games 1 and 2 after four plies), found
+    // only among 15x15 Gomoku games: the size and the rules are part of the key.
+    stones::StonePosition pos(stones::Rules::defaults(GameKind::gomoku));
+    stones::StoneUndo u;
+    for (const char* p : {"h8", "h9", "i8", "i9"}) pos.play(Move::placement(stones::parse_point(p, 15)), u);
+    const GameList found = db.search_position(pos, {}, {});
+    CHECK(ids_of(found) == std::vector<std::int64_t>{reports[0].game_id, reports[1].game_id});
+    stones::Rules big = stones::Rules::defaults(GameKind::gomoku);
+    big.size = 19;
+    stones::StonePosition pos19(big);
+    pos19.play(Move::placement(stones::parse_point("h8", 19)), u);
+    CHECK(ids_of(db.search_position(pos19, {}, {})) == std::vector<std::int64_t>{reports[2].game_id});
+    stones::StonePosition gomoku15(stones::Rules::defaults(GameKind::gomoku));
+    gomoku15.play(Move::placement(stones::parse_point("h8", 15)), u);
+    CHECK(db.search_position(gomoku15, {}, {}).total == 1); // not the 19x19 game
+    // Positions after a capture: the captured count is part of the key.
+    stones::StonePosition nin(db.game(reports[3].game_id)->stone_start);
+    CHECK(nin.rules().endgame_capture == false);
+    for (Move m : db.game(reports[3].game_id)->moves) nin.play(m, u);
+    CHECK(nin.captured(Color::black) == 2);
+    CHECK(ids_of(db.search_position(nin, {}, {})) == std::vector<std::int64_t>{reports[3].game_id});
+    stones::StonePosition no_capture = nin;
+    no_capture.set_captured(Color::black, 0);
+    CHECK(db.search_position(no_capture, {}, {}).total == 0);
+
+    // The tree of the empty 15x15 board: h8 in one game, i8 in the other.
+    const Tree start = db.tree(stones::StonePosition(stones::Rules::defaults(GameKind::gomoku)));
+    CHECK(start.games == 2);
+    REQUIRE(start.moves.size() == 2);
+    std::map<std::string, std::int64_t> black_wins;
+    for (const TreeMove& m : start.moves) black_wins[stones::point_name(m.move.point())] = m.black_wins;
+    CHECK(black_wins == std::map<std::string, std::int64_t>{{"h8", 1}, {"i8", 0}});
+
+    // One game back with its rules, written as a record that reads back the same.
+    const auto g4 = db.game(reports[3].game_id);
+    REQUIRE(g4);
+    CHECK(g4->summary.kind == GameKind::ninuki);
+    const std::string written = parser::write_record(game_record(*g4));
+    CHECK(contains(written, "[Rules \"no-endgame-capture\"]"));
+    const auto again = parser::read_records(written, "again");
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].status == parser::GameStatus::valid);
+    CHECK(again[0].stone_start == g4->stone_start);
+
+    // Deleting takes the game out of the index and the tree.
+    CHECK(db.delete_game(reports[0].game_id));
+    CHECK(ids_of(db.search_position(pos, {}, {})) == std::vector<std::int64_t>{reports[1].game_id});
+    CHECK(db.tree(stones::StonePosition(stones::Rules::defaults(GameKind::gomoku))).games == 1);
+    check_consistent(db);
+}
+
+TEST_CASE("comments, NAGs and variations come back with the game they were imported with", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("notes.db"), Access::read_write);
+    const std::string text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n{Before} 1. c2-d3! {good} (1. e2-f3 $14) 1... f7-e6?? *\n\n"
+                             "[White \"Cy\"]\n[Black \"Di\"]\n\n1. c2-d3 f7-e6 *\n";
+    std::vector<GameInput> inputs;
+    for (parser::GameRecord& r : parser::read_records(text, "notes.gpn")) inputs.push_back(game_input(std::move(r)));
+    REQUIRE(inputs.size() == 2);
+    CHECK_FALSE(inputs[0].annotated.empty());
+    CHECK(inputs[1].annotated.empty()); // nothing beyond the moves: nothing kept
+    const auto reports = import(db, inputs);
+    const auto g = db.game(reports[0].game_id);
+    REQUIRE(g);
+    const parser::GameRecord back = game_record(*g);
+    CHECK(back.main.comments == std::vector<std::string>{"Before"});
+    REQUIRE(back.main.plies.size() == 2);
+    CHECK(back.main.plies[0].nags == std::vector<std::uint8_t>{1});
+    CHECK(back.main.plies[0].comments == std::vector<std::string>{"good"});
+    REQUIRE(back.main.plies[0].variations.size() == 1);
+    CHECK(back.main.plies[0].variations[0].plies.at(0).nags == std::vector<std::uint8_t>{14});
+    CHECK(back.main.plies[1].nags == std::vector<std::uint8_t>{4});
+    CHECK(contains(parser::write_record(back), "{good} (1. e2-f3 $14)"));
+    // A kept text that no longer matches the stored moves is ignored, never trusted.
+    db.sql().exec("UPDATE games SET annotated = '1. e2-f3 *' WHERE id = " + std::to_string(reports[0].game_id));
+    const parser::GameRecord plain = game_record(*db.game(reports[0].game_id));
+    CHECK(plain.main.comments.empty());
+    CHECK(plain.main.plies.at(0).move == g->moves.at(0));
 }
 
 TEST_CASE("pattern search tests every position of every game, with filters", "[db]") {
@@ -943,6 +1038,8 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
         CHECK(ga->tags == gb->tags);
         CHECK(ga->moves == gb->moves);
         CHECK(ga->start == gb->start);
+        CHECK(ga->stone_start == gb->stone_start);
+        CHECK(ga->summary.kind == gb->summary.kind);
         CHECK(ga->summary.result == gb->summary.result);
     }
 }
