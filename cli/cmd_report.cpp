@@ -31,45 +31,23 @@ void describe_report(QCommandLineParser& p) {
 
 namespace {
 
-// One game of the model: tags, plies with the position before each, and the stored judgement.
+// One game of the model, any game: tags, plies with the position before each, and the stored
+// judgement (report::game_report does the replaying).
 report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
-    report::GameReport r;
+    parser::GameRecord rec;
+    rec.kind = g.summary.kind;
+    rec.tags = g.tags;
+    rec.start = g.start;
+    rec.stone_start = g.stone_start;
+    for (Move m : g.moves) rec.main.plies.push_back({m, {}, {}, {}, {}});
+    report::GameReport r = report::game_report(rec, stored ? &stored->judgement : nullptr);
+    // The database's own reading of the players, date and result.
     r.id = std::to_string(g.summary.id);
     r.event = g.summary.event;
     r.date = g.summary.date;
     r.white = g.summary.white;
     r.black = g.summary.black;
     r.result = std::string(db::result_text(g.summary.result));
-    static constexpr std::string_view shown[] = {"Game", "Event", "Date", "White", "Black", "Result", "SetUp", "Position"};
-    for (const auto& [name, value] : g.tags)
-        if (std::find(std::begin(shown), std::end(shown), name) == std::end(shown)) r.other_tags.push_back({name, value});
-    if (!g.standard_start) r.start_position = g.start.to_text();
-    Position pos = g.start;
-    for (std::size_t i = 0; i < g.moves.size(); ++i) {
-        const Move m = g.moves[i];
-        report::Ply ply;
-        ply.move = move_to_text(pos, m);
-        ply.side = pos.side_to_move();
-        ply.position_before = pos.to_text();
-        if (stored && i < stored->judgement.plies.size() && stored->judgement.plies[i].played == m) {
-            const analysis::PlyJudgement& pj = stored->judgement.plies[i];
-            std::vector<std::string> best_line;
-            Position line = pos;
-            UndoRecord undo;
-            for (Move b : pj.pv) {
-                best_line.push_back(move_to_text(line, b));
-                line.do_move(b, undo);
-            }
-            ply.judgement = report::judgement_of(pj, pj.best ? move_to_text(pos, pj.best) : std::string(), std::move(best_line));
-        }
-        r.plies.push_back(std::move(ply));
-        UndoRecord undo;
-        pos.do_move(m, undo);
-    }
-    report::summarize(r);
-    if (stored)
-        for (int c = 0; c < 2; ++c)
-            if (stored->judgement.sides[c].moves > 0) r.summary[c].accuracy = stored->judgement.sides[c].accuracy;
     return r;
 }
 
