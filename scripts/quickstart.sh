@@ -10,17 +10,18 @@ cmake --build build -j "$(nproc)"
 gounki=build/cli/gounki
 export GOUNKI_DB="${GOUNKI_DB:-$PWD/gounki.db}"
 
-echo "== Validate the hand-written sample records"
-$gounki validate samples/games/*.gpn
+echo "== Validate the hand-written sample records (Gounki, Gomoku and Ninuki; GPN and SGF)"
+$gounki validate samples/games/*.gpn samples/games/*.sgf
 echo
-echo "== Import the samples into $GOUNKI_DB (hand-written games, then 1000 engine games)"
-$gounki import samples/games/*.gpn samples/selfplay/*.gpn
+echo "== Import the samples into $GOUNKI_DB (hand-written games, then the engine games)"
+$gounki import samples/games/*.gpn samples/games/*.sgf samples/selfplay/*.gpn
 echo
 echo "== Judge the hand-written games with the engine (stored; a rerun skips them)"
 $gounki analyze --source samples/games --threads "$(nproc)"
 echo
-echo "== The opening tree of the start position over the whole collection"
+echo "== The opening tree of the start position over the whole collection (Gounki, then Ninuki)"
 $gounki tree
+$gounki tree --game ninuki
 echo
 echo "== Write the HTML report"
 mkdir -p out
