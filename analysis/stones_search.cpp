@@ -28,7 +28,8 @@ Score terminal_score(const stones::StonePosition& pos, int ply) {
 } // namespace
 
 StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
-    : options_(options), tt_(options.hash_mb), plies_(max_ply + 2), undo_(max_ply + 2), pv_(max_ply + 2) {}
+    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), plies_(max_ply + 2), undo_(max_ply + 2),
+      pv_(max_ply + 2) {}
 
 void StoneSearcher::check_limits() {
     if (limits_.nodes && nodes_ >= limits_.nodes) stopped_ = true;
@@ -143,29 +144,43 @@ bool StoneSearcher::opponent_wins_with(int point) {
     return copy.outcome() == win_for(~pos_.side_to_move());
 }
 
-void StoneSearcher::add_near_points(int point, Color owner, std::vector<int>& out) const {
-    // The stones a five through `point` can hold, then every empty point within two of them: a
-    // stone there can flank a pair of the five (the pair's two flanks lie within two of its stones).
+void StoneSearcher::add_flank_points(int point, Color owner, std::vector<int>& out) const {
+    // After `owner` plays `point`, its fives there hold `point` and owner's stones in line with it.
+    // A defender's stone can make such a five breakable only by flanking a pair of those stones
+    // whose two ends are both empty now (one end ours already would be a capture now, or a five
+    // the pass test finds breakable): it then takes the pair from the other end after the five.
     const std::uint8_t own = owner == Color::black ? 1 : 2;
     const int n = pos_.size();
-    auto add_box = [&](int p) {
-        const int f0 = stones::point_file(p), r0 = stones::point_rank(p);
-        for (int r = std::max(0, r0 - 2); r <= std::min(n - 1, r0 + 2); ++r)
-            for (int f = std::max(0, f0 - 2); f <= std::min(n - 1, f0 + 2); ++f) {
-                const int q = stones::make_point(f, r);
-                if (board_.cell(q) == 0) out.push_back(q);
-            }
+    static constexpr int df[8] = {1, 0, 1, 1, -1, 0, -1, -1}, dr[8] = {0, 1, 1, -1, 0, -1, -1, 1};
+    auto owned = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q == point || board_.cell(q) == own;
     };
-    add_box(point);
-    static constexpr int df[4] = {1, 0, 1, 1}, dr[4] = {0, 1, 1, -1};
+    auto empty = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q != point && board_.cell(q) == 0;
+    };
+    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
+    auto flanks_of = [&](int f, int r) {
+        for (int d = 0; d < 8; ++d) {
+            const int f1 = f + df[d], r1 = r + dr[d];
+            if (!owned(f1, r1)) continue;
+            const int fa = f - df[d], ra = r - dr[d], fb = f1 + df[d], rb = r1 + dr[d];
+            if (empty(fa, ra) && empty(fb, rb)) {
+                out.push_back(stones::make_point(fa, ra));
+                out.push_back(stones::make_point(fb, rb));
+            }
+        }
+    };
+    flanks_of(f0, r0);
     for (int d = 0; d < 4; ++d)
         for (int sign = -1; sign <= 1; sign += 2)
             for (int k = 1; k <= 4; ++k) {
-                const int f = stones::point_file(point) + sign * k * df[d], r = stones::point_rank(point) + sign * k * dr[d];
-                if (f < 0 || r < 0 || f >= n || r >= n) break;
-                const int q = stones::make_point(f, r);
-                if (board_.cell(q) != own) break;
-                add_box(q);
+                const int f = f0 + sign * k * df[d], r = r0 + sign * k * dr[d];
+                if (!owned(f, r)) break;
+                flanks_of(f, r);
             }
 }
 
@@ -198,7 +213,7 @@ bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
     if (fives.empty() && !tenth) return false;
     for (int f : fives) {
         out.push_back(f);
-        if (rules.endgame_capture) add_near_points(f, them, out);
+        if (rules.endgame_capture) add_flank_points(f, them, out);
     }
     for (int i = 0; i < pd.count; ++i)
         if (pd.cands[std::size_t(i)].caps_us > 0) out.push_back(pd.cands[std::size_t(i)].point);
@@ -377,13 +392,23 @@ int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
     for (int i = 0; i < pd.count && !any_four; ++i) any_four = pd.cands[std::size_t(i)].us.fours;
     if (!any_four) return -1;
     vcf_budget_end_ = budget ? nodes_ + budget : ~std::uint64_t(0);
-    for (int plies = 3; plies <= max_plies; plies += 2) {
+    // One pass with the whole ply budget (most attempts fail, and fail once); when it succeeds,
+    // shorter budgets are tried so that the distance is the shortest.
+    vcf_out_of_budget_ = false;
+    int best = vcf_attack(max_plies, ply, true);
+    if (best <= 3) return best;
+    std::array<Move, max_ply + 1> line;
+    int line_len = pv_len_[std::size_t(ply)];
+    std::copy(pv_[std::size_t(ply)].begin() + ply, pv_[std::size_t(ply)].begin() + line_len, line.begin() + ply);
+    for (int plies = 3; plies < best; plies += 2) {
         vcf_out_of_budget_ = false;
         const int r = vcf_attack(plies, ply, true);
         if (r > 0) return r;
         if (stopped_ || vcf_out_of_budget_ || !vcf_deeper_) break;
     }
-    return -1;
+    std::copy(line.begin() + ply, line.begin() + line_len, pv_[std::size_t(ply)].begin() + ply);
+    pv_len_[std::size_t(ply)] = line_len;
+    return best;
 }
 
 int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
@@ -395,6 +420,11 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
             return -1;
         }
         if (pos_.game_over()) return pos_.outcome() == win_for(pos_.side_to_move()) ? 0 : -1;
+        const VcfEntry& e = vcf_cache_[pos_.key() & (vcf_cache_.size() - 1)];
+        if (e.key == pos_.key() && e.plies >= plies) {
+            vcf_deeper_ = vcf_deeper_ || e.cut;
+            return -1;
+        }
         analyse(ply);
     } else {
         vcf_deeper_ = false;
@@ -452,6 +482,12 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
         }
         if (stopped_ || vcf_out_of_budget_) return -1;
     }
+    if (!analysed) {
+        VcfEntry& e = vcf_cache_[pos_.key() & (vcf_cache_.size() - 1)];
+        e.key = pos_.key();
+        e.plies = std::uint8_t(plies);
+        e.cut = vcf_deeper_;
+    }
     return -1;
 }
 
@@ -474,18 +510,26 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         if (pd.cands[std::size_t(i)].them.five) defences.push_back(pd.cands[std::size_t(i)].point);
     if (defences.empty() || plies < 2) return -1; // the attacker's move was no four after all
     if (rules.captures()) {
-        if (rules.endgame_capture) {
-            if (pos_.captured(us) >= 8 || pos_.pending_five()) return -1;
-            const std::vector<int> fives = defences;
-            for (int f : fives) {
-                if (!opponent_wins_with(f)) return -1; // a breakable five: not a threat this prover follows
-                add_near_points(f, ~us, defences);
-            }
-        }
+        // Blocks first (they refute most attacks), then captures, then the flanks of the five's pairs.
+        const std::size_t blocks = defences.size();
         for (int i = 0; i < pd.count; ++i)
             if (pd.cands[std::size_t(i)].caps_us > 0) defences.push_back(pd.cands[std::size_t(i)].point);
-        std::sort(defences.begin(), defences.end());
-        defences.erase(std::unique(defences.begin(), defences.end()), defences.end());
+        if (rules.endgame_capture) {
+            if (pos_.captured(us) >= 8 || pos_.pending_five()) return -1;
+            for (std::size_t k = 0; k < blocks; ++k) {
+                const int f = defences[k];
+                if (!opponent_wins_with(f)) return -1; // a breakable five: not a threat this prover follows
+                add_flank_points(f, ~us, defences);
+            }
+        }
+        // Drop repeats, keeping the first place of each point.
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < defences.size(); ++k) {
+            const int p = defences[k];
+            if (std::find(defences.begin(), defences.begin() + std::ptrdiff_t(kept), p) == defences.begin() + std::ptrdiff_t(kept))
+                defences[kept++] = p;
+        }
+        defences.resize(kept);
     }
     int longest = -1;
     bool any = false;
@@ -512,6 +556,7 @@ VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plie
     limits_ = SearchLimits{};
     nodes_ = 0;
     vcf_nodes_ = 0;
+    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
     stopped_ = false;
     stop_requested_.store(false, std::memory_order_relaxed);
     start_ns_ = now_ns();
@@ -544,6 +589,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
     limits_ = limits;
     nodes_ = 0;
     vcf_nodes_ = 0;
+    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
     seldepth_ = 0;
     stopped_ = false;
     stop_requested_.store(false, std::memory_order_relaxed);

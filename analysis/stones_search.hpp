@@ -12,8 +12,8 @@
 // What is searched: the empty points within two points of a stone (the centre on an empty board).
 // When the opponent threatens to win at once (a five, or a tenth captured stone), only the moves
 // that can stop it are searched, and these forced replies cost no depth: a block of the five point,
-// a capture, the point of a threatened capture; with end-game capture also every point near the
-// stones of the five-to-be (a move there may prepare the capture that would break it). Proven
+// a capture, the point of a threatened capture; with end-game capture also the points that flank a
+// pair of the five-to-be (a stone there prepares the capture that would break it). Proven
 // results are exact within that candidate set; a quiet move farther than two points from every
 // stone is never tried.
 //
@@ -69,7 +69,7 @@ public:
 
     // The shortest victory by continuous fours for the side to move, up to `max_plies`, spending at
     // most `max_nodes` nodes (0: no limit). Proofs are sound: the defender's every reply that could
-    // matter is tried (blocks, captures, and with end-game capture the points near the five).
+    // matter is tried (blocks, captures, and with end-game capture the flanks of the five's pairs).
     VcfResult find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
 
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
@@ -103,7 +103,8 @@ private:
     bool forced_replies(const PlyData& pd, std::vector<int>& out);
     // Whether the opponent of the side to move, playing `point` now, would win at once.
     bool opponent_wins_with(int point);
-    void add_near_points(int point, Color owner, std::vector<int>& out) const;
+    // The points where a defender's stone would make a five of `owner` through `point` breakable.
+    void add_flank_points(int point, Color owner, std::vector<int>& out) const;
 
     // `analysed`: the node at `ply` was analysed and checked for wins at once by the caller.
     int vcf_attack(int plies, int ply, bool analysed);
@@ -132,6 +133,15 @@ private:
     bool stopped_ = false;
     std::atomic<bool> stop_requested_{false};
     std::int64_t start_ns_ = 0;
+
+    // Sequences of fours already refuted, by position key: the ply budget they failed with and
+    // whether a line was cut by it. Emptied per search.
+    struct VcfEntry {
+        std::uint64_t key = 0;
+        std::uint8_t plies = 0;
+        bool cut = false;
+    };
+    std::vector<VcfEntry> vcf_cache_;
 
     std::vector<PlyData> plies_;
     std::vector<stones::StoneUndo> undo_;

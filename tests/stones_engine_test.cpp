@@ -125,7 +125,7 @@ TEST_CASE("Gomoku: the chain of fours wins in 9, 7, 5, 3 and 1 with the right fi
     const int expected[5] = {9, 7, 5, 3, 1};
     for (int k = 0; k < 5; ++k) {
         const StonePosition pos = chain_position(stones::Rules::defaults(GameKind::gomoku), 2 * k);
-        const SearchResult r = search_nodes(pos, 400'000);
+        const SearchResult r = search_nodes(pos, 60'000);
         INFO("after " << 2 * k << " plies of the chain: best " << name_of(r.best) << " score " << r.score);
         CHECK(r.win_in == expected[k]);
         CHECK(r.score == win_at(expected[k]));
@@ -165,7 +165,7 @@ TEST_CASE("Ninuki: the chain wins in 9, 7, 5, 3 and 1 without end-game capture",
     const int expected[5] = {9, 7, 5, 3, 1};
     for (int k = 0; k < 5; ++k) {
         const StonePosition pos = chain_position(ninuki_without_endgame_capture(), 2 * k);
-        const SearchResult r = search_nodes(pos, 400'000);
+        const SearchResult r = search_nodes(pos, 60'000);
         INFO("after " << 2 * k << " plies of the chain: best " << name_of(r.best) << " score " << r.score);
         CHECK(r.win_in == expected[k]);
         if (k < 3) CHECK(name_of(r.best) == chain_moves[std::size_t(2 * k)]);
@@ -183,7 +183,7 @@ TEST_CASE("Ninuki: end-game capture gives the defender captures that break the f
     const StonePosition pos = chain_position(stones::Rules::defaults(GameKind::ninuki), 6);
     StoneSearcher s;
     CHECK_FALSE(s.find_vcf(pos, 3).found);
-    const SearchResult r = search_nodes(pos, 400'000);
+    const SearchResult r = search_nodes(pos, 60'000);
     CHECK(r.win_in != 3);
     CHECK(r.win_in != 1);
     CHECK(r.win_in >= 0);
