@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -130,6 +131,14 @@ int run_report(const QCommandLineParser& p) {
     if (model.games.empty()) {
         print_err("gounki report: no game matches\n");
         return exit_findings;
+    }
+    if (!p.isSet("title")) {
+        // The default names the game: "Gomoku game report"; "Game report" for games of several kinds.
+        const GameKind kind = model.games.front().kind;
+        const bool one_kind = std::all_of(model.games.begin(), model.games.end(),
+                                          [&](const report::GameReport& g) { return g.kind == kind; });
+        if (!one_kind) model.title = "Game report";
+        else if (kind != GameKind::gounki) model.title = std::string(game_kind_name(kind)) + " game report";
     }
     model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
     const std::string text = format == "html" ? report::render_html(model)

@@ -1176,3 +1176,26 @@ TEST_CASE("--quiet is an option of every command and silences progress lines", "
     CHECK(r.err.empty());
     CHECK(r.out.empty());
 }
+
+TEST_CASE("gounki report writes a stored Gomoku game with its stone moves and rules", "[report][stones]") {
+    const std::string cli = GOUNKI_CLI;
+    const auto dir = scratch_dir();
+    const std::string db = (dir / "stones.db").string();
+    std::filesystem::remove(db);
+    const auto record = dir / "one-gomoku.gpn";
+    std::ofstream(record) << "[Game \"Gomoku\"]\n[Size \"19\"]\n[White \"Wanda\"]\n[Black \"Bert\"]\n[Result \"0-1\"]\n\n"
+                             "1. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1\n";
+    Run r = run_shell(cli + " import --quiet --db " + db + " " + record.string());
+    REQUIRE(r.code == 0);
+    r = run_shell(cli + " report --quiet --db " + db + " 1 --format md -o -");
+    CHECK(r.code == 0);
+    CHECK(r.out.rfind("# Gomoku game report\n", 0) == 0);
+    CHECK(count(r.out, "| Game | Gomoku |") == 1);
+    CHECK(count(r.out, "| Size | 19 |") == 1);
+    CHECK(count(r.out, "1\\. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
+    r = run_shell(cli + " report --quiet --db " + db + " 1 --format gpn -o -");
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "[Game \"Gomoku\"]") == 1);
+    CHECK(count(r.out, "[Size \"19\"]") == 1);
+    CHECK(count(r.out, "1. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
+}
