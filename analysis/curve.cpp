@@ -15,6 +15,9 @@ namespace gounki::analysis {
 // (about two pieces) means a 73% expected result, +500 about 90%.
 const double default_curve_scale = 227.0;
 
+// Stone games: PROVISIONAL, see README.
+const double default_stone_curve_scale = 400.0;
+
 double expected_result(Score s, double scale) {
     if (is_proven_win(s)) return 1.0;
     if (is_proven_loss(s)) return 0.0;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analysis/curve.hpp"
+#include "analysis/stones_search.hpp"
 
 namespace gounki::analysis {
 
@@ -78,6 +79,78 @@ GameJudgement judge_game(const Position& start, std::span<const Move> moves, con
     return judge_game(searcher, start, moves, settings, progress);
 }
 
+namespace {
+
+// A game as the verdict logic sees it, whatever the game: positions 0..plies, searched on demand.
+struct GameView {
+    int plies = 0; // judged plies: positions 0..plies exist and moves[0..plies) are legal
+    std::span<const Move> moves;
+    std::function<Color(int)> side_to_move;
+    std::function<bool(int)> game_over;
+    // The score of position i searched with `limits` (its terminal score when the game is over).
+    std::function<Score(int, const SearchLimits&, SearchResult&)> score;
+};
+
+// The verdicts, written once for every game: one search per position, in order, and a deeper look
+// at the position after a move that seems to give up a proven win.
+void judge_view(const GameView& g, const JudgeSettings& settings, double scale, const JudgeProgress& progress,
+                GameJudgement& out) {
+    double accuracy_sum[2] = {0, 0};
+    SearchResult current;
+    Score current_score = g.score(0, settings.limits, current);
+    out.nodes += current.nodes;
+    for (int i = 0; i < g.plies; ++i) {
+        SearchResult next;
+        const Score next_score = g.score(i + 1, settings.limits, next);
+        out.nodes += next.nodes;
+
+        PlyJudgement j;
+        j.ply = i;
+        j.side = g.side_to_move(i);
+        j.played = g.moves[std::size_t(i)];
+        j.best = current.best;
+        j.best_score = current_score;
+        j.pv = current.pv;
+        const bool played_is_best = j.played == j.best;
+        j.played_score = played_is_best ? j.best_score : parent_score(next_score);
+
+        // A proven win seemingly given up: look again, deeper, before calling it missed.
+        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) &&
+            settings.verify_extra_plies > 0 && !g.game_over(i + 1)) {
+            SearchLimits deeper;
+            deeper.depth = std::min(win_in(j.best_score) + 1 + settings.verify_extra_plies, max_search_depth);
+            deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
+            deeper.time_ms = settings.limits.time_ms ? settings.limits.time_ms * 8 : 0;
+            SearchResult again;
+            const Score s = g.score(i + 1, deeper, again);
+            out.nodes += again.nodes;
+            if (is_proven(s)) j.played_score = parent_score(s);
+        }
+
+        j.best_win_in = win_in(j.best_score);
+        j.played_win_in = win_in(j.played_score);
+        j.expected_best = expected_result(j.best_score, scale);
+        j.expected_played = expected_result(j.played_score, scale);
+        JudgeSettings graded = settings;
+        graded.curve_scale = scale;
+        j.verdict = classify_move(j.best_score, j.played_score, played_is_best, graded);
+
+        SideSummary& side = out.sides[index(j.side)];
+        ++side.moves;
+        ++side.counts[int(j.verdict)];
+        accuracy_sum[index(j.side)] += move_accuracy(j.expected_best, j.expected_played);
+        if (progress) progress(j);
+        out.plies.push_back(std::move(j));
+
+        current = std::move(next);
+        current_score = next_score;
+    }
+    for (int c = 0; c < 2; ++c)
+        if (out.sides[c].moves) out.sides[c].accuracy = accuracy_sum[c] / out.sides[c].moves;
+}
+
+} // namespace
+
 GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
                          const JudgeSettings& settings, const JudgeProgress& progress) {
     GameJudgement out;
@@ -100,62 +173,70 @@ GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<co
         positions.push_back(after);
         keys.push_back(after.key());
     }
-    const int n = int(positions.size()) - 1; // judged plies
 
-    double accuracy_sum[2] = {0, 0};
-    // One search per position; position i's history is the keys of positions 0..i-1.
-    SearchResult current;
-    Score current_score =
-        position_score(searcher, positions[0], settings.limits, std::span(keys.data(), 0), current);
-    out.nodes += current.nodes;
-    for (int i = 0; i < n; ++i) {
-        SearchResult next;
-        const Score next_score = position_score(searcher, positions[std::size_t(i + 1)], settings.limits,
-                                                std::span(keys.data(), std::size_t(i + 1)), next);
-        out.nodes += next.nodes;
+    GameView g;
+    g.plies = int(positions.size()) - 1;
+    g.moves = moves;
+    g.side_to_move = [&](int i) { return positions[std::size_t(i)].side_to_move(); };
+    g.game_over = [&](int i) { return positions[std::size_t(i)].game_over(); };
+    // Position i's history is the keys of positions 0..i-1.
+    g.score = [&](int i, const SearchLimits& limits, SearchResult& result) {
+        return position_score(searcher, positions[std::size_t(i)], limits, std::span(keys.data(), std::size_t(i)), result);
+    };
+    judge_view(g, settings, scale, progress, out);
+    return out;
+}
 
-        PlyJudgement j;
-        j.ply = i;
-        j.side = positions[std::size_t(i)].side_to_move();
-        j.played = moves[std::size_t(i)];
-        j.best = current.best;
-        j.best_score = current_score;
-        j.pv = current.pv;
-        const bool played_is_best = j.played == j.best;
-        j.played_score = played_is_best ? j.best_score : parent_score(next_score);
+JudgeSettings stone_judge_defaults() {
+    JudgeSettings s;
+    s.limits.nodes = default_stone_judge_nodes;
+    s.curve_scale = default_stone_curve_scale;
+    return s;
+}
 
-        // A proven win seemingly given up: look again, deeper, before calling it missed.
-        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) &&
-            settings.verify_extra_plies > 0 && !positions[std::size_t(i + 1)].game_over()) {
-            SearchLimits deeper;
-            deeper.depth = std::min(win_in(j.best_score) + 1 + settings.verify_extra_plies, max_search_depth);
-            deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
-            deeper.time_ms = settings.limits.time_ms ? settings.limits.time_ms * 8 : 0;
-            SearchResult again;
-            const Score s = position_score(searcher, positions[std::size_t(i + 1)], deeper,
-                                           std::span(keys.data(), std::size_t(i + 1)), again);
-            out.nodes += again.nodes;
-            if (is_proven(s)) j.played_score = parent_score(s);
+GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves,
+                               const JudgeSettings& settings, const JudgeProgress& progress) {
+    StoneSearchOptions options;
+    options.hash_mb = settings.hash_mb;
+    StoneSearcher searcher(options);
+    return judge_stone_game(searcher, start, moves, settings, progress);
+}
+
+GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
+                               const JudgeSettings& settings, const JudgeProgress& progress) {
+    GameJudgement out;
+    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_stone_curve_scale;
+    std::vector<stones::StonePosition> positions{start};
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (!positions.back().is_legal(moves[i])) {
+            out.illegal_ply = int(i);
+            break;
         }
-
-        j.best_win_in = win_in(j.best_score);
-        j.played_win_in = win_in(j.played_score);
-        j.expected_best = expected_result(j.best_score, scale);
-        j.expected_played = expected_result(j.played_score, scale);
-        j.verdict = classify_move(j.best_score, j.played_score, played_is_best, settings);
-
-        SideSummary& side = out.sides[index(j.side)];
-        ++side.moves;
-        ++side.counts[int(j.verdict)];
-        accuracy_sum[index(j.side)] += move_accuracy(j.expected_best, j.expected_played);
-        if (progress) progress(j);
-        out.plies.push_back(std::move(j));
-
-        current = std::move(next);
-        current_score = next_score;
+        stones::StonePosition after = positions.back();
+        stones::StoneUndo u;
+        after.play(moves[i], u);
+        positions.push_back(after);
     }
-    for (int c = 0; c < 2; ++c)
-        if (out.sides[c].moves) out.sides[c].accuracy = accuracy_sum[c] / out.sides[c].moves;
+    GameView g;
+    g.plies = int(positions.size()) - 1;
+    g.moves = moves;
+    g.side_to_move = [&](int i) { return positions[std::size_t(i)].side_to_move(); };
+    g.game_over = [&](int i) { return positions[std::size_t(i)].game_over(); };
+    g.score = [&](int i, const SearchLimits& limits, SearchResult& result) {
+        const stones::StonePosition& pos = positions[std::size_t(i)];
+        if (pos.game_over()) {
+            // Decided: by the last move (a loss for the side to move), by a five that stood through
+            // the opponent's reply (a win for it), or a full board.
+            result = SearchResult{};
+            result.score = pos.outcome() == Outcome::draw                    ? score_draw
+                           : pos.outcome() == win_for(pos.side_to_move()) ? win_at(0)
+                                                                            : loss_at(0);
+            return result.score;
+        }
+        result = searcher.search(pos, limits);
+        return result.score;
+    };
+    judge_view(g, settings, scale, progress, out);
     return out;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/search.hpp"
+#include "core/stones.hpp"
 
 namespace gounki::analysis {
 
@@ -89,6 +90,22 @@ GameJudgement judge_game(const Position& start, std::span<const Move> moves, con
 // The same with the caller's Searcher (e.g. one per pool thread, reused game after game).
 GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
                          const JudgeSettings& settings, const JudgeProgress& progress = {});
+
+// Stone games (Gomoku, Ninuki): the same method and verdicts with the stone engine
+// (stones_search.hpp). A position whose game is already over scores loss_at(0) for its side to move
+// when the last move won, win_at(0) when the side to move's five stood through that move (Ninuki's
+// end-game capture), 0 for a full board. A curve_scale of 0 means default_stone_curve_scale.
+class StoneSearcher;
+
+// The node budget per position of stone_judge_defaults(): a 60-move 19x19 Ninuki game is judged in
+// about 12 s of processor time (analysis/README.md, "Benchmarks").
+constexpr std::uint64_t default_stone_judge_nodes = 20'000;
+JudgeSettings stone_judge_defaults();
+
+GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves,
+                               const JudgeSettings& settings, const JudgeProgress& progress = {});
+GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
+                               const JudgeSettings& settings, const JudgeProgress& progress = {});
 
 // The verdict rules on their own (for tests and for callers with their own scores): the mover's
 // best and played scores, the played move being the best one or not.

@@ -297,3 +297,42 @@ TEST_CASE("stone search: same depth or node limit, same move and node count", "[
     CHECK(c.nodes <= 5000);
     CHECK(pos.is_legal(c.best));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Judging a stone game
+
+// Gomoku: Black builds h8 i8 j8 while White plays on the a-file. After 3. j8 the open three threatens
+// an open four: White's a5 ignores it (Black's k8 or g8 then makes an open four: a proven loss for
+// White, where a block at g8 or k8 loses nothing proven: allows-loss). Black's 4. a10 then misses
+// the win (k8 or g8 wins in 3) and White blocks: missed-win.
+TEST_CASE("judge: a stone game gets missed-win and allows-loss on the right plies", "[stones-engine]") {
+    const StonePosition start(stones::Rules::defaults(GameKind::gomoku));
+    std::vector<Move> moves;
+    for (const char* n : {"h8", "a1", "i8", "a3", "j8", "a5", "a10", "k8"})
+        moves.push_back(Move::placement(stones::parse_point(n, 15)));
+    const JudgeSettings settings = stone_judge_defaults();
+    int progress_calls = 0;
+    const GameJudgement g = judge_stone_game(start, moves, settings, [&](const PlyJudgement&) { ++progress_calls; });
+    REQUIRE(g.illegal_ply == -1);
+    REQUIRE(g.plies.size() == moves.size());
+    CHECK(progress_calls == int(moves.size()));
+    CHECK(g.plies[5].side == Color::white);
+    CHECK(g.plies[5].verdict == Verdict::allows_loss);
+    CHECK(is_proven_loss(g.plies[5].played_score));
+    CHECK_FALSE(is_proven(g.plies[5].best_score));
+    CHECK(g.plies[6].side == Color::black);
+    CHECK(g.plies[6].verdict == Verdict::missed_win);
+    CHECK(g.plies[6].best_win_in == 3);
+    const std::string best6 = name_of(g.plies[6].best);
+    CHECK((best6 == "g8" || best6 == "k8"));
+    CHECK(g.sides[index(Color::white)].counts[int(Verdict::allows_loss)] == 1);
+    CHECK(g.sides[index(Color::black)].counts[int(Verdict::missed_win)] == 1);
+    // The engine's own moves are "best".
+    CHECK(g.plies[7].verdict == Verdict::best);
+    CHECK(g.nodes > 0);
+
+    // An illegal move (an occupied point) stops the judgement there.
+    std::vector<Move> bad = moves;
+    bad[3] = bad[1];
+    CHECK(judge_stone_game(start, bad, settings).illegal_ply == 3);
+}
