@@ -1153,6 +1153,17 @@ TEST_CASE("--quiet is an option of every command and silences progress lines", "
     auto on_terminal = [&](const std::string& args) {
         return run_shell("script -qec '" + cli + " " + args + "' /dev/null");
     };
+    // import draws its own progress bar; --quiet drops it (print_err drops '\r' redraws).
+    const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/0*.gpn";
+    std::filesystem::remove(dir / "loud.db");
+    r = on_terminal("import --db " + (dir / "loud.db").string() + " " + games);
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "100%") == 1);
+    std::filesystem::remove(dir / "hushed.db");
+    r = on_terminal("import --quiet --db " + (dir / "hushed.db").string() + " " + games);
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "%") == 0);
+    CHECK(count(r.out, "\033[K") == 0);
     r = on_terminal("analyze --db " + db + " 1 --nodes 200 --force");
     CHECK(r.code == 0);
     CHECK(count(r.out, "judging") >= 1); // the progress line
