@@ -1,9 +1,11 @@
 // gounki best --position "<position>" [--depth N | --nodes N | --time MS] [--hash MB] [--json] [--progress]
+// A Gomoku or Ninuki position text (stones::is_stone_position_text) is searched by the stone engine.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include "analysis/search.hpp"
+#include "analysis/stones_search.hpp"
 #include "cli/command.hpp"
 #include "core/notation.hpp"
 
@@ -70,10 +72,72 @@ bool read_search_limits(const Command& self, const QCommandLineParser& p, Search
     return true;
 }
 
+// The output of both games: `pos_text` and the moves already written as text.
+void print_result(const QCommandLineParser& p, const std::string& pos_text, const SearchResult& r,
+                  const std::string& best, const std::vector<std::string>& pv) {
+    const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
+    if (p.isSet("json")) {
+        QJsonObject o;
+        o["position"] = QString::fromStdString(pos_text);
+        o["move"] = QString::fromStdString(best);
+        o["score"] = r.score;
+        o["win_in"] = r.win_in ? QJsonValue(r.win_in) : QJsonValue(QJsonValue::Null);
+        QJsonArray arr;
+        for (const auto& m : pv) arr.append(QString::fromStdString(m));
+        o["pv"] = arr;
+        o["depth"] = r.depth;
+        o["seldepth"] = r.seldepth;
+        o["nodes"] = qint64(r.nodes);
+        o["time_ms"] = qint64(r.time_ms);
+        o["nps"] = qint64(nps);
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else {
+        std::string out = "best " + best + "\n";
+        out += "score " + score_text(r.score) + "\n";
+        out += "win_in " + (r.win_in ? std::to_string(r.win_in) : std::string("none")) + "\n";
+        out += "pv " + join(pv) + "\n";
+        out += "depth " + std::to_string(r.depth) + " nodes " + std::to_string(r.nodes) + " time " +
+               std::to_string(r.time_ms) + " ms nps " + std::to_string(std::uint64_t(nps)) + "\n";
+        print_out(out);
+    }
+}
+
+std::vector<std::string> point_names(const std::vector<Move>& moves) {
+    std::vector<std::string> out;
+    for (Move m : moves) out.push_back(stones::point_name(m.point()));
+    return out;
+}
+
+// A Gomoku or Ninuki position: the stone engine, the same output.
+int run_best_stone(const Command& self, const QCommandLineParser& p, SearchLimits limits, std::size_t hash_mb) {
+    stones::StonePosition pos;
+    if (!read_stone_position(self, p.value("position"), pos)) return exit_usage;
+    if (!limits.depth && !limits.nodes && !limits.time_ms) limits.nodes = default_stone_search_nodes;
+    if (pos.game_over()) {
+        const Outcome o = pos.outcome();
+        print_err(std::string("gounki best: the game is over: ") +
+                  (o == Outcome::draw ? std::string("a draw") : std::string(o == Outcome::white_wins ? "White" : "Black") + " has won") + "\n");
+        return exit_findings;
+    }
+    StoneSearchOptions options;
+    options.hash_mb = hash_mb;
+    StoneSearcher searcher(options);
+    StoneSearcher::InfoCallback progress;
+    if (p.isSet("progress"))
+        progress = [](const SearchInfo& info) {
+            print_err("depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) + " score " +
+                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " +
+                      std::to_string(info.time_ms) + " ms pv " + join(point_names(info.pv)) + "\n");
+        };
+    const SearchResult r = searcher.search(pos, limits, progress);
+    print_result(p, pos.to_text(), r, r.best ? stones::point_name(r.best.point()) : std::string("none"), point_names(r.pv));
+    return exit_ok;
+}
+
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position", "The position to search (RULES.md 1.7 format); the start position if left out.", "position"});
+    p.addOption({"position", "The position to search (RULES.md 1.7 format, or a Gomoku/Ninuki position text); the Gounki start position if left out.", "position"});
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
     p.addOption({"nodes", "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".", "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
@@ -85,12 +149,9 @@ void describe_best(QCommandLineParser& p) {
 int run_best(const QCommandLineParser& p) {
     const Command& self = *find_command("best");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
-    Position pos = Position::start();
-    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
     SearchLimits limits;
     int code = exit_ok;
     if (!read_search_limits(self, p, limits, code)) return code;
-    if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();
     SearchOptions options;
     if (p.isSet("hash")) {
         bool ok = false;
@@ -98,6 +159,11 @@ int run_best(const QCommandLineParser& p) {
         if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
         options.hash_mb = std::size_t(mb);
     }
+    if (p.isSet("position") && stones::is_stone_position_text(p.value("position").toStdString()))
+        return run_best_stone(self, p, limits, options.hash_mb);
+    Position pos = Position::start();
+    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();
     if (pos.game_over()) {
         print_err(std::string("gounki best: the game is over: ") +
                   (pos.outcome() == Outcome::white_wins ? "White" : "Black") + " has won\n");
@@ -113,33 +179,7 @@ int run_best(const QCommandLineParser& p) {
                       std::to_string(info.time_ms) + " ms pv " + join(pv_texts(pos, info.pv)) + "\n");
         };
     const SearchResult r = searcher.search(pos, limits, progress);
-    const std::vector<std::string> pv = pv_texts(pos, r.pv);
-    const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
-
-    if (p.isSet("json")) {
-        QJsonObject o;
-        o["position"] = QString::fromStdString(pos.to_text());
-        o["move"] = QString::fromStdString(move_to_text(pos, r.best));
-        o["score"] = r.score;
-        o["win_in"] = r.win_in ? QJsonValue(r.win_in) : QJsonValue(QJsonValue::Null);
-        QJsonArray arr;
-        for (const auto& m : pv) arr.append(QString::fromStdString(m));
-        o["pv"] = arr;
-        o["depth"] = r.depth;
-        o["seldepth"] = r.seldepth;
-        o["nodes"] = qint64(r.nodes);
-        o["time_ms"] = qint64(r.time_ms);
-        o["nps"] = qint64(nps);
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-    } else {
-        std::string out = "best " + move_to_text(pos, r.best) + "\n";
-        out += "score " + score_text(r.score) + "\n";
-        out += "win_in " + (r.win_in ? std::to_string(r.win_in) : std::string("none")) + "\n";
-        out += "pv " + join(pv) + "\n";
-        out += "depth " + std::to_string(r.depth) + " nodes " + std::to_string(r.nodes) + " time " +
-               std::to_string(r.time_ms) + " ms nps " + std::to_string(std::uint64_t(nps)) + "\n";
-        print_out(out);
-    }
+    print_result(p, pos.to_text(), r, move_to_text(pos, r.best), pv_texts(pos, r.pv));
     return exit_ok;
 }
 

@@ -1,11 +1,15 @@
-// gounki selfplay --games N [--depth N | --nodes N] [--seed S] [--random-plies K] [--threads T] [--fit] -o FILE
+// gounki selfplay [--game gounki|gomoku|ninuki] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
+//                 [--threads T] [--fit] [--json] -o FILE
 #include <QDate>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <fstream>
 
 #include "analysis/curve.hpp"
 #include "analysis/selfplay.hpp"
+#include "analysis/stones_play.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "parser/writer.hpp"
@@ -44,12 +48,46 @@ parser::GameRecord to_record(const PlayedGame& g, const std::string& white, cons
     return r;
 }
 
+parser::GameRecord to_stone_record(const PlayedStoneGame& g, const std::string& white, const std::string& black,
+                                   int round) {
+    parser::GameRecord r;
+    r.kind = g.start.rules().kind;
+    r.stone_start = g.start;
+    const std::string result = g.adjudicated ? std::string("1/2-1/2") : result_token(g.outcome);
+    r.tags = {{"Game", std::string(game_kind_name(r.kind))},
+              {"Event", "gounki selfplay"},
+              {"Date", QDate::currentDate().toString("yyyy.MM.dd").toStdString()},
+              {"Round", std::to_string(round)},
+              {"White", white},
+              {"Black", black},
+              {"Result", result}};
+    if (g.adjudicated) r.tags.push_back({"Termination", "adjudicated as a draw after " + std::to_string(g.plies.size()) + " plies"});
+    for (const PlayedPly& p : g.plies) {
+        parser::Ply ply;
+        ply.move = p.move;
+        r.main.plies.push_back(std::move(ply));
+    }
+    r.result = result;
+    r.result_written = true;
+    return r;
+}
+
+// What the summary needs of a game of either kind.
+struct GameSummary {
+    std::string record;
+    Outcome outcome = Outcome::none;
+    bool adjudicated = false;
+    std::vector<CurveSample> samples;
+    std::size_t plies = 0;
+};
+
 // The seed of game `i` of a run: independent streams for every game, same games for the same seed.
 std::uint64_t game_seed(std::uint64_t seed, int i) { return Random(seed * 0x100000001B3ull + std::uint64_t(i)).next(); }
 
 } // namespace
 
 void describe_selfplay(QCommandLineParser& p) {
+    p.addOption({"game", "gounki (default), gomoku (15x15) or ninuki (19x19, both options).", "KIND"});
     p.addOption({"games", "Number of games (default 10).", "N"});
     p.addOption({"depth", "Search depth per move (default 4).", "N"});
     p.addOption({"nodes", "Search this many nodes per move instead of a depth.", "N"});
@@ -58,6 +96,7 @@ void describe_selfplay(QCommandLineParser& p) {
     p.addOption({"max-plies", "A game still going after this many plies is scored a draw (default 400).", "N"});
     p.addOption({"threads", "Games played at once (default 1).", "T"});
     p.addOption({"fit", "Fit the judge's curve (score to expected result) on the games and print it on stderr."});
+    p.addOption({"json", "Print a summary as one JSON object on standard output (with -o FILE, not '-')."});
     p.addOption({QStringList{"o", "output"}, "Write the records to FILE ('-' for standard output).", "FILE"});
 }
 
@@ -80,6 +119,15 @@ int run_selfplay(const QCommandLineParser& p) {
     if (!number("max-plies", 400, 10, 100000, max_plies)) return usage_error(self, "--max-plies must be from 10 to 100000");
     if (!number("threads", 1, 1, 256, threads)) return usage_error(self, "--threads must be from 1 to 256");
     if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
+    GameKind kind = GameKind::gounki;
+    if (p.isSet("game")) {
+        const std::string g = p.value("game").toLower().toStdString();
+        if (g == "gomoku") kind = GameKind::gomoku;
+        else if (g == "ninuki") kind = GameKind::ninuki;
+        else if (g != "gounki") return usage_error(self, "--game must be gounki, gomoku or ninuki");
+    }
+    const bool json = p.isSet("json");
+    if (json && p.value("output") == "-") return usage_error(self, "--json prints on standard output: give -o FILE, not '-'");
 
     SearchLimits limits;
     if (nodes) limits.nodes = std::uint64_t(nodes);
@@ -98,20 +146,50 @@ int run_selfplay(const QCommandLineParser& p) {
 
     std::vector<int> indices(static_cast<std::size_t>(games));
     for (int i = 0; i < int(games); ++i) indices[std::size_t(i)] = i;
+    const std::string& stone_name = name;
     auto play = [&](int i) {
         Random rng(game_seed(std::uint64_t(seed), i));
-        const Position start = Position::start();
-        const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
-        SearchOptions options;
-        options.hash_mb = 8;
-        Searcher searcher(options);
-        return play_game(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
+        GameSummary out;
+        auto sample = [&](Outcome outcome, bool adjudicated, const std::vector<PlayedPly>& plies, Color first) {
+            out.outcome = adjudicated ? Outcome::none : outcome;
+            out.adjudicated = adjudicated;
+            out.plies = plies.size();
+            for (std::size_t k = 0; k < plies.size(); ++k) {
+                if (plies[k].from_opening) continue;
+                const Color mover = k % 2 == 0 ? first : ~first;
+                const double result = out.outcome == Outcome::none || out.outcome == Outcome::draw ? 0.5
+                                      : out.outcome == win_for(mover)                              ? 1.0
+                                                                                                   : 0.0;
+                out.samples.push_back({plies[k].score, result});
+            }
+        };
+        if (kind == GameKind::gounki) {
+            const Position start = Position::start();
+            const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
+            SearchOptions options;
+            options.hash_mb = 8;
+            Searcher searcher(options);
+            const PlayedGame g = play_game(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
+            out.record = parser::write_record(to_record(g, name, name, i + 1));
+            sample(g.outcome, g.adjudicated, g.plies, start.side_to_move());
+        } else {
+            const stones::StonePosition start(stones::Rules::defaults(kind));
+            const std::vector<Move> opening = random_stone_opening(start, int(random_plies), rng);
+            StoneSearchOptions options;
+            options.hash_mb = 8;
+            StoneSearcher searcher(options);
+            const PlayedStoneGame g =
+                play_stone_game(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
+            out.record = parser::write_record(to_stone_record(g, stone_name, stone_name, i + 1));
+            sample(g.outcome, g.adjudicated, g.plies, start.side_to_move());
+        }
+        return out;
     };
-    std::vector<PlayedGame> played;
+    std::vector<GameSummary> played;
     if (threads > 1) {
         QThreadPool pool;
         pool.setMaxThreadCount(int(threads));
-        played = QtConcurrent::blockingMapped<std::vector<PlayedGame>>(&pool, indices, std::function<PlayedGame(const int&)>(play));
+        played = QtConcurrent::blockingMapped<std::vector<GameSummary>>(&pool, indices, std::function<GameSummary(const int&)>(play));
     } else {
         Progress progress("games", std::size_t(games), true); // only on a terminal
         for (int i : indices) {
@@ -124,29 +202,44 @@ int run_selfplay(const QCommandLineParser& p) {
     int wins[3] = {0, 0, 0}; // white, black, draw
     std::vector<CurveSample> samples;
     std::size_t total_plies = 0;
-    for (std::size_t i = 0; i < played.size(); ++i) {
-        const PlayedGame& g = played[i];
-        const std::string text = parser::write_record(to_record(g, name, name, int(i) + 1));
-        if (out_name == "-") print_out(text);
-        else file << text;
+    for (const GameSummary& g : played) {
+        if (out_name == "-") print_out(g.record);
+        else file << g.record;
         ++wins[g.outcome == Outcome::white_wins ? 0 : g.outcome == Outcome::black_wins ? 1 : 2];
-        total_plies += g.plies.size();
-        for (std::size_t k = 0; k < g.plies.size(); ++k) {
-            if (g.plies[k].from_opening) continue;
-            const Color mover = k % 2 == 0 ? g.start.side_to_move() : ~g.start.side_to_move();
-            const double result = g.outcome == Outcome::none ? 0.5 : g.outcome == win_for(mover) ? 1.0 : 0.0;
-            samples.push_back({g.plies[k].score, result});
-        }
+        total_plies += g.plies;
+        samples.insert(samples.end(), g.samples.begin(), g.samples.end());
     }
     if (file.is_open() && !file) {
         print_err("gounki selfplay: error writing '" + out_name.toStdString() + "'\n");
         return exit_usage;
     }
+    const CurveFit fit = p.isSet("fit") ? fit_curve_scale(samples) : CurveFit{};
+    if (json) {
+        QJsonObject o;
+        o["game"] = QString::fromStdString(std::string(game_kind_name(kind)));
+        o["games"] = qint64(games);
+        o["white_wins"] = wins[0];
+        o["black_wins"] = wins[1];
+        o["draws"] = wins[2];
+        o["plies"] = qint64(total_plies);
+        o["plies_per_game"] = double(total_plies) / double(games);
+        o["player"] = QString::fromStdString(kind == GameKind::gounki ? name : stone_name);
+        o["output"] = out_name;
+        if (p.isSet("fit")) {
+            QJsonObject f;
+            f["scale"] = fit.scale;
+            f["samples"] = fit.samples;
+            f["log_loss"] = fit.log_loss;
+            f["base_log_loss"] = fit.base_log_loss;
+            o["fit"] = f;
+        }
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
     print_err(std::to_string(games) + " games: White won " + std::to_string(wins[0]) + ", Black won " +
               std::to_string(wins[1]) + ", draws (adjudicated) " + std::to_string(wins[2]) + "; " +
               std::to_string(total_plies / std::size_t(games)) + " plies a game on average\n");
     if (p.isSet("fit")) {
-        const CurveFit fit = fit_curve_scale(samples);
         char line[256];
         std::snprintf(line, sizeof line,
                       "curve fit: scale %.1f over %d scored positions; mean log loss %.4f (0.5 everywhere: %.4f)\n",
