@@ -439,20 +439,22 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         out.tags.emplace_back("SetUp", "1");
         out.tags.emplace_back("Position", start_text);
     }
-    if (out.summary.kind != GameKind::gounki) {
-        // Size and Rules come from the start (the stored tags of those names are left out below).
-        const stones::Rules& rules = out.stone_start.rules();
-        if (rules.size != stones::Rules::defaults(rules.kind).size) out.tags.emplace_back("Size", std::to_string(rules.size));
-        if (std::string r = stones::rules_tag_text(rules); !r.empty()) out.tags.emplace_back("Rules", std::move(r));
-    }
     Statement& tags = cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
     tags.bind(1, id);
-    while (tags.step()) {
-        std::string name = tags.get_string(0);
-        if (out.summary.kind != GameKind::gounki && (name == "Size" || name == "Rules")) continue;
-        out.tags.emplace_back(std::move(name), tags.get_string(1));
-    }
+    std::vector<std::pair<std::string, std::string>> stored;
+    while (tags.step()) stored.emplace_back(tags.get_string(0), tags.get_string(1));
     tags.reset();
+    if (out.summary.kind != GameKind::gounki) {
+        // A stone game's Size and Rules: as imported, else from the start (which always names them).
+        const auto has = [&](std::string_view name) {
+            return std::any_of(stored.begin(), stored.end(), [&](const auto& t) { return t.first == name; });
+        };
+        const stones::Rules& rules = out.stone_start.rules();
+        if (!has("Size") && rules.size != stones::Rules::defaults(rules.kind).size)
+            out.tags.emplace_back("Size", std::to_string(rules.size));
+        if (std::string r = stones::rules_tag_text(rules); !has("Rules") && !r.empty()) out.tags.emplace_back("Rules", std::move(r));
+    }
+    for (auto& t : stored) out.tags.push_back(std::move(t));
     Statement& diags = cached("SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
     diags.bind(1, id);
     while (diags.step())

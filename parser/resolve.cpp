@@ -469,6 +469,7 @@ bool Resolver::set_up_stones() {
     };
     pair_first_ = Color::black;
     stones::Rules rules = stones::Rules::defaults(out_.kind);
+    out_.stone_start = stones::StonePosition(rules); // until the tags say otherwise
     if (const std::string* size = out_.tag("Size"))
         if (auto e = stones::apply_size_tag(rules, *size)) {
             report(Severity::error, "bad-rules", tag_offset("Size"), *e + "; the moves are not replayed");

@@ -139,10 +139,10 @@ std::string write_record(const GameRecord& game) {
         if (const std::string* v = game.tag(name)) tag(name, *v);
     tag("Result", game.result);
     const bool stone = game.is_stone_game();
-    if (stone) {
+    if (stone) { // the rules as tags, unless the record has its own (kept below, as written)
         const stones::Rules& rules = game.stone_start.rules();
-        if (rules.size != stones::Rules::defaults(game.kind).size) tag("Size", std::to_string(rules.size));
-        if (const std::string r = stones::rules_tag_text(rules); !r.empty()) tag("Rules", r);
+        if (!game.tag("Size") && rules.size != stones::Rules::defaults(game.kind).size) tag("Size", std::to_string(rules.size));
+        if (const std::string r = stones::rules_tag_text(rules); !game.tag("Rules") && !r.empty()) tag("Rules", r);
     }
     const bool set_up = stone ? !(game.stone_start == stones::StonePosition(game.stone_start.rules()))
                               : !(game.start == Position::start());
@@ -154,7 +154,7 @@ std::string write_record(const GameRecord& game) {
                                                  "White", "Black", "Result", "SetUp", "Position"};
     for (std::size_t i = 0; i < game.tags.size(); ++i) {
         const auto& [name, value] = game.tags[i];
-        bool skip = stone && (name == "Size" || name == "Rules");
+        bool skip = false;
         for (std::string_view f : fixed) skip |= name == f;
         for (std::size_t j = 0; j < i && !skip; ++j) skip = game.tags[j].first == name; // duplicates
         if (!skip) tag(name, value);

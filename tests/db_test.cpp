@@ -729,9 +729,11 @@ TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by positio
     gomoku15.play(Move::placement(stones::parse_point("h8", 15)), u);
     CHECK(db.search_position(gomoku15, {}, {}).total == 1); // not the 19x19 game
     // Positions after a capture: the captured count is part of the key.
-    stones::StonePosition nin(db.game(reports[3].game_id)->stone_start);
+    const auto stored4 = db.game(reports[3].game_id);
+    REQUIRE(stored4);
+    stones::StonePosition nin(stored4->stone_start);
     CHECK(nin.rules().endgame_capture == false);
-    for (Move m : db.game(reports[3].game_id)->moves) nin.play(m, u);
+    for (Move m : stored4->moves) nin.play(m, u);
     CHECK(nin.captured(Color::black) == 2);
     CHECK(ids_of(db.search_position(nin, {}, {})) == std::vector<std::int64_t>{reports[3].game_id});
     stones::StonePosition no_capture = nin;
