@@ -27,7 +27,10 @@ void describe_analyze(QCommandLineParser& p) {
     add_filter_options(p);
     p.addOption({"all", "Judge every game of the database."});
     p.addOption({"depth", "Search every position to this depth (plies).", "N"});
-    p.addOption({"nodes", "Search every position with this many nodes (default 100000).", "N"});
+    p.addOption({"nodes",
+                 "Search every position with this many nodes (default 100000 for Gounki, 20000 for Gomoku and "
+                 "Ninuki).",
+                 "N"});
     p.addOption({"threads", "Judge this many games at once (default: the number of cores).", "N"});
     p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});
     p.addOption({"mistake", "Drop from which a move is a mistake (default 0.10).", "X"});
@@ -41,9 +44,16 @@ namespace {
 
 struct Job {
     std::int64_t id = 0;
-    Position start;
+    db::Replay start; // the game's start, of its kind
     std::vector<Move> moves;
+    analysis::JudgeSettings settings;
+    std::string settings_text;
 };
+
+analysis::GameJudgement judge(const Job& job) {
+    if (job.start.is_stone()) return analysis::judge_stone_game(job.start.stone(), job.moves, job.settings);
+    return analysis::judge_game(job.start.gounki(), job.moves, job.settings);
+}
 
 struct Done {
     std::int64_t id = 0;
@@ -55,16 +65,15 @@ double pieces(analysis::Score s) { return double(s) / 100.0; }
 QJsonValue win_in_json(int w) { return w ? QJsonValue(w) : QJsonValue(QJsonValue::Null); }
 
 // One line per ply (KataGo's habit: each line says what it is about and whose view its scores are).
-void print_ply_lines(std::int64_t id, const Position& start, const analysis::GameJudgement& j) {
-    Position pos = start;
+void print_ply_lines(std::int64_t id, const db::Replay& start, const analysis::GameJudgement& j) {
+    db::Replay pos = start;
     for (const analysis::PlyJudgement& p : j.plies) {
         QJsonArray pv;
         {
-            Position line = pos;
-            UndoRecord undo;
+            db::Replay line = pos;
             for (Move m : p.pv) {
-                pv.append(QString::fromStdString(move_to_text(line, m)));
-                line.do_move(m, undo);
+                pv.append(QString::fromStdString(line.move_text(m)));
+                line.play(m);
             }
         }
         QJsonObject o{{"type", "ply"},
@@ -72,8 +81,8 @@ void print_ply_lines(std::int64_t id, const Position& start, const analysis::Gam
                       {"ply", p.ply},
                       {"side", pos.side_to_move() == Color::white ? "white" : "black"},
                       {"perspective", "side to move"},
-                      {"played", QString::fromStdString(move_to_text(pos, p.played))},
-                      {"best", p.best ? QJsonValue(QString::fromStdString(move_to_text(pos, p.best))) : QJsonValue()},
+                      {"played", QString::fromStdString(pos.move_text(p.played))},
+                      {"best", p.best ? QJsonValue(QString::fromStdString(pos.move_text(p.best))) : QJsonValue()},
                       {"played_score", pieces(p.played_score)},
                       {"best_score", pieces(p.best_score)},
                       {"played_win_in", win_in_json(p.played_win_in)},
@@ -84,8 +93,7 @@ void print_ply_lines(std::int64_t id, const Position& start, const analysis::Gam
                                                     qsizetype(analysis::verdict_name(p.verdict).size()))},
                       {"pv", pv}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-        UndoRecord undo;
-        pos.do_move(p.played, undo);
+        pos.play(p.played);
     }
 }
 
@@ -113,6 +121,8 @@ bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
 int run_analyze(const QCommandLineParser& p) {
     const Command& self = *find_command("analyze");
     analysis::JudgeSettings settings = analysis::judge_defaults();
+    // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
+    analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
     if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
     bool ok = true;
     if (p.isSet("depth")) {
@@ -120,18 +130,23 @@ int run_analyze(const QCommandLineParser& p) {
         if (!ok || d < 1 || d > 30) return usage_error(self, "--depth must be a whole number from 1 to 30");
         settings.limits = {};
         settings.limits.depth = d;
+        stone_settings.limits = settings.limits;
     }
     if (p.isSet("nodes")) {
         const qlonglong n = p.value("nodes").toLongLong(&ok);
         if (!ok || n < 100) return usage_error(self, "--nodes must be a whole number of at least 100");
         settings.limits = {};
         settings.limits.nodes = std::uint64_t(n);
+        stone_settings.limits = settings.limits;
     }
     if (!read_fraction(p, "inaccuracy", settings.inaccuracy) || !read_fraction(p, "mistake", settings.mistake) ||
         !read_fraction(p, "blunder", settings.blunder))
         return usage_error(self, "--inaccuracy, --mistake and --blunder take a number between 0 and 1");
     if (!(settings.inaccuracy <= settings.mistake && settings.mistake <= settings.blunder))
         return usage_error(self, "thresholds must grow: inaccuracy <= mistake <= blunder");
+    stone_settings.inaccuracy = settings.inaccuracy;
+    stone_settings.mistake = settings.mistake;
+    stone_settings.blunder = settings.blunder;
     int threads = QThread::idealThreadCount();
     if (p.isSet("threads")) {
         threads = p.value("threads").toInt(&ok);
@@ -155,6 +170,7 @@ int run_analyze(const QCommandLineParser& p) {
     try {
         db::AnalysisStore store(database->sql());
         const std::string settings_text = db::analysis_settings_text(settings);
+        const std::string stone_settings_text = db::analysis_settings_text(stone_settings);
         // Gather the games: by id (each must exist), or by filter.
         std::vector<db::StoredGame> games;
         if (!ids.empty()) {
@@ -175,14 +191,19 @@ int run_analyze(const QCommandLineParser& p) {
 
         std::vector<Job> jobs;
         int skipped = 0;
+        bool any_stone = false;
         for (const db::StoredGame& g : games) {
-            if (!p.isSet("force") && store.has(g.summary.id, settings_text)) {
+            const bool stone = g.summary.kind != GameKind::gounki;
+            any_stone |= stone;
+            const std::string& text = stone ? stone_settings_text : settings_text;
+            const db::Replay start = stone ? db::Replay(g.stone_start) : db::Replay(g.start);
+            if (!p.isSet("force") && store.has(g.summary.id, text)) {
                 ++skipped;
                 if (json)
-                    if (auto stored = store.load(g.summary.id, settings_text)) print_ply_lines(g.summary.id, g.start, stored->judgement);
+                    if (auto stored = store.load(g.summary.id, text)) print_ply_lines(g.summary.id, start, stored->judgement);
                 continue;
             }
-            jobs.push_back({g.summary.id, g.start, g.moves});
+            jobs.push_back({g.summary.id, start, g.moves, stone ? stone_settings : settings, text});
         }
 
         QThreadPool pool;
@@ -194,15 +215,13 @@ int run_analyze(const QCommandLineParser& p) {
         timer.start();
         // One judge call per game; results come back in order, each stored in its own transaction
         // as soon as it is ready, so an interruption loses at most the games under way.
-        QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [settings](const Job& job) {
-            return Done{job.id, analysis::judge_game(job.start, job.moves, settings)};
-        });
+        QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [](const Job& job) { return Done{job.id, judge(job)}; });
         std::uint64_t nodes = 0;
         for (int i = 0; i < int(jobs.size()); ++i) {
             Done done = future.resultAt(i);
             {
                 db::Transaction tx(database->sql(), db::TransactionKind::immediate);
-                store.save(done.id, settings_text, done.judgement);
+                store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement);
                 tx.commit();
             }
             // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
@@ -228,6 +247,7 @@ int run_analyze(const QCommandLineParser& p) {
                           {"seconds", seconds},
                           {"threads", threads},
                           {"settings", QString::fromStdString(settings_text)}};
+            if (any_stone) o["stone_settings"] = QString::fromStdString(stone_settings_text);
             print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else if (!quiet) {
             char rate[160];
@@ -235,7 +255,8 @@ int run_analyze(const QCommandLineParser& p) {
                           seconds > 0 ? double(nodes) / seconds : 0.0);
             print_out("judged " + counted(qint64(jobs.size()), "game") + " (" + counted(qint64(total_plies), "ply", "plies") +
                       ")" + rate + std::to_string(skipped) +
-                      " already judged with these settings (--force judges them again)\nsettings: " + settings_text + "\n");
+                      " already judged with these settings (--force judges them again)\nsettings: " + settings_text + "\n" +
+                      (any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()));
         }
     } catch (const std::exception& e) {
         return database_error(self, e);

@@ -1,5 +1,6 @@
 #include "db/replay.hpp"
 
+#include "core/notation.hpp"
 #include "db/sqlite.hpp"
 
 namespace gounki::db {
@@ -24,6 +25,10 @@ Replay::Replay(GameKind kind, std::string_view start_text) : kind_(kind) {
     if (auto* e = std::get_if<PositionError>(&parsed)) throw damaged(e->message);
     stone_ = std::get<stones::StonePosition>(parsed);
     if (stone_.rules().kind != kind) throw damaged("it is not a " + std::string(game_kind_name(kind)) + " position");
+}
+
+std::string Replay::move_text(Move m) const {
+    return is_stone() ? stones::point_name(m.point()) : move_to_text(gounki_, m);
 }
 
 std::string start_text_of(const Position& start) {

@@ -25,6 +25,9 @@ public:
     // The index key of the current position (index_key: the kind is part of it).
     std::uint64_t key() const { return index_key(kind_, is_stone() ? stone_.key() : gounki_.key()); }
     bool game_over() const { return is_stone() ? stone_.game_over() : gounki_.game_over(); }
+    Color side_to_move() const { return is_stone() ? stone_.side_to_move() : gounki_.side_to_move(); }
+    // The canonical text of `m` in the current position.
+    std::string move_text(Move m) const;
     // Whether `m` can be played now (stone games check the rules; Gounki moves are trusted, as
     // stored games were replayed when imported).
     bool accepts(Move m) const { return is_stone() ? stone_.is_legal(m) : true; }
