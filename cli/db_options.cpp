@@ -21,6 +21,7 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
+    p.addOption({"game", "Games of this game: gounki, gomoku or ninuki.", "kind"});
 }
 
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& f, int& exit_code) {
@@ -33,6 +34,16 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         f.result = db::parse_result(p.value("result").toStdString());
         if (!f.result) {
             exit_code = usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
+            return false;
+        }
+    }
+    if (p.isSet("game")) {
+        const std::string kind = p.value("game").toLower().toStdString();
+        if (kind == "gounki") f.kind = GameKind::gounki;
+        else if (kind == "gomoku") f.kind = GameKind::gomoku;
+        else if (kind == "ninuki") f.kind = GameKind::ninuki;
+        else {
+            exit_code = usage_error(cmd, "--game must be gounki, gomoku or ninuki, got '" + p.value("game").toStdString() + "'");
             return false;
         }
     }
@@ -84,6 +95,7 @@ int database_error(const Command& cmd, const std::exception& e) {
 QJsonObject summary_json(const db::GameSummary& g) {
     QJsonObject o;
     o["id"] = qint64(g.id);
+    o["game"] = QString::fromUtf8(game_kind_name(g.kind).data(), qsizetype(game_kind_name(g.kind).size()));
     o["white"] = QString::fromStdString(g.white);
     o["black"] = QString::fromStdString(g.black);
     o["event"] = QString::fromStdString(g.event);
@@ -110,6 +122,7 @@ QJsonObject filter_json(const db::GameFilter& f) {
     if (f.result) o["result"] = QString::fromStdString(std::string(db::result_text(*f.result)));
     if (f.date_from) o["from"] = qint64(*f.date_from);
     if (f.date_to) o["to"] = qint64(*f.date_to);
+    if (f.kind) o["game"] = QString::fromUtf8(game_kind_name(*f.kind).data(), qsizetype(game_kind_name(*f.kind).size()));
     return o;
 }
 
@@ -144,13 +157,19 @@ std::string cell(const std::string& text, std::size_t width) {
 std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply) {
     std::string out;
     char line[64];
+    // A Game column when the list holds stone games (a Gounki-only list reads as it always did).
+    const bool kinds = std::any_of(games.begin(), games.end(), [](const db::GameSummary& g) { return g.kind != GameKind::gounki; });
     std::snprintf(line, sizeof line, "%8s  ", "Id");
-    out += line + cell("White", 20) + "  " + cell("Black", 20) + "  " + cell("Date", 10) + "  " + cell("Result", 7) + "  Plies";
+    out += line;
+    if (kinds) out += cell("Game", 6) + "  ";
+    out += cell("White", 20) + "  " + cell("Black", 20) + "  " + cell("Date", 10) + "  " + cell("Result", 7) + "  Plies";
     if (with_ply) out += "   Ply";
     out += "  Event\n";
     for (const db::GameSummary& g : games) {
         std::snprintf(line, sizeof line, "%8lld  ", static_cast<long long>(g.id));
-        out += line + cell(g.white.empty() ? "?" : g.white, 20) + "  " + cell(g.black.empty() ? "?" : g.black, 20) + "  " +
+        out += line;
+        if (kinds) out += cell(std::string(game_kind_name(g.kind)), 6) + "  ";
+        out += cell(g.white.empty() ? "?" : g.white, 20) + "  " + cell(g.black.empty() ? "?" : g.black, 20) + "  " +
                cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(std::string(db::result_text(g.result)), 7);
         std::snprintf(line, sizeof line, "  %5d", g.ply_count);
         out += line;

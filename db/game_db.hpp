@@ -74,9 +74,10 @@ struct GameFilter {
     std::optional<ResultCode> result;
     std::optional<std::int64_t> date_from, date_to; // date_key bounds (codec.hpp date_bound)
     std::string source; // a substring of the path of the file the game was imported from
+    std::optional<GameKind> kind;
     bool any() const {
         return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
-               !source.empty();
+               !source.empty() || kind;
     }
 };
 

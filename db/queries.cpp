@@ -64,6 +64,7 @@ std::string where(const GameFilter& f, Params& params) {
         terms.push_back("g.source_id IN (SELECT id FROM sources WHERE path LIKE " + params.add(like_pattern(f.source)) +
                         " ESCAPE '\\')");
     if (f.result) terms.push_back("g.result = " + params.add(std::int64_t(*f.result)));
+    if (f.kind) terms.push_back("g.kind = " + params.add(std::int64_t(*f.kind)));
     if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
     if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
     if (terms.empty()) return "1";

@@ -2,6 +2,9 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <fstream>
+#include <iterator>
+
 #include "db/analysis_store.hpp"
 #include "db/game_db.hpp"
 
@@ -119,4 +122,43 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
     const auto r = run_gounki("report " + db + " --all -o " + quoted(dir / "no-such-dir" / "r.html"));
     CHECK(r.status == 2);
     CHECK(count_of(r.err, "cannot write") == 1);
+}
+
+TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze, search, tree, report", "[pipeline][stones]") {
+    test::TempDir dir("stones");
+    const std::string db = "--db " + quoted(dir / "s.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "10-gomoku.gpn " + samples + "11-ninuki.gpn " + samples +
+                       "12-gomoku.sgf")
+                .status == 0);
+    const auto games = run_gounki("games " + db + " --json");
+    CHECK(count_of(games.out, "\"game\":\"Gomoku\"") == 2);
+    CHECK(count_of(games.out, "\"game\":\"Ninuki\"") == 4);
+    CHECK(count_of(run_gounki("games " + db + " --game ninuki --json").out, "\"id\":") == 4);
+
+    // The SGF game is the GPN game: the same moves, so the same final position.
+    const auto found = run_gounki("search " + db + " --pattern 'Gomoku h8=x i8=x j8=x k8=x l8=x' --json");
+    CHECK(count_of(found.out, "\"id\":") == 2);
+    const auto tree = run_gounki("tree " + db + " --game gomoku --json");
+    CHECK(count_of(tree.out, "\"move\":\"h8\"") == 1);
+    CHECK(count_of(tree.out, "\"games\":2") >= 1);
+
+    // 3... h9 (ply 5 of the Gomoku games) leaves Black's open three: a proven loss for White.
+    const auto judged = run_gounki("analyze " + db + " --all --nodes 3000 --json");
+    REQUIRE(judged.status == 0);
+    CHECK(count_of(judged.out, "\"type\":\"ply\"") == 9 + 9 + 21 + 13 + 13 + 12);
+    CHECK(count_of(judged.out, "\"played\":\"h9\"") >= 2);
+    std::size_t at = judged.out.find("\"played\":\"h9\"");
+    REQUIRE(at != std::string::npos);
+    const std::size_t start = judged.out.rfind('\n', at) + 1;
+    const std::string h9 = judged.out.substr(start, judged.out.find('\n', at) - start);
+    CHECK(count_of(h9, "\"verdict\":\"allows-loss\"") == 1);
+    CHECK(count_of(h9, "\"ply\":5") == 1);
+
+    // The report draws the flagged moves as stone diagrams.
+    const auto html = run_gounki("report " + db + " 1 --format html -o " + quoted(dir / "s.html"));
+    REQUIRE(html.status == 0);
+    std::ifstream in(dir / "s.html");
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(count_of(page, "class=\"stone black") >= 3);
+    CHECK(count_of(page, "Allows a loss") >= 1);
 }
