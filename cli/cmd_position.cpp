@@ -5,20 +5,86 @@
 #include <QRegularExpression>
 
 #include "cli/command.hpp"
+#include "cli/report/board_diagram.hpp"
 #include "core/notation.hpp"
+#include "core/stones.hpp"
 
 namespace gounki::cli {
 
 void describe_position(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"moves", "Play these moves first (whitespace-separated, record notation), then show the result.", "moves"});
-    p.addPositionalArgument("POSITION", "A position in the format of RULES.md 1.7, or 'start'.");
+    p.addPositionalArgument("POSITION",
+                            "A position in the format of RULES.md 1.7, or 'start'; or a Gomoku/Ninuki position "
+                            "(\"Ninuki 19 ...\", README \"Stone positions\"), or 'gomoku' or 'ninuki' for the empty board.");
 }
+
+namespace {
+
+// The same for a Gomoku or Ninuki position: moves are points (h8).
+int run_stone_position(const Command& self, const QCommandLineParser& p, stones::StonePosition pos) {
+    int last = stones::no_point;
+    if (p.isSet("moves")) {
+        const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+        for (int i = 0; i < played.size(); ++i) {
+            const std::string written = played[i].toStdString();
+            const int point = stones::parse_point(written, pos.size());
+            const Move m = Move::placement(point == stones::no_point ? 0 : point);
+            const stones::PlaceError e = point == stones::no_point ? stones::PlaceError::off_board : pos.check(m);
+            if (e != stones::PlaceError::none) {
+                print_err("gounki position: move " + std::to_string(i + 1) + " '" + written + "': " +
+                          (point == stones::no_point ? "not a point of the " + std::to_string(pos.size()) + "x" +
+                                                           std::to_string(pos.size()) + " board"
+                                                     : std::string(stones::place_error_text(e))) +
+                          "\n");
+                return exit_findings;
+            }
+            stones::StoneUndo undo;
+            pos.play(m, undo);
+            last = point;
+        }
+    }
+    (void)self;
+    const std::vector<Move> moves = pos.legal_moves();
+    const Outcome o = pos.outcome();
+    const char* outcome = o == Outcome::white_wins ? "1-0" : o == Outcome::black_wins ? "0-1" : o == Outcome::draw ? "1/2-1/2" : "*";
+    if (p.isSet("json")) {
+        QJsonArray list;
+        for (Move m : moves) list.append(QString::fromStdString(stones::point_name(m.point())));
+        QJsonObject obj{{"position", QString::fromStdString(pos.to_text())},
+                        {"game", QString::fromUtf8(game_kind_name(pos.rules().kind).data())},
+                        {"side_to_move", pos.side_to_move() == Color::white ? "white" : "black"},
+                        {"key", QString::asprintf("%016llx", static_cast<unsigned long long>(pos.key()))},
+                        {"result", outcome},
+                        {"moves", list}};
+        if (pos.rules().captures())
+            obj["captured"] = QJsonObject{{"black", pos.captured(Color::black)}, {"white", pos.captured(Color::white)}};
+        print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return exit_ok;
+    }
+    std::string out = pos.to_text() + "\n" + report::stone_board_text(pos, {}, last);
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    if (pos.game_over()) out += std::string("Game over: ") + outcome + "\n";
+    else out += std::to_string(moves.size()) + " legal moves\n";
+    print_out(out);
+    return exit_ok;
+}
+
+} // namespace
 
 int run_position(const QCommandLineParser& p) {
     const Command& self = *find_command("position");
     const QStringList args = p.positionalArguments();
     if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
+    const std::string text = args[0].toStdString();
+    if (args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki")
+        return run_stone_position(self, p, stones::StonePosition(stones::Rules::defaults(
+                                                args[0].toLower() == "gomoku" ? GameKind::gomoku : GameKind::ninuki)));
+    if (stones::is_stone_position_text(text)) {
+        stones::StonePosition stone;
+        if (!read_stone_position(self, args[0], stone)) return exit_usage;
+        return run_stone_position(self, p, stone);
+    }
     Position pos = Position::start();
     if (args[0] != "start" && !read_position(self, args[0], pos)) return exit_usage;
     if (p.isSet("moves")) {
