@@ -76,11 +76,11 @@ int run_position(const QCommandLineParser& p) {
     const Command& self = *find_command("position");
     const QStringList args = p.positionalArguments();
     if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
-    const std::string text = args[0].toStdString();
+    const std::string arg = args[0].toStdString();
     if (args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki")
         return run_stone_position(self, p, stones::StonePosition(stones::Rules::defaults(
                                                 args[0].toLower() == "gomoku" ? GameKind::gomoku : GameKind::ninuki)));
-    if (stones::is_stone_position_text(text)) {
+    if (stones::is_stone_position_text(arg)) {
         stones::StonePosition stone;
         if (!read_stone_position(self, args[0], stone)) return exit_usage;
         return run_stone_position(self, p, stone);
