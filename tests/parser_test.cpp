@@ -483,6 +483,54 @@ TEST_CASE("Windows-1252 converts to UTF-8 with its own letters in 0x80-0x9F", "[
 // ---------------------------------------------------------------------------------------------
 // Writer round trips.
 
+TEST_CASE("every broken sample says what gounki validate prints for it, word for word", "[parser][samples]") {
+    const fs::path dir = fs::path(GOUNKI_SOURCE_DIR) / "samples" / "broken";
+    auto squeeze = [](const std::string& text) {
+        std::string out;
+        for (char c : text) {
+            const bool blank = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+            if (blank && (out.empty() || out.back() == ' ')) continue;
+            out += blank ? ' ' : c;
+        }
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        return out;
+    };
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".gpn") continue;
+        ++files;
+        const std::string name = entry.path().filename().string();
+        DYNAMIC_SECTION(name) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            const std::string marker = "`gounki validate` prints:";
+            const std::size_t at = text.find(marker);
+            REQUIRE(at != std::string::npos);
+            const std::size_t end = text.find("}\n", at);
+            REQUIRE(end != std::string::npos);
+            const std::string quoted = squeeze(text.substr(at + marker.size(), end - at - marker.size()));
+            RecordReader reader(entry.path());
+            std::vector<std::string> printed;
+            GameRecord g;
+            auto add = [&](const Diagnostic& d) {
+                std::string line = format_diagnostic(d);
+                const std::string full = entry.path().string();
+                if (line.compare(0, full.size(), full) == 0) line.replace(0, full.size(), "samples/broken/" + name);
+                printed.push_back(squeeze(line));
+            };
+            while (reader.next(g)) {
+                for (const Diagnostic& d : reader.take_file_diagnostics()) add(d);
+                for (const Diagnostic& d : g.diagnostics) add(d);
+            }
+            for (const Diagnostic& d : reader.take_file_diagnostics()) add(d);
+            INFO("quoted: " << quoted);
+            for (const std::string& p : printed) INFO("printed: " << p);
+            CHECK(std::find(printed.begin(), printed.end(), quoted) != printed.end());
+        }
+    }
+    CHECK(files >= 32);
+}
+
 TEST_CASE("parse, write, parse gives the same game for every golden file", "[parser][writer]") {
     for (const auto& entry : fs::directory_iterator(records_dir)) {
         if (entry.path().extension() != ".gpn") continue;
