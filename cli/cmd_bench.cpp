@@ -1,24 +1,38 @@
-// gounki bench [--depth N] [--hash MB] [--json]
+// gounki bench [--game gounki|gomoku|ninuki] [--depth N] [--hash MB] [--json] [--verbose]
+// gounki bench --judge [--nodes N] [--json]: judging a fixed 59-ply Ninuki game (stone_judge_defaults)
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include "analysis/bench.hpp"
+#include "analysis/stones_play.hpp"
 #include "cli/command.hpp"
 #include "core/notation.hpp"
 
 namespace gounki::cli {
 
 void describe_bench(QCommandLineParser& p) {
-    p.addOption({"depth", "Search depth for every position (default " + QString::number(analysis::default_bench_depth) + ").", "N"});
+    p.addOption({"game", "gounki (default), gomoku or ninuki: which engine and positions.", "KIND"});
+    p.addOption({"depth", "Search depth for every position (default " + QString::number(analysis::default_bench_depth) +
+                              "; " + QString::number(analysis::default_stone_bench_depth) + " for the stone games).", "N"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
     p.addOption({"json", "Print one JSON object instead of text."});
+    p.addOption({"judge", "Judge the fixed 59-ply Ninuki game with the stone judge's default setting instead."});
+    p.addOption({"nodes", "With --judge: nodes per position instead of the default (" +
+                              QString::number(qulonglong(analysis::default_stone_judge_nodes)) + ").", "N"});
     p.addOption({"verbose", "Print each position's best move, score and node count."});
 }
 
 int run_bench(const QCommandLineParser& p) {
     const Command& self = *find_command("bench");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "bench takes no arguments");
-    int depth = analysis::default_bench_depth;
+    GameKind kind = GameKind::gounki;
+    if (p.isSet("game")) {
+        const std::string g = p.value("game").toLower().toStdString();
+        if (g == "gomoku") kind = GameKind::gomoku;
+        else if (g == "ninuki") kind = GameKind::ninuki;
+        else if (g != "gounki") return usage_error(self, "--game must be gounki, gomoku or ninuki");
+    }
+    int depth = kind == GameKind::gounki ? analysis::default_bench_depth : analysis::default_stone_bench_depth;
     std::size_t hash_mb = 16;
     bool ok = true;
     if (p.isSet("depth")) {
@@ -30,20 +44,63 @@ int run_bench(const QCommandLineParser& p) {
         if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
         hash_mb = std::size_t(mb);
     }
+    if (p.isSet("judge")) {
+        analysis::JudgeSettings settings = analysis::stone_judge_defaults();
+        if (p.isSet("nodes")) {
+            const qlonglong n = p.value("nodes").toLongLong(&ok);
+            if (!ok || n < 1) return usage_error(self, "--nodes must be a positive whole number");
+            settings.limits.nodes = std::uint64_t(n);
+        }
+        const analysis::JudgeBenchResult j = analysis::run_judge_bench(settings);
+        std::string verdicts;
+        for (int v = 0; v < analysis::verdict_count; ++v)
+            verdicts += std::string(verdicts.empty() ? "" : ", ") +
+                        std::string(analysis::verdict_name(analysis::Verdict(v))) + " " +
+                        std::to_string(j.counts[0][v] + j.counts[1][v]);
+        if (p.isSet("json")) {
+            QJsonObject o;
+            o["game"] = "Ninuki";
+            o["plies"] = j.plies;
+            o["nodes_per_position"] = qint64(settings.limits.nodes);
+            o["nodes"] = qint64(j.nodes);
+            o["time_ms"] = qint64(j.time_ms);
+            o["cpu_ms"] = qint64(j.cpu_ms);
+            print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        } else {
+            print_out("judged Ninuki game: " + std::to_string(j.plies) + " plies at " +
+                      std::to_string(settings.limits.nodes) + " nodes a position\nnodes " + std::to_string(j.nodes) +
+                      "\ntime " + std::to_string(j.time_ms) + " ms\ncpu time " + std::to_string(j.cpu_ms) +
+                      " ms\nverdicts " + verdicts + "\n");
+        }
+        return exit_ok;
+    }
     const bool verbose = p.isSet("verbose");
-    const analysis::BenchResult r = analysis::run_bench(depth, hash_mb, [&](const analysis::BenchEntry& e) {
-        if (!verbose) return;
-        const Position pos = std::get<Position>(Position::from_text(e.position));
-        print_err(std::string(e.position) + "  " + move_to_text(pos, e.result.best) + " score " +
-                  std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
-    });
+    analysis::BenchResult r;
+    std::size_t positions = 0;
+    if (kind == GameKind::gounki) {
+        positions = analysis::bench_positions().size();
+        r = analysis::run_bench(depth, hash_mb, [&](const analysis::BenchEntry& e) {
+            if (!verbose) return;
+            const Position pos = std::get<Position>(Position::from_text(e.position));
+            print_err(std::string(e.position) + "  " + move_to_text(pos, e.result.best) + " score " +
+                      std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
+        });
+    } else {
+        positions = analysis::stone_bench_positions(kind).size();
+        r = analysis::run_stone_bench(kind, depth, hash_mb, [&](const analysis::BenchEntry& e) {
+            if (!verbose) return;
+            print_err(std::string(e.position) + "  " + (e.result.best ? stones::point_name(e.result.best.point()) : "none") +
+                      " score " + std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
+        });
+    }
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
     // On a busy machine the wall clock also counts time spent waiting for a processor.
     const double cpu_nps = r.cpu_ms > 0 ? double(r.nodes) * 1000.0 / double(r.cpu_ms) : 0.0;
     if (p.isSet("json")) {
         QJsonObject o;
         o["depth"] = depth;
-        o["positions"] = int(analysis::bench_positions().size());
+        o["game"] = QString::fromStdString(std::string(game_kind_name(kind)));
+        o["positions"] = int(positions);
         o["nodes"] = qint64(r.nodes);
         o["time_ms"] = qint64(r.time_ms);
         o["nps"] = qint64(nps);
@@ -51,7 +108,8 @@ int run_bench(const QCommandLineParser& p) {
         o["cpu_nps"] = qint64(cpu_nps);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
-        print_out("positions " + std::to_string(analysis::bench_positions().size()) + " depth " + std::to_string(depth) +
+        print_out(std::string(kind == GameKind::gounki ? "" : "game " + std::string(game_kind_name(kind)) + "\n") +
+                  "positions " + std::to_string(positions) + " depth " + std::to_string(depth) +
                   "\nnodes " + std::to_string(r.nodes) + "\ntime " + std::to_string(r.time_ms) + " ms\nnps " +
                   std::to_string(std::uint64_t(nps)) + "\ncpu time " + std::to_string(r.cpu_ms) + " ms\ncpu nps " +
                   std::to_string(std::uint64_t(cpu_nps)) + "\n");
