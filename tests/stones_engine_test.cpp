@@ -336,3 +336,55 @@ TEST_CASE("judge: a stone game gets missed-win and allows-loss on the right plie
     bad[3] = bad[1];
     CHECK(judge_stone_game(start, bad, settings).illegal_ply == 3);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+TEST_CASE("gounki best on a stone position prints the point, score, pv and win_in", "[stones-engine]") {
+    const StonePosition pos = chain_position(stones::Rules::defaults(GameKind::gomoku), 6);
+    const test::CliRun r = test::run_gounki("best --position '" + pos.to_text() + "' --json");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"win_in\":3") != std::string::npos);
+    CHECK((r.out.find("\"move\":\"j10\"") != std::string::npos || r.out.find("\"move\":\"f6\"") != std::string::npos));
+    CHECK(r.out.find("\"pv\":[") != std::string::npos);
+    const test::CliRun text = test::run_gounki("best --depth 2 --position '" + pos.to_text() + "'");
+    CHECK(text.status == 0);
+    CHECK(text.out.find("win_in 3") != std::string::npos);
+    // A finished game and a bad text are refused.
+    StonePosition won = chain_position(stones::Rules::defaults(GameKind::gomoku), 8);
+    play(won, "f6"); // f6 g7 h8 i9 j10
+    REQUIRE(won.outcome() == Outcome::black_wins);
+    CHECK(test::run_gounki("best --position '" + won.to_text() + "'").status == 1);
+    CHECK(test::run_gounki("best --position 'Gomoku 15 15/15 b'").status == 2);
+}
+
+TEST_CASE("gounki selfplay --game writes stone records that read back; bench --game", "[stones-engine]") {
+    test::TempDir dir("stones-selfplay");
+    const std::string file = (dir / "g.gpn").string();
+    const test::CliRun r = test::run_gounki("selfplay --game gomoku --games 2 --depth 2 --seed 3 --json -o '" + file + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"games\":2") != std::string::npos);
+    CHECK(r.out.find("\"game\":\"Gomoku\"") != std::string::npos);
+    const std::string text = test::slurp(file);
+    CHECK(test::count_of(text, "[Game \"Gomoku\"]") == 2);
+    CHECK(text.find("1. h8 ") != std::string::npos); // Black opens on the centre
+    CHECK(text.find("[Size") == std::string::npos);  // 15x15 is Gomoku's default
+    const test::CliRun v = test::run_gounki("validate '" + file + "'");
+    INFO(v.out << v.err);
+    CHECK(v.status == 0);
+
+    const std::string nfile = (dir / "n.gpn").string();
+    REQUIRE(test::run_gounki("selfplay --game ninuki --games 1 --nodes 3000 -o '" + nfile + "'").status == 0);
+    const std::string ntext = test::slurp(nfile);
+    CHECK(ntext.find("[Game \"Ninuki\"]") != std::string::npos);
+    CHECK(ntext.find("1. j10 ") != std::string::npos);
+    CHECK(test::run_gounki("validate '" + nfile + "'").status == 0);
+
+    const test::CliRun b = test::run_gounki("bench --game gomoku --depth 2 --json");
+    CHECK(b.status == 0);
+    CHECK(b.out.find("\"game\":\"Gomoku\"") != std::string::npos);
+    CHECK(b.out.find("\"nodes\":") != std::string::npos);
+    CHECK(test::run_gounki("selfplay --game chess --games 1 -o -").status == 2);
+}
