@@ -85,7 +85,7 @@ constexpr int worth_five = 100000;
 constexpr int worth_four_four = 20000;
 constexpr int worth_four_three = 8000;
 
-// Weights of the evaluation (stone_evaluate in stones_search.cpp), in points where one pair
+// Weights of the evaluation (StoneSearcher::evaluate in stones_search.cpp), in points where one pair
 // captured in Ninuki is worth a few hundred.
 struct StoneEvalWeights {
     int capture_pair[6] = {0, 50, 120, 230, 420, 0}; // by pairs taken so far (5 pairs = won)
