@@ -174,6 +174,7 @@ bool is_irreversible(const Position& pos, Move m) {
         for (int i = 0; i < m.placed(); ++i)
             if (rank_of(m.placed_square(i)) != rank_of(m.from())) return true;
         return false;
+    case MoveType::placement: return true;
     }
     return true;
 }
