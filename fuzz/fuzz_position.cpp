@@ -1,11 +1,12 @@
-// libFuzzer target: any bytes as a position text (RULES.md 1.7). A rejected text must point inside
-// it; an accepted one must print canonically, read back equal, and play and undo each of its moves
-// with the hash kept right.
+// libFuzzer target: any bytes as a position text (RULES.md 1.7, or a Gomoku/Ninuki position when
+// it starts with the game's name). A rejected text must point inside it; an accepted one must
+// print canonically, read back equal, and play and undo each of its moves with the hash kept right.
 #include <cstdint>
 #include <string_view>
 
 #include "core/movegen.hpp"
 #include "core/position.hpp"
+#include "core/stones.hpp"
 
 using namespace gounki;
 
@@ -15,10 +16,34 @@ void check(bool ok) {
     if (!ok) __builtin_trap();
 }
 
+int check_stones(std::string_view text, std::size_t size) {
+    auto parsed = stones::StonePosition::from_text(text);
+    if (auto* e = std::get_if<PositionError>(&parsed)) {
+        check(e->column >= 0 && std::size_t(e->column) <= size);
+        check(!e->message.empty());
+        return 0;
+    }
+    stones::StonePosition pos = std::get<stones::StonePosition>(parsed);
+    const auto again = stones::StonePosition::from_text(pos.to_text());
+    check(std::holds_alternative<stones::StonePosition>(again));
+    check(std::get<stones::StonePosition>(again) == pos);
+    check(pos.key() == pos.compute_key());
+    for (Move m : pos.legal_moves()) {
+        const stones::StonePosition before = pos;
+        stones::StoneUndo undo;
+        pos.play(m, undo);
+        check(pos.key() == pos.compute_key());
+        pos.undo(undo);
+        check(pos == before && pos.key() == before.key());
+    }
+    return 0;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (stones::is_stone_position_text(text)) return check_stones(text, size);
     auto parsed = Position::from_text(text);
     if (auto* e = std::get_if<PositionError>(&parsed)) {
         check(e->column >= 0 && std::size_t(e->column) <= size);

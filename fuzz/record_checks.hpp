@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "parser/reader.hpp"
+#include "parser/sgf.hpp"
 #include "parser/writer.hpp"
 
 namespace gounki::fuzz {
@@ -39,11 +40,20 @@ inline std::string check_records(std::string_view data) {
         if (!same_moves(game.main, again[0].main)) return where + "moves differ after a write and a read";
         if (again[0].result != game.result) return where + "result differs after a write and a read";
         if (!(again[0].start == game.start)) return where + "start position differs after a write and a read";
-        if (game.status == parser::GameStatus::valid && game.kind == GameKind::gounki &&
-            again[0].status != parser::GameStatus::valid)
+        if (!(again[0].stone_start == game.stone_start)) return where + "stone start differs after a write and a read";
+        if (game.status == parser::GameStatus::valid && again[0].status != parser::GameStatus::valid)
             return where + "valid game rewritten as an invalid one";
     }
     reader.take_file_diagnostics();
+    // The same bytes as SGF: every game read must write and read back with the same moves.
+    for (const parser::GameRecord& g : parser::read_sgf(data, "fuzz.sgf")) {
+        const auto again = parser::read_records(parser::write_record(g), "rewritten");
+        const std::string where = "SGF game " + std::to_string(g.number) + ": ";
+        if (again.size() != 1) return where + "rewritten as " + std::to_string(again.size()) + " games";
+        if (!same_moves(g.main, again[0].main)) return where + "moves differ after a write and a read";
+        if (g.status == parser::GameStatus::valid && again[0].status != parser::GameStatus::valid)
+            return where + "valid game rewritten as an invalid one";
+    }
     return {};
 }
 
