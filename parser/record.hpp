@@ -40,7 +40,9 @@ enum class Severity : std::uint8_t { warning, error };
 //   warnings: plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
 //             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,
 //             bad-escape, bad-nag, misplaced-annotation, misplaced-variation, empty-variation,
-//             duplicate-tag, missing-setup, not-utf8
+//             duplicate-tag, missing-setup, not-utf8,
+//             SGF only (parser/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
+//             (AB/AW after the first node); `syntax` there also names text outside any game tree
 struct Diagnostic {
     Severity severity = Severity::error;
     std::string code;
