@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/db_options.hpp"
+#include "cli/input.hpp"
 #include "db/import.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/reader.hpp"
@@ -33,7 +34,7 @@ void describe_import(QCommandLineParser& p) {
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
     p.addPositionalArgument(
-        "FILE", "Record files to import: GPN (RULES.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input (GPN).",
+        "FILE", "Record files to import: GPN (RULES.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input.",
         "FILE...");
 }
 
@@ -311,14 +312,22 @@ int run_import(const QCommandLineParser& p) {
                 }
             }
             // SGF (what Gomoku programs and servers export, parser/sgf.hpp): game by game, in order.
-            if (path != "-") {
-                std::string head(256, '\0');
+            PeekedInput standard_input;
+            std::string head;
+            if (path == "-") {
+                standard_input = peek_standard_input();
+                head = standard_input.head;
+            } else {
+                head.resize(256);
                 file.read(head.data(), std::streamsize(head.size()));
                 head.resize(std::size_t(std::max<std::streamsize>(file.gcount(), 0)));
                 file.clear();
                 file.seekg(0);
-                if (parser::looks_like_sgf(std::filesystem::path(path), head)) {
-                    parser::SgfReader sgf(file, path);
+            }
+            std::istream& input = path == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
+            {
+                if (parser::looks_like_sgf(path == "-" ? std::filesystem::path() : std::filesystem::path(path), head)) {
+                    parser::SgfReader sgf(input, path);
                     parser::GameRecord record;
                     const std::uint64_t bytes_before = bytes_done;
                     while (sgf.next(record)) {
@@ -333,7 +342,7 @@ int run_import(const QCommandLineParser& p) {
                     continue;
                 }
             }
-            ChunkSource source(path == "-" ? std::cin : file);
+            ChunkSource source(input);
             std::deque<QFuture<ParsedChunk>> pending;
             int games_before = 0;
             bool warned_encoding = false;
@@ -395,13 +404,13 @@ int run_import(const QCommandLineParser& p) {
         } else {
             char line[320];
             std::snprintf(line, sizeof line,
-                          "%lld games read: %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
+                          " read: %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
                           "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
-                          static_cast<long long>(s.added), static_cast<long long>(s.stored), static_cast<long long>(s.broken),
+                          static_cast<long long>(s.stored), static_cast<long long>(s.broken),
                           static_cast<long long>(s.duplicates), static_cast<long long>(s.already_imported),
                           static_cast<long long>(s.rejected), static_cast<long long>(s.prefix_flagged), seconds,
                           seconds > 0 ? double(s.added) / seconds : 0.0);
-            print_err(line);
+            print_info(counted(s.added, "game") + line);
         }
     } catch (const std::exception& e) {
         progress.clear();

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/input.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf.hpp"
 
@@ -116,38 +117,6 @@ private:
     bool json_;
 };
 
-// Standard input as one stream again after its first bytes were read to tell SGF from GPN.
-class PrefixedInput : public std::streambuf {
-public:
-    PrefixedInput(std::string prefix, std::istream& rest) : prefix_(std::move(prefix)), rest_(rest) {
-        setg(prefix_.data(), prefix_.data(), prefix_.data() + prefix_.size());
-    }
-
-protected:
-    int_type underflow() override {
-        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-        rest_.read(block_, sizeof block_);
-        const std::streamsize n = rest_.gcount();
-        if (n <= 0) return traits_type::eof();
-        setg(block_, block_, block_ + n);
-        return traits_type::to_int_type(*gptr());
-    }
-
-private:
-    std::string prefix_;
-    std::istream& rest_;
-    char block_[1 << 16];
-};
-
-// The first bytes of a file (empty when it cannot be read: the reader reports that).
-std::string head_of(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::string head(256, '\0');
-    f.read(head.data(), std::streamsize(head.size()));
-    head.resize(std::size_t(std::max<std::streamsize>(f.gcount(), 0)));
-    return head;
-}
-
 template <class Reader>
 void read_file(Reader& reader, Output& out, Tally& t) {
     GameRecord game;
@@ -187,19 +156,15 @@ int run_validate(const QCommandLineParser& p) {
     for (const QString& name : files) {
         ++t.files;
         // SGF (Gomoku programs' export, parser/sgf.hpp): a name ending in .sgf, or text opening with "(;".
-        std::unique_ptr<std::istream> prefixed_in;
-        std::unique_ptr<PrefixedInput> prefixed;
+        PeekedInput standard_input;
         std::string head;
         if (name == "-") {
-            head.resize(256);
-            std::cin.read(head.data(), std::streamsize(head.size()));
-            head.resize(std::size_t(std::max<std::streamsize>(std::cin.gcount(), 0)));
-            std::cin.clear(std::cin.rdstate() & std::ios::badbit);
-            prefixed = std::make_unique<PrefixedInput>(head, std::cin);
-            prefixed_in = std::make_unique<std::istream>(prefixed.get());
+            standard_input = peek_standard_input();
+            head = standard_input.head;
         } else {
             head = head_of(name.toStdString());
         }
+        std::istream* prefixed_in = standard_input.stream.get();
         if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()),
                                    head)) {
             std::unique_ptr<parser::SgfReader> sgf;
