@@ -528,7 +528,10 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
             } else if (c >= '0' && c <= '9') {
                 int run = 0;
                 std::size_t j = i;
-                while (j < b.text.size() && b.text[j] >= '0' && b.text[j] <= '9') run = run * 10 + (b.text[j++] - '0');
+                while (j < b.text.size() && b.text[j] >= '0' && b.text[j] <= '9') {
+                    if (run <= point_count) run = run * 10 + (b.text[j] - '0'); // no overflow: too long anyway
+                    ++j;
+                }
                 if (run == 0 || file + run > n)
                     return fail(col, "a run of " + std::to_string(run) + " empty points does not fit in rank " +
                                          std::to_string(rank + 1));

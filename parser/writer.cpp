@@ -45,10 +45,34 @@ constexpr const char* suffix_text[7] = {"", "!", "?", "!!", "??", "!?", "?!"};
 
 void write_comment(Movetext& mt, const std::string& text) {
     if (text.find('}') == std::string::npos) {
-        mt.token("{" + text + "}");
-    } else { // a `;` comment cannot hold a line end, and a brace comment cannot hold `}`
-        mt.token(";" + text);
+        // A line that starts with '[' reads as a new game's tag pair, even inside a comment (so that
+        // an unclosed comment cannot swallow the games after it): such a line joins the one before.
+        std::string body;
+        body.reserve(text.size());
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '\n' || text[i] == '\r') {
+                std::size_t j = i + 1;
+                while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
+                if (j < text.size() && text[j] == '[') {
+                    body += ' ';
+                    i = j - 1;
+                    continue;
+                }
+            }
+            body += text[i];
+        }
+        mt.token("{" + body + "}");
+        return;
+    }
+    // A brace comment cannot hold `}` and a `;` comment ends at the line end: one `;` comment per
+    // line (an SGF comment may hold both).
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = text.find_first_of("\r\n", start);
+        mt.token(";" + text.substr(start, end == std::string::npos ? std::string::npos : end - start));
         mt.newline();
+        if (end == std::string::npos) break;
+        start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     }
 }
 

@@ -863,6 +863,16 @@ TEST_CASE("every fuzzing regression file passes the fuzzers' checks", "[parser][
                 REQUIRE(std::holds_alternative<Position>(again));
                 CHECK(std::get<Position>(again) == *p);
             }
+            auto stone = stones::StonePosition::from_text(data);
+            if (auto* p = std::get_if<stones::StonePosition>(&stone)) {
+                const auto again = stones::StonePosition::from_text(p->to_text());
+                REQUIRE(std::holds_alternative<stones::StonePosition>(again));
+                CHECK(std::get<stones::StonePosition>(again) == *p);
+            } else {
+                const PositionError& e = std::get<PositionError>(stone);
+                CHECK(e.column >= 0);
+                CHECK(std::size_t(e.column) <= data.size());
+            }
         }
         ++files;
     }
