@@ -61,7 +61,9 @@ void write_comment(Movetext& mt, const std::string& text) {
             }
             body += text[i];
         }
-        mt.token("{" + body + "}");
+        body.insert(body.begin(), '{');
+        body += '}';
+        mt.token(body);
         return;
     }
     // A brace comment cannot hold `}` and a `;` comment ends at the line end: one `;` comment per
@@ -69,7 +71,9 @@ void write_comment(Movetext& mt, const std::string& text) {
     std::size_t start = 0;
     for (;;) {
         const std::size_t end = text.find_first_of("\r\n", start);
-        mt.token(";" + text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        std::string line(1, ';');
+        line.append(text, start, end == std::string::npos ? std::string::npos : end - start);
+        mt.token(line);
         mt.newline();
         if (end == std::string::npos) break;
         start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
