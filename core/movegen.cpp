@@ -49,7 +49,7 @@ inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int
 //   sink.movements(from, destinations)  a bitboard of the movement destinations,
 //   sink.exit(from)                     at most once per stack (all exiting walks are one move),
 //   sink.deployment(from, Deploy, out)  once per distinct sequence of placed squares.
-template <class Sink>
+template <class Sink, bool Deployments = true>
 inline void walk_stack(const Position& pos, Square from, Sink& sink) {
     const Color us = pos.side_to_move();
     const Stack st = pos.at(from);
@@ -79,6 +79,7 @@ inline void walk_stack(const Position& pos, Square from, Sink& sink) {
     sink.movements(from, dests);
     if (exits) sink.exit(from); // a deployment whose first step leaves the board is this move too
 
+    if constexpr (!Deployments) return;
     if (st.size() < 2) return;
     // Order 0: rounds first, then squares; order 1: squares first, then rounds.
     for (int order = 0; order < 2; ++order) {
@@ -126,6 +127,13 @@ struct ListSink {
     }
 };
 
+struct TargetSink {
+    MovementTargets& out;
+    void movements(Square, std::uint64_t dests) { out.destinations = dests; }
+    void exit(Square) { out.exits = true; }
+    void deployment(Square, const Deploy&, bool) {}
+};
+
 struct CountSink {
     int count = 0;
     void movements(Square, std::uint64_t dests) { count += std::popcount(dests); }
@@ -139,6 +147,14 @@ void generate_moves_from(const Position& pos, Square from, MoveList& out) {
     if (pos.game_over()) return;
     ListSink sink{out};
     walk_stack(pos, from, sink);
+}
+
+MovementTargets movement_targets(const Position& pos, Square from) {
+    MovementTargets t;
+    if (pos.game_over()) return t;
+    TargetSink sink{t};
+    walk_stack<TargetSink, false>(pos, from, sink);
+    return t;
 }
 
 void generate_moves(const Position& pos, MoveList& out) {

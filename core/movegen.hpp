@@ -32,6 +32,15 @@ private:
 void generate_moves(const Position& pos, MoveList& out);
 // The legal moves of the stack on `from` (which must belong to the side to move).
 void generate_moves_from(const Position& pos, Square from, MoveList& out);
+
+// The movement part of generate_moves_from, without building moves or walking deployments: the
+// squares the stack on `from` can move to (a bitboard) and whether it can leave the board. For
+// readers that check one written move (a movement or an exit is most of a record).
+struct MovementTargets {
+    std::uint64_t destinations = 0;
+    bool exits = false;
+};
+MovementTargets movement_targets(const Position& pos, Square from);
 // The number of legal moves, without building them (perft's leaves).
 int count_moves(const Position& pos);
 

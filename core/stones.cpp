@@ -164,7 +164,9 @@ bool is_stone_position_text(std::string_view text) {
 
 // ---------------------------------------------------------------------------------------------
 
-StonePosition::StonePosition(Rules rules) : rules_(rules) { key_ = compute_key(); }
+// An empty board, Black to move, nothing captured: the key is the rules' part alone (records and
+// resolvers make one per game, so no 361-point loop here).
+StonePosition::StonePosition(Rules rules) : rules_(rules) { key_ = rules_key(rules_); }
 
 std::optional<Color> StonePosition::pending_five() const {
     if (pending_ == 0) return std::nullopt;
