@@ -328,17 +328,7 @@ private:
 };
 
 Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
-    Diagnostic d;
-    d.severity = sev;
-    d.code = std::string(code);
-    d.message = std::move(message);
-    d.file = file_;
-    const SourceMap::Place p = src_.locate(offset);
-    d.line = p.line;
-    d.column = p.column;
-    d.game = number_;
-    out_.diagnostics.push_back(std::move(d));
-    return out_.diagnostics.back();
+    return add_diagnostic(out_, src_, file_, number_, sev, code, offset, std::move(message));
 }
 
 int Resolver::move_number(int ply) const { return number_base_ + (ply + (black_first_ ? 1 : 0)) / 2; }
@@ -846,6 +836,21 @@ void Resolver::run() {
 }
 
 } // namespace
+
+Diagnostic& add_diagnostic(GameRecord& out, const SourceMap& source, const std::string& file, int game, Severity sev,
+                           std::string_view code, std::uint32_t offset, std::string message) {
+    Diagnostic d;
+    d.severity = sev;
+    d.code = std::string(code);
+    d.message = std::move(message);
+    d.file = file;
+    const SourceMap::Place p = source.locate(offset);
+    d.line = p.line;
+    d.column = p.column;
+    d.game = game;
+    out.diagnostics.push_back(std::move(d));
+    return out.diagnostics.back();
+}
 
 void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
                   const std::string& file, int number, GameRecord& out) {

@@ -37,6 +37,10 @@ private:
     mutable bool cached_ = false;
 };
 
+// Appends a diagnostic of game `game` placed at `offset` of `source` to `out.diagnostics`.
+Diagnostic& add_diagnostic(GameRecord& out, const SourceMap& source, const std::string& file, int game, Severity sev,
+                           std::string_view code, std::uint32_t offset, std::string message);
+
 // Replays `game` into `out` (cleared first). `errors` are the grammar's errors that fall inside this
 // game; `file` and `number` name it in its diagnostics.
 void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,

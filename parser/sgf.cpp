@@ -16,7 +16,7 @@
 
 #include "core/stones.hpp"
 #include "parser/encoding.hpp"
-#include "parser/resolve.hpp" // SourceMap
+#include "parser/resolve.hpp" // SourceMap, add_diagnostic
 
 namespace gounki::parser {
 
@@ -295,17 +295,7 @@ private:
 };
 
 Diagnostic& Builder::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
-    Diagnostic d;
-    d.severity = sev;
-    d.code = std::string(code);
-    d.message = std::move(message);
-    d.file = file_;
-    const SourceMap::Place at = src_.locate(offset);
-    d.line = at.line;
-    d.column = at.column;
-    d.game = number_;
-    out_.diagnostics.push_back(std::move(d));
-    return out_.diagnostics.back();
+    return add_diagnostic(out_, src_, file_, number_, sev, code, offset, std::move(message));
 }
 
 Diagnostic& Builder::report_move(Severity sev, std::string_view code, const Property& prop, int ply,
