@@ -131,7 +131,7 @@ TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze
                                      samples + "12-gomoku.sgf");
     REQUIRE(imported.status == 0);
     const auto games = run_gounki("games " + db + " --json");
-    CHECK(count_of(games.out, "\"game\":\"Gomoku\"") == 2);
+    CHECK(count_of(games.out, "\"game\":\"Gomoku\"") == 3);
     CHECK(count_of(games.out, "\"game\":\"Ninuki\"") == 4);
     CHECK(count_of(run_gounki("games " + db + " --game ninuki --json").out, "\"id\":") == 4);
 
@@ -139,7 +139,8 @@ TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze
     const auto found = run_gounki("search " + db + " --pattern 'Gomoku h8=x i8=x j8=x k8=x l8=x' --json");
     CHECK(count_of(found.out, "\"id\":") == 1);
     const auto blocked = run_gounki("search " + db + " --pattern 'Gomoku g8=o h8=x i8=x j8=x k8=x l8=o' --json");
-    CHECK(count_of(blocked.out, "\"id\":6") == 1);
+    CHECK(count_of(blocked.out, "\"id\":7") == 1);
+    // The 15x15 tree: the 19x19 game starts from another position.
     const auto tree = run_gounki("tree " + db + " --game gomoku --json");
     CHECK(count_of(tree.out, "\"move\":\"h8\"") == 1);
     CHECK(count_of(tree.out, "\"games\":2") >= 1);
@@ -147,7 +148,7 @@ TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze
     // 3... h9 (ply 5 of the Gomoku games) leaves Black's open three: a proven loss for White.
     const auto judged = run_gounki("analyze " + db + " --all --nodes 3000 --json");
     REQUIRE(judged.status == 0);
-    CHECK(count_of(judged.out, "\"type\":\"ply\"") == 9 + 21 + 13 + 13 + 12 + 10);
+    CHECK(count_of(judged.out, "\"type\":\"ply\"") == 9 + 11 + 21 + 13 + 13 + 12 + 10);
     CHECK(count_of(judged.out, "\"played\":\"h9\"") >= 2);
     std::size_t at = judged.out.find("\"played\":\"h9\"");
     REQUIRE(at != std::string::npos);
