@@ -155,15 +155,34 @@ std::string CellCondition::text() const {
     return "?";
 }
 
-bool MaterialTerm::holds(int n) const {
+bool count_holds(CountOp op, int n, int value) {
     switch (op) {
-    case Op::ge: return n >= value;
-    case Op::le: return n <= value;
-    case Op::eq: return n == value;
-    case Op::gt: return n > value;
-    case Op::lt: return n < value;
+    case CountOp::ge: return n >= value;
+    case CountOp::le: return n <= value;
+    case CountOp::eq: return n == value;
+    case CountOp::gt: return n > value;
+    case CountOp::lt: return n < value;
     }
     return false;
+}
+
+std::string_view count_op_text(CountOp op) {
+    static constexpr std::string_view ops[] = {">=", "<=", "=", ">", "<"};
+    return ops[int(op)];
+}
+
+std::size_t read_count_op(std::string_view text, CountOp& op) {
+    // Two-character operators first: ">=" is not ">" followed by "=".
+    for (CountOp o : {CountOp::ge, CountOp::le, CountOp::eq, CountOp::gt, CountOp::lt})
+        if (text.starts_with(count_op_text(o))) {
+            op = o;
+            return count_op_text(o).size();
+        }
+    return 0;
+}
+
+bool MaterialTerm::holds(int n) const {
+    return count_holds(op, n, value);
 }
 
 std::string MaterialTerm::text() const {
@@ -175,8 +194,7 @@ std::string MaterialTerm::text() const {
         t += color == Color::white ? 'W' : 'B';
         t += count == Count::rounds ? 'r' : count == Count::squares ? 's' : 'p';
     }
-    static const char* const ops[] = {">=", "<=", "=", ">", "<"};
-    t += ops[int(op)];
+    t += count_op_text(op);
     t += std::to_string(value);
     return t;
 }
@@ -250,12 +268,9 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
                                                 "': expected a board (ranks separated by '/'), SQ=CELL, w, b, or a count such as #[Wn3]>=2 or Wp>=10"};
         }
         const std::string_view rest = text.substr(p.i, end - p.i);
-        if (rest.starts_with(">=")) term.op = MaterialTerm::Op::ge, p.i += 2;
-        else if (rest.starts_with("<=")) term.op = MaterialTerm::Op::le, p.i += 2;
-        else if (rest.starts_with("=")) term.op = MaterialTerm::Op::eq, p.i += 1;
-        else if (rest.starts_with(">")) term.op = MaterialTerm::Op::gt, p.i += 1;
-        else if (rest.starts_with("<")) term.op = MaterialTerm::Op::lt, p.i += 1;
-        else return PatternError{int(p.i), "expected a comparison: >= <= = > <"};
+        const std::size_t op_length = read_count_op(rest, term.op);
+        if (op_length == 0) return PatternError{int(p.i), "expected a comparison: >= <= = > <"};
+        p.i += op_length;
         if (!p.number(term.value, 0, 64)) return *p.error;
         if (p.i != end) return PatternError{int(p.i), "unexpected text after the number"};
         pat.terms_.push_back(term);

@@ -35,6 +35,13 @@
 
 namespace gounki::db {
 
+// A count compared with a number, as patterns write it: >= <= = > < (Gounki and stone patterns).
+enum class CountOp : std::uint8_t { ge, le, eq, gt, lt };
+bool count_holds(CountOp op, int n, int value);
+std::string_view count_op_text(CountOp op);
+// Reads an operator at the start of `text` into `op`: its length in characters, 0 when none.
+std::size_t read_count_op(std::string_view text, CountOp& op);
+
 // What one cell of a pattern allows on its square.
 struct CellCondition {
     enum class Kind : std::uint8_t { any, empty, exact, stack };
@@ -49,7 +56,7 @@ struct CellCondition {
 
 struct MaterialTerm {
     enum class Count : std::uint8_t { stacks, rounds, squares, pieces };
-    enum class Op : std::uint8_t { ge, le, eq, gt, lt };
+    using Op = CountOp;
     Count count = Count::stacks;
     CellCondition cell;          // Count::stacks: which stacks are counted
     Color color = Color::white;  // rounds, squares, pieces: whose

@@ -118,12 +118,9 @@ std::variant<StoneCountTerm, PatternError> parse_count(const Token& t, StoneCoun
     std::size_t i = 2;
     const std::string_view rest = t.text.substr(i);
     const auto fail = [&t](std::size_t at, std::string message) { return PatternError{int(t.column + at), std::move(message)}; };
-    if (rest.starts_with(">=")) term.op = StoneCountTerm::Op::ge, i += 2;
-    else if (rest.starts_with("<=")) term.op = StoneCountTerm::Op::le, i += 2;
-    else if (rest.starts_with("=")) term.op = StoneCountTerm::Op::eq, i += 1;
-    else if (rest.starts_with(">")) term.op = StoneCountTerm::Op::gt, i += 1;
-    else if (rest.starts_with("<")) term.op = StoneCountTerm::Op::lt, i += 1;
-    else return fail(i, cat("expected a comparison after ", t.text.substr(0, 2), ": >= <= = > <"));
+    const std::size_t op_length = read_count_op(rest, term.op);
+    if (op_length == 0) return fail(i, cat("expected a comparison after ", t.text.substr(0, 2), ": >= <= = > <"));
+    i += op_length;
     const std::size_t start = i;
     int v = 0;
     while (i < t.text.size() && is_digit(t.text[i]) && v <= max_count) v = v * 10 + (t.text[i++] - '0');
@@ -148,14 +145,7 @@ char stone_cell_char(StoneCell c) {
 }
 
 bool StoneCountTerm::holds(int n) const {
-    switch (op) {
-    case Op::ge: return n >= value;
-    case Op::le: return n <= value;
-    case Op::eq: return n == value;
-    case Op::gt: return n > value;
-    case Op::lt: return n < value;
-    }
-    return false;
+    return count_holds(op, n, value);
 }
 
 bool StoneCountTerm::exceeded(int n) const {
@@ -169,9 +159,8 @@ bool StoneCountTerm::exceeded(int n) const {
 
 std::string StoneCountTerm::text() const {
     static const char* const names[] = {"Bc", "Wc", "Bs", "Ws"};
-    static const char* const ops[] = {">=", "<=", "=", ">", "<"};
     std::string t = names[int(count)];
-    t += ops[int(op)];
+    t += count_op_text(op);
     t += std::to_string(value);
     return t;
 }

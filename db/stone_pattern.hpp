@@ -52,7 +52,7 @@ char stone_cell_char(StoneCell c); // '?' '.' 'x' 'o' '*'
 
 struct StoneCountTerm {
     enum class Count : std::uint8_t { black_captured, white_captured, black_stones, white_stones };
-    enum class Op : std::uint8_t { ge, le, eq, gt, lt };
+    using Op = CountOp;
     Count count = Count::black_captured;
     Op op = Op::ge;
     int value = 0;
