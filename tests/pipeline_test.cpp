@@ -165,3 +165,23 @@ TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze
     CHECK(count_of(page, "class=\"stone black") >= 3);
     CHECK(count_of(page, "Allows a loss") >= 1);
 }
+
+TEST_CASE("stone-game inputs that are wrong get a clear error and the usage status", "[pipeline][stones]") {
+    test::TempDir dir("stones-bad");
+    const std::string db = "--db " + quoted(dir / "b.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "10-gomoku.gpn").status == 0);
+    const auto game = run_gounki("games " + db + " --game chess");
+    CHECK(game.status == 2);
+    CHECK(count_of(game.err, "--game must be gounki, gomoku or ninuki, got 'chess'") == 1);
+    const auto pattern = run_gounki("search " + db + " --pattern 'Gomoku h8=q'");
+    CHECK(pattern.status == 2);
+    CHECK(count_of(pattern.err, "bad pattern at character") == 1);
+    const auto position = run_gounki("search " + db + " --position 'Gomoku 15 15/15 b'");
+    CHECK(position.status == 2);
+    const auto occupied = run_gounki("position gomoku --moves 'h8 h8'");
+    CHECK(occupied.status == 1);
+    CHECK(count_of(occupied.err, "move 2 'h8': the point is occupied") == 1);
+    const auto off = run_gounki("position gomoku --moves 'p8'");
+    CHECK(off.status == 1);
+    CHECK(count_of(off.err, "not a point of the 15x15 board") == 1);
+}
