@@ -157,6 +157,50 @@ MovementTargets movement_targets(const Position& pos, Square from) {
     return t;
 }
 
+Move find_deployment(const Position& pos, Square from, const Square* squares, int placed, bool out) {
+    if (pos.game_over() || placed < 1 || placed > 3) return Move::none();
+    const Color us = pos.side_to_move();
+    const Stack st = pos.at(from);
+    if (st.is_empty() || st.color() != us || st.size() < 2) return Move::none();
+    const int range[2] = {st.rounds(), st.squares()};
+    auto same = [&](const Deploy& d, int from_piece) {
+        for (int i = from_piece; i < d.placed; ++i)
+            if (i >= placed || d.squares[i] != squares[i]) return false;
+        return true;
+    };
+    // The walk_stack order, keeping only the walks that follow the written squares.
+    for (int order = 0; order < 2; ++order) {
+        const PieceKind k1 = order == 0 ? PieceKind::round : PieceKind::square;
+        const PieceKind k2 = order == 0 ? PieceKind::square : PieceKind::round;
+        const int n1 = range[int(k1)], n2 = range[int(k2)];
+        if (n1 == 0) continue;
+        for (int d1 = 0; d1 < direction_count(k1); ++d1) {
+            if (walk_step(us, k1, d1, from, 0) != squares[0]) continue;
+            Deploy first;
+            const Lay r1 = lay(pos, us, from, k1, d1, from, n1, first);
+            if (r1 == Lay::illegal || !same(first, 0)) continue;
+            if (r1 == Lay::out || n2 == 0) {
+                if (first.placed == placed && (r1 == Lay::out) == out)
+                    return Move::deployment(from, first.squares, first.placed, first.round_mask, out);
+                continue;
+            }
+            const Square last = first.squares[first.placed - 1];
+            for (int d2 = 0; d2 < direction_count(k2); ++d2) {
+                const std::int8_t t = walk_step(us, k2, d2, last, 0);
+                // The second kind's first step: onto the next written square, or off the board
+                // when the written move ends there.
+                if (first.placed < placed ? t != squares[first.placed] : !(out && t == step_out)) continue;
+                Deploy both = first;
+                const Lay r2 = lay(pos, us, from, k2, d2, last, n2, both);
+                if (r2 == Lay::illegal || both.placed != placed || (r2 == Lay::out) != out || !same(both, first.placed))
+                    continue;
+                return Move::deployment(from, both.squares, both.placed, both.round_mask, out);
+            }
+        }
+    }
+    return Move::none();
+}
+
 void generate_moves(const Position& pos, MoveList& out) {
     if (pos.game_over()) return;
     ListSink sink{out};

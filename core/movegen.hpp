@@ -41,6 +41,11 @@ struct MovementTargets {
     bool exits = false;
 };
 MovementTargets movement_targets(const Position& pos, Square from);
+// The deployment of the stack on `from` that places its pieces on `squares[0..placed)` in that
+// order and, when `out`, ends with a piece leaving the board; none when the stack has no such
+// deployment. The same move generate_moves_from lists (its first, should two name these squares),
+// found by following only the walks whose steps land on the written squares.
+Move find_deployment(const Position& pos, Square from, const Square* squares, int placed, bool out);
 // The number of legal moves, without building them (perft's leaves).
 int count_moves(const Position& pos);
 

@@ -174,24 +174,7 @@ const Position& initial_position() {
 
 std::string color_name(Color c) { return c == Color::white ? "White" : "Black"; }
 
-// The common case without core's resolve_move, which builds strings and a fresh move list on every
-// call: the stack's legal moves into a reused list, the match and the markers checked here, with
-// the same meaning as core's notation.cpp. Anything else (no such move, a marker that disagrees,
-// no stack of the side to move, the game over) returns none and goes to resolve_move, the
-// authority, which says what is wrong. The random round-trip test runs both on every move.
-bool spec_names(const MoveSpec& spec, Move m) {
-    if (spec.separator == MoveSeparator::deploy) {
-        if (spec.target_count == 0) return spec.out && m.type() == MoveType::exit;
-        if (m.type() != MoveType::deployment || m.placed() != spec.target_count) return false;
-        if (m.ends_out() != spec.out) return false;
-        for (int i = 0; i < spec.target_count; ++i)
-            if (m.placed_square(i) != spec.targets[i].square) return false;
-        return true;
-    }
-    if (spec.out) return m.type() == MoveType::exit;
-    return m.type() == MoveType::movement && spec.target_count == 1 && m.to() == spec.targets[0].square;
-}
-
+// Do the written capture and join markers say what `m` does in `pos`?
 bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
     switch (m.type()) {
     case MoveType::exit:
@@ -216,7 +199,13 @@ bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
     return false;
 }
 
-Move quick_resolve(const Position& pos, const MoveSpec& spec, MoveList& scratch) {
+// The common case without core's resolve_move, which builds strings and a fresh move list on every
+// call: the written squares are checked against the stack's walks (movement_targets,
+// find_deployment) and the markers here, with the same meaning as core's notation.cpp. Anything
+// else (no such move, a marker that disagrees, no stack of the side to move, the game over)
+// returns none and goes to resolve_move, the authority, which says what is wrong. The random
+// round-trip test runs both on every move.
+Move quick_resolve(const Position& pos, const MoveSpec& spec) {
     if (pos.game_over() || !is_square(spec.from)) return Move::none();
     const Stack st = pos.at(spec.from);
     if (st.is_empty() || st.color() != pos.side_to_move()) return Move::none();
@@ -230,11 +219,15 @@ Move quick_resolve(const Position& pos, const MoveSpec& spec, MoveList& scratch)
         }
         return m && markers_canonical(pos, spec, m) ? m : Move::none();
     }
-    scratch.clear();
-    generate_moves_from(pos, spec.from, scratch);
-    for (Move m : scratch)
-        if (spec_names(spec, m)) return markers_canonical(pos, spec, m) ? m : Move::none();
-    return Move::none();
+    if (spec.target_count == 0) { // `*out`: the exit
+        const Move m = spec.out && movement_targets(pos, spec.from).exits ? Move::exit(spec.from) : Move::none();
+        return m && markers_canonical(pos, spec, m) ? m : Move::none();
+    }
+    Square squares[3];
+    if (spec.target_count > 3) return Move::none();
+    for (int i = 0; i < spec.target_count; ++i) squares[i] = spec.targets[i].square;
+    const Move m = find_deployment(pos, spec.from, squares, spec.target_count, spec.out);
+    return m && markers_canonical(pos, spec, m) ? m : Move::none();
 }
 
 // The position of a line being replayed: a Gounki position or a stone game's.
@@ -324,7 +317,6 @@ private:
     std::string end_text_;
     std::uint32_t last_offset_ = 0;
     GameState main_end_; // the position after the main line
-    MoveList scratch_;  // quick_resolve's list, reused: a MoveList is 1 KiB to initialise
 };
 
 Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
@@ -617,7 +609,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             if (st.pos.stone || m.is_placement()) {
                 if (!(move = resolve_stone(m, st, main))) return finish(false);
             } else {
-                move = quick_resolve(st.pos.g, m.spec, scratch_);
+                move = quick_resolve(st.pos.g, m.spec);
                 if (!move && !(move = full_resolve(m, st, main))) return finish(false);
             }
             st.pos.do_move(move, undo);

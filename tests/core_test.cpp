@@ -1,11 +1,14 @@
 // Rules core: perft reference numbers, do/undo and hash invariants, positions and notation.
 #include "tests/catch.hpp"
 
+#include "core/movegen.hpp"
 #include "core/notation.hpp"
 #include "core/perft.hpp"
 
+#include <bit>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 using namespace gounki;
@@ -83,4 +86,71 @@ TEST_CASE("perft 5 from the start position", "[core][perft][slow]") {
         REQUIRE(got.count(mv) == 1);
         CHECK(got.at(mv) == n);
     }
+}
+
+namespace {
+
+// The first move of `list` that is a deployment from `from` onto `squares` ending out or not, as
+// a reader of a written deployment must find it; none when there is none.
+Move first_listed(const MoveList& list, Square from, const Square* squares, int placed, bool out) {
+    for (Move m : list) {
+        if (m.type() != MoveType::deployment || m.from() != from || m.placed() != placed || m.ends_out() != out)
+            continue;
+        bool same = true;
+        for (int i = 0; i < placed; ++i) same &= m.placed_square(i) == squares[i];
+        if (same) return m;
+    }
+    return Move::none();
+}
+
+} // namespace
+
+TEST_CASE("the targeted checks of a written move agree with the full move list over random games", "[core]") {
+    // movement_targets and find_deployment let readers check one written move without listing the
+    // stack's moves; they must say exactly what the list says, for real moves and near misses.
+    std::mt19937 rng(20261121);
+    long deployments = 0;
+    for (int game = 0; game < 300; ++game) {
+        Position pos = Position::start();
+        UndoRecord undo;
+        while (!pos.game_over()) {
+            for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1) {
+                const Square from = Square(std::countr_zero(b));
+                MoveList list;
+                generate_moves_from(pos, from, list);
+                const MovementTargets t = movement_targets(pos, from);
+                std::uint64_t dests = 0;
+                bool exits = false;
+                for (Move m : list) {
+                    if (m.type() == MoveType::movement) dests |= square_bb(m.to());
+                    exits |= m.type() == MoveType::exit;
+                }
+                CHECK(t.destinations == dests);
+                CHECK(t.exits == exits);
+                for (Move m : list) {
+                    if (m.type() != MoveType::deployment) continue;
+                    ++deployments;
+                    Square squares[3];
+                    for (int i = 0; i < m.placed(); ++i) squares[i] = m.placed_square(i);
+                    INFO("position " << pos.to_text() << ", move " << move_to_text(pos, m));
+                    CHECK(find_deployment(pos, from, squares, m.placed(), m.ends_out()) == m);
+                    // Near misses: the other end (out or not), one square fewer, one square changed.
+                    CHECK(find_deployment(pos, from, squares, m.placed(), !m.ends_out()) ==
+                          first_listed(list, from, squares, m.placed(), !m.ends_out()));
+                    if (m.placed() > 1)
+                        CHECK(find_deployment(pos, from, squares, m.placed() - 1, m.ends_out()) ==
+                              first_listed(list, from, squares, m.placed() - 1, m.ends_out()));
+                    Square changed[3] = {squares[0], squares[1], squares[2]};
+                    const int i = int(rng() % unsigned(m.placed()));
+                    changed[i] = Square(rng() % 64);
+                    CHECK(find_deployment(pos, from, changed, m.placed(), m.ends_out()) ==
+                          first_listed(list, from, changed, m.placed(), m.ends_out()));
+                }
+            }
+            MoveList moves;
+            generate_moves(pos, moves);
+            pos.do_move(moves[int(rng() % unsigned(moves.size()))], undo);
+        }
+    }
+    CHECK(deployments > 10000); // the games reached many deployments
 }
