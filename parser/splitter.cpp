@@ -72,17 +72,16 @@ Look deployment_follows(const char* p, const char* end, bool eof) {
     return Look::no;
 }
 
-// 1: a byte of movetext that decides nothing (letters, most digits, move punctuation); 2: a blank;
-// 3: `0` or `1`, which may start a result after a token boundary; 0: look closer (line ends,
-// brackets, comments, `*`, BOM bytes).
+// 1: a byte that decides nothing here (movetext, blanks: the slow path below would only note
+// that the line holds something); 2: `0` or `1`, which may start a result after a token boundary;
+// 0: look closer (line ends, brackets, comments, `*`, the first byte of a BOM, \f and \v).
+// Four bytes are all of class 1 exactly when the AND of their classes is 1.
 constexpr std::array<std::uint8_t, 256> make_byte_class() {
     std::array<std::uint8_t, 256> t{};
-    for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
-    for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
-    for (int c = '2'; c <= '9'; ++c) t[c] = 1;
-    for (char c : std::string_view("-+,.!?$/=:")) t[static_cast<unsigned char>(c)] = 1;
-    t[' '] = t['\t'] = t['\r'] = 2;
-    t['0'] = t['1'] = 3;
+    for (auto& c : t) c = 1;
+    for (char c : std::string_view("\n[]{};()*\f\v")) t[static_cast<unsigned char>(c)] = 0;
+    t[0xEF] = 0;
+    t['0'] = t['1'] = 2;
     return t;
 }
 constexpr std::array<std::uint8_t, 256> byte_class = make_byte_class();
@@ -113,25 +112,39 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
         const char c = *p;
         switch (state_) {
         case State::normal:
-            if (byte_class[static_cast<unsigned char>(c)] != 0) {
-                // The bulk of movetext decides nothing: run through it in one go.
+            if (shortcuts_ && byte_class[static_cast<unsigned char>(c)] != 0) {
+                // The bulk of movetext decides nothing: run through it in one go, stopping only at
+                // a byte to look at and at a 0 or 1 after a token boundary (it may start a result).
+                const auto* d = reinterpret_cast<const unsigned char*>(data);
                 std::size_t i = pos_;
-                bool seen = false;
-                for (; i < size; ++i) {
-                    const std::uint8_t k = byte_class[static_cast<unsigned char>(data[i])];
-                    if (k == 1) {
-                        seen = true;
-                    } else if (k == 3 && i > chunk_start_ && !token_boundary[static_cast<unsigned char>(data[i - 1])]) {
-                        seen = true; // a 0 or 1 inside a token (c1, 10.) starts no result
-                    } else if (k != 2) {
-                        break;
+                for (;;) {
+                    while (i + 4 <= size && (byte_class[d[i]] & byte_class[d[i + 1]] & byte_class[d[i + 2]] &
+                                             byte_class[d[i + 3]]) == 1)
+                        i += 4;
+                    while (i < size && byte_class[d[i]] == 1) ++i;
+                    if (i + 2 >= size) break;
+                    if (byte_class[d[i]] == 2 &&
+                        ((d[i + 1] != '-' && d[i + 1] != '/') || // every result goes on with - or /
+                         (i > chunk_start_ && !token_boundary[d[i - 1]]))) { // c1-d2 and 10. start no result
+                        ++i;
+                        continue;
                     }
-                }
-                if (seen) {
-                    line_start_ = false;
-                    movetext_ = true;
+                    if (d[i] == '*' && depth_ == 0 && ((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'h') &&
+                        d[i + 2] >= '1' && d[i + 2] <= '8') {
+                        i += 3; // a deployment's first square (deployment_follows says the same)
+                        continue;
+                    }
+                    break;
                 }
                 if (i != pos_) {
+                    if (line_start_ || !movetext_) { // does the run hold more than blanks?
+                        for (std::size_t j = pos_; j < i; ++j)
+                            if (!blank(data[j])) {
+                                line_start_ = false;
+                                movetext_ = true;
+                                break;
+                            }
+                    }
                     pos_ = i;
                     continue;
                 }
@@ -202,6 +215,10 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
             }
             break;
         case State::tag:
+            if (shortcuts_ && c != '"' && c != ']' && c != '\n') { // the bulk of a tag's name
+                while (pos_ < size && data[pos_] != '"' && data[pos_] != ']' && data[pos_] != '\n') ++pos_;
+                continue;
+            }
             if (c == '"') state_ = State::tag_string;
             else if (c == ']') state_ = State::normal;
             else if (c == '\n') {
@@ -210,7 +227,7 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
             }
             break;
         case State::tag_string:
-            if (c != '\\' && c != '"' && c != '\n') { // the bulk of a tag value
+            if (shortcuts_ && c != '\\' && c != '"' && c != '\n') { // the bulk of a tag value
                 while (pos_ < size && data[pos_] != '\\' && data[pos_] != '"' && data[pos_] != '\n') ++pos_;
                 continue;
             }

@@ -35,6 +35,9 @@ public:
         chunk_start_ = chunk_start_ > removed ? chunk_start_ - removed : 0;
     }
     std::size_t position() const { return pos_; }
+    // Tests: scan byte by byte only, without the shortcuts through runs of bytes that decide
+    // nothing. Both ways must cut at the same places.
+    void disable_shortcuts() { shortcuts_ = false; }
 
 private:
     enum class State : unsigned char {
@@ -54,6 +57,7 @@ private:
     bool line_start_ = true; // only blanks since the last line end or the chunk start
     bool movetext_ = false;  // the chunk holds movetext, not only tag pairs and comments
     int depth_ = 0;          // open variations
+    bool shortcuts_ = true;
 };
 
 } // namespace gounki::parser

@@ -455,6 +455,61 @@ TEST_CASE("the splitter cuts games at tag sections and results, never inside com
     CHECK(chunks[2] == "1. d2-d3 1/2-1/2");
 }
 
+namespace {
+
+// The cuts of `text`, fed to the splitter `step` bytes at a time (eof with the last bytes), with
+// or without its shortcuts through runs of bytes.
+std::vector<std::size_t> cuts_of(const std::string& text, std::size_t step, bool shortcuts = true) {
+    GameSplitter s;
+    if (!shortcuts) s.disable_shortcuts();
+    s.start_chunk(0);
+    std::vector<std::size_t> cuts;
+    std::size_t have = std::min(step, text.size());
+    for (;;) {
+        std::size_t cut = 0;
+        const auto r = s.scan(text.data(), have, have == text.size(), cut);
+        if (r == GameSplitter::Scan::need_more) {
+            have = std::min(have + step, text.size());
+            continue;
+        }
+        cuts.push_back(cut);
+        if (r == GameSplitter::Scan::end) break;
+        s.start_chunk(cut);
+    }
+    return cuts;
+}
+
+} // namespace
+
+TEST_CASE("the splitter cuts the same places with or without its shortcuts, the text whole or in pieces", "[parser][grammar]") {
+    std::vector<std::string> texts;
+    for (const char* dir : {"tests/data/records", "samples/games", "samples/broken"})
+        for (const auto& entry : fs::directory_iterator(fs::path(GOUNKI_SOURCE_DIR) / dir)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            texts.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        }
+    // Mutants: bytes that decide cuts dropped into the files at random.
+    std::mt19937 rng(77);
+    const std::string pokes[] = {"\n", "[", "[E \"", "{", "}", ";", "(", ")", "*", " *", "* ", "1-0", " 0-1 ",
+                                 "1/2-1/2", "1", "0", "\"", "\\", "\xEF\xBB\xBF", "\f", "\r\n", "*out", "* ,"};
+    const std::size_t files = texts.size();
+    for (std::size_t i = 0; i < files; ++i)
+        for (int m = 0; m < 20; ++m) {
+            std::string t = texts[i];
+            for (int k = 0; k < 4; ++k)
+                t.insert(rng() % (t.size() + 1), pokes[rng() % std::size(pokes)]);
+            texts.push_back(std::move(t));
+        }
+    REQUIRE(texts.size() > 500);
+    for (const std::string& text : texts) {
+        INFO(text);
+        const auto plain = cuts_of(text, text.size() + 1, false);
+        CHECK(cuts_of(text, text.size() + 1) == plain);
+        CHECK(cuts_of(text, 1) == plain);
+        CHECK(cuts_of(text, 7) == plain);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encodings.
 
