@@ -157,6 +157,30 @@ MovementTargets movement_targets(const Position& pos, Square from) {
     return t;
 }
 
+bool movement_reaches(const Position& pos, Square from, Square to) {
+    if (pos.game_over() || !is_square(to)) return false;
+    const Color us = pos.side_to_move();
+    const Stack st = pos.at(from);
+    if (st.is_empty() || st.color() != us) return false;
+    const std::uint64_t occupied = (pos.occupancy(us) | pos.occupancy(~us)) & ~square_bb(from); // origin: empty
+    const int range[2] = {st.rounds(), st.squares()};
+    for (int k = 0; k < 2; ++k) {
+        const PieceKind kind = PieceKind(k);
+        for (unsigned bits = walks_reaching(us, kind, from, to); bits; bits &= bits - 1) {
+            const int b = std::countr_zero(bits);
+            const int dir = b / max_steps, step = b % max_steps;
+            if (step >= range[k]) continue;
+            bool clear = true; // the walk passes only empty squares before `to`
+            for (int i = 0; i < step && clear; ++i) clear = !(occupied & square_bb(walk_step(us, kind, dir, from, i)));
+            if (!clear) continue;
+            if (!(occupied & square_bb(to))) return true;
+            const Stack there = pos.at(to);
+            if (there.color() != us || there.size() + st.size() <= 3) return true; // a capture, or a join
+        }
+    }
+    return false;
+}
+
 Move find_deployment(const Position& pos, Square from, const Square* squares, int placed, bool out) {
     if (pos.game_over() || placed < 1 || placed > 3) return Move::none();
     const Color us = pos.side_to_move();

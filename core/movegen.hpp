@@ -41,6 +41,9 @@ struct MovementTargets {
     bool exits = false;
 };
 MovementTargets movement_targets(const Position& pos, Square from);
+// Can the stack on `from` move to `to`? The same answer as movement_targets(pos, from).destinations,
+// found by following only the walks that land on `to`.
+bool movement_reaches(const Position& pos, Square from, Square to);
 // The deployment of the stack on `from` that places its pieces on `squares[0..placed)` in that
 // order and, when `out`, ends with a piece leaving the board; none when the stack has no such
 // deployment. The same move generate_moves_from lists (its first, should two name these squares),

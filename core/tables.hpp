@@ -67,6 +67,25 @@ constexpr WalkTable make_walks() {
     return t;
 }
 
+// Which walks of a piece reach a square: bit dir * max_steps + step of [colour][kind][from][to] is set
+// when step `step` of the walk in direction `dir` from `from` lands on `to`. Built from WalkTable.
+struct ReachTable {
+    std::uint16_t bits[2][2][64][64] = {};
+};
+
+constexpr ReachTable make_reach(const WalkTable& w) {
+    ReachTable t{};
+    for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < 2; ++k)
+            for (int d = 0; d < max_directions; ++d)
+                for (int s = 0; s < 64; ++s)
+                    for (int i = 0; i < max_steps; ++i) {
+                        const std::int8_t to = w.step[c][k][d][s][i];
+                        if (to < 64) t.bits[c][k][s][to] |= std::uint16_t(1u << (d * max_steps + i));
+                    }
+    return t;
+}
+
 constexpr std::uint64_t splitmix64(std::uint64_t& state) {
     std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -92,6 +111,7 @@ constexpr ZobristTable make_zobrist() {
 }
 
 inline constexpr WalkTable walks = make_walks();
+inline constexpr ReachTable reach = make_reach(walks);
 inline constexpr ZobristTable zobrist = make_zobrist();
 
 } // namespace detail
@@ -100,6 +120,11 @@ inline constexpr ZobristTable zobrist = make_zobrist();
 // direction `dir`.
 constexpr std::int8_t walk_step(Color c, PieceKind kind, int dir, Square from, int step) {
     return detail::walks.step[index(c)][int(kind)][dir][from][step];
+}
+
+// The walks (bit dir * max_steps + step) of a `kind` piece of colour `c` from `from` that land on `to`.
+constexpr unsigned walks_reaching(Color c, PieceKind kind, Square from, Square to) {
+    return detail::reach.bits[index(c)][int(kind)][from][to];
 }
 
 constexpr std::uint64_t zobrist_square(Square s, Stack st) { return detail::zobrist.square[s][st.code()]; }

@@ -210,11 +210,10 @@ Move quick_resolve(const Position& pos, const MoveSpec& spec) {
     const Stack st = pos.at(spec.from);
     if (st.is_empty() || st.color() != pos.side_to_move()) return Move::none();
     if (spec.separator != MoveSeparator::deploy) { // a movement or an exit: no need to build every move
-        const MovementTargets t = movement_targets(pos, spec.from);
         Move m = Move::none();
         if (spec.out) {
-            if (t.exits) m = Move::exit(spec.from);
-        } else if (spec.target_count == 1 && (t.destinations & square_bb(spec.targets[0].square))) {
+            if (movement_targets(pos, spec.from).exits) m = Move::exit(spec.from);
+        } else if (spec.target_count == 1 && movement_reaches(pos, spec.from, spec.targets[0].square)) {
             m = Move::movement(spec.from, spec.targets[0].square);
         }
         return m && markers_canonical(pos, spec, m) ? m : Move::none();

@@ -126,6 +126,10 @@ TEST_CASE("the targeted checks of a written move agree with the full move list o
                     exits |= m.type() == MoveType::exit;
                 }
                 CHECK(t.destinations == dests);
+                std::uint64_t reached = 0;
+                for (int to = 0; to < 64; ++to)
+                    if (movement_reaches(pos, from, Square(to))) reached |= square_bb(Square(to));
+                CHECK(reached == dests);
                 CHECK(t.exits == exits);
                 for (Move m : list) {
                     if (m.type() != MoveType::deployment) continue;
