@@ -16,6 +16,7 @@
 #include "parser/ast_adapted.hpp"
 #include "parser/error_handler.hpp"
 #include "parser/grammar.hpp"
+#include "parser/splitter.hpp"
 
 namespace gounki::parser::grammar {
 
@@ -197,7 +198,23 @@ struct blanks_parser : x3::parser<blanks_parser> {
     }
 };
 
+// The text of a `{` comment: up to its `}`, or up to and including the line end before a line that
+// looks like a tag pair, where the comment is left open. The splitter cuts games at that line too,
+// so an open comment never swallows the games after it, whether a chunk holds one game or several.
+struct comment_body_parser : x3::parser<comment_body_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        while (first != last && *first != '}')
+            if (*first++ == '\n' && tag_line_starts(first, last)) break;
+        return true;
+    }
+};
+
 inline constexpr blanks_parser blanks{};
+inline constexpr comment_body_parser comment_body{};
 inline constexpr square_parser square{};
 inline constexpr point_parser point{};
 inline constexpr out_parser out_word{};
@@ -351,7 +368,7 @@ const auto placement_def = lexeme[x3::raw[point[set_point]][locate]];
 
 const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
 
-const auto brace_comment = lexeme[lit('{') >> x3::raw[*(char_ - '}')][set_text] >> (lit('}') | x3::eps[set_unclosed])];
+const auto brace_comment = lexeme[lit('{') >> x3::raw[comment_body][set_text] >> (lit('}') | x3::eps[set_unclosed])];
 const auto line_comment = lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]];
 const auto comment_def = x3::raw[brace_comment | line_comment][locate];
 

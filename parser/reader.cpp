@@ -66,6 +66,7 @@ bool RecordReader::read_more() {
     if (begin_ > 0) { // keep only the unfinished chunk
         std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
         splitter_.shift(begin_);
+        base_ += begin_;
         end_ -= begin_;
         begin_ = 0;
     }
@@ -101,12 +102,129 @@ void RecordReader::advance_place(std::string_view text) {
     column_ += int(utf8_length(tail)) - int(std::count(tail.begin(), tail.end(), '\r'));
 }
 
+namespace {
+
+bool blank_or_line_end(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+} // namespace
+
+std::size_t RecordReader::block_end() const {
+    // The last line start q after begin_ where a tag pair line follows a line whose last token is a
+    // result (blank lines between). The splitter cuts exactly there, whatever state it is in:
+    //   - normal state: a result at depth 0 ends the game before the next token, and anything else
+    //     is movetext, after which a line starting with `[` ends the game;
+    //   - inside a `{` comment: a tag pair line ends it (tag_line_starts);
+    //   - a `;` comment or a tag pair on that line could hide the result: such lines are passed.
+    const char* b = buf_.data();
+    const std::string_view all(b, end_);
+    std::size_t q = end_;
+    while (q > begin_ + 1) {
+        const std::size_t nl = all.rfind('\n', q - 1);
+        if (nl == std::string_view::npos || nl < begin_) break;
+        q = nl;
+        const std::size_t start = nl + 1;
+        if (start >= end_ || b[start] != '[' || !tag_line_starts(b + start, b + end_)) continue;
+        std::size_t e = nl; // back to the last byte of the previous line with anything on it
+        while (e > begin_ && blank_or_line_end(b[e])) --e;
+        if (blank_or_line_end(b[e]) || e == begin_) continue;
+        std::size_t line = e;
+        while (line > begin_ && b[line - 1] != '\n') --line;
+        const std::string_view text(b + line, e + 1 - line);
+        if (text.find_first_of(";[") != std::string_view::npos) continue;
+        std::size_t token = e + 1;
+        while (token > line && !blank_or_line_end(b[token - 1])) --token;
+        const std::string_view last = all.substr(token, e + 1 - token);
+        if (last == "1-0" || last == "0-1" || last == "1/2-1/2" || last == "*") return start;
+    }
+    return begin_;
+}
+
+bool RecordReader::block_agrees(std::string_view text) const {
+    // The grammar ends a game where the splitter cuts, and goes on where it does not, except in a
+    // few layouts. Where every game of the block
+    //   - ends with a result (so it has no '[' or tag pair line inside its movetext),
+    //   - but the first, starts with '[' at the start of a line (where the splitter cuts after the
+    //     result before it, whatever its variation depth),
+    //   - has nothing between its tag pairs and header comments but blanks (the grammar skips a
+    //     lone '.' or '|' there; the splitter takes it for movetext and cuts at the next tag pair),
+    //   - has no header comment left open (the grammar reads on into the tag pairs after it),
+    //   - has each tag pair on one line,
+    // both read the same games.
+    for (std::size_t i = 0; i < syntax_.games.size(); ++i) {
+        const ast::Game& g = syntax_.games[i];
+        if (g.result.value == ast::Result::none) return false;
+        if (i > 0 && (g.offset == 0 || text[g.offset - 1] != '\n' || text[g.offset] != '[')) return false;
+        std::uint32_t at = g.offset; // end of the header so far
+        auto gap_is_blank = [&](std::uint32_t next) {
+            for (std::uint32_t k = at; k < next; ++k)
+                if (!blank_or_line_end(text[k])) return false;
+            return true;
+        };
+        std::size_t t = 0, c = 0;
+        while (t < g.tags.size() || c < g.header_comments.size()) {
+            const bool tag = c == g.header_comments.size() ||
+                             (t < g.tags.size() && g.tags[t].offset < g.header_comments[c].offset);
+            const ast::Located& item = tag ? static_cast<const ast::Located&>(g.tags[t++])
+                                           : static_cast<const ast::Located&>(g.header_comments[c]);
+            if (!tag && !g.header_comments[c++].closed) return false;
+            if (tag && text.substr(item.offset, item.length).find('\n') != std::string_view::npos)
+                return false; // the grammar reads a tag pair across lines; the splitter ends it at the line end
+            if (!gap_is_blank(item.offset)) return false;
+            at = item.offset + item.length;
+        }
+    }
+    return true;
+}
+
+RecordReader::Block RecordReader::load_block() {
+    if (block_bytes_ == 0 || oversized_ || splitter_.position() != begin_ || base_ + begin_ < no_block_until_)
+        return Block::none;
+    while (!eof_ && end_ - begin_ < block_bytes_)
+        if (!read_more() && !eof_) return Block::none;
+    if (end_ - begin_ < block_bytes_ && !eof_) return Block::none;
+    const std::size_t q = eof_ ? end_ : block_end();
+    if (q == begin_ || q - begin_ > max_game_bytes_) return Block::none;
+    const std::string_view raw(buf_.data() + begin_, q - begin_);
+    std::size_t bad = 0;
+    if (!valid_utf8(raw, bad)) { // converted game by game, as the splitter cuts them
+        no_block_until_ = base_ + q;
+        return Block::none;
+    }
+    syntax_.clear();
+    next_game_ = 0;
+    if (!only_blanks(raw)) {
+        parse_chunk(raw, syntax_);
+        if (!syntax_.errors.empty() || !block_agrees(raw)) { // read again game by game
+            syntax_.clear();
+            no_block_until_ = base_ + q;
+            return Block::none;
+        }
+    }
+    chunk_line_ = line_;
+    chunk_column_ = column_;
+    text_ = raw;
+    source_ = SourceMap(text_, chunk_line_, chunk_column_);
+    advance_place(raw);
+    begin_ = q;
+    splitter_.start_chunk(q);
+    return syntax_.games.empty() ? Block::empty : Block::games;
+}
+
 bool RecordReader::load_chunk() {
     if (!in_) return false;
     syntax_.clear();
     next_game_ = 0;
     oversized_ = false;
     for (;;) {
+        switch (load_block()) {
+        case Block::games:
+            return true;
+        case Block::empty:
+            if (eof_ && begin_ == end_) return false;
+            continue;
+        case Block::none:
+            break;
+        }
         std::size_t cut = 0;
         const GameSplitter::Scan s = splitter_.scan(buf_.data(), end_, eof_, cut);
         if (s == GameSplitter::Scan::need_more) {
@@ -140,7 +258,7 @@ bool RecordReader::load_chunk() {
         chunk_column_ = column_;
         std::size_t bad = 0;
         if (valid_utf8(raw, bad)) {
-            chunk_.assign(raw);
+            text_ = raw;
         } else {
             if (!warned_encoding_) {
                 warned_encoding_ = true;
@@ -157,12 +275,14 @@ bool RecordReader::load_chunk() {
             }
             chunk_.clear();
             cp1252_to_utf8(raw, chunk_);
+            text_ = chunk_;
         }
-        advance_place(chunk_);
+        source_ = SourceMap(text_, chunk_line_, chunk_column_);
+        advance_place(text_);
         begin_ = cut;
         splitter_.start_chunk(cut);
-        if (!only_blanks(chunk_)) {
-            parse_chunk(chunk_, syntax_);
+        if (!only_blanks(text_)) {
+            parse_chunk(text_, syntax_);
             if (!syntax_.games.empty()) return true;
         }
         if (s == GameSplitter::Scan::end) return false;
@@ -202,7 +322,7 @@ bool RecordReader::next(GameRecord& game) {
         return true;
     }
     const ast::Game* g = take_game(game_errors_);
-    resolve_game(*g, SourceMap(chunk_, chunk_line_, chunk_column_), game_errors_, name_, number_, game);
+    resolve_game(*g, source_, game_errors_, name_, number_, game);
     return true;
 }
 
@@ -221,7 +341,7 @@ bool RecordReader::skip(GameRecord* header) {
         return true;
     }
     const ast::Game* g = take_game(game_errors_);
-    if (header) read_game_header(*g, SourceMap(chunk_, chunk_line_, chunk_column_), name_, number_, *header);
+    if (header) read_game_header(*g, source_, name_, number_, *header);
     return true;
 }
 

@@ -13,6 +13,12 @@
 // checked for UTF-8 (converted from Windows-1252 when it is not), parsed by the X3 grammar into a
 // syntax tree, and replayed (resolve.hpp). skip() parses but does not replay.
 //
+// Blocks: where the buffer holds a stretch of games that ends where the splitter would cut anyway
+// (a tag pair line after a line ending in a result), that stretch is parsed at once, in place, with
+// no splitter pass: the grammar ends games at the same places the splitter does. A block that is not
+// valid UTF-8 or that the grammar finds anything wrong with is read again game by game, so blocks
+// change only the speed, never what is read (a test compares both ways on mutated records).
+//
 // Encodings: a UTF-8 byte order mark at the start is dropped. Each game that is not valid UTF-8 is
 // read as Windows-1252 and converted; the first such game in a file raises one `not-utf8` warning
 // naming the file (in take_file_diagnostics()), later ones are converted silently.
@@ -26,6 +32,7 @@
 #include <vector>
 
 #include "parser/record.hpp"
+#include "parser/resolve.hpp"
 #include "parser/splitter.hpp"
 #include "parser/syntax.hpp"
 
@@ -62,10 +69,16 @@ public:
 
     // The limit of one game's size (tests lower it); the memory the reader holds for input text.
     void set_max_game_bytes(std::size_t n) { max_game_bytes_ = n; }
+    // Read several games at once once this many bytes are in hand (0: always game by game).
+    void set_block_bytes(std::size_t n) { block_bytes_ = n; }
     std::size_t buffer_capacity() const { return buf_.capacity() + chunk_.capacity(); }
 
 private:
     bool load_chunk();      // parses the next chunk; false at the end of the input
+    enum class Block { none, empty, games };
+    Block load_block();     // parses the next block of games, when there is one (see above)
+    std::size_t block_end() const; // where a block from begin_ may end; begin_ when nowhere
+    bool block_agrees(std::string_view text) const; // the grammar's games are the splitter's
     bool read_more();       // appends a block of input to the buffer; false when none came
     void advance_place(std::string_view text); // moves line_/column_ over `text`
     void file_error(std::string code, std::string message, Severity sev, int line, int column);
@@ -77,6 +90,9 @@ private:
     std::string name_;
 
     std::size_t max_game_bytes_ = default_max_game_bytes;
+    std::size_t block_bytes_ = 16 * 1024;
+    std::uint64_t base_ = 0;           // offset in the input of buf_[0]
+    std::uint64_t no_block_until_ = 0; // game by game up to this offset in the input
     std::vector<char> buf_;
     std::size_t begin_ = 0; // the current chunk starts here in buf_
     std::size_t end_ = 0;   // data ends here
@@ -87,7 +103,9 @@ private:
     GameSplitter splitter_;
 
     int line_ = 1, column_ = 1;        // place of buf_[begin_] in the file
-    std::string chunk_;                 // the current chunk, as UTF-8
+    std::string chunk_;                 // the current chunk converted to UTF-8, when it was not
+    std::string_view text_;             // the current chunk: chunk_, or a block inside buf_
+    SourceMap source_{std::string_view(), 1, 1}; // places in text_, kept across its games
     int chunk_line_ = 1, chunk_column_ = 1;
     ChunkSyntax syntax_;
     std::size_t next_game_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "core/notation.hpp"
 #include "parser/encoding.hpp"
@@ -16,14 +17,20 @@ SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
         from = cache_offset_;
         p = cache_;
     }
-    for (std::uint32_t i = from; i < offset; ++i) {
-        const auto c = static_cast<unsigned char>(text_[i]);
-        if (c == '\n') {
-            ++p.line;
-            p.column = 1;
-        } else if ((c & 0xC0) != 0x80 && c != '\r') {
-            ++p.column;
-        }
+    // Line ends by memchr; columns only on the last line (UTF-8 characters, CR not counted).
+    const char* s = text_.data() + from;
+    const char* const e = text_.data() + offset;
+    for (const char* q = s; q != e;) {
+        const void* nl = std::memchr(q, '\n', std::size_t(e - q));
+        if (!nl) break;
+        q = static_cast<const char*>(nl) + 1;
+        ++p.line;
+        p.column = 1;
+        s = q;
+    }
+    for (; s != e; ++s) {
+        const auto c = static_cast<unsigned char>(*s);
+        p.column += (c & 0xC0) != 0x80 && c != '\r';
     }
     cached_ = true;
     cache_offset_ = offset;

@@ -96,6 +96,8 @@ constexpr std::array<bool, 256> token_boundary = make_token_boundary();
 
 } // namespace
 
+bool tag_line_starts(const char* p, const char* end) { return tag_line_at(p, end, true) == Look::yes; }
+
 void GameSplitter::start_chunk(std::size_t at) {
     pos_ = at;
     chunk_start_ = at;
@@ -187,7 +189,9 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                         state_ = State::after_result;
                         continue;
                     }
-                } else if (depth_ == 0 && c == '*') {
+                } else if (depth_ == 0 && c == '*' &&
+                           (pos_ == chunk_start_ || token_boundary[static_cast<unsigned char>(p[-1])])) {
+                    // A `*` glued to a token (`j6*`) is part of that token, as the grammar reads it.
                     const Look d = deployment_follows(p + 1, end, eof);
                     if (d == Look::more) return Scan::need_more;
                     if (d == Look::no) state_ = State::after_result;

@@ -9,12 +9,18 @@
 //   - inside a `{` comment, before a line that looks like a tag pair (`[Name "`): that comment is
 //     unterminated, and the grammar reports it instead of swallowing the rest of the file.
 // Comments, tag values and `;` lines are skipped by state, so brackets and results inside them do not
-// count. A `*` is a result unless the next token is a square, `out` or `,` (then it deploys).
+// count. A `*` that starts a token is a result unless the next token is a square, `out` or `,` (then
+// it deploys); glued to a token (`j6*`) it is part of that token, as the grammar reads it.
 // The grammar accepts several games in one chunk, so a boundary this cannot see only costs memory.
 
 #include <cstddef>
 
 namespace gounki::parser {
+
+// Does a line that looks like a tag pair, `[Name "` after blanks, start at p (the text ends at end)?
+// Inside a `{` comment such a line ends the comment, unterminated: the splitter cuts there and the
+// grammar stops the comment there.
+bool tag_line_starts(const char* p, const char* end);
 
 class GameSplitter {
 public:

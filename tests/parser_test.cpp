@@ -510,6 +510,83 @@ TEST_CASE("the splitter cuts the same places with or without its shortcuts, the 
     }
 }
 
+namespace {
+
+// Everything a reader says about `text`: each game written canonically with its place, status and
+// diagnostics, then the file's diagnostics.
+std::vector<std::string> reading_of(const std::string& text, std::size_t block_bytes, bool skip = false) {
+    std::istringstream in(text);
+    RecordReader reader(in, "t.gpn");
+    reader.set_block_bytes(block_bytes);
+    std::vector<std::string> out;
+    GameRecord g;
+    while (skip ? reader.skip(&g) : reader.next(g)) {
+        std::string s = std::to_string(g.number) + " line " + std::to_string(g.line) + " status " +
+                        std::to_string(int(g.status)) + "\n" + write_record(g);
+        for (const Diagnostic& d : g.diagnostics) s += format_diagnostic(d) + "\n";
+        out.push_back(std::move(s));
+    }
+    for (const Diagnostic& d : reader.take_file_diagnostics()) out.push_back(format_diagnostic(d));
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("reading several games at once gives what reading game by game gives", "[parser][grammar]") {
+    // Blocks skip the splitter: the grammar must end games exactly where the splitter would, and a
+    // block with anything wrong must be read again game by game. Checked on every record file of
+    // the tests and samples, all of them end to end, and mutants of that.
+    std::vector<std::string> texts;
+    std::string clean; // valid games only: blocks are taken unless a mutation makes them disagree
+    for (const char* dir : {"tests/data/records", "samples/games", "samples/broken", "samples/selfplay"})
+        for (const auto& entry : fs::directory_iterator(fs::path(GOUNKI_SOURCE_DIR) / dir)) {
+            if (entry.path().extension() != ".gpn") continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            texts.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            const std::string name = entry.path().filename().string();
+            if (std::string(dir) == "samples/games" || name == "gomoku-200.gpn") {
+                clean += texts.back();
+                if (clean.back() != '\n') clean += '\n';
+            }
+        }
+    // Layouts where the grammar alone would end games elsewhere than the splitter: a star glued to a
+    // token, a '(' or '.' between tag pairs, a tag pair across lines, a header comment left open.
+    const std::string next = "\n\n[Event \"b\"]\n1. c2-d3 f7-e6 *\n";
+    for (const std::string t : {"[Game \"Gomoku\"]\n1. h8 j6* 0-1", "[Event \"a\"]\n(\n[Black \"x\"]\n1. c2-d3 1-0",
+                                "[Event \"a\"]\n.\n[Black \"x\"]\n1. c2-d3 1-0", "[Event \"a\"\n]\n[Black \"x\"]\n1. c2-d3 1-0",
+                                "[Event \"a\"]\n{ open\n[Black \"x\"]\n1. c2-d3 1-0", "[Event \"a\"]\n1. c2-d3 ([B \"x\"]\n1-0"})
+        texts.push_back(t + next + t + next);
+    std::mt19937 rng(2026);
+    const std::string pokes[] = {"\n", "[", "\n[E \"1\"]\n", "{", "}", ";", "(", ")", "*", " *\n\n", "1-0\n\n",
+                                 " 0-1 ", "1/2-1/2", "\"", "\xE9", "\xEF\xBB\xBF", "| a | b |\n", "((((", "$300",
+                                 "\n.\n", "\n|\n", "\n{ open\n", " x\n[F \"2\"]", "\n  [G \"3\"]\n", "1-0x", "*"};
+    // One or two pokes per mutant, so that most blocks stay free of errors (a block with an error is
+    // read game by game anyway); half of them next to a tag pair, where games meet.
+    for (int m = 0; m < 48; ++m) {
+        std::string t = clean;
+        for (int k = 0; k < 1 + m % 2; ++k) {
+            std::size_t at = rng() % (t.size() + 1);
+            if (m % 4 < 2) {
+                const std::size_t tag = t.find("\n[", at);
+                if (tag != std::string::npos) at = tag + (rng() % 3 == 0 ? 0 : rng() % 2 ? 1 : t.find(']', tag) - tag);
+            }
+            t.insert(std::min(at, t.size()), pokes[rng() % std::size(pokes)]);
+        }
+        texts.push_back(std::move(t));
+    }
+    for (const std::string& text : texts) {
+        const auto plain = reading_of(text, 0);
+        REQUIRE(!plain.empty());
+        for (std::size_t block : {std::size_t(1), std::size_t(700), std::size_t(16 * 1024)}) {
+            INFO("block bytes " << block << ", text of " << text.size() << " bytes");
+            const auto blocks = reading_of(text, block);
+            for (std::size_t i = 0; i < std::min(plain.size(), blocks.size()); ++i) REQUIRE(blocks[i] == plain[i]);
+            CHECK(blocks.size() == plain.size());
+        }
+        CHECK(reading_of(text, 1, true) == reading_of(text, 0, true));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encodings.
 
