@@ -243,7 +243,7 @@ struct Undo {
 };
 
 struct GameState {
-    Position g = Position::start();
+    Position g = initial_position();
     stones::StonePosition s;
     bool stone = false;
 
