@@ -31,10 +31,21 @@ ALTER TABLE games ADD COLUMN annotated TEXT;
 PRAGMA user_version = 3;
 )sql";
 
+constexpr const char short_end_sql_v4[] = R"sql(
+-- Migration 4: games are found by their final position (duplicates, prefixes) through the position
+-- index, which holds every position of every game already; an index of every game's end_key cost
+-- a random B-tree insertion per imported game. Only short games keep one (a partial index): their
+-- final positions are near the start, where the position index lists the many games that pass.
+DROP INDEX IF EXISTS games_end_key;
+CREATE INDEX games_short_end ON games (end_key) WHERE ply_count < 8;
+PRAGMA user_version = 4;
+)sql";
+
 constexpr Migration migrations[] = {
     {1, schema_sql_v1},
     {2, analysis_schema_sql_v2}, // db/analysis_store.cpp
     {3, annotations_sql_v3},
+    {4, short_end_sql_v4},
 };
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 

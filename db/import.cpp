@@ -217,7 +217,8 @@ struct Importer::Impl {
         : gdb(g), db(g.sql()), opt(o), on_report(std::move(cb)),
           same_end(db, "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
                        "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
-                       "WHERE g.end_key = ?1 AND g.ply_count = ?2"),
+                       "WHERE g.id = ?1 AND g.ply_count = ?2"),
+          short_end(db, "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < 8"),
           find_player(db, "SELECT id FROM players WHERE name = ?1"),
           insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
           find_event(db, "SELECT id FROM events WHERE name = ?1"),
@@ -231,7 +232,7 @@ struct Importer::Impl {
           insert_diag(db, "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
           insert_note(db, "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
                           "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
-          find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE end_key = ?1 AND ply_count = ?2"),
+          find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE id = ?1 AND ply_count = ?2"),
           game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
           all_end_keys(db, "SELECT end_key FROM games"),
           new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
@@ -253,6 +254,7 @@ struct Importer::Impl {
     void load_end_keys();
     void add_end_keys(std::vector<std::uint64_t>& keys);
     void match_end_keys(PreparedBatch& b);
+    void games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids);
     void check_duplicate(Prepared& p, std::int64_t source_id);
     void store(Prepared& p, std::int64_t source_id);
     void flag_prefixes(Prepared& p, std::span<Prepared> batch);
@@ -264,7 +266,7 @@ struct Importer::Impl {
     std::function<void(const ImportReport&)> on_report;
     std::vector<GameInput> queue;
     std::future<PreparedBatch> pending; // the batch being prepared on another thread
-    Statement same_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
+    Statement same_end, short_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
     Statement insert_game, insert_tag, insert_diag, insert_note, find_end, game_moves;
     Statement all_end_keys, new_end_keys, max_id, tree_upsert, next_id, set_next_id;
     std::int64_t id_counter = 0; // the id the next stored game of this batch gets
@@ -275,7 +277,35 @@ struct Importer::Impl {
     bool has_empty_in_batch = false; // an empty game was stored in this batch already
     std::int64_t last_seen_id = 0;
     std::vector<IndexEntry> found; // scratch
+    std::vector<std::int64_t> ending; // scratch: games_ending's answer
+    // This batch's stored games of at least short_game_plies plies by final position: they are in
+    // no run of the position index until the batch's run is added.
+    std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;
 };
+
+// Games shorter than this are found by final position through the partial index games_short_end
+// (db/game_db.cpp, migration 4); longer ones through the position index.
+constexpr std::uint32_t short_game_plies = 8;
+
+void Importer::Impl::games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids) {
+    // The stored games whose final position is `key` at ply `plies`, in id order. A game's final
+    // position is in the position index at its last ply; the rows are checked for that ply count.
+    ids.clear();
+    if (plies < short_game_plies) {
+        short_end.bind(1, std::int64_t(key)).bind(2, std::int64_t(plies));
+        while (short_end.step()) ids.push_back(short_end.get_int64(0));
+        short_end.reset();
+        return;
+    }
+    found.clear();
+    gdb.index().lookup_filtered(key, found);
+    for (const IndexEntry& e : found)
+        if (e.ply == plies) ids.push_back(e.game);
+    const auto [from, to] = batch_ends.equal_range(key);
+    for (auto it = from; it != to; ++it) ids.push_back(it->second);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
 
 std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache,
                                      const std::string& name) {
@@ -333,18 +363,20 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
                             (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
     if (!stored_end && p.longer_in_batch.empty() && (n > 0 || !has_empty_in_batch)) return;
-    same_end.bind(1, std::int64_t(p.keys.back())).bind(2, std::int64_t(p.in.moves.size()));
     std::int64_t dup = 0, same_record = 0;
-    while (same_end.step()) {
-        const auto blob = same_end.get_blob(3);
-        const bool same = blob.size() == p.moves_blob.size() && blob_starts_with(blob, p.moves_blob) && same_end.get_text(4) == p.start_text &&
+    games_ending(p.keys.back(), n, ending);
+    for (std::int64_t other : ending) {
+        same_end.bind(1, other).bind(2, std::int64_t(n));
+        const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
+                          blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
                           same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
                           same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
-        if (!same) continue;
-        if (!dup) dup = same_end.get_int64(0);
-        if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = same_end.get_int64(0);
+        if (same) {
+            if (!dup) dup = other;
+            if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = other;
+        }
+        same_end.reset();
     }
-    same_end.reset();
     if (same_record) {
         p.skip = true;
         p.report.action = ImportAction::already_imported;
@@ -409,15 +441,15 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
         if (list.size() < max_flags && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
     };
     for (std::uint32_t ply : p.stored_end_plies) {
-        find_end.bind(1, std::int64_t(p.keys[ply])).bind(2, std::int64_t(ply));
-        while (find_end.step()) {
-            const std::int64_t other = find_end.get_int64(0);
-            if (other == id || other == p.report.other_id || find_end.get_text(2) != p.start_text ||
-                find_end.get_int64(3) != std::int64_t(p.in.kind))
-                continue;
-            if (blob_starts_with(p.moves_blob, find_end.get_blob(1))) add(other, ply == n);
+        games_ending(p.keys[ply], ply, ending);
+        for (std::int64_t other : ending) {
+            if (other == id || other == p.report.other_id) continue;
+            find_end.bind(1, other).bind(2, std::int64_t(ply));
+            if (find_end.step() && find_end.get_text(2) == p.start_text && find_end.get_int64(3) == std::int64_t(p.in.kind) &&
+                blob_starts_with(p.moves_blob, find_end.get_blob(1)))
+                add(other, ply == n);
+            find_end.reset();
         }
-        find_end.reset();
     }
     for (std::uint32_t i : p.shorter_in_batch) {
         const Prepared& other = batch[i];
@@ -471,13 +503,14 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     next_id.reset();
     load_end_keys();
     match_end_keys(prepared);
+    gdb.index().refresh_filters(); // games_ending and the prefix checks look runs up
+    batch_ends.clear();
     // Which unfinished games may be a prefix of a stored one: their final positions against the
     // runs' Bloom filters, all at once in key order.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> finals;
     for (std::size_t i = 0; i < batch.size(); ++i)
         if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty()) finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
     if (!finals.empty()) {
-        gdb.index().refresh_filters();
         std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
         std::vector<std::uint64_t> keys;
         keys.reserve(finals.size());
@@ -496,6 +529,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         check_duplicate(p, source_id);
         if (p.skip) continue;
         store(p, source_id);
+        if (p.in.moves.size() >= short_game_plies) batch_ends.emplace(p.keys.back(), p.report.game_id);
         has_empty_in_batch |= p.in.moves.empty();
         flag_prefixes(p, batch);
         const std::int64_t id = p.report.game_id;

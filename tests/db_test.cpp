@@ -353,6 +353,34 @@ TEST_CASE("a new database gets the schema, WAL and foreign keys; reopening keeps
     CHECK_THROWS_AS(GameDatabase(dir.file("missing.db"), Access::read_only), DbError);
 }
 
+TEST_CASE("a database of schema version 2 is migrated in place, its games kept", "[db]") {
+    TempDir dir;
+    const std::string path = dir.file("old.db");
+    const auto games = random_games(30, 5, 20);
+    {
+        GameDatabase db(path, Access::read_write);
+        import(db, games);
+    }
+    {
+        // Back to version 2 by hand: no annotated column (3), the full end_key index (4).
+        Database raw(path, OpenMode::read_write);
+        raw.exec("ALTER TABLE games DROP COLUMN annotated");
+        raw.exec("DROP INDEX games_short_end");
+        raw.exec("CREATE INDEX games_end_key ON games (end_key)");
+        raw.exec("PRAGMA user_version = 2");
+    }
+    GameDatabase db(path, Access::read_write);
+    CHECK(scalar(db, "PRAGMA user_version") == schema_version);
+    CHECK(scalar(db, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'annotated'") == 1);
+    CHECK(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'games_end_key'") == 0);
+    CHECK(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'games_short_end'") == 1);
+    CHECK(db.list_games({}, {}).total == 30);
+    check_consistent(db);
+    // Importing again finds every game as a duplicate, short or long.
+    const auto again = import(db, games);
+    for (const ImportReport& r : again) CHECK(r.action == ImportAction::duplicate);
+}
+
 TEST_CASE("a database from a newer gounki is refused and left unchanged", "[db]") {
     TempDir dir;
     const std::string path = dir.file("newer.db");
@@ -458,6 +486,15 @@ TEST_CASE("a read-only database answers queries and refuses writes without chang
 // Import
 
 TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an import stores nothing twice", "[db]") {
+    // Games shorter than 8 plies are found by final position through a partial SQL index, longer
+    // ones through the position index: every check runs both ways, the second time with 8 plies
+    // played in front of every game.
+    const std::vector<std::string> opening =
+        GENERATE(std::vector<std::string>{}, std::vector<std::string>{"h2-h3", "a7-a6", "h3-h4", "a6-a5", "h4-h5", "a5-a4", "h5-h6", "a4-a3"});
+    const auto game = [&](std::vector<std::string> moves, const std::string& white, const std::string& black, ResultCode result) {
+        moves.insert(moves.begin(), opening.begin(), opening.end());
+        return ::game(moves, white, black, result);
+    };
     TempDir dir;
     GameDatabase db(dir.file("dup.db"), Access::read_write);
     auto first = game({"c2-d3", "f7-e6", "g2-f3"}, "Ann", "Bob", ResultCode::white_wins);
@@ -523,6 +560,15 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
 }
 
 TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is flagged both ways", "[db]") {
+    // Games shorter than 8 plies are found by final position through a partial SQL index, longer
+    // ones through the position index: every check runs both ways, the second time with 8 plies
+    // played in front of every game.
+    const std::vector<std::string> opening =
+        GENERATE(std::vector<std::string>{}, std::vector<std::string>{"h2-h3", "a7-a6", "h3-h4", "a6-a5", "h4-h5", "a5-a4", "h5-h6", "a4-a3"});
+    const auto game = [&](std::vector<std::string> moves, const std::string& white, const std::string& black, ResultCode result) {
+        moves.insert(moves.begin(), opening.begin(), opening.end());
+        return ::game(moves, white, black, result);
+    };
     TempDir dir;
     GameDatabase db(dir.file("prefix.db"), Access::read_write);
     const std::vector<std::string> full = {"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"};
