@@ -101,6 +101,7 @@ int run_dbbench(const QCommandLineParser& p) {
         db::GameDatabase database(path, db::Access::read_write);
         db::ImportOptions io;
         io.batch_games = std::size_t(batch);
+        io.expected_games = games;
         timer.restart();
         const double cpu_process = cpu_seconds(RUSAGE_SELF), cpu_thread = cpu_seconds(RUSAGE_THREAD);
         {
@@ -110,7 +111,8 @@ int run_dbbench(const QCommandLineParser& p) {
             const db::ImportStats& s = importer.stats();
             result["merges"] = qint64(s.merges);
             result["import_phases_s"] = QJsonObject{{"prepare", s.prepare_s}, {"wait", s.wait_s}, {"games", s.games_s}, {"index", s.index_s},
-                                                    {"tree", s.tree_s}, {"commit", s.commit_s}, {"merge", s.merge_s}};
+                                                    {"tree", s.tree_s}, {"commit", s.commit_s}, {"merge", s.merge_s},
+                                                    {"lookup_indexes", s.lookup_indexes_s}};
         }
         const double import_ms = ms_since(timer);
         result["import_cpu_s"] = cpu_seconds(RUSAGE_SELF) - cpu_process;
@@ -173,7 +175,7 @@ int run_dbbench(const QCommandLineParser& p) {
     }
     std::string phases;
     const QJsonObject ph = result["import_phases_s"].toObject();
-    for (const char* k : {"prepare", "wait", "games", "index", "tree", "commit", "merge"}) {
+    for (const char* k : {"prepare", "wait", "games", "index", "tree", "commit", "merge", "lookup_indexes"}) {
         char part[64];
         std::snprintf(part, sizeof part, "%s%s %.2f s", phases.empty() ? "" : ", ", k, ph[QLatin1String(k)].toDouble());
         phases += part;

@@ -278,6 +278,9 @@ int run_import(const QCommandLineParser& p) {
     options.keep_duplicates = p.isSet("keep-duplicates");
     options.reject_broken = p.isSet("reject-broken");
     options.batch_games = std::size_t(batch);
+    // A record takes 400-600 bytes for 40 plies: a low guess of the games coming, for deferring
+    // the lookup indexes when they outnumber the stored ones.
+    options.expected_games = std::int64_t(total_bytes / 600);
     try {
         db::Importer importer(*database, options, [&](const db::ImportReport& r) {
             if (!r.noteworthy()) return;

@@ -161,6 +161,35 @@ void GameDatabase::open_schema(Access access) {
 
     Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
     if (depth.step()) tree_depth_ = depth.get_int(0);
+    depth.reset();
+    if (access == Access::read_write) create_lookup_indexes();
+}
+
+namespace {
+
+// The indexes of schema.sql that an import may defer (GameDatabase::drop_lookup_indexes).
+constexpr const char* lookup_indexes[][2] = {
+    {"games_white", "games (white_id)"},
+    {"games_black", "games (black_id)"},
+    {"games_event", "games (event_id)"},
+    {"games_date", "games (date_key)"},
+};
+
+} // namespace
+
+void GameDatabase::drop_lookup_indexes() {
+    for (const auto& [name, on] : lookup_indexes) db_.exec(std::string("DROP INDEX IF EXISTS ") + name);
+}
+
+void GameDatabase::create_lookup_indexes() {
+    Statement count(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                         "('games_white', 'games_black', 'games_event', 'games_date')");
+    const bool all = count.step() && count.get_int(0) == int(std::size(lookup_indexes));
+    count.reset();
+    if (all) return;
+    Transaction tx(db_, TransactionKind::immediate);
+    for (const auto& [name, on] : lookup_indexes) db_.exec(std::string("CREATE INDEX IF NOT EXISTS ") + name + " ON " + on);
+    tx.commit();
 }
 
 std::vector<std::uint64_t> GameDatabase::position_keys(GameKind kind, const Position& start, std::span<const Move> moves) {

@@ -172,6 +172,12 @@ public:
     // Copies the write-ahead log into the database file and empties it (sizes, backups).
     void checkpoint();
 
+    // The indexes of games by player, event and date: a large import drops them and builds them
+    // again at its end (one sort beats a B-tree insertion per game each). A read-write open
+    // builds any that an interrupted import left missing; queries are right without them, slower.
+    void drop_lookup_indexes();
+    void create_lookup_indexes();
+
     // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
     static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
     static std::vector<std::uint64_t> position_keys(Replay replay, std::span<const Move> moves);

@@ -276,6 +276,8 @@ struct Importer::Impl {
     bool end_keys_loaded = false;
     bool has_empty_in_batch = false; // an empty game was stored in this batch already
     std::int64_t last_seen_id = 0;
+    bool lookup_decided = false; // whether to defer the lookup indexes (expected_games)
+    bool lookup_dropped = false; // they were dropped: finish() builds them again
     std::vector<IndexEntry> found; // scratch
     std::vector<std::int64_t> ending; // scratch: games_ending's answer
     // This batch's stored games of at least short_game_plies plies by final position: they are in
@@ -498,6 +500,16 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     };
     stats.prepare_s += prepared.seconds;
     Transaction tx(db, TransactionKind::immediate);
+    if (!lookup_decided) {
+        lookup_decided = true;
+        Statement count(db, "SELECT count(*) FROM games");
+        const std::int64_t stored = count.step() ? count.get_int64(0) : 0;
+        count.reset();
+        if (opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
+            gdb.drop_lookup_indexes(); // with this batch: rolled back with it
+            lookup_dropped = true;
+        }
+    }
     next_id.step();
     id_counter = next_id.get_int64(0);
     next_id.reset();
@@ -636,6 +648,12 @@ Importer::Importer(GameDatabase& db, ImportOptions options, std::function<void(c
 Importer::~Importer() {
     // A batch still being prepared must finish before its inputs go; it is not written.
     if (impl_->pending.valid()) impl_->pending.wait();
+    if (impl_->lookup_dropped) { // unwinding: the next read-write open builds them otherwise
+        try {
+            impl_->gdb.create_lookup_indexes();
+        } catch (const std::exception&) {
+        }
+    }
 }
 
 // The batch in `queue` is prepared on another thread while the one prepared before is written.
@@ -666,6 +684,12 @@ void Importer::add(GameInput game) {
 void Importer::finish() {
     impl_->submit(stats_); // the last batch goes to preparation, the one before is written
     impl_->submit(stats_); // the last batch is written
+    if (impl_->lookup_dropped) {
+        const auto start = Clock::now();
+        impl_->gdb.create_lookup_indexes();
+        impl_->lookup_dropped = false;
+        stats_.lookup_indexes_s += seconds_since(start);
+    }
 }
 
 } // namespace gounki::db

@@ -22,6 +22,10 @@ struct ImportOptions {
     bool reject_broken = false;   // do not store broken games (partial or invalid)
     std::size_t batch_games = 50000;
     bool compact = true;          // merge index runs of one size as they pile up
+    // About how many games are coming (0: unknown). When they are at least 1,000 and at least as
+    // many as the database holds, the indexes of games by player, event and date are dropped at
+    // the first batch and built again by finish(): one sort instead of an insertion per game each.
+    std::int64_t expected_games = 0;
 };
 
 enum class ImportAction {
@@ -61,6 +65,7 @@ struct ImportStats {
     // Where the time went, in seconds. Preparing (replays, sorting) runs on another thread, while
     // the batch before is written; waiting is the writer's wait for it.
     double prepare_s = 0, wait_s = 0, games_s = 0, index_s = 0, tree_s = 0, commit_s = 0, merge_s = 0;
+    double lookup_indexes_s = 0; // building the deferred indexes by player, event and date again
 };
 
 class Importer {

@@ -650,6 +650,68 @@ TEST_CASE("many small batches make many index runs, merged as they pile up, and 
     check_consistent(db);
 }
 
+TEST_CASE("a large import builds the lookup indexes at its end; without them queries are right, and a write open builds them", "[db]") {
+    TempDir dir;
+    const auto games = random_games(1200, 9, 30);
+    const auto lookup_indexes = [](GameDatabase& db) {
+        return scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                          "('games_white', 'games_black', 'games_event', 'games_date')");
+    };
+    std::vector<GameFilter> filters(4);
+    filters[0].white = "2";
+    filters[1].player = "1";
+    filters[2].event = "3";
+    filters[3].date_from = 20100101;
+    const auto totals = [&](GameDatabase& db) {
+        std::vector<std::int64_t> t;
+        for (const GameFilter& f : filters) t.push_back(db.list_games(f, {}).total);
+        return t;
+    };
+    GameDatabase plain(dir.file("plain.db"), Access::read_write);
+    {
+        Importer importer(plain, {});
+        for (const GameInput& g : games) importer.add(g);
+        importer.finish();
+        CHECK(importer.stats().lookup_indexes_s == 0);
+    }
+    const auto expected = totals(plain);
+    CHECK(expected[0] > 0);
+    CHECK(expected[0] < 1200);
+    const std::string path = dir.file("bulk.db");
+    {
+        GameDatabase bulk(path, Access::read_write);
+        ImportOptions o;
+        o.batch_games = 300;
+        o.expected_games = std::int64_t(games.size());
+        Importer importer(bulk, o);
+        for (const GameInput& g : games) importer.add(g);
+        importer.finish();
+        CHECK(importer.stats().lookup_indexes_s > 0);
+        CHECK(lookup_indexes(bulk) == 4);
+        CHECK(totals(bulk) == expected);
+        check_consistent(bulk);
+        // An import killed before its end leaves them missing.
+        bulk.drop_lookup_indexes();
+    }
+    {
+        GameDatabase reader(path, Access::read_only);
+        CHECK(lookup_indexes(reader) == 0);
+        CHECK(totals(reader) == expected);
+    }
+    GameDatabase writer(path, Access::read_write);
+    CHECK(lookup_indexes(writer) == 4);
+    CHECK(totals(writer) == expected);
+    check_consistent(writer);
+    // An import of fewer games than the database holds keeps them up as it goes.
+    ImportOptions few;
+    few.expected_games = 1000;
+    Importer more(writer, few);
+    for (const GameInput& g : random_games(50, 10, 30)) more.add(g);
+    more.finish();
+    CHECK(more.stats().lookup_indexes_s == 0);
+    CHECK(lookup_indexes(writer) == 4);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Queries
 
