@@ -110,9 +110,7 @@ int run_dbbench(const QCommandLineParser& p) {
             importer.finish();
             const db::ImportStats& s = importer.stats();
             result["merges"] = qint64(s.merges);
-            result["import_phases_s"] = QJsonObject{{"prepare", s.prepare_s}, {"wait", s.wait_s}, {"games", s.games_s}, {"index", s.index_s},
-                                                    {"tree", s.tree_s}, {"commit", s.commit_s}, {"merge", s.merge_s},
-                                                    {"lookup_indexes", s.lookup_indexes_s}};
+            result["import_phases_s"] = import_phases_json(s);
         }
         const double import_ms = ms_since(timer);
         result["import_cpu_s"] = cpu_seconds(RUSAGE_SELF) - cpu_process;

@@ -296,6 +296,7 @@ int run_import(const QCommandLineParser& p) {
             else print_err(parser::format_diagnostic(d) + "\n");
         };
         QThreadPool& pool = *QThreadPool::globalInstance();
+        constexpr std::size_t block_bytes = std::size_t(256) << 10;
         const std::size_t in_flight = std::size_t(std::max(2, 2 * pool.maxThreadCount()));
         for (const QString& f : files) {
             const std::string path = f.toStdString();
@@ -369,7 +370,7 @@ int run_import(const QCommandLineParser& p) {
             };
             std::string text;
             int first_line = 1;
-            while (source.next(text, first_line, std::size_t(256) << 10)) {
+            while (source.next(text, first_line, block_bytes)) {
                 pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line] {
                     return parse_chunk(text, path == "-" ? std::string("-") : path, first_line);
                 }));
@@ -403,6 +404,7 @@ int run_import(const QCommandLineParser& p) {
                                    {"rejected", qint64(s.rejected)},
                                    {"prefix_flagged", qint64(s.prefix_flagged)},
                                    {"seconds", seconds},
+                                   {"phases_s", import_phases_json(s)},
                                    {"io_errors", io_errors}});
         } else {
             char line[320];

@@ -109,6 +109,12 @@ QJsonObject summary_json(const db::GameSummary& g) {
     return o;
 }
 
+QJsonObject import_phases_json(const db::ImportStats& s) {
+    return QJsonObject{{"prepare", s.prepare_s}, {"wait", s.wait_s},   {"games", s.games_s},
+                       {"index", s.index_s},     {"tree", s.tree_s},   {"commit", s.commit_s},
+                       {"merge", s.merge_s},     {"lookup_indexes", s.lookup_indexes_s}};
+}
+
 QJsonObject filter_json(const db::GameFilter& f) {
     QJsonObject o;
     auto text = [&](const char* name, const std::string& v) {

@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "db/game_db.hpp"
+#include "db/import.hpp"
 
 namespace gounki::cli {
 
@@ -34,6 +35,8 @@ int database_error(const Command& cmd, const std::exception& e);
 
 QJsonObject summary_json(const db::GameSummary& g);
 QJsonObject filter_json(const db::GameFilter& f);
+// Where an import's time went, in seconds (db::ImportStats), for `import --json` and `dbbench`.
+QJsonObject import_phases_json(const db::ImportStats& s);
 // A table of games: id, white, black, date, result, plies (and the matching ply when `with_ply`).
 std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply);
 // "showing 1-50 of 1234; --offset 50 for more" and the like, or empty when all are shown.

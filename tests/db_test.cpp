@@ -1068,6 +1068,8 @@ TEST_CASE("the commands work on a database file, in text and JSON", "[db]") {
     CHECK(imp.code == 0);
     CHECK(contains(imp.out, "\"type\":\"summary\""));
     CHECK(contains(imp.out, "\"stored\":30"));
+    CHECK(contains(imp.out, "\"phases_s\":{"));
+    CHECK(contains(imp.out, "\"lookup_indexes\":0")); // 30 games: not deferred
 
     const CliResult list = cli(dir, {"games", "--db", db, "--limit", "5", "--json"});
     CHECK(list.code == 0);
@@ -1213,4 +1215,7 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
     GameDatabase check(db, Access::read_only);
     CHECK(check.list_games({}, {}).total == total);
     check_consistent(check);
+    // The indexes a killed import dropped (1,500 games coming) are back.
+    CHECK(scalar(check, "SELECT count(*) FROM sqlite_master WHERE name IN ('games_white', 'games_black', 'games_event', "
+                        "'games_date')") == 4);
 }
