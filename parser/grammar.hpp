@@ -26,34 +26,41 @@ constexpr std::array<unsigned char, 256> make_skip_class() {
 }
 inline constexpr std::array<unsigned char, 256> skip_class = make_skip_class();
 
+// Skips everything skippable from p; returns where the next token starts.
+template <typename Iterator>
+Iterator skip_run(Iterator p, Iterator const& last) {
+    while (p != last) {
+        const unsigned char k = skip_class[static_cast<unsigned char>(*p)];
+        if (k == 1) {
+            ++p;
+        } else if (k == 2) {
+            ++p;
+            // A cell holding only '-' and ':' is table furniture (a rule row, or "--" for no move).
+            Iterator q = p;
+            bool dash = false;
+            while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ';
+            if (dash && (q == last || *q == '|' || *q == '\n' || *q == '\r')) p = q;
+        } else if (k == 3 && last - p >= 3 && static_cast<unsigned char>(p[1]) == 0xBB &&
+                   static_cast<unsigned char>(p[2]) == 0xBF) {
+            p += 3;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+// X3 calls a skipper before every token and again while it answers true; this one skips the whole
+// run in one call and always answers false, so that each skip is one call, and most of them (at a
+// token already) one table lookup.
 struct skipper_parser : x3::parser<skipper_parser> {
     using attribute_type = x3::unused_type;
     static bool const has_attribute = false;
 
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
-    bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
-        Iterator p = first;
-        while (p != last) {
-            const unsigned char k = skip_class[static_cast<unsigned char>(*p)];
-            if (k == 1) {
-                ++p;
-            } else if (k == 2) {
-                ++p;
-                // A cell holding only '-' and ':' is table furniture (a rule row, or "--" for no move).
-                Iterator q = p;
-                bool dash = false;
-                while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ';
-                if (dash && (q == last || *q == '|' || *q == '\n' || *q == '\r')) p = q;
-            } else if (k == 3 && last - p >= 3 && static_cast<unsigned char>(p[1]) == 0xBB &&
-                       static_cast<unsigned char>(p[2]) == 0xBF) {
-                p += 3;
-            } else {
-                break;
-            }
-        }
-        const bool moved = p != first;
-        first = p;
-        return moved;
+    [[gnu::always_inline]] bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
+        if (first != last && skip_class[static_cast<unsigned char>(*first)] != 0) first = skip_run(first, last);
+        return false;
     }
 };
 
