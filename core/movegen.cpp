@@ -164,12 +164,13 @@ bool movement_reaches(const Position& pos, Square from, Square to) {
     if (st.is_empty() || st.color() != us) return false;
     const std::uint64_t occupied = (pos.occupancy(us) | pos.occupancy(~us)) & ~square_bb(from); // origin: empty
     const int range[2] = {st.rounds(), st.squares()};
+    // Bits dir * max_steps + step of the steps within a range of 0, 1, 2, 3.
+    static constexpr unsigned within[4] = {0, 0x49, 0xDB, 0x1FF};
     for (int k = 0; k < 2; ++k) {
         const PieceKind kind = PieceKind(k);
-        for (unsigned bits = walks_reaching(us, kind, from, to); bits; bits &= bits - 1) {
+        for (unsigned bits = walks_reaching(us, kind, from, to) & within[range[k]]; bits; bits &= bits - 1) {
             const int b = std::countr_zero(bits);
             const int dir = b / max_steps, step = b % max_steps;
-            if (step >= range[k]) continue;
             bool clear = true; // the walk passes only empty squares before `to`
             for (int i = 0; i < step && clear; ++i) clear = !(occupied & square_bb(walk_step(us, kind, dir, from, i)));
             if (!clear) continue;
