@@ -39,7 +39,7 @@ std::string generate(int games, unsigned seed, double& plies_per_game) {
             MoveList moves;
             generate_moves(pos, moves);
             const Move m = moves[int(rng() % unsigned(moves.size()))];
-            g.main.plies.push_back(Ply{m, {}, {}, {}, {}});
+            g.main.plies.emplace_back(m);
             pos.do_move(m, undo);
         }
         plies += long(g.main.plies.size());

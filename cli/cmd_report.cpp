@@ -40,7 +40,7 @@ report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgemen
     rec.tags = g.tags;
     rec.start = g.start;
     rec.stone_start = g.stone_start;
-    for (Move m : g.moves) rec.main.plies.push_back({m, {}, {}, {}, {}});
+    for (Move m : g.moves) rec.main.plies.emplace_back(m);
     report::GameReport r = report::game_report(rec, stored ? &stored->judgement : nullptr);
     // The database's own reading of the players, date and result.
     r.id = std::to_string(g.summary.id);

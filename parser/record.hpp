@@ -69,6 +69,11 @@ std::string_view severity_name(Severity s);
 struct Line;
 
 struct Ply {
+    // Not an aggregate: a new Ply is built member by member, not zero-filled whole first (the
+    // reader makes one per move read, and the fill was a measurable part of reading).
+    Ply() {}
+    explicit Ply(Move m, std::string as_written = {}) : move(m), written(std::move(as_written)) {}
+
     Move move;
     std::string written;               // as written in the file; empty for plies made by code
     std::vector<std::uint8_t> nags;    // suffixes as NAGs (! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6) and $n, in order

@@ -1013,7 +1013,7 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     rec.tags = {{"Game", "Ninuki"}, {"White", "W"}, {"Black", "B"}, {"Size", "19"}, {"Round", "2"}};
     rec.result = "0-1";
     const std::vector<std::string> moves{"j10", "k10", "l10", "k11", "m10"};
-    for (const std::string& m : moves) rec.main.plies.push_back({Move::placement(pt(m)), m, {}, {}, {}});
+    for (const std::string& m : moves) rec.main.plies.emplace_back(Move::placement(pt(m)), m);
     analysis::GameJudgement j;
     for (std::size_t i = 0; i < moves.size(); ++i) {
         analysis::PlyJudgement pj;

@@ -48,7 +48,7 @@ parser::Line line_of(Replay replay, const std::vector<std::string>& texts) {
     for (const std::string& t : texts) {
         const Move m = replay.read(t);
         if (!m) break;
-        line.plies.push_back({m, {}, {}, {}, {}});
+        line.plies.emplace_back(m);
         replay.play(m);
     }
     return line;
@@ -65,7 +65,7 @@ void add_plies(parser::GameRecord& rec, const GameReport& g, Replay replay, cons
             else rec.main.plies.back().comments.push_back(note);
             break;
         }
-        parser::Ply ply{move, {}, {}, {}, {}};
+        parser::Ply ply(move);
         if (p.judgement) {
             const Judgement& j = *p.judgement;
             if (const int nag = verdict_nag(j.verdict)) ply.nags.push_back(std::uint8_t(nag));
