@@ -382,8 +382,9 @@ const auto stray_close_def = x3::omit[lit(')')];
 
 // Most frequent first. The table header must come before `unknown`, which would take its words;
 // nothing before it can consume a `|` row (they all fail on its first cell).
-const auto element = move[push] | placement[push] | move_number[push] | annotation[push] | comment[push] | variation[push_variation] |
-                     table_header[push] | unknown[push];
+// A move number is the only element that starts with a digit: those go straight to it.
+const auto element = (&char_('0', '9') >> move_number[push]) | move[push] | placement[push] | annotation[push] |
+                     comment[push] | variation[push_variation] | table_header[push] | unknown[push];
 
 const auto variation_def =
     x3::raw[lit('(') >> enter_variation >> *element >> leave_variation >> (lit(')') | x3::eps[set_unclosed])][locate];
