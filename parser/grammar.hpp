@@ -59,7 +59,12 @@ struct skipper_parser : x3::parser<skipper_parser> {
 
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     [[gnu::always_inline]] bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
-        if (first != last && skip_class[static_cast<unsigned char>(*first)] != 0) first = skip_run(first, last);
+        if (first == last) return false;
+        const unsigned char k = skip_class[static_cast<unsigned char>(*first)];
+        if (k == 0) return false;
+        // Most gaps between tokens are one blank.
+        if (k == 1 && first + 1 != last && skip_class[static_cast<unsigned char>(first[1])] == 0) ++first;
+        else first = skip_run(first, last);
         return false;
     }
 };
