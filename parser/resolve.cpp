@@ -630,7 +630,7 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             Ply& p = line.plies.emplace_back();
             p.move = move;
             const std::string_view written = src_.slice(m.offset, m.length);
-            p.written.assign(written.data(), written.size());
+            p.written.append(written.data(), written.size()); // new and empty: append costs less than assign
             break;
         }
         case 2: { // Annotation
