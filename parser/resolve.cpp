@@ -423,9 +423,9 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
 
 void Resolver::read_tags() {
     for (const ast::Tag& t : game_.tags) {
-        std::string value;
         const std::string& raw = t.raw_value;
-        for (std::size_t i = 0; i < raw.size(); ++i) {
+        std::string value(raw, 0, std::min(raw.find('\\'), raw.size())); // up to the first escape, if any
+        for (std::size_t i = value.size(); i < raw.size(); ++i) {
             if (raw[i] != '\\' || i + 1 == raw.size()) {
                 value += raw[i];
                 continue;

@@ -2,6 +2,7 @@
 // From syntax to rules: replays a game's syntax tree through core and builds its GameRecord, with
 // every problem as a Diagnostic at its line and column.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,7 +27,8 @@ public:
     Place locate(std::uint32_t offset) const;
     std::string_view text() const { return text_; }
     std::string_view slice(std::uint32_t offset, std::uint32_t length) const {
-        return offset <= text_.size() ? text_.substr(offset, length) : std::string_view();
+        if (offset > text_.size()) return {};
+        return {text_.data() + offset, std::min<std::size_t>(length, text_.size() - offset)};
     }
 
 private:
