@@ -1,11 +1,12 @@
 // parse_bench: throughput of reading game records (parse + replay + checks) on one thread.
 //
-//   parse_bench [--games N] [--seed S] [--write FILE] [--read FILE] [--skip]
+//   parse_bench [--games N] [--seed S] [--plies P] [--write FILE] [--read FILE] [--skip]
 //
-// Generates N random legal games (std::mt19937 with seed S, each played to its end through core)
-// as a record collection in memory, written canonically with seven tag pairs, then reads it back
-// with RecordReader and prints games/s and MB/s. --write saves the collection (for `gounki validate
-// --stats FILE`); --read times an existing file instead of a generated one.
+// Generates N random legal games (std::mt19937 with seed S, each played to its end through core,
+// or cut after P plies with the result `*`) as a record collection in memory, written canonically
+// with seven tag pairs, then reads it back with RecordReader and prints games/s and MB/s. --write
+// saves the collection (for `gounki validate --stats FILE`); --read times an existing file instead
+// of a generated one; --skip parses without replaying.
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -24,7 +25,7 @@ using namespace gounki::parser;
 
 namespace {
 
-std::string generate(int games, unsigned seed, double& plies_per_game) {
+std::string generate(int games, unsigned seed, int max_plies, double& plies_per_game) {
     std::mt19937 rng(seed);
     std::string text;
     long plies = 0;
@@ -35,7 +36,7 @@ std::string generate(int games, unsigned seed, double& plies_per_game) {
                   {"Round", std::to_string(i + 1)}, {"White", "Random A"}, {"Black", "Random B"}};
         Position pos = Position::start();
         UndoRecord undo;
-        while (!pos.game_over()) {
+        while (!pos.game_over() && (max_plies == 0 || int(g.main.plies.size()) < max_plies)) {
             MoveList moves;
             generate_moves(pos, moves);
             const Move m = moves[int(rng() % unsigned(moves.size()))];
@@ -43,7 +44,7 @@ std::string generate(int games, unsigned seed, double& plies_per_game) {
             pos.do_move(m, undo);
         }
         plies += long(g.main.plies.size());
-        g.result = pos.outcome() == Outcome::white_wins ? "1-0" : "0-1";
+        g.result = !pos.game_over() ? "*" : pos.outcome() == Outcome::white_wins ? "1-0" : "0-1";
         text += write_record(g);
     }
     plies_per_game = double(plies) / games;
@@ -55,24 +56,26 @@ std::string generate(int games, unsigned seed, double& plies_per_game) {
 int main(int argc, char** argv) {
     int games = 100000;
     unsigned seed = 1;
+    int max_plies = 0;
     std::string write_path, read_path;
     bool skip = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--games" && i + 1 < argc) games = std::atoi(argv[++i]);
         else if (a == "--seed" && i + 1 < argc) seed = unsigned(std::atol(argv[++i]));
+        else if (a == "--plies" && i + 1 < argc) max_plies = std::atoi(argv[++i]);
         else if (a == "--write" && i + 1 < argc) write_path = argv[++i];
         else if (a == "--read" && i + 1 < argc) read_path = argv[++i];
         else if (a == "--skip") skip = true;
         else {
-            std::fprintf(stderr, "usage: parse_bench [--games N] [--seed S] [--write FILE] [--read FILE] [--skip]\n");
+            std::fprintf(stderr, "usage: parse_bench [--games N] [--seed S] [--plies P] [--write FILE] [--read FILE] [--skip]\n");
             return 2;
         }
     }
     std::string text;
     double plies = 0;
     if (read_path.empty()) {
-        text = generate(games, seed, plies);
+        text = generate(games, seed, max_plies, plies);
         std::printf("generated %d random games, %.1f plies per game, %.1f MB\n", games, plies, text.size() / 1e6);
         if (!write_path.empty()) {
             std::ofstream(write_path, std::ios::binary) << text;
