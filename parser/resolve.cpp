@@ -746,12 +746,10 @@ void Resolver::check_result() {
     // Who won on the board, when the main line was read to its end.
     const bool over = !main_cut_ && main_end_.game_over();
     const Outcome outcome = main_end_.outcome();
-    const std::string winner = !over                           ? ""
-                               : outcome == Outcome::white_wins ? "1-0"
-                               : outcome == Outcome::black_wins ? "0-1"
-                                                                : "1/2-1/2";
-    const std::string who = outcome == Outcome::white_wins ? "White" : "Black";
-    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
+    const std::string_view winner = !over                           ? ""
+                                    : outcome == Outcome::white_wins ? "1-0"
+                                    : outcome == Outcome::black_wins ? "0-1"
+                                                                     : "1/2-1/2";
 
     const bool written = game_.result.value != ast::Result::none;
     std::uint32_t at = tag ? tag_at : game_.offset;
@@ -763,15 +761,17 @@ void Resolver::check_result() {
             report(Severity::error, "result-mismatch", at,
                    "the game ends with " + out_.result + " but its Result tag says " + tag_result);
     } else {
-        out_.result = !tag_result.empty() ? tag_result : over ? winner : "*";
+        out_.result = !tag_result.empty() ? tag_result : over ? std::string(winner) : "*";
         if (!main_cut_)
             report(Severity::warning, "no-result", std::max(last_offset_, game_.offset + game_.length),
                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
     }
-    if (!over) return; // a decisive result on an open position: a resignation
+    if (!over || out_.result == winner) return; // open: a resignation or unfinished; or agreed
+    const std::string who = outcome == Outcome::white_wins ? "White" : "Black";
+    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
     const std::string what = outcome == Outcome::draw ? "the board is full and the game drawn" : who + " won" + how;
     if (out_.result == "*") {
-        report(Severity::warning, "result-incomplete", at, "the result is * but " + what + " (write " + winner + ")");
+        report(Severity::warning, "result-incomplete", at, cat("the result is * but ", what, " (write ", winner, ")"));
     } else if (out_.result != winner) {
         report(Severity::error, "result-contradicts", at,
                "the result " + out_.result + " contradicts the final position: " + what);
