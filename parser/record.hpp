@@ -71,8 +71,9 @@ struct Line;
 struct Ply {
     // Not an aggregate: a new Ply is built member by member, not zero-filled whole first (the
     // reader makes one per move read, and the fill was a measurable part of reading).
-    Ply() {}
-    explicit Ply(Move m, std::string as_written = {}) : move(m), written(std::move(as_written)) {}
+    // (Defined after Line, which a Ply's members need complete.)
+    Ply();
+    explicit Ply(Move m, std::string as_written = {});
 
     Move move;
     std::string written;               // as written in the file; empty for plies made by code
@@ -85,6 +86,9 @@ struct Line {
     std::vector<std::string> comments; // comments before the first ply
     std::vector<Ply> plies;
 };
+
+inline Ply::Ply() {}
+inline Ply::Ply(Move m, std::string as_written) : move(m), written(std::move(as_written)) {}
 
 enum class GameStatus : std::uint8_t {
     valid,   // no error (there may be warnings)

@@ -568,7 +568,8 @@ void Builder::walk(int t, std::size_t first, Line& line, stones::StonePosition p
             }
             Line l;
             walk(child, 0, l, pos, ply, false, depth + 1);
-            if (l.plies.empty() && l.comments.empty())
+            // Comments alone would be written as an empty variation, which reads back as nothing.
+            if (l.plies.empty())
                 report(Severity::warning, "empty-variation", p_.trees[std::size_t(child)].offset,
                        "a variation without moves is left out");
             else
