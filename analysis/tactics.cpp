@@ -45,9 +45,7 @@ inline Lay lay(const Position& pos, Color c, Square origin, PieceKind kind, int 
 
 bool deployment_exits(const Position& pos, Color c, Square from, Stack st) {
     const int range[2] = {st.rounds(), st.squares()};
-    for (int order = 0; order < 2; ++order) {
-        const PieceKind k1 = order == 0 ? PieceKind::round : PieceKind::square;
-        const PieceKind k2 = order == 0 ? PieceKind::square : PieceKind::round;
+    for (const auto [k1, k2] : deploy_orders) {
         const int n1 = range[int(k1)], n2 = range[int(k2)];
         if (n1 == 0) continue;
         for (int d1 = 0; d1 < direction_count(k1); ++d1) {

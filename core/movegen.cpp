@@ -81,10 +81,7 @@ inline void walk_stack(const Position& pos, Square from, Sink& sink) {
 
     if constexpr (!Deployments) return;
     if (st.size() < 2) return;
-    // Order 0: rounds first, then squares; order 1: squares first, then rounds.
-    for (int order = 0; order < 2; ++order) {
-        const PieceKind k1 = order == 0 ? PieceKind::round : PieceKind::square;
-        const PieceKind k2 = order == 0 ? PieceKind::square : PieceKind::round;
+    for (const auto [k1, k2] : deploy_orders) {
         const int n1 = range[int(k1)], n2 = range[int(k2)];
         if (n1 == 0) continue;
         for (int d1 = 0; d1 < direction_count(k1); ++d1) {
@@ -194,9 +191,7 @@ Move find_deployment(const Position& pos, Square from, const Square* squares, in
         return true;
     };
     // The walk_stack order, keeping only the walks that follow the written squares.
-    for (int order = 0; order < 2; ++order) {
-        const PieceKind k1 = order == 0 ? PieceKind::round : PieceKind::square;
-        const PieceKind k2 = order == 0 ? PieceKind::square : PieceKind::round;
+    for (const auto [k1, k2] : deploy_orders) {
         const int n1 = range[int(k1)], n2 = range[int(k2)];
         if (n1 == 0) continue;
         for (int d1 = 0; d1 < direction_count(k1); ++d1) {

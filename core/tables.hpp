@@ -21,6 +21,13 @@ constexpr int max_directions = 3;
 // Directions per kind: rounds go diagonally left or right (2), squares left, forward, right (3).
 constexpr int direction_count(PieceKind k) { return k == PieceKind::round ? 2 : 3; }
 
+// The two orders of a deployment's pieces (RULES.md 1.5): rounds first, then squares; or squares
+// first, then rounds. Move generation lists deployments in this order.
+struct DeployOrder {
+    PieceKind first, second;
+};
+constexpr DeployOrder deploy_orders[2] = {{PieceKind::round, PieceKind::square}, {PieceKind::square, PieceKind::round}};
+
 namespace detail {
 
 struct WalkTable {
