@@ -182,10 +182,13 @@ void GameDatabase::drop_lookup_indexes() {
 }
 
 void GameDatabase::create_lookup_indexes() {
-    Statement count(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
-                         "('games_white', 'games_black', 'games_event', 'games_date')");
-    const bool all = count.step() && count.get_int(0) == int(std::size(lookup_indexes));
-    count.reset();
+    Statement exists(db_, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1");
+    bool all = true;
+    for (const auto& [name, on] : lookup_indexes) {
+        exists.bind(1, name);
+        all &= exists.step();
+        exists.reset();
+    }
     if (all) return;
     Transaction tx(db_, TransactionKind::immediate);
     for (const auto& [name, on] : lookup_indexes) db_.exec(std::string("CREATE INDEX IF NOT EXISTS ") + name + " ON " + on);

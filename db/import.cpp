@@ -212,13 +212,19 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
 
 } // namespace
 
+// Games shorter than this are found by final position through the partial index games_short_end
+// (db/game_db.cpp, migration 4); longer ones through the position index.
+constexpr std::uint32_t short_game_plies = 8;
+
 struct Importer::Impl {
     Impl(GameDatabase& g, ImportOptions o, std::function<void(const ImportReport&)> cb)
         : gdb(g), db(g.sql()), opt(o), on_report(std::move(cb)),
           same_end(db, "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
                        "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
                        "WHERE g.id = ?1 AND g.ply_count = ?2"),
-          short_end(db, "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < 8"),
+          // The bound ply count alone does not let SQLite use the partial index: the literal does.
+          short_end(db, "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < " +
+                            std::to_string(short_game_plies)),
           find_player(db, "SELECT id FROM players WHERE name = ?1"),
           insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
           find_event(db, "SELECT id FROM events WHERE name = ?1"),
@@ -284,10 +290,6 @@ struct Importer::Impl {
     // no run of the position index until the batch's run is added.
     std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;
 };
-
-// Games shorter than this are found by final position through the partial index games_short_end
-// (db/game_db.cpp, migration 4); longer ones through the position index.
-constexpr std::uint32_t short_game_plies = 8;
 
 void Importer::Impl::games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids) {
     // The stored games whose final position is `key` at ply `plies`, in id order. A game's final
