@@ -16,6 +16,7 @@ void describe_export(QCommandLineParser& p) {
     add_db_option(p);
     add_filter_options(p);
     p.addOption({{"o", "output"}, "Write the records to this file (- for standard output).", "file"});
+    add_notation_option(p, false);
     p.addOption({"json", "Print a JSON summary instead of a line of text."});
 }
 
@@ -27,6 +28,8 @@ int run_export(const QCommandLineParser& p) {
     db::GameFilter filter;
     if (!read_filter(self, p, filter, code)) return code;
     const std::string path = p.value("output").toStdString();
+    Notation notation = Notation::wikipedia;
+    if (!read_notation(self, p, false, notation)) return exit_usage;
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
 
@@ -45,7 +48,7 @@ int run_export(const QCommandLineParser& p) {
     std::int64_t games = 0;
     try {
         database->for_each_game(filter, [&](const db::StoredGame& g) {
-            parser::write_record(out, db::game_record(g));
+            parser::write_record(out, db::game_record(g), notation);
             ++games;
             return bool(out);
         });

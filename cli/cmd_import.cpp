@@ -33,8 +33,9 @@ void describe_import(QCommandLineParser& p) {
                                   "as partial or invalid with their diagnostics."});
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
+    add_notation_option(p, true);
     p.addPositionalArgument(
-        "FILE", "Record files to import: GPN (RULES.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input.",
+        "FILE", "Record files to import: GPN (docs/rules.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input.",
         "FILE...");
 }
 
@@ -169,11 +170,12 @@ struct ParsedChunk {
     std::size_t bytes = 0;
 };
 
-ParsedChunk parse_chunk(const std::string& text, const std::string& name, int first_line) {
+ParsedChunk parse_chunk(const std::string& text, const std::string& name, int first_line, Notation notation) {
     ParsedChunk out;
     out.bytes = text.size();
     std::istringstream in(text);
     parser::RecordReader reader(in, name);
+    reader.set_notation(notation);
     parser::GameRecord record;
     const int shift = first_line - 1;
     auto move_down = [shift](parser::Diagnostic& d) {
@@ -258,6 +260,8 @@ int run_import(const QCommandLineParser& p) {
     const int batch = p.value("batch").toInt(&ok);
     if (!ok || batch < 1) return usage_error(self, "--batch takes a whole number from 1");
     const bool json = p.isSet("json");
+    Notation notation = Notation::automatic;
+    if (!read_notation(self, p, true, notation)) return exit_usage;
 
     std::uint64_t total_bytes = 0;
     for (const QString& f : files) {
@@ -371,8 +375,8 @@ int run_import(const QCommandLineParser& p) {
             std::string text;
             int first_line = 1;
             while (source.next(text, first_line, block_bytes)) {
-                pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line] {
-                    return parse_chunk(text, path == "-" ? std::string("-") : path, first_line);
+                pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line, notation] {
+                    return parse_chunk(text, path == "-" ? std::string("-") : path, first_line, notation);
                 }));
                 text.clear();
                 while (pending.size() >= in_flight) consume();

@@ -140,13 +140,16 @@ void read_file(Reader& reader, Output& out, Tally& t) {
 void describe_validate(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
-    p.addPositionalArgument("FILE", "Record files (GPN, RULES.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); '-' reads standard input.", "FILE...");
+    add_notation_option(p, true);
+    p.addPositionalArgument("FILE", "Record files (GPN, docs/rules.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); '-' reads standard input.", "FILE...");
 }
 
 int run_validate(const QCommandLineParser& p) {
     const Command& self = *find_command("validate");
     const QStringList files = p.positionalArguments();
     if (files.isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
+    Notation notation = Notation::automatic;
+    if (!read_notation(self, p, true, notation)) return exit_usage;
     // Reading standard input through std::cin: unsynchronised with stdio it is several times faster
     // (nothing else here reads C++ streams).
     if (files.contains("-")) std::ios::sync_with_stdio(false);
@@ -186,6 +189,7 @@ int run_validate(const QCommandLineParser& p) {
             t.io_failed = true;
             continue;
         }
+        reader->set_notation(notation);
         read_file(*reader, out, t);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

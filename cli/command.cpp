@@ -1,8 +1,13 @@
 #include "cli/command.hpp"
 
+#include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
+
+#include "core/position_lc4.hpp"
 
 namespace gounki::cli {
 
@@ -84,7 +89,106 @@ bool read_any_position(const Command& cmd, const QString& text, T& out) {
 
 } // namespace
 
-bool read_position(const Command& cmd, const QString& text, Position& out) { return read_any_position(cmd, text, out); }
+namespace {
+
+// Reads the file `name` whole; on failure prints why and returns false.
+bool read_position_file(const Command& cmd, const QString& name, std::string& out) {
+    const std::string shown = name.toStdString();
+    std::FILE* f = std::fopen(QFile::encodeName(name).constData(), "rb");
+    int error = f ? 0 : errno;
+    if (f) {
+        char buffer[4096];
+        std::size_t n = 0;
+        while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+        if (std::ferror(f)) error = errno ? errno : EIO;
+        std::fclose(f);
+    }
+    if (error) {
+        print_err(std::string("gounki ") + cmd.name + ": cannot read position file '" + shown + "': " + std::strerror(error) + "\n");
+        return false;
+    }
+    return true;
+}
+
+// The position of the file `name` (the argument "@NAME"): an LC4 position file (core/position_lc4.hpp)
+// when it looks like one or is named *.lc4, else a position text on its first non-empty line.
+// Errors say "NAME:LINE: ...".
+bool read_position_from_file(const Command& cmd, const QString& name, Position& out) {
+    std::string content;
+    if (!read_position_file(cmd, name, content)) return false;
+    const std::string where = std::string("gounki ") + cmd.name + ": " + name.toStdString() + ":";
+    if (looks_like_lc4(content, name.toStdString())) {
+        auto parsed = position_from_lc4(content);
+        if (auto* e = std::get_if<PositionFileError>(&parsed)) {
+            print_err(where + std::to_string(e->line) + ": " + e->message + "\n");
+            return false;
+        }
+        out = std::get<Position>(parsed);
+        return true;
+    }
+    // The first non-empty line, without its line end.
+    std::string_view rest = content;
+    int number = 0;
+    std::string_view line;
+    while (!rest.empty()) {
+        const std::size_t end = rest.find('\n');
+        line = rest.substr(0, end);
+        rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+        ++number;
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") != std::string_view::npos) break;
+        line = {};
+    }
+    if (line.empty()) {
+        print_err(where + "1: the file is empty; expected a position text or an LC4 position file (64 cells)\n");
+        return false;
+    }
+    const std::string t(line);
+    auto parsed = Position::from_text(t);
+    if (auto* e = std::get_if<PositionError>(&parsed)) {
+        print_err(where + std::to_string(number) + ": bad position at character " + std::to_string(e->column + 1) + ": " +
+                  e->message + "\n  " + t + "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
+        return false;
+    }
+    out = std::get<Position>(parsed);
+    return true;
+}
+
+} // namespace
+
+void add_notation_option(QCommandLineParser& p, bool reading) {
+    if (reading)
+        p.addOption({"notation",
+                     "How Gounki moves are written: auto (the default: detected for each game), wikipedia (c2-d3, "
+                     "f7xe7, c5*d5,e5,f6, a1-Out), official (the official site's 2003 notation: c2 d3, b1 x c2, "
+                     "d4 * d5 d6, a1 OUT) or lc4 (the 2014 course's: b2-b3, g8#, d4+d5-e6, d4*e5-d6).",
+                     "name", "auto"});
+    else
+        p.addOption({"notation",
+                     "How Gounki moves are written: wikipedia (the default: c2-d3, f7xe7, c5*d5,e5,f6, a1-Out), "
+                     "official (the official site's 2003 notation: c2 d3, b1 x c2, d4 * d5 d6, a1 OUT) or lc4 (the "
+                     "2014 course's: b2-b3, g8#, d4+d5-e6, d4*e5-d6). Stone games are written as points.",
+                     "name", "wikipedia"});
+}
+
+bool read_notation(const Command& cmd, const QCommandLineParser& p, bool reading, Notation& out) {
+    const std::string text = p.value("notation").toStdString();
+    if (parse_notation(text, out) && (reading || out != Notation::automatic)) return true;
+    usage_error(cmd, "--notation must be " + std::string(reading ? "auto, " : "") + "wikipedia, official or lc4, got '" +
+                         text + "'");
+    return false;
+}
+
+bool read_position(const Command& cmd, const QString& text, Position& out) {
+    if (text.startsWith('@')) {
+        if (text.size() == 1) {
+            print_err(std::string("gounki ") + cmd.name + ": '@' is followed by the name of a position file (@FILE)\n");
+            return false;
+        }
+        return read_position_from_file(cmd, text.mid(1), out);
+    }
+    return read_any_position(cmd, text, out);
+}
 
 bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out) {
     return read_any_position(cmd, text, out);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/notation.hpp"
 #include "core/position.hpp"
 #include "core/stones.hpp"
 
@@ -48,6 +49,11 @@ int usage_error(const Command& cmd, const std::string& message);
 bool read_position(const Command& cmd, const QString& text, Position& out);
 // The same for a stone position ("Gomoku 15 ...", "Ninuki 19 ...", core/stones.hpp).
 bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out);
+
+// --notation: how Gounki moves are read (`reading`: auto, the default, detects it per game) or
+// written (wikipedia, official, lc4). read_notation prints a usage error and returns false on a bad name.
+void add_notation_option(QCommandLineParser& parser, bool reading);
+bool read_notation(const Command& cmd, const QCommandLineParser& parser, bool reading, Notation& out);
 
 // "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});

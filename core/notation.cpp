@@ -48,6 +48,65 @@ std::string move_to_text(const Position& pos, Move m) {
     return out;
 }
 
+std::string_view notation_name(Notation n) {
+    switch (n) {
+    case Notation::automatic: return "automatic";
+    case Notation::wikipedia: return "wikipedia";
+    case Notation::official: return "official";
+    case Notation::lc4: return "lc4";
+    }
+    return "?";
+}
+
+bool parse_notation(std::string_view text, Notation& out) {
+    std::string t(text);
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (t == "wikipedia" || t == "canonical") out = Notation::wikipedia;
+    else if (t == "official") out = Notation::official;
+    else if (t == "lc4") out = Notation::lc4;
+    else if (t == "auto" || t == "automatic") out = Notation::automatic;
+    else return false;
+    return true;
+}
+
+std::string move_to_text(const Position& pos, Move m, Notation notation) {
+    if (notation == Notation::automatic || notation == Notation::wikipedia || m.type() == MoveType::placement)
+        return move_to_text(pos, m);
+    const Square from = m.from();
+    const Color us = pos.at(from).color();
+    const bool lc4 = notation == Notation::lc4;
+    std::string out = square_name(from);
+    switch (m.type()) {
+    case MoveType::exit:
+        out += lc4 ? "#" : " OUT";
+        break;
+    case MoveType::movement: {
+        const Square to = m.to();
+        // The official notation marks a capture and a join; LC4 writes every movement with '-'.
+        out += lc4 ? "-" : is_enemy(pos, to, us) ? " x " : " ";
+        out += square_name(to);
+        if (!lc4 && to != from && !pos.at(to).is_empty() && !is_enemy(pos, to, us)) out += '+';
+        break;
+    }
+    case MoveType::deployment:
+        out += lc4 ? (deploy_order_of(pos, m) == DeployOrder::squares_first ? "+" : "*") : " *";
+        for (int i = 0; i < m.placed(); ++i) {
+            const Square s = m.placed_square(i);
+            if (lc4 && i) out += '-';
+            if (!lc4) out += ' ';
+            out += square_name(s);
+            bool joins = s != from && !pos.at(s).is_empty();
+            for (int j = 0; j < i; ++j) joins |= m.placed_square(j) == s;
+            if (joins && !lc4) out += '+';
+        }
+        if (m.ends_out()) out += lc4 ? "#" : " OUT";
+        break;
+    case MoveType::placement: // handled above
+        break;
+    }
+    return out;
+}
+
 std::variant<MoveSpec, MoveTextError> parse_move_text(std::string_view text) {
     MoveSpec spec;
     std::size_t i = 0;
@@ -120,6 +179,7 @@ std::string_view marker_warning_text(MarkerWarning w) {
     case MarkerWarning::dash_on_capture: return "'-' written for a capture (write 'x')";
     case MarkerWarning::x_without_capture: return "'x' written where nothing is captured";
     case MarkerWarning::deploy_exit_as_deploy: return "the exit of the whole stack is written 'X-Out', not 'X*out'";
+    case MarkerWarning::wrong_deploy_order: return "the deployment's order marker says the other kind is placed first";
     }
     return "";
 }
@@ -150,10 +210,11 @@ void check_markers(const Position& pos, const MoveSpec& spec, Move m, std::vecto
         const Square to = m.to();
         const bool capture = is_enemy(pos, to, us);
         const bool joins = !capture && to != m.from() && !pos.at(to).is_empty();
-        if (capture && spec.separator == MoveSeparator::dash) w.push_back(MarkerWarning::dash_on_capture);
+        const bool strict = !spec.optional_markers;
+        if (capture && spec.separator == MoveSeparator::dash && strict) w.push_back(MarkerWarning::dash_on_capture);
         if (!capture && spec.separator == MoveSeparator::capture) w.push_back(MarkerWarning::x_without_capture);
         if (spec.targets[0].joins && !joins) w.push_back(MarkerWarning::plus_without_join);
-        if (!spec.targets[0].joins && joins) w.push_back(MarkerWarning::join_without_plus);
+        if (!spec.targets[0].joins && joins && strict) w.push_back(MarkerWarning::join_without_plus);
         return;
     }
     for (int i = 0; i < m.placed(); ++i) {
@@ -161,11 +222,24 @@ void check_markers(const Position& pos, const MoveSpec& spec, Move m, std::vecto
         bool joins = s != m.from() && !pos.at(s).is_empty();
         for (int j = 0; j < i; ++j) joins |= m.placed_square(j) == s;
         if (spec.targets[i].joins && !joins) w.push_back(MarkerWarning::plus_without_join);
-        if (!spec.targets[i].joins && joins) w.push_back(MarkerWarning::join_without_plus);
+        if (!spec.targets[i].joins && joins && !spec.optional_markers) w.push_back(MarkerWarning::join_without_plus);
     }
+    if (spec.order != DeployOrder::unwritten && spec.order != deploy_order_of(pos, m))
+        w.push_back(MarkerWarning::wrong_deploy_order);
 }
 
 } // namespace
+
+DeployOrder deploy_order_of(const Position& pos, Move m) {
+    if (m.type() != MoveType::deployment) return DeployOrder::unwritten;
+    const Stack st = pos.at(m.from());
+    if (st.rounds() == 0) return DeployOrder::squares_first;
+    if (st.squares() == 0) return DeployOrder::rounds_first;
+    // The first piece placed is a round when the first step is diagonal (a round step).
+    const Square first = m.placed_square(0);
+    return file_of(first) != file_of(m.from()) && rank_of(first) != rank_of(m.from()) ? DeployOrder::rounds_first
+                                                                                      : DeployOrder::squares_first;
+}
 
 Resolution resolve_move(const Position& pos, const MoveSpec& spec) {
     Resolution r;

@@ -1,5 +1,5 @@
 #pragma once
-// The syntax tree of a record text (RULES.md 1.8), as the grammar reads it. Syntax only: a move is a
+// The syntax tree of a record text (docs/rules.md 1.8), as the grammar reads it. Syntax only: a move is a
 // `MoveSpec` (what was written), never a checked `Move`; resolve.cpp replays the tree through core.
 //
 // Every node remembers where it was written as a byte offset and length inside the chunk of text
@@ -39,11 +39,27 @@ struct MoveNumber : Located {
 // A move as written, spaces inside it included; `length` covers exactly the move's text.
 // Either a Gounki move (`spec`) or a point alone (`h8`, `j10`: a stone placed in Gomoku or
 // Ninuki), read by letter and number whatever the board: place_file >= 0 tells which.
+//
+// Other Gounki notations hand over their pieces as read, and the resolver groups them (the grammar
+// knows no position): the official site's notation writes `c1 b1+` (a point, then a point with a
+// join mark) and `e6 * d7 c8 OUT` (a deployment, points, a lone OUT); the 2014 course notation
+// (LC4) writes `g8#` (a point with an exit mark), `d4+d5-e6` and `d4*e5-d6` (deployments with an
+// order marker and dashes between the squares). `form` records which of these forms were written.
 struct Move : Located {
     MoveSpec spec;
     std::int8_t place_file = -1; // 0 = a
     std::int8_t place_rank = -1; // 0 = rank 1 (up to 98 as read; the board decides what exists)
+    std::uint8_t form = 0;       // Form bits
+    enum Form : std::uint8_t {
+        point_join = 1,      // a point followed by `+`
+        point_exit = 2,      // a point followed by `#` (LC4: the stack leaves the board from there)
+        lone_out = 4,        // `OUT` alone (spec.out set, no square)
+        plus_deploy = 8,     // `d4+d5-e6`: LC4's squares-first deployment
+        dashed_targets = 16, // `-` between a deployment's squares (LC4)
+        hash_out = 32,       // a deployment ending in `#` (LC4: its next step leaves the board)
+    };
     bool is_placement() const { return place_file >= 0; }
+    bool is_lone_out() const { return form & lone_out; }
 };
 
 // A suffix (`!` `?` `!!` `??` `!?` `?!`, stored as NAG 1..6) or a NAG `$n`.

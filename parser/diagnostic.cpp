@@ -62,6 +62,7 @@ std::size_t GameRecord::error_count() const {
 
 void GameRecord::clear() {
     kind = GameKind::gounki;
+    notation = Notation::wikipedia;
     tags.clear();
     static const Position initial = Position::start();
     start = initial;

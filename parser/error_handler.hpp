@@ -25,6 +25,10 @@ struct ParseState {
     std::vector<ast::SyntaxError>* errors = nullptr;
     int depth = 0;               // variations open right now
     bool too_deep_reported = false;
+    // The game being read has moves: a table header row from here on starts the next game (a file
+    // of several pasted tables), and `header_stop` is where it starts.
+    bool game_has_moves = false;
+    const char* header_stop = nullptr;
 
     std::uint32_t offset_of(const char* p) const { return std::uint32_t(p - begin); }
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Definitions of the record grammar (RULES.md 1.8). Included by grammar.cpp only.
+// Definitions of the record grammar (docs/rules.md 1.8). Included by grammar.cpp only.
 //
 // The grammar knows no rules of the game: a move is read as an origin square, a separator and
 // targets (a `MoveSpec`), whatever the position. It never rejects a game outright either: text it
@@ -63,7 +63,8 @@ struct point_parser : x3::parser<point_parser> {
         if (p != last) {
             const char c = *p;
             const bool ends = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}' || c == '(' ||
-                              c == ')' || c == ';' || c == '|' || c == '!' || c == '?' || c == '$';
+                              c == ')' || c == ';' || c == '|' || c == '!' || c == '?' || c == '$' || c == '+' ||
+                              c == '#' || c == ',';
             if (!ends) return false;
         }
         x3::traits::move_to(std::uint16_t((f - 'a') | (rank - 1) << 8), attr);
@@ -92,8 +93,11 @@ struct out_parser : x3::parser<out_parser> {
     }
 };
 
-// A header row of a table copied from a web page: a line `| Move | Alice | Bob |` whose cells hold
-// neither a move number nor a move. Rows with moves are plain movetext, their `|` being skipped.
+// A header row of a table copied from a web page: a line `| Move | Alice | Bob |` (the first cell
+// may be empty), or cells separated by tabs (what a browser copies: `Move<TAB>Alice<TAB>Bob`), whose
+// cells hold neither a move number nor a move. Rows with moves are plain movetext, their `|` and
+// tabs being skipped. Once the game has moves, a header row starts the next game: the parser then
+// fails and marks the place (`header_stop`), so that `unknown` does not take its words either.
 struct table_header_parser : x3::parser<table_header_parser> {
     using attribute_type = ast::TableHeader;
     static bool const has_attribute = true;
@@ -102,30 +106,34 @@ struct table_header_parser : x3::parser<table_header_parser> {
 
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
-        const char* begin = x3::get<state_tag>(ctx).begin;
+        ParseState& st = x3::get<state_tag>(ctx);
+        const char* begin = st.begin;
         Iterator p = first;
+        x3::skip_over(p, last, ctx); // to the token; the `|` skipped on its line are looked for below
         while (p != last && (blank(*p) || *p == '\n' || *p == '\r')) ++p;
         if (p == last) return false;
-        if (*p != '|') {
-            // The skipper may have taken the row's first '|' already (at the start of a game).
-            Iterator b = p;
-            while (b != begin && blank(b[-1])) --b;
-            if (b == begin || b[-1] != '|') return false;
-            p = b - 1;
-        }
-        // Only at the start of a line.
-        for (Iterator b = p; b != begin;) {
-            const char c = *--b;
-            if (c == '\n') break;
-            if (!blank(c)) return false;
-        }
+        // Back to the start of the line, over the blanks and `|` the skipper may have taken already.
+        Iterator line = p;
+        bool bar = *p == '|';
+        while (line != begin && (blank(line[-1]) || line[-1] == '|')) bar |= *--line == '|';
+        if (line != begin && line[-1] != '\n') return false; // only at the start of a line
         Iterator line_end = p;
-        while (line_end != last && *line_end != '\n' && *line_end != '\r') ++line_end;
+        bool tab = false;
+        while (line_end != last && *line_end != '\n' && *line_end != '\r') tab |= *line_end++ == '\t';
+        if (!bar) {
+            bar = false;
+            for (Iterator q = line; q != line_end && !bar; ++q) bar = *q == '|';
+        }
+        if (!bar && !tab) return false;
+        const char sep = bar ? '|' : '\t';
         ast::TableHeader row;
         bool named = false;
-        for (Iterator q = p + 1; q < line_end;) {
+        Iterator q = line;
+        while (q != line_end && blank(*q) && *q != sep) ++q;
+        if (q != line_end && *q == '|') ++q; // the opening border
+        while (q < line_end) {
             Iterator e = q;
-            while (e != line_end && *e != '|') ++e;
+            while (e != line_end && *e != sep) ++e;
             Iterator b = q, t = e;
             while (b != t && blank(*b)) ++b;
             while (t != b && blank(t[-1])) --t;
@@ -137,14 +145,29 @@ struct table_header_parser : x3::parser<table_header_parser> {
                 for (Iterator k = b; k != t; ++k) furniture &= *k == '-' || *k == ':' || *k == '.';
                 named |= !furniture;
             }
-            if (e == line_end && b == t) break; // nothing after the last '|'
+            if (e == line_end && b == t) break; // nothing after the last separator
             row.cells.emplace_back(b, t);
             q = e == line_end ? e : e + 1;
         }
         if (!named) return false;
+        if (st.game_has_moves) { // the next game's header
+            st.header_stop = p;
+            return false;
+        }
         x3::traits::move_to(std::move(row), attr);
         first = line_end;
         return true;
+    }
+};
+
+// Fails where a table header row ends the game (see table_header_parser).
+struct not_header_stop_parser : x3::parser<not_header_stop_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
+        return first != x3::get<state_tag>(ctx).header_stop;
     }
 };
 
@@ -219,6 +242,7 @@ inline constexpr square_parser square{};
 inline constexpr point_parser point{};
 inline constexpr out_parser out_word{};
 inline constexpr table_header_parser table_row{};
+inline constexpr not_header_stop_parser not_header_stop{};
 inline constexpr enter_variation_parser enter_variation{};
 inline constexpr leave_variation_parser leave_variation{};
 
@@ -233,7 +257,10 @@ const suffix_table suffixes;
 struct result_table : x3::symbols<ast::Result> {
     result_table() {
         add("1-0", ast::Result::white_wins)("0-1", ast::Result::black_wins)("1/2-1/2", ast::Result::draw)(
-            "*", ast::Result::unfinished)("\xC2\xBD-\xC2\xBD", ast::Result::draw); // and the UTF-8 one-half sign
+            "*", ast::Result::unfinished)("\xC2\xBD-\xC2\xBD", ast::Result::draw) // and the UTF-8 one-half sign
+            // Spaced, as the official site's notation allows.
+            ("1 - 0", ast::Result::white_wins)("0 - 1", ast::Result::black_wins)("1/2 - 1/2", ast::Result::draw)(
+                "\xC2\xBD - \xC2\xBD", ast::Result::draw);
     }
 };
 const result_table results;
@@ -308,6 +335,34 @@ const auto add_target = [](auto& ctx) {
     }
     spec.targets[spec.target_count++] = WrittenTarget{x3::_attr(ctx), false};
 };
+const auto set_plus_deploy = [](auto& ctx) {
+    x3::_val(ctx).spec.separator = MoveSeparator::deploy;
+    x3::_val(ctx).form |= ast::Move::plus_deploy;
+};
+// LC4's `d4+d5-e6`: two squares at least, or a last step out (`d4+d5#`).
+const auto check_plus_deploy = [](auto& ctx) {
+    const MoveSpec& spec = x3::_val(ctx).spec;
+    x3::_pass(ctx) = spec.target_count >= 2 || spec.out;
+};
+const auto set_dashed = [](auto& ctx) { x3::_val(ctx).form |= ast::Move::dashed_targets; };
+const auto set_hash_out = [](auto& ctx) {
+    x3::_val(ctx).spec.out = true;
+    x3::_val(ctx).form |= ast::Move::hash_out;
+};
+const auto set_point_join = [](auto& ctx) { x3::_val(ctx).form |= ast::Move::point_join; };
+const auto set_point_exit = [](auto& ctx) { x3::_val(ctx).form |= ast::Move::point_exit; };
+const auto set_lone_out = [](auto& ctx) {
+    x3::_val(ctx).spec.out = true;
+    x3::_val(ctx).form |= ast::Move::lone_out;
+};
+// A point's node ends before a `,` after it (`b2 * c3, c4`: the comma is the deployment's).
+const auto locate_point = [](auto& ctx) {
+    locate(ctx);
+    auto& node = x3::_val(ctx);
+    const char* b = x3::get<state_tag>(ctx).begin + node.offset;
+    while (node.length > 0 && (b[node.length - 1] == ',' || b[node.length - 1] == ' ' || b[node.length - 1] == '\t'))
+        --node.length;
+};
 const auto mark_join = [](auto& ctx) {
     MoveSpec& spec = x3::_val(ctx).spec;
     spec.targets[spec.target_count - 1].joins = true;
@@ -328,10 +383,17 @@ const auto push_header_comment = [](auto& ctx) {
     x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx)));
 };
 // Room for a typical game at once rather than a string of reallocations, each moving every node.
-const auto reserve_elements = [](auto& ctx) { x3::_val(ctx).elements.reserve(128); };
+const auto reserve_elements = [](auto& ctx) {
+    x3::_val(ctx).elements.reserve(128);
+    x3::get<state_tag>(ctx).game_has_moves = false;
+};
 // Each kind of element goes straight into the enclosing game's or variation's list: no variant
 // temporary per alternative tried, no variant assignment.
 const auto push = [](auto& ctx) { x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx))); };
+const auto push_move = [](auto& ctx) {
+    x3::get<state_tag>(ctx).game_has_moves = true;
+    x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx)));
+};
 const auto push_variation = [](auto& ctx) {
     x3::_val(ctx).elements.emplace_back(ast::x3::forward_ast<ast::Variation>(std::move(x3::_attr(ctx))));
 };
@@ -350,21 +412,30 @@ const auto tag_def = lit('[') > tag_name > tag_value > lit(']');
 const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
 
 // `12.` and `12...` (`...` after a space is skipped as blank, which reads the same); in a table
-// cell the dot may be missing: `| 12 | c2-d3 |`.
+// cell the dot may be missing: `| 12 | c2-d3 |`, `12<TAB>c2-d3`.
 const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)) |
-                                                  (&(blanks >> lit('|')) >> x3::attr(false)))];
+                                                  (&(blanks >> lit('|')) >> x3::attr(false)) |
+                                                  (&lit('\t') >> x3::attr(false)))];
 
 // Moves: spaces may appear between the parts (`a6 * a7, b8, out`), not line ends. One lexeme with
 // explicit blanks: the skipper would run before every part, and moves are most of a record.
+// LC4's forms ride along where they cost nothing on the common path: `+` after the origin (a
+// squares-first deployment), `-` between deployed squares, `#` for a deployment's last step out.
 const auto target = square[add_target] >> -(blanks >> lit('+')[mark_join]);
-const auto comma = blanks >> ',' >> blanks;
+const auto comma = blanks >> (lit(',') | lit('-')[set_dashed]) >> blanks;
+const auto deploy_targets = out_word[set_out] | (target % comma >> -((comma >> out_word[set_out]) | lit('#')[set_hash_out]));
 const auto move_def = lexeme[x3::raw[square[set_from] >> blanks >>
     (((lit('-')[set_dash] | char_("xX")[set_capture]) >> blanks >> (out_word[set_out] | target)) |
-     (lit('*')[set_deploy] >> blanks >>
-      (out_word[set_out] | (target % comma >> -(comma >> out_word[set_out])))))][locate]];
+     (lit('*')[set_deploy] >> blanks >> deploy_targets) |
+     // `+` right before a square: `c1 b1+ e7 e6+` (the official notation's joins) is no deployment.
+     (lit('+')[set_plus_deploy] >> deploy_targets >> x3::eps[check_plus_deploy]))][locate]];
 
-// A stone game's move: a point alone.
-const auto placement_def = lexeme[x3::raw[point[set_point]][locate]];
+// A stone game's move: a point alone. In a Gounki game, a square of the official site's notation
+// (`c1 b1+`, `b2 * c3 c4, c5`) or LC4's exit (`g8#`); and a lone `OUT`.
+const auto placement_def =
+    lexeme[x3::raw[point[set_point] >> -(blanks >> (lit('+')[set_point_join] | lit('#')[set_point_exit])) >>
+                   -(blanks >> lit(','))][locate_point]] |
+    lexeme[x3::raw[out_word[set_lone_out]][locate]];
 
 const auto annotation_def = x3::raw[suffixes[set_suffix] | lexeme[lit('$') >> x3::uint_][set_nag]][locate];
 
@@ -377,13 +448,13 @@ const auto table_header_def = table_row;
 
 // Anything else up to the next delimiter, so that a typo costs one token and is reported as such.
 const auto delimiter = char_(" \t\r\n\f\v{}()[];|");
-const auto unknown_def = lexeme[!results >> x3::omit[+(char_ - delimiter) | char_("}]")]];
+const auto unknown_def = lexeme[!results >> not_header_stop >> x3::omit[+(char_ - delimiter) | char_("}]")]];
 const auto stray_close_def = x3::omit[lit(')')];
 
 // Most frequent first. The table header must come before `unknown`, which would take its words;
 // nothing before it can consume a `|` row (they all fail on its first cell).
 // A move number is the only element that starts with a digit: those go straight to it.
-const auto element = (&char_('0', '9') >> move_number[push]) | move[push] | placement[push] | annotation[push] |
+const auto element = (&char_('0', '9') >> move_number[push]) | move[push_move] | placement[push_move] | annotation[push] |
                      comment[push] | variation[push_variation] | table_header[push] | unknown[push];
 
 const auto variation_def =

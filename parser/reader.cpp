@@ -324,7 +324,7 @@ bool RecordReader::next(GameRecord& game) {
         return true;
     }
     const ast::Game* g = take_game(game_errors_);
-    resolve_game(*g, source_, game_errors_, name_, number_, game);
+    resolve_game(*g, source_, game_errors_, name_, number_, game, notation_);
     return true;
 }
 

@@ -67,6 +67,9 @@ public:
     std::uint64_t bytes_read() const { return bytes_read_; }
     int games_read() const { return number_; }
 
+    // How Gounki moves are read: detected per game (the default), or one notation forced.
+    void set_notation(Notation n) { notation_ = n; }
+
     // The limit of one game's size (tests lower it); the memory the reader holds for input text.
     void set_max_game_bytes(std::size_t n) { max_game_bytes_ = n; }
     // Read several games at once once this many bytes are in hand (0: always game by game).
@@ -89,6 +92,7 @@ private:
     std::istream* in_ = nullptr;
     std::string name_;
 
+    Notation notation_ = Notation::automatic;
     std::size_t max_game_bytes_ = default_max_game_bytes;
     std::size_t block_bytes_ = 16 * 1024;
     std::uint64_t base_ = 0;           // offset in the input of buf_[0]

@@ -1,5 +1,5 @@
 #pragma once
-// Game records (RULES.md 1.8): what a game read from a record file is once its moves are replayed
+// Game records (docs/rules.md 1.8): what a game read from a record file is once its moves are replayed
 // through core, and how problems with it are reported.
 //
 // The library in three headers:
@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/notation.hpp"
 #include "core/position.hpp"
 #include "core/stones.hpp"
 #include "core/types.hpp"
@@ -33,14 +34,16 @@ enum class Severity : std::uint8_t { warning, error };
 
 // One finding, as a value. `code` is stable (scripts and tests match on it); `message` is for
 // people. Codes:
-//   errors:   illegal-move, move-after-end, bad-move (unreadable movetext), unterminated-comment,
+//   errors:   illegal-move, ambiguous-move, move-after-end, bad-move (unreadable movetext), unterminated-comment,
 //             unterminated-variation, unmatched-paren, unterminated-tag, bad-tag, too-deep, syntax,
 //             result-contradicts, result-mismatch, bad-position, missing-position, bad-rules, unsupported-game,
 //             unknown-game, game-too-large, io-error
 //   warnings: plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
 //             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,
 //             bad-escape, bad-nag, misplaced-annotation, misplaced-variation, empty-variation,
-//             duplicate-tag, missing-setup, not-utf8,
+//             duplicate-tag, missing-setup, not-utf8, wrong-deploy-order (LC4), ambiguous-exit (LC4 `g8#`
+//             where the stack could leave in several ways: read as the exit of the whole stack),
+//             typographic (a typographic or Unicode character read as the ASCII one it stands for),
 //             SGF only (parser/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
 //             (AB/AW after the first node); `syntax` there also names text outside any game tree
 struct Diagnostic {
@@ -101,6 +104,7 @@ std::string_view status_name(GameStatus s);
 
 struct GameRecord {
     GameKind kind = GameKind::gounki;                       // from the Game tag
+    Notation notation = Notation::wikipedia;                // what the moves were written in (Gounki)
     std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
     Position start = Position::start();                     // from SetUp/Position, else the start
     // Gomoku and Ninuki: the start (rules from the Game, Size and Rules tags; the board from a

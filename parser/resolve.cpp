@@ -47,6 +47,7 @@ std::string_view marker_code(MarkerWarning w) {
     case MarkerWarning::dash_on_capture: return "dash-on-capture";
     case MarkerWarning::x_without_capture: return "x-without-capture";
     case MarkerWarning::deploy_exit_as_deploy: return "deploy-exit-as-deploy";
+    case MarkerWarning::wrong_deploy_order: return "wrong-deploy-order";
     }
     return "marker";
 }
@@ -190,6 +191,8 @@ bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
         const Stack there = pos.at(m.to());
         const bool capture = !there.is_empty() && there.color() != pos.side_to_move();
         const bool joins = !capture && m.to() != m.from() && !there.is_empty();
+        if (spec.optional_markers) // only a marker written and wrong is a finding
+            return (spec.separator != MoveSeparator::capture || capture) && (!spec.targets[0].joins || joins);
         return (spec.separator == MoveSeparator::capture) == capture && spec.targets[0].joins == joins;
     }
     case MoveType::deployment:
@@ -197,9 +200,9 @@ bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
             const Square s = m.placed_square(i);
             bool joins = s != m.from() && !pos.at(s).is_empty();
             for (int j = 0; j < i; ++j) joins |= m.placed_square(j) == s;
-            if (spec.targets[i].joins != joins) return false;
+            if (spec.targets[i].joins ? !joins : joins && !spec.optional_markers) return false;
         }
-        return true;
+        return spec.order == DeployOrder::unwritten || spec.order == deploy_order_of(pos, m);
     case MoveType::placement: // not a Gounki move
         break;
     }
@@ -275,8 +278,8 @@ std::string files_and_ranks(int size) {
 class Resolver {
 public:
     Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
-             const std::string& file, int number, GameRecord& out)
-        : game_(game), src_(source), errors_(errors), file_(file), number_(number), out_(out) {}
+             const std::string& file, int number, GameRecord& out, Notation notation)
+        : game_(game), src_(source), errors_(errors), file_(file), number_(number), out_(out), forced_(notation) {}
 
     void run();
 
@@ -294,6 +297,12 @@ private:
     std::string move_label(const LineState& st) const;
 
     Move full_resolve(const ast::Move& m, const LineState& st, bool main);
+    // The official and LC4 notations: the pieces of one written move, from elements[i] on, grouped
+    // into `out` (i moves to the last piece taken). `none` when elements[i] is a move as it stands.
+    enum class Group { none, grouped, failed };
+    Group group(const std::vector<ast::Element>& elements, std::size_t& i, const LineState& st, ast::Move& out);
+    // LC4's `g8#`: the stack on the square leaves the board, how is not written.
+    Move resolve_exit_from(const ast::Move& m, const LineState& st, bool main);
     // A stone game's move (or a Gounki move written in one, or a point in a Gounki game): the move,
     // or none after reporting why there is none.
     Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
@@ -311,6 +320,8 @@ private:
     const std::string& file_;
     int number_;
     GameRecord& out_;
+    Notation forced_;               // Notation::automatic: detected from the game's moves
+    Notation notation_ = Notation::wikipedia;
 
     bool black_first_ = false; // the start position has the second player of a move pair to move
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
@@ -381,6 +392,129 @@ Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) 
     return Move::none();
 }
 
+namespace {
+
+const ast::Move* move_at(const std::vector<ast::Element>& elements, std::size_t k) {
+    if (k >= elements.size() || elements[k].get().which() != 1) return nullptr;
+    return &boost::get<ast::Move>(elements[k].get());
+}
+
+bool is_board_square(const ast::Move& m) { return m.is_placement() && m.place_file < 8 && m.place_rank < 8; }
+Square square_of(const ast::Move& m) { return make_square(m.place_file, m.place_rank); }
+
+// What a game's moves say of their notation: LC4's forms, else the official site's loose squares.
+Notation detect_notation(const std::vector<ast::Element>& elements) {
+    constexpr std::uint8_t lc4_forms =
+        ast::Move::point_exit | ast::Move::plus_deploy | ast::Move::dashed_targets | ast::Move::hash_out;
+    bool official = false;
+    for (const ast::Element& e : elements) {
+        if (e.get().which() != 1) continue;
+        const ast::Move& m = boost::get<ast::Move>(e.get());
+        if (m.form & lc4_forms) return Notation::lc4;
+        official |= m.is_placement() || m.is_lone_out();
+    }
+    return official ? Notation::official : Notation::wikipedia;
+}
+
+} // namespace
+
+Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::size_t& i, const LineState& st,
+                                ast::Move& out) {
+    const ast::Move& m = boost::get<ast::Move>(elements[i].get());
+    const Position& pos = st.pos.g;
+    auto extend = [&](const ast::Move& piece) { out.length = piece.offset + piece.length - out.offset; };
+    auto fail = [&](const ast::Move& at, std::string message) {
+        report_move(Severity::error, "bad-move", at, st, std::move(message));
+        return Group::failed;
+    };
+    if (m.is_lone_out()) return fail(m, "OUT alone: no square before it says which stack leaves the board");
+    if (notation_ == Notation::wikipedia) return Group::none; // squares alone are reported as they stand
+    out = m;
+    out.spec.optional_markers = true;
+    if (m.is_placement()) {
+        if (!is_board_square(m) || (m.form & ast::Move::point_exit)) return Group::none;
+        if (m.form & ast::Move::point_join)
+            return fail(m, "'+' after the square a stack leaves from; '+' marks the square where it joins a stack");
+        const ast::Move* to = move_at(elements, i + 1);
+        if (!to || !(to->is_lone_out() || is_board_square(*to)) || (to->form & ast::Move::point_exit))
+            return fail(m, "a square alone; a move names the stack's square and where it goes (c2 d3, b1 x c2, "
+                           "d4 * d5 d6, a1 OUT)");
+        out.place_file = out.place_rank = -1;
+        out.form = 0;
+        out.spec.from = square_of(m);
+        out.spec.separator = MoveSeparator::dash;
+        if (to->is_lone_out()) {
+            out.spec.out = true;
+        } else {
+            out.spec.targets[0] = WrittenTarget{square_of(*to), bool(to->form & ast::Move::point_join)};
+            out.spec.target_count = 1;
+        }
+        extend(*to);
+        ++i;
+        return Group::grouped;
+    }
+    if (m.spec.separator != MoveSeparator::deploy) return Group::grouped;
+    if (m.form & ast::Move::plus_deploy) out.spec.order = DeployOrder::squares_first;
+    else if (notation_ == Notation::lc4 && m.spec.target_count > 0) out.spec.order = DeployOrder::rounds_first;
+    // `b2 * c3 c4 c5`: the squares after the first are elements of their own; the stack's size says
+    // how many belong to the deployment.
+    const Stack stack = pos.at(m.spec.from);
+    const int pieces = stack.is_empty() ? 0 : stack.size();
+    while (!out.spec.out && out.spec.target_count < std::min(pieces, 3)) {
+        const ast::Move* next = move_at(elements, i + 1);
+        if (!next || !(next->is_lone_out() || is_board_square(*next))) break;
+        if (next->is_lone_out()) {
+            out.spec.out = true;
+        } else {
+            out.spec.targets[out.spec.target_count++] =
+                WrittenTarget{square_of(*next), bool(next->form & ast::Move::point_join)};
+            out.spec.out = next->form & ast::Move::point_exit;
+        }
+        extend(*next);
+        ++i;
+    }
+    return Group::grouped;
+}
+
+Move Resolver::resolve_exit_from(const ast::Move& m, const LineState& st, bool main) {
+    const Position& pos = st.pos.g;
+    const Square from = square_of(m);
+    ast::Move exit = m; // the same move as `g8-Out`, for the errors of full_resolve
+    exit.place_file = exit.place_rank = -1;
+    exit.spec = MoveSpec{};
+    exit.spec.from = from;
+    exit.spec.out = true;
+    exit.spec.optional_markers = true;
+    const Stack st_from = pos.at(from);
+    if (pos.game_over() || st_from.is_empty() || st_from.color() != pos.side_to_move())
+        return full_resolve(exit, st, main);
+    MoveList moves;
+    generate_moves_from(pos, from, moves);
+    Move whole = Move::none();
+    std::vector<Move> ways;
+    for (Move mv : moves) {
+        if (mv.type() == MoveType::exit) whole = mv;
+        if (mv.type() == MoveType::exit || (mv.type() == MoveType::deployment && mv.ends_out())) ways.push_back(mv);
+    }
+    if (ways.empty()) return full_resolve(exit, st, main);
+    if (ways.size() == 1) return ways[0];
+    std::vector<std::string> texts;
+    for (Move mv : ways) texts.push_back(move_to_text(pos, mv));
+    if (whole) {
+        Diagnostic& d = report_move(Severity::warning, "ambiguous-exit", m, st,
+                                    "the stack can leave the board in " + std::to_string(ways.size()) + " ways (" +
+                                        join_moves(texts) + "); read as " + move_to_text(pos, whole) +
+                                        ", the whole stack leaving");
+        d.legal_moves = texts;
+        return whole;
+    }
+    Diagnostic& d = report_move(Severity::error, "ambiguous-move", m, st,
+                                "the stack can leave the board in " + std::to_string(ways.size()) + " ways (" +
+                                    join_moves(texts) + "); write the deployment's squares");
+    d.legal_moves = std::move(texts);
+    return Move::none();
+}
+
 Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main) {
     if (!st.pos.stone) { // a point alone in a Gounki game
         report_move(Severity::error, "bad-move", m, st,
@@ -389,7 +523,7 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
         return Move::none();
     }
     const stones::StonePosition& pos = st.pos.s;
-    if (!m.is_placement()) {
+    if (!m.is_placement() || m.form) {
         report_move(Severity::error, "bad-move", m, st,
                     cat("a ", game_kind_name(out_.kind), " move is a point such as h8, not a Gounki move"));
         return Move::none();
@@ -582,8 +716,8 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         if (main) main_end_ = st.pos;
         return complete;
     };
-    for (const ast::Element& element : elements) {
-        const auto& node = element.get();
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const auto& node = elements[i].get();
         switch (node.which()) {
         case 0: { // MoveNumber
             const auto& n = boost::get<ast::MoveNumber>(node);
@@ -609,10 +743,23 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             break;
         }
         case 1: { // Move
-            const auto& m = boost::get<ast::Move>(node);
+            const ast::Move* written_move = &boost::get<ast::Move>(node);
+            ast::Move grouped;
+            if (!st.pos.stone && (written_move->is_placement() || written_move->form || notation_ != Notation::wikipedia ||
+                                  (written_move->spec.separator == MoveSeparator::deploy &&
+                                   move_at(elements, i + 1) && move_at(elements, i + 1)->is_placement()))) {
+                switch (group(elements, i, st, grouped)) {
+                case Group::failed: return finish(false);
+                case Group::grouped: written_move = &grouped; break;
+                case Group::none: break;
+                }
+            }
+            const ast::Move& m = *written_move;
             last_offset_ = std::max(last_offset_, m.offset + m.length);
             Move move = Move::none();
-            if (st.pos.stone || m.is_placement()) {
+            if (!st.pos.stone && (m.form & ast::Move::point_exit) && is_board_square(m)) {
+                if (!(move = resolve_exit_from(m, st, main))) return finish(false);
+            } else if (st.pos.stone || m.is_placement()) {
                 if (!(move = resolve_stone(m, st, main))) return finish(false);
             } else {
                 move = quick_resolve(st.pos.g, m.spec);
@@ -814,6 +961,10 @@ void Resolver::run() {
             start.s = out_.stone_start;
         }
         main_end_ = start;
+        if (out_.kind == GameKind::gounki) {
+            notation_ = forced_ != Notation::automatic ? forced_ : detect_notation(game_.elements);
+            out_.notation = notation_;
+        }
         LineState st{start, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
     }
@@ -851,8 +1002,8 @@ Diagnostic& add_diagnostic(GameRecord& out, const SourceMap& source, const std::
 }
 
 void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
-                  const std::string& file, int number, GameRecord& out) {
-    Resolver(game, source, errors, file, number, out).run();
+                  const std::string& file, int number, GameRecord& out, Notation notation) {
+    Resolver(game, source, errors, file, number, out, notation).run();
 }
 
 void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number,

@@ -45,8 +45,9 @@ Diagnostic& add_diagnostic(GameRecord& out, const SourceMap& source, const std::
 
 // Replays `game` into `out` (cleared first). `errors` are the grammar's errors that fall inside this
 // game; `file` and `number` name it in its diagnostics.
+// `notation` forces how Gounki moves are read (automatic: detected per game, see Notation).
 void resolve_game(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
-                  const std::string& file, int number, GameRecord& out);
+                  const std::string& file, int number, GameRecord& out, Notation notation = Notation::automatic);
 
 // Only what the tag pairs say (tags, kind, number, line, written result): skipping a game costs no
 // replay. No diagnostics.

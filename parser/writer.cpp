@@ -85,19 +85,20 @@ struct GounkiReplay {
     using Pos = Position;
     using Undo = UndoRecord;
     static constexpr Color pair_first = Color::white;
-    static std::string text(const Pos& pos, Move m) { return move_to_text(pos, m); }
+    static std::string text(const Pos& pos, Move m, Notation n) { return move_to_text(pos, m, n); }
     static void play(Pos& pos, Move m, Undo& u) { pos.do_move(m, u); }
 };
 struct StoneReplay {
     using Pos = stones::StonePosition;
     using Undo = stones::StoneUndo;
     static constexpr Color pair_first = Color::black;
-    static std::string text(const Pos&, Move m) { return stones::point_name(m.point()); }
+    static std::string text(const Pos&, Move m, Notation) { return stones::point_name(m.point()); }
     static void play(Pos& pos, Move m, Undo& u) { pos.play(m, u); }
 };
 
 template <typename Replay>
-void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int ply, bool black_first, int first_number) {
+void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int ply, bool black_first, int first_number,
+                 Notation notation) {
     bool number = true; // the second player's next move needs its number
     for (const std::string& c : line.comments) write_comment(mt, c);
     typename Replay::Undo undo;
@@ -108,7 +109,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
         std::string text;
         if (white || number) text = std::to_string(move_number) + (white ? ". " : "... ");
         number = false;
-        text += Replay::text(pos, p.move);
+        text += Replay::text(pos, p.move, notation);
         std::size_t first_nag = 0;
         if (!p.nags.empty() && p.nags[0] >= 1 && p.nags[0] <= 6) {
             text += suffix_text[p.nags[0]];
@@ -124,7 +125,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
         for (const Line& v : p.variations) {
             if (v.plies.empty()) continue; // nothing to be an alternative with (the reader drops these)
             mt.token("(");
-            write_plies<Replay>(mt, v, pos, ply, black_first, first_number);
+            write_plies<Replay>(mt, v, pos, ply, black_first, first_number, notation);
             mt.token(")");
             number = true;
         }
@@ -145,14 +146,14 @@ std::string escape(const std::string& v) {
 
 } // namespace
 
-std::string write_line(const Line& line, const Position& pos) {
+std::string write_line(const Line& line, const Position& pos, Notation notation) {
     std::string out;
     Movetext mt(out);
-    write_plies<GounkiReplay>(mt, line, pos, 0, pos.side_to_move() == Color::black, 1);
+    write_plies<GounkiReplay>(mt, line, pos, 0, pos.side_to_move() == Color::black, 1, notation);
     return out;
 }
 
-std::string write_record(const GameRecord& game) {
+std::string write_record(const GameRecord& game, Notation notation) {
     std::string out;
     auto tag = [&](std::string_view name, const std::string& value) {
         out += '[';
@@ -191,15 +192,17 @@ std::string write_record(const GameRecord& game) {
     Movetext mt(out);
     if (stone)
         write_plies<StoneReplay>(mt, game.main, game.stone_start, 0,
-                                 game.stone_start.side_to_move() != Color::black, game.first_number);
+                                 game.stone_start.side_to_move() != Color::black, game.first_number, notation);
     else
         write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black,
-                                  game.first_number);
+                                  game.first_number, notation);
     mt.token(game.result);
     out += "\n\n";
     return out;
 }
 
-void write_record(std::ostream& out, const GameRecord& game) { out << write_record(game); }
+void write_record(std::ostream& out, const GameRecord& game, Notation notation) {
+    out << write_record(game, notation);
+}
 
 } // namespace gounki::parser

@@ -9,7 +9,7 @@
 //   1. c2-d3 f7-e6 2. b2-c2 {a comment} 2... e7-e6+ 3. d2-c2+?! (3. d3-e4 g7-g6) 3... c7-c6
 //   4. c2*c3,c4 *
 //
-// Moves in canonical notation (move_to_text); the first NAG of a move written as its suffix when it
+// Moves in canonical notation (move_to_text) unless another is asked for; the first NAG of a move written as its suffix when it
 // is 1..6 (`!` `?` `!!` `??` `!?` `?!`), others as `$n`; comments in braces (a comment holding `}`
 // as a `;` comment); Black's move numbered `N...` after a comment or variation; lines wrapped at
 // 79 columns; a blank line after the tag pairs and after the game.
@@ -21,10 +21,12 @@
 
 namespace gounki::parser {
 
-std::string write_record(const GameRecord& game);
-void write_record(std::ostream& out, const GameRecord& game);
+// `notation`: how Gounki moves are written (core/notation.hpp; automatic is the canonical one). A
+// record in any notation reads back as the same game.
+std::string write_record(const GameRecord& game, Notation notation = Notation::wikipedia);
+void write_record(std::ostream& out, const GameRecord& game, Notation notation = Notation::wikipedia);
 
 // The movetext of one line of play from `pos` (no tags, no result): for messages and tests.
-std::string write_line(const Line& line, const Position& pos);
+std::string write_line(const Line& line, const Position& pos, Notation notation = Notation::wikipedia);
 
 } // namespace gounki::parser
