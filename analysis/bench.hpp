@@ -11,7 +11,7 @@
 
 namespace gounki::analysis {
 
-// The bench positions (RULES.md 1.7 format): the start, middle games from engine games, races.
+// The bench positions (docs/rules.md 1.7 format): the start, middle games from engine games, races.
 std::span<const std::string_view> bench_positions();
 
 constexpr int default_bench_depth = 7;

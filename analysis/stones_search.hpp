@@ -1,5 +1,5 @@
 #pragma once
-// The engine of the stone games (Gomoku, Ninuki; ../shared/RULES.md 2): iterative deepening
+// The engine of the stone games (Gomoku, Ninuki; docs/rules.md 2): iterative deepening
 // negamax alpha-beta with a transposition table, threat-ordered candidate moves, forced replies,
 // and a threat-space prover (VCF: victory by continuous fours) at the leaves and on its own.
 //

@@ -22,7 +22,7 @@ constexpr std::uint64_t exit_zone(Color c) {
 }
 
 // Whether the stack on `from` (colour `c`) could leave the board if `c` were to move now, by a
-// movement or a deployment (RULES.md 1.4, 1.5).
+// movement or a deployment (docs/rules.md 1.4, 1.5).
 bool stack_can_exit(const Position& pos, Color c, Square from);
 
 // Whether colour `c` could win at once by leaving the board if it were to move now.

@@ -137,7 +137,7 @@ int run_best_stone(const Command& self, const QCommandLineParser& p, SearchLimit
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position", "The position to search (RULES.md 1.7 format, or a Gomoku/Ninuki position text); the Gounki start position if left out.", "position"});
+    p.addOption({"position", "The position to search (docs/rules.md 1.7 format, or a Gomoku/Ninuki position text); the Gounki start position if left out.", "position"});
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
     p.addOption({"nodes", "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".", "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});

@@ -180,7 +180,7 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, D
 
 void describe_board(QCommandLineParser& p) {
     p.addOption({"position",
-                 "The position: Gounki (RULES.md 1.7) or 'start' (the default), or a Gomoku/Ninuki position "
+                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), or a Gomoku/Ninuki position "
                  "('Gomoku 15 15/.../15 b').",
                  "POSITION", "start"});
     p.addOption({"move",

@@ -11,7 +11,7 @@
 namespace gounki::cli {
 
 void describe_perft(QCommandLineParser& p) {
-    p.addOption({"position", "Start from this position (RULES.md 1.7 format) instead of the start position.", "position"});
+    p.addOption({"position", "Start from this position (docs/rules.md 1.7 format) instead of the start position.", "position"});
     p.addOption({"divide", "Print one line per legal move: its notation and the count below it."});
     p.addOption({"check", "Play every move and check do/undo and the hash at every node (slow)."});
     p.addOption({"stats", "Print the time and nodes per second on stderr."});

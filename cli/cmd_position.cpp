@@ -15,7 +15,7 @@ void describe_position(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"moves", "Play these moves first (whitespace-separated, record notation), then show the result.", "moves"});
     p.addPositionalArgument("POSITION",
-                            "A position in the format of RULES.md 1.7, or 'start'; or a Gomoku/Ninuki position "
+                            "A position in the format of docs/rules.md 1.7, or 'start'; or a Gomoku/Ninuki position "
                             "(\"Ninuki 19 ...\", README \"Stone positions\"), or 'gomoku' or 'ninuki' for the empty board.");
 }
 

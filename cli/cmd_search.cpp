@@ -10,8 +10,8 @@ namespace gounki::cli {
 void describe_search(QCommandLineParser& p) {
     add_db_option(p);
     p.addOption({"position",
-                 "Games that reached this position, whatever the move order: a Gounki position (RULES.md 1.7 "
-                 "format) or a Gomoku/Ninuki one (\"Gomoku 15 ...\", RULES.md 2).",
+                 "Games that reached this position, whatever the move order: a Gounki position (docs/rules.md 1.7 "
+                 "format) or a Gomoku/Ninuki one (\"Gomoku 15 ...\", docs/rules.md 2).",
                  "position"});
     p.addOption({"pattern",
                  "Games that reached a partial position. Terms, separated by spaces or ';': a board of 8 ranks "

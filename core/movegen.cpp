@@ -20,7 +20,7 @@ struct Deploy {
     int placed = 0;
 };
 
-// Places `count` pieces of `kind` one per step along the walk from `start` in `dir` (RULES.md 1.5).
+// Places `count` pieces of `kind` one per step along the walk from `start` in `dir` (docs/rules.md 1.5).
 // The lifted stack's own square counts as empty; pieces placed earlier count towards the limit of 3.
 inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int dir, Square start,
                int count, Deploy& d) {

@@ -28,12 +28,12 @@ struct UndoRecord {
 
 class Position {
 public:
-    // The start position of RULES.md 1.1.
+    // The start position of docs/rules.md 1.1.
     static Position start();
     // An empty board, White to move.
     Position();
 
-    // Parses the one-line format of RULES.md 1.7. Any letter order inside parentheses is accepted.
+    // Parses the one-line format of docs/rules.md 1.7. Any letter order inside parentheses is accepted.
     static std::variant<Position, PositionError> from_text(std::string_view text);
     // The canonical text: stacks with rounds first.
     std::string to_text() const;
@@ -53,7 +53,7 @@ public:
     // Board editing for tests and set-up; keeps occupancy and the key in step.
     void put(Square s, Stack st);
     void set_side_to_move(Color c);
-    // Declares the game over when a side has no piece left (RULES.md 1.6).
+    // Declares the game over when a side has no piece left (docs/rules.md 1.6).
     void update_outcome_from_material();
 
     void do_move(Move m, UndoRecord& undo) { apply<true>(m, undo); }

@@ -1,5 +1,5 @@
 #pragma once
-// The rules of the stone games: freestyle Gomoku and Gomoku Ninuki (../shared/RULES.md section 2).
+// The rules of the stone games: freestyle Gomoku and Gomoku Ninuki (docs/rules.md section 2).
 //
 // Points: one numbering for both board sizes, point = rank * 19 + file (a1 = 0, b1 = 1, ...,
 // s19 = 360), so a point's name never depends on the board size; a 15x15 board uses files a..o and
@@ -7,7 +7,7 @@
 //
 // Colours: Black plays first. Results keep the record convention: "1-0" is a win for White.
 //
-// Ninuki decisions implemented exactly as RULES.md 2.2 says:
+// Ninuki decisions implemented exactly as docs/rules.md 2.2 says:
 //   - capture: the placed stone and another stone of its colour enclose exactly two enemy stones in
 //     any of the 8 directions; every such pair is taken, only by the placed stone;
 //   - end-game capture (option): a five (or more) made by a move wins at once unless the opponent
@@ -93,7 +93,7 @@ public:
     // An empty board, Black to move.
     explicit StonePosition(Rules rules = Rules{});
 
-    // The one-line text format (RULES.md 2; README "Stone positions"):
+    // The one-line text format (docs/rules.md 2; README "Stone positions"):
     //   KIND SIZE BOARD SIDE [BLACK_CAPTURED WHITE_CAPTURED] [OPTIONS...]
     // e.g. "Gomoku 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w" or
     //      "Ninuki 19 19/.../19 b 2 0 no-endgame-capture".

@@ -12,7 +12,7 @@ enum class PieceKind : std::uint8_t { round = 0, square = 1 };
 
 // One target of a walk step: a square 0..63, `step_out` when the step leaves the board past the
 // opponent's last rank, `step_none` when the walk does not exist (its first step would leave the
-// board sideways, RULES.md 1.2 Decision).
+// board sideways, docs/rules.md 1.2 Decision).
 constexpr std::int8_t step_out = 64;
 constexpr std::int8_t step_none = 65;
 constexpr int max_steps = 3;
@@ -21,7 +21,7 @@ constexpr int max_directions = 3;
 // Directions per kind: rounds go diagonally left or right (2), squares left, forward, right (3).
 constexpr int direction_count(PieceKind k) { return k == PieceKind::round ? 2 : 3; }
 
-// The two orders of a deployment's pieces (RULES.md 1.5): rounds first, then squares; or squares
+// The two orders of a deployment's pieces (docs/rules.md 1.5): rounds first, then squares; or squares
 // first, then rounds. Move generation lists deployments in this order.
 struct DeployOrder {
     PieceKind first, second;

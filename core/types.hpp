@@ -1,6 +1,6 @@
 #pragma once
 // The vocabulary of the Gounki rules core: colours, squares, stacks and moves as tiny value types.
-// Everything here is constexpr and allocation-free; see ../shared/RULES.md section 1.
+// Everything here is constexpr and allocation-free; see docs/rules.md section 1.
 
 #include <cstdint>
 #include <string_view>
@@ -80,7 +80,7 @@ enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2, pla
 //   bits 18-23  third placed piece (deployment)
 //   bits 24-25  MoveType
 //   bits 26-27  number of pieces placed on the board (deployment, 1..3; 0 otherwise)
-//   bit  28     the deployment ends by a piece leaving the board (RULES.md 1.5)
+//   bit  28     the deployment ends by a piece leaving the board (docs/rules.md 1.5)
 //   bits 29-31  bit i set: placed piece i is a round (else a square)
 // A placement (stone games) uses bits 0-8 for the point (0..360, see core/stones.hpp) and MoveType 3.
 // Move::none() is 0, which reads as "a1-a1", a move no position has (a1 can never bounce back).
@@ -129,8 +129,8 @@ private:
     std::uint32_t data_ = 0;
 };
 
-// Who has won, if anyone. Gounki defines no draw (RULES.md 1.6); a stone game is drawn when the
-// board fills up with no winner (RULES.md 2).
+// Who has won, if anyone. Gounki defines no draw (docs/rules.md 1.6); a stone game is drawn when the
+// board fills up with no winner (docs/rules.md 2).
 enum class Outcome : std::uint8_t { none = 0, white_wins = 1, black_wins = 2, draw = 3 };
 
 constexpr Outcome win_for(Color c) { return c == Color::white ? Outcome::white_wins : Outcome::black_wins; }

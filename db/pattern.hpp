@@ -5,7 +5,7 @@
 // Syntax (also in `gounki help search`). Terms are separated by spaces or ';':
 //
 //   board     8 ranks separated by '/', rank 8 first, files a to h, as in the position format of
-//             RULES.md 1.7 (so a position text is a pattern for that exact board), with these cells:
+//             docs/rules.md 1.7 (so a position text is a pattern for that exact board), with these cells:
 //               R S r s (RS) (rrs) ...  exactly this stack (any letter order inside parentheses)
 //               1..8                    that many empty squares
 //               .                       an empty square

@@ -61,7 +61,7 @@ CREATE TABLE games (
     white_id       INTEGER,                                -- players.id; NULL: no White tag
     black_id       INTEGER,                                -- players.id; NULL: no Black tag
     result         INTEGER NOT NULL CHECK (result BETWEEN 0 AND 3),
-    start_position TEXT,                                   -- RULES.md 1.7 text; NULL for the standard start
+    start_position TEXT,                                   -- docs/rules.md 1.7 text; NULL for the standard start
     ply_count      INTEGER NOT NULL,
     -- 0 valid; 1 partial: the main line stops at an error and holds the moves before it;
     -- 2 invalid: errors that left the main line whole (a contradicting result, a bad tag...).

@@ -1,4 +1,4 @@
-// libFuzzer target: any bytes as a position text (RULES.md 1.7, or a Gomoku/Ninuki position when
+// libFuzzer target: any bytes as a position text (docs/rules.md 1.7, or a Gomoku/Ninuki position when
 // it starts with the game's name). A rejected text must point inside it; an accepted one must
 // print canonically, read back equal, and play and undo each of its moves with the hash kept right.
 #include <cstdint>

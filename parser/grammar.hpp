@@ -1,5 +1,5 @@
 #pragma once
-// Declarations of the record grammar (RULES.md 1.8): the entry rule and the skipper. Definitions are
+// Declarations of the record grammar (docs/rules.md 1.8): the entry rule and the skipper. Definitions are
 // in grammar_def.hpp; grammar.cpp is the only translation unit that includes them and so the only
 // one that instantiates the grammar. Other code calls parse_chunk() from syntax.hpp.
 

@@ -2,7 +2,7 @@
 // repetition, determinism, the tactical helpers against move generation, the judge's verdicts, the
 // curve fit, the bench signature and the commands.
 //
-// Every expected result below is argued in the comment above it from the rules (RULES.md 1); the
+// Every expected result below is argued in the comment above it from the rules (docs/rules.md 1); the
 // positions are small so that the argument is short. Reminders: White moves up, Black down; a piece
 // on the opponent's last rank always leaves the board with its next move (a step past the last
 // rank takes precedence over a bounce); a single piece moves one step; a stack of n pieces reaches

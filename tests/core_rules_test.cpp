@@ -1,4 +1,4 @@
-// Rules core, by hand: full move lists of small positions, each derived from ../shared/RULES.md
+// Rules core, by hand: full move lists of small positions, each derived from docs/rules.md
 // section 1 and the rule sheets walk by walk (the derivation is in the comments), never copied from
 // the generator's output. Every position also checks do/undo, the hash and the notation round trip
 // for each of its moves. Then position text, move text, the end of the game, hand-counted perft and
@@ -163,7 +163,7 @@ void play(Position& pos, const std::string& text) {
 // The h4 lists are the a4 lists mirrored (a<->h, b<->g, ...). Black moves towards rank 1: its lists
 // are the White lists mirrored through the centre (d4 -> e5, a4 -> h5, h4 -> a5), with a white
 // round parked on a8.
-TEST_CASE("every stack kind has exactly the moves of RULES.md in the middle and on both edges, for both colours", "[core]") {
+TEST_CASE("every stack kind has exactly the moves of docs/rules.md in the middle and on both edges, for both colours", "[core]") {
     auto [text, expected] = GENERATE(table<std::string, Texts>({
         {"8/8/8/8/3R4/8/8/7r w", {"d4-c5", "d4-e5"}},
         {"8/8/8/8/R7/8/8/7r w", {"a4-b5"}},
@@ -590,7 +590,7 @@ TEST_CASE("the French sheet's race: g2 deploys g3, f4, e5 to build a double roun
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rule sheets' single-piece examples and RULES.md's record.
+// The rule sheets' single-piece examples and docs/rules.md's record.
 
 TEST_CASE("the English sheet's single pieces: c2 round, d7 black round, d3 square, f7 black square", "[core]") {
     expect_moves("8/3r1s2/8/8/8/8/2R5/8 w", {"c2-b3", "c2-d3"});
@@ -604,7 +604,7 @@ TEST_CASE("the English sheet: the black double round on d7 cannot reach d5 in on
     expect_moves("8/3(rr)4/8/8/8/8/5(SS)2/8 b", {"d7-c6", "d7-b5", "d7-e6", "d7-f5", "d7*c6,b5", "d7*e6,f5"});
 }
 
-TEST_CASE("RULES.md's record plays from the start with every marker right", "[core]") {
+TEST_CASE("docs/rules.md's record plays from the start with every marker right", "[core]") {
     Position pos = Position::start();
     CHECK(has_move(pos, "a1-a2+"));
     for (const char* mv : {"c2-d3", "f7-e6", "b2-c2", "e7-e6+", "d2-c2+", "c7-c6", "c2*c3,c4"}) play(pos, mv);

@@ -23,7 +23,7 @@ namespace {
 
 } // namespace
 
-TEST_CASE("perft from the start position matches RULES.md 1.9", "[core][perft]") {
+TEST_CASE("perft from the start position matches docs/rules.md 1.9", "[core][perft]") {
     auto [depth, expected] = GENERATE(table<int, std::uint64_t>({{1, 36}, {2, 1296}, {3, 53892}, {4, 2241009}}));
     Position p = Position::start();
     CHECK(perft(p, depth) == expected);
@@ -40,7 +40,7 @@ namespace {
 
 // The reference file: each White first move with perft(3) and perft(4) after it.
 std::map<std::string, std::uint64_t> reference_divide(int column) {
-    std::ifstream in(GOUNKI_SOURCE_DIR "/../shared/perft-divide-start.txt");
+    std::ifstream in(GOUNKI_SOURCE_DIR "/tests/data/perft-divide-start.txt");
     REQUIRE(in);
     std::map<std::string, std::uint64_t> expected;
     std::string line;

@@ -1,4 +1,4 @@
-// Game records (RULES.md 1.8): the grammar, replay and diagnostics (golden files in
+// Game records (docs/rules.md 1.8): the grammar, replay and diagnostics (golden files in
 // tests/data/records), the writer's round trips, random games, streaming, encodings, the
 // `gounki validate` command, and the fuzzers' regression files.
 #include "tests/catch.hpp"

@@ -330,7 +330,7 @@ TEST_CASE("the text diagram shows stacks, side to move and arrows as lines", "[r
     CHECK(count(flipped, "  h   g   f   e   d   c   b   a\n") == 1);
 }
 
-TEST_CASE("scores, comments and marks are worded as RULES.md 1.8 records expect", "[report]") {
+TEST_CASE("scores, comments and marks are worded as docs/rules.md 1.8 records expect", "[report]") {
     CHECK(format_score({1.2, 0}) == "+1.2");
     CHECK(format_score({-3.44, 0}) == "-3.4");
     CHECK(format_score({-0.01, 0}) == "0.0");

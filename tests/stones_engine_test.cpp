@@ -3,7 +3,7 @@
 // tenth captured stone, a capture that breaks a five), determinism, the judge on a stone game and
 // the commands.
 //
-// Coordinates: files a.., ranks 1.. from the bottom (RULES.md 2). Every expected result is argued
+// Coordinates: files a.., ranks 1.. from the bottom (docs/rules.md 2). Every expected result is argued
 // in the comment above its test from the rules.
 #include "tests/catch.hpp"
 
@@ -103,7 +103,7 @@ StonePosition chain_position(const stones::Rules& rules, int moves_played) {
 // ---------------------------------------------------------------------------------------------
 // The pattern table
 
-TEST_CASE("line patterns: fives, fours, threes as RULES.md counts them", "[stones-engine]") {
+TEST_CASE("line patterns: fives, fours, threes as docs/rules.md counts them", "[stones-engine]") {
     // cells: offsets -4..-1 then +1..+4 around the placed stone; 0 empty, 1 ours, 2 blocked.
     CHECK(line_threat({0, 1, 1, 1, 1, 0, 0, 0}) == LineThreat::five);          // XXX[X]X
     CHECK(line_threat({0, 0, 1, 1, 1, 1, 0, 0}) == LineThreat::five);          // XX[X]XX

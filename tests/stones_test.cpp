@@ -1,7 +1,7 @@
 // Stone games (Gomoku, Gomoku Ninuki), by hand: every expected result below is derived from
-// ../shared/RULES.md section 2 and the rule sheet rule-sheets/gomoku-ninuki-fr.txt (the derivation is
-// in the comments), never copied from the implementation's output. Then the position text, undo and
-// the key on random games, and the SGF reader (parser/sgf.hpp).
+// docs/rules.md section 2 (the derivation is in the comments), never copied from the
+// implementation's output. Then the position text, undo and the key on random games, and the SGF
+// reader (parser/sgf.hpp).
 //
 // Points are named by a helper of this file (`P("j10")`: file letter a..s with no letter skipped,
 // rank from the bottom), not by stones::parse_point, so a bug there cannot hide another one.
@@ -190,7 +190,7 @@ TEST_CASE("rules defaults, Size and Rules tags", "[stones]") {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gomoku (RULES.md 2.1)
+// Gomoku (docs/rules.md 2.1)
 
 TEST_CASE("Gomoku: five in a row wins, in every direction", "[stones]") {
     struct Case {
@@ -308,7 +308,7 @@ TEST_CASE("Gomoku: a full board with no line is a draw", "[stones]") {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ninuki captures (RULES.md 2.2, Capture)
+// Ninuki captures (docs/rules.md 2.2, Capture)
 
 TEST_CASE("Ninuki: one stone captures several pairs at once", "[stones]") {
     // Black plays j10: east k10 l10 closed by m10; north j11 j12 closed by j13; south-west i9 h8
@@ -435,7 +435,7 @@ TEST_CASE("Ninuki: ten captured stones win at once, whatever the options", "[sto
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ninuki fives and the end-game capture (RULES.md 2.2, End-game capture, Decision)
+// Ninuki fives and the end-game capture (docs/rules.md 2.2, End-game capture, Decision)
 
 TEST_CASE("Ninuki: a five that cannot be broken wins at once", "[stones]") {
     // j10 k10 l10 m10 + n10. Black's only stones are that line: no pair of black stones lies outside
@@ -488,7 +488,7 @@ TEST_CASE("Ninuki: a five broken by a capture; pending five decided after the op
 
 TEST_CASE("Ninuki: White making her own five while Black's pending five stands loses", "[stones]") {
     // As above, plus White c5 d5 e5 f5: White's g5 makes a five, but Black's five stood first and
-    // still stands when Black is to move again (RULES.md: "the mover wins").
+    // still stands when Black is to move again (docs/rules.md: "the mover wins").
     StonePosition pos = setup(ninuki(), {"j10", "k10", "l10", "m10", "k11", "c7"}, {"k12", "c5", "d5", "e5", "f5"});
     play(pos, "n10");
     REQUIRE(pos.pending_five() == std::optional<Color>(Color::black));
@@ -540,7 +540,7 @@ TEST_CASE("Ninuki: the no-endgame-capture option makes a breakable five win at o
 }
 
 // ---------------------------------------------------------------------------------------------
-// Free threes and the double-three rule (RULES.md 2.2, No double-three, Decision)
+// Free threes and the double-three rule (docs/rules.md 2.2, No double-three, Decision)
 
 namespace {
 

@@ -14,7 +14,7 @@ struct Point {
     double x = 0, y = 0;
 };
 
-// A walk of the stack on `from` as RULES.md 1.2-1.3 define it, for drawing: the squares stepped
+// A walk of the stack on `from` as docs/rules.md 1.2-1.3 define it, for drawing: the squares stepped
 // on, and whether its last step left the board. A record of the geometry only, not of legality.
 struct Walk {
     std::vector<Square> squares;
@@ -27,7 +27,7 @@ Walk walk(Square from, int df, int dr, int steps) {
     for (int i = 0; i < steps; ++i) {
         int nf = f + df;
         if (nf < 0 || nf > 7) {
-            if (i == 0) return {}; // RULES.md 1.2: no bounce at the very first step
+            if (i == 0) return {}; // docs/rules.md 1.2: no bounce at the very first step
             df = -df;
             nf = f + df;
         }
@@ -117,7 +117,7 @@ private:
         out_ += "<g class=\"squares\">\n";
         for (int rank = 0; rank < 8; ++rank)
             for (int file = 0; file < 8; ++file) {
-                const bool dark = (file + rank) % 2 == 0; // a1 is dark (RULES.md 1.1)
+                const bool dark = (file + rank) % 2 == 0; // a1 is dark (docs/rules.md 1.1)
                 out_ += "<rect x=\"" + n(left_ + col(file) * c_) + "\" y=\"" + n(top_ + row(rank) * c_) + "\" width=\"" +
                         n(c_) + "\" height=\"" + n(c_) + "\" fill=\"" + (dark ? "#b58863" : "#f0d9b5") + "\"/>\n";
             }

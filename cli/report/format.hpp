@@ -25,7 +25,7 @@ std::string format_score(const ScoreView& score);
 // "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
 std::string judgement_comment(const Judgement& j);
 
-// The suffix of RULES.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
+// The suffix of docs/rules.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
 // win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and
 // blunders by their comment, and in HTML/Markdown by a badge (verdict_badge).
 std::string_view verdict_suffix(Verdict v);

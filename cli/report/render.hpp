@@ -2,7 +2,7 @@
 // The report renderers: a ReportModel (report_model.hpp) in, one document out. They never touch
 // files, the database or the engine; `gounki report` fills the model and writes the string.
 //
-// Verdict marks (RULES.md 1.8 suffixes and NAGs): blunder `??` ($4), mistake `?` ($2), inaccuracy
+// Verdict marks (docs/rules.md 1.8 suffixes and NAGs): blunder `??` ($4), mistake `?` ($2), inaccuracy
 // `?!` ($6); an allowed loss is marked like a blunder (`??`), a missed win like a mistake (`?`), and
 // both are told apart by their comment ("Allows a loss." / "Missed win.") and, in HTML and Markdown,
 // by a badge and a colour of their own.
@@ -28,7 +28,7 @@ struct GpnOptions {
     bool variations = true;                // the best line as a variation at each flagged or inaccurate move
 };
 
-// Annotated records (RULES.md 1.8), written by parser/'s canonical writer: one game per
+// Annotated records (docs/rules.md 1.8), written by parser/'s canonical writer: one game per
 // GameReport, an [Annotator] tag, the verdict as a suffix (`??` `?` `?!`: NAGs 4, 2, 6), a comment
 // per judged move, the best line as a variation. A move of the model that does not replay cuts the
 // game off there, with a comment saying so. Gomoku and Ninuki games the same way (the writer adds

@@ -52,7 +52,7 @@ struct Ply {
     std::string move;            // canonical text (core/notation.hpp move_to_text); a stone game's
                                  // move is its point's name ("h8", stones::point_name)
     Color side = Color::white;   // who played it
-    std::string position_before; // position text (RULES.md 1.7; a stone game: StonePosition::to_text)
+    std::string position_before; // position text (docs/rules.md 1.7; a stone game: StonePosition::to_text)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
 };
 
