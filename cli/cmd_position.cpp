@@ -1,4 +1,6 @@
-// gounki position "<position>": validates a position text, prints it canonically with its legal moves.
+// gounki position "<position>": validates a position text, prints it canonically with its legal moves;
+// --format lc4 writes it as an LC4 position file instead (core/position_lc4.hpp).
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -7,16 +9,27 @@
 #include "cli/command.hpp"
 #include "cli/report/board_diagram.hpp"
 #include "core/notation.hpp"
+#include "core/position_lc4.hpp"
 #include "core/stones.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <optional>
 
 namespace gounki::cli {
 
 void describe_position(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"moves", "Play these moves first (whitespace-separated, record notation), then show the result.", "moves"});
+    p.addOption({"format", "text (the default: canonical text, diagram, legal moves) or lc4 (the position as an LC4 "
+                           "position file, 64 lines, and nothing else; it holds no side to move).", "format", "text"});
+    p.addOption({"side", "w or b: the side to move of an LC4 position file given as @FILE (default w); a position "
+                         "text says its own.", "side"});
     p.addPositionalArgument("POSITION",
                             "A position in the format of docs/rules.md 1.7, or 'start'; or a Gomoku/Ninuki position "
-                            "(\"Ninuki 19 ...\", README \"Stone positions\"), or 'gomoku' or 'ninuki' for the empty board.");
+                            "(\"Ninuki 19 ...\", README \"Stone positions\"), or 'gomoku' or 'ninuki' for the empty board; "
+                            "or @FILE, a file holding an LC4 position file (64 cells V0, B1-B9, N1-N9 from a1 to h8) "
+                            "or a Gounki position text on its first line.");
 }
 
 namespace {
@@ -77,6 +90,32 @@ int run_position(const QCommandLineParser& p) {
     const QStringList args = p.positionalArguments();
     if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
     const std::string arg = args[0].toStdString();
+    const QString format = p.value("format").toLower();
+    if (format != "text" && format != "lc4")
+        return usage_error(self, "--format must be text or lc4, got '" + p.value("format").toStdString() + "'");
+    const bool lc4 = format == "lc4";
+    if (lc4 && p.isSet("json")) return usage_error(self, "give --json or --format lc4, not both");
+    std::optional<Color> side;
+    if (p.isSet("side")) {
+        const QString s = p.value("side").toLower();
+        if (s == "w" || s == "white") side = Color::white;
+        else if (s == "b" || s == "black") side = Color::black;
+        else return usage_error(self, "--side must be w or b, got '" + p.value("side").toStdString() + "'");
+        // Only an LC4 file lacks the side to move; a position text (on the command line or in a
+        // file) says its own.
+        bool lc4_file = false;
+        if (args[0].startsWith('@') && args[0].size() > 1) {
+            std::ifstream in(QFile::encodeName(args[0].mid(1)).constData(), std::ios::binary);
+            const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            // A file that cannot be read: read_position below says why.
+            lc4_file = !in.is_open() || looks_like_lc4(content, arg.substr(1));
+        }
+        if (!lc4_file)
+            return usage_error(self, "--side gives the side to move of an LC4 position file (@FILE); a position text "
+                                     "ends with its own (w or b)");
+    }
+    if (lc4 && (stones::is_stone_position_text(arg) || args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki"))
+        return usage_error(self, "--format lc4 writes a Gounki position; Gomoku and Ninuki have no LC4 format");
     if (args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki")
         return run_stone_position(self, p, stones::StonePosition(stones::Rules::defaults(
                                                 args[0].toLower() == "gomoku" ? GameKind::gomoku : GameKind::ninuki)));
@@ -87,6 +126,7 @@ int run_position(const QCommandLineParser& p) {
     }
     Position pos = Position::start();
     if (args[0] != "start" && !read_position(self, args[0], pos)) return exit_usage;
+    if (side) pos.set_side_to_move(*side);
     if (p.isSet("moves")) {
         const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
         for (int i = 0; i < played.size(); ++i) {
@@ -110,6 +150,13 @@ int run_position(const QCommandLineParser& p) {
             UndoRecord undo;
             pos.do_move(r.move, undo);
         }
+    }
+    if (lc4) {
+        if (pos.side_to_move() == Color::black && !pos.game_over())
+            print_info("gounki position: an LC4 file holds no side to move: Black is to move here (read it back "
+                       "with --side b)\n");
+        print_out(position_to_lc4(pos));
+        return exit_ok;
     }
     MoveList moves;
     generate_moves(pos, moves);

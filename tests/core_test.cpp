@@ -158,3 +158,165 @@ TEST_CASE("the targeted checks of a written move agree with the full move list o
     }
     CHECK(deployments > 10000); // the games reached many deployments
 }
+
+// The LC4 position file (core/position_lc4.hpp): 64 cells V0 / B1-B9 / N1-N9, a1 to h8.
+#include "core/position_lc4.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace {
+
+// The LC4 text with `line` (1-based) replaced by `cell`, or left out when `cell` is empty.
+std::string lc4_with_line(const std::string& text, int line, const std::string& cell) {
+    std::istringstream in(text);
+    std::string out, l;
+    for (int n = 1; std::getline(in, l); ++n) {
+        if (n != line) out += l + "\n";
+        else if (!cell.empty()) out += cell + "\n";
+    }
+    return out;
+}
+
+PositionFileError lc4_error(const std::string& text) {
+    auto r = position_from_lc4(text);
+    REQUIRE(std::holds_alternative<PositionFileError>(r));
+    return std::get<PositionFileError>(r);
+}
+
+} // namespace
+
+TEST_CASE("the start position written as an LC4 file reads back as the start position", "[core][lc4]") {
+    const std::string text = position_to_lc4(Position::start());
+    CHECK(text.size() == 64 * 3);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 64);
+    // a1 is a White square, b1 a White round, a8 a Black round, h8 a Black square.
+    CHECK(text.substr(0, 6) == "B1\nB2\n");
+    CHECK(text.substr(56 * 3, 6) == "N2\nN1\n");
+    CHECK(looks_like_lc4(text));
+    auto r = position_from_lc4(text);
+    REQUIRE(std::holds_alternative<Position>(r));
+    CHECK(std::get<Position>(r) == Position::start());
+    CHECK(std::get<Position>(r).key() == Position::start().key());
+}
+
+TEST_CASE("2,000 positions of random games round-trip through the LC4 file with their side to move", "[core][lc4]") {
+    std::mt19937 rng(20140508);
+    int checked = 0, stacks_of_three = 0;
+    while (checked < 2000) {
+        Position pos = Position::start();
+        UndoRecord undo;
+        while (!pos.game_over() && checked < 2000) {
+            const std::string text = position_to_lc4(pos);
+            INFO("position " << pos.to_text());
+            REQUIRE(text.size() == 64 * 3);
+            auto r = position_from_lc4(text, pos.side_to_move());
+            REQUIRE(std::holds_alternative<Position>(r));
+            CHECK(std::get<Position>(r) == pos);
+            CHECK(std::get<Position>(r).key() == pos.key());
+            CHECK(position_to_lc4(std::get<Position>(r)) == text);
+            for (Square s = 0; s < 64; ++s) stacks_of_three += pos.at(s).size() == 3;
+            ++checked;
+            MoveList moves;
+            generate_moves(pos, moves);
+            pos.do_move(moves[int(rng() % unsigned(moves.size()))], undo);
+        }
+    }
+    CHECK(stacks_of_three > 100); // the games built every kind of stack, the three-piece ones too
+}
+
+TEST_CASE("a hand-written LC4 file reads as the position of the one-line text", "[core][lc4]") {
+    // White: a square on a1, two squares on c2, two rounds and a square on d4 (9 = square + two
+    // rounds). Black: a round and a square on e5 (7), three rounds on h8 (6).
+    const std::string text =
+        "B1\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 1
+        "V0\nV0\nB3\nV0\nV0\nV0\nV0\nV0\n"  // rank 2
+        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 3
+        "V0\nV0\nV0\nB9\nV0\nV0\nV0\nV0\n"  // rank 4
+        "V0\nV0\nV0\nV0\nN7\nV0\nV0\nV0\n"  // rank 5
+        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 6
+        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 7
+        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nN6\n"; // rank 8
+    const Position expected = pos_of("7(rrr)/8/8/4(rs)3/3(RRS)4/8/2(SS)5/S7 w");
+    auto r = position_from_lc4(text);
+    REQUIRE(std::holds_alternative<Position>(r));
+    CHECK(std::get<Position>(r) == expected);
+    CHECK(position_to_lc4(expected) == text);
+
+    // The side to move comes from the caller.
+    auto black = position_from_lc4(text, Color::black);
+    REQUIRE(std::holds_alternative<Position>(black));
+    CHECK(std::get<Position>(black) == pos_of("7(rrr)/8/8/4(rs)3/3(RRS)4/8/2(SS)5/S7 b"));
+
+    // What real files hold: a BOM, '#' header lines, CRLF, lowercase, blanks, blank lines at the end.
+    std::string sloppy = "\xEF\xBB\xBF# Sauvegarde\r\n#1A\r\n";
+    std::istringstream in(text);
+    std::string cell;
+    for (int n = 0; std::getline(in, cell); ++n) {
+        if (n % 3 == 0) for (char& c : cell) c = char(std::tolower(static_cast<unsigned char>(c)));
+        sloppy += (n % 5 == 0 ? " " : "") + cell + (n % 7 == 0 ? " \t" : "") + "\r\n";
+    }
+    sloppy += "\r\n  \n";
+    CHECK(looks_like_lc4(sloppy));
+    auto tolerant = position_from_lc4(sloppy);
+    REQUIRE(std::holds_alternative<Position>(tolerant));
+    CHECK(std::get<Position>(tolerant) == expected);
+}
+
+TEST_CASE("a malformed LC4 file is refused with the line and what is wrong", "[core][lc4]") {
+    const std::string start = position_to_lc4(Position::start());
+    struct Case {
+        std::string text;
+        int line;
+        std::string message;
+    };
+    const Case cases[] = {
+        {lc4_with_line(start, 64, ""), 64, "63 cells; a position file has 64, one per square from a1 to h8"},
+        {"# header\n" + lc4_with_line(start, 64, ""), 65, "63 cells; a position file has 64, one per square from a1 to h8"},
+        {start + "V0\n", 65, "65 cells; a position file has 64, one per square from a1 to h8"},
+        {start + "V0\r\nV0\r\n", 65, "66 cells; a position file has 64, one per square from a1 to h8"},
+        {"", 1, "0 cells; a position file has 64, one per square from a1 to h8"},
+        {lc4_with_line(start, 17, "X9"), 17, "'X9' is not a cell (V0, or B/N and a digit 1-9)"},
+        {lc4_with_line(start, 20, "B12"), 20, "'B12' is not a cell (V0, or B/N and a digit 1-9)"},
+        {lc4_with_line(start, 3, "B0"), 3, "'B0' is not a cell: B takes a digit 1-9 (0 is only for V0, an empty square)"},
+        {lc4_with_line(start, 60, "n0"), 60, "'n0' is not a cell: N takes a digit 1-9 (0 is only for V0, an empty square)"},
+        {lc4_with_line(start, 30, "V4"), 30, "'V4' is not a cell: an empty square is V0"},
+        // The start has 8 White rounds already: a ninth on a3.
+        {lc4_with_line(start, 17, "B2"), 17, "White has more than 8 rounds (at a3)"},
+        {lc4_with_line(start, 64, "N5"), 64, "Black has more than 8 squares (at h8)"},
+        {lc4_with_line(start, 33, " "), 33, "empty line after the cell of h4; a position file has one cell on each line, "
+                                           "with no gap"},
+        {lc4_with_line(start, 10, "# late"), 10, "'# late' is not a cell (V0, or B/N and a digit 1-9); a '#' header line "
+                                                 "goes before the cells"},
+        {"8/8/8/8/8/8/8/S7 w\n", 1, "'8/8/8/8/8/8/8/S7 w' is not a cell (V0, or B/N and a digit 1-9)"},
+        {"V0\tV0\n", 1, "'V0\\x09V0' is not a cell (V0, or B/N and a digit 1-9)"},
+    };
+    for (const Case& c : cases) {
+        INFO("expected line " << c.line << ": " << c.message);
+        const PositionFileError e = lc4_error(c.text);
+        CHECK(e.line == c.line);
+        CHECK(e.message == c.message);
+    }
+    // Nine White rounds on an otherwise empty board: the ninth cell is the one refused.
+    std::string nine;
+    for (int i = 0; i < 64; ++i) nine += i < 9 ? "B2\n" : i == 63 ? "N1\n" : "V0\n";
+    const PositionFileError e = lc4_error(nine);
+    CHECK(e.line == 9);
+    CHECK(e.message == "White has more than 8 rounds (at a2)");
+    std::string empty;
+    for (int i = 0; i < 64; ++i) empty += "V0\n";
+    CHECK(lc4_error("#\n" + empty).line == 2);
+    CHECK(lc4_error(empty).message == "the board is empty");
+}
+
+TEST_CASE("looks_like_lc4 tells an LC4 file from a one-line position text", "[core][lc4]") {
+    CHECK(looks_like_lc4("# header\n\nB1\n"));
+    CHECK(looks_like_lc4("v0\r\n"));
+    CHECK_FALSE(looks_like_lc4("rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w\n"));
+    CHECK_FALSE(looks_like_lc4("S7/8/8/8/8/8/8/8 w"));
+    CHECK_FALSE(looks_like_lc4(""));
+    CHECK_FALSE(looks_like_lc4("# only a header\n"));
+    CHECK_FALSE(looks_like_lc4("X9\nB1\n"));
+    CHECK(looks_like_lc4("X9\nB1\n", "broken.LC4"));
+    CHECK_FALSE(looks_like_lc4("S7/8/8/8/8/8/8/8 w", "position.txt"));
+}

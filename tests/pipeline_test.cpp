@@ -185,3 +185,68 @@ TEST_CASE("stone-game inputs that are wrong get a clear error and the usage stat
     CHECK(off.status == 1);
     CHECK(count_of(off.err, "not a point of the 15x15 board") == 1);
 }
+
+TEST_CASE("a position argument @FILE reads an LC4 position file, and position --format lc4 writes one", "[pipeline][cli]") {
+    test::TempDir dir("lc4");
+    const std::string positions = GOUNKI_SOURCE_DIR "/tests/data/positions/";
+
+    // A small position written as a course program would: a header, CRLF, lowercase. White: a square
+    // on a1, two rounds and a square on d4 (B9); Black: three rounds on h8 (N6).
+    {
+        std::ofstream f(dir / "small.lc4", std::ios::binary);
+        f << "#1A\r\n";
+        for (int sq = 0; sq < 64; ++sq) f << (sq == 0 ? "b1" : sq == 27 ? "B9" : sq == 63 ? "n6" : "v0") << "\r\n";
+    }
+    const auto small = run_gounki("position " + quoted(dir / "small.lc4"));
+    CHECK(small.status == 2); // without '@' it is a position text, and a bad one
+    const auto read = run_gounki("position @" + quoted(dir / "small.lc4"));
+    REQUIRE(read.status == 0);
+    CHECK(read.out.substr(0, read.out.find('\n')) == "7(rrr)/8/8/8/3(RRS)4/8/8/S7 w");
+    CHECK(count_of(read.out, "White to move") == 1);
+    const auto black = run_gounki("position --side b @" + quoted(dir / "small.lc4"));
+    REQUIRE(black.status == 0);
+    CHECK(black.out.substr(0, black.out.find('\n')) == "7(rrr)/8/8/8/3(RRS)4/8/8/S7 b");
+    // Every command that takes a position reads it from a file.
+    const auto perft = run_gounki("perft --position @" + quoted(std::filesystem::path(positions + "start.lc4")) + " 2");
+    CHECK(perft.status == 0);
+    CHECK(perft.out == "1296\n");
+
+    // The hand-written fixture is what the writer writes, after its header line; the writer's
+    // output reads back as the start position.
+    const auto written = run_gounki("position --format lc4 start");
+    REQUIRE(written.status == 0);
+    const std::string fixture = test::slurp(positions + "start.lc4");
+    CHECK(written.out == fixture.substr(fixture.find('\n') + 1));
+    {
+        std::ofstream f(dir / "s.lc4", std::ios::binary);
+        f << written.out;
+    }
+    const auto again = run_gounki("position @" + quoted(dir / "s.lc4"));
+    CHECK(again.status == 0);
+    CHECK(again.out == run_gounki("position start").out);
+    // A position text in a file is read from its first non-empty line.
+    {
+        std::ofstream f(dir / "p.txt", std::ios::binary);
+        f << "\n7s/8/8/8/8/8/1(SR)6/8 w\r\n";
+    }
+    const auto text = run_gounki("position @" + quoted(dir / "p.txt"));
+    CHECK(text.status == 0);
+    CHECK(text.out.substr(0, text.out.find('\n')) == "7s/8/8/8/8/8/1(RS)6/8 w");
+
+    // Broken files: status 2 and the file and line in the message.
+    const auto broken = run_gounki("position @" + quoted(std::filesystem::path(positions + "broken-63-cells.lc4")));
+    CHECK(broken.status == 2);
+    CHECK(count_of(broken.err, "broken-63-cells.lc4:65: 63 cells; a position file has 64, one per square from a1 to h8") == 1);
+    {
+        std::ofstream f(dir / "x.lc4", std::ios::binary);
+        for (int sq = 0; sq < 64; ++sq) f << (sq == 15 ? "X9" : "V0") << "\n";
+    }
+    const auto cell = run_gounki("position @" + quoted(dir / "x.lc4"));
+    CHECK(cell.status == 2);
+    CHECK(count_of(cell.err, "x.lc4:16: 'X9' is not a cell (V0, or B/N and a digit 1-9)") == 1);
+    const auto missing = run_gounki("position @" + quoted(dir / "none.lc4"));
+    CHECK(missing.status == 2);
+    CHECK(count_of(missing.err, "none.lc4': No such file or directory") == 1);
+    CHECK(count_of(run_gounki("position --side b start").err, "--side gives the side to move of an LC4 position file") == 1);
+    CHECK(run_gounki("position --format png start").status == 2);
+}
