@@ -1,6 +1,7 @@
 #pragma once
 // What the record fuzzer checks on every input, shared with the regression test that replays its
-// findings (tests/parser_test.cpp): read every game, write it, read it again, and compare.
+// findings (tests/parser_test.cpp): read every game, write it, read it again, and compare; and the
+// web-text pass (parser/web_text.hpp) keeps the length and the line ends.
 
 #include <sstream>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "parser/reader.hpp"
 #include "parser/sgf.hpp"
+#include "parser/web_text.hpp"
 #include "parser/writer.hpp"
 
 namespace gounki::fuzz {
@@ -25,6 +27,14 @@ inline bool same_moves(const parser::Line& a, const parser::Line& b) {
 
 // "" when every game of `data` survives a write and a second read; else what went wrong.
 inline std::string check_records(std::string_view data) {
+    { // The web-text pass keeps the length and every line end, whatever the bytes.
+        std::string web;
+        std::vector<parser::WebTextNote> notes;
+        parser::normalize_web_text(data, web, notes);
+        if (web.size() != data.size()) return "web-text pass changed the length";
+        for (std::size_t i = 0; i < data.size(); ++i)
+            if (data[i] == '\n' && web[i] != '\n') return "web-text pass lost a line end";
+    }
     std::istringstream in{std::string(data)};
     parser::RecordReader reader(in, "fuzz");
     reader.set_max_game_bytes(4096); // small, so that the oversized-game path is reached too
