@@ -1,6 +1,7 @@
 #pragma once
 // What the record fuzzer checks on every input, shared with the regression test that replays its
-// findings (tests/parser_test.cpp): read every game, write it, read it again, and compare; and the
+// findings (tests/parser_test.cpp): read every game, write it (in each Gounki notation), read it
+// again, and compare; and the
 // web-text pass (parser/web_text.hpp) keeps the length and the line ends.
 
 #include <sstream>
@@ -53,6 +54,18 @@ inline std::string check_records(std::string_view data) {
         if (!(again[0].stone_start == game.stone_start)) return where + "stone start differs after a write and a read";
         if (game.status == parser::GameStatus::valid && again[0].status != parser::GameStatus::valid)
             return where + "valid game rewritten as an invalid one";
+        if (game.is_stone_game()) continue;
+        // The other notations of Gounki moves: written, then read with that notation forced.
+        for (Notation n : {Notation::official, Notation::lc4}) {
+            std::istringstream written(parser::write_record(game, n));
+            parser::RecordReader other(written, "rewritten");
+            other.set_notation(n);
+            parser::GameRecord back;
+            const std::string name(notation_name(n));
+            if (!other.next(back)) return where + "nothing read back from the " + name + " notation";
+            if (!same_moves(game.main, back.main)) return where + "moves differ after a write and a read in " + name;
+            if (!(back.start == game.start)) return where + "start differs after a write and a read in " + name;
+        }
     }
     reader.take_file_diagnostics();
     // The same bytes as SGF: every game read must write and read back with the same moves.

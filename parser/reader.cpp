@@ -106,6 +106,26 @@ void RecordReader::advance_place(std::string_view text) {
 
 namespace {
 
+std::string utf8_of(char32_t c) {
+    std::string s;
+    if (c < 0x80) {
+        s += char(c);
+    } else if (c < 0x800) {
+        s += char(0xC0 | (c >> 6));
+        s += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        s += char(0xE0 | (c >> 12));
+        s += char(0x80 | ((c >> 6) & 0x3F));
+        s += char(0x80 | (c & 0x3F));
+    } else {
+        s += char(0xF0 | (c >> 18));
+        s += char(0x80 | ((c >> 12) & 0x3F));
+        s += char(0x80 | ((c >> 6) & 0x3F));
+        s += char(0x80 | (c & 0x3F));
+    }
+    return s;
+}
+
 bool blank_or_line_end(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
 } // namespace
@@ -194,9 +214,12 @@ RecordReader::Block RecordReader::load_block() {
     }
     syntax_.clear();
     next_game_ = 0;
-    if (!only_blanks(raw)) {
-        parse_chunk(raw, syntax_);
-        if (!syntax_.errors.empty() || !block_agrees(raw)) { // read again game by game
+    text_ = raw;
+    notes_.clear();
+    if (may_need_web_text_pass(raw) && normalize_web_text(raw, web_, notes_)) text_ = web_;
+    if (!only_blanks(text_)) {
+        parse_chunk(text_, syntax_);
+        if (!syntax_.errors.empty() || !block_agrees(text_)) { // read again game by game
             syntax_.clear();
             no_block_until_ = base_ + q;
             return Block::none;
@@ -204,8 +227,7 @@ RecordReader::Block RecordReader::load_block() {
     }
     chunk_line_ = line_;
     chunk_column_ = column_;
-    text_ = raw;
-    source_ = SourceMap(text_, chunk_line_, chunk_column_);
+    set_source(raw);
     advance_place(raw);
     begin_ = q;
     splitter_.start_chunk(q);
@@ -279,8 +301,11 @@ bool RecordReader::load_chunk() {
             cp1252_to_utf8(raw, chunk_);
             text_ = chunk_;
         }
-        source_ = SourceMap(text_, chunk_line_, chunk_column_);
-        advance_place(text_);
+        const std::string_view written = text_;
+        notes_.clear();
+        if (may_need_web_text_pass(written) && normalize_web_text(written, web_, notes_)) text_ = web_;
+        set_source(written);
+        advance_place(written);
         begin_ = cut;
         splitter_.start_chunk(cut);
         if (!only_blanks(text_)) {
@@ -289,6 +314,46 @@ bool RecordReader::load_chunk() {
         }
         if (s == GameSplitter::Scan::end) return false;
     }
+}
+
+void RecordReader::set_source(std::string_view written) {
+    source_ = text_.data() == written.data() ? SourceMap(text_, chunk_line_, chunk_column_)
+                                             : SourceMap(text_, chunk_line_, chunk_column_, written);
+}
+
+void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
+    const std::size_t i = std::size_t(&g - syntax_.games.data());
+    const std::uint32_t from = i == 0 ? 0 : g.offset;
+    const std::uint32_t to = i + 1 < syntax_.games.size() ? syntax_.games[i + 1].offset : UINT32_MAX;
+    struct Kind {
+        const WebTextNote* first;
+        int count;
+    };
+    std::vector<Kind> kinds;
+    for (const WebTextNote& n : notes_) {
+        if (n.offset < from || n.offset >= to) continue;
+        // An entity is HTML's own way of writing a character: worth a word only when that character
+        // is read as another (a dash as '-'), not for &eacute;, &amp; or &nbsp;.
+        if (n.entity && (n.code_point == 0xA0 || n.read_as == utf8_of(n.code_point))) continue;
+        auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) {
+            return x.first->code_point == n.code_point && x.first->read_as == n.read_as;
+        });
+        if (k == kinds.end()) kinds.push_back({&n, 1});
+        else ++k->count;
+    }
+    if (kinds.empty()) return;
+    for (const Kind& k : kinds) {
+        const WebTextNote& n = *k.first;
+        std::string what = describe_code_point(n.code_point);
+        if (n.entity) what = "an HTML entity for " + what;
+        const std::string as = n.read_as.empty() ? "removed" : n.read_as == " " ? "read as a space" : "read as '" + n.read_as + "'";
+        std::string message = what + " " + as;
+        if (k.count > 1) message += " (" + std::to_string(k.count) + " times in this game)";
+        add_diagnostic(game, source_, name_, game.number, Severity::warning, "typographic", n.offset, std::move(message));
+    }
+    std::stable_sort(game.diagnostics.begin(), game.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
 }
 
 const ast::Game* RecordReader::take_game(std::vector<ast::SyntaxError>& errors) {
@@ -325,6 +390,7 @@ bool RecordReader::next(GameRecord& game) {
     }
     const ast::Game* g = take_game(game_errors_);
     resolve_game(*g, source_, game_errors_, name_, number_, game, notation_);
+    if (!notes_.empty()) add_web_notes(*g, game);
     return true;
 }
 

@@ -19,6 +19,10 @@
 // valid UTF-8 or that the grammar finds anything wrong with is read again game by game, so blocks
 // change only the speed, never what is read (a test compares both ways on mutated records).
 //
+// Web text: a chunk holding typographic characters (dashes, curly quotes, Unicode spaces) or an HTML
+// table is read through normalize_web_text, with one `typographic` warning per kind of character
+// and game; lines and columns still name the text as written.
+//
 // Encodings: a UTF-8 byte order mark at the start is dropped. Each game that is not valid UTF-8 is
 // read as Windows-1252 and converted; the first such game in a file raises one `not-utf8` warning
 // naming the file (in take_file_diagnostics()), later ones are converted silently.
@@ -35,6 +39,7 @@
 #include "parser/resolve.hpp"
 #include "parser/splitter.hpp"
 #include "parser/syntax.hpp"
+#include "parser/web_text.hpp"
 
 namespace gounki::parser {
 
@@ -85,6 +90,11 @@ private:
     bool read_more();       // appends a block of input to the buffer; false when none came
     void advance_place(std::string_view text); // moves line_/column_ over `text`
     void file_error(std::string code, std::string message, Severity sev, int line, int column);
+    // Makes text_ readable where it was pasted from a web page (typographic characters, HTML) and
+    // sets source_; the text as written stays what lines and columns are counted in.
+    void set_source(std::string_view written);
+    // One `typographic` warning per kind of character changed inside game `g` of the chunk.
+    void add_web_notes(const ast::Game& g, GameRecord& game) const;
     // The next game of the current chunk: its syntax errors gathered, number assigned.
     const ast::Game* take_game(std::vector<ast::SyntaxError>& errors);
 
@@ -108,7 +118,9 @@ private:
 
     int line_ = 1, column_ = 1;        // place of buf_[begin_] in the file
     std::string chunk_;                 // the current chunk converted to UTF-8, when it was not
-    std::string_view text_;             // the current chunk: chunk_, or a block inside buf_
+    std::string web_;                   // the current chunk made readable (web_text.hpp), when needed
+    std::vector<WebTextNote> notes_;    // what that changed, offsets in the chunk
+    std::string_view text_;             // the current chunk: chunk_, web_, or a block inside buf_
     SourceMap source_{std::string_view(), 1, 1}; // places in text_, kept across its games
     int chunk_line_ = 1, chunk_column_ = 1;
     ChunkSyntax syntax_;

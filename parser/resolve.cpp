@@ -6,11 +6,13 @@
 
 #include "core/notation.hpp"
 #include "parser/encoding.hpp"
+#include "parser/web_text.hpp"
 
 namespace gounki::parser {
 
 SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
-    if (offset > text_.size()) offset = std::uint32_t(text_.size());
+    // Lines and columns are those of the text as written.
+    if (offset > places_.size()) offset = std::uint32_t(places_.size());
     std::uint32_t from = 0;
     Place p{line0_, column0_};
     if (cached_ && cache_offset_ <= offset) {
@@ -18,8 +20,8 @@ SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
         p = cache_;
     }
     // Line ends by memchr; columns only on the last line (UTF-8 characters, CR not counted).
-    const char* s = text_.data() + from;
-    const char* const e = text_.data() + offset;
+    const char* s = places_.data() + from;
+    const char* const e = places_.data() + offset;
     for (const char* q = s; q != e;) {
         const void* nl = std::memchr(q, '\n', std::size_t(e - q));
         if (!nl) break;
@@ -64,6 +66,15 @@ std::string_view result_text(ast::Result r) {
 }
 
 bool is_result_text(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
+
+// A Result tag's value as a result: trimmed, and `1 - 0` (the official site's records space it) read
+// as `1-0`.
+std::string result_tag_value(std::string_view v) {
+    std::string out;
+    for (char c : v)
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') out += c;
+    return out;
+}
 
 std::string trim(std::string_view s);
 
@@ -698,6 +709,10 @@ void Resolver::read_players(const ast::TableHeader& h) {
         if (l.empty() || l == "#" || l == "move" || l == "moves" || l == "no" || l == "no." || l == "n°" ||
             l.find_first_not_of("-:.") == std::string::npos)
             continue;
+        // A third column for notes (as the Wikipedia article's example game has) names no player.
+        if (l == "notes" || l == "note" || l == "comments" || l == "comment" || l == "remarks" || l == "remarques" ||
+            l == "commentaires")
+            continue;
         names.push_back(c);
     }
     if (names.size() != 2) return;
@@ -847,12 +862,31 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 report(Severity::error, "unmatched-paren", u.offset, "')' closes no variation");
                 break;
             }
+            if (text == "-" || text == "--") { // a table's empty cell, as a notes column writes it
+                report(Severity::warning, "placeholder", u.offset,
+                       "'" + text + "' alone read as an empty table cell; ignored");
+                break;
+            }
             std::string message;
             auto parsed = parse_move_text(text);
             if (auto* e = std::get_if<MoveTextError>(&parsed); e && e->column > 0)
                 message = "cannot be read as a move: at character " + std::to_string(e->column + 1) + ", " + e->message;
             else
                 message = "not a move, move number, comment, NAG or result";
+            // A character that is not plain ASCII may be invisible, or look like one that is: name it.
+            for (std::size_t k = 0; k < text.size();) {
+                const auto c = static_cast<unsigned char>(text[k]);
+                if (c < 0x80) {
+                    ++k;
+                    continue;
+                }
+                const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+                char32_t cp = len == 1 ? c : c & (0x7F >> len);
+                for (int j = 1; j < len && k + std::size_t(j) < text.size(); ++j)
+                    cp = cp << 6 | (static_cast<unsigned char>(text[k + std::size_t(j)]) & 0x3F);
+                message += cat("; it holds ", describe_code_point(cp), ", which is not part of any move");
+                break;
+            }
             MoveList all;
             if (!st.pos.stone) generate_moves(st.pos.g, all);
             const std::string near = st.pos.stone ? std::string() : nearest_move(st.pos.g, text, all);
@@ -883,7 +917,7 @@ void Resolver::check_result() {
         }
     std::string tag_result;
     if (tag) {
-        tag_result = trim(*tag);
+        tag_result = result_tag_value(*tag);
         if (!is_result_text(tag_result)) {
             report(Severity::warning, "bad-result-tag", tag_at,
                    "Result tag \"" + *tag + "\" is not 1-0, 0-1, 1/2-1/2 or *; ignored");
@@ -1030,8 +1064,8 @@ void read_game_header(const ast::Game& game, const SourceMap& source, const std:
     if (game.result.value != ast::Result::none) {
         out.result = std::string(result_text(game.result.value));
         out.result_written = true;
-    } else if (const std::string* r = out.tag("Result"); r && is_result_text(trim(*r))) {
-        out.result = trim(*r);
+    } else if (const std::string* r = out.tag("Result"); r && is_result_text(result_tag_value(*r))) {
+        out.result = result_tag_value(*r);
     }
 }
 

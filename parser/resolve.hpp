@@ -17,8 +17,11 @@ namespace gounki::parser {
 // Lookups are fastest in increasing order (the usual case); any order works.
 class SourceMap {
 public:
-    SourceMap(std::string_view chunk, int first_line, int first_column)
-        : text_(chunk), line0_(first_line), column0_(first_column) {}
+    // `places`, when given, is the text as written, of the same length as `chunk`: lines and columns
+    // are counted in it (the chunk may be that text made readable, parser/web_text.hpp).
+    SourceMap(std::string_view chunk, int first_line, int first_column, std::string_view places = {})
+        : text_(chunk), places_(places.size() == chunk.size() ? places : chunk), line0_(first_line),
+          column0_(first_column) {}
 
     struct Place {
         int line;
@@ -33,6 +36,7 @@ public:
 
 private:
     std::string_view text_;
+    std::string_view places_;
     int line0_, column0_;
     mutable std::uint32_t cache_offset_ = 0;
     mutable Place cache_{0, 0};

@@ -74,12 +74,13 @@ Look deployment_follows(const char* p, const char* end, bool eof) {
 
 // 1: a byte that decides nothing here (movetext, blanks: the slow path below would only note
 // that the line holds something); 2: `0` or `1`, which may start a result after a token boundary;
-// 0: look closer (line ends, brackets, comments, `*`, the first byte of a BOM, \f and \v).
+// 0: look closer (line ends, brackets, comments, `*`, `<` (an HTML table), the first byte of a
+// BOM, \f and \v).
 // Four bytes are all of class 1 exactly when the AND of their classes is 1.
 constexpr std::array<std::uint8_t, 256> make_byte_class() {
     std::array<std::uint8_t, 256> t{};
     for (auto& c : t) c = 1;
-    for (char c : std::string_view("\n[]{};()*\f\v")) t[static_cast<unsigned char>(c)] = 0;
+    for (char c : std::string_view("\n[]{};()*\f\v<")) t[static_cast<unsigned char>(c)] = 0;
     t[0xEF] = 0;
     t['0'] = t['1'] = 2;
     return t;
@@ -104,6 +105,7 @@ void GameSplitter::start_chunk(std::size_t at) {
     state_ = State::normal;
     line_start_ = true;
     movetext_ = false;
+    table_ = false;
     depth_ = 0;
 }
 
@@ -167,6 +169,20 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                 }
                 state_ = State::tag;
                 line_start_ = false;
+            } else if (c == '<') {
+                // An HTML table at the start of a line, after another table: the next game's. (The
+                // page before the first table stays with it: the web-text pass blanks it there.)
+                if (end - p < 6 && !eof) return Scan::need_more;
+                static constexpr char table[] = "<table";
+                bool match = end - p >= 6;
+                for (int k = 1; k < 6 && match; ++k) match = (p[k] | 0x20) == table[k];
+                if (match && line_start_ && movetext_ && table_) {
+                    cut = pos_;
+                    return Scan::cut;
+                }
+                table_ |= match;
+                line_start_ = false;
+                movetext_ = true;
             } else if (c == '{') {
                 state_ = State::brace;
                 line_start_ = false;

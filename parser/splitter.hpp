@@ -4,6 +4,7 @@
 //
 // A game ends:
 //   - before a line that starts with `[` (a tag pair) once the chunk has movetext;
+//   - before a line that starts with `<table` (an HTML table, any case) once the chunk holds one;
 //   - after a termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) outside variations, together with
 //     the blanks and comments that follow it;
 //   - inside a `{` comment, before a line that looks like a tag pair (`[Name "`): that comment is
@@ -62,6 +63,7 @@ private:
     State state_ = State::normal;
     bool line_start_ = true; // only blanks since the last line end or the chunk start
     bool movetext_ = false;  // the chunk holds movetext, not only tag pairs and comments
+    bool table_ = false;     // the chunk holds an HTML table
     int depth_ = 0;          // open variations
     bool shortcuts_ = true;
 };
