@@ -384,7 +384,7 @@ const auto push_header_comment = [](auto& ctx) {
 };
 // Room for a typical game at once rather than a string of reallocations, each moving every node.
 const auto reserve_elements = [](auto& ctx) {
-    x3::_val(ctx).elements.reserve(128);
+    x3::_val(ctx).elements.reserve(256); // the official notation writes two elements a move
     x3::get<state_tag>(ctx).game_has_moves = false;
 };
 // Each kind of element goes straight into the enclosing game's or variation's list: no variant

@@ -205,7 +205,11 @@ RecordReader::Block RecordReader::load_block() {
         if (!read_more() && !eof_) return Block::none;
     if (end_ - begin_ < block_bytes_ && !eof_) return Block::none;
     const std::size_t q = eof_ ? end_ : block_end();
-    if (q == begin_ || q - begin_ > max_game_bytes_) return Block::none;
+    if (q == begin_ || q - begin_ > max_game_bytes_) {
+        // Game by game through what is in hand, rather than searching it again for every game.
+        no_block_until_ = base_ + end_;
+        return Block::none;
+    }
     const std::string_view raw(buf_.data() + begin_, q - begin_);
     std::size_t bad = 0;
     if (!valid_utf8(raw, bad)) { // converted game by game, as the splitter cuts them
@@ -330,8 +334,11 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         int count;
     };
     std::vector<Kind> kinds;
-    for (const WebTextNote& n : notes_) {
-        if (n.offset < from || n.offset >= to) continue;
+    // Notes come in the order of the text: only this game's are looked at.
+    auto first = std::lower_bound(notes_.begin(), notes_.end(), from,
+                                  [](const WebTextNote& n, std::uint32_t at) { return n.offset < at; });
+    for (auto it = first; it != notes_.end() && it->offset < to; ++it) {
+        const WebTextNote& n = *it;
         // An entity is HTML's own way of writing a character: worth a word only when that character
         // is read as another (a dash as '-'), not for &eacute;, &amp; or &nbsp;.
         if (n.entity && (n.code_point == 0xA0 || n.read_as == utf8_of(n.code_point))) continue;

@@ -18,7 +18,7 @@ bool is_bom(const char* p, const char* end) {
            static_cast<unsigned char>(p[2]) == 0xBF;
 }
 
-// Does a line that looks like a tag pair, `[Name "`, start at p?
+// Does a line that looks like a tag pair, `[Name "` (or a typographic quote), start at p?
 Look tag_line_at(const char* p, const char* end, bool eof) {
     while (p != end && (blank(*p) || is_bom(p, end))) p += blank(*p) ? 1 : 3;
     if (p == end) return eof ? Look::no : Look::more;
@@ -29,7 +29,16 @@ Look tag_line_at(const char* p, const char* end, bool eof) {
     if (p == name || !(*p == ' ' || *p == '\t')) return Look::no;
     while (p != end && (*p == ' ' || *p == '\t')) ++p;
     if (p == end) return eof ? Look::no : Look::more;
-    return *p == '"' ? Look::yes : Look::no;
+    if (*p == '"') return Look::yes;
+    // A typographic opening quote, as word processors write one (the web-text pass reads it as '"'):
+    // U+201C-U+201F (E2 80 9C-9F) and U+00AB (C2 AB).
+    const auto b0 = static_cast<unsigned char>(*p);
+    if (b0 != 0xE2 && b0 != 0xC2) return Look::no;
+    if (end - p < (b0 == 0xE2 ? 3 : 2)) return eof ? Look::no : Look::more;
+    const auto b1 = static_cast<unsigned char>(p[1]);
+    if (b0 == 0xC2) return b1 == 0xAB ? Look::yes : Look::no;
+    const auto b2 = static_cast<unsigned char>(p[2]);
+    return b1 == 0x80 && b2 >= 0x9C && b2 <= 0x9F ? Look::yes : Look::no;
 }
 
 // The length of a termination marker `1-0`, `0-1` or `1/2-1/2` at p, followed by a delimiter.
