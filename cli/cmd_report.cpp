@@ -27,6 +27,7 @@ void describe_report(QCommandLineParser& p) {
     p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
     p.addOption({"title", "The report's title.", "TEXT"});
     p.addOption({"json", "Print one JSON object saying what was written."});
+    add_notation_option(p, false); // the moves of --format gpn
     p.addPositionalArgument("IDS", "Game ids (or use filters, or --all).", "[IDS...]");
 }
 
@@ -84,6 +85,10 @@ int run_report(const QCommandLineParser& p) {
     if (format != "html" && format != "md" && format != "gpn")
         return usage_error(self, "--format must be html, md or gpn, not '" + format.toStdString() + "'");
     if (!p.isSet("output")) return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output)");
+    report::GpnOptions gpn;
+    if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
+    if (p.isSet("notation") && format != "gpn")
+        return usage_error(self, "--notation is for --format gpn (annotated records)");
     const std::string output = p.value("output").toStdString();
     db::GameFilter filter;
     int code = exit_ok;
@@ -143,7 +148,7 @@ int run_report(const QCommandLineParser& p) {
     model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
     const std::string text = format == "html" ? report::render_html(model)
                              : format == "md" ? report::render_markdown(model)
-                                              : report::render_annotated_gpn(model);
+                                              : report::render_annotated_gpn(model, gpn);
     std::string error;
     if (!write_output(output, text, error)) {
         print_err("gounki report: " + error + "\n");

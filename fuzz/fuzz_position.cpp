@@ -6,6 +6,7 @@
 
 #include "core/movegen.hpp"
 #include "core/position.hpp"
+#include "core/position_lc4.hpp"
 #include "core/stones.hpp"
 
 using namespace gounki;
@@ -41,8 +42,26 @@ int check_stones(std::string_view text, std::size_t size) {
 
 } // namespace
 
+// An LC4 position file (docs/rules.md 3.3): a refused one names a line inside it; an accepted one
+// is written and read back the same.
+int check_lc4(std::string_view text) {
+    int lines = 1;
+    for (char c : text) lines += c == '\n';
+    auto parsed = position_from_lc4(text);
+    if (auto* e = std::get_if<PositionFileError>(&parsed)) {
+        check(e->line >= 1 && e->line <= lines + 1);
+        check(!e->message.empty());
+        return 0;
+    }
+    const Position& pos = std::get<Position>(parsed);
+    const auto again = position_from_lc4(position_to_lc4(pos));
+    check(std::holds_alternative<Position>(again) && std::get<Position>(again) == pos);
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (looks_like_lc4(text)) return check_lc4(text);
     if (stones::is_stone_position_text(text)) return check_stones(text, size);
     auto parsed = Position::from_text(text);
     if (auto* e = std::get_if<PositionError>(&parsed)) {

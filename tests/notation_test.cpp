@@ -271,4 +271,21 @@ TEST_CASE("gounki validate and export take --notation, and refuse an unknown one
     CHECK(test::slurp(dir / "official.gpn").find("7... d2 x c1 8. d5 x b7 c1 OUT") != std::string::npos);
     CHECK(test::slurp(dir / "lc4.gpn").find("8. d5-b7 c1#") != std::string::npos);
     CHECK(run_gounki("export " + db + " --notation nope -o -").status == 2);
+
+    // The report's annotated records too: judged, written in each notation, read back valid.
+    REQUIRE(run_gounki("analyze " + db + " 1 --nodes 300 --threads 1").status == 0);
+    for (const char* n : {"official", "lc4"}) {
+        INFO(n);
+        const std::string out = (dir / (std::string("report-") + n + ".gpn")).string();
+        REQUIRE(run_gounki("report " + db + " 1 --format gpn --notation " + n + " -o '" + out + "'").status == 0);
+        const std::string text = test::slurp(out);
+        CHECK(text.find(std::string(n) == "lc4" ? "c1#" : "c1 OUT") != std::string::npos);
+        CHECK(text.find("[Annotator \"gounki") != std::string::npos);
+        const auto back = run_gounki("validate --notation " + std::string(n) + " '" + out + "'");
+        INFO(back.out);
+        CHECK(back.status == 0);
+    }
+    const auto html = run_gounki("report " + db + " 1 --format html --notation lc4 -o '" + (dir / "r.html").string() + "'");
+    CHECK(html.status == 2);
+    CHECK(html.err.find("--notation is for --format gpn") != std::string::npos);
 }

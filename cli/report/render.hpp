@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/report/report_model.hpp"
+#include "core/notation.hpp"
 
 namespace gounki::report {
 
@@ -26,6 +27,7 @@ std::string render_markdown(const ReportModel& model);
 struct GpnOptions {
     bool comment_every_judged_move = true; // "(+0.3 -> +0.2)" on plain judged moves too
     bool variations = true;                // the best line as a variation at each flagged or inaccurate move
+    Notation notation = Notation::wikipedia; // of the moves (comments name moves canonically)
 };
 
 // Annotated records (docs/rules.md 1.8), written by parser/'s canonical writer: one game per
