@@ -444,6 +444,37 @@ Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::
     out.spec.optional_markers = true;
     if (m.is_placement()) {
         if (!is_board_square(m) || (m.form & ast::Move::point_exit)) return Group::none;
+        const Square first = square_of(m);
+        const Stack there = pos.at(first);
+        if ((there.is_empty() || there.color() != pos.side_to_move()) && !pos.game_over()) {
+            // `[<from> <sep>] <to>`: a square that holds none of the mover's stacks is where a move
+            // goes, its origin left out. Named by the only movement that lands there.
+            MoveList moves;
+            generate_moves(pos, moves);
+            std::vector<Move> landing;
+            for (Move mv : moves)
+                if (mv.type() == MoveType::movement && mv.to() == first) landing.push_back(mv);
+            if (landing.size() == 1) {
+                out.place_file = out.place_rank = -1;
+                out.form = 0;
+                out.spec.from = landing[0].from();
+                out.spec.separator = MoveSeparator::dash;
+                out.spec.targets[0] = WrittenTarget{first, bool(m.form & ast::Move::point_join)};
+                out.spec.target_count = 1;
+                return Group::grouped;
+            }
+            std::vector<std::string> texts;
+            for (Move mv : landing) texts.push_back(move_to_text(pos, mv));
+            if (landing.empty())
+                return fail(m, "no stack of " + color_name(pos.side_to_move()) + " on " + square_name(first) +
+                                   ", and none can move there");
+            Diagnostic& d = report_move(Severity::error, "ambiguous-move", m, st,
+                                        "a square alone names a move by where it goes, but " +
+                                            std::to_string(landing.size()) + " stacks can go to " +
+                                            square_name(first) + " (" + join_moves(texts) + "); write the origin");
+            d.legal_moves = std::move(texts);
+            return Group::failed;
+        }
         if (m.form & ast::Move::point_join)
             return fail(m, "'+' after the square a stack leaves from; '+' marks the square where it joins a stack");
         const ast::Move* to = move_at(elements, i + 1);

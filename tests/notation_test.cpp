@@ -266,7 +266,7 @@ TEST_CASE("gounki validate and export take --notation, and refuse an unknown one
         const auto back = run_gounki("validate --notation " + std::string(n) + " '" + out + "'");
         INFO(back.out);
         CHECK(back.status == 0);
-        CHECK(back.out.find("2 games in 1 file: 2 valid") != std::string::npos);
+        CHECK(back.out.find("3 games in 1 file: 3 valid") != std::string::npos);
     }
     CHECK(test::slurp(dir / "official.gpn").find("7... d2 x c1 8. d5 x b7 c1 OUT") != std::string::npos);
     CHECK(test::slurp(dir / "lc4.gpn").find("8. d5-b7 c1#") != std::string::npos);
