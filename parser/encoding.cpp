@@ -59,15 +59,42 @@ void cp1252_to_utf8(std::string_view text, std::string& out) {
         }
         std::uint32_t cp = c;
         if (c < 0xA0 && high[c - 0x80]) cp = high[c - 0x80];
-        if (cp < 0x800) {
-            out += char(0xC0 | cp >> 6);
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xE0 | cp >> 12);
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
+        append_utf8(cp, out);
     }
+}
+
+void append_utf8(char32_t c, std::string& out) {
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xC0 | c >> 6);
+        out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += char(0xE0 | c >> 12);
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    } else {
+        out += char(0xF0 | c >> 18);
+        out += char(0x80 | ((c >> 12) & 0x3F));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    }
+}
+
+char32_t first_code_point(std::string_view text, std::size_t& length) {
+    length = text.empty() ? 0 : 1;
+    if (text.empty()) return 0;
+    const auto c = static_cast<unsigned char>(text[0]);
+    const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (n == 1 || n > text.size()) return c;
+    char32_t cp = c & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        const auto b = static_cast<unsigned char>(text[k]);
+        if ((b & 0xC0) != 0x80) return c;
+        cp = cp << 6 | (b & 0x3F);
+    }
+    length = n;
+    return cp;
 }
 
 std::size_t utf8_length(std::string_view text) {

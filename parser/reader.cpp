@@ -106,26 +106,6 @@ void RecordReader::advance_place(std::string_view text) {
 
 namespace {
 
-std::string utf8_of(char32_t c) {
-    std::string s;
-    if (c < 0x80) {
-        s += char(c);
-    } else if (c < 0x800) {
-        s += char(0xC0 | (c >> 6));
-        s += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        s += char(0xE0 | (c >> 12));
-        s += char(0x80 | ((c >> 6) & 0x3F));
-        s += char(0x80 | (c & 0x3F));
-    } else {
-        s += char(0xF0 | (c >> 18));
-        s += char(0x80 | ((c >> 12) & 0x3F));
-        s += char(0x80 | ((c >> 6) & 0x3F));
-        s += char(0x80 | (c & 0x3F));
-    }
-    return s;
-}
-
 bool blank_or_line_end(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
 } // namespace
@@ -341,7 +321,9 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         const WebTextNote& n = *it;
         // An entity is HTML's own way of writing a character: worth a word only when that character
         // is read as another (a dash as '-'), not for &eacute;, &amp; or &nbsp;.
-        if (n.entity && (n.code_point == 0xA0 || n.read_as == utf8_of(n.code_point))) continue;
+        std::string itself;
+        append_utf8(n.code_point, itself);
+        if (n.entity && (n.code_point == 0xA0 || n.read_as == itself)) continue;
         auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) {
             return x.first->code_point == n.code_point && x.first->read_as == n.read_as;
         });

@@ -905,16 +905,10 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             else
                 message = "not a move, move number, comment, NAG or result";
             // A character that is not plain ASCII may be invisible, or look like one that is: name it.
-            for (std::size_t k = 0; k < text.size();) {
-                const auto c = static_cast<unsigned char>(text[k]);
-                if (c < 0x80) {
-                    ++k;
-                    continue;
-                }
-                const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-                char32_t cp = len == 1 ? c : c & (0x7F >> len);
-                for (int j = 1; j < len && k + std::size_t(j) < text.size(); ++j)
-                    cp = cp << 6 | (static_cast<unsigned char>(text[k + std::size_t(j)]) & 0x3F);
+            for (std::size_t k = 0; k < text.size(); ++k) {
+                if (static_cast<unsigned char>(text[k]) < 0x80) continue;
+                std::size_t length = 0;
+                const char32_t cp = first_code_point(std::string_view(text).substr(k), length);
                 message += cat("; it holds ", describe_code_point(cp), ", which is not part of any move");
                 break;
             }

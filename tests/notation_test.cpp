@@ -196,6 +196,14 @@ TEST_CASE("forcing the canonical notation reports the official notation's square
     CHECK(g.diagnostics[0].column == 4);
 }
 
+TEST_CASE("a character that cannot be read is named by its code point", "[notation]") {
+    const auto games = read_records("1. c2\xE2\x98\x83" "d3 *\n"); // a snowman glued inside a move
+    REQUIRE(games.size() == 1);
+    REQUIRE(!games[0].diagnostics.empty());
+    CHECK(games[0].diagnostics[0].code == "bad-move");
+    CHECK(games[0].diagnostics[0].message.find("it holds the character U+2603") != std::string::npos);
+}
+
 TEST_CASE("LC4 exits name their choices when a stack could leave in several ways", "[notation]") {
     std::istringstream in(test::slurp(records_dir / "lc4.gpn"));
     RecordReader reader(in, "lc4.gpn");
