@@ -1,5 +1,6 @@
 #include "parser/web_text.hpp"
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -88,6 +89,25 @@ unsigned encode_utf8(char32_t cp, char* b) {
     return 4;
 }
 
+// Does the 8-byte word v hold a zero byte?
+constexpr std::uint64_t ones = 0x0101010101010101ull;
+constexpr std::uint64_t highs = 0x8080808080808080ull;
+inline bool has_zero(std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; }
+
+// The first offset at or after `from` holding byte a or b; n when none.
+std::size_t find_either(const unsigned char* s, std::size_t from, std::size_t n, unsigned char a, unsigned char b) {
+    std::size_t p = from;
+    const std::uint64_t ma = ones * a, mb = ones * b;
+    for (; p + 8 <= n; p += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, s + p, 8);
+        if (has_zero(v ^ ma) || has_zero(v ^ mb)) break;
+    }
+    for (; p < n; ++p)
+        if (s[p] == a || s[p] == b) return p;
+    return n;
+}
+
 bool ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool word_byte(unsigned char c) { return ascii_alpha(c) || ascii_digit(c) || c == '_'; }
@@ -96,6 +116,17 @@ bool blank_byte(unsigned char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 bool eol_byte(unsigned char c) { return c == '\n' || c == '\r'; }
+
+// Bytes that stop a run of plain movetext: 1 always (non-ASCII, comment starts, line ends), 2 in
+// HTML only ('<', '&').
+constexpr std::array<unsigned char, 256> make_stops() {
+    std::array<unsigned char, 256> t{};
+    for (unsigned c = 0x80; c < 256; ++c) t[c] = 1;
+    for (unsigned char c : {'{', ';', '\n', '\r'}) t[c] = 1;
+    t['<'] = t['&'] = 2;
+    return t;
+}
+constexpr std::array<unsigned char, 256> stops = make_stops();
 
 // ---------------------------------------------------------------------------------------------
 // HTML entities: the names a pasted record may hold. Every one is at least four bytes long
@@ -213,8 +244,13 @@ private:
 
     // ---- output ---------------------------------------------------------------------------
 
-    void note(std::size_t at, char32_t cp, std::string read_as, bool entity) {
-        notes_.push_back(WebTextNote{std::uint32_t(at), cp, std::move(read_as), entity});
+    // `read_as` is at most four bytes: the string is built in place, within its small buffer.
+    void note(std::size_t at, char32_t cp, std::string_view read_as, bool entity) {
+        WebTextNote& n = notes_.emplace_back();
+        n.offset = std::uint32_t(at);
+        n.code_point = cp;
+        n.read_as.assign(read_as.data(), read_as.size());
+        n.entity = entity;
     }
     void spaces(std::size_t b, std::size_t e) {
         if (e > b) std::memset(&out_[b], ' ', e - b);
@@ -222,6 +258,8 @@ private:
     // Markup or text that is no record text: spaces, keeping line ends; `lead` as its first byte.
     // True when the span holds a line end.
     bool blank(std::size_t b, std::size_t e, char lead) {
+        if (b < e && !std::memchr(s_ + b, '\n', e - b) && !std::memchr(s_ + b, '\r', e - b))
+            return blank_flat(b, e, lead);
         bool eol = false;
         for (std::size_t i = b; i < e; ++i) {
             const unsigned char c = s_[i];
@@ -230,6 +268,18 @@ private:
         }
         if (lead != ' ' && b < e && !eol_byte(s_[b])) out_[b] = lead;
         return eol || lead == '\n';
+    }
+    // The same for a span known to hold no line end.
+    bool blank_flat(std::size_t b, std::size_t e, char lead) {
+        if (b >= e) return lead == '\n';
+        char* o = out_.data();
+        if (e - b <= 8) {
+            for (std::size_t i = b; i < e; ++i) o[i] = ' ';
+        } else {
+            std::memset(o + b, ' ', e - b);
+        }
+        if (lead != ' ') o[b] = lead;
+        return lead == '\n';
     }
     // Bytes of the current token (opened at `at` when none is).
     void content(std::size_t at, const char* bytes, std::size_t k) {
@@ -289,6 +339,8 @@ private:
         bool any = false;
         std::size_t miss_brace = n_;
         for (std::size_t p = 0; p < n_; ++p) {
+            p = find_either(s_, p, n_, '{', '<');
+            if (p >= n_) break;
             const unsigned char c = s_[p];
             if (c == '{') {
                 const std::size_t close = find_byte('}', p + 1, miss_brace);
@@ -312,8 +364,58 @@ private:
         html_ = any;
     }
 
+    static std::uint32_t word4(const char* p) {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    // <td> <th> <tr> </td> </th> </tr> (any case) at pos, pos + 5 <= n_: what parse_tag finds.
+    bool common_tag(std::size_t pos, Tag& t) const {
+        const std::uint32_t v = word4(reinterpret_cast<const char*>(s_) + pos);
+        const std::uint32_t open = v | word4("\0\x20\x20\0"); // lower case letters
+        if (open == word4("<td>") || open == word4("<th>")) {
+            t = Tag{TagKind::cell, pos + 4, false};
+            return true;
+        }
+        if (open == word4("<tr>")) {
+            t = Tag{TagKind::row, pos + 4, false};
+            return true;
+        }
+        if (s_[pos + 4] != '>') return false;
+        const std::uint32_t close = v | word4("\0\0\x20\x20");
+        if (close == word4("</td") || close == word4("</th")) {
+            t = Tag{TagKind::cell, pos + 5, false};
+            return true;
+        }
+        if (close == word4("</tr")) {
+            t = Tag{TagKind::other, pos + 5, false};
+            return true;
+        }
+        return false;
+    }
+
+    // The kind of tag named `name` (lower case, `len` bytes; 0 for a name too long to hold).
+    static TagKind tag_kind(const char* name, std::size_t len, bool closing) {
+        if (len == 2) {
+            if (name[0] == 't') {
+                if (name[1] == 'd' || name[1] == 'h') return TagKind::cell;
+                if (name[1] == 'r') return closing ? TagKind::other : TagKind::row;
+            } else if (name[0] == 'b' && name[1] == 'r') {
+                return TagKind::line_break;
+            }
+        }
+        const std::string_view nm(name, len);
+        if (nm == "table") return closing ? TagKind::table_end : TagKind::table;
+        if (!closing && (nm == "script" || nm == "style" || nm == "caption")) return TagKind::raw_text;
+        if (len == 0 || len > 6) return TagKind::other;
+        for (const char* w : inline_names)
+            if (nm == w) return TagKind::inline_tag;
+        return TagKind::other;
+    }
+
     // The tag at `pos` (a '<'), if it is one.
     bool parse_tag(std::size_t pos, Tag& t) {
+        if (pos + 5 <= n_ && common_tag(pos, t)) return true;
         if (pos + 1 >= n_) return false;
         const unsigned char c1 = s_[pos + 1];
         if (c1 == '!' && pos + 3 < n_ && s_[pos + 2] == '-' && s_[pos + 3] == '-') {
@@ -343,6 +445,15 @@ private:
                 else long_name = true;
             }
             name[len] = 0;
+            if (q < n_ && s_[q] == '>') { // no attributes, no line end: <td>, </tr>...
+                t.end = q + 1;
+                t.eol = false;
+                t.kind = tag_kind(name, long_name ? 0 : len, closing);
+                if (t.kind != TagKind::raw_text) return true;
+                t.end = find_end_tag(name, t.end);
+                t.eol = std::memchr(s_ + pos, '\n', t.end - pos) || std::memchr(s_ + pos, '\r', t.end - pos);
+                return true;
+            }
             const std::size_t gt = find_byte('>', q, miss_gt_);
             if (gt == npos) return false;
             // Up to the '>', over quoted attribute values (which may hold '>').
@@ -369,19 +480,8 @@ private:
             }
             if (end == npos) end = gt + 1; // an unterminated quoted value: the first '>' ends the tag
             t.end = end;
-            const std::string_view nm = long_name ? std::string_view() : std::string_view(name, len);
-            if (nm == "table") t.kind = closing ? TagKind::table_end : TagKind::table;
-            else if (nm == "tr") t.kind = closing ? TagKind::other : TagKind::row;
-            else if (nm == "td" || nm == "th") t.kind = TagKind::cell;
-            else if (nm == "br") t.kind = TagKind::line_break;
-            else if (!closing && (nm == "script" || nm == "style" || nm == "caption")) {
-                t.kind = TagKind::raw_text;
-                t.end = find_end_tag(name, end);
-            } else {
-                t.kind = TagKind::other;
-                for (const char* w : inline_names)
-                    if (nm == w) t.kind = TagKind::inline_tag;
-            }
+            t.kind = tag_kind(name, long_name ? 0 : len, closing);
+            if (t.kind == TagKind::raw_text) t.end = find_end_tag(name, end);
         }
         t.eol = std::memchr(s_ + pos, '\n', t.end - pos) || std::memchr(s_ + pos, '\r', t.end - pos);
         return true;
@@ -407,7 +507,7 @@ private:
         case TagKind::cell: lead = '|'; break;
         default: break;
         }
-        eol = blank(pos, t.end, lead);
+        eol = t.eol ? blank(pos, t.end, lead) : blank_flat(pos, t.end, lead);
         return t.end;
     }
 
@@ -496,10 +596,10 @@ private:
                 out_[b] = c;
                 spaces(b + 1, e);
                 ctx_ = c == '{' ? Ctx::brace : Ctx::line;
-                note(b, cp, std::string(1, c), true);
+                note(b, cp, std::string_view(&c, 1), true);
             } else {
                 content(b, &c, 1);
-                note(b, cp, std::string(1, c), true);
+                note(b, cp, std::string_view(&c, 1), true);
             }
             return;
         }
@@ -530,12 +630,37 @@ private:
                 char buf[4];
                 const unsigned k = encode_utf8(cp, buf);
                 content(b, buf, k);
-                note(b, cp, std::string(buf, k), true);
+                note(b, cp, std::string_view(buf, k), true);
             } else {
                 content(b, reinterpret_cast<const char*>(s_) + b, len);
             }
             break;
         }
+    }
+
+    // Plain ASCII movetext from pos (not a stop byte) up to the next stop byte: blanks end tokens,
+    // other bytes are token bytes, moved back only in a token that lost bytes already.
+    std::size_t plain_run(std::size_t pos) {
+        const unsigned char mask = html_ ? 3 : 1;
+        std::size_t e = pos + 1;
+        while (e < n_ && !(stops[s_[e]] & mask)) ++e;
+        std::size_t i = pos;
+        if (tok_ && w_ != i) {
+            char* o = out_.data();
+            for (; i < e && !blank_byte(s_[i]); ++i) o[w_++] = char(s_[i]);
+            if (i == e) return e;
+            flush(i);
+        }
+        // From i on, the output is the input.
+        if (i < e) {
+            if (blank_byte(s_[e - 1])) {
+                tok_ = false;
+            } else {
+                tok_ = true;
+                w_ = e;
+            }
+        }
+        return e;
     }
 
     std::size_t movetext(std::size_t pos) {
@@ -544,6 +669,7 @@ private:
             if (tag_line(pos, end)) return end;
         }
         const unsigned char c = s_[pos];
+        if (!(stops[c] & (html_ ? 3 : 1))) return plain_run(pos);
         if (c < 0x80) {
             if (html_ && c == '<') {
                 Tag t;
@@ -875,11 +1001,6 @@ private:
         return true;
     }
 };
-
-// Does the 8-byte word v hold a zero byte (its bytes all below 0x80)?
-constexpr std::uint64_t ones = 0x0101010101010101ull;
-constexpr std::uint64_t highs = 0x8080808080808080ull;
-inline bool has_zero(std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; }
 
 } // namespace
 
