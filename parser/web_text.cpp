@@ -701,6 +701,13 @@ private:
             }
             return pos + 1;
         }
+        if (c == 0xE2 && pos + 2 < n_ && s_[pos + 1] == 0x80 && s_[pos + 2] >= 0x90 && s_[pos + 2] <= 0x95) {
+            // U+2010-U+2015, the dashes of word processors: what character() does with them
+            const char32_t dash = 0x2000 | (s_[pos + 2] & 0x3F);
+            content(pos, "-", 1);
+            note(pos, dash, "-", false);
+            return pos + 3;
+        }
         char32_t cp;
         const unsigned len = decode_utf8(s_ + pos, n_ - pos, cp);
         if (len == 0) { // not UTF-8: kept as it is
