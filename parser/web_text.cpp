@@ -1,5 +1,6 @@
 #include "parser/web_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -335,6 +336,38 @@ private:
     // closing, followed by the end of a tag name) outside `{...}` comments? With a table tag, only
     // the inside of tables counts, from the start when the first one is a `</table>` (a piece cut
     // from the middle of a page); with rows or cells only, all of the text.
+    // Is `at` inside the quoted value of a tag pair line (`[Name "...<...`)? Asked with `at`
+    // increasing through one detection pass, so the line and its quotes are followed incrementally:
+    // linear however long the lines are.
+    std::size_t value_line_ = 0, value_upto_ = 0;
+    bool value_tag_line_ = false, value_inside_ = false, value_started_ = false;
+    bool in_tag_value(std::size_t at) {
+        auto start_line = [&](std::size_t b) {
+            value_line_ = value_upto_ = b;
+            value_inside_ = false;
+            while (b < n_ && blank_byte(s_[b])) ++b;
+            value_tag_line_ = b < n_ && s_[b] == '[';
+        };
+        if (!value_started_) {
+            value_started_ = true;
+            start_line(0);
+        }
+        if (at > value_upto_) {
+            const void* nl = memrchr(s_ + value_upto_, '\n', at - value_upto_);
+            if (nl) start_line(std::size_t(static_cast<const unsigned char*>(nl) - s_) + 1);
+        }
+        if (!value_tag_line_) {
+            value_upto_ = at;
+            return false;
+        }
+        for (std::size_t k = value_upto_; k < at; ++k) {
+            if (s_[k] == '\\' && value_inside_) ++k; // an escaped quote or backslash
+            else if (s_[k] == '"') value_inside_ = !value_inside_;
+        }
+        value_upto_ = std::max(value_upto_, at);
+        return value_inside_;
+    }
+
     void detect_html() {
         bool any = false;
         std::size_t miss_brace = n_;
@@ -348,6 +381,7 @@ private:
                 continue;
             }
             if (c != '<') continue;
+            if (in_tag_value(p)) continue; // `[Event "<table> night"]` is no HTML table
             const bool closing = p + 1 < n_ && s_[p + 1] == '/';
             const std::size_t q = p + 1 + closing;
             auto name_ends = [&](std::size_t at) {

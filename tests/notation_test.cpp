@@ -204,6 +204,16 @@ TEST_CASE("a character that cannot be read is named by its code point", "[notati
     CHECK(games[0].diagnostics[0].message.find("it holds the character U+2603") != std::string::npos);
 }
 
+TEST_CASE("HTML inside a tag value is text, not a table to read", "[notation][web]") {
+    // Found by fuzzing (regression 006): a value holding `<table>` turned the record into HTML.
+    const auto games = read_records("[Event \"<table> night\"]\n[White \"<td>A</td>\"]\n\n1. c2-d3 *\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].status == GameStatus::valid);
+    CHECK(games[0].diagnostics.empty());
+    CHECK(*games[0].tag("Event") == "<table> night");
+    CHECK(*games[0].tag("White") == "<td>A</td>");
+}
+
 TEST_CASE("LC4 exits name their choices when a stack could leave in several ways", "[notation]") {
     std::istringstream in(test::slurp(records_dir / "lc4.gpn"));
     RecordReader reader(in, "lc4.gpn");
