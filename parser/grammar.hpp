@@ -38,8 +38,9 @@ Iterator skip_run(Iterator p, Iterator const& last) {
             // A cell holding only '-' and ':' is table furniture (a rule row, or "--" for no move).
             Iterator q = p;
             bool dash = false;
-            while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ';
-            if (dash && (q == last || *q == '|' || *q == '\n' || *q == '\r')) p = q;
+            while (q != last && (*q == '-' || *q == ':' || *q == ' ' || *q == '\t')) dash |= *q++ != ' ' && q[-1] != '\t';
+            // Furniture is skipped whole; so are the blanks alone that were looked at (no second walk).
+            if (!dash || q == last || *q == '|' || *q == '\n' || *q == '\r') p = q;
         } else if (k == 3 && last - p >= 3 && static_cast<unsigned char>(p[1]) == 0xBB &&
                    static_cast<unsigned char>(p[2]) == 0xBF) {
             p += 3;
