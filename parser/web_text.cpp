@@ -864,11 +864,22 @@ private:
         q = skip_line_blanks(q, &r.spaced);
         if (!quote_at(q, r.q1_len, r.q1_cp)) return false;
         r.q1 = q;
+        // A value opened with '"' prefers a '"' before its ']', as the grammar reads it: a
+        // typographic quote before a ']' closes it only when no such '"' follows on the line
+        // (`"Lyon”]` is "Lyon", `"is »]"]` is `is »]`: regression 007, found by fuzzing).
+        bool fallback = false;
+        Pair typographic;
+        auto close_at = [&](std::size_t v, std::size_t len, char32_t cp, std::size_t e, Pair& into) {
+            into.q2 = v;
+            into.q2_len = len;
+            into.q2_cp = cp;
+            into.close = e;
+        };
         for (std::size_t v = q + r.q1_len; v < n_;) {
             const unsigned char c = s_[v];
-            if (eol_byte(c) || (html_ && c == '<')) return false;
+            if (eol_byte(c) || (html_ && c == '<')) break;
             if (c == '\\') {
-                if (v + 1 >= n_ || eol_byte(s_[v + 1])) return false;
+                if (v + 1 >= n_ || eol_byte(s_[v + 1])) break;
                 v += 2;
                 continue;
             }
@@ -877,11 +888,14 @@ private:
             if (quote_at(v, len, cp)) {
                 const std::size_t e = skip_line_blanks(v + len);
                 if (e < n_ && s_[e] == ']') {
-                    r.q2 = v;
-                    r.q2_len = len;
-                    r.q2_cp = cp;
-                    r.close = e;
-                    return true;
+                    if (r.q1_cp != '"' || cp == '"') {
+                        close_at(v, len, cp, e, r);
+                        return true;
+                    }
+                    if (!fallback) {
+                        fallback = true;
+                        close_at(v, len, cp, e, typographic);
+                    }
                 }
                 v += len;
                 continue;
@@ -890,7 +904,9 @@ private:
             const unsigned k = c < 0x80 ? 1 : decode_utf8(s_ + v, n_ - v, any);
             v += k ? k : 1;
         }
-        return false;
+        if (!fallback) return false;
+        close_at(typographic.q2, typographic.q2_len, typographic.q2_cp, typographic.close, r);
+        return true;
     }
 
     // Does a tag pair line start at p, as the grammar's comment end sees it once read: `[Name "`
