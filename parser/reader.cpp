@@ -321,9 +321,11 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         const WebTextNote& n = *it;
         // An entity is HTML's own way of writing a character: worth a word only when that character
         // is read as another (a dash as '-'), not for &eacute;, &amp; or &nbsp;.
-        std::string itself;
-        append_utf8(n.code_point, itself);
-        if (n.entity && (n.code_point == 0xA0 || n.read_as == itself)) continue;
+        if (n.entity) {
+            std::string itself;
+            append_utf8(n.code_point, itself);
+            if (n.code_point == 0xA0 || n.read_as == itself) continue;
+        }
         auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) {
             return x.first->code_point == n.code_point && x.first->read_as == n.read_as;
         });

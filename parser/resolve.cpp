@@ -791,9 +791,9 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
         case 1: { // Move
             const ast::Move* written_move = &boost::get<ast::Move>(node);
             ast::Move grouped;
+            const ast::Move* next = move_at(elements, i + 1);
             if (!st.pos.stone && (written_move->is_placement() || written_move->form || notation_ != Notation::wikipedia ||
-                                  (written_move->spec.separator == MoveSeparator::deploy &&
-                                   move_at(elements, i + 1) && move_at(elements, i + 1)->is_placement()))) {
+                                  (written_move->spec.separator == MoveSeparator::deploy && next && next->is_placement()))) {
                 switch (group(elements, i, st, grouped)) {
                 case Group::failed: return finish(false);
                 case Group::grouped: written_move = &grouped; break;
