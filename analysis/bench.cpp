@@ -4,6 +4,9 @@
 #include <chrono>
 #include <ctime>
 
+#include "analysis/engine.hpp"
+#include "analysis/stones_play.hpp"
+
 namespace gounki::analysis {
 
 namespace {
@@ -29,18 +32,27 @@ constexpr std::array<std::string_view, 12> positions = {
 
 std::span<const std::string_view> bench_positions() { return positions; }
 
-BenchResult run_bench(int depth, std::size_t hash_mb, const std::function<void(const BenchEntry&)>& on_position) {
-    SearchOptions options;
+std::span<const std::string_view> bench_positions(GameKind kind) {
+    return is_stone_game(kind) ? stone_bench_positions(kind) : bench_positions();
+}
+
+int default_bench_depth_of(GameKind kind) { return is_stone_game(kind) ? default_stone_bench_depth : default_bench_depth; }
+
+template <class Pos>
+BenchResult run_bench_over(std::span<const std::string_view> texts, int depth, std::size_t hash_mb,
+                           const std::function<void(const BenchEntry&)>& on_position) {
+    using Engine = EngineOf<Pos>;
+    typename Engine::Options options;
     options.hash_mb = hash_mb;
-    Searcher searcher(options);
+    typename Engine::Searcher searcher(options);
     BenchResult total;
     const auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();
-    for (std::string_view text : positions) {
-        const Position pos = std::get<Position>(Position::from_text(text));
+    for (std::string_view text : texts) {
+        const Pos pos = std::get<Pos>(Pos::from_text(text));
         SearchLimits limits;
         limits.depth = depth;
-        const SearchResult r = searcher.search(pos, limits);
+        const SearchResult r = Engine::search(searcher, pos, limits, {});
         total.nodes += r.nodes;
         if (on_position) on_position({text, r});
     }
@@ -48,6 +60,15 @@ BenchResult run_bench(int depth, std::size_t hash_mb, const std::function<void(c
     total.time_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     return total;
+}
+
+template BenchResult run_bench_over<Position>(std::span<const std::string_view>, int, std::size_t,
+                                              const std::function<void(const BenchEntry&)>&);
+template BenchResult run_bench_over<stones::StonePosition>(std::span<const std::string_view>, int, std::size_t,
+                                                           const std::function<void(const BenchEntry&)>&);
+
+BenchResult run_bench(int depth, std::size_t hash_mb, const std::function<void(const BenchEntry&)>& on_position) {
+    return run_bench_over<Position>(positions, depth, hash_mb, on_position);
 }
 
 } // namespace gounki::analysis

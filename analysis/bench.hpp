@@ -16,6 +16,11 @@ std::span<const std::string_view> bench_positions();
 
 constexpr int default_bench_depth = 7;
 
+// The bench positions of any game (Gounki's above, the stone games' in stones_play.hpp) and the
+// depth `gounki bench` searches them to by default.
+std::span<const std::string_view> bench_positions(GameKind kind);
+int default_bench_depth_of(GameKind kind);
+
 struct BenchEntry {
     std::string_view position;
     SearchResult result;
@@ -31,5 +36,11 @@ struct BenchResult {
 // given) sees each result as it comes.
 BenchResult run_bench(int depth, std::size_t hash_mb = 16,
                       const std::function<void(const BenchEntry&)>& on_position = {});
+
+// The same over `positions`, texts of Pos (Position or stones::StonePosition), with the family's
+// engine (analysis/engine.hpp): the one bench loop of every game.
+template <class Pos>
+BenchResult run_bench_over(std::span<const std::string_view> positions, int depth, std::size_t hash_mb,
+                           const std::function<void(const BenchEntry&)>& on_position);
 
 } // namespace gounki::analysis

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "analysis/curve.hpp"
-#include "analysis/stones_search.hpp"
+#include "analysis/engine.hpp"
 
 namespace gounki::analysis {
 
@@ -17,18 +17,6 @@ Score parent_score(Score child) {
     if (is_proven_win(child)) return loss_at(win_in(child) + 1);
     if (is_proven_loss(child)) return win_at(-win_in(child) + 1);
     return -child;
-}
-
-// The score of a position as searched (loss_at(0) when the game is already over there).
-Score position_score(Searcher& searcher, const Position& pos, const SearchLimits& limits,
-                     std::span<const std::uint64_t> history, SearchResult& result) {
-    if (pos.game_over()) {
-        result = SearchResult{};
-        result.score = loss_at(0);
-        return result.score;
-    }
-    result = searcher.search(pos, limits, {}, history);
-    return result.score;
 }
 
 } // namespace
@@ -151,40 +139,62 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
 
 } // namespace
 
-GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
-                         const JudgeSettings& settings, const JudgeProgress& progress) {
-    GameJudgement out;
-    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_curve_scale;
+namespace {
 
-    // The positions of the game, as far as its moves are legal.
-    std::vector<Position> positions{start};
+// A position whose game is over, scored for its side to move: lost to the move before (a Gounki
+// exit or capture, a five), won by a five that stood through the reply (Ninuki's end-game
+// capture), or drawn (a full board).
+template <class Pos>
+Score decided_score(const Pos& pos) {
+    if (pos.outcome() == Outcome::draw) return score_draw;
+    return pos.outcome() == win_for(pos.side_to_move()) ? win_at(0) : loss_at(0);
+}
+
+// The judge of every family: the game's positions as far as its moves are legal, each searched by
+// the family's engine with the keys of the positions before it as its history.
+template <class Pos>
+GameJudgement judge_positions(typename EngineOf<Pos>::Searcher& searcher, const Pos& start, std::span<const Move> moves,
+                              const JudgeSettings& settings, double default_scale, const JudgeProgress& progress) {
+    using Engine = EngineOf<Pos>;
+    GameJudgement out;
+    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_scale;
+    std::vector<Pos> positions{start};
     std::vector<std::uint64_t> keys{start.key()};
     for (std::size_t i = 0; i < moves.size(); ++i) {
-        const Position& before = positions.back();
-        MoveList legal;
-        generate_moves(before, legal);
-        if (!legal.contains(moves[i])) {
+        if (!Engine::is_legal(positions.back(), moves[i])) {
             out.illegal_ply = int(i);
             break;
         }
-        Position after = before;
-        UndoRecord u;
-        after.do_move(moves[i], u);
+        Pos after = positions.back();
+        typename Engine::Undo u;
+        Engine::play(after, moves[i], u);
         positions.push_back(after);
         keys.push_back(after.key());
     }
-
     GameView g;
     g.plies = int(positions.size()) - 1;
     g.moves = moves;
     g.side_to_move = [&](int i) { return positions[std::size_t(i)].side_to_move(); };
     g.game_over = [&](int i) { return positions[std::size_t(i)].game_over(); };
-    // Position i's history is the keys of positions 0..i-1.
     g.score = [&](int i, const SearchLimits& limits, SearchResult& result) {
-        return position_score(searcher, positions[std::size_t(i)], limits, std::span(keys.data(), std::size_t(i)), result);
+        const Pos& pos = positions[std::size_t(i)];
+        if (pos.game_over()) {
+            result = SearchResult{};
+            result.score = decided_score(pos);
+        } else {
+            result = Engine::search(searcher, pos, limits, std::span(keys.data(), std::size_t(i)));
+        }
+        return result.score;
     };
     judge_view(g, settings, scale, progress, out);
     return out;
+}
+
+} // namespace
+
+GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
+                         const JudgeSettings& settings, const JudgeProgress& progress) {
+    return judge_positions(searcher, start, moves, settings, default_curve_scale, progress);
 }
 
 JudgeSettings stone_judge_defaults() {
@@ -204,40 +214,7 @@ GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<con
 
 GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
                                const JudgeSettings& settings, const JudgeProgress& progress) {
-    GameJudgement out;
-    const double scale = settings.curve_scale > 0 ? settings.curve_scale : default_stone_curve_scale;
-    std::vector<stones::StonePosition> positions{start};
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-        if (!positions.back().is_legal(moves[i])) {
-            out.illegal_ply = int(i);
-            break;
-        }
-        stones::StonePosition after = positions.back();
-        stones::StoneUndo u;
-        after.play(moves[i], u);
-        positions.push_back(after);
-    }
-    GameView g;
-    g.plies = int(positions.size()) - 1;
-    g.moves = moves;
-    g.side_to_move = [&](int i) { return positions[std::size_t(i)].side_to_move(); };
-    g.game_over = [&](int i) { return positions[std::size_t(i)].game_over(); };
-    g.score = [&](int i, const SearchLimits& limits, SearchResult& result) {
-        const stones::StonePosition& pos = positions[std::size_t(i)];
-        if (pos.game_over()) {
-            // Decided: by the last move (a loss for the side to move), by a five that stood through
-            // the opponent's reply (a win for it), or a full board.
-            result = SearchResult{};
-            result.score = pos.outcome() == Outcome::draw                    ? score_draw
-                           : pos.outcome() == win_for(pos.side_to_move()) ? win_at(0)
-                                                                            : loss_at(0);
-            return result.score;
-        }
-        result = searcher.search(pos, limits);
-        return result.score;
-    };
-    judge_view(g, settings, scale, progress, out);
-    return out;
+    return judge_positions(searcher, start, moves, settings, default_stone_curve_scale, progress);
 }
 
 } // namespace gounki::analysis

@@ -33,25 +33,27 @@ std::vector<Move> random_opening(const Position& start, int plies, Random& rng) 
     return out;
 }
 
-PlayedGame play_game(const Position& start, std::span<const Move> opening, const EnginePlayer& white,
-                     const EnginePlayer& black, int max_plies) {
-    PlayedGame game;
-    game.start = start;
-    Position pos = start;
+template <class Pos>
+PlayedGameOf<Pos> play_game(const Pos& start, std::span<const Move> opening, const PlayerOf<Pos>& white,
+                            const PlayerOf<Pos>& black, int max_plies) {
+    using Engine = EngineOf<Pos>;
+    PlayedGameOf<Pos> game{start, {}, Outcome::none, false};
+    Pos pos = start;
     std::vector<std::uint64_t> keys;
     for (Move m : opening) {
         if (pos.game_over()) break;
         keys.push_back(pos.key());
-        UndoRecord u;
-        pos.do_move(m, u);
+        typename Engine::Undo u;
+        Engine::play(pos, m, u);
         game.plies.push_back({m, true, 0, 0});
     }
     while (!pos.game_over() && int(game.plies.size()) < max_plies) {
-        const EnginePlayer& p = pos.side_to_move() == Color::white ? white : black;
-        const SearchResult r = p.searcher->search(pos, p.limits, {}, keys);
+        const PlayerOf<Pos>& p = pos.side_to_move() == Color::white ? white : black;
+        const SearchResult r = Engine::search(*p.searcher, pos, p.limits, keys);
+        if (!r.best) break;
         keys.push_back(pos.key());
-        UndoRecord u;
-        pos.do_move(r.best, u);
+        typename Engine::Undo u;
+        Engine::play(pos, r.best, u);
         game.plies.push_back({r.best, false, r.score, r.depth});
     }
     game.outcome = pos.outcome();
@@ -59,8 +61,12 @@ PlayedGame play_game(const Position& start, std::span<const Move> opening, const
     return game;
 }
 
-std::string result_token(const PlayedGame& game) {
-    switch (game.outcome) {
+template PlayedGame play_game(const Position&, std::span<const Move>, const EnginePlayer&, const EnginePlayer&, int);
+template PlayedStoneGame play_game(const stones::StonePosition&, std::span<const Move>, const StonePlayer&,
+                                   const StonePlayer&, int);
+
+std::string result_token(Outcome outcome) {
+    switch (outcome) {
     case Outcome::white_wins: return "1-0";
     case Outcome::black_wins: return "0-1";
     case Outcome::none:

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/search.hpp"
+#include "analysis/engine.hpp"
 
 namespace gounki::analysis {
 
@@ -37,24 +37,35 @@ struct PlayedPly {
     int depth = 0;
 };
 
-struct PlayedGame {
-    Position start;
+// An engine game of any family (Pos: Position or stones::StonePosition).
+template <class Pos>
+struct PlayedGameOf {
+    Pos start;
     std::vector<PlayedPly> plies;
-    Outcome outcome = Outcome::none;
-    bool adjudicated = false; // stopped at the ply cap with no winner: scored as a draw
+    Outcome outcome = Outcome::none; // a draw also for a full board
+    bool adjudicated = false;        // stopped at the ply cap with no winner: scored as a draw
 };
+using PlayedGame = PlayedGameOf<Position>;
+using PlayedStoneGame = PlayedGameOf<stones::StonePosition>;
 
-struct EnginePlayer {
-    Searcher* searcher = nullptr;
+template <class Pos>
+struct PlayerOf {
+    typename EngineOf<Pos>::Searcher* searcher = nullptr;
     SearchLimits limits;
 };
+using EnginePlayer = PlayerOf<Position>;
+using StonePlayer = PlayerOf<stones::StonePosition>;
 
 // Plays `opening` from `start`, then lets the players move in turn (each search gets the game's
-// earlier positions, so repetitions score as draws) until the game ends or `max_plies` is reached.
-PlayedGame play_game(const Position& start, std::span<const Move> opening, const EnginePlayer& white,
-                     const EnginePlayer& black, int max_plies = 400);
+// earlier positions, so Gounki repetitions score as draws) until the game ends or `max_plies` is
+// reached. Instantiated for Position and stones::StonePosition.
+template <class Pos>
+PlayedGameOf<Pos> play_game(const Pos& start, std::span<const Move> opening, const PlayerOf<Pos>& white,
+                            const PlayerOf<Pos>& black, int max_plies = 400);
 
-// "1-0", "0-1", or "1/2-1/2" for an adjudicated game.
-std::string result_token(const PlayedGame& game);
+// "1-0", "0-1", or "1/2-1/2" (a draw, a full board, or an adjudicated game).
+std::string result_token(Outcome outcome);
+template <class Pos>
+std::string result_token(const PlayedGameOf<Pos>& game) { return result_token(game.outcome); }
 
 } // namespace gounki::analysis

@@ -44,7 +44,7 @@ constexpr std::array<std::string_view, 59> judge_game_moves = {
 
 } // namespace
 
-std::vector<Move> random_stone_opening(const stones::StonePosition& start, int plies, Random& rng) {
+std::vector<Move> random_opening(const stones::StonePosition& start, int plies, Random& rng) {
     std::vector<Move> out;
     stones::StonePosition pos = start;
     for (int i = 0; i < plies && !pos.game_over(); ++i) {
@@ -70,39 +70,6 @@ std::vector<Move> random_stone_opening(const stones::StonePosition& start, int p
     return out;
 }
 
-PlayedStoneGame play_stone_game(const stones::StonePosition& start, std::span<const Move> opening,
-                                const StonePlayer& white, const StonePlayer& black, int max_plies) {
-    PlayedStoneGame game{start, {}, Outcome::none, false};
-    stones::StonePosition pos = start;
-    for (Move m : opening) {
-        if (pos.game_over()) break;
-        stones::StoneUndo u;
-        pos.play(m, u);
-        game.plies.push_back({m, true, 0, 0});
-    }
-    while (!pos.game_over() && int(game.plies.size()) < max_plies) {
-        const StonePlayer& p = pos.side_to_move() == Color::white ? white : black;
-        const SearchResult r = p.searcher->search(pos, p.limits);
-        if (!r.best) break;
-        stones::StoneUndo u;
-        pos.play(r.best, u);
-        game.plies.push_back({r.best, false, r.score, r.depth});
-    }
-    game.outcome = pos.outcome();
-    game.adjudicated = !pos.game_over();
-    return game;
-}
-
-std::string result_token(Outcome outcome) {
-    switch (outcome) {
-    case Outcome::white_wins: return "1-0";
-    case Outcome::black_wins: return "0-1";
-    case Outcome::none:
-    case Outcome::draw: break;
-    }
-    return "1/2-1/2";
-}
-
 std::span<const std::string_view> stone_bench_positions(GameKind kind) {
     if (kind == GameKind::ninuki) return ninuki_positions;
     return gomoku_positions;
@@ -110,24 +77,7 @@ std::span<const std::string_view> stone_bench_positions(GameKind kind) {
 
 BenchResult run_stone_bench(GameKind kind, int depth, std::size_t hash_mb,
                             const std::function<void(const BenchEntry&)>& on_position) {
-    StoneSearchOptions options;
-    options.hash_mb = hash_mb;
-    StoneSearcher searcher(options);
-    BenchResult total;
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::clock_t c0 = std::clock();
-    for (std::string_view text : stone_bench_positions(kind)) {
-        const stones::StonePosition pos = std::get<stones::StonePosition>(stones::StonePosition::from_text(text));
-        SearchLimits limits;
-        limits.depth = depth;
-        const SearchResult r = searcher.search(pos, limits);
-        total.nodes += r.nodes;
-        if (on_position) on_position({text, r});
-    }
-    total.cpu_ms = std::int64_t(double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC);
-    total.time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    return total;
+    return run_bench_over<stones::StonePosition>(stone_bench_positions(kind), depth, hash_mb, on_position);
 }
 
 std::span<const std::string_view> judge_bench_moves() { return judge_game_moves; }

@@ -1,6 +1,6 @@
 #pragma once
-// Engine games and the bench for the stone games (Gomoku, Ninuki): the counterparts of
-// selfplay.hpp and bench.hpp, with the stone engine (stones_search.hpp).
+// What the stone games (Gomoku, Ninuki) add to the drivers of selfplay.hpp and bench.hpp: their
+// random openings, their bench positions and the judging benchmark.
 
 #include <cstdint>
 #include <functional>
@@ -18,25 +18,7 @@ namespace gounki::analysis {
 
 // `plies` random legal moves from `start`: the centre on an empty board, then points within two of
 // a stone, never one that ends the game or makes a five (one that end-game capture leaves pending).
-std::vector<Move> random_stone_opening(const stones::StonePosition& start, int plies, Random& rng);
-
-struct PlayedStoneGame {
-    stones::StonePosition start;
-    std::vector<PlayedPly> plies;
-    Outcome outcome = Outcome::none; // draw for a full board
-    bool adjudicated = false;        // stopped at the ply cap with no winner: scored as a draw
-};
-
-struct StonePlayer {
-    StoneSearcher* searcher = nullptr;
-    SearchLimits limits;
-};
-
-PlayedStoneGame play_stone_game(const stones::StonePosition& start, std::span<const Move> opening,
-                                const StonePlayer& white, const StonePlayer& black, int max_plies = 400);
-
-// "1-0", "0-1", or "1/2-1/2" (a full board, or adjudicated).
-std::string result_token(Outcome outcome);
+std::vector<Move> random_opening(const stones::StonePosition& start, int plies, Random& rng);
 
 // The bench of a stone game: fixed middle-game positions (from engine games) searched to a fixed depth.
 std::span<const std::string_view> stone_bench_positions(GameKind kind);

@@ -44,15 +44,15 @@ namespace {
 
 struct Job {
     std::int64_t id = 0;
-    db::Replay start; // the game's start, of its kind
+    AnyPosition start; // the game's start, of its kind
     std::vector<Move> moves;
     analysis::JudgeSettings settings;
     std::string settings_text;
 };
 
 analysis::GameJudgement judge(const Job& job) {
-    if (job.start.is_stone()) return analysis::judge_stone_game(job.start.stone(), job.moves, job.settings);
-    return analysis::judge_game(job.start.gounki(), job.moves, job.settings);
+    if (const auto* stone = job.start.stones()) return analysis::judge_stone_game(*stone, job.moves, job.settings);
+    return analysis::judge_game(*job.start.gounki(), job.moves, job.settings);
 }
 
 struct Done {
@@ -65,12 +65,12 @@ double pieces(analysis::Score s) { return double(s) / 100.0; }
 QJsonValue win_in_json(int w) { return w ? QJsonValue(w) : QJsonValue(QJsonValue::Null); }
 
 // One line per ply (KataGo's habit: each line says what it is about and whose view its scores are).
-void print_ply_lines(std::int64_t id, const db::Replay& start, const analysis::GameJudgement& j) {
-    db::Replay pos = start;
+void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::GameJudgement& j) {
+    AnyPosition pos = start;
     for (const analysis::PlyJudgement& p : j.plies) {
         QJsonArray pv;
         {
-            db::Replay line = pos;
+            AnyPosition line = pos;
             for (Move m : p.pv) {
                 pv.append(QString::fromStdString(line.move_text(m)));
                 line.play(m);
@@ -196,7 +196,7 @@ int run_analyze(const QCommandLineParser& p) {
             const bool stone = g.summary.kind != GameKind::gounki;
             any_stone |= stone;
             const std::string& text = stone ? stone_settings_text : settings_text;
-            const db::Replay start = stone ? db::Replay(g.stone_start) : db::Replay(g.start);
+            const AnyPosition start = stone ? AnyPosition(g.stone_start) : AnyPosition(g.start);
             if (!p.isSet("force") && store.has(g.summary.id, text)) {
                 ++skipped;
                 if (json)

@@ -26,13 +26,8 @@ int run_bench(const QCommandLineParser& p) {
     const Command& self = *find_command("bench");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "bench takes no arguments");
     GameKind kind = GameKind::gounki;
-    if (p.isSet("game")) {
-        const std::string g = p.value("game").toLower().toStdString();
-        if (g == "gomoku") kind = GameKind::gomoku;
-        else if (g == "ninuki") kind = GameKind::ninuki;
-        else if (g != "gounki") return usage_error(self, "--game must be gounki, gomoku or ninuki");
-    }
-    int depth = kind == GameKind::gounki ? analysis::default_bench_depth : analysis::default_stone_bench_depth;
+    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
+    int depth = analysis::default_bench_depth_of(kind);
     std::size_t hash_mb = 16;
     bool ok = true;
     if (p.isSet("depth")) {
@@ -76,23 +71,17 @@ int run_bench(const QCommandLineParser& p) {
     }
     const bool verbose = p.isSet("verbose");
     analysis::BenchResult r;
-    std::size_t positions = 0;
-    if (kind == GameKind::gounki) {
-        positions = analysis::bench_positions().size();
-        r = analysis::run_bench(depth, hash_mb, [&](const analysis::BenchEntry& e) {
-            if (!verbose) return;
-            const Position pos = std::get<Position>(Position::from_text(e.position));
-            print_err(std::string(e.position) + "  " + move_to_text(pos, e.result.best) + " score " +
-                      std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
-        });
-    } else {
-        positions = analysis::stone_bench_positions(kind).size();
-        r = analysis::run_stone_bench(kind, depth, hash_mb, [&](const analysis::BenchEntry& e) {
-            if (!verbose) return;
-            print_err(std::string(e.position) + "  " + (e.result.best ? stones::point_name(e.result.best.point()) : "none") +
-                      " score " + std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
-        });
-    }
+    const auto texts = analysis::bench_positions(kind);
+    const std::size_t positions = texts.size();
+    const auto show = [&](const analysis::BenchEntry& e) {
+        if (!verbose) return;
+        const AnyPosition pos = std::get<AnyPosition>(AnyPosition::from_text(e.position));
+        print_err(std::string(e.position) + "  " + (e.result.best ? pos.move_text(e.result.best) : "none") + " score " +
+                  std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
+    };
+    r = AnyPosition::start(kind).visit([&](const auto& start) {
+        return analysis::run_bench_over<std::decay_t<decltype(start)>>(texts, depth, hash_mb, show);
+    });
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
     // On a busy machine the wall clock also counts time spent waiting for a processor.
     const double cpu_nps = r.cpu_ms > 0 ? double(r.nodes) * 1000.0 / double(r.cpu_ms) : 0.0;

@@ -1,5 +1,5 @@
 // gounki best --position "<position>" [--depth N | --nodes N | --time MS] [--hash MB] [--json] [--progress]
-// A Gomoku or Ninuki position text (stones::is_stone_position_text) is searched by the stone engine.
+// A Gomoku or Ninuki position is searched by the stone engine.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -109,9 +109,7 @@ std::vector<std::string> point_names(const std::vector<Move>& moves) {
 }
 
 // A Gomoku or Ninuki position: the stone engine, the same output.
-int run_best_stone(const Command& self, const QCommandLineParser& p, SearchLimits limits, std::size_t hash_mb) {
-    stones::StonePosition pos;
-    if (!read_stone_position(self, p.value("position"), pos)) return exit_usage;
+int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos, SearchLimits limits, std::size_t hash_mb) {
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits.nodes = default_stone_search_nodes;
     if (pos.game_over()) {
         const Outcome o = pos.outcome();
@@ -137,7 +135,7 @@ int run_best_stone(const Command& self, const QCommandLineParser& p, SearchLimit
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position", "The position to search (docs/rules.md 1.7 format, or a Gomoku/Ninuki position text); the Gounki start position if left out.", "position"});
+    p.addOption({"position", "The position to search (docs/rules.md 1.7 format, a Gomoku/Ninuki position text, a game's name for its start, or @FILE); the Gounki start position if left out.", "position"});
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
     p.addOption({"nodes", "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".", "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
@@ -159,10 +157,10 @@ int run_best(const QCommandLineParser& p) {
         if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
         options.hash_mb = std::size_t(mb);
     }
-    if (p.isSet("position") && stones::is_stone_position_text(p.value("position").toStdString()))
-        return run_best_stone(self, p, limits, options.hash_mb);
-    Position pos = Position::start();
-    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    AnyPosition any;
+    if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
+    if (const stones::StonePosition* stone = any.stones()) return run_best_stone(p, *stone, limits, options.hash_mb);
+    const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();
     if (pos.game_over()) {
         print_err(std::string("gounki best: the game is over: ") +

@@ -89,10 +89,7 @@ struct Diagram {
 };
 
 // A Gounki diagram; false after printing a usage error.
-bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, Diagram& out) {
-    Position pos = Position::start();
-    const QString text = p.value("position");
-    if (text != "start" && !read_position(self, text, pos)) return false;
+bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Diagram& out) {
     if (p.isSet("last")) {
         usage_error(self, "--last marks a stone of Gomoku or Ninuki; a Gounki move is drawn with --move");
         return false;
@@ -132,9 +129,7 @@ bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, 
 
 // A Gomoku or Ninuki diagram: --move rings an empty point where the side to move may play, --last
 // highlights a stone.
-bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, Diagram& out) {
-    stones::StonePosition pos;
-    if (!read_stone_position(self, p.value("position"), pos)) return false;
+bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, const stones::StonePosition& pos, Diagram& out) {
     if (p.isSet("flip")) {
         usage_error(self, "--flip turns a Gounki board; a stone board is drawn with a1 at the bottom left");
         return false;
@@ -180,8 +175,8 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, D
 
 void describe_board(QCommandLineParser& p) {
     p.addOption({"position",
-                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), or a Gomoku/Ninuki position "
-                 "('Gomoku 15 15/.../15 b').",
+                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), a Gomoku/Ninuki position "
+                 "('Gomoku 15 15/.../15 b'), a game's name for its start ('gomoku'), or @FILE.",
                  "POSITION", "start"});
     p.addOption({"move",
                  "Draw this move of the position: an arrow for Gounki (record notation, e.g. c2-d3 or c5*d5,e5,f6), "
@@ -210,8 +205,11 @@ int run_board(const QCommandLineParser& p) {
     if (format != "svg" && format != "text") return usage_error(self, "--format '" + format + "': expected svg or text");
 
     Diagram d;
-    const bool stone_game = stones::is_stone_position_text(p.value("position").toStdString());
-    if (!(stone_game ? stone_diagram(self, p, format == "svg", d) : gounki_diagram(self, p, format == "svg", d))) return exit_usage;
+    AnyPosition pos;
+    if (!read_position(self, p.value("position"), pos)) return exit_usage;
+    const bool svg = format == "svg";
+    if (!(pos.stones() ? stone_diagram(self, p, svg, *pos.stones(), d) : gounki_diagram(self, p, svg, *pos.gounki(), d)))
+        return exit_usage;
 
     const bool json = p.isSet("json");
     if (file != "-") {

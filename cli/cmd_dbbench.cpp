@@ -134,7 +134,7 @@ int run_dbbench(const QCommandLineParser& p) {
         std::int64_t found = 0;
         for (const Position& pos : samples) {
             timer.restart();
-            const db::GameList list = database.search_position(pos, GameKind::gounki, {}, {50, 0});
+            const db::GameList list = database.search_position(pos, {}, {50, 0});
             const double ms = ms_since(timer);
             total += ms;
             worst = std::max(worst, ms);
@@ -146,10 +146,10 @@ int run_dbbench(const QCommandLineParser& p) {
         result["search_games_found"] = qint64(found);
 
         timer.restart();
-        const db::Tree tree = database.tree(Position::start(), GameKind::gounki);
+        const db::Tree tree = database.tree(Position::start());
         result["tree_start_ms"] = ms_since(timer);
         timer.restart();
-        database.tree(Position::start(), GameKind::gounki);
+        database.tree(Position::start());
         result["tree_start_again_ms"] = ms_since(timer);
         result["tree_start_games"] = qint64(tree.games);
 

@@ -35,7 +35,7 @@ void describe_position(QCommandLineParser& p) {
 namespace {
 
 // The same for a Gomoku or Ninuki position: moves are points (h8).
-int run_stone_position(const Command& self, const QCommandLineParser& p, stones::StonePosition pos) {
+int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
     int last = stones::no_point;
     if (p.isSet("moves")) {
         const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
@@ -57,7 +57,6 @@ int run_stone_position(const Command& self, const QCommandLineParser& p, stones:
             last = point;
         }
     }
-    (void)self;
     const std::vector<Move> moves = pos.legal_moves();
     const Outcome o = pos.outcome();
     const char* outcome = o == Outcome::white_wins ? "1-0" : o == Outcome::black_wins ? "0-1" : o == Outcome::draw ? "1/2-1/2" : "*";
@@ -114,18 +113,15 @@ int run_position(const QCommandLineParser& p) {
             return usage_error(self, "--side gives the side to move of an LC4 position file (@FILE); a position text "
                                      "ends with its own (w or b)");
     }
-    if (lc4 && (stones::is_stone_position_text(arg) || args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki"))
-        return usage_error(self, "--format lc4 writes a Gounki position; Gomoku and Ninuki have no LC4 format");
-    if (args[0].toLower() == "gomoku" || args[0].toLower() == "ninuki")
-        return run_stone_position(self, p, stones::StonePosition(stones::Rules::defaults(
-                                                args[0].toLower() == "gomoku" ? GameKind::gomoku : GameKind::ninuki)));
-    if (stones::is_stone_position_text(arg)) {
-        stones::StonePosition stone;
-        if (!read_stone_position(self, args[0], stone)) return exit_usage;
-        return run_stone_position(self, p, stone);
+    AnyPosition any;
+    if (!read_position(self, args[0], any)) return exit_usage;
+    if (const stones::StonePosition* stone = any.stones()) {
+        if (lc4)
+            return usage_error(self, "--format lc4 writes a Gounki position; " + std::string(game_kind_name(any.kind())) +
+                                         " has no LC4 format");
+        return run_stone_position(p, *stone);
     }
-    Position pos = Position::start();
-    if (args[0] != "start" && !read_position(self, args[0], pos)) return exit_usage;
+    Position pos = *any.gounki();
     if (side) pos.set_side_to_move(*side);
     if (p.isSet("moves")) {
         const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);

@@ -42,18 +42,9 @@ int run_search(const QCommandLineParser& p) {
     const int threads = p.value("threads").toInt(&ok);
     if (!ok || threads < 0) return usage_error(self, "--threads takes a whole number from 0");
 
-    Position position;
-    std::optional<stones::StonePosition> stone;
-    if (p.isSet("position")) {
-        const QString text = p.value("position");
-        if (stones::is_stone_position_text(text.toStdString())) {
-            stone.emplace();
-            if (!read_stone_position(self, text, *stone)) return exit_usage;
-        } else if (!read_position(self, text, position)) {
-            return exit_usage;
-        }
-    }
-    const std::string position_text = stone ? stone->to_text() : position.to_text();
+    AnyPosition position;
+    if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+    const std::string position_text = position.to_text();
     std::optional<db::Pattern> pattern;
     std::optional<db::StonePattern> stone_pattern;
     if (p.isSet("pattern")) {
@@ -79,8 +70,7 @@ int run_search(const QCommandLineParser& p) {
     if (!database) return exit_usage;
     db::GameList list;
     try {
-        if (stone) list = database->search_position(*stone, filter, paging);
-        else if (p.isSet("position")) list = database->search_position(position, GameKind::gounki, filter, paging);
+        if (p.isSet("position")) list = database->search_position(position, filter, paging);
         else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
         else if (stone_pattern) list = database->search_stone_pattern(*stone_pattern, filter, paging);
         else list = database->list_games(filter, paging); // the tag filters alone

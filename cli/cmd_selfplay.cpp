@@ -26,34 +26,11 @@ std::string player_name(const SearchLimits& l) {
     return "gounki time " + std::to_string(l.time_ms) + " ms";
 }
 
-parser::GameRecord to_record(const PlayedGame& g, const std::string& white, const std::string& black, int round) {
+template <class Pos>
+parser::GameRecord to_record(const PlayedGameOf<Pos>& g, const std::string& white, const std::string& black, int round) {
     parser::GameRecord r;
+    r.set_start(g.start);
     const std::string result = result_token(g);
-    r.tags = {{"Game", "Gounki"},
-              {"Event", "gounki selfplay"},
-              {"Date", QDate::currentDate().toString("yyyy.MM.dd").toStdString()},
-              {"Round", std::to_string(round)},
-              {"White", white},
-              {"Black", black},
-              {"Result", result}};
-    if (g.adjudicated) r.tags.push_back({"Termination", "adjudicated as a draw after " + std::to_string(g.plies.size()) + " plies"});
-    r.start = g.start;
-    for (const PlayedPly& p : g.plies) {
-        parser::Ply ply;
-        ply.move = p.move;
-        r.main.plies.push_back(std::move(ply));
-    }
-    r.result = result;
-    r.result_written = true;
-    return r;
-}
-
-parser::GameRecord to_stone_record(const PlayedStoneGame& g, const std::string& white, const std::string& black,
-                                   int round) {
-    parser::GameRecord r;
-    r.kind = g.start.rules().kind;
-    r.stone_start = g.start;
-    const std::string result = g.adjudicated ? std::string("1/2-1/2") : result_token(g.outcome);
     r.tags = {{"Game", std::string(game_kind_name(r.kind))},
               {"Event", "gounki selfplay"},
               {"Date", QDate::currentDate().toString("yyyy.MM.dd").toStdString()},
@@ -120,12 +97,7 @@ int run_selfplay(const QCommandLineParser& p) {
     if (!number("threads", 1, 1, 256, threads)) return usage_error(self, "--threads must be from 1 to 256");
     if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
     GameKind kind = GameKind::gounki;
-    if (p.isSet("game")) {
-        const std::string g = p.value("game").toLower().toStdString();
-        if (g == "gomoku") kind = GameKind::gomoku;
-        else if (g == "ninuki") kind = GameKind::ninuki;
-        else if (g != "gounki") return usage_error(self, "--game must be gounki, gomoku or ninuki");
-    }
+    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
     const bool json = p.isSet("json");
     if (json && p.value("output") == "-") return usage_error(self, "--json prints on standard output: give -o FILE, not '-'");
 
@@ -146,7 +118,6 @@ int run_selfplay(const QCommandLineParser& p) {
 
     std::vector<int> indices(static_cast<std::size_t>(games));
     for (int i = 0; i < int(games); ++i) indices[std::size_t(i)] = i;
-    const std::string& stone_name = name;
     auto play = [&](int i) {
         Random rng(game_seed(std::uint64_t(seed), i));
         GameSummary out;
@@ -163,26 +134,16 @@ int run_selfplay(const QCommandLineParser& p) {
                 out.samples.push_back({plies[k].score, result});
             }
         };
-        if (kind == GameKind::gounki) {
-            const Position start = Position::start();
+        AnyPosition::start(kind).visit([&](const auto& start) {
+            using Pos = std::decay_t<decltype(start)>;
             const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
-            SearchOptions options;
+            typename EngineOf<Pos>::Options options;
             options.hash_mb = 8;
-            Searcher searcher(options);
-            const PlayedGame g = play_game(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
+            typename EngineOf<Pos>::Searcher searcher(options);
+            const PlayedGameOf<Pos> g = play_game<Pos>(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
             out.record = parser::write_record(to_record(g, name, name, i + 1));
             sample(g.outcome, g.adjudicated, g.plies, start.side_to_move());
-        } else {
-            const stones::StonePosition start(stones::Rules::defaults(kind));
-            const std::vector<Move> opening = random_stone_opening(start, int(random_plies), rng);
-            StoneSearchOptions options;
-            options.hash_mb = 8;
-            StoneSearcher searcher(options);
-            const PlayedStoneGame g =
-                play_stone_game(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
-            out.record = parser::write_record(to_stone_record(g, stone_name, stone_name, i + 1));
-            sample(g.outcome, g.adjudicated, g.plies, start.side_to_move());
-        }
+        });
         return out;
     };
     std::vector<GameSummary> played;
@@ -223,7 +184,7 @@ int run_selfplay(const QCommandLineParser& p) {
         o["draws"] = wins[2];
         o["plies"] = qint64(total_plies);
         o["plies_per_game"] = double(total_plies) / double(games);
-        o["player"] = QString::fromStdString(kind == GameKind::gounki ? name : stone_name);
+        o["player"] = QString::fromStdString(name);
         o["output"] = out_name;
         if (p.isSet("fit")) {
             QJsonObject f;

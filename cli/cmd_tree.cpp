@@ -21,29 +21,16 @@ void describe_tree(QCommandLineParser& p) {
 int run_tree(const QCommandLineParser& p) {
     const Command& self = *find_command("tree");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
-    Position pos = Position::start();
-    std::optional<stones::StonePosition> stone;
-    const std::string game = p.value("game").toLower().toStdString();
-    if (game == "gomoku" || game == "ninuki")
-        stone = stones::StonePosition(stones::Rules::defaults(game == "gomoku" ? GameKind::gomoku : GameKind::ninuki));
-    else if (game != "gounki")
-        return usage_error(self, "--game takes gounki, gomoku or ninuki");
-    if (p.isSet("position")) {
-        const QString text = p.value("position");
-        if (stones::is_stone_position_text(text.toStdString())) {
-            stone.emplace();
-            if (!read_stone_position(self, text, *stone)) return exit_usage;
-        } else {
-            stone.reset();
-            if (!read_position(self, text, pos)) return exit_usage;
-        }
-    }
-    const std::string position_text = stone ? stone->to_text() : pos.to_text();
+    GameKind game = GameKind::gounki;
+    if (!read_game(self, "game", p.value("game"), game)) return exit_usage;
+    AnyPosition pos = AnyPosition::start(game);
+    if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    const std::string position_text = pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     db::Tree tree;
     try {
-        tree = stone ? database->tree(*stone) : database->tree(pos, GameKind::gounki);
+        tree = database->tree(pos);
     } catch (const std::exception& e) {
         return database_error(self, e);
     }
@@ -51,7 +38,7 @@ int run_tree(const QCommandLineParser& p) {
     if (p.isSet("json")) {
         QJsonArray moves;
         for (const db::TreeMove& m : tree.moves)
-            moves.append(QJsonObject{{"move", QString::fromStdString(move_to_text(pos, m.move))},
+            moves.append(QJsonObject{{"move", QString::fromStdString(pos.move_text(m.move))},
                                      {"games", qint64(m.games)},
                                      {"white_wins", qint64(m.white_wins)},
                                      {"black_wins", qint64(m.black_wins)},
@@ -68,7 +55,7 @@ int run_tree(const QCommandLineParser& p) {
     if (!tree.moves.empty()) out += "Move              Games   White   Black    Draw  Latest\n";
     for (const db::TreeMove& m : tree.moves) {
         char line[160];
-        std::string move = move_to_text(pos, m.move);
+        std::string move = pos.move_text(m.move);
         move.resize(std::max<std::size_t>(move.size(), 14), ' ');
         std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
                       pct(m.white_wins, m.games), pct(m.black_wins, m.games), pct(m.draws, m.games));

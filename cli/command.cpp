@@ -73,17 +73,16 @@ int usage_error(const Command& cmd, const std::string& message) {
 
 namespace {
 
-// Parses `text` with T::from_text; on error prints where it is wrong, with a caret under the place.
-template <class T>
-bool read_any_position(const Command& cmd, const QString& text, T& out) {
-    const std::string t = text.toStdString();
-    auto parsed = T::from_text(t);
+// Parses `text` as a position of any game (core/any_position.hpp); on error prints where it is
+// wrong, with a caret under the place. `where` prefixes the message ("gounki board: ").
+bool parse_any_position(const std::string& where, const std::string& text, AnyPosition& out) {
+    auto parsed = AnyPosition::from_text(text);
     if (auto* e = std::get_if<PositionError>(&parsed)) {
-        print_err(std::string("gounki ") + cmd.name + ": bad position at character " + std::to_string(e->column + 1) +
-                  ": " + e->message + "\n  " + t + "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
+        print_err(where + "bad position at character " + std::to_string(e->column + 1) + ": " + e->message + "\n  " + text +
+                  "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
         return false;
     }
-    out = std::get<T>(parsed);
+    out = std::get<AnyPosition>(std::move(parsed));
     return true;
 }
 
@@ -113,7 +112,7 @@ bool read_position_file(const Command& cmd, const QString& name, std::string& ou
 // The position of the file `name` (the argument "@NAME"): an LC4 position file (core/position_lc4.hpp)
 // when it looks like one or is named *.lc4, else a position text on its first non-empty line.
 // Errors say "NAME:LINE: ...".
-bool read_position_from_file(const Command& cmd, const QString& name, Position& out) {
+bool read_position_from_file(const Command& cmd, const QString& name, AnyPosition& out) {
     std::string content;
     if (!read_position_file(cmd, name, content)) return false;
     const std::string where = std::string("gounki ") + cmd.name + ": " + name.toStdString() + ":";
@@ -123,7 +122,7 @@ bool read_position_from_file(const Command& cmd, const QString& name, Position& 
             print_err(where + std::to_string(e->line) + ": " + e->message + "\n");
             return false;
         }
-        out = std::get<Position>(parsed);
+        out = AnyPosition(std::get<Position>(parsed));
         return true;
     }
     // The first non-empty line, without its line end.
@@ -143,15 +142,7 @@ bool read_position_from_file(const Command& cmd, const QString& name, Position& 
         print_err(where + "1: the file is empty; expected a position text or an LC4 position file (64 cells)\n");
         return false;
     }
-    const std::string t(line);
-    auto parsed = Position::from_text(t);
-    if (auto* e = std::get_if<PositionError>(&parsed)) {
-        print_err(where + std::to_string(number) + ": bad position at character " + std::to_string(e->column + 1) + ": " +
-                  e->message + "\n  " + t + "\n  " + std::string(std::size_t(e->column), ' ') + "^\n");
-        return false;
-    }
-    out = std::get<Position>(parsed);
-    return true;
+    return parse_any_position(where + std::to_string(number) + ": ", std::string(line), out);
 }
 
 } // namespace
@@ -179,7 +170,7 @@ bool read_notation(const Command& cmd, const QCommandLineParser& p, bool reading
     return false;
 }
 
-bool read_position(const Command& cmd, const QString& text, Position& out) {
+bool read_position(const Command& cmd, const QString& text, AnyPosition& out) {
     if (text.startsWith('@')) {
         if (text.size() == 1) {
             print_err(std::string("gounki ") + cmd.name + ": '@' is followed by the name of a position file (@FILE)\n");
@@ -187,11 +178,28 @@ bool read_position(const Command& cmd, const QString& text, Position& out) {
         }
         return read_position_from_file(cmd, text.mid(1), out);
     }
-    return read_any_position(cmd, text, out);
+    return parse_any_position(std::string("gounki ") + cmd.name + ": ", text.toStdString(), out);
 }
 
-bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out) {
-    return read_any_position(cmd, text, out);
+bool read_position(const Command& cmd, const QString& text, Position& out) {
+    AnyPosition any;
+    if (!read_position(cmd, text, any)) return false;
+    if (const Position* p = any.gounki()) {
+        out = *p;
+        return true;
+    }
+    usage_error(cmd, "'" + text.toStdString() + "' is a " + std::string(game_kind_name(any.kind())) +
+                         " position; this takes a Gounki position");
+    return false;
+}
+
+bool read_game(const Command& cmd, const QString& option, const QString& text, GameKind& out) {
+    if (const auto kind = parse_game_kind(text.toStdString())) {
+        out = *kind;
+        return true;
+    }
+    usage_error(cmd, "--" + option.toStdString() + " must be " + game_ids_text() + ", got '" + text.toStdString() + "'");
+    return false;
 }
 
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {

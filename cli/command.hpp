@@ -8,9 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/notation.hpp"
-#include "core/position.hpp"
-#include "core/stones.hpp"
+#include "core/any_position.hpp"
 
 namespace gounki::cli {
 
@@ -44,11 +42,16 @@ void set_quiet(bool on);
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);
 
-// Parses a position given on the command line; on error prints where the text is wrong (with a
-// caret under the place) and returns false.
+// Parses a position given on the command line, of any game (AnyPosition::from_text: `start`, a
+// game's name, a position text) or `@FILE` (an LC4 position file, or a position text on the file's
+// first non-empty line); on error prints where the text is wrong (with a caret under the place) and
+// returns false.
+bool read_position(const Command& cmd, const QString& text, AnyPosition& out);
+// The same where only a Gounki position will do.
 bool read_position(const Command& cmd, const QString& text, Position& out);
-// The same for a stone position ("Gomoku 15 ...", "Ninuki 19 ...", core/stones.hpp).
-bool read_stone_position(const Command& cmd, const QString& text, stones::StonePosition& out);
+
+// A game's name given to `--option` (core/game.hpp); a usage error naming the games otherwise.
+bool read_game(const Command& cmd, const QString& option, const QString& text, GameKind& out);
 
 // --notation: how Gounki moves are read (`reading`: auto, the default, detects it per game) or
 // written (wikipedia, official, lc4). read_notation prints a usage error and returns false on a bad name.

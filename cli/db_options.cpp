@@ -38,14 +38,12 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         }
     }
     if (p.isSet("game")) {
-        const std::string kind = p.value("game").toLower().toStdString();
-        if (kind == "gounki") f.kind = GameKind::gounki;
-        else if (kind == "gomoku") f.kind = GameKind::gomoku;
-        else if (kind == "ninuki") f.kind = GameKind::ninuki;
-        else {
-            exit_code = usage_error(cmd, "--game must be gounki, gomoku or ninuki, got '" + p.value("game").toStdString() + "'");
+        GameKind kind = GameKind::gounki;
+        if (!read_game(cmd, "game", p.value("game"), kind)) {
+            exit_code = exit_usage;
             return false;
         }
+        f.kind = kind;
     }
     for (const char* name : {"from", "to"}) {
         if (!p.isSet(name)) continue;

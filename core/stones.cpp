@@ -1,5 +1,6 @@
 #include "core/stones.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace gounki::stones {
@@ -96,15 +97,30 @@ int parse_point(std::string_view text, int size) {
 Rules Rules::defaults(GameKind kind) {
     Rules r;
     r.kind = kind;
-    r.size = kind == GameKind::ninuki ? 19 : 15;
+    r.size = game_info(kind).default_size();
     return r;
 }
 
+namespace {
+// "15 or 19": the board sizes of `kind`, for messages.
+std::string sizes_text(GameKind kind) {
+    const GameInfo& g = game_info(kind);
+    std::string out = std::to_string(std::min(g.sizes[0], g.sizes[1] ? g.sizes[1] : g.sizes[0]));
+    if (g.sizes[1]) out += " or " + std::to_string(std::max(g.sizes[0], g.sizes[1]));
+    return out;
+}
+} // namespace
+
 std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value) {
     const std::string_view v = trim(value);
-    if (v == "15" || v == "15x15") rules.size = 15;
-    else if (v == "19" || v == "19x19") rules.size = 19;
-    else return "board size \"" + std::string(value) + "\" is not supported (15 or 19)";
+    int n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    const std::string_view rest(end, std::size_t(v.data() + v.size() - end));
+    const std::string_view digits = v.substr(0, v.size() - rest.size());
+    const bool square = rest.empty() || (rest.size() > 1 && rest[0] == 'x' && rest.substr(1) == digits); // "15x15"
+    if (ec != std::errc() || !square || !game_info(rules.kind).has_size(n))
+        return "board size \"" + std::string(value) + "\" is not supported (" + sizes_text(rules.kind) + ")";
+    rules.size = n;
     return std::nullopt;
 }
 
@@ -158,8 +174,7 @@ std::string_view place_error_text(PlaceError e) {
 
 bool is_stone_position_text(std::string_view text) {
     text = trim(text);
-    const std::string first = lower(text.substr(0, text.find(' ')));
-    return first == "gomoku" || first == "ninuki";
+    return parse_game_kind(text.substr(0, text.find(' ')), Family::stones).has_value();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,12 +519,12 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
     const int end_column = int(text.size());
     if (tokens.empty()) return fail(0, "empty position (expected \"Gomoku\" or \"Ninuki\", the size, the board, the side)");
     Rules rules;
-    const std::string kind = lower(tokens[0].text);
-    if (kind == "gomoku") rules = Rules::defaults(GameKind::gomoku);
-    else if (kind == "ninuki") rules = Rules::defaults(GameKind::ninuki);
-    else return fail(tokens[0].column, "unknown game \"" + std::string(tokens[0].text) + "\" (Gomoku or Ninuki)");
-    if (tokens.size() < 2) return fail(end_column, "the board size (15 or 19) is missing");
-    if (apply_size_tag(rules, tokens[1].text)) return fail(tokens[1].column, "the board size must be 15 or 19");
+    const auto kind = parse_game_kind(tokens[0].text, Family::stones);
+    if (!kind)
+        return fail(tokens[0].column, "unknown game \"" + std::string(tokens[0].text) + "\" (" + game_ids_text(Family::stones) + ")");
+    rules = Rules::defaults(*kind);
+    if (tokens.size() < 2) return fail(end_column, "the board size (" + sizes_text(*kind) + ") is missing");
+    if (apply_size_tag(rules, tokens[1].text)) return fail(tokens[1].column, "the board size must be " + sizes_text(*kind));
     if (tokens.size() < 3) return fail(end_column, "the board is missing");
 
     StonePosition pos(rules);

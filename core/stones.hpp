@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/game.hpp"
 #include "core/position.hpp" // PositionError
 #include "core/types.hpp"
 

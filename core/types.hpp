@@ -7,18 +7,9 @@
 
 namespace gounki {
 
-// The games the tool knows. Stored in records, position keys and database rows, so the numeric
-// values are part of the file formats: append only.
+// The games the tool knows (their names and traits: core/game.hpp). Stored in records, position
+// keys and database rows, so the numeric values are part of the file formats: append only.
 enum class GameKind : std::uint8_t { gounki = 0, gomoku = 1, ninuki = 2 };
-
-constexpr std::string_view game_kind_name(GameKind k) {
-    switch (k) {
-    case GameKind::gounki: return "Gounki";
-    case GameKind::gomoku: return "Gomoku";
-    case GameKind::ninuki: return "Ninuki";
-    }
-    return "?";
-}
 
 enum class Color : std::uint8_t { white = 0, black = 1 };
 

@@ -208,13 +208,13 @@ std::vector<std::uint64_t> GameDatabase::position_keys(GameKind kind, const Posi
     return keys;
 }
 
-std::vector<std::uint64_t> GameDatabase::position_keys(Replay replay, std::span<const Move> moves) {
+std::vector<std::uint64_t> GameDatabase::position_keys(AnyPosition pos, std::span<const Move> moves) {
     std::vector<std::uint64_t> keys;
     keys.reserve(moves.size() + 1);
-    keys.push_back(replay.key());
+    keys.push_back(index_key(pos));
     for (Move m : moves) {
-        replay.play(m);
-        keys.push_back(replay.key());
+        pos.play(m);
+        keys.push_back(index_key(pos));
     }
     return keys;
 }

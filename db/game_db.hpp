@@ -150,17 +150,19 @@ public:
     int tree_depth() const { return tree_depth_; }
 
     GameList list_games(const GameFilter& filter, Paging paging);
-    // Games that reached `pos` (a game of `kind`) at some ply, whatever the move order.
+    // Games that reached `pos` at some ply, whatever the move order (its game, and a stone game's
+    // size and options, are part of its key).
+    GameList search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging);
+    // Until the tests speak of AnyPosition: a Gounki position searched as a game of `kind`.
     GameList search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging);
-    // The same for a stone game's position (its kind, size and options are part of its key).
-    GameList search_position(const stones::StonePosition& pos, const GameFilter& filter, Paging paging);
     // Games of a stone game whose positions match `pattern` at some ply.
     GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
     GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
     // The moves played from `pos` over the whole database.
+    Tree tree(const AnyPosition& pos);
+    // Until the tests speak of AnyPosition: a Gounki position's tree as a game of `kind`.
     Tree tree(const Position& pos, GameKind kind);
-    Tree tree(const stones::StonePosition& pos);
 
     std::optional<StoredGame> game(std::int64_t id);
     // Calls f for each game matching the filter, in id order, until f returns false.
@@ -180,7 +182,7 @@ public:
 
     // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
     static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
-    static std::vector<std::uint64_t> position_keys(Replay replay, std::span<const Move> moves);
+    static std::vector<std::uint64_t> position_keys(AnyPosition start, std::span<const Move> moves);
 
 private:
     friend class Importer;
@@ -189,7 +191,7 @@ private:
     std::vector<std::int64_t> filtered_ids(const GameFilter& filter);
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
     GameSummary summary(std::int64_t id);
-    void recompute_latest(std::uint64_t key, Move move, const Replay& pos);
+    void recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
     Tree tree_of_key(std::uint64_t key);
 

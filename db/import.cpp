@@ -135,24 +135,24 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         }
         p.can_go_on = !pos.game_over();
     } else {
-        Replay pos(g.stone_start ? *g.stone_start : stones::StonePosition(stones::Rules::defaults(g.kind)));
-        if (pos.stone().rules().kind != g.kind) {
+        AnyPosition pos = g.stone_start ? AnyPosition(*g.stone_start) : AnyPosition::start(g.kind);
+        if (pos.kind() != g.kind) {
             p.skip = true;
             p.report.action = ImportAction::rejected;
             p.report.reason = "the start position is not a " + std::string(game_kind_name(g.kind)) + " position";
             return p;
         }
-        p.start_text = start_text_of(pos.stone());
-        p.keys.push_back(pos.key());
+        p.start_text = start_text_of(pos);
+        p.keys.push_back(index_key(pos));
         for (std::size_t i = 0; i < g.moves.size(); ++i) {
-            if (!pos.accepts(g.moves[i])) { // records are replayed before they come here; a caller's bug
+            if (!pos.is_legal(g.moves[i])) { // records are replayed before they come here; a caller's bug
                 p.skip = true;
                 p.report.action = ImportAction::rejected;
                 p.report.reason = "move " + std::to_string(i + 1) + " is not legal in its position";
                 return p;
             }
             pos.play(g.moves[i]);
-            p.keys.push_back(pos.key());
+            p.keys.push_back(index_key(pos));
         }
         p.can_go_on = !pos.game_over();
     }

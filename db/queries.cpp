@@ -182,8 +182,8 @@ GameList GameDatabase::search_position(const Position& pos, GameKind kind, const
     return search_key(index_key(kind, pos.key()), filter, paging);
 }
 
-GameList GameDatabase::search_position(const stones::StonePosition& pos, const GameFilter& filter, Paging paging) {
-    return search_key(index_key(pos.rules().kind, pos.key()), filter, paging);
+GameList GameDatabase::search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging) {
+    return search_key(index_key(pos), filter, paging);
 }
 
 GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
@@ -310,7 +310,7 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
     std::vector<std::pair<std::int64_t, int>> matches;
     stones::StoneUndo undo;
     while (st.step()) {
-        stones::StonePosition pos = Replay(pattern.kind(), st.get_text(1)).stone();
+        stones::StonePosition pos = *stored_start(pattern.kind(), st.get_text(1)).stones();
         if (pattern.size() && *pattern.size() != pos.size()) continue;
         int ply = pattern.matches(pos) ? 0 : -1;
         MoveDecoder moves(st.get_blob(2));
@@ -331,7 +331,7 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
 
 Tree GameDatabase::tree(const Position& pos, GameKind kind) { return tree_of_key(index_key(kind, pos.key())); }
 
-Tree GameDatabase::tree(const stones::StonePosition& pos) { return tree_of_key(index_key(pos.rules().kind, pos.key())); }
+Tree GameDatabase::tree(const AnyPosition& pos) { return tree_of_key(index_key(pos)); }
 
 Tree GameDatabase::tree_of_key(std::uint64_t key) {
     Transaction tx(db_, TransactionKind::deferred);
@@ -413,7 +413,7 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         out.standard_start = start_text.empty();
         out.start = start_of(start_text);
     } else {
-        out.stone_start = Replay(out.summary.kind, start_text).stone();
+        out.stone_start = *stored_start(out.summary.kind, start_text).stones();
         out.standard_start = out.stone_start == stones::StonePosition(out.stone_start.rules());
     }
     auto moves = decode_moves(st.get_blob(12));
@@ -474,24 +474,24 @@ void GameDatabase::for_each_game(const GameFilter& filter, const std::function<b
     tx.commit();
 }
 
-void GameDatabase::recompute_latest(std::uint64_t key, Move move, const Replay& pos) {
+void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos) {
     // The games that played `move` from `pos` reach the position after it one ply later.
     const GameKind kind = pos.kind();
-    Replay child = pos;
+    AnyPosition child = pos;
     child.play(move);
     std::vector<IndexEntry> entries;
-    index_->lookup(child.key(), entries);
+    index_->lookup(index_key(child), entries);
     Statement game(db_, "SELECT start_position, moves, date_key, kind FROM games WHERE id = ?1");
     std::int64_t best_id = 0, best_date = -1;
     for (const IndexEntry& e : entries) {
         if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
         game.bind(1, e.game);
         if (game.step() && GameKind(game.get_int(3)) == kind) {
-            Replay p(kind, game.get_text(0));
+            AnyPosition p = stored_start(kind, game.get_text(0));
             MoveDecoder moves(game.get_blob(1));
             Move m;
             for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.play(m);
-            if (p.key() == key && moves.next(m) && m == move &&
+            if (index_key(p) == key && moves.next(m) && m == move &&
                 std::pair(game.get_int64(2), e.game) > std::pair(best_date, best_id)) {
                 best_date = game.get_int64(2);
                 best_id = e.game;
@@ -510,7 +510,7 @@ bool GameDatabase::delete_game(std::int64_t id) {
     st.bind(1, id);
     if (!st.step()) return false;
     const GameKind kind = GameKind(st.get_int(0));
-    const Replay start(kind, st.get_text(1));
+    const AnyPosition start = stored_start(kind, st.get_text(1));
     auto moves = decode_moves(st.get_blob(2));
     const auto result = ResultCode(st.get_int(3));
     st.reset();
@@ -522,7 +522,7 @@ bool GameDatabase::delete_game(std::int64_t id) {
     Statement dec(db_, "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
                        "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
     Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
-    Replay pos = start;
+    AnyPosition pos = start;
     for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = (*moves)[ply];
         dec.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw())).bind(3, int(result == ResultCode::white_wins))

@@ -179,8 +179,7 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
     if (tokens.empty()) return PatternError{0, "empty pattern: expected the game first, Gomoku or Ninuki"};
 
     StonePattern pat;
-    if (equals_lower(tokens[0].text, "gomoku")) pat.kind_ = GameKind::gomoku;
-    else if (equals_lower(tokens[0].text, "ninuki")) pat.kind_ = GameKind::ninuki;
+    if (const auto kind = parse_game_kind(tokens[0].text, Family::stones)) pat.kind_ = *kind;
     else return PatternError{int(tokens[0].column), cat("expected the game first, Gomoku or Ninuki, not '", tokens[0].text, "'")};
 
     // Point terms are read against the 19x19 board and checked against the pattern's board at the end,

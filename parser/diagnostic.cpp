@@ -54,6 +54,17 @@ stones::StonePosition GameRecord::final_stone_position() const {
     return pos;
 }
 
+AnyPosition GameRecord::start_position() const {
+    if (is_stone_game()) return stone_start;
+    return start;
+}
+
+void GameRecord::set_start(const AnyPosition& pos) {
+    kind = pos.kind();
+    if (const Position* g = pos.gounki()) start = *g;
+    else stone_start = *pos.stones();
+}
+
 std::size_t GameRecord::error_count() const {
     std::size_t n = 0;
     for (const Diagnostic& d : diagnostics) n += d.severity == Severity::error;

@@ -23,9 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/notation.hpp"
-#include "core/position.hpp"
-#include "core/stones.hpp"
+#include "core/any_position.hpp"
 #include "core/types.hpp"
 
 namespace gounki::parser {
@@ -128,7 +126,11 @@ struct GameRecord {
     Position final_position() const;
     // The same for a stone game.
     stones::StonePosition final_stone_position() const;
-    bool is_stone_game() const { return kind != GameKind::gounki; }
+    bool is_stone_game() const { return gounki::is_stone_game(kind); }
+    // The start of the game, whatever its family (start or stone_start, by kind).
+    AnyPosition start_position() const;
+    // Sets kind and the family's start from `pos`.
+    void set_start(const AnyPosition& pos);
     std::size_t error_count() const;
     void clear();
 };

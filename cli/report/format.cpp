@@ -102,9 +102,9 @@ std::vector<double> white_curve(const GameReport& game) {
     return curve;
 }
 
-bool is_stone_game(const GameReport& game) { return game.kind != GameKind::gounki; }
+bool is_stone_game(const GameReport& game) { return gounki::is_stone_game(game.kind); }
 
-Color first_mover(const GameReport& game) { return is_stone_game(game) ? Color::black : Color::white; }
+Color first_mover(const GameReport& game) { return gounki::first_mover(game.kind); }
 
 int move_number(const GameReport& game, std::size_t ply) {
     const Color second = ~first_mover(game);
@@ -133,12 +133,17 @@ std::string players_line(const GameReport& game) {
     return (game.white.empty() ? "?" : game.white) + " \u2013 " + (game.black.empty() ? "?" : game.black);
 }
 
-std::optional<stones::StonePosition> stone_start_position(const GameReport& game) {
-    if (!is_stone_game(game)) return std::nullopt;
-    if (game.start_position.empty()) return stones::StonePosition(stones::Rules::defaults(game.kind));
-    auto parsed = stones::StonePosition::from_text(game.start_position);
-    if (auto* pos = std::get_if<stones::StonePosition>(&parsed)) return *pos;
+std::optional<AnyPosition> start_position(const GameReport& game) {
+    if (game.start_position.empty()) return AnyPosition::start(game.kind);
+    auto parsed = AnyPosition::from_text(game.start_position);
+    if (auto* pos = std::get_if<AnyPosition>(&parsed); pos && pos->kind() == game.kind) return *pos;
     return std::nullopt;
+}
+
+std::optional<stones::StonePosition> stone_start_position(const GameReport& game) {
+    const auto pos = start_position(game);
+    if (!pos || !pos->stones()) return std::nullopt;
+    return *pos->stones();
 }
 
 std::vector<Tag> stone_rule_tags(const GameReport& game) {
@@ -153,23 +158,16 @@ std::vector<Tag> stone_rule_tags(const GameReport& game) {
 }
 
 std::string start_position_text(const GameReport& game) {
-    if (is_stone_game(game)) {
-        const auto pos = stone_start_position(game);
-        return pos ? pos->to_text() : game.start_position;
-    }
-    if (game.start_position.empty()) return Position::start().to_text();
-    auto parsed = Position::from_text(game.start_position);
-    if (auto* pos = std::get_if<Position>(&parsed)) return pos->to_text();
-    return game.start_position;
+    const auto pos = start_position(game);
+    return pos ? pos->to_text() : game.start_position;
 }
 
 bool starts_from_standard_position(const GameReport& game) {
-    if (is_stone_game(game)) {
-        // Any size and options (stone_rule_tags shows them): the board is empty and Black moves.
-        const auto pos = stone_start_position(game);
-        return pos && *pos == stones::StonePosition(pos->rules());
-    }
-    return start_position_text(game) == Position::start().to_text();
+    const auto pos = start_position(game);
+    if (!pos) return false;
+    // A stone game of any size and options (stone_rule_tags shows them): the board is empty and Black moves.
+    if (const stones::StonePosition* stone = pos->stones()) return *stone == stones::StonePosition(stone->rules());
+    return *pos == AnyPosition::start(game.kind);
 }
 
 bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows) {

@@ -9,6 +9,7 @@
 
 #include "cli/report/board_diagram.hpp"
 #include "cli/report/report_model.hpp"
+#include "core/any_position.hpp"
 
 namespace gounki::report {
 
@@ -63,6 +64,8 @@ bool starts_from_standard_position(const GameReport& game);
 // What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the
 // options are not the defaults; nothing for Gounki.
 std::vector<Tag> stone_rule_tags(const GameReport& game);
+// The game's start position; nullopt when its text does not read as a position of its game.
+std::optional<AnyPosition> start_position(const GameReport& game);
 // A stone game's start position; nullopt when the game is Gounki or the text is unreadable.
 std::optional<stones::StonePosition> stone_start_position(const GameReport& game);
 

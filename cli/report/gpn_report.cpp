@@ -18,46 +18,28 @@ bool valid_tag_name(std::string_view name) {
     return true;
 }
 
-// How a game's moves are read back from their texts and played, Gounki or stone game alike.
-struct GounkiReplay {
-    Position pos;
-    Move read(const std::string& text) const { return resolve_move_text(pos, text).move; }
-    void play(Move m) {
-        UndoRecord u;
-        pos.do_move(m, u);
-    }
-};
+// The legal move `text` names in `pos`, or none.
+Move read_move(const AnyPosition& pos, const std::string& text) {
+    const auto parsed = pos.parse_move(text);
+    const Move* m = std::get_if<Move>(&parsed);
+    return m ? *m : Move::none();
+}
 
-struct StoneReplay {
-    stones::StonePosition pos;
-    Move read(const std::string& text) const {
-        const int point = stones::parse_point(text, pos.size());
-        if (point == stones::no_point || !pos.is_legal(Move::placement(point))) return Move::none();
-        return Move::placement(point);
-    }
-    void play(Move m) {
-        stones::StoneUndo u;
-        pos.play(m, u);
-    }
-};
-
-// The moves of `texts` from `replay`'s position as a line, up to the first one that is not legal.
-template <class Replay>
-parser::Line line_of(Replay replay, const std::vector<std::string>& texts) {
+// The moves of `texts` from `pos` as a line, up to the first one that is not legal.
+parser::Line line_of(AnyPosition pos, const std::vector<std::string>& texts) {
     parser::Line line;
     for (const std::string& t : texts) {
-        const Move m = replay.read(t);
+        const Move m = read_move(pos, t);
         if (!m) break;
         line.plies.emplace_back(m);
-        replay.play(m);
+        pos.play(m);
     }
     return line;
 }
 
-template <class Replay>
-void add_plies(parser::GameRecord& rec, const GameReport& g, Replay replay, const GpnOptions& o) {
+void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const GpnOptions& o) {
     for (const Ply& p : g.plies) {
-        const Move move = replay.read(p.move);
+        const Move move = read_move(replay, p.move);
         if (!move) {
             // A model that does not replay: say so where it stops rather than write a broken record.
             const std::string note = "gounki report: the move " + p.move + " is not legal here; the game is cut off";
@@ -96,16 +78,10 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
         if (valid_tag_name(t.name) && t.name != "Annotator") tag(t.name, t.value);
     tag("Annotator", annotator.empty() ? "gounki" : annotator);
     rec.result = g.result.empty() ? "*" : g.result;
-    rec.kind = g.kind;
-    if (is_stone_game(g)) {
-        // An unreadable start leaves the empty board: the moves then stop where they do not fit.
-        rec.stone_start = stone_start_position(g).value_or(stones::StonePosition(stones::Rules::defaults(g.kind)));
-        add_plies(rec, g, StoneReplay{rec.stone_start}, o);
-    } else {
-        auto start = Position::from_text(start_position_text(g));
-        if (auto* p = std::get_if<Position>(&start)) rec.start = *p;
-        add_plies(rec, g, GounkiReplay{rec.start}, o);
-    }
+    // An unreadable start leaves the game's start: the moves then stop where they do not fit.
+    const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
+    rec.set_start(start);
+    add_plies(rec, g, start, o);
     return rec;
 }
 
