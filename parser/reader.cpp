@@ -117,15 +117,18 @@ std::size_t RecordReader::block_end() const {
     //     is movetext, after which a line starting with `[` ends the game;
     //   - inside a `{` comment: a tag pair line ends it (tag_line_starts);
     //   - a `;` comment or a tag pair on that line could hide the result: such lines are passed.
+    // Candidates are found from the end by their '[' (memrchr), the line end before it checked then:
+    // text without tag pairs (HTML tables) is passed over at memory speed.
     const char* b = buf_.data();
     const std::string_view all(b, end_);
-    std::size_t q = end_;
+    std::size_t q = end_; // candidates start before q
     while (q > begin_ + 1) {
-        const std::size_t nl = all.rfind('\n', q - 1);
-        if (nl == std::string_view::npos || nl < begin_) break;
-        q = nl;
-        const std::size_t start = nl + 1;
-        if (start >= end_ || b[start] != '[' || !tag_line_starts(b + start, b + end_)) continue;
+        const void* found = memrchr(b + begin_ + 1, '[', q - (begin_ + 1));
+        if (!found) break;
+        const std::size_t start = std::size_t(static_cast<const char*>(found) - b);
+        q = start;
+        const std::size_t nl = start - 1;
+        if (b[nl] != '\n' || !tag_line_starts(b + start, b + end_)) continue;
         std::size_t e = nl; // back to the last byte of the previous line with anything on it
         while (e > begin_ && blank_or_line_end(b[e])) --e;
         if (blank_or_line_end(b[e]) || e == begin_) continue;

@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gounki::parser {
 
 namespace {
@@ -81,6 +85,14 @@ Look deployment_follows(const char* p, const char* end, bool eof) {
     return Look::no;
 }
 
+// `<table` in any case at p (six bytes there).
+bool table_tag_at(const unsigned char* p) {
+    static constexpr char table[] = "<table";
+    for (int k = 1; k < 6; ++k)
+        if ((p[k] | 0x20) != table[k]) return false;
+    return true;
+}
+
 // 1: a byte that decides nothing here (movetext, blanks: the slow path below would only note
 // that the line holds something); 2: `0` or `1`, which may start a result after a token boundary;
 // 0: look closer (line ends, brackets, comments, `*`, `<` (an HTML table), the first byte of a
@@ -95,6 +107,42 @@ constexpr std::array<std::uint8_t, 256> make_byte_class() {
     return t;
 }
 constexpr std::array<std::uint8_t, 256> byte_class = make_byte_class();
+
+#if defined(__SSE2__)
+// The bytes of p[0..15] where the run below stops, as a 16-bit mask (it reads p[0..17]): those of
+// class 0 but '<', a '<' followed by `ta` (any case: it may open <table), a `0` or `1` followed by
+// `-` or `/` (it may start a result). The other bytes are passed over by the run as well.
+inline unsigned stop_mask(const unsigned char* p) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2));
+    auto eq = [](__m128i a, int c) { return _mm_cmpeq_epi8(a, _mm_set1_epi8(char(c))); };
+    auto mask = [](__m128i a, int m) { return _mm_and_si128(a, _mm_set1_epi8(char(m))); };
+    auto lower = [](__m128i a) { return _mm_or_si128(a, _mm_set1_epi8(0x20)); };
+    const __m128i folded = mask(v, 0xDF);                  // '[' and '{' as 0x5B, ']' and '}' as 0x5D
+    const __m128i controls = _mm_sub_epi8(v, _mm_set1_epi8('\n')); // \n \v \f as 0..2
+    __m128i m = _mm_or_si128(eq(folded, 0x5B), eq(folded, 0x5D));
+    m = _mm_or_si128(m, eq(mask(v, 0xFE), '('));          // ( )
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(controls, _mm_set1_epi8(2)), controls));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, ';'), eq(v, '*')), eq(v, 0xEF)));
+    m = _mm_or_si128(m, _mm_and_si128(_mm_and_si128(eq(v, '<'), eq(lower(v1), 't')), eq(lower(v2), 'a')));
+    m = _mm_or_si128(m, _mm_and_si128(eq(mask(v, 0xFE), '0'), _mm_or_si128(eq(v1, '-'), eq(v1, '/'))));
+    return unsigned(_mm_movemask_epi8(m));
+}
+#endif
+
+// From i, the first byte the run below must look at: one not of class 1, in the scalar part; the
+// SIMD part passes over more (see stop_mask), all of which the run would pass over too.
+std::size_t next_stop(const unsigned char* d, std::size_t i, std::size_t size) {
+#if defined(__SSE2__)
+    for (; i + 18 <= size; i += 16)
+        if (const unsigned m = stop_mask(d + i)) return i + unsigned(__builtin_ctz(m));
+#endif
+    while (i + 4 <= size && (byte_class[d[i]] & byte_class[d[i + 1]] & byte_class[d[i + 2]] & byte_class[d[i + 3]]) == 1)
+        i += 4;
+    while (i < size && byte_class[d[i]] == 1) ++i;
+    return i;
+}
 
 // Bytes after which a result may start (the test in the slow path below, as a table).
 constexpr std::array<bool, 256> make_token_boundary() {
@@ -131,10 +179,7 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                 const auto* d = reinterpret_cast<const unsigned char*>(data);
                 std::size_t i = pos_;
                 for (;;) {
-                    while (i + 4 <= size && (byte_class[d[i]] & byte_class[d[i + 1]] & byte_class[d[i + 2]] &
-                                             byte_class[d[i + 3]]) == 1)
-                        i += 4;
-                    while (i < size && byte_class[d[i]] == 1) ++i;
+                    i = next_stop(d, i, size);
                     if (i + 2 >= size) break;
                     if (byte_class[d[i]] == 2 &&
                         ((d[i + 1] != '-' && d[i + 1] != '/') || // every result goes on with - or /
@@ -145,6 +190,10 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                     if (d[i] == '*' && depth_ == 0 && ((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'h') &&
                         d[i + 2] >= '1' && d[i + 2] <= '8') {
                         i += 3; // a deployment's first square (deployment_follows says the same)
+                        continue;
+                    }
+                    if (d[i] == '<' && i + 6 <= size && !table_tag_at(d + i)) {
+                        ++i; // markup other than <table: movetext, as the slow path below has it
                         continue;
                     }
                     break;
@@ -182,9 +231,7 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                 // An HTML table at the start of a line, after another table: the next game's. (The
                 // page before the first table stays with it: the web-text pass blanks it there.)
                 if (end - p < 6 && !eof) return Scan::need_more;
-                static constexpr char table[] = "<table";
-                bool match = end - p >= 6;
-                for (int k = 1; k < 6 && match; ++k) match = (p[k] | 0x20) == table[k];
+                const bool match = end - p >= 6 && table_tag_at(reinterpret_cast<const unsigned char*>(p));
                 if (match && line_start_ && movetext_ && table_) {
                     cut = pos_;
                     return Scan::cut;

@@ -697,6 +697,32 @@ private:
         return e;
     }
 
+    // The bulk of a table from pos (a '<'): its common tags (common_tag), plain ASCII text and line
+    // ends followed by a '<', in one loop rather than one call of movetext() each; the same output.
+    // It stops before anything else (which then needs a look from movetext()).
+    std::size_t table_run(std::size_t pos) {
+        Tag t;
+        while (pos < n_) {
+            const unsigned char c = s_[pos];
+            if (c == '<') {
+                if (pos + 5 > n_ || !common_tag(pos, t)) break;
+                flush(pos);
+                bool eol;
+                pos = markup(pos, t, eol);
+            } else if (c == '\n') {
+                // Not followed by a tag pair line: that is looked at by movetext().
+                if (pos + 1 >= n_ || s_[pos + 1] != '<') break;
+                flush(pos);
+                ++pos;
+            } else if (!(stops[c] & 3)) {
+                pos = plain_run(pos);
+            } else {
+                break;
+            }
+        }
+        return pos;
+    }
+
     std::size_t movetext(std::size_t pos) {
         if (line_start(pos)) {
             std::size_t end;
@@ -705,6 +731,10 @@ private:
         const unsigned char c = s_[pos];
         if (!(stops[c] & (html_ ? 3 : 1))) return plain_run(pos);
         if (c < 0x80) {
+            if (html_ && c == '<' && pos + 5 <= n_) {
+                Tag t;
+                if (common_tag(pos, t)) return table_run(pos);
+            }
             if (html_ && c == '<') {
                 Tag t;
                 if (parse_tag(pos, t)) {
