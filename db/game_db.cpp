@@ -133,9 +133,11 @@ void GameDatabase::open_schema(Access access) {
     db_.exec("PRAGMA foreign_keys = ON");
     if (access == Access::read_write) {
         // WAL lets searches read while an import writes; NORMAL sync is safe against crashes in WAL.
-        Statement mode(db_, "PRAGMA journal_mode");
-        const bool wal = mode.step() && mode.get_text(0) == "wal";
-        mode.reset();
+        bool wal = false;
+        {
+            Statement mode(db_, "PRAGMA journal_mode");
+            wal = mode.step() && mode.get_text(0) == "wal";
+        }
         // A new file gets 16 KB pages (before WAL fixes the size): fewer B-tree levels and page
         // splits; an import commits about a quarter faster than with the default 4 KB.
         if (objects == 0 && version == 0) db_.exec("PRAGMA page_size = 16384");
@@ -159,9 +161,10 @@ void GameDatabase::open_schema(Access access) {
         version = m.version;
     }
 
-    Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
-    if (depth.step()) tree_depth_ = depth.get_int(0);
-    depth.reset();
+    {
+        Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
+        if (depth.step()) tree_depth_ = depth.get_int(0);
+    }
     if (access == Access::read_write) create_lookup_indexes();
 }
 
@@ -185,9 +188,9 @@ void GameDatabase::create_lookup_indexes() {
     Statement exists(db_, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1");
     bool all = true;
     for (const auto& [name, on] : lookup_indexes) {
+        const ResetAtExit done(exists);
         exists.bind(1, name);
         all &= exists.step();
-        exists.reset();
     }
     if (all) return;
     Transaction tx(db_, TransactionKind::immediate);

@@ -296,9 +296,9 @@ void Importer::Impl::games_ending(std::uint64_t key, std::uint32_t plies, std::v
     // position is in the position index at its last ply; the rows are checked for that ply count.
     ids.clear();
     if (plies < short_game_plies) {
+        const ResetAtExit done(short_end);
         short_end.bind(1, std::int64_t(key)).bind(2, std::int64_t(plies));
         while (short_end.step()) ids.push_back(short_end.get_int64(0));
-        short_end.reset();
         return;
     }
     found.clear();
@@ -315,13 +315,14 @@ std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::un
                                      const std::string& name) {
     if (auto it = cache.find(name); it != cache.end()) return it->second;
     std::int64_t id = 0;
-    find.bind(1, name);
-    if (find.step()) id = find.get_int64(0);
-    find.reset();
+    {
+        const ResetAtExit done(find);
+        find.bind(1, name);
+        if (find.step()) id = find.get_int64(0);
+    }
     if (!id) {
         insert.bind(1, name);
         insert.run();
-        insert.reset();
         id = db.last_insert_rowid();
     }
     cache.emplace(name, id);
@@ -331,15 +332,17 @@ std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::un
 void Importer::Impl::load_end_keys() {
     // Inside the write transaction: the keys and the id they reach are one consistent snapshot.
     std::vector<std::uint64_t> added;
-    Statement& st = end_keys_loaded ? new_end_keys : all_end_keys;
-    if (end_keys_loaded) st.bind(1, last_seen_id); // games other importers stored since our last batch
-    while (st.step()) added.push_back(std::uint64_t(st.get_int64(0)));
-    st.reset();
+    {
+        Statement& st = end_keys_loaded ? new_end_keys : all_end_keys;
+        const ResetAtExit done(st);
+        if (end_keys_loaded) st.bind(1, last_seen_id); // games other importers stored since our last batch
+        while (st.step()) added.push_back(std::uint64_t(st.get_int64(0)));
+    }
     end_keys_loaded = true;
     add_end_keys(added);
+    const ResetAtExit done(max_id);
     max_id.step();
     last_seen_id = max_id.get_int64(0);
-    max_id.reset();
 }
 
 void Importer::Impl::add_end_keys(std::vector<std::uint64_t>& keys) {
@@ -370,6 +373,7 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     std::int64_t dup = 0, same_record = 0;
     games_ending(p.keys.back(), n, ending);
     for (std::int64_t other : ending) {
+        const ResetAtExit done(same_end);
         same_end.bind(1, other).bind(2, std::int64_t(n));
         const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
                           blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
@@ -379,7 +383,6 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
             if (!dup) dup = other;
             if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = other;
         }
-        same_end.reset();
     }
     if (same_record) {
         p.skip = true;
@@ -408,27 +411,23 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
     insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id_counter);
     insert_game.run();
-    insert_game.reset();
     const std::int64_t id = id_counter++;
     p.report.game_id = id;
     int seq = 0;
     for (const auto& [name, value] : p.other_tags) {
         insert_tag.bind(1, id).bind(2, seq++).bind(3, name).bind(4, value);
         insert_tag.run();
-        insert_tag.reset();
     }
     seq = 0;
     for (const Diagnostic& d : g.diagnostics) {
         insert_diag.bind(1, id).bind(2, seq++).bind(3, std::int64_t(d.severity)).bind(4, d.code).bind(5, d.line).bind(6, d.column).bind(7, d.message);
         insert_diag.run();
-        insert_diag.reset();
     }
 }
 
 void Importer::Impl::note(std::int64_t game, const std::string& text) {
     insert_note.bind(1, game).bind(2, text);
     insert_note.run();
-    insert_note.reset();
 }
 
 void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
@@ -448,11 +447,11 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
         games_ending(p.keys[ply], ply, ending);
         for (std::int64_t other : ending) {
             if (other == id || other == p.report.other_id) continue;
+            const ResetAtExit done(find_end);
             find_end.bind(1, other).bind(2, std::int64_t(ply));
             if (find_end.step() && find_end.get_text(2) == p.start_text && find_end.get_int64(3) == std::int64_t(p.in.kind) &&
                 blob_starts_with(p.moves_blob, find_end.get_blob(1)))
                 add(other, ply == n);
-            find_end.reset();
         }
     }
     for (std::uint32_t i : p.shorter_in_batch) {
@@ -479,11 +478,11 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     for (std::int64_t other : candidates) {
         if (p.report.prefix_of.size() >= max_flags) break;
+        const ResetAtExit done(game_moves);
         game_moves.bind(1, other);
         if (game_moves.step() && game_moves.get_int64(3) > std::int64_t(n) && game_moves.get_text(1) == p.start_text &&
             game_moves.get_int64(2) == std::int64_t(p.in.kind) && blob_starts_with(game_moves.get_blob(0), p.moves_blob))
             p.report.prefix_of.push_back(other);
-        game_moves.reset();
     }
 }
 
@@ -504,17 +503,21 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     Transaction tx(db, TransactionKind::immediate);
     if (!lookup_decided) {
         lookup_decided = true;
-        Statement count(db, "SELECT count(*) FROM games");
-        const std::int64_t stored = count.step() ? count.get_int64(0) : 0;
-        count.reset();
+        std::int64_t stored = 0;
+        {
+            Statement count(db, "SELECT count(*) FROM games");
+            if (count.step()) stored = count.get_int64(0);
+        }
         if (opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
             gdb.drop_lookup_indexes(); // with this batch: rolled back with it
             lookup_dropped = true;
         }
     }
-    next_id.step();
-    id_counter = next_id.get_int64(0);
-    next_id.reset();
+    {
+        const ResetAtExit done(next_id);
+        next_id.step();
+        id_counter = next_id.get_int64(0);
+    }
     load_end_keys();
     match_end_keys(prepared);
     gdb.index().refresh_filters(); // games_ending and the prefix checks look runs up
@@ -579,7 +582,6 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
 
     set_next_id.bind(1, id_counter);
     set_next_id.run();
-    set_next_id.reset();
 
     // Tree counts of the shallow plies, summed over the batch first: sorted, then one upsert per
     // (position, move).
@@ -614,7 +616,6 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         tree_upsert.bind(1, std::int64_t(hits[i].key)).bind(2, std::int64_t(hits[i].move)).bind(3, games).bind(4, white)
             .bind(5, black).bind(6, draws).bind(7, latest_game).bind(8, latest_date);
         tree_upsert.run();
-        tree_upsert.reset();
         i = j;
     }
     add_lap(stats.tree_s);

@@ -95,7 +95,6 @@ public:
         : db_(db), insert_block_(insert_block), bloom_(std::size_t(std::max<std::int64_t>(expected_entries, 1))) {
         insert_run.bind(1, std::int64_t(0)).bind_blob(2, {});
         insert_run.run();
-        insert_run.reset();
         run_id_ = db_.last_insert_rowid();
     }
 
@@ -120,7 +119,6 @@ public:
         flush();
         update_run.bind(1, entries_).bind_blob(2, bloom_.bytes()).bind(3, run_id_);
         update_run.run();
-        update_run.reset();
         return run_id_;
     }
 
@@ -132,7 +130,6 @@ private:
         if (!block_entries_) return;
         insert_block_.bind(1, run_id_).bind(2, std::int64_t(last_.key)).bind(3, seq_++).bind(4, std::int64_t(first_key_)).bind_blob(5, buf_);
         insert_block_.run();
-        insert_block_.reset();
         buf_.clear();
         block_entries_ = 0;
     }
@@ -173,12 +170,13 @@ void PositionIndex::add_run(std::span<const IndexEntry> sorted) {
 
 std::vector<RunInfo> PositionIndex::runs() {
     std::vector<RunInfo> out;
+    const ResetAtExit done(list_runs_);
     while (list_runs_.step()) out.push_back({list_runs_.get_int64(0), list_runs_.get_int64(1)});
-    list_runs_.reset();
     return out;
 }
 
 void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out) {
+    const ResetAtExit done(find_blocks_);
     find_blocks_.bind(1, run).bind(2, std::int64_t(key));
     while (find_blocks_.step()) {
         const auto first = std::uint64_t(find_blocks_.get_int64(0));
@@ -188,13 +186,9 @@ void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<
             if (e.key == key) out.push_back(e);
             else if (std::int64_t(e.key) > std::int64_t(key)) past = true;
         });
-        if (!ok) {
-            find_blocks_.reset();
-            throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
-        }
+        if (!ok) throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
         if (past) break;
     }
-    find_blocks_.reset();
 }
 
 void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
@@ -226,10 +220,12 @@ void PositionIndex::refresh_filters() {
             continue;
         }
         // Another importer's run, or one a deletion shrank: read its filter.
-        load_bloom_.bind(1, r.id);
         BloomFilter f;
-        if (load_bloom_.step()) f = BloomFilter::from_bytes(load_bloom_.get_blob(0));
-        load_bloom_.reset();
+        {
+            const ResetAtExit done(load_bloom_);
+            load_bloom_.bind(1, r.id);
+            if (load_bloom_.step()) f = BloomFilter::from_bytes(load_bloom_.get_blob(0));
+        }
         kept.emplace(r.id, KnownFilter{r.entries, std::move(f)});
     }
     filters_ = std::move(kept);
@@ -267,22 +263,23 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
         for (std::uint64_t key : distinct) {
             // Collect the blocks first: the table is not changed under an open cursor.
             std::vector<Block> touched;
-            find_blocks_.bind(1, r.id).bind(2, std::int64_t(key));
-            while (find_blocks_.step()) {
-                const auto first = std::uint64_t(find_blocks_.get_int64(0));
-                if (std::int64_t(first) > std::int64_t(key)) break;
-                Block b{find_blocks_.get_int64(2), find_blocks_.get_int64(3), {}, 0};
-                decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
-                    if (e.key == key && e.game == game) ++b.removed;
-                    else b.kept.push_back(e);
-                });
-                if (b.removed) touched.push_back(std::move(b));
+            {
+                const ResetAtExit done(find_blocks_);
+                find_blocks_.bind(1, r.id).bind(2, std::int64_t(key));
+                while (find_blocks_.step()) {
+                    const auto first = std::uint64_t(find_blocks_.get_int64(0));
+                    if (std::int64_t(first) > std::int64_t(key)) break;
+                    Block b{find_blocks_.get_int64(2), find_blocks_.get_int64(3), {}, 0};
+                    decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
+                        if (e.key == key && e.game == game) ++b.removed;
+                        else b.kept.push_back(e);
+                    });
+                    if (b.removed) touched.push_back(std::move(b));
+                }
             }
-            find_blocks_.reset();
             for (const Block& b : touched) {
                 delete_block_.bind(1, r.id).bind(2, b.last_key).bind(3, b.seq);
                 delete_block_.run();
-                delete_block_.reset();
                 removed += b.removed;
                 if (b.kept.empty()) continue;
                 std::vector<std::uint8_t> data;
@@ -291,16 +288,13 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
                 insert_block_.bind(1, r.id).bind(2, std::int64_t(b.kept.back().key)).bind(3, b.seq)
                     .bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data);
                 insert_block_.run();
-                insert_block_.reset();
             }
         }
         if (removed) {
             update_entries.bind(1, removed).bind(2, r.id);
             update_entries.run();
-            update_entries.reset();
             drop_empty.bind(1, r.id);
             drop_empty.run();
-            drop_empty.reset();
         }
     }
 }
@@ -403,14 +397,12 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         }
         sift_down(0);
     }
-    for (Source& s : sources) s.blocks.reset();
-    sources.clear();
+    sources.clear(); // finalises their statements before the merged run is written
     const std::int64_t merged = w.finish(update_bloom_);
     Statement drop(db_, "DELETE FROM position_runs WHERE id = ?1");
     for (const RunInfo& r : present) {
         drop.bind(1, r.id);
         drop.run();
-        drop.reset();
     }
     tx.commit();
     filters_[merged] = KnownFilter{w.entries(), w.take_bloom()};

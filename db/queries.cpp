@@ -106,10 +106,10 @@ Position start_of(std::string_view text) {
 
 GameSummary GameDatabase::summary(std::int64_t id) {
     Statement& st = cached(std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
+    const ResetAtExit done(st);
     st.bind(1, id);
     GameSummary s;
     if (st.step()) s = read_summary(st);
-    st.reset();
     return s;
 }
 
@@ -154,10 +154,10 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
             Params params(2);
             Statement st(db_, "SELECT 1 FROM games g WHERE g.id = ?1 AND " + where(filter, params));
             for (const auto& m : matches) {
+                const ResetAtExit done(st);
                 st.bind(1, m.first);
                 params.bind(st);
                 if (st.step()) kept.push_back(m);
-                st.reset();
             }
         }
         matches = std::move(kept);
@@ -168,12 +168,12 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
     const std::size_t last = paging.limit < 0 ? matches.size() : std::min(matches.size(), first + std::size_t(paging.limit));
     Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE g.id = ?1");
     for (std::size_t i = first; i < last; ++i) {
+        const ResetAtExit done(st);
         st.bind(1, matches[i].first);
         if (st.step()) {
             out.games.push_back(read_summary(st));
             out.games.back().ply = matches[i].second;
         }
-        st.reset();
     }
     return out;
 }
@@ -228,11 +228,11 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     std::int64_t first = 0, last = -1;
     {
         Statement& range = cached("SELECT min(id), max(id) FROM games");
+        const ResetAtExit done(range);
         if (range.step() && !range.is_null(0)) {
             first = range.get_int64(0);
             last = range.get_int64(1);
         }
-        range.reset();
     }
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     Params params(3);
@@ -260,6 +260,7 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
             for (;;) {
                 const std::int64_t from = next.fetch_add(chunk);
                 if (from > last) break;
+                const ResetAtExit done(st);
                 st.bind(1, from).bind(2, from + chunk);
                 params.bind(st);
                 static const Position standard = Position::start();
@@ -274,7 +275,6 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
                     const int ply = first_match(pattern, start, st.get_blob(2));
                     if (ply >= 0) local.emplace_back(st.get_int64(0), ply);
                 }
-                st.reset();
             }
             std::lock_guard lock(mutex);
             matches.insert(matches.end(), local.begin(), local.end());
@@ -365,6 +365,7 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
     Statement game(db_, "SELECT result, date_key, moves FROM games WHERE id = ?1");
     for (const IndexEntry& e : entries) {
         if (e.ply < std::uint32_t(tree_depth_)) continue;
+        const ResetAtExit done(game);
         game.bind(1, e.game);
         if (game.step()) {
             MoveDecoder moves(game.get_blob(2));
@@ -382,7 +383,6 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
                 latest(a, game.get_int64(1), e.game);
             }
         }
-        game.reset();
     }
 
     Tree out;
@@ -401,9 +401,9 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     Transaction tx(db_, TransactionKind::deferred);
     Statement& st = cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line, g.annotated" + summary_from +
                            " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
+    std::optional<ResetAtExit> done(st);
     st.bind(1, id);
     if (!st.step()) {
-        st.reset();
         return std::nullopt;
     }
     StoredGame out;
@@ -420,7 +420,7 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     out.source_file = st.get_string(13);
     out.source_line = st.get_int(14);
     out.annotated = st.get_string(15);
-    st.reset();
+    done.reset(); // the row's texts are copied: the statement may go
     if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
     out.moves = std::move(*moves);
 
@@ -440,11 +440,13 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         out.tags.emplace_back("SetUp", "1");
         out.tags.emplace_back("Position", start_text);
     }
-    Statement& tags = cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
-    tags.bind(1, id);
     std::vector<std::pair<std::string, std::string>> stored;
-    while (tags.step()) stored.emplace_back(tags.get_string(0), tags.get_string(1));
-    tags.reset();
+    {
+        Statement& tags = cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+        const ResetAtExit tags_done(tags);
+        tags.bind(1, id);
+        while (tags.step()) stored.emplace_back(tags.get_string(0), tags.get_string(1));
+    }
     if (out.summary.kind != GameKind::gounki) {
         // A stone game's Size and Rules: as imported, else from the start (which always names them).
         const auto has = [&](std::string_view name) {
@@ -456,11 +458,13 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         if (std::string r = stones::rules_tag_text(rules); !has("Rules") && !r.empty()) out.tags.emplace_back("Rules", std::move(r));
     }
     for (auto& t : stored) out.tags.push_back(std::move(t));
-    Statement& diags = cached("SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
-    diags.bind(1, id);
-    while (diags.step())
-        out.diagnostics.push_back({Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
-    diags.reset();
+    {
+        Statement& diags = cached("SELECT severity, code, line, col, message FROM diagnostics WHERE game_id = ?1 ORDER BY seq");
+        const ResetAtExit diags_done(diags);
+        diags.bind(1, id);
+        while (diags.step())
+            out.diagnostics.push_back({Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
+    }
     tx.commit();
     return out;
 }
@@ -485,6 +489,7 @@ void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosit
     std::int64_t best_id = 0, best_date = -1;
     for (const IndexEntry& e : entries) {
         if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
+        const ResetAtExit done(game);
         game.bind(1, e.game);
         if (game.step() && GameKind(game.get_int(3)) == kind) {
             AnyPosition p = stored_start(kind, game.get_text(0));
@@ -497,7 +502,6 @@ void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosit
                 best_id = e.game;
             }
         }
-        game.reset();
     }
     Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
     update.bind(1, std::int64_t(key)).bind(2, std::int64_t(move.raw())).bind(3, best_id).bind(4, std::max<std::int64_t>(best_date, 0));
@@ -506,37 +510,43 @@ void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosit
 
 bool GameDatabase::delete_game(std::int64_t id) {
     Transaction tx(db_, TransactionKind::immediate);
-    Statement st(db_, "SELECT kind, start_position, moves, result FROM games WHERE id = ?1");
-    st.bind(1, id);
-    if (!st.step()) return false;
-    const GameKind kind = GameKind(st.get_int(0));
-    const AnyPosition start = stored_start(kind, st.get_text(1));
-    auto moves = decode_moves(st.get_blob(2));
-    const auto result = ResultCode(st.get_int(3));
-    st.reset();
+    GameKind kind = GameKind::gounki;
+    std::optional<AnyPosition> start;
+    std::optional<std::vector<Move>> moves;
+    ResultCode result = ResultCode::unknown;
+    {
+        Statement st(db_, "SELECT kind, start_position, moves, result FROM games WHERE id = ?1");
+        st.bind(1, id);
+        if (!st.step()) return false;
+        kind = GameKind(st.get_int(0));
+        start = stored_start(kind, st.get_text(1));
+        moves = decode_moves(st.get_blob(2));
+        result = ResultCode(st.get_int(3));
+    }
     if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
 
-    const std::vector<std::uint64_t> keys = position_keys(start, *moves);
+    const std::vector<std::uint64_t> keys = position_keys(*start, *moves);
     index_->remove_game(id, keys);
 
     Statement dec(db_, "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
                        "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
     Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
-    AnyPosition pos = start;
+    AnyPosition pos = *start;
     for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = (*moves)[ply];
         dec.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw())).bind(3, int(result == ResultCode::white_wins))
             .bind(4, int(result == ResultCode::black_wins)).bind(5, int(result == ResultCode::draw));
         std::int64_t left = -1, latest = 0;
-        if (dec.step()) {
-            left = dec.get_int64(0);
-            latest = dec.get_int64(1);
+        {
+            const ResetAtExit done(dec);
+            if (dec.step()) {
+                left = dec.get_int64(0);
+                latest = dec.get_int64(1);
+            }
         }
-        dec.reset();
         if (left == 0) {
             drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw()));
             drop.run();
-            drop.reset();
         } else if (left > 0 && latest == id) {
             recompute_latest(keys[ply], m, pos);
         }

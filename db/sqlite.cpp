@@ -146,11 +146,17 @@ bool Statement::step() {
 }
 
 void Statement::run() {
-    while (step()) {
+    try {
+        while (step()) {
+        }
+    } catch (...) {
+        reset();
+        throw;
     }
+    reset();
 }
 
-void Statement::reset() {
+void Statement::reset() noexcept {
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
 }

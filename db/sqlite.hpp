@@ -87,10 +87,12 @@ public:
 
     // Steps once: true when a row is available, false when the statement is done.
     bool step();
-    // Steps a statement that returns no rows (INSERT, UPDATE, ...).
+    // Steps a statement that returns no rows (INSERT, UPDATE, ...) to its end, then resets it for
+    // the next execution (also when it fails).
     void run();
-    // Resets for the next execution and clears the bindings.
-    void reset();
+    // Resets for the next execution and clears the bindings. A statement that returns rows is
+    // reset by a ResetAtExit guard rather than by hand.
+    void reset() noexcept;
 
     // Columns are numbered from 0, as in SQLite's C API.
     bool is_null(int column) const;
@@ -106,6 +108,22 @@ private:
     void check(int rc) const;
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Resets a statement that returns rows (clearing its bindings) when the scope ends, however it
+// ends (the last row read, a break, an exception), so the statement never holds its read open:
+//   const ResetAtExit done(st);
+//   st.bind(1, id);
+//   while (st.step()) ...
+class ResetAtExit {
+public:
+    explicit ResetAtExit(Statement& st) : st_(st) {}
+    ~ResetAtExit() { st_.reset(); }
+    ResetAtExit(const ResetAtExit&) = delete;
+    ResetAtExit& operator=(const ResetAtExit&) = delete;
+
+private:
+    Statement& st_;
 };
 
 enum class TransactionKind {
