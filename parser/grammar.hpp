@@ -34,6 +34,10 @@ inline constexpr std::array<unsigned char, 256> skip_class = make_skip_class();
 // there is none. Sixteen bytes at a time where SSE2 is there (every x86-64): the runs between the
 // cells of a table copied from a web page are long.
 inline const char* skippable_end(const char* p, const char* last) {
+    auto skippable = [](char c) {
+        const unsigned char k = skip_class[static_cast<unsigned char>(c)];
+        return k == 1 || k == 2;
+    };
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' '), dot = _mm_set1_epi8('.'), bar = _mm_set1_epi8('|');
     const __m128i tab = _mm_set1_epi8('\t'), four = _mm_set1_epi8(4); // \t \n \v \f \r are 9..13
@@ -48,10 +52,7 @@ inline const char* skippable_end(const char* p, const char* last) {
         p += 16;
     }
 #endif
-    for (; p != last; ++p) {
-        const unsigned char k = skip_class[static_cast<unsigned char>(*p)];
-        if (k != 1 && k != 2) break;
-    }
+    while (p != last && skippable(*p)) ++p;
     return p;
 }
 
@@ -59,8 +60,9 @@ inline const char* skippable_end(const char* p, const char* last) {
 // cell: a cell holding only '-' and ':' (and blanks) up to the next `|` or the line end is table
 // furniture (a rule row, or "--" for no move) and is skipped whole; otherwise its '-' starts a
 // token. Runs of blanks, line ends, '.' and '|' are passed in one go, and the cell is looked at
-// only where such a run stops at a '-' or ':' right after a `|` (blanks between).
-inline const char* skip_run(const char* p, const char* last) {
+// only where such a run stops at a '-' or ':' right after a `|` (blanks between). Not inlined: the
+// skipper's own test, at a token already or after one blank, is what runs most.
+[[gnu::noinline]] inline const char* skip_run(const char* p, const char* last) {
     const char* const start = p;
     for (;;) {
         p = skippable_end(p, last);
