@@ -9,17 +9,11 @@
 // n ranks by deployment; rounds step diagonally, squares straight ahead or sideways; capturing ends
 // a movement; deployments never capture.
 #include "tests/catch.hpp"
-
-#include <sys/wait.h>
-#include <unistd.h>
+#include "tests/support.hpp"
 
 #include <bit>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "analysis/bench.hpp"
 #include "analysis/curve.hpp"
@@ -31,38 +25,37 @@
 
 using namespace gounki;
 using namespace gounki::analysis;
+using namespace gounki::test;
 
 namespace {
-
-Position pos_of(const std::string& text) {
-    auto r = Position::from_text(text);
-    if (auto* e = std::get_if<PositionError>(&r)) FAIL("bad test position '" << text << "': " << e->message);
-    return std::get<Position>(r);
-}
 
 SearchResult search_depth(const std::string& text, int depth) {
     Searcher s;
     SearchLimits l;
     l.depth = depth;
-    return s.search(pos_of(text), l);
+    return s.search(position_of(text), l);
 }
 
-std::string best_text(const std::string& text, const SearchResult& r) { return move_to_text(pos_of(text), r.best); }
-
-Move move_of(const Position& pos, const std::string& text) {
-    const Resolution r = resolve_move_text(pos, text);
-    if (!r.move) FAIL("bad test move '" << text << "' in " << pos.to_text() << ": " << r.message);
-    return r.move;
+// Searches `position` to `depth`: the result must be a win in `win_in` plies (negative: a loss in
+// as many), with `best` as its first move unless `best` is empty.
+SearchResult expect_win_in(const std::string& position, int depth, int win_in, const std::string& best = "") {
+    INFO(position << " to depth " << depth);
+    const SearchResult r = search_depth(position, depth);
+    CHECK(r.win_in == win_in);
+    if (!best.empty()) CHECK(move_to_text(position_of(position), r.best) == best);
+    return r;
 }
 
-std::vector<Move> line_of(Position pos, const std::vector<std::string>& texts) {
-    std::vector<Move> out;
-    for (const auto& t : texts) {
-        out.push_back(move_of(pos, t));
-        UndoRecord u;
-        pos.do_move(out.back(), u);
-    }
-    return out;
+// Searches `p` (White to move) to depth 5 after a game that has seen the same board with Black to
+// move: the position White's pass g1-g1 brings back.
+SearchResult search_after_pass(const Position& p) {
+    Position after_pass = p;
+    after_pass.set_side_to_move(Color::black);
+    const std::vector<std::uint64_t> history = {after_pass.key()};
+    Searcher s;
+    SearchLimits l;
+    l.depth = 5;
+    return s.search(p, l, {}, history);
 }
 
 } // namespace
@@ -73,16 +66,8 @@ std::vector<Move> line_of(Position pos, const std::vector<std::string>& texts) {
 // White's square on e8 stands on Black's last rank: it leaves the board now. Black's round on a1
 // would do the same on its move, but White moves first. With Black to move it is the mirror image.
 TEST_CASE("a piece on the last rank wins in 1 for the side to move", "[analysis]") {
-    const std::string w = "4S3/8/8/8/8/8/8/r7 w";
-    const SearchResult r = search_depth(w, 4);
-    CHECK(r.win_in == 1);
-    CHECK(best_text(w, r) == "e8-Out");
-    CHECK(is_proven_win(r.score));
-
-    const std::string b = "4S3/8/8/8/8/8/8/r7 b";
-    const SearchResult rb = search_depth(b, 4);
-    CHECK(rb.win_in == 1);
-    CHECK(best_text(b, rb) == "a1-Out");
+    CHECK(is_proven_win(expect_win_in("4S3/8/8/8/8/8/8/r7 w", 4, 1, "e8-Out").score));
+    expect_win_in("4S3/8/8/8/8/8/8/r7 b", 4, 1, "a1-Out");
 }
 
 // White's double round on d6 is 3 ranks from leaving: too far for one move (a stack of 2 reaches
@@ -90,8 +75,7 @@ TEST_CASE("a piece on the last rank wins in 1 for the side to move", "[analysis]
 // move, and Black's single square on a4 can neither reach those squares nor leave itself (4 ranks
 // from its goal). So White wins with its second move: ply 3.
 TEST_CASE("exit race: a double round three ranks out wins in 3", "[analysis]") {
-    const SearchResult r = search_depth("8/8/3(RR)4/8/s7/8/8/8 w", 8);
-    CHECK(r.win_in == 3);
+    const SearchResult r = expect_win_in("8/8/3(RR)4/8/s7/8/8/8 w", 8, 3);
     CHECK(r.score == win_at(3));
     REQUIRE(r.pv.size() == 3);
 }
@@ -100,25 +84,21 @@ TEST_CASE("exit race: a double round three ranks out wins in 3", "[analysis]") {
 // rank 8, then out; Black's d3 needs rank 2, rank 1, out). Their paths never meet (White's is on
 // ranks 7-8, Black's on ranks 1-2). Whoever moves first leaves first, with its third move: ply 5.
 TEST_CASE("exit race won by one tempo: win in 5 for whoever moves first", "[analysis]") {
-    const SearchResult w = search_depth("8/8/4R3/8/8/3r4/8/8 w", 8);
-    CHECK(w.win_in == 5);
-    const SearchResult b = search_depth("8/8/4R3/8/8/3r4/8/8 b", 8);
-    CHECK(b.win_in == 5);
+    expect_win_in("8/8/4R3/8/8/3r4/8/8 w", 8, 5);
+    expect_win_in("8/8/4R3/8/8/3r4/8/8 b", 8, 5);
 }
 
 // White's round on e5 needs 4 moves (ranks 6, 7, 8, out); Black's square on a6 needs 6. Black's
 // square moves down or sideways and can never reach White's path above rank 5. Win in 7.
 TEST_CASE("exit race: win in 7", "[analysis]") {
-    const SearchResult r = search_depth("8/8/s7/4R3/8/8/8/8 w", 10);
-    CHECK(r.win_in == 7);
+    expect_win_in("8/8/s7/4R3/8/8/8/8 w", 10, 7);
 }
 
 // Black's round on d3 needs 3 moves, White's round on e5 needs 4, and neither can touch the other
 // (White's only piece moves up, away from Black's path on ranks 1-2). Black leaves with its third
 // move, ply 6 counted from White's move: White loses in 6 whatever it does.
 TEST_CASE("a forced loss is reported with its distance, negative", "[analysis]") {
-    const SearchResult r = search_depth("8/8/8/4R3/8/3r4/8/8 w", 9);
-    CHECK(r.win_in == -6);
+    const SearchResult r = expect_win_in("8/8/8/4R3/8/3r4/8/8 w", 9, -6);
     CHECK(r.score == loss_at(6));
     CHECK(is_proven_loss(r.score));
 }
@@ -133,10 +113,7 @@ TEST_CASE("a forced loss is reported with its distance, negative", "[analysis]")
 // rank 7 need two moves, the RR on a6/c6 is 3 ranks out), and Black's two squares cannot all be
 // taken in one move.
 TEST_CASE("fork by a double round using a bounce: b5-b7 wins in 3", "[analysis]") {
-    const std::string p = "3s3s/8/8/1(RR)6/8/8/8/8 w";
-    const SearchResult r = search_depth(p, 8);
-    CHECK(r.win_in == 3);
-    CHECK(best_text(p, r) == "b5-b7");
+    expect_win_in("3s3s/8/8/1(RR)6/8/8/8/8 w", 8, 3, "b5-b7");
 }
 
 // A deployment that attacks two exit squares at once. White: R f7, RR g6. Black: ss c8, s f8, r h8.
@@ -148,10 +125,7 @@ TEST_CASE("fork by a double round using a bounce: b5-b7 wins in 3", "[analysis]"
 // its only way out is g8) is blocked by f8-g8; g6-g8 (h7 then a bounce) and f7-e8 / f7-g8 land on
 // rank 8 next to f8, which takes them sideways; g6*h7,g8 leaves one threat, g8, taken by f8.
 TEST_CASE("a deployment that attacks two exit squares at once wins in 3", "[analysis]") {
-    const std::string p = "2(ss)2s1r/5R2/6(RR)1/8/8/8/8/8 w";
-    const SearchResult r = search_depth(p, 8);
-    CHECK(r.win_in == 3);
-    CHECK(best_text(p, r) == "g6*f7+,e8");
+    expect_win_in("2(ss)2s1r/5R2/6(RR)1/8/8/8/8/8 w", 8, 3, "g6*f7+,e8");
 }
 
 // Looks like a win in 3 but is not: White's round on e7 would go to d8 or f8 and leave next move,
@@ -160,8 +134,7 @@ TEST_CASE("a deployment that attacks two exit squares at once wins in 3", "[anal
 // after taking the round it must still take the square on a1 to win by capture: nothing is
 // decided within 8 plies for either side.
 TEST_CASE("no win is claimed where a defence exists", "[analysis]") {
-    const SearchResult r = search_depth("4s3/4R3/8/8/8/8/8/S7 w", 8);
-    CHECK(r.win_in == 0);
+    const SearchResult r = expect_win_in("4s3/4R3/8/8/8/8/8/S7 w", 8, 0);
     CHECK_FALSE(is_proven(r.score));
 }
 
@@ -173,38 +146,28 @@ TEST_CASE("no win is claimed where a defence exists", "[analysis]") {
 // g1), which brings back the position before Black's last move, a position the game has already
 // seen: the search scores that repetition as a draw, 0, better than anything else White has.
 TEST_CASE("a repetition of a position of the game is a draw, taken when losing", "[analysis]") {
-    const Position p = pos_of("(sss)1(rrr)5/8/8/8/8/8/8/6(SS)1 w");
-    Position after_pass = p;
-    after_pass.set_side_to_move(Color::black);
-    const std::vector<std::uint64_t> history = {after_pass.key()};
-    Searcher s;
-    SearchLimits l;
-    l.depth = 5;
-    const SearchResult r = s.search(p, l, {}, history);
+    const Position p = position_of("(sss)1(rrr)5/8/8/8/8/8/8/6(SS)1 w");
+    const SearchResult r = search_after_pass(p);
     CHECK(move_to_text(p, r.best) == "g1-g1");
     CHECK(r.score == 0);
     CHECK(r.win_in == 0);
     // Without the history the pass is nothing special and White is simply worse.
-    const SearchResult fresh = s.search(p, l);
-    CHECK(fresh.score < 0);
+    Searcher s;
+    SearchLimits l;
+    l.depth = 5;
+    CHECK(s.search(p, l).score < 0);
 }
 
 // The same with the material the other way round: White, far ahead, does not settle for the draw.
 TEST_CASE("the side that is ahead avoids the repetition", "[analysis]") {
-    const Position p = pos_of("7s/8/8/8/8/8/8/(SSS)1(RRR)3(SS)1 w");
-    Position after_pass = p;
-    after_pass.set_side_to_move(Color::black);
-    const std::vector<std::uint64_t> history = {after_pass.key()};
-    Searcher s;
-    SearchLimits l;
-    l.depth = 5;
-    const SearchResult r = s.search(p, l, {}, history);
+    const Position p = position_of("7s/8/8/8/8/8/8/(SSS)1(RRR)3(SS)1 w");
+    const SearchResult r = search_after_pass(p);
     CHECK(move_to_text(p, r.best) != "g1-g1");
     CHECK(r.score > 0);
 }
 
 TEST_CASE("the same depth gives the same move and node count, twice and with a fresh searcher", "[analysis]") {
-    const Position p = pos_of("1s1s1s1s/4s2(rrs)/(rrr)3R3/2s5/4R1R1/5(RS)2/1SRS3S/S1SRS1S1 w");
+    const Position p = position_of("1s1s1s1s/4s2(rrs)/(rrr)3R3/2s5/4R1R1/5(RS)2/1SRS3S/S1SRS1S1 w");
     SearchLimits l;
     l.depth = 5;
     Searcher a;
@@ -256,7 +219,7 @@ TEST_CASE("the search reports every iteration through its callback", "[analysis]
 }
 
 TEST_CASE("a search of a finished game returns no move and the loss", "[analysis]") {
-    Position p = pos_of("4S3/8/8/8/8/8/8/r7 w");
+    Position p = position_of("4S3/8/8/8/8/8/8/r7 w");
     UndoRecord u;
     p.do_move(move_of(p, "e8-Out"), u);
     REQUIRE(p.game_over());
@@ -387,8 +350,8 @@ JudgeSettings test_judge_settings() {
 // So the win is not just slower, it is gone (Black wins in 5): missed-win.
 // Ply 1, Black plays e2-d1 instead of taking b7 (a missed win of its own), and White leaves: 1-0.
 TEST_CASE("judge: the winner's missed forced win is a missed-win on that ply", "[analysis]") {
-    const Position start = pos_of("1s6/1(RR)6/8/8/8/8/4r2S/8 w");
-    const std::vector<Move> moves = line_of(start, {"h2-g2", "e2-d1", "b7-Out"});
+    const Position start = position_of("1s6/1(RR)6/8/8/8/8/4r2S/8 w");
+    const std::vector<Move> moves = line_of({"h2-g2", "e2-d1", "b7-Out"}, start);
     const GameJudgement j = judge_game(start, moves, test_judge_settings());
     REQUIRE(j.plies.size() == 3);
     CHECK(j.illegal_ply == -1);
@@ -422,8 +385,8 @@ TEST_CASE("judge: the winner's missed forced win is a missed-win on that ply", "
 // in 4. A walk into a forced loss that the best move avoided: allows-loss.
 // Then e7-f8 (best), any Black move (all lose: no verdict beyond best), f8-Out.
 TEST_CASE("judge: a move that walks into a forced loss gets allows-loss", "[analysis]") {
-    const Position start = pos_of("s3s2s/4R3/8/8/8/8/8/S7 b");
-    const std::vector<Move> moves = line_of(start, {"e8-d8", "e7-f8", "a8-b8", "f8-Out"});
+    const Position start = position_of("s3s2s/4R3/8/8/8/8/8/S7 b");
+    const std::vector<Move> moves = line_of({"e8-d8", "e7-f8", "a8-b8", "f8-Out"}, start);
     const GameJudgement j = judge_game(start, moves, test_judge_settings());
     REQUIRE(j.plies.size() == 4);
 
@@ -446,7 +409,7 @@ TEST_CASE("judge: a move that walks into a forced loss gets allows-loss", "[anal
 
 TEST_CASE("judge: an illegal move stops the judgement at its ply", "[analysis]") {
     const Position start = Position::start();
-    std::vector<Move> moves = line_of(start, {"c2-d3"});
+    std::vector<Move> moves = line_of({"c2-d3"}, start);
     moves.push_back(Move::movement(make_square(0, 0), make_square(0, 4))); // a1-a5: not a move
     JudgeSettings s = test_judge_settings();
     s.limits.depth = 2;
@@ -539,52 +502,19 @@ TEST_CASE("bench node count signature", "[analysis]") {
     CHECK(r.nodes == 119883);
 }
 
-namespace {
-
-struct CliResult {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-CliResult run_gounki(const std::string& args) {
-    static int serial = 0;
-    const auto dir = std::filesystem::temp_directory_path();
-    const std::string stem = "gounki_analysis_test_" + std::to_string(::getpid()) + "_" + std::to_string(++serial);
-    const auto out_path = dir / (stem + ".out"), err_path = dir / (stem + ".err");
-    const std::string cmd =
-        std::string("'") + GOUNKI_CLI + "' " + args + " >'" + out_path.string() + "' 2>'" + err_path.string() + "'";
-    const int raw = std::system(cmd.c_str());
-    CliResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    std::filesystem::remove(out_path);
-    std::filesystem::remove(err_path);
-    return r;
-}
-
-} // namespace
-
 TEST_CASE("gounki best prints the move, score, pv and win_in", "[analysis]") {
-    const CliResult fork = run_gounki("best --position '3s3s/8/8/1(RR)6/8/8/8/8 w' --depth 6 --json");
+    const CliRun fork = run_gounki("best --position '3s3s/8/8/1(RR)6/8/8/8/8 w' --depth 6 --json");
     CHECK(fork.status == 0);
     CHECK(fork.out.find("\"move\":\"b5-b7\"") != std::string::npos);
     CHECK(fork.out.find("\"win_in\":3") != std::string::npos);
     CHECK(fork.out.find("\"pv\":[\"b5-b7\"") != std::string::npos);
     CHECK(fork.out.find("\"score\":" + std::to_string(win_at(3))) != std::string::npos);
 
-    const CliResult start = run_gounki("best --depth 3 --json");
+    const CliRun start = run_gounki("best --depth 3 --json");
     CHECK(start.status == 0);
     CHECK(start.out.find("\"win_in\":null") != std::string::npos);
 
-    const CliResult text = run_gounki("best --position '8/8/8/4R3/8/3r4/8/8 w' --depth 8");
+    const CliRun text = run_gounki("best --position '8/8/8/4R3/8/3r4/8/8 w' --depth 8");
     CHECK(text.status == 0);
     CHECK(text.out.find("win_in -6") != std::string::npos);
     CHECK(text.out.find("score loss in 6") != std::string::npos);
@@ -594,19 +524,16 @@ TEST_CASE("gounki best prints the move, score, pv and win_in", "[analysis]") {
 }
 
 TEST_CASE("gounki selfplay writes records and gounki bench prints its signature", "[analysis]") {
-    const auto file = std::filesystem::temp_directory_path() / ("gounki_selfplay_" + std::to_string(::getpid()) + ".gpn");
-    const CliResult sp = run_gounki("selfplay --games 2 --depth 1 --seed 3 --max-plies 60 -o '" + file.string() + "'");
+    const TempDir dir("selfplay");
+    const CliRun sp = run_gounki("selfplay --games 2 --depth 1 --seed 3 --max-plies 60 -o " + shell_quoted(dir / "g.gpn"));
     CHECK(sp.status == 0);
-    const std::string text = slurp(file);
-    std::filesystem::remove(file);
+    const std::string text = slurp(dir / "g.gpn");
     CHECK(text.find("[Game \"Gounki\"]") != std::string::npos);
     CHECK(text.find("[White \"gounki depth 1\"]") != std::string::npos);
     CHECK(text.find("1. ") != std::string::npos);
-    std::size_t games = 0;
-    for (std::size_t at = text.find("[Result \""); at != std::string::npos; at = text.find("[Result \"", at + 1)) ++games;
-    CHECK(games == 2);
+    CHECK(count_of(text, "[Result \"") == 2);
 
-    const CliResult bench = run_gounki("bench --depth 4 --json");
+    const CliRun bench = run_gounki("bench --depth 4 --json");
     CHECK(bench.status == 0);
     CHECK(bench.out.find("\"nodes\":" + std::to_string(run_bench(4).nodes)) != std::string::npos);
 }

@@ -12,36 +12,18 @@
 
 using namespace gounki;
 using namespace gounki::parser;
-using gounki::test::run_gounki;
+using namespace gounki::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path records_dir = fs::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "records";
-
-// A random line of play with a few variations, so that deployments, joins, captures, passes and
-// exits all turn up over a couple of thousand games.
-Line random_line(std::mt19937& rng, Position pos, int max_plies, int depth) {
-    Line line;
-    UndoRecord undo;
-    for (int i = 0; i < max_plies && !pos.game_over(); ++i) {
-        MoveList moves;
-        generate_moves(pos, moves);
-        Ply p;
-        // Deployments are a minority of the legal moves: prefer them now and then.
-        p.move = moves[int(rng() % unsigned(moves.size()))];
-        if (rng() % 3 == 0)
-            for (Move m : moves)
-                if (m.type() != MoveType::movement && rng() % 4 == 0) {
-                    p.move = m;
-                    break;
-                }
-        if (depth < 1 && rng() % 12 == 0) p.variations.push_back(random_line(rng, pos, 1 + int(rng() % 4), depth + 1));
-        if (rng() % 30 == 0) p.comments.push_back("a comment");
-        pos.do_move(p.move, undo);
-        line.plies.push_back(std::move(p));
-    }
-    return line;
+// Random lines of play with a few variations and deployments preferred now and then (they are a
+// minority of the legal moves), so that deployments, joins, captures, passes and exits all turn up
+// over a couple of thousand games.
+RandomLineStyle notation_style() {
+    RandomLineStyle s;
+    s.prefer_deployments = true;
+    return s;
 }
 
 // The moves of two lines, variations included, are the same.
@@ -57,20 +39,20 @@ bool same_moves(const Line& a, const Line& b) {
     return true;
 }
 
-std::vector<GameRecord> random_games(int count, unsigned seed) {
+std::vector<GameRecord> random_records(int count, unsigned seed) {
     std::mt19937 rng(seed);
     std::vector<GameRecord> games;
     for (int i = 0; i < count; ++i) {
         GameRecord g;
         g.tags = {{"Event", "Random"}, {"Round", std::to_string(i + 1)}};
         if (i % 10 == 9) { // a set-up start, so that stacks of three are common from the first move
-            Line prefix = random_line(rng, Position::start(), 4 + int(rng() % 12), 1);
+            Line prefix = random_line(rng, Position::start(), 4 + int(rng() % 12), notation_style(), 1);
             UndoRecord u;
             for (const Ply& p : prefix.plies)
                 if (!g.start.game_over()) g.start.do_move(p.move, u);
             if (g.start.game_over()) g.start = Position::start();
         }
-        g.main = random_line(rng, g.start, rng() % 4 ? 1000 : int(rng() % 60), 0);
+        g.main = random_line(rng, g.start, rng() % 4 ? 1000 : int(rng() % 60), notation_style());
         const Position end = g.final_position();
         g.result = !end.game_over() ? "*" : end.outcome() == Outcome::white_wins ? "1-0" : "0-1";
         games.push_back(std::move(g));
@@ -91,7 +73,7 @@ std::vector<GameRecord> read_with(const std::string& text, Notation n) {
 } // namespace
 
 TEST_CASE("each notation's writer round-trips 2,000 random games, read back detected and forced", "[notation]") {
-    const std::vector<GameRecord> games = random_games(2000, 20261123);
+    const std::vector<GameRecord> games = random_records(2000, 20261123);
     int deployments = 0, exits = 0, joins = 0;
     for (const GameRecord& g : games) {
         Position pos = g.start;
@@ -215,7 +197,7 @@ TEST_CASE("HTML inside a tag value is text, not a table to read", "[notation][we
 }
 
 TEST_CASE("LC4 exits name their choices when a stack could leave in several ways", "[notation]") {
-    std::istringstream in(test::slurp(records_dir / "lc4.gpn"));
+    std::istringstream in(slurp(records_dir / "lc4.gpn"));
     RecordReader reader(in, "lc4.gpn");
     std::vector<GameRecord> games;
     GameRecord g;
@@ -273,7 +255,7 @@ TEST_CASE("gounki validate and export take --notation, and refuse an unknown one
     CHECK(bad.status == 2);
     CHECK(bad.err.find("--notation must be auto, wikipedia, official or lc4, got 'pgn'") != std::string::npos);
 
-    test::TempDir dir("notation");
+    TempDir dir("notation");
     const std::string db = "--db '" + (dir / "g.db").string() + "'";
     REQUIRE(run_gounki("import " + db + " " + official).status == 0);
     for (const char* n : {"official", "lc4", "wikipedia"}) {
@@ -286,8 +268,8 @@ TEST_CASE("gounki validate and export take --notation, and refuse an unknown one
         CHECK(back.status == 0);
         CHECK(back.out.find("3 games in 1 file: 3 valid") != std::string::npos);
     }
-    CHECK(test::slurp(dir / "official.gpn").find("7... d2 x c1 8. d5 x b7 c1 OUT") != std::string::npos);
-    CHECK(test::slurp(dir / "lc4.gpn").find("8. d5-b7 c1#") != std::string::npos);
+    CHECK(slurp(dir / "official.gpn").find("7... d2 x c1 8. d5 x b7 c1 OUT") != std::string::npos);
+    CHECK(slurp(dir / "lc4.gpn").find("8. d5-b7 c1#") != std::string::npos);
     CHECK(run_gounki("export " + db + " --notation nope -o -").status == 2);
 
     // The report's annotated records too: judged, written in each notation, read back valid.
@@ -296,7 +278,7 @@ TEST_CASE("gounki validate and export take --notation, and refuse an unknown one
         INFO(n);
         const std::string out = (dir / (std::string("report-") + n + ".gpn")).string();
         REQUIRE(run_gounki("report " + db + " 1 --format gpn --notation " + n + " -o '" + out + "'").status == 0);
-        const std::string text = test::slurp(out);
+        const std::string text = slurp(out);
         CHECK(text.find(std::string(n) == "lc4" ? "c1#" : "c1 OUT") != std::string::npos);
         CHECK(text.find("[Annotator \"gounki") != std::string::npos);
         const auto back = run_gounki("validate --notation " + std::string(n) + " '" + out + "'");

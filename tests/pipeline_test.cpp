@@ -3,37 +3,30 @@
 #include "tests/support.hpp"
 
 #include <fstream>
-#include <iterator>
 
 #include "db/analysis_store.hpp"
 #include "db/game_db.hpp"
 
 using namespace gounki;
 using gounki::test::count_of;
+using gounki::test::shell_quoted;
 using gounki::test::run_gounki;
 
 namespace {
 
 const std::string samples = GOUNKI_SOURCE_DIR "/samples/games/";
 
-std::string quoted(const std::filesystem::path& p) {
-    std::string q = p.string();
-    q.insert(0, 1, '\'');
-    q += '\'';
-    return q;
-}
-
 } // namespace
 
 TEST_CASE("analyze judges every ply once, stores it, and a rerun with the same settings skips the games", "[pipeline]") {
     test::TempDir dir("pipeline");
-    const std::string db = "--db " + quoted(dir / "g.db");
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
     REQUIRE(run_gounki("import " + db + " " + samples + "03-pass-and-exit.gpn " + samples + "08-sacrifice.gpn").status == 0);
 
     auto first = run_gounki("analyze " + db + " --all --nodes 3000 --threads 2 --json");
     REQUIRE(first.status == 0);
     // One line per ply of each game, then the summary.
-    int plies_stored = 0;
+    std::size_t plies_stored = 0;
     {
         db::GameDatabase gdb((dir / "g.db").string(), db::Access::read_only);
         db::AnalysisStore store(gdb.sql());
@@ -44,7 +37,7 @@ TEST_CASE("analyze judges every ply once, stores it, and a rerun with the same s
             REQUIRE(stored);
             CHECK(stored->judgement.plies.size() == game->moves.size());
             for (std::size_t i = 0; i < game->moves.size(); ++i) CHECK(stored->judgement.plies[i].played == game->moves[i]);
-            plies_stored += int(game->moves.size());
+            plies_stored += game->moves.size();
         }
     }
     CHECK(count_of(first.out, "\"type\":\"ply\"") == plies_stored);
@@ -70,22 +63,22 @@ TEST_CASE("analyze judges every ply once, stores it, and a rerun with the same s
 
 TEST_CASE("report writes HTML, Markdown and annotated records from stored judgements", "[pipeline]") {
     test::TempDir dir("pipeline");
-    const std::string db = "--db " + quoted(dir / "g.db");
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
     REQUIRE(run_gounki("import " + db + " " + samples + "03-pass-and-exit.gpn").status == 0);
     REQUIRE(run_gounki("analyze " + db + " --all --nodes 3000 --quiet").status == 0);
 
-    auto html = run_gounki("report " + db + " --all --format html -o " + quoted(dir / "r.html"));
+    auto html = run_gounki("report " + db + " --all --format html -o " + shell_quoted(dir / "r.html"));
     REQUIRE(html.status == 0);
     CHECK(count_of(html.out, "wrote HTML report on 1 game to") == 1);
     const std::string page = test::slurp(dir / "r.html");
     CHECK(count_of(page, "<html") == 1);
     CHECK(count_of(page, "http://") + count_of(page, "https://") == 0);
 
-    auto gpn = run_gounki("report " + db + " 1 --format gpn -o " + quoted(dir / "r.gpn"));
+    auto gpn = run_gounki("report " + db + " 1 --format gpn -o " + shell_quoted(dir / "r.gpn"));
     REQUIRE(gpn.status == 0);
     CHECK(count_of(test::slurp(dir / "r.gpn"), "[Annotator \"gounki") == 1);
     // The annotated record is a valid record.
-    CHECK(run_gounki("validate " + quoted(dir / "r.gpn")).status == 0);
+    CHECK(run_gounki("validate " + shell_quoted(dir / "r.gpn")).status == 0);
 
     auto md = run_gounki("report " + db + " 1 --format md -o -");
     REQUIRE(md.status == 0);
@@ -94,7 +87,7 @@ TEST_CASE("report writes HTML, Markdown and annotated records from stored judgem
 
 TEST_CASE("analyze and report refuse bad arguments with a message and status 2", "[pipeline]") {
     test::TempDir dir("pipeline");
-    const std::string db = "--db " + quoted(dir / "g.db");
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
     REQUIRE(run_gounki("import " + db + " " + samples + "08-sacrifice.gpn").status == 0);
     struct Case {
         const char* args;
@@ -119,14 +112,14 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
         CHECK(count_of(r.err, c.message) == 1);
     }
     // A report that cannot be written leaves nothing behind.
-    const auto r = run_gounki("report " + db + " --all -o " + quoted(dir / "no-such-dir" / "r.html"));
+    const auto r = run_gounki("report " + db + " --all -o " + shell_quoted(dir / "no-such-dir" / "r.html"));
     CHECK(r.status == 2);
     CHECK(count_of(r.err, "cannot write") == 1);
 }
 
 TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze, search, tree, report", "[pipeline][stones]") {
     test::TempDir dir("stones");
-    const std::string db = "--db " + quoted(dir / "s.db");
+    const std::string db = "--db " + shell_quoted(dir / "s.db");
     const auto imported = run_gounki("import " + db + " " + samples + "10-gomoku.gpn " + samples + "11-ninuki.gpn " +
                                      samples + "12-gomoku.sgf");
     REQUIRE(imported.status == 0);
@@ -158,17 +151,16 @@ TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze
     CHECK(count_of(h9, "\"ply\":5") == 1);
 
     // The report draws the flagged moves as stone diagrams.
-    const auto html = run_gounki("report " + db + " 1 --format html -o " + quoted(dir / "s.html"));
+    const auto html = run_gounki("report " + db + " 1 --format html -o " + shell_quoted(dir / "s.html"));
     REQUIRE(html.status == 0);
-    std::ifstream in(dir / "s.html");
-    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string page = gounki::test::slurp(dir / "s.html");
     CHECK(count_of(page, "class=\"stone black") >= 3);
     CHECK(count_of(page, "Allows a loss") >= 1);
 }
 
 TEST_CASE("stone-game inputs that are wrong get a clear error and the usage status", "[pipeline][stones]") {
     test::TempDir dir("stones-bad");
-    const std::string db = "--db " + quoted(dir / "b.db");
+    const std::string db = "--db " + shell_quoted(dir / "b.db");
     REQUIRE(run_gounki("import " + db + " " + samples + "10-gomoku.gpn").status == 0);
     const auto game = run_gounki("games " + db + " --game chess");
     CHECK(game.status == 2);
@@ -197,17 +189,17 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
         f << "#1A\r\n";
         for (int sq = 0; sq < 64; ++sq) f << (sq == 0 ? "b1" : sq == 27 ? "B9" : sq == 63 ? "n6" : "v0") << "\r\n";
     }
-    const auto small = run_gounki("position " + quoted(dir / "small.lc4"));
+    const auto small = run_gounki("position " + shell_quoted(dir / "small.lc4"));
     CHECK(small.status == 2); // without '@' it is a position text, and a bad one
-    const auto read = run_gounki("position @" + quoted(dir / "small.lc4"));
+    const auto read = run_gounki("position @" + shell_quoted(dir / "small.lc4"));
     REQUIRE(read.status == 0);
     CHECK(read.out.substr(0, read.out.find('\n')) == "7(rrr)/8/8/8/3(RRS)4/8/8/S7 w");
     CHECK(count_of(read.out, "White to move") == 1);
-    const auto black = run_gounki("position --side b @" + quoted(dir / "small.lc4"));
+    const auto black = run_gounki("position --side b @" + shell_quoted(dir / "small.lc4"));
     REQUIRE(black.status == 0);
     CHECK(black.out.substr(0, black.out.find('\n')) == "7(rrr)/8/8/8/3(RRS)4/8/8/S7 b");
     // Every command that takes a position reads it from a file.
-    const auto perft = run_gounki("perft --position @" + quoted(std::filesystem::path(positions + "start.lc4")) + " 2");
+    const auto perft = run_gounki("perft --position @" + shell_quoted(std::filesystem::path(positions + "start.lc4")) + " 2");
     CHECK(perft.status == 0);
     CHECK(perft.out == "1296\n");
 
@@ -221,7 +213,7 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
         std::ofstream f(dir / "s.lc4", std::ios::binary);
         f << written.out;
     }
-    const auto again = run_gounki("position @" + quoted(dir / "s.lc4"));
+    const auto again = run_gounki("position @" + shell_quoted(dir / "s.lc4"));
     CHECK(again.status == 0);
     CHECK(again.out == run_gounki("position start").out);
     // A position text in a file is read from its first non-empty line.
@@ -229,22 +221,22 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
         std::ofstream f(dir / "p.txt", std::ios::binary);
         f << "\n7s/8/8/8/8/8/1(SR)6/8 w\r\n";
     }
-    const auto text = run_gounki("position @" + quoted(dir / "p.txt"));
+    const auto text = run_gounki("position @" + shell_quoted(dir / "p.txt"));
     CHECK(text.status == 0);
     CHECK(text.out.substr(0, text.out.find('\n')) == "7s/8/8/8/8/8/1(RS)6/8 w");
 
     // Broken files: status 2 and the file and line in the message.
-    const auto broken = run_gounki("position @" + quoted(std::filesystem::path(positions + "broken-63-cells.lc4")));
+    const auto broken = run_gounki("position @" + shell_quoted(std::filesystem::path(positions + "broken-63-cells.lc4")));
     CHECK(broken.status == 2);
     CHECK(count_of(broken.err, "broken-63-cells.lc4:65: 63 cells; a position file has 64, one per square from a1 to h8") == 1);
     {
         std::ofstream f(dir / "x.lc4", std::ios::binary);
         for (int sq = 0; sq < 64; ++sq) f << (sq == 15 ? "X9" : "V0") << "\n";
     }
-    const auto cell = run_gounki("position @" + quoted(dir / "x.lc4"));
+    const auto cell = run_gounki("position @" + shell_quoted(dir / "x.lc4"));
     CHECK(cell.status == 2);
     CHECK(count_of(cell.err, "x.lc4:16: 'X9' is not a cell (V0, or B/N and a digit 1-9)") == 1);
-    const auto missing = run_gounki("position @" + quoted(dir / "none.lc4"));
+    const auto missing = run_gounki("position @" + shell_quoted(dir / "none.lc4"));
     CHECK(missing.status == 2);
     CHECK(count_of(missing.err, "none.lc4': No such file or directory") == 1);
     CHECK(count_of(run_gounki("position --side b start").err, "--side gives the side to move of an LC4 position file") == 1);

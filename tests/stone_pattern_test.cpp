@@ -1,12 +1,14 @@
 // Partial positions of the stone games (db/stone_pattern.hpp): the syntax and its errors, what
 // matches which position, the canonical text, and when reachable() gives up on a game.
 //
-// Points are named by a helper of this file (`P("h8")`), not by stones::parse_point, so a bug there
+// Points are named by test::P (tests/support.hpp, `P("h8")`), not by stones::parse_point, so a bug there
 // cannot hide one here. Expected results come from the syntax in the header comment.
 #include "tests/catch.hpp"
+#include "tests/support.hpp"
 
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -15,18 +17,11 @@
 
 using namespace gounki;
 using namespace gounki::db;
+using namespace gounki::test;
 using stones::Stone;
 using stones::StonePosition;
 
 namespace {
-
-int P(const std::string& name) {
-    const int file = name.at(0) - 'a';
-    const int rank = std::stoi(name.substr(1)) - 1;
-    return rank * 19 + file;
-}
-
-Move M(const std::string& name) { return Move::placement(P(name)); }
 
 StonePosition empty_board(GameKind kind, int size) {
     stones::Rules r = stones::Rules::defaults(kind);
@@ -260,12 +255,12 @@ TEST_CASE("stone patterns: a board's size must be the position's, a pattern with
     const StonePosition big = with_stones(GameKind::gomoku, 19, {"a1"}, {});
     const StonePattern board15 = pattern("Gomoku " + board_text(15, 1, "x14"));
     const StonePattern board19 = pattern("Gomoku " + board_text(19, 1, "x18"));
-    CHECK(board15.matches(small));
-    CHECK_FALSE(board15.matches(big));
-    CHECK_FALSE(board15.reachable(big));
-    CHECK(board19.matches(big));
-    CHECK_FALSE(board19.matches(small));
-    CHECK_FALSE(board19.reachable(small));
+    // Each board fits positions of its own size only, and no later position of the other size.
+    for (const auto& [board, own, other] : {std::tuple{&board15, &small, &big}, std::tuple{&board19, &big, &small}}) {
+        CHECK(board->matches(*own));
+        CHECK_FALSE(board->matches(*other));
+        CHECK_FALSE(board->reachable(*other));
+    }
 
     const StonePattern free = pattern("Gomoku a1=x");
     CHECK_FALSE(free.size().has_value());

@@ -1,63 +1,222 @@
 #pragma once
-// What several test files need: running the built `gounki` binary, temporary folders, reading files.
+// What more than one test file needs, written once (the bodies are in support.cpp): files and
+// temporary folders, running the built `gounki`, the system tools some tests need, small text
+// helpers, Gounki positions and moves from text with the rules checks around them, stone-game
+// points, random lines of play, the database fixtures, and what report tests look into.
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include <sys/types.h>
 
-#include <cstdlib>
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <initializer_list>
+#include <random>
+#include <set>
 #include <string>
+#include <vector>
+
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "core/stones.hpp"
+#include "db/codec.hpp"
+#include "db/game_db.hpp"
+#include "db/import.hpp"
+#include "cli/report/report_model.hpp"
+#include "parser/record.hpp"
 
 namespace gounki::test {
 
-inline std::string slurp(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
+// ---------------------------------------------------------------------------------------------
+// Files and folders
+
+// The whole file, byte for byte; "" when it cannot be read.
+std::string slurp(const std::filesystem::path& p);
+
+// A path inside the source tree, e.g. source_path("tests/data/records").
+std::filesystem::path source_path(const std::string& relative);
 
 // A fresh folder under the system's temporary folder, removed with everything in it at the end.
 class TempDir {
 public:
-    explicit TempDir(const std::string& name) {
-        static int serial = 0;
-        path_ = std::filesystem::temp_directory_path() /
-                ("gounki-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
+    explicit TempDir(const std::string& name = "test");
+    ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     const std::filesystem::path& path() const { return path_; }
     std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
 
 private:
     std::filesystem::path path_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// The command line
+
 struct CliRun {
-    int status = -1;
+    int status = -1; // the exit status; 128 + the signal for a process killed by one; -1 otherwise
     std::string out, err;
 };
 
-// Runs the built gounki with `args` (already quoted for the shell), capturing both streams.
-inline CliRun run_gounki(const std::string& args) {
-    TempDir dir("cli");
-    const std::string cmd = std::string("'") + GOUNKI_CLI + "' " + args + " >'" + (dir / "out").string() + "' 2>'" +
-                            (dir / "err").string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+// `p` between single quotes, for a shell command line.
+std::string shell_quoted(const std::filesystem::path& p);
+
+// The built gounki, quoted for a shell command line.
+std::string gounki_command();
+
+// Runs the built gounki with `args` (already quoted for the shell), standard input empty.
+CliRun run_gounki(const std::string& args);
+
+// Runs the built gounki with exactly these arguments, no shell in between.
+CliRun run_gounki_args(const std::vector<std::string>& args);
+
+// Runs a whole shell command line (pipes, redirections, other programs).
+CliRun run_shell(const std::string& command);
+
+// Starts the built gounki with `args`, its standard output and error sent to the files `out` and
+// `err`; returns at once with the child's pid, for wait_exit.
+pid_t spawn_gounki(const std::vector<std::string>& args, const std::string& out, const std::string& err);
+
+// Waits for `pid`: its exit status, or 128 + the signal that killed it.
+int wait_exit(pid_t pid);
+
+// ---------------------------------------------------------------------------------------------
+// System tools
+
+// True when `what` is there. When it is not, the test fails, saying which package provides it
+// (scripts/test.sh installs them all); with GOUNKI_ALLOW_MISSING_TOOLS=1 in the environment the
+// test is reported as skipped instead, with a warning that names the tool, and the caller returns.
+// (Catch2 2.13 has no SKIP.)
+[[nodiscard]] bool have_tool(bool present, const std::string& what);
+
+// The shell command line runs and exits 0 (its output is thrown away).
+bool command_succeeds(const std::string& command);
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+std::size_t count_of(const std::string& text, const std::string& needle);
+bool contains(const std::string& text, const std::string& part);
+std::vector<std::string> lines_of(const std::string& text);
+
+// Calls `check` on every prefix of `good`, then on every copy of it with one character, at every
+// `step`-th place, replaced by each character of `alphabet`: for parsers that must never crash.
+template <class Check>
+void for_each_prefix_and_change(const std::string& good, const std::string& alphabet, const Check& check,
+                                std::size_t step = 1) {
+    for (std::size_t n = 0; n <= good.size(); ++n) check(good.substr(0, n));
+    for (std::size_t i = 0; i < good.size(); i += step)
+        for (char c : alphabet) {
+            std::string t = good;
+            t[i] = c;
+            check(t);
+        }
 }
 
-inline int count_of(const std::string& text, const std::string& needle) {
-    int n = 0;
-    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-    return n;
-}
+// Pos::from_text (Pos is Position or stones::StonePosition) on `good`, which must read, and on every
+// prefix and one-character change of it (characters from `alphabet`): an error points inside the
+// text, a position read has its key right, and nothing crashes.
+template <class Pos>
+void check_text_never_crashes(const std::string& good, const std::string& alphabet);
+
+// Text files of the test data.
+inline const std::filesystem::path records_dir = std::filesystem::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "records";
+
+// ---------------------------------------------------------------------------------------------
+// Gounki positions and moves (a bad text in a test fails the test, naming the text)
+
+using Texts = std::vector<std::string>;
+
+Position position_of(const std::string& text);
+Square square_of(const char* name);
+Move move_of(const Position& pos, const std::string& text);
+// The moves of `texts` played one after the other from `pos`.
+std::vector<Move> line_of(const std::vector<std::string>& texts, Position pos = Position::start());
+// `pos` after the first `plies` of `moves`.
+Position after(const std::vector<Move>& moves, std::size_t plies, Position pos = Position::start());
+
+// The canonical texts of the moves of `list`.
+std::set<std::string> texts_of(const Position& pos, const MoveList& list);
+// The two move lists are the same set (the expected list names no move twice).
+void expect_same_moves(const std::set<std::string>& got, const Texts& expected);
+// The full move list of the side to move, as canonical texts, plus every per-move invariant of
+// check_every_move.
+void expect_moves(const std::string& position, const Texts& expected);
+// The moves of one stack only (the stack belongs to the side to move).
+void expect_stack_moves(const Position& pos, const char* from, const Texts& expected);
+bool has_move(const Position& pos, const std::string& text);
+// Every move of `pos`: do_move then undo_move gives back the very same position and key, the key
+// kept incrementally equals the key computed from scratch, the outcome is set exactly when the
+// move wins, and the canonical text of the move resolves back to the move without warnings.
+void check_every_move(Position& pos);
+// Resolves `text` (which must be legal and written canonically) and plays it.
+void play(Position& pos, const std::string& text);
+
+// ---------------------------------------------------------------------------------------------
+// Stone-game points, named by the tests' own reading (file letter a..s with no letter skipped,
+// rank from the bottom, rank * 19 + file as core/stones.hpp numbers them), not by
+// stones::parse_point, so that a bug there cannot hide one here.
+
+int P(const std::string& name);
+Move M(const std::string& name);
+
+// Rules: Gomoku of `size`; full Ninuki (both options on); full Ninuki with a Rules tag applied.
+stones::Rules gomoku(int size = 15);
+stones::Rules ninuki(int size = 19);
+stones::Rules ninuki_with(const char* rules_tag, int size = 19);
+// A position of these stones, with the key checked, not over.
+stones::StonePosition setup(const stones::Rules& rules, std::initializer_list<const char*> black,
+                            std::initializer_list<const char*> white, Color side = Color::black,
+                            int black_captured = 0, int white_captured = 0);
+// Plays a move that must be legal; checks the key kept in step and that undo gives the position back.
+void play(stones::StonePosition& pos, const std::string& point);
+stones::StonePosition stone_position_of(const std::string& text);
+bool in_legal_moves(const stones::StonePosition& pos, const std::string& point);
+
+// ---------------------------------------------------------------------------------------------
+// Random lines of play for record round trips
+
+struct RandomLineStyle {
+    int max_depth = 1;              // variations are nested up to this depth
+    unsigned variation_one_in = 12; // a variation on about one ply in this many
+    bool prefer_deployments = false; // deployments are a minority of the legal moves: pick them more often
+    bool nags = false;               // NAGs now and then, valid and not
+    bool odd_comments = false;       // comments of record syntax ({, }, results, tags), else plain words
+};
+
+// A random line from `pos` of at most `max_plies` plies, with comments and variations as `style` says.
+parser::Line random_line(std::mt19937& rng, Position pos, int max_plies, const RandomLineStyle& style, int depth = 0);
+
+// ---------------------------------------------------------------------------------------------
+// The database
+
+// A Gounki game from the start with the usual tags.
+db::GameInput game(const std::vector<std::string>& moves, const std::string& white, const std::string& black,
+                   db::ResultCode result, const std::string& date = "", const std::string& event = "Test event");
+// `n` random legal games of at most `plies` plies from `seed` (db/random_games.hpp).
+std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies = 40);
+// Imports `games` in one importer; the report of every game.
+std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games,
+                                     db::ImportOptions options = {});
+// Writes `games` as one GPN file.
+void write_gpn(const std::string& path, const std::vector<db::GameInput>& games);
+// The first column of the first row of `sql`, -1 when there is no row.
+std::int64_t scalar(db::GameDatabase& db, const std::string& sql);
+// Every stored game is whole: its moves decode and replay, every one of its positions is in the
+// index at its ply, the index holds nothing else, and the tree counts add up.
+void check_consistent(db::GameDatabase& db);
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+
+// The text between the first `open` at or after `from` and the next `close`.
+std::string between(const std::string& s, const std::string& open, const std::string& close, std::size_t from = 0);
+
+// A small well-formedness checker for the XHTML-compatible markup the renderers write: balanced
+// tags (HTML void elements may stay open), quoted attributes, only known entities, no stray `<`
+// or `&`, raw text inside <style>. Returns "" when fine, else what is wrong and where.
+std::string check_markup(const std::string& s);
+
+// A judgement of a report with these scores (pawns) and best line.
+report::Judgement judged(report::Verdict v, double best, double played, const std::vector<std::string>& line);
 
 } // namespace gounki::test

@@ -1,0 +1,193 @@
+// The game database from the command line, across processes: the commands on a file, I/O errors,
+// records through import, export and import again, two importers at once, an importer killed at
+// several points.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db/sqlite.hpp"
+
+using namespace gounki;
+using namespace gounki::db;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string testing_list(const std::vector<std::int64_t>& v) {
+    std::string s;
+    for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return s;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The command line across processes
+
+TEST_CASE("the commands work on a database file, in text and JSON", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("cli.db");
+    const auto games = random_games(30, 8, 20);
+    write_gpn(dir.file("g.gpn"), games);
+    const CliRun imp = run_gounki_args({"import", "--db", db, "--json", dir.file("g.gpn")});
+    CHECK(imp.status == 0);
+    CHECK(contains(imp.out, "\"type\":\"summary\""));
+    CHECK(contains(imp.out, "\"stored\":30"));
+    CHECK(contains(imp.out, "\"phases_s\":{"));
+    CHECK(contains(imp.out, "\"lookup_indexes\":0")); // 30 games: not deferred
+
+    const CliRun list = run_gounki_args({"games", "--db", db, "--limit", "5", "--json"});
+    CHECK(list.status == 0);
+    CHECK(contains(list.out, "\"total\":30"));
+    const CliRun search = run_gounki_args({"search", "--db", db, "--position", after(games[3].moves, 6).to_text()});
+    CHECK(search.status == 0);
+    CHECK(contains(search.out, "reached"));
+    const CliRun pattern = run_gounki_args({"search", "--db", db, "--pattern", "Wp>=16", "--json"});
+    CHECK(pattern.status == 0);
+    CHECK(contains(pattern.out, "\"total\":30"));
+    const CliRun bad = run_gounki_args({"search", "--db", db, "--pattern", "e4=Q"});
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.err, "character 4"));
+    const CliRun filters = run_gounki_args({"search", "--db", db, "--from", "2001", "--to", "2030.12.31", "--json"});
+    CHECK(filters.status == 0);
+    CHECK(run_gounki_args({"search", "--db", db, "--from", "soon"}).status == 2);
+    const CliRun tree = run_gounki_args({"tree", "--db", db, "--json"});
+    CHECK(tree.status == 0);
+    CHECK(contains(tree.out, "\"games\":30"));
+    const CliRun show = run_gounki_args({"show", "--db", db, "3"});
+    CHECK(show.status == 0);
+    CHECK(contains(show.out, "[Round \"3\"]"));
+    CHECK(run_gounki_args({"show", "--db", db, "300"}).status == 2);
+    const CliRun exp = run_gounki_args({"export", "--db", db, "--white", "Player 1", "-o", dir.file("out.gpn")});
+    CHECK(exp.status == 0);
+    CHECK(contains(slurp(dir.file("out.gpn")), "[White \"Player 1"));
+    CHECK(run_gounki_args({"delete", "--db", db, "3", "--json"}).status == 0);
+    CHECK(run_gounki_args({"delete", "--db", db, "3"}).status == 2);
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"total\":29"));
+    CHECK(run_gounki_args({"games", "--db", dir.file("missing.db")}).status == 2);
+
+    // $GOUNKI_DB is the default database.
+    ::setenv("GOUNKI_DB", db.c_str(), 1);
+    const CliRun by_env = run_gounki_args({"games", "--json"});
+    ::unsetenv("GOUNKI_DB");
+    CHECK(contains(by_env.out, "\"total\":29"));
+}
+
+TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("io.db");
+    write_gpn(dir.file("ok.gpn"), random_games(5, 9, 10));
+    const CliRun r = run_gounki_args({"import", "--db", db, dir.file("missing.gpn"), dir.file("ok.gpn")});
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, "missing.gpn"));
+    GameDatabase check(db, Access::read_only);
+    CHECK(check.list_games({}, {}).total == 5);
+    CHECK(run_gounki_args({"import", "--db", db}).status == 2); // no file at all
+}
+
+TEST_CASE("the record fixtures and samples survive import, export and import again", "[db]") {
+    TempDir dir;
+    std::vector<std::string> files;
+    for (const char* folder : {"/tests/data/records", "/samples"}) {
+        std::error_code ec;
+        for (const auto& e : fs::recursive_directory_iterator(std::string(GOUNKI_SOURCE_DIR) + folder, ec))
+            if (e.path().extension() == ".gpn") files.push_back(e.path().string());
+    }
+    write_gpn(dir.file("random.gpn"), random_games(40, 13, 30));
+    files.push_back(dir.file("random.gpn"));
+    std::vector<std::string> args = {"import", "--db", dir.file("a.db")};
+    args.insert(args.end(), files.begin(), files.end());
+    const CliRun first = run_gounki_args(args);
+    CHECK(first.status <= 1); // the fixtures hold broken games on purpose
+    CHECK(run_gounki_args({"export", "--db", dir.file("a.db"), "-o", dir.file("all.gpn")}).status == 0);
+    const CliRun second = run_gounki_args({"import", "--db", dir.file("b.db"), dir.file("all.gpn")});
+    CHECK(second.status <= 1);
+
+    GameDatabase a(dir.file("a.db"), Access::read_only), b(dir.file("b.db"), Access::read_only);
+    const GameList la = a.list_games({}, {}), lb = b.list_games({}, {});
+    REQUIRE(la.total == lb.total);
+    CHECK(la.total >= 40);
+    for (std::size_t i = 0; i < la.games.size(); ++i) {
+        const auto ga = a.game(la.games[i].id), gb = b.game(lb.games[i].id);
+        REQUIRE(ga);
+        REQUIRE(gb);
+        INFO(ga->source_file << ":" << ga->source_line);
+        CHECK(ga->tags == gb->tags);
+        CHECK(ga->moves == gb->moves);
+        CHECK(ga->start == gb->start);
+        CHECK(ga->stone_start == gb->stone_start);
+        CHECK(ga->summary.kind == gb->summary.kind);
+        CHECK(ga->summary.result == gb->summary.result);
+    }
+}
+
+TEST_CASE("two processes importing into one database at once both finish and lose nothing", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("two.db");
+    write_gpn(dir.file("a.gpn"), random_games(400, 31, 30));
+    write_gpn(dir.file("b.gpn"), random_games(400, 32, 30));
+    const pid_t a = spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("a.gpn")}, dir.file("a.out"), dir.file("a.err"));
+    const pid_t b = spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("b.gpn")}, dir.file("b.out"), dir.file("b.err"));
+    CHECK(wait_exit(a) == 0);
+    CHECK(wait_exit(b) == 0);
+    for (const char* err : {"a.err", "b.err"}) CHECK_FALSE(contains(slurp(dir.file(err)), "locked"));
+    GameDatabase check(db, Access::read_write);
+    CHECK(check.list_games({}, {}).total == 800);
+    Statement integrity(check.sql(), "PRAGMA integrity_check");
+    REQUIRE(integrity.step());
+    CHECK(integrity.get_string(0) == "ok");
+    check_consistent(check);
+}
+
+TEST_CASE("an importer killed at any point leaves whole games only, and rerunning completes the import", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("kill.db");
+    const int total = 1500;
+    write_gpn(dir.file("big.gpn"), random_games(total, 41, 40));
+    // Kill points: at once, then once the database holds this many games (each run goes on from
+    // where the last one stopped: the games already stored are recognised and skipped).
+    std::vector<std::int64_t> stored_at_kill;
+    for (int target : {0, 200, 600, 1000}) {
+        const pid_t pid = spawn_gounki({"import", "--db", db, "--batch", "50", dir.file("big.gpn")}, dir.file("k.out"), dir.file("k.err"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (int i = 0; i < 4000 && target > 0; ++i) {
+            int status = 0;
+            if (::waitpid(pid, &status, WNOHANG) == pid) FAIL("the importer ended before it was killed");
+            try {
+                GameDatabase peek(db, Access::read_only);
+                if (peek.list_games({}, {0, 0}).total >= target) break;
+            } catch (const DbError&) {
+                // not created yet
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ::kill(pid, SIGKILL);
+        CHECK(wait_exit(pid) == 128 + SIGKILL);
+        if (!fs::exists(db)) continue; // killed before it created the file
+        GameDatabase check(db, Access::read_write);
+        Statement integrity(check.sql(), "PRAGMA integrity_check");
+        REQUIRE(integrity.step());
+        CHECK(integrity.get_string(0) == "ok");
+        check_consistent(check);
+        stored_at_kill.push_back(check.list_games({}, {}).total);
+    }
+    INFO("games stored when killed: " << testing_list(stored_at_kill));
+    REQUIRE(stored_at_kill.size() >= 3);
+    CHECK(stored_at_kill.back() < total); // the last kill came in the middle of the import
+    CHECK(std::is_sorted(stored_at_kill.begin(), stored_at_kill.end()));
+    const CliRun rerun = run_gounki_args({"import", "--db", db, dir.file("big.gpn")});
+    CHECK(rerun.status == 0);
+    GameDatabase check(db, Access::read_only);
+    CHECK(check.list_games({}, {}).total == total);
+    check_consistent(check);
+    // The indexes a killed import dropped (1,500 games coming) are back.
+    CHECK(scalar(check, "SELECT count(*) FROM sqlite_master WHERE name IN ('games_white', 'games_black', 'games_event', "
+                        "'games_date')") == 4);
+}

@@ -1,0 +1,242 @@
+// The game database's import: duplicates, prefixes, broken games, index runs and the lookup
+// indexes of a large import.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <algorithm>
+
+using namespace gounki;
+using namespace gounki::db;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Games shorter than 8 plies are found by final position through a partial SQL index, longer ones
+// through the position index: the first two tests run every check both ways, the second time with
+// these 8 plies played in front of every game.
+const std::vector<std::string> eight_plies = {"h2-h3", "a7-a6", "h3-h4", "a6-a5", "h4-h5", "a5-a4", "h5-h6", "a4-a3"};
+
+// Makes test games (test::game) with `opening` played in front of their moves.
+struct GamesAfter {
+    std::vector<std::string> opening;
+    GameInput operator()(std::vector<std::string> moves, const std::string& white, const std::string& black,
+                         ResultCode result) const {
+        moves.insert(moves.begin(), opening.begin(), opening.end());
+        return test::game(moves, white, black, result);
+    }
+};
+
+} // namespace
+
+
+TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an import stores nothing twice", "[db]") {
+    const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
+    TempDir dir;
+    GameDatabase db(dir.file("dup.db"), Access::read_write);
+    auto first = game({"c2-d3", "f7-e6", "g2-f3"}, "Ann", "Bob", ResultCode::white_wins);
+    first.source_file = dir.file("a.gpn");
+    first.source_line = 1;
+    auto r1 = import(db, {first});
+    REQUIRE(r1.size() == 1);
+    CHECK(r1[0].action == ImportAction::stored);
+    const std::int64_t id = r1[0].game_id;
+
+    // Same players, result and moves from another file: a duplicate.
+    auto copy = first;
+    copy.source_file = dir.file("b.gpn");
+    auto r2 = import(db, {copy});
+    CHECK(r2[0].action == ImportAction::duplicate);
+    CHECK(r2[0].other_id == id);
+    CHECK(r2[0].noteworthy());
+    // Another result, or other players: not a duplicate.
+    auto other_result = copy;
+    other_result.result = ResultCode::black_wins;
+    auto other_player = copy;
+    other_player.tags[1].second = "Anne";
+    auto r3 = import(db, {other_result, other_player});
+    CHECK(r3[0].action == ImportAction::stored);
+    CHECK(r3[1].action == ImportAction::stored);
+    // The same moves all the same: flagged, not as a prefix.
+    CHECK(r3[0].same_moves == std::vector<std::int64_t>{id});
+    CHECK(r3[1].same_moves == std::vector<std::int64_t>{id, r3[0].game_id});
+    CHECK(r3[0].has_prefix.empty());
+    CHECK(r3[0].prefix_of.empty());
+
+    // Kept on request, still reported.
+    ImportOptions keep;
+    keep.keep_duplicates = true;
+    auto r4 = import(db, {copy}, keep);
+    CHECK(r4[0].action == ImportAction::stored);
+    CHECK(r4[0].other_id == id);
+    CHECK(db.list_games({}, {}).total == 4);
+
+    // The same record (file, line, content) again: already imported, even when keeping duplicates.
+    auto r5 = import(db, {first, copy}, keep);
+    CHECK(r5[0].action == ImportAction::already_imported);
+    CHECK(r5[0].other_id == id);
+    CHECK(r5[1].action == ImportAction::already_imported);
+    CHECK(db.list_games({}, {}).total == 4);
+
+    // Duplicates inside one batch.
+    auto r6 = import(db, {game({"e2-d3"}, "X", "Y", ResultCode::draw), game({"e2-d3"}, "X", "Y", ResultCode::draw)});
+    CHECK(r6[0].action == ImportAction::stored);
+    CHECK(r6[1].action == ImportAction::duplicate);
+    CHECK(r6[1].other_id == r6[0].game_id);
+
+    // Games without moves: duplicates too, in one batch and across batches; not prefixes.
+    auto r7 = import(db, {game({}, "P", "Q", ResultCode::unknown), game({}, "P", "Q", ResultCode::unknown), game({}, "P", "R", ResultCode::unknown)});
+    CHECK(r7[0].action == ImportAction::stored);
+    CHECK(r7[1].action == ImportAction::duplicate);
+    CHECK(r7[2].action == ImportAction::stored);
+    CHECK(r7[2].has_prefix.empty());
+    auto r8 = import(db, {game({}, "P", "R", ResultCode::unknown)});
+    CHECK(r8[0].action == ImportAction::duplicate);
+    CHECK(r8[0].other_id == r7[2].game_id);
+    check_consistent(db);
+}
+
+TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is flagged both ways", "[db]") {
+    const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
+    TempDir dir;
+    GameDatabase db(dir.file("prefix.db"), Access::read_write);
+    const std::vector<std::string> full = {"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"};
+    const std::vector<std::string> part(full.begin(), full.begin() + 3);
+
+    SECTION("the longer game first") {
+        auto r1 = import(db, {game(full, "Ann", "Bob", ResultCode::white_wins)});
+        auto r2 = import(db, {game(part, "Ann", "Bob", ResultCode::unknown)});
+        REQUIRE(r2[0].action == ImportAction::stored);
+        CHECK(r2[0].prefix_of == std::vector<std::int64_t>{r1[0].game_id});
+        CHECK(r2[0].has_prefix.empty());
+        const auto stored = db.game(r1[0].game_id);
+        REQUIRE(stored);
+        const bool noted = std::any_of(stored->diagnostics.begin(), stored->diagnostics.end(),
+                                       [](const Diagnostic& d) { return d.code == "prefix" && d.severity == Severity::note; });
+        CHECK(noted);
+    }
+    SECTION("the shorter game first") {
+        auto r1 = import(db, {game(part, "Ann", "Bob", ResultCode::unknown)});
+        auto r2 = import(db, {game(full, "Cy", "Di", ResultCode::black_wins)});
+        CHECK(r2[0].has_prefix == std::vector<std::int64_t>{r1[0].game_id});
+        CHECK(r2[0].prefix_of.empty());
+    }
+    SECTION("both in one batch, in either order") {
+        auto r = import(db, {game(part, "Ann", "Bob", ResultCode::unknown), game(full, "Cy", "Di", ResultCode::black_wins),
+                             game(part, "Eve", "Fay", ResultCode::unknown)});
+        CHECK(r[1].has_prefix == std::vector<std::int64_t>{r[0].game_id});
+        CHECK(r[2].prefix_of == std::vector<std::int64_t>{r[1].game_id});
+    }
+    SECTION("a transposition is not a prefix") {
+        import(db, {game({"g2-f3", "f7-e6", "c2-d3", "b7-a6", "b2-c2"}, "Ann", "Bob", ResultCode::white_wins)});
+        auto r = import(db, {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6"}, "Cy", "Di", ResultCode::unknown)});
+        CHECK(r[0].prefix_of.empty());
+        CHECK(r[0].has_prefix.empty());
+    }
+    check_consistent(db);
+}
+
+TEST_CASE("broken games are stored as partial with their diagnostics unless rejected", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("broken.db"), Access::read_write);
+    auto broken = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::unknown);
+    broken.status = GameStatus::partial;
+    broken.diagnostics = {{Severity::error, "illegal-move", 3, 7, "c2-c5 is not a legal move"}, {Severity::warning, "no-result", 0, 0, "no result"}};
+    ImportOptions reject;
+    reject.reject_broken = true;
+    auto r1 = import(db, {broken}, reject);
+    CHECK(r1[0].action == ImportAction::rejected);
+    CHECK(contains(r1[0].reason, "broken"));
+    CHECK(db.list_games({}, {}).total == 0);
+
+    auto r2 = import(db, {broken});
+    REQUIRE(r2[0].action == ImportAction::stored);
+    CHECK(r2[0].status == GameStatus::partial);
+    const auto g = db.game(r2[0].game_id);
+    REQUIRE(g);
+    CHECK(g->summary.status == GameStatus::partial);
+    REQUIRE(g->diagnostics.size() == 2);
+    CHECK(g->diagnostics[0].code == "illegal-move");
+    CHECK(g->diagnostics[0].line == 3);
+    CHECK(g->diagnostics[0].column == 7);
+    CHECK(g->diagnostics[1].severity == Severity::warning);
+    // Its moves are indexed like any other game's.
+    CHECK(db.search_position(after(g->moves, 2), GameKind::gounki, {}, {}).total == 1);
+}
+
+TEST_CASE("many small batches make many index runs, merged as they pile up, and every position stays found", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("runs.db"), Access::read_write);
+    ImportOptions small;
+    small.batch_games = 7;
+    const auto games = random_games(120, 11, 30);
+    import(db, games, small);
+    const auto runs = db.index().runs();
+    CHECK(runs.size() < 17); // 18 batches, 8 runs of a tier are merged into one
+    check_consistent(db);
+    db.index().compact_all();
+    CHECK(db.index().runs().size() == 1);
+    check_consistent(db);
+}
+
+TEST_CASE("a large import builds the lookup indexes at its end; without them queries are right, and a write open builds them", "[db]") {
+    TempDir dir;
+    const auto games = random_games(1200, 9, 30);
+    const auto lookup_indexes = [](GameDatabase& db) {
+        return scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                          "('games_white', 'games_black', 'games_event', 'games_date')");
+    };
+    std::vector<GameFilter> filters(4);
+    filters[0].white = "2";
+    filters[1].player = "1";
+    filters[2].event = "3";
+    filters[3].date_from = 20100101;
+    const auto totals = [&](GameDatabase& db) {
+        std::vector<std::int64_t> t;
+        for (const GameFilter& f : filters) t.push_back(db.list_games(f, {}).total);
+        return t;
+    };
+    GameDatabase plain(dir.file("plain.db"), Access::read_write);
+    {
+        Importer importer(plain, {});
+        for (const GameInput& g : games) importer.add(g);
+        importer.finish();
+        CHECK(importer.stats().lookup_indexes_s == 0);
+    }
+    const auto expected = totals(plain);
+    CHECK(expected[0] > 0);
+    CHECK(expected[0] < 1200);
+    const std::string path = dir.file("bulk.db");
+    {
+        GameDatabase bulk(path, Access::read_write);
+        ImportOptions o;
+        o.batch_games = 300;
+        o.expected_games = std::int64_t(games.size());
+        Importer importer(bulk, o);
+        for (const GameInput& g : games) importer.add(g);
+        importer.finish();
+        CHECK(importer.stats().lookup_indexes_s > 0);
+        CHECK(lookup_indexes(bulk) == 4);
+        CHECK(totals(bulk) == expected);
+        check_consistent(bulk);
+        // An import killed before its end leaves them missing.
+        bulk.drop_lookup_indexes();
+    }
+    {
+        GameDatabase reader(path, Access::read_only);
+        CHECK(lookup_indexes(reader) == 0);
+        CHECK(totals(reader) == expected);
+    }
+    GameDatabase writer(path, Access::read_write);
+    CHECK(lookup_indexes(writer) == 4);
+    CHECK(totals(writer) == expected);
+    check_consistent(writer);
+    // An import of fewer games than the database holds keeps them up as it goes.
+    ImportOptions few;
+    few.expected_games = 1000;
+    Importer more(writer, few);
+    for (const GameInput& g : random_games(50, 10, 30)) more.add(g);
+    more.finish();
+    CHECK(more.stats().lookup_indexes_s == 0);
+    CHECK(lookup_indexes(writer) == 4);
+}

@@ -1,0 +1,360 @@
+// The game database's queries: game lists, exact positions (Gounki and the stone games), notes
+// kept with a game, patterns, the opening tree, one game, deleting.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <map>
+
+#include "db/pattern.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/reader.hpp"
+#include "parser/writer.hpp"
+
+using namespace gounki;
+using namespace gounki::db;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+namespace {
+
+// Four games: two reach the same position by different move orders.
+struct Fixture {
+    TempDir dir;
+    GameDatabase db{dir.file("q.db"), Access::read_write};
+    std::vector<ImportReport> r;
+    std::vector<Move> a_moves;
+    Fixture() {
+        r = import(db, {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01", "Spring Open"),
+                        game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
+                        game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
+                        game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")});
+        a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
+    }
+    std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
+};
+
+std::vector<std::int64_t> ids_of(const GameList& l) {
+    std::vector<std::int64_t> ids;
+    for (const GameSummary& g : l.games) ids.push_back(g.id);
+    return ids;
+}
+
+} // namespace
+
+TEST_CASE("games are listed with tag filters and paging", "[db]") {
+    Fixture f;
+    CHECK(f.db.list_games({}, {}).total == 4);
+    GameFilter by_white;
+    by_white.white = "ann";
+    CHECK(ids_of(f.db.list_games(by_white, {})) == std::vector<std::int64_t>{f.id(0)});
+    GameFilter by_player;
+    by_player.player = "ANN SMITH";
+    CHECK(ids_of(f.db.list_games(by_player, {})) == std::vector<std::int64_t>{f.id(0), f.id(2)});
+    GameFilter by_black;
+    by_black.black = "Cy";
+    CHECK(ids_of(f.db.list_games(by_black, {})) == std::vector<std::int64_t>{f.id(1)});
+    GameFilter by_event;
+    by_event.event = "winter";
+    CHECK(f.db.list_games(by_event, {}).total == 2);
+    GameFilter by_result;
+    by_result.result = ResultCode::draw;
+    CHECK(ids_of(f.db.list_games(by_result, {})) == std::vector<std::int64_t>{f.id(2)});
+    GameFilter by_date;
+    by_date.date_from = date_bound("2020", false);
+    by_date.date_to = date_bound("2020.12", true);
+    CHECK(ids_of(f.db.list_games(by_date, {})) == std::vector<std::int64_t>{f.id(0)});
+    GameFilter to_only;
+    to_only.date_to = date_bound("2020", true);
+    CHECK(f.db.list_games(to_only, {}).total == 2); // the undated game is left out
+    GameFilter wildcard;
+    wildcard.white = "%";
+    CHECK(f.db.list_games(wildcard, {}).total == 0); // LIKE wildcards are plain text
+
+    const GameList page = f.db.list_games({}, {2, 1});
+    CHECK(page.total == 4);
+    CHECK(ids_of(page) == std::vector<std::int64_t>{f.id(1), f.id(2)});
+    CHECK(f.db.list_games({}, {10, 10}).games.empty());
+}
+
+TEST_CASE("exact position search finds a position whatever the move order, with filters and paging", "[db]") {
+    Fixture f;
+    const Position pos = after(f.a_moves, 4);
+    const GameList all = f.db.search_position(pos, GameKind::gounki, {}, {});
+    CHECK(ids_of(all) == std::vector<std::int64_t>{f.id(0), f.id(1)});
+    CHECK(all.games[0].ply == 4);
+    CHECK(all.games[1].ply == 4);
+    CHECK(all.games[0].white == "Ann Smith");
+    CHECK(all.games[0].date == "2020.05.01");
+    CHECK(all.games[0].result == ResultCode::white_wins);
+
+    GameFilter filter;
+    filter.result = ResultCode::black_wins;
+    CHECK(ids_of(f.db.search_position(pos, GameKind::gounki, filter, {})) == std::vector<std::int64_t>{f.id(1)});
+    CHECK(f.db.search_position(pos, GameKind::gounki, {}, {1, 1}).games.size() == 1);
+    CHECK(f.db.search_position(pos, GameKind::gounki, {}, {1, 1}).total == 2);
+
+    CHECK(f.db.search_position(Position::start(), GameKind::gounki, {}, {}).total == 4);
+    CHECK(f.db.search_position(after(f.a_moves, 1), GameKind::gounki, {}, {}).total == 2); // games 0 and 2
+    // The same board with the other side to move is another position.
+    Position other = pos;
+    other.set_side_to_move(Color::black);
+    CHECK(f.db.search_position(other, GameKind::gounki, {}, {}).total == 0);
+    // The game kind is part of the key.
+    CHECK(f.db.search_position(pos, GameKind::gomoku, {}, {}).total == 0);
+}
+
+TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by position, in the tree, and deleted", "[db][stones]") {
+    TempDir dir;
+    GameDatabase db(dir.file("stones.db"), Access::read_write);
+    const std::string text =
+        "[Game \"Gomoku\"]\n[White \"W1\"]\n[Black \"B1\"]\n[Date \"2026.01.02\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 0-1\n\n"
+        "[Game \"Gomoku\"]\n[White \"W2\"]\n[Black \"B2\"]\n[Date \"2026.02.03\"]\n\n1. i8 h9 2. h8 i9 3. a1 *\n\n"
+        "[Game \"Gomoku\"]\n[Size \"19\"]\n[White \"W3\"]\n[Black \"B3\"]\n\n1. h8 h9 2. i8 *\n\n"
+        "[Game \"Ninuki\"]\n[Rules \"no-endgame-capture\"]\n[White \"W4\"]\n[Black \"B4\"]\n\n1. j10 k10 2. a1 l10 3. m10 k10 *\n";
+    std::vector<GameInput> inputs;
+    for (parser::GameRecord& r : parser::read_records(text, "stones.gpn")) {
+        REQUIRE(r.status == parser::GameStatus::valid);
+        inputs.push_back(game_input(std::move(r)));
+    }
+    const auto reports = import(db, inputs);
+    REQUIRE(reports.size() == 4);
+    for (const ImportReport& r : reports) REQUIRE(r.action == ImportAction::stored);
+    check_consistent(db);
+
+    // The same position reached by another move order (games 1 and 2 after four plies), found
+    // only among 15x15 Gomoku games: the size and the rules are part of the key.
+    stones::StonePosition pos(stones::Rules::defaults(GameKind::gomoku));
+    stones::StoneUndo u;
+    for (const char* p : {"h8", "h9", "i8", "i9"}) pos.play(Move::placement(stones::parse_point(p, 15)), u);
+    const GameList found = db.search_position(pos, {}, {});
+    CHECK(ids_of(found) == std::vector<std::int64_t>{reports[0].game_id, reports[1].game_id});
+    stones::Rules big = stones::Rules::defaults(GameKind::gomoku);
+    big.size = 19;
+    stones::StonePosition pos19(big);
+    pos19.play(Move::placement(stones::parse_point("h8", 19)), u);
+    CHECK(ids_of(db.search_position(pos19, {}, {})) == std::vector<std::int64_t>{reports[2].game_id});
+    stones::StonePosition gomoku15(stones::Rules::defaults(GameKind::gomoku));
+    gomoku15.play(Move::placement(stones::parse_point("h8", 15)), u);
+    CHECK(db.search_position(gomoku15, {}, {}).total == 1); // not the 19x19 game
+    // Positions after a capture: the captured count is part of the key.
+    const auto stored4 = db.game(reports[3].game_id);
+    REQUIRE(stored4);
+    stones::StonePosition nin(stored4->stone_start);
+    CHECK(nin.rules().endgame_capture == false);
+    for (Move m : stored4->moves) nin.play(m, u);
+    CHECK(nin.captured(Color::black) == 2);
+    CHECK(ids_of(db.search_position(nin, {}, {})) == std::vector<std::int64_t>{reports[3].game_id});
+    stones::StonePosition no_capture = nin;
+    no_capture.set_captured(Color::black, 0);
+    CHECK(db.search_position(no_capture, {}, {}).total == 0);
+
+    // The tree of the empty 15x15 board: h8 in one game, i8 in the other.
+    const Tree start = db.tree(stones::StonePosition(stones::Rules::defaults(GameKind::gomoku)));
+    CHECK(start.games == 2);
+    REQUIRE(start.moves.size() == 2);
+    std::map<std::string, std::int64_t> black_wins;
+    for (const TreeMove& m : start.moves) black_wins[stones::point_name(m.move.point())] = m.black_wins;
+    CHECK(black_wins == std::map<std::string, std::int64_t>{{"h8", 1}, {"i8", 0}});
+
+    // One game back with its rules, written as a record that reads back the same.
+    const auto g4 = db.game(reports[3].game_id);
+    REQUIRE(g4);
+    CHECK(g4->summary.kind == GameKind::ninuki);
+    const std::string written = parser::write_record(game_record(*g4));
+    CHECK(contains(written, "[Rules \"no-endgame-capture\"]"));
+    const auto again = parser::read_records(written, "again");
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].status == parser::GameStatus::valid);
+    CHECK(again[0].stone_start == g4->stone_start);
+
+    // Deleting takes the game out of the index and the tree.
+    CHECK(db.delete_game(reports[0].game_id));
+    CHECK(ids_of(db.search_position(pos, {}, {})) == std::vector<std::int64_t>{reports[1].game_id});
+    CHECK(db.tree(stones::StonePosition(stones::Rules::defaults(GameKind::gomoku))).games == 1);
+    check_consistent(db);
+}
+
+TEST_CASE("comments, NAGs and variations come back with the game they were imported with", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("notes.db"), Access::read_write);
+    const std::string text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n{Before} 1. c2-d3! {good} (1. e2-f3 $14) 1... f7-e6?? *\n\n"
+                             "[White \"Cy\"]\n[Black \"Di\"]\n\n1. c2-d3 f7-e6 *\n";
+    std::vector<GameInput> inputs;
+    for (parser::GameRecord& r : parser::read_records(text, "notes.gpn")) inputs.push_back(game_input(std::move(r)));
+    REQUIRE(inputs.size() == 2);
+    CHECK_FALSE(inputs[0].annotated.empty());
+    CHECK(inputs[1].annotated.empty()); // nothing beyond the moves: nothing kept
+    const auto reports = import(db, inputs);
+    const auto g = db.game(reports[0].game_id);
+    REQUIRE(g);
+    const parser::GameRecord back = game_record(*g);
+    CHECK(back.main.comments == std::vector<std::string>{"Before"});
+    REQUIRE(back.main.plies.size() == 2);
+    CHECK(back.main.plies[0].nags == std::vector<std::uint8_t>{1});
+    CHECK(back.main.plies[0].comments == std::vector<std::string>{"good"});
+    REQUIRE(back.main.plies[0].variations.size() == 1);
+    CHECK(back.main.plies[0].variations[0].plies.at(0).nags == std::vector<std::uint8_t>{14});
+    CHECK(back.main.plies[1].nags == std::vector<std::uint8_t>{4});
+    CHECK(contains(parser::write_record(back), "{good} (1. e2-f3 $14)"));
+    // A kept text that no longer matches the stored moves is ignored, never trusted.
+    db.sql().exec("UPDATE games SET annotated = '1. e2-f3 *' WHERE id = " + std::to_string(reports[0].game_id));
+    const parser::GameRecord plain = game_record(*db.game(reports[0].game_id));
+    CHECK(plain.main.comments.empty());
+    CHECK(plain.main.plies.at(0).move == g->moves.at(0));
+}
+
+TEST_CASE("pattern search tests every position of every game, with filters", "[db]") {
+    Fixture f;
+    const auto search = [&](const std::string& text, const GameFilter& filter = {}) {
+        return f.db.search_pattern(std::get<Pattern>(Pattern::parse(text)), filter, {});
+    };
+    const GameList d3 = search("d3=R e6=r");
+    CHECK(ids_of(d3) == std::vector<std::int64_t>{f.id(0), f.id(1)});
+    CHECK(d3.games[0].ply == 2);
+    CHECK(d3.games[1].ply == 4);
+    CHECK(search("d3=R e6=r", [] { GameFilter g; g.white = "bob"; return g; }()).total == 1);
+    CHECK(search("a6=r c2=S").total == 1); // b2-c2 joins nothing: c2 was emptied by c2-d3
+    CHECK(search("Wp=16").total == 4);
+    CHECK(search("#[Wn2]>=1").total == 0);
+    CHECK(search("b").total == 4);
+}
+
+TEST_CASE("pattern search over random games agrees with replaying them one by one", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("pat.db"), Access::read_write);
+    const auto games = random_games(150, 21, 50);
+    import(db, games);
+    for (const char* text : {"#[Wn3]>=1", "e4=W d5=B", "Bp<=12 #[n2]>=3", "Wr>=8 Ws>=8 #W<=10", "????????" "/????????" "/8/????????" "/????????" "/????????" "/????????" "/????????"}) {
+        INFO(text);
+        const Pattern p = std::get<Pattern>(Pattern::parse(text));
+        std::vector<std::int64_t> expected;
+        for (std::size_t i = 0; i < games.size(); ++i) {
+            Position pos = Position::start();
+            UndoRecord undo;
+            bool hit = p.matches(pos);
+            for (Move m : games[i].moves) {
+                if (hit) break;
+                pos.do_move(m, undo);
+                hit = p.matches(pos);
+            }
+            if (hit) expected.push_back(std::int64_t(i) + 1);
+        }
+        for (int threads : {1, 3}) CHECK(ids_of(db.search_pattern(p, {}, {}, threads)) == expected);
+    }
+}
+
+TEST_CASE("the opening tree counts moves, results and the latest game, deep and shallow", "[db]") {
+    Fixture f;
+    const Tree start = f.db.tree(Position::start(), GameKind::gounki);
+    CHECK(start.games == 4);
+    REQUIRE(start.moves.size() == 3);
+    CHECK(move_to_text(Position::start(), start.moves[0].move) == "c2-d3");
+    CHECK(start.moves[0].games == 2);
+    CHECK(start.moves[0].white_wins == 1);
+    CHECK(start.moves[0].draws == 1);
+    CHECK(start.moves[0].latest.id == f.id(0)); // 2020 beats 2019
+    CHECK(start.moves[0].latest.white == "Ann Smith");
+
+    // Deeper than the precomputed plies: from the index and the games.
+    const Position pos = after(f.a_moves, 4);
+    const Tree deep = f.db.tree(pos, GameKind::gounki);
+    REQUIRE(deep.moves.size() == 1);
+    CHECK(move_to_text(pos, deep.moves[0].move) == "b2-c2");
+    CHECK(deep.moves[0].games == 1);
+    CHECK(deep.moves[0].white_wins == 1);
+    CHECK(deep.games == 1); // game 1 ended there
+
+    // A shallow position: from the precomputed counts.
+    const Tree after_two = f.db.tree(after(line_of({"c2-d3", "f7-e6"}), 2), GameKind::gounki);
+    REQUIRE(after_two.moves.size() == 1);
+    CHECK(after_two.moves[0].games == 1);
+    CHECK(f.db.tree(after(line_of({"e2-f3"}), 1), GameKind::gounki).games == 0);
+}
+
+TEST_CASE("the tree agrees with counting the games by hand over a random collection", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("tree.db"), Access::read_write);
+    const auto games = random_games(300, 5, 8);
+    ImportOptions o;
+    o.batch_games = 64;
+    import(db, games, o);
+    for (int plies = 0; plies <= 5; ++plies) {
+        const Position pos = after(games[0].moves, std::size_t(plies));
+        std::map<std::uint32_t, std::int64_t> expected;
+        for (const GameInput& g : games) {
+            Position p = Position::start();
+            UndoRecord undo;
+            for (std::size_t i = 0; i < g.moves.size(); ++i) {
+                if (p.key() == pos.key()) ++expected[g.moves[i].raw()];
+                p.do_move(g.moves[i], undo);
+            }
+        }
+        std::map<std::uint32_t, std::int64_t> got;
+        for (const TreeMove& m : db.tree(pos, GameKind::gounki).moves) got[m.move.raw()] = m.games;
+        CHECK(got == expected);
+    }
+}
+
+TEST_CASE("one game comes back with its tags, start, moves, source and diagnostics", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("show.db"), Access::read_write);
+    auto g = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::white_wins, "2024.02.03");
+    g.tags.emplace_back("Annotator", "Zed");
+    g.tags.emplace_back("Round", "4");
+    g.source_file = dir.file("src.gpn");
+    g.source_line = 12;
+    auto setup = game({}, "Cy", "Di", ResultCode::unknown);
+    setup.start = std::get<Position>(Position::from_text("8/8/8/3r4/8/8/8/3R4 w"));
+    setup.moves = line_of({"d1-e2"}, *setup.start);
+    auto r = import(db, {g, setup});
+
+    const auto s = db.game(r[0].game_id);
+    REQUIRE(s);
+    CHECK(s->moves == g.moves);
+    CHECK(s->standard_start);
+    CHECK(s->source_file == g.source_file);
+    CHECK(s->source_line == 12);
+    const std::vector<std::pair<std::string, std::string>> tags = {{"Game", "Gounki"}, {"Event", "Test event"}, {"Date", "2024.02.03"}, {"Round", "4"},
+                                                                   {"White", "Ann"},   {"Black", "Bob"},        {"Result", "1-0"},       {"Annotator", "Zed"}};
+    CHECK(s->tags == tags);
+    const std::string text = parser::write_record(game_record(*s));
+    CHECK(contains(text, "[Annotator \"Zed\"]"));
+    CHECK(contains(text, "1. c2-d3 f7-e6 1-0"));
+
+    const auto t = db.game(r[1].game_id);
+    REQUIRE(t);
+    CHECK_FALSE(t->standard_start);
+    CHECK(t->start == *setup.start);
+    CHECK(contains(parser::write_record(game_record(*t)), "[Position \"8/8/8/3r4/8/8/8/3R4 w\"]"));
+    CHECK(db.search_position(*setup.start, GameKind::gounki, {}, {}).total == 1);
+    CHECK_FALSE(db.game(999));
+}
+
+TEST_CASE("deleting a game removes it from the index, the tree and the lists", "[db]") {
+    Fixture f;
+    // Game 0 is the latest game of c2-d3 from the start; after it goes, game 2 is.
+    REQUIRE(f.db.delete_game(f.id(0)));
+    CHECK_FALSE(f.db.delete_game(f.id(0)));
+    CHECK_FALSE(f.db.game(f.id(0)));
+    CHECK(f.db.list_games({}, {}).total == 3);
+    CHECK(ids_of(f.db.search_position(after(f.a_moves, 4), GameKind::gounki, {}, {})) == std::vector<std::int64_t>{f.id(1)});
+    const Tree start = f.db.tree(Position::start(), GameKind::gounki);
+    CHECK(start.games == 3);
+    for (const TreeMove& m : start.moves)
+        if (move_to_text(Position::start(), m.move) == "c2-d3") {
+            CHECK(m.games == 1);
+            CHECK(m.white_wins == 0);
+            CHECK(m.latest.id == f.id(2));
+        }
+    CHECK(f.db.tree(after(f.a_moves, 4), GameKind::gounki).games == 0);
+    CHECK(scalar(f.db, "SELECT count(*) FROM tags WHERE game_id = " + std::to_string(f.id(0))) == 0);
+    check_consistent(f.db);
+    // Ids are never reused, not even the greatest one.
+    REQUIRE(f.db.delete_game(f.id(3)));
+    auto r = import(f.db, {game({"a2-b3"}, "New", "Game", ResultCode::unknown)});
+    CHECK(r[0].game_id > f.id(3));
+    check_consistent(f.db);
+}

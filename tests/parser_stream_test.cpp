@@ -1,0 +1,185 @@
+// Game records: long streams read in bounded memory, oversized games, missing files, the fuzzers'
+// regression files (tests/data/regressions), and the `gounki validate` command.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <streambuf>
+
+#include "fuzz/record_checks.hpp"
+#include "parser/reader.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Streaming.
+
+namespace {
+
+// An endless supply of small games, made as they are read: the input is never in memory at once.
+class GameStream : public std::streambuf {
+public:
+    explicit GameStream(int games) : left_(games) {}
+
+protected:
+    int_type underflow() override {
+        if (left_ == 0) return traits_type::eof();
+        --left_;
+        chunk_ = "[Event \"Stream\"]\n[Round \"" + std::to_string(++round_) +
+                 "\"]\n\n1. c2-d3 f7-e6 2. d3-e4 e6-d5 3. e4xd5 {capture} *\n\n";
+        setg(chunk_.data(), chunk_.data(), chunk_.data() + chunk_.size());
+        return traits_type::to_int_type(chunk_[0]);
+    }
+
+private:
+    int left_;
+    int round_ = 0;
+    std::string chunk_;
+};
+
+} // namespace
+
+TEST_CASE("a long stream is read game by game in bounded memory, and games can be skipped", "[parser][stream]") {
+    const int n = 20000;
+    GameStream buf(n);
+    std::istream in(&buf);
+    RecordReader reader(in, "stream");
+    GameRecord g;
+    int games = 0;
+    std::size_t most = 0;
+    while (true) {
+        const bool skipping = games % 3 == 1;
+        const bool got = skipping ? reader.skip(&g) : reader.next(g);
+        if (!got) break;
+        ++games;
+        most = std::max(most, reader.buffer_capacity());
+        if (!skipping) {
+            CHECK(g.status == GameStatus::valid);
+            CHECK(g.main.plies.size() == 5);
+        } else {
+            CHECK(g.main.plies.empty()); // skipped: tags only
+        }
+        CHECK(*g.tag("Round") == std::to_string(games));
+        CHECK(g.number == games);
+        CHECK(g.line == 1 + 5 * (games - 1));
+    }
+    CHECK(games == n);
+    CHECK(reader.bytes_read() > 1000000);
+    CHECK(most < 256 * 1024);
+}
+
+TEST_CASE("a game larger than the limit is reported and passed over", "[parser][stream]") {
+    const std::string text =
+        "[Event \"huge\"]\n\n1. c2-d3 {" + std::string(5000, 'x') + "} *\n\n[Event \"next\"]\n\n1. c2-d3 *\n";
+    std::istringstream in(text);
+    RecordReader reader(in, "huge");
+    reader.set_max_game_bytes(1000);
+    GameRecord g;
+    REQUIRE(reader.next(g));
+    CHECK(g.status == GameStatus::partial);
+    REQUIRE(g.diagnostics.size() == 1);
+    CHECK(g.diagnostics[0].code == "game-too-large");
+    CHECK(g.diagnostics[0].line == 1);
+    REQUIRE(reader.next(g));
+    CHECK(g.status == GameStatus::valid);
+    CHECK(*g.tag("Event") == "next");
+    CHECK(g.line == 5);
+    CHECK(!reader.next(g));
+}
+
+TEST_CASE("a missing file is an io-error, not a crash", "[parser][stream]") {
+    RecordReader reader(records_dir / "no_such_file.gpn");
+    CHECK(!reader.ok());
+    const auto d = reader.take_file_diagnostics();
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "io-error");
+    GameRecord g;
+    CHECK(!reader.next(g));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fuzzers' findings: every file in tests/data/regressions is read without a crash (the sanitizer
+// build turns any memory error into a failure).
+
+TEST_CASE("every fuzzing regression file passes the fuzzers' checks", "[parser][regression]") {
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(source_path("tests/data/regressions"))) {
+        if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
+        DYNAMIC_SECTION(entry.path().filename().string()) {
+            const std::string data = slurp(entry.path());
+            CHECK(fuzz::check_records(data).empty());
+            auto parsed = Position::from_text(data);
+            if (auto* p = std::get_if<Position>(&parsed)) {
+                const auto again = Position::from_text(p->to_text());
+                REQUIRE(std::holds_alternative<Position>(again));
+                CHECK(std::get<Position>(again) == *p);
+            }
+            auto stone = stones::StonePosition::from_text(data);
+            if (auto* p = std::get_if<stones::StonePosition>(&stone)) {
+                const auto again = stones::StonePosition::from_text(p->to_text());
+                REQUIRE(std::holds_alternative<stones::StonePosition>(again));
+                CHECK(std::get<stones::StonePosition>(again) == *p);
+            } else {
+                const PositionError& e = std::get<PositionError>(stone);
+                CHECK(e.column >= 0);
+                CHECK(std::size_t(e.column) <= data.size());
+            }
+        }
+        ++files;
+    }
+    CHECK(files >= 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command.
+
+TEST_CASE("gounki validate prints diagnostics with places, a summary, and the documented exit status",
+          "[parser][cli]") {
+    const auto file = [](const char* name) { return shell_quoted(records_dir / name); };
+    SECTION("exit status 0 for valid games, 1 for invalid ones; places, a summary, counts by code") {
+        struct Case {
+            std::string command;
+            int status;
+            std::vector<std::string> printed;
+        };
+        const Case cases[] = {
+            {"validate " + file("draw.gpn"), 0,
+             {"1 game in 1 file: 1 valid, 0 invalid, 0 partial; 0 errors, 0 warnings"}},
+            {"validate " + file("two_games_first_broken.gpn"), 1,
+             {"two_games_first_broken.gpn:4:19: error: 2. d3-e5: d3-e5 is not a legal move",
+              "2 games in 1 file: 1 valid, 0 invalid, 1 partial; 1 error, 0 warnings", "  illegal-move: 1"}},
+            {"validate - < " + file("markers.gpn"), 0, {"-:4:35: warning:"}}, // standard input
+        };
+        for (const Case& c : cases) {
+            INFO("gounki " << c.command);
+            const CliRun r = run_shell(gounki_command() + " " + c.command);
+            CHECK(r.status == c.status);
+            for (const std::string& p : c.printed) CHECK(contains(r.out, p));
+        }
+    }
+    SECTION("--json prints one object per diagnostic and one summary") {
+        const CliRun r = run_gounki("validate --json " + file("illegal_in_variation.gpn"));
+        CHECK(r.status == 1);
+        std::istringstream lines(r.out);
+        std::string first, second, extra;
+        std::getline(lines, first);
+        std::getline(lines, second);
+        CHECK(!std::getline(lines, extra));
+        CHECK(first.find("\"type\":\"diagnostic\"") != std::string::npos);
+        CHECK(first.find("\"code\":\"illegal-move\"") != std::string::npos);
+        CHECK(first.find("\"line\":4") != std::string::npos);
+        CHECK(first.find("\"column\":22") != std::string::npos);
+        CHECK(first.find("\"legal_moves\":[\"f7-e6\",\"f7-g6\"]") != std::string::npos);
+        CHECK(first.find("\"side\":\"black\"") != std::string::npos);
+        CHECK(second.find("\"type\":\"summary\"") != std::string::npos);
+        CHECK(second.find("\"invalid\":1") != std::string::npos);
+    }
+    SECTION("a missing file or no file at all exits 2") {
+        CHECK(run_gounki("validate " + file("no_such_file.gpn")).status == 2);
+        CHECK(run_gounki("validate").status == 2);
+    }
+}

@@ -1,0 +1,315 @@
+// The report commands: `gounki board` (Gounki and stone positions, --json read back by a small
+// strict JSON reader), --quiet on every command and on a terminal, and `gounki report` of a stored
+// Gomoku game.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+using namespace gounki;
+using namespace gounki::report;
+using namespace gounki::test;
+
+namespace {
+
+// A small strict JSON reader: enough to say that a command's output is one well-formed value and
+// to look into it.
+struct Json {
+    enum class Type { null, boolean, number, string, array, object } type = Type::null;
+    bool boolean = false;
+    double number = 0;
+    std::string text;
+    std::vector<Json> items;
+    std::vector<std::pair<std::string, Json>> fields;
+    const Json& operator[](const std::string& key) const {
+        static const Json none;
+        for (const auto& [k, v] : fields)
+            if (k == key) return v;
+        return none;
+    }
+    bool has(const std::string& key) const {
+        return std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+    }
+};
+
+class JsonReader {
+public:
+    explicit JsonReader(const std::string& s) : s_(s) {}
+    // The one value of the text (whitespace around it allowed); nullopt when it is not JSON.
+    std::optional<Json> read() {
+        Json v;
+        if (!value(v)) return std::nullopt;
+        space();
+        if (i_ != s_.size()) return std::nullopt;
+        return v;
+    }
+
+private:
+    void space() {
+        while (i_ < s_.size() && std::strchr(" \t\r\n", s_[i_])) ++i_;
+    }
+    bool literal(const char* word) {
+        const std::size_t n = std::strlen(word);
+        if (s_.compare(i_, n, word) != 0) return false;
+        i_ += n;
+        return true;
+    }
+    bool string(std::string& out) {
+        if (i_ >= s_.size() || s_[i_] != '"') return false;
+        for (++i_; i_ < s_.size(); ++i_) {
+            const char c = s_[i_];
+            if (c == '"') { ++i_; return true; }
+            if (static_cast<unsigned char>(c) < 0x20) return false;
+            if (c != '\\') { out += c; continue; }
+            if (++i_ >= s_.size()) return false;
+            const char e = s_[i_];
+            const char* plain = std::strchr("\"\\/bfnrt", e);
+            if (!plain) {
+                if (e != 'u' || i_ + 4 >= s_.size()) return false;
+                const unsigned code = unsigned(std::stoul(s_.substr(i_ + 1, 4), nullptr, 16));
+                i_ += 4;
+                if (code < 0x80) out += char(code);
+                else if (code < 0x800) out += char(0xC0 | (code >> 6)), out += char(0x80 | (code & 0x3F));
+                else out += char(0xE0 | (code >> 12)), out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
+                continue;
+            }
+            out += "\"\\/\b\f\n\r\t"[plain - "\"\\/bfnrt"];
+        }
+        return false;
+    }
+    // The members of an object or the items of an array, from its opening bracket to `close`, each
+    // read by `read_one`.
+    template <class F>
+    bool items(char close, const F& read_one) {
+        ++i_;
+        space();
+        if (i_ < s_.size() && s_[i_] == close) return ++i_, true;
+        for (;;) {
+            space();
+            if (!read_one()) return false;
+            space();
+            if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+            return i_ < s_.size() && s_[i_++] == close;
+        }
+    }
+    bool value(Json& v) {
+        space();
+        if (i_ >= s_.size()) return false;
+        const char c = s_[i_];
+        if (c == '{') {
+            v.type = Json::Type::object;
+            return items('}', [&] {
+                std::string key;
+                Json item;
+                if (!string(key)) return false;
+                space();
+                if (i_ >= s_.size() || s_[i_++] != ':' || !value(item)) return false;
+                v.fields.emplace_back(key, item);
+                return true;
+            });
+        }
+        if (c == '[') {
+            v.type = Json::Type::array;
+            return items(']', [&] {
+                Json item;
+                if (!value(item)) return false;
+                v.items.push_back(item);
+                return true;
+            });
+        }
+        if (c == '"') return v.type = Json::Type::string, string(v.text);
+        if (literal("true")) return v.type = Json::Type::boolean, v.boolean = true, true;
+        if (literal("false")) return v.type = Json::Type::boolean, true;
+        if (literal("null")) return true;
+        const std::size_t start = i_;
+        while (i_ < s_.size() && std::strchr("+-0123456789.eE", s_[i_])) ++i_;
+        if (i_ == start) return false;
+        v.type = Json::Type::number;
+        v.number = std::stod(s_.substr(start, i_ - start));
+        return true;
+    }
+
+    const std::string& s_;
+    std::size_t i_ = 0;
+};
+
+// `gounki board ARGS` is refused with status 2 and an error that says each of `messages` once.
+void expect_board_refused(const std::string& args, std::initializer_list<const char*> messages) {
+    INFO("gounki board " << args);
+    const CliRun r = run_gounki("board " + args);
+    CHECK(r.status == 2);
+    for (const char* m : messages) CHECK(count_of(r.err, m) == 1);
+}
+
+std::vector<std::string> texts_of(const Json& array) {
+    std::vector<std::string> out;
+    for (const Json& j : array.items) out.push_back(j.text);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("gounki board writes SVG or text and names the legal moves of a bad --move", "[report]") {
+    const TempDir scratch("report");
+    const std::string cli = gounki_command();
+    CliRun r = run_shell(cli + " board --move c2-d3");
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "data-move=\"c2-d3\"") == 1);
+    r = run_shell(cli + " board --format text --position '8/8/8/8/3(srr)4/8/8/S7 b' -o -");
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "4 .   .   .   rrs .") == 1);
+    CHECK(count_of(r.out, "Black to move") == 1);
+    const auto file = scratch.path() / "b.svg";
+    r = run_shell(cli + " board --move 'c2 * c3, d4' --position '7r/8/8/8/8/8/2(RS)5/8 w' -o " + file.string());
+    CHECK(r.status == 0);
+    CHECK(count_of(slurp(file), "data-move=\"c2*c3,d4\"") == 1);
+
+    expect_board_refused("--move c2-c5", {"c2-c5 is not a legal move", "legal moves of that stack: c2-b3 c2-d3"});
+    expect_board_refused("--position '8/8/9/8/8/8/8/8 w'", {"bad position at character"});
+    expect_board_refused("--format png", {"--format 'png'"});
+}
+
+TEST_CASE("gounki board draws stone positions and prints --json that parses", "[report][stones]") {
+    const TempDir scratch("report");
+    const std::string cli = gounki_command();
+    const std::string gomoku = "'Gomoku 15 15/15/15/15/15/15/7o7/7x7/15/15/15/15/15/15/15 b'";
+    CliRun r = run_shell(cli + " board --format text --move j9 --last h9 --position " + gomoku);
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "\n 9 . . . . . . . O . . . . . . .\n 8 . . . . . . . x . . . . . . .\n") == 1);
+    CHECK(count_of(r.out, "Black to move\nLast: h9\nMove: j9\n") == 1);
+    const auto file = scratch.path() / "stones.svg";
+    r = run_shell(cli + " board --move j9 --position " + gomoku + " -o " + file.string());
+    CHECK(r.status == 0);
+    const std::string svg = slurp(file);
+    CHECK(count_of(svg, "<circle class=\"stone ") == 2);
+    CHECK(count_of(svg, "<g class=\"mark move\" data-point=\"j9\"") == 1);
+    expect_board_refused("--move h8 --position " + gomoku, {"h8 cannot be played"});
+    expect_board_refused("--move p9 --position " + gomoku, {"not a point of the 15x15 board"});
+    expect_board_refused("--position 'Gomoku 15 16/15 b'", {"bad position at character"});
+
+    // --json: a stone position, the diagram inside the object when it goes to standard output.
+    r = run_shell(cli + " board --json --move k10 --position 'Ninuki 19 19/19/19/19/19/19/19/19/9x9/9o9/8xo9/19/19/19/19/19/19/19/19 w 2 0'");
+    CHECK(r.status == 0);
+    std::optional<Json> j = JsonReader(r.out).read();
+    INFO(r.out);
+    REQUIRE(j);
+    CHECK((*j)["kind"].text == "Ninuki");
+    CHECK((*j)["size"].number == 19);
+    CHECK((*j)["side"].text == "white");
+    CHECK((*j)["move"].text == "k10");
+    CHECK((*j)["captured"]["black"].number == 2);
+    CHECK((*j)["captured"]["white"].number == 0);
+    CHECK(texts_of((*j)["stones"]["black"]) == std::vector<std::string>{"i9", "j11"});
+    CHECK(texts_of((*j)["stones"]["white"]) == std::vector<std::string>{"j10", "j9"});
+    CHECK((*j)["output"].type == Json::Type::null);
+    CHECK(count_of((*j)["diagram"].text, "<circle class=\"stone ") == 4);
+
+    // A Gounki position written to a file: the object names the file; the stacks are listed.
+    const auto gounki_svg = scratch.path() / "gounki.svg";
+    std::filesystem::remove(gounki_svg);
+    r = run_shell(cli + " board --json --move c2-d3 -o " + gounki_svg.string());
+    CHECK(r.status == 0);
+    j = JsonReader(r.out).read();
+    REQUIRE(j);
+    CHECK((*j)["kind"].text == "Gounki");
+    CHECK((*j)["side"].text == "white");
+    CHECK((*j)["move"].text == "c2-d3");
+    CHECK((*j)["format"].text == "svg");
+    CHECK((*j)["output"].text == gounki_svg.string());
+    CHECK_FALSE(j->has("diagram"));
+    CHECK((*j)["stacks"].items.size() == 32);
+    CHECK((*j)["stacks"].items[0]["square"].text == "a1");
+    CHECK((*j)["stacks"].items[0]["stack"].text == "S");
+    CHECK(count_of(slurp(gounki_svg), "data-move=\"c2-d3\"") == 1);
+    CHECK_FALSE(JsonReader("{\"a\":1,}").read()); // the reader itself is strict
+}
+
+TEST_CASE("--quiet is an option of every command and silences progress lines", "[report]") {
+    const TempDir scratch("report");
+    const std::string cli = gounki_command();
+    CliRun r = run_shell(cli + " --help");
+    CHECK(count_of(r.out, "--quiet") == 1);
+    for (const char* command : {"board", "analyze", "report", "import", "perft"}) {
+        INFO(command);
+        r = run_shell(cli + " help " + command);
+        CHECK(count_of(r.out, "--quiet") == 1);
+    }
+    r = run_shell(cli + " perft --quiet 1");
+    CHECK(r.status == 0);
+    CHECK(r.out == "36\n");
+
+    // Progress lines are drawn only on a terminal: run under script(1) for one.
+    if (!have_tool(command_succeeds("script -qec true /dev/null"),
+                   "script(1) (Debian package bsdutils), which gives the rest of this test a terminal"))
+        return;
+    const auto dir = scratch.path();
+    const std::string db = (dir / "quiet.db").string();
+    std::filesystem::remove(db);
+    const std::string game = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/01-deployment-out.gpn";
+    REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + game).status == 0);
+    auto on_terminal = [&](const std::string& args) {
+        return run_shell("script -qec '" + cli + " " + args + "' /dev/null");
+    };
+    // import draws its own progress bar; --quiet drops it (print_err drops '\r' redraws).
+    const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/0*.gpn";
+    std::filesystem::remove(dir / "loud.db");
+    r = on_terminal("import --db " + (dir / "loud.db").string() + " " + games);
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "100%") == 1);
+    std::filesystem::remove(dir / "hushed.db");
+    r = on_terminal("import --quiet --db " + (dir / "hushed.db").string() + " " + games);
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "%") == 0);
+    CHECK(count_of(r.out, "\033[K") == 0);
+    r = on_terminal("analyze --db " + db + " 1 --nodes 200 --force");
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "judging") >= 1); // the progress line
+    CHECK(count_of(r.out, "game 1:") == 1);
+    r = on_terminal("analyze --quiet --db " + db + " 1 --nodes 200 --force");
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "judging") == 0);
+    CHECK(count_of(r.out, "\r") == 0);
+    CHECK(count_of(r.out, "game 1:") == 0);
+    // Errors still come through.
+    r = on_terminal("analyze --quiet --db " + db + " 99");
+    CHECK(r.status == 2);
+    CHECK(count_of(r.out, "no game 99") == 1);
+    // A report of an unjudged game says so, except under --quiet.
+    REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + std::string(GOUNKI_SOURCE_DIR) +
+                      "/samples/games/02-triples-too-early.gpn").status == 0);
+    r = run_shell(cli + " report --db " + db + " 2 --format md -o " + (dir / "r.md").string());
+    CHECK(count_of(r.err, "no stored judgement") == 1);
+    r = run_shell(cli + " report --quiet --db " + db + " 2 --format md -o " + (dir / "r.md").string());
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("gounki report writes a stored Gomoku game with its stone moves and rules", "[report][stones]") {
+    const TempDir scratch("report");
+    const std::string cli = gounki_command();
+    const auto dir = scratch.path();
+    const std::string db = (dir / "stones.db").string();
+    std::filesystem::remove(db);
+    const auto record = dir / "one-gomoku.gpn";
+    std::ofstream(record) << "[Game \"Gomoku\"]\n[Size \"19\"]\n[White \"Wanda\"]\n[Black \"Bert\"]\n[Result \"0-1\"]\n\n"
+                             "1. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1\n";
+    CliRun r = run_shell(cli + " import --quiet --db " + db + " " + record.string());
+    REQUIRE(r.status == 0);
+    r = run_shell(cli + " report --quiet --db " + db + " 1 --format md -o -");
+    CHECK(r.status == 0);
+    CHECK(r.out.rfind("# Gomoku game report\n", 0) == 0);
+    CHECK(count_of(r.out, "| Game | Gomoku |") == 1);
+    CHECK(count_of(r.out, "| Size | 19 |") == 1);
+    CHECK(count_of(r.out, "1\\. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
+    r = run_shell(cli + " report --quiet --db " + db + " 1 --format gpn -o -");
+    CHECK(r.status == 0);
+    CHECK(count_of(r.out, "[Game \"Gomoku\"]") == 1);
+    CHECK(count_of(r.out, "[Size \"19\"]") == 1);
+    CHECK(count_of(r.out, "1. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
+}

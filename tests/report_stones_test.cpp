@@ -1,0 +1,221 @@
+// Reports and diagrams of the stone games (Gomoku, Ninuki): the SVG and text diagrams, and report
+// games made from a record and its judgement. Stone-game reports mixed with Gounki games are in
+// report_test.cpp.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <optional>
+
+#include "cli/report/board_diagram.hpp"
+#include "cli/report/format.hpp"
+#include "cli/report/from_record.hpp"
+#include "cli/report/render.hpp"
+#include "core/stones.hpp"
+#include "parser/reader.hpp"
+
+using namespace gounki;
+using namespace gounki::report;
+using namespace gounki::test;
+
+namespace {
+
+// Points are named by test::P (tests/support.hpp), not by stones::parse_point, so that a bug there
+// cannot hide one here.
+
+stones::StonePosition stone_board(GameKind kind, int size, const std::vector<std::string>& black,
+                                  const std::vector<std::string>& white, Color side = Color::black) {
+    stones::Rules rules = stones::Rules::defaults(kind);
+    rules.size = size;
+    stones::StonePosition pos(rules);
+    for (const std::string& b : black) pos.put(P(b), stones::Stone::black);
+    for (const std::string& w : white) pos.put(P(w), stones::Stone::white);
+    pos.set_side_to_move(side);
+    return pos;
+}
+
+// The opening tag of the stone circle on `point`, "" when there is none.
+std::string stone_circle(const std::string& svg, const std::string& colour, const std::string& point) {
+    const std::string open = "<circle class=\"stone " + colour + "\" data-point=\"" + point + "\"";
+    const std::size_t at = svg.find(open);
+    return at == std::string::npos ? std::string() : svg.substr(at, svg.find('>', at) - at);
+}
+
+double attribute(const std::string& tag, const std::string& name) {
+    const std::string v = between(tag, " " + name + "=\"", "\"");
+    REQUIRE_FALSE(v.empty());
+    return std::stod(v);
+}
+
+// The SVG of `pos`, checked for well-formed markup.
+std::string stones_svg_checked(const stones::StonePosition& pos, const StoneBoardStyle& style) {
+    const std::string svg = stone_board_svg(pos, style);
+    INFO(check_markup(svg));
+    CHECK(check_markup(svg).empty());
+    return svg;
+}
+
+
+} // namespace
+
+TEST_CASE("the SVG of a stone position has one circle per stone, in its colour, at its point", "[report][stones]") {
+    const stones::StonePosition pos = stone_board(GameKind::gomoku, 15, {"h8", "j9", "a1"}, {"h9", "o15"}, Color::white);
+    StoneBoardStyle style;
+    style.marks = {{Move::placement(P("j10")), ArrowKind::best}, {Move::placement(P("k10")), ArrowKind::played}};
+    style.last_move = P("h9");
+    const std::string svg = stones_svg_checked(pos, style);
+    CHECK(svg.rfind("<?xml", 0) == 0);
+    CHECK(count_of(svg, "<circle class=\"stone ") == 5);
+    CHECK(count_of(svg, "<circle class=\"stone black\"") == 3);
+    CHECK(count_of(svg, "<circle class=\"stone white\"") == 2);
+    for (const char* b : {"h8", "j9", "a1"}) {
+        INFO(b);
+        const std::string tag = stone_circle(svg, "black", b);
+        REQUIRE_FALSE(tag.empty());
+        CHECK(count_of(tag, "fill=\"#1a1a1a\"") == 1);
+    }
+    for (const char* w : {"h9", "o15"}) {
+        INFO(w);
+        const std::string tag = stone_circle(svg, "white", w);
+        REQUIRE_FALSE(tag.empty());
+        CHECK(count_of(tag, "fill=\"#fbfaf5\"") == 1);
+    }
+    // Places: a1 bottom left, o15 top right, h8 halfway between; h9 one line above h8.
+    const std::string a1 = stone_circle(svg, "black", "a1"), h8 = stone_circle(svg, "black", "h8");
+    const std::string o15 = stone_circle(svg, "white", "o15"), h9 = stone_circle(svg, "white", "h9");
+    CHECK(attribute(a1, "cx") < attribute(h8, "cx"));
+    CHECK(attribute(h8, "cx") < attribute(o15, "cx"));
+    CHECK(attribute(a1, "cy") > attribute(h8, "cy"));
+    CHECK(attribute(h8, "cy") > attribute(o15, "cy"));
+    CHECK(attribute(h8, "cx") - attribute(a1, "cx") == Approx(attribute(o15, "cx") - attribute(h8, "cx")));
+    CHECK(attribute(h8, "cy") - attribute(h9, "cy") == Approx(32)); // the default cell on 15x15
+    CHECK(attribute(h9, "cx") == attribute(h8, "cx"));
+    // Grid furniture, marks, the last move, and who moves.
+    CHECK(count_of(svg, "class=\"star\"") == 5);
+    CHECK(count_of(svg, ">o</text>") == 1);
+    CHECK(count_of(svg, ">p</text>") == 0);
+    CHECK(count_of(svg, ">15</text>") == 1);
+    CHECK(count_of(svg, "<g class=\"mark best\" data-point=\"j10\"") == 1);
+    CHECK(count_of(svg, "<g class=\"mark played\" data-point=\"k10\"") == 1);
+    CHECK(count_of(svg, "<circle class=\"last\" data-point=\"h9\"") == 1);
+    CHECK(count_of(svg, "White to move") == 1);
+    CHECK(count_of(svg, "Captured") == 0); // Gomoku has no captures
+    CHECK(count_of(svg, "data-game=\"Gomoku\" data-size=\"15\"") == 1);
+
+    // Ninuki on 19x19: nine star points, the captured stones, an empty board drawn as such.
+    stones::StonePosition nin = stone_board(GameKind::ninuki, 19, {"j10"}, {"k10", "s19"});
+    nin.set_captured(Color::black, 2);
+    const std::string n = stones_svg_checked(nin, {});
+    CHECK(count_of(n, "class=\"star\"") == 9);
+    CHECK(count_of(n, "<circle class=\"stone ") == 3);
+    CHECK_FALSE(stone_circle(n, "white", "s19").empty());
+    CHECK(count_of(n, ">s</text>") == 1);
+    CHECK(count_of(n, ">19</text>") == 1);
+    CHECK(count_of(n, "Black to move \u00b7 Captured: Black 2, White 0") == 1);
+    CHECK(count_of(stones_svg_checked(stone_board(GameKind::gomoku, 15, {}, {}), {}), "<circle class=\"stone") == 0);
+}
+
+TEST_CASE("the text diagram of a stone position puts x, o and . at their coordinates", "[report][stones]") {
+    stones::StonePosition pos = stone_board(GameKind::ninuki, 19, {"a1", "j10", "k11", "s19"}, {"a19", "j11", "s1", "c3"});
+    pos.set_captured(Color::white, 4);
+    const std::string text = stone_board_text(pos, {{Move::placement(P("l12")), ArrowKind::best}}, P("j11"));
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 19 + 1 + 4);
+    // Read the diagram back, point by point, into a board of its own and compare.
+    stones::StonePosition back(pos.rules());
+    for (int row = 0; row < 19; ++row) {
+        const std::string& line = lines[std::size_t(row)];
+        const int rank = 19 - row;
+        INFO(line);
+        REQUIRE(line.size() == 2 + 2 * 19);
+        CHECK(std::stoi(line.substr(0, 2)) == rank);
+        for (int file = 0; file < 19; ++file) {
+            CHECK(line[std::size_t(2 + 2 * file)] == ' ');
+            const char c = line[std::size_t(3 + 2 * file)];
+            REQUIRE(std::strchr("xoXO.", c));
+            const int point = (rank - 1) * 19 + file;
+            if (c == 'x' || c == 'X') back.put(point, stones::Stone::black);
+            if (c == 'o' || c == 'O') back.put(point, stones::Stone::white);
+            CHECK((std::isupper(static_cast<unsigned char>(c)) != 0) == (point == P("j11")));
+        }
+    }
+    for (int p = 0; p < stones::point_count; ++p)
+        if (pos.on_board(p)) CHECK(back.at(p) == pos.at(p));
+    CHECK(lines[0] == "19 o . . . . . . . . . . . . . . . . . x");
+    CHECK(lines[8] == "11 . . . . . . . . . O x . . . . . . . .");
+    CHECK(lines[18] == " 1 x . . . . . . . . . . . . . . . . . o");
+    CHECK(lines[19] == "   a b c d e f g h i j k l m n o p q r s");
+    CHECK(lines[20] == "Black to move");
+    CHECK(lines[21] == "Captured: Black 0, White 4");
+    CHECK(lines[22] == "Last: j11");
+    CHECK(lines[23] == "Best: l12");
+
+    // Gomoku 15x15: no captures line; the ranks and files stop at 15 and o.
+    const std::string g = stone_board_text(stone_board(GameKind::gomoku, 15, {"h8"}, {}, Color::white));
+    CHECK(g.rfind("15 . . .", 0) == 0);
+    CHECK(count_of(g, "\n 8 . . . . . . . x . . . . . . .\n") == 1);
+    CHECK(count_of(g, "\n   a b c d e f g h i j k l m n o\nWhite to move\n") == 1);
+    CHECK(count_of(g, "Captured") == 0);
+}
+
+TEST_CASE("a report game from a stone game's record and its judgement", "[report][stones]") {
+    parser::GameRecord rec;
+    rec.kind = GameKind::ninuki;
+    rec.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::ninuki));
+    rec.tags = {{"Game", "Ninuki"}, {"White", "W"}, {"Black", "B"}, {"Size", "19"}, {"Round", "2"}};
+    rec.result = "0-1";
+    const std::vector<std::string> moves{"j10", "k10", "l10", "k11", "m10"};
+    for (const std::string& m : moves) rec.main.plies.emplace_back(Move::placement(P(m)), m);
+    analysis::GameJudgement j;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        analysis::PlyJudgement pj;
+        pj.ply = int(i);
+        pj.played = Move::placement(P(moves[i]));
+        pj.best = pj.played;
+        pj.pv = {pj.played};
+        j.plies.push_back(pj);
+    }
+    j.plies[2].verdict = analysis::Verdict::blunder;
+    j.plies[2].best = Move::placement(P("j11"));
+    j.plies[2].pv = {Move::placement(P("j11")), Move::placement(P("h12"))};
+    j.plies[2].best_score = 150;
+    j.plies[2].played_score = -420;
+    j.plies[4].played = Move::placement(P("a1")); // judged another move: no judgement shown
+    j.sides[index(Color::black)].moves = 3;
+    j.sides[index(Color::black)].accuracy = 61.5;
+
+    const GameReport g = game_report(rec, &j);
+    CHECK(g.kind == GameKind::ninuki);
+    CHECK(g.white == "W");
+    CHECK(g.result == "0-1");
+    REQUIRE(g.other_tags.size() == 1);
+    CHECK(g.other_tags[0].name == "Round");
+    REQUIRE(g.plies.size() == moves.size());
+    stones::StonePosition pos = rec.stone_start;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        CHECK(g.plies[i].move == moves[i]);
+        CHECK(g.plies[i].side == (i % 2 == 0 ? Color::black : Color::white));
+        CHECK(g.plies[i].position_before == pos.to_text());
+        stones::StoneUndo u;
+        pos.play(Move::placement(P(moves[i])), u);
+    }
+    REQUIRE(g.plies[2].judgement);
+    CHECK(g.plies[2].judgement->verdict == Verdict::blunder);
+    CHECK(g.plies[2].judgement->best_move == "j11");
+    CHECK(g.plies[2].judgement->best_line == std::vector<std::string>{"j11", "h12"});
+    CHECK(g.plies[2].judgement->best.pieces == Approx(1.5));
+    CHECK(g.plies[2].judgement->played.pieces == Approx(-4.2));
+    CHECK_FALSE(g.plies[4].judgement);
+    CHECK(g.summary[index(Color::black)].blunders == 1);
+    CHECK(g.summary[index(Color::black)].accuracy == 61.5);
+    CHECK_FALSE(g.summary[index(Color::white)].accuracy);
+
+    ReportModel m;
+    m.games = {g};
+    const std::string html = render_html(m);
+    CHECK(count_of(html, "<svg class=\"board\"") == 1);
+    CHECK(count_of(html, "data-game=\"Ninuki\" data-size=\"19\"") == 1);
+    CHECK(count_of(html, "<g class=\"mark best\" data-point=\"j11\"") == 1);
+    CHECK(count_of(html, "Captured: Black 0, White 0") == 1);
+}

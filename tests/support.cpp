@@ -1,0 +1,560 @@
+// The bodies of tests/support.hpp.
+#include "tests/support.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "db/codec.hpp"
+#include "db/position_index.hpp"
+#include "db/random_games.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/writer.hpp"
+#include "tests/catch.hpp"
+
+namespace gounki::test {
+
+// ---------------------------------------------------------------------------------------------
+// Files and folders
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+std::filesystem::path source_path(const std::string& relative) { return std::filesystem::path(GOUNKI_SOURCE_DIR) / relative; }
+
+TempDir::TempDir(const std::string& name) {
+    static int serial = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("gounki-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line
+
+std::string shell_quoted(const std::filesystem::path& p) {
+    std::string out = "'";
+    for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string gounki_command() { return shell_quoted(GOUNKI_CLI); }
+
+CliRun run_shell(const std::string& command) {
+    TempDir dir("run");
+    const int raw = std::system(("( " + command + " ) >" + shell_quoted(dir / "out") + " 2>" + shell_quoted(dir / "err")).c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+CliRun run_gounki(const std::string& args) { return run_shell(gounki_command() + " " + args + " </dev/null"); }
+
+pid_t spawn_gounki(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int in = ::open("/dev/null", O_RDONLY);
+        ::dup2(o, 1);
+        ::dup2(e, 2);
+        ::dup2(in, 0);
+        std::vector<char*> argv;
+        std::string program = GOUNKI_CLI;
+        argv.push_back(program.data());
+        std::vector<std::string> copy = args;
+        for (std::string& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+int wait_exit(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+CliRun run_gounki_args(const std::vector<std::string>& args) {
+    TempDir dir("run");
+    CliRun r;
+    r.status = wait_exit(spawn_gounki(args, dir.file("out"), dir.file("err")));
+    r.out = slurp(dir / "out");
+    r.err = slurp(dir / "err");
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// System tools
+
+bool have_tool(bool present, const std::string& what) {
+    if (present) return true;
+    const char* allow = std::getenv("GOUNKI_ALLOW_MISSING_TOOLS");
+    if (allow && std::string(allow) == "1") {
+        WARN("SKIPPED, not checked: " << what << " is missing (GOUNKI_ALLOW_MISSING_TOOLS=1)");
+        return false;
+    }
+    FAIL(what << " is missing: scripts/test.sh installs it; GOUNKI_ALLOW_MISSING_TOOLS=1 reports this test "
+                 "as skipped instead");
+    return false;
+}
+
+bool command_succeeds(const std::string& command) { return std::system(("( " + command + " ) >/dev/null 2>&1").c_str()) == 0; }
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+    return n;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+template <class Pos>
+void check_text_never_crashes(const std::string& good, const std::string& alphabet) {
+    REQUIRE(std::holds_alternative<Pos>(Pos::from_text(good)));
+    for_each_prefix_and_change(good, alphabet, [](const std::string& text) {
+        const auto r = Pos::from_text(text);
+        if (const auto* e = std::get_if<PositionError>(&r)) {
+            CHECK(e->column >= 0);
+            CHECK(e->column <= int(text.size()));
+        } else {
+            CHECK(std::get<Pos>(r).key() == std::get<Pos>(r).compute_key());
+        }
+    });
+}
+
+template void check_text_never_crashes<Position>(const std::string&, const std::string&);
+template void check_text_never_crashes<stones::StonePosition>(const std::string&, const std::string&);
+
+// ---------------------------------------------------------------------------------------------
+// Gounki positions and moves
+
+Position position_of(const std::string& text) {
+    auto r = Position::from_text(text);
+    if (auto* e = std::get_if<PositionError>(&r))
+        FAIL("bad test position '" << text << "' at column " << e->column << ": " << e->message);
+    return std::get<Position>(r);
+}
+
+Square square_of(const char* name) {
+    const Square s = parse_square(name);
+    REQUIRE(s != no_square);
+    return s;
+}
+
+Move move_of(const Position& pos, const std::string& text) {
+    const Resolution r = resolve_move_text(pos, text);
+    if (!r.move) FAIL("bad test move '" << text << "' in " << pos.to_text() << ": " << r.message);
+    return r.move;
+}
+
+std::vector<Move> line_of(const std::vector<std::string>& texts, Position pos) {
+    std::vector<Move> out;
+    for (const auto& t : texts) {
+        out.push_back(move_of(pos, t));
+        UndoRecord u;
+        pos.do_move(out.back(), u);
+    }
+    return out;
+}
+
+Position after(const std::vector<Move>& moves, std::size_t plies, Position pos) {
+    UndoRecord undo;
+    for (std::size_t i = 0; i < plies; ++i) pos.do_move(moves[i], undo);
+    return pos;
+}
+
+std::set<std::string> texts_of(const Position& pos, const MoveList& list) {
+    std::set<std::string> out;
+    for (Move m : list) out.insert(move_to_text(pos, m));
+    return out;
+}
+
+void expect_same_moves(const std::set<std::string>& got, const Texts& expected) {
+    const std::set<std::string> want(expected.begin(), expected.end());
+    REQUIRE(want.size() == expected.size()); // the expected list itself names no move twice
+    Texts missing, extra;
+    std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missing));
+    std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
+    CHECK(missing == Texts{});
+    CHECK(extra == Texts{});
+}
+
+void expect_moves(const std::string& position, const Texts& expected) {
+    INFO("position " << position);
+    Position pos = position_of(position);
+    MoveList list;
+    generate_moves(pos, list);
+    const auto got = texts_of(pos, list);
+    expect_same_moves(got, expected);
+    CHECK(list.size() == int(got.size())); // no move is generated twice
+    CHECK(count_moves(pos) == list.size());
+    check_every_move(pos);
+}
+
+void expect_stack_moves(const Position& pos, const char* from, const Texts& expected) {
+    INFO("position " << pos.to_text() << ", stack on " << from);
+    MoveList list;
+    generate_moves_from(pos, square_of(from), list);
+    const auto got = texts_of(pos, list);
+    expect_same_moves(got, expected);
+    CHECK(list.size() == int(got.size()));
+}
+
+bool has_move(const Position& pos, const std::string& text) {
+    MoveList list;
+    generate_moves(pos, list);
+    return texts_of(pos, list).count(text) == 1;
+}
+
+void check_every_move(Position& pos) {
+    MoveList list;
+    generate_moves(pos, list);
+    const Position before = pos;
+    const std::string text = pos.to_text();
+    const std::uint64_t key = pos.key();
+    const std::uint64_t occ_white = pos.occupancy(Color::white), occ_black = pos.occupancy(Color::black);
+    const Color us = pos.side_to_move();
+    CHECK(key == pos.compute_key());
+    for (Move m : list) {
+        const std::string mt = move_to_text(pos, m);
+        INFO("position " << text << ", move " << mt);
+        const Resolution r = resolve_move_text(pos, mt);
+        CHECK(r.move == m);
+        CHECK(r.warnings.empty());
+
+        UndoRecord undo;
+        pos.do_move(m, undo);
+        CHECK(pos.key() == pos.compute_key());
+        CHECK(pos.side_to_move() == ~us);
+        const bool wins = m.ends_out() || pos.occupancy(~us) == 0;
+        CHECK(pos.outcome() == (wins ? win_for(us) : Outcome::none));
+        CHECK(pos.piece_count(us) <= before.piece_count(us));
+        pos.undo_move(m, undo);
+
+        CHECK(pos == before);
+        CHECK(pos.key() == key);
+        CHECK(pos.to_text() == text);
+        CHECK(pos.occupancy(Color::white) == occ_white);
+        CHECK(pos.occupancy(Color::black) == occ_black);
+    }
+}
+
+void play(Position& pos, const std::string& text) {
+    INFO("position " << pos.to_text() << ", move " << text);
+    const Resolution r = resolve_move_text(pos, text);
+    REQUIRE(r.move != Move::none());
+    CHECK(r.warnings.empty());
+    CHECK(move_to_text(pos, r.move) == text);
+    UndoRecord undo;
+    pos.do_move(r.move, undo);
+    CHECK(pos.key() == pos.compute_key());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stone-game points
+
+int P(const std::string& name) {
+    const int file = name.at(0) - 'a';
+    const int rank = std::stoi(name.substr(1)) - 1;
+    return rank * 19 + file;
+}
+
+Move M(const std::string& name) { return Move::placement(P(name)); }
+
+stones::Rules gomoku(int size) {
+    stones::Rules r;
+    r.kind = GameKind::gomoku;
+    r.size = size;
+    return r;
+}
+
+stones::Rules ninuki(int size) {
+    stones::Rules r;
+    r.kind = GameKind::ninuki;
+    r.size = size;
+    r.endgame_capture = true;
+    r.no_double_three = true;
+    return r;
+}
+
+stones::Rules ninuki_with(const char* rules_tag, int size) {
+    stones::Rules r = ninuki(size);
+    const auto err = stones::apply_rules_tag(r, rules_tag);
+    INFO("Rules tag '" << rules_tag << "'");
+    REQUIRE_FALSE(err.has_value());
+    return r;
+}
+
+stones::StonePosition setup(const stones::Rules& rules, std::initializer_list<const char*> black,
+                            std::initializer_list<const char*> white, Color side, int black_captured,
+                            int white_captured) {
+    stones::StonePosition pos(rules);
+    for (const char* b : black) pos.put(P(b), stones::Stone::black);
+    for (const char* w : white) pos.put(P(w), stones::Stone::white);
+    pos.set_side_to_move(side);
+    pos.set_captured(Color::black, black_captured);
+    pos.set_captured(Color::white, white_captured);
+    REQUIRE(pos.key() == pos.compute_key());
+    REQUIRE_FALSE(pos.game_over());
+    return pos;
+}
+
+void play(stones::StonePosition& pos, const std::string& name) {
+    INFO("move " << name << " in " << pos.to_text());
+    const Move m = M(name);
+    REQUIRE(pos.check(m) == stones::PlaceError::none);
+    const stones::StonePosition before = pos;
+    stones::StoneUndo u;
+    pos.play(m, u);
+    CHECK(pos.key() == pos.compute_key());
+    stones::StonePosition back = pos;
+    back.undo(u);
+    CHECK(back == before);
+    CHECK(back.key() == before.key());
+}
+
+stones::StonePosition stone_position_of(const std::string& text) {
+    auto r = stones::StonePosition::from_text(text);
+    if (auto* e = std::get_if<PositionError>(&r))
+        FAIL("bad test position '" << text << "' at column " << e->column << ": " << e->message);
+    return std::get<stones::StonePosition>(r);
+}
+
+bool in_legal_moves(const stones::StonePosition& pos, const std::string& name) {
+    const auto moves = pos.legal_moves();
+    return std::find(moves.begin(), moves.end(), M(name)) != moves.end();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random lines of play
+
+namespace {
+
+std::string random_comment(std::mt19937& rng, bool odd) {
+    if (!odd) return "a comment";
+    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0",
+                                  "*",    "$3", "!?", ";", "\"", "a1-a2"};
+    std::string s;
+    const int n = int(rng() % 5);
+    for (int i = 0; i < n; ++i) {
+        if (i) s += ' ';
+        s += words[rng() % (sizeof words / sizeof *words)];
+    }
+    return s;
+}
+
+} // namespace
+
+parser::Line random_line(std::mt19937& rng, Position pos, int max_plies, const RandomLineStyle& style, int depth) {
+    parser::Line line;
+    if (style.odd_comments && rng() % 30 == 0) line.comments.push_back(random_comment(rng, true));
+    UndoRecord undo;
+    for (int i = 0; i < max_plies && !pos.game_over(); ++i) {
+        MoveList moves;
+        generate_moves(pos, moves);
+        parser::Ply p;
+        p.move = moves[int(rng() % unsigned(moves.size()))];
+        if (style.prefer_deployments && rng() % 3 == 0)
+            for (Move m : moves)
+                if (m.type() != MoveType::movement && rng() % 4 == 0) {
+                    p.move = m;
+                    break;
+                }
+        if (style.nags && rng() % 20 == 0) p.nags.push_back(std::uint8_t(rng() % 256));
+        if (style.nags && rng() % 40 == 0) p.nags.push_back(std::uint8_t(1 + rng() % 6));
+        if (rng() % (style.odd_comments ? 25 : 30) == 0) p.comments.push_back(random_comment(rng, style.odd_comments));
+        if (depth < style.max_depth && rng() % style.variation_one_in == 0)
+            p.variations.push_back(random_line(rng, pos, 1 + int(rng() % 4), style, depth + 1));
+        pos.do_move(p.move, undo);
+        line.plies.push_back(std::move(p));
+    }
+    return line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The database
+
+db::GameInput game(const std::vector<std::string>& moves, const std::string& white, const std::string& black,
+                   db::ResultCode result, const std::string& date, const std::string& event) {
+    db::GameInput g;
+    g.moves = line_of(moves);
+    g.result = result;
+    g.tags = {{"Event", event}, {"White", white}, {"Black", black}, {"Result", std::string(db::result_text(result))}};
+    if (!date.empty()) g.tags.emplace_back("Date", date);
+    return g;
+}
+
+std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies) {
+    std::mt19937_64 rng(seed);
+    db::RandomGameOptions o;
+    o.max_plies = plies;
+    o.players = 20;
+    o.events = 5;
+    std::vector<db::GameInput> out;
+    for (int i = 0; i < n; ++i) out.push_back(db::random_game(rng, o, i + 1));
+    return out;
+}
+
+std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games, db::ImportOptions options) {
+    std::vector<db::ImportReport> reports;
+    db::Importer importer(db, options, [&](const db::ImportReport& r) { reports.push_back(r); });
+    for (db::GameInput& g : games) importer.add(std::move(g));
+    importer.finish();
+    return reports;
+}
+
+void write_gpn(const std::string& path, const std::vector<db::GameInput>& games) {
+    std::ofstream out(path, std::ios::binary);
+    for (const db::GameInput& g : games) parser::write_record(out, db::game_record(g));
+}
+
+std::int64_t scalar(db::GameDatabase& db, const std::string& sql) {
+    db::Statement st(db.sql(), sql);
+    return st.step() ? st.get_int64(0) : -1;
+}
+
+void check_consistent(db::GameDatabase& db) {
+    using namespace gounki::db;
+    std::int64_t plies = 0, games = 0, with_moves = 0;
+    std::vector<std::int64_t> ids;
+    {
+        Statement st(db.sql(), "SELECT id FROM games ORDER BY id");
+        while (st.step()) ids.push_back(st.get_int64(0));
+    }
+    for (std::int64_t id : ids) {
+        const auto g = db.game(id);
+        REQUIRE(g);
+        REQUIRE(g->summary.ply_count == int(g->moves.size()));
+        const std::vector<std::uint64_t> keys = GameDatabase::position_keys(
+            g->summary.kind == GameKind::gounki ? Replay(g->start) : Replay(g->stone_start), g->moves);
+        std::vector<IndexEntry> found;
+        db.index().lookup(keys.back(), found);
+        const bool indexed = std::any_of(found.begin(), found.end(), [&](const IndexEntry& e) { return e.game == id && e.ply == g->moves.size(); });
+        REQUIRE(indexed);
+        plies += std::int64_t(g->moves.size()) + 1;
+        ++games;
+        with_moves += !g->moves.empty() && g->standard_start && g->summary.kind == GameKind::gounki;
+    }
+    CHECK(scalar(db, "SELECT coalesce(sum(entries), 0) FROM position_runs") == plies);
+    std::int64_t listed = 0;
+    {
+        Statement st(db.sql(), "SELECT run_id, first_key, data FROM position_blocks");
+        while (st.step())
+            decode_block(std::uint64_t(st.get_int64(1)), st.get_blob(2), [&](const IndexEntry&) { ++listed; });
+    }
+    CHECK(listed == plies);
+    const std::int64_t start_key = std::int64_t(index_key(GameKind::gounki, Position::start().key()));
+    CHECK(scalar(db, "SELECT coalesce(sum(games), 0) FROM tree_stats WHERE key = " + std::to_string(start_key)) == with_moves);
+    CHECK(games == std::int64_t(ids.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+
+// The text between the first `open` at or after `from` and the next `close`.
+std::string between(const std::string& s, const std::string& open, const std::string& close, std::size_t from) {
+    const std::size_t a = s.find(open, from);
+    if (a == std::string::npos) return {};
+    const std::size_t b = s.find(close, a + open.size());
+    return s.substr(a + open.size(), b == std::string::npos ? std::string::npos : b - a - open.size());
+}
+
+std::string check_markup(const std::string& s) {
+    static const std::vector<std::string> voids = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"};
+    std::vector<std::string> open;
+    auto entity_ok = [&](std::size_t at) {
+        static const char* names[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+        for (const char* n : names)
+            if (s.compare(at, std::strlen(n), n) == 0) return true;
+        return false;
+    };
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (c == '&' && !entity_ok(i)) return "bad entity at " + std::to_string(i) + ": " + s.substr(i, 12);
+        if (c == '>') return "stray '>' at " + std::to_string(i);
+        if (c != '<') { ++i; continue; }
+        if (s.compare(i, 4, "<!--") == 0) { i = s.find("-->", i); if (i == std::string::npos) return "open comment"; i += 3; continue; }
+        if (s.compare(i, 2, "<!") == 0 || s.compare(i, 2, "<?") == 0) { i = s.find('>', i) + 1; continue; }
+        const bool closing = s[i + 1] == '/';
+        std::size_t j = i + (closing ? 2 : 1);
+        std::string name;
+        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '-')) name += s[j++];
+        if (name.empty()) return "stray '<' at " + std::to_string(i);
+        if (closing) {
+            if (open.empty() || open.back() != name) return "</" + name + "> closes <" + (open.empty() ? "" : open.back()) + "> at " + std::to_string(i);
+            open.pop_back();
+            if (s[j] != '>') return "bad closing tag at " + std::to_string(i);
+            i = j + 1;
+            continue;
+        }
+        // Attributes: name="value" with no '<' and only known entities in the value.
+        bool self_closed = false;
+        for (;;) {
+            while (j < s.size() && s[j] == ' ') ++j;
+            if (s.compare(j, 2, "/>") == 0) { self_closed = true; j += 2; break; }
+            if (j < s.size() && s[j] == '>') { ++j; break; }
+            std::size_t k = j;
+            while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '-' || s[k] == ':')) ++k;
+            if (k == j || s.compare(k, 2, "=\"") != 0) return "unquoted or bad attribute at " + std::to_string(j) + ": " + s.substr(j, 20);
+            const std::size_t end = s.find('"', k + 2);
+            if (end == std::string::npos) return "unterminated attribute at " + std::to_string(j);
+            for (std::size_t v = k + 2; v < end; ++v) {
+                if (s[v] == '<') return "'<' in attribute at " + std::to_string(v);
+                if (s[v] == '&' && !entity_ok(v)) return "bad entity in attribute at " + std::to_string(v);
+            }
+            j = end + 1;
+        }
+        i = j;
+        if (self_closed || std::find(voids.begin(), voids.end(), name) != voids.end()) continue;
+        if (name == "style") {
+            const std::size_t end = s.find("</style>", i);
+            if (end == std::string::npos) return "open <style>";
+            i = end;
+        }
+        open.push_back(name);
+    }
+    if (!open.empty()) return "unclosed <" + open.back() + ">";
+    return "";
+}
+
+report::Judgement judged(report::Verdict v, double best, double played, const std::vector<std::string>& line) {
+    report::Judgement j;
+    j.verdict = v;
+    j.best = {best, 0};
+    j.played = {played, 0};
+    j.best_move = line.empty() ? "" : line[0];
+    j.best_line = line;
+    j.expected_before = 0.5 + best / 10;
+    j.expected_after = 0.5 + played / 10;
+    return j;
+}
+
+} // namespace gounki::test
