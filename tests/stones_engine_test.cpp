@@ -285,17 +285,44 @@ TEST_CASE("Ninuki: a five that a capture can break does not win at once", "[ston
 
 TEST_CASE("stone search: same depth or node limit, same move and node count", "[stones-engine]") {
     const StonePosition pos = make_position(GameKind::ninuki, {"j10", "k11", "h9"}, {"k10", "j11"}, Color::white);
-    const SearchResult a = search_depth(pos, 4);
-    const SearchResult b = search_depth(pos, 4);
-    CHECK(a.best == b.best);
-    CHECK(a.nodes == b.nodes);
-    CHECK(a.score == b.score);
-    const SearchResult c = search_nodes(pos, 5000);
-    const SearchResult d = search_nodes(pos, 5000);
-    CHECK(c.best == d.best);
-    CHECK(c.nodes == d.nodes);
-    CHECK(c.nodes <= 5000);
-    CHECK(pos.is_legal(c.best));
+    SearchLimits by_depth, by_nodes;
+    by_depth.depth = 4;
+    by_nodes.nodes = 5000;
+    for (const SearchLimits& limits : {by_depth, by_nodes}) {
+        INFO("depth " << limits.depth << ", nodes " << limits.nodes);
+        // One searcher searching twice (nothing of its first search may change the second), then a
+        // fresh searcher.
+        StoneSearcher one;
+        const SearchResult a = one.search(pos, limits);
+        const SearchResult again = one.search(pos, limits);
+        StoneSearcher fresh;
+        const SearchResult b = fresh.search(pos, limits);
+        for (const SearchResult* r : {&again, &b}) {
+            CHECK(r->best == a.best);
+            CHECK(r->nodes == a.nodes);
+            CHECK(r->score == a.score);
+            CHECK(r->pv == a.pv);
+        }
+        CHECK(pos.is_legal(a.best));
+        CHECK(a.nodes > 0);
+        if (limits.nodes) CHECK(a.nodes <= limits.nodes);
+    }
+}
+
+// The stone bench's signatures through `gounki bench` (the command's default depth is deeper):
+// the total node count over the fixed positions changes whenever the stone search or its evaluation
+// changes; update them deliberately, with the reason in the commit message. Ninuki at depth 2: its
+// depth 3 takes about ten seconds in the sanitizer build.
+TEST_CASE("stone bench node count signature", "[stones-engine]") {
+    auto [game, depth, nodes] = GENERATE(table<std::string, int, std::uint64_t>({
+        {"gomoku", 3, 30503},
+        {"ninuki", 2, 4448},
+    }));
+    const std::string args = "bench --game " + game + " --depth " + std::to_string(depth) + " --json";
+    INFO("gounki " << args);
+    const test::CliRun r = test::run_gounki(args);
+    CHECK(r.status == 0);
+    CHECK(test::contains(r.out, "\"nodes\":" + std::to_string(nodes) + ","));
 }
 
 // ---------------------------------------------------------------------------------------------
