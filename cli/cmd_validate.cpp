@@ -1,22 +1,20 @@
 // gounki validate FILE...: reads record files game by game, replays every game through the rules and
 // reports each problem as "file:line:col: error|warning: message [code]", then a summary.
 // Exit status: 0 every game valid (warnings allowed), 1 a game is invalid or partial, 2 usage or I/O.
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
-#include <streambuf>
 #include <map>
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/input.hpp"
+#include "cli/json_lines.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf.hpp"
+#include "pipeline/input.hpp"
 
 namespace gounki::cli {
 
@@ -48,26 +46,7 @@ public:
             print_out(parser::format_diagnostic(d) + "\n");
             return;
         }
-        QJsonObject o{{"type", "diagnostic"},
-                      {"severity", qs(std::string(parser::severity_name(d.severity)))},
-                      {"code", qs(d.code)},
-                      {"message", qs(d.message)},
-                      {"file", qs(d.file)}};
-        if (d.line > 0) o.insert("line", d.line);
-        if (d.column > 0) o.insert("column", d.column);
-        if (d.game > 0) o.insert("game", d.game);
-        if (d.move_number > 0) {
-            o.insert("move_number", d.move_number);
-            o.insert("side", d.side == Color::white ? "white" : "black");
-        }
-        if (!d.written.empty()) o.insert("text", qs(d.written));
-        if (!d.legal_moves.empty()) {
-            QJsonArray moves;
-            for (const std::string& m : d.legal_moves) moves.append(qs(m));
-            o.insert("legal_moves", moves);
-        }
-        if (!d.suggestion.empty()) o.insert("suggestion", qs(d.suggestion));
-        line(o);
+        print_json_line(diagnostic_json(d));
     }
 
     void summary(const Tally& t, bool stats, double seconds) {
@@ -75,22 +54,16 @@ public:
         if (json_) {
             QJsonObject codes;
             for (const auto& [code, n] : t.codes) codes.insert(qs(code), qint64(n));
-            QJsonObject o{{"type", "summary"},
-                          {"files", qint64(t.files)},
-                          {"games", qint64(t.games)},
-                          {"valid", qint64(t.valid)},
-                          {"invalid", qint64(t.invalid)},
-                          {"partial", qint64(t.partial)},
-                          {"errors", qint64(t.errors)},
-                          {"warnings", qint64(t.warnings)},
-                          {"codes", codes}};
+            QJsonObject o = summary_json({{"files", t.files}, {"games", t.games}, {"valid", t.valid}, {"invalid", t.invalid},
+                                          {"partial", t.partial}, {"errors", t.errors}, {"warnings", t.warnings}});
+            o.insert("codes", codes);
             if (stats) {
                 o.insert("bytes", qint64(t.bytes));
                 o.insert("seconds", seconds);
                 o.insert("games_per_second", seconds > 0 ? double(t.games) / seconds : 0.0);
                 o.insert("mb_per_second", seconds > 0 ? mb / seconds : 0.0);
             }
-            line(o);
+            print_json_line(o);
             return;
         }
         auto plural = [](long n, const char* word) {
@@ -111,9 +84,6 @@ public:
     }
 
 private:
-    static void line(const QJsonObject& o) {
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-    }
     bool json_;
 };
 
@@ -159,13 +129,13 @@ int run_validate(const QCommandLineParser& p) {
     for (const QString& name : files) {
         ++t.files;
         // SGF (Gomoku programs' export, parser/sgf.hpp): a name ending in .sgf, or text opening with "(;".
-        PeekedInput standard_input;
+        pipeline::PeekedInput standard_input;
         std::string head;
         if (name == "-") {
-            standard_input = peek_standard_input();
+            standard_input = pipeline::peek_standard_input();
             head = standard_input.head;
         } else {
-            head = head_of(name.toStdString());
+            head = pipeline::head_of(name.toStdString());
         }
         std::istream* prefixed_in = standard_input.stream.get();
         if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()),

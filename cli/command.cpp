@@ -3,11 +3,11 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
-#include <cerrno>
 #include <cstring>
 #include <iterator>
 
 #include "core/position_lc4.hpp"
+#include "pipeline/input.hpp"
 
 namespace gounki::cli {
 
@@ -93,15 +93,7 @@ namespace {
 // Reads the file `name` whole; on failure prints why and returns false.
 bool read_position_file(const Command& cmd, const QString& name, std::string& out) {
     const std::string shown = name.toStdString();
-    std::FILE* f = std::fopen(QFile::encodeName(name).constData(), "rb");
-    int error = f ? 0 : errno;
-    if (f) {
-        char buffer[4096];
-        std::size_t n = 0;
-        while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
-        if (std::ferror(f)) error = errno ? errno : EIO;
-        std::fclose(f);
-    }
+    const int error = pipeline::read_whole_file(QFile::encodeName(name).constData(), out);
     if (error) {
         print_err(std::string("gounki ") + cmd.name + ": cannot read position file '" + shown + "': " + std::strerror(error) + "\n");
         return false;

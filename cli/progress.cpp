@@ -2,46 +2,59 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/command.hpp"
 
 namespace gounki::cli {
 
-Progress::Progress(std::string what, std::size_t total, bool allowed)
+Progress::Progress(std::string what, std::uint64_t total, bool allowed)
     : what_(std::move(what)), total_(total), enabled_(allowed && !quiet() && ::isatty(STDERR_FILENO) == 1) {
     timer_.start();
 }
 
-void Progress::update(std::size_t done) {
+void Progress::draw(std::uint64_t count, std::uint64_t measured, bool of_total, bool force) {
     if (!enabled_) return;
     const qint64 now = timer_.elapsed();
-    if (now - last_draw_ms_ < 100 && done != total_) return;
+    if (!force && now - last_draw_ms_ < 100) return;
     last_draw_ms_ = now;
     const double seconds = double(now) / 1000.0;
-    const double rate = seconds > 0 ? double(done) / seconds : 0.0;
-    char line[200];
-    if (total_ > 0) {
-        const double fraction = double(done) / double(total_);
-        std::string bar(30, ' ');
-        for (int i = 0; i < int(fraction * 30); ++i) bar[std::size_t(i)] = '#';
-        const int eta = rate > 0 ? int(double(total_ - done) / rate) : 0;
-        std::snprintf(line, sizeof line, "\r[%s] %zu/%zu %s  %.1f/s  ETA %d:%02d\033[K", bar.c_str(), done, total_,
-                      what_.c_str(), rate, eta / 60, eta % 60);
+    const double rate = seconds > 0 ? double(count) / seconds : 0.0;
+    char rate_text[40];
+    std::snprintf(rate_text, sizeof rate_text, rate < 100 ? "%.1f/s" : "%.0f/s", rate);
+    char done[80];
+    if (of_total && total_ > 0)
+        std::snprintf(done, sizeof done, "%llu/%llu %s", static_cast<unsigned long long>(count),
+                      static_cast<unsigned long long>(total_), what_.c_str());
+    else
+        std::snprintf(done, sizeof done, "%llu %s", static_cast<unsigned long long>(count), what_.c_str());
+    char line[240];
+    if (total_ == 0) {
+        std::snprintf(line, sizeof line, "\r%s  %s\033[K", done, rate_text);
     } else {
-        std::snprintf(line, sizeof line, "\r%zu %s  %.1f/s\033[K", done, what_.c_str(), rate);
+        const double fraction = std::min(1.0, double(measured) / double(total_));
+        constexpr int width = 24;
+        std::string bar(std::size_t(width + 2), ' ');
+        bar.front() = '[';
+        bar.back() = ']';
+        std::fill_n(bar.begin() + 1, int(fraction * width), '=');
+        std::string eta;
+        if (fraction > 0.01 && fraction < 1) {
+            const int left = int(seconds * (1 - fraction) / fraction);
+            eta = "  ETA " + std::to_string(left / 60) + (left % 60 < 10 ? ":0" : ":") + std::to_string(left % 60);
+        }
+        std::snprintf(line, sizeof line, "\r%s %3d%%  %s  %s%s\033[K", bar.c_str(), int(fraction * 100), done, rate_text,
+                      eta.c_str());
     }
-    std::fputs(line, stderr);
-    std::fflush(stderr);
+    print_err(line);
     shown_ = true;
 }
 
 void Progress::clear() {
     if (!shown_) return;
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
+    print_err("\r\033[K");
     shown_ = false;
-    last_draw_ms_ = -1000;
 }
 
 void Progress::finish() {

@@ -1,15 +1,26 @@
 #pragma once
-// Reading record files: telling SGF from GPN by their first bytes, also on standard input.
+// Reading inputs: the first bytes of a stream (to tell SGF from GPN), standard input as one stream
+// again after those bytes were read, and a whole file. Everything reads through std::istream.
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <istream>
+#include <memory>
 #include <streambuf>
 #include <string>
 
-namespace gounki::cli {
+namespace gounki::pipeline {
+
+// Up to `bytes` first bytes of `in`; end of input is not a failure (only badbit stays set).
+inline std::string read_head(std::istream& in, std::size_t bytes = 256) {
+    std::string head(bytes, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(std::max<std::streamsize>(in.gcount(), 0)));
+    in.clear(in.rdstate() & std::ios::badbit);
+    return head;
+}
 
 // Standard input as one stream again after its first bytes were read to tell SGF from GPN.
 class PrefixedInput : public std::streambuf {
@@ -43,10 +54,7 @@ struct PeekedInput {
 
 inline PeekedInput peek_standard_input(std::size_t bytes = 256) {
     PeekedInput in;
-    in.head.resize(bytes);
-    std::cin.read(in.head.data(), std::streamsize(in.head.size()));
-    in.head.resize(std::size_t(std::max<std::streamsize>(std::cin.gcount(), 0)));
-    std::cin.clear(std::cin.rdstate() & std::ios::badbit);
+    in.head = read_head(std::cin, bytes);
     in.buffer = std::make_unique<PrefixedInput>(in.head, std::cin);
     in.stream = std::make_unique<std::istream>(in.buffer.get());
     return in;
@@ -55,10 +63,17 @@ inline PeekedInput peek_standard_input(std::size_t bytes = 256) {
 // The first bytes of a file (empty when it cannot be read: the reader reports that).
 inline std::string head_of(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
-    std::string head(256, '\0');
-    f.read(head.data(), std::streamsize(head.size()));
-    head.resize(std::size_t(std::max<std::streamsize>(f.gcount(), 0)));
-    return head;
+    return read_head(f);
 }
 
-} // namespace gounki::cli
+// Appends the whole file `path` to `out`; 0, or the errno of the failure (opening or reading).
+inline int read_whole_file(const char* path, std::string& out) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return errno ? errno : ENOENT;
+    char buffer[4096];
+    while (f.read(buffer, sizeof buffer) || f.gcount() > 0) out.append(buffer, std::size_t(f.gcount()));
+    if (f.bad()) return errno ? errno : EIO;
+    return 0;
+}
+
+} // namespace gounki::pipeline

@@ -1,0 +1,45 @@
+#pragma once
+// Importing record files into a database: the files are read, GPN text is cut into blocks of whole
+// games that are parsed in parallel on Qt's thread pool, SGF is read game by game, and every game is
+// fed to db::Importer in file order. The caller hears of each diagnostic, each import report and the
+// progress through callbacks, and prints them as it likes (the `gounki import` command; an upload).
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/notation.hpp"
+#include "db/import.hpp"
+#include "parser/record.hpp"
+
+namespace gounki::pipeline {
+
+struct ImportRequest {
+    std::vector<std::string> files; // record files, GPN or SGF; "-" reads standard input
+    Notation notation = Notation::automatic;
+    db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
+};
+
+// What happens, in file order. Callbacks run on the calling thread; any may be left empty.
+struct ImportEvents {
+    // A diagnostic of a game or of a file (an unreadable file: code "io-error").
+    std::function<void(const parser::Diagnostic&)> diagnostic;
+    // Each game's fate as db::Importer reports it (all of them; ImportReport::noteworthy() tells).
+    std::function<void(const db::ImportReport&)> report;
+    // After each block or game: the games added so far and the bytes of input read.
+    std::function<void(std::int64_t games, std::uint64_t bytes)> progress;
+};
+
+struct ImportResult {
+    db::ImportStats stats;
+    bool io_errors = false; // a file could not be opened or read (the others were still imported)
+};
+
+// The sum of the sizes of the named files that exist (standard input counts 0).
+std::uint64_t input_bytes(const std::vector<std::string>& files);
+
+// Imports every file of `request` into `database`. Database errors are thrown (std::exception).
+ImportResult import_files(db::GameDatabase& database, const ImportRequest& request, const ImportEvents& events);
+
+} // namespace gounki::pipeline
