@@ -8,12 +8,12 @@
 
 namespace gounki::analysis {
 
-namespace {
-
-std::int64_t now_ns() {
+std::int64_t steady_now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
+
+namespace {
 
 // Move ordering bands; within a band larger is searched first.
 constexpr int order_tt = 1 << 30;
@@ -57,11 +57,7 @@ Searcher::Searcher(const SearchOptions& options)
     : options_(options), eval_(options.eval), tt_(options.hash_mb), ply_moves_(max_ply + 1) {}
 
 void Searcher::check_limits() {
-    if (limits_.nodes && nodes_ >= limits_.nodes) stopped_ = true;
-    if ((nodes_ & 1023) == 0) {
-        if (stop_requested_.load(std::memory_order_relaxed)) stopped_ = true;
-        if (limits_.time_ms && now_ns() - start_ns_ >= std::int64_t(limits_.time_ms) * 1000000) stopped_ = true;
-    }
+    if (search_limit_reached(limits_, nodes_, start_ns_, stop_requested_)) stopped_ = true;
 }
 
 void Searcher::make(Move m, int ply, bool will_probe) {
@@ -346,7 +342,7 @@ Score Searcher::search_root(int depth, Score alpha, Score beta) {
 
 SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info,
                               std::span<const std::uint64_t> history) {
-    start_ns_ = now_ns();
+    start_ns_ = steady_now_ns();
     pos_ = root;
     limits_ = limits;
     nodes_ = 1;
@@ -410,7 +406,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         result.win_in = win_in(s);
         result.seldepth = seldepth_;
         result.nodes = nodes_;
-        result.time_ms = (now_ns() - start_ns_) / 1000000;
+        result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
         if (on_info) {
             SearchInfo info;
             info.depth = depth;
@@ -431,7 +427,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
     result.win_in = win_in(result.score);
     result.seldepth = seldepth_;
     result.nodes = nodes_;
-    result.time_ms = (now_ns() - start_ns_) / 1000000;
+    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
     return result;
 }
 

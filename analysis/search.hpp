@@ -33,6 +33,20 @@ struct SearchLimits {
 
 constexpr int max_search_depth = 64;
 
+// The engines' clock: a steady time in nanoseconds.
+std::int64_t steady_now_ns();
+
+// Whether a search that has entered `nodes` positions since `start_ns` must stop: its node budget
+// is spent, or (looked at every 1024 nodes) a stop was requested or its time is up. One rule for
+// both engines.
+inline bool search_limit_reached(const SearchLimits& limits, std::uint64_t nodes, std::int64_t start_ns,
+                                 const std::atomic<bool>& stop_requested) {
+    if (limits.nodes && nodes >= limits.nodes) return true;
+    if ((nodes & 1023) != 0) return false;
+    return stop_requested.load(std::memory_order_relaxed) ||
+           (limits.time_ms && steady_now_ns() - start_ns >= std::int64_t(limits.time_ms) * 1000000);
+}
+
 // The engine's default setting (`gounki best` without a limit, `gounki match`'s default player):
 // a node budget, so that it is deterministic and takes about the same time everywhere.
 constexpr std::uint64_t default_search_nodes = 1'000'000;

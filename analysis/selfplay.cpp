@@ -66,13 +66,7 @@ template PlayedStoneGame play_game(const stones::StonePosition&, std::span<const
                                    const StonePlayer&, int);
 
 std::string result_token(Outcome outcome) {
-    switch (outcome) {
-    case Outcome::white_wins: return "1-0";
-    case Outcome::black_wins: return "0-1";
-    case Outcome::none:
-    case Outcome::draw: break;
-    }
-    return "1/2-1/2";
+    return std::string(outcome_text(outcome == Outcome::none ? Outcome::draw : outcome));
 }
 
 } // namespace gounki::analysis

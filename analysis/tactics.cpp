@@ -2,7 +2,7 @@
 
 #include <bit>
 
-#include "core/tables.hpp"
+#include "core/deploy.hpp"
 
 namespace gounki::analysis {
 
@@ -19,46 +19,20 @@ inline bool walk_exits(Color c, PieceKind kind, int dir, Square from, int steps,
     return false;
 }
 
-enum class Lay { placed, out, illegal };
-
-// Lays `count` pieces along a walk as a deployment does (same rules as core/movegen.cpp's lay).
-inline Lay lay(const Position& pos, Color c, Square origin, PieceKind kind, int dir, Square start, int count,
-               Square* squares, int& placed) {
-    for (int i = 0; i < count; ++i) {
-        const std::int8_t t = walk_step(c, kind, dir, start, i);
-        if (t == step_none) return Lay::illegal;
-        if (t == step_out) return Lay::out;
-        int size = 0;
-        if (t != origin) {
-            const Stack there = pos.at(t);
-            if (!there.is_empty()) {
-                if (there.color() != c) return Lay::illegal;
-                size = there.size();
-            }
-        }
-        for (int j = 0; j < placed; ++j) size += squares[j] == t;
-        if (size >= 3) return Lay::illegal;
-        squares[placed++] = t;
-    }
-    return Lay::placed;
-}
-
 bool deployment_exits(const Position& pos, Color c, Square from, Stack st) {
     const int range[2] = {st.rounds(), st.squares()};
     for (const auto [k1, k2] : deploy_orders) {
         const int n1 = range[int(k1)], n2 = range[int(k2)];
         if (n1 == 0) continue;
         for (int d1 = 0; d1 < direction_count(k1); ++d1) {
-            Square squares[3];
-            int placed = 0;
-            const Lay r1 = lay(pos, c, from, k1, d1, from, n1, squares, placed);
+            Deploy first;
+            const Lay r1 = lay(pos, c, from, k1, d1, from, n1, first);
             if (r1 == Lay::out) return true;
             if (r1 == Lay::illegal || n2 == 0) continue;
-            const Square last = squares[placed - 1];
+            const Square last = first.squares[first.placed - 1];
             for (int d2 = 0; d2 < direction_count(k2); ++d2) {
-                Square both[3] = {squares[0], squares[1], squares[2]};
-                int placed2 = placed;
-                if (lay(pos, c, from, k2, d2, last, n2, both, placed2) == Lay::out) return true;
+                Deploy both = first;
+                if (lay(pos, c, from, k2, d2, last, n2, both) == Lay::out) return true;
             }
         }
     }

@@ -58,8 +58,7 @@ int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
         }
     }
     const std::vector<Move> moves = pos.legal_moves();
-    const Outcome o = pos.outcome();
-    const char* outcome = o == Outcome::white_wins ? "1-0" : o == Outcome::black_wins ? "0-1" : o == Outcome::draw ? "1/2-1/2" : "*";
+    const std::string outcome(outcome_text(pos.outcome()));
     if (p.isSet("json")) {
         QJsonArray list;
         for (Move m : moves) list.append(QString::fromStdString(stones::point_name(m.point())));
@@ -67,7 +66,7 @@ int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
                         {"game", QString::fromUtf8(game_kind_name(pos.rules().kind).data())},
                         {"side_to_move", pos.side_to_move() == Color::white ? "white" : "black"},
                         {"key", QString::asprintf("%016llx", static_cast<unsigned long long>(pos.key()))},
-                        {"result", outcome},
+                        {"result", QString::fromStdString(outcome)},
                         {"moves", list}};
         if (pos.rules().captures())
             obj["captured"] = QJsonObject{{"black", pos.captured(Color::black)}, {"white", pos.captured(Color::white)}};
@@ -156,14 +155,14 @@ int run_position(const QCommandLineParser& p) {
     }
     MoveList moves;
     generate_moves(pos, moves);
-    const char* outcome = pos.outcome() == Outcome::white_wins ? "1-0" : pos.outcome() == Outcome::black_wins ? "0-1" : "*";
+    const std::string outcome(outcome_text(pos.outcome()));
     if (p.isSet("json")) {
         QJsonArray list;
         for (Move m : moves) list.append(QString::fromStdString(move_to_text(pos, m)));
         QJsonObject o{{"position", QString::fromStdString(pos.to_text())},
                       {"side_to_move", pos.side_to_move() == Color::white ? "white" : "black"},
                       {"key", QString::asprintf("%016llx", static_cast<unsigned long long>(pos.key()))},
-                      {"result", outcome},
+                      {"result", QString::fromStdString(outcome)},
                       {"moves", list}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;

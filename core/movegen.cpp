@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/deploy.hpp"
 #include "core/tables.hpp"
 
 namespace gounki {
@@ -10,40 +11,6 @@ namespace gounki {
 bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
 
 namespace {
-
-// The result of laying the pieces of one kind along a walk during a deployment.
-enum class Lay { placed, out, illegal };
-
-struct Deploy {
-    Square squares[3];
-    unsigned round_mask = 0;
-    int placed = 0;
-};
-
-// Places `count` pieces of `kind` one per step along the walk from `start` in `dir` (docs/rules.md 1.5).
-// The lifted stack's own square counts as empty; pieces placed earlier count towards the limit of 3.
-inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int dir, Square start,
-               int count, Deploy& d) {
-    for (int i = 0; i < count; ++i) {
-        const std::int8_t t = walk_step(us, kind, dir, start, i);
-        if (t == step_none) return Lay::illegal;
-        if (t == step_out) return Lay::out;
-        int size = 0;
-        if (t != origin) {
-            const Stack there = pos.at(t);
-            if (!there.is_empty()) {
-                if (there.color() != us) return Lay::illegal; // deployments never capture
-                size = there.size();
-            }
-        }
-        for (int j = 0; j < d.placed; ++j) size += d.squares[j] == t;
-        if (size >= 3) return Lay::illegal;
-        d.squares[d.placed] = t;
-        if (kind == PieceKind::round) d.round_mask |= 1u << d.placed;
-        ++d.placed;
-    }
-    return Lay::placed;
-}
 
 // Walks every move of the stack on `from` and reports them to `sink`, each exactly once:
 //   sink.movements(from, destinations)  a bitboard of the movement destinations,

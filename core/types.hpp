@@ -126,4 +126,15 @@ enum class Outcome : std::uint8_t { none = 0, white_wins = 1, black_wins = 2, dr
 
 constexpr Outcome win_for(Color c) { return c == Color::white ? Outcome::white_wins : Outcome::black_wins; }
 
+// The result as records write it: "1-0", "0-1", "1/2-1/2", or "*" while the game goes on.
+constexpr std::string_view outcome_text(Outcome o) {
+    switch (o) {
+    case Outcome::white_wins: return "1-0";
+    case Outcome::black_wins: return "0-1";
+    case Outcome::draw: return "1/2-1/2";
+    case Outcome::none: break;
+    }
+    return "*";
+}
+
 } // namespace gounki

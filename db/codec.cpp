@@ -27,15 +27,11 @@ std::optional<std::vector<Move>> decode_moves(std::span<const std::uint8_t> blob
     return moves;
 }
 
-std::string_view result_text(ResultCode r) {
-    switch (r) {
-    case ResultCode::white_wins: return "1-0";
-    case ResultCode::black_wins: return "0-1";
-    case ResultCode::draw: return "1/2-1/2";
-    case ResultCode::unknown: break;
-    }
-    return "*";
-}
+// A stored result is an Outcome: the same values, so the record text is written in one place.
+static_assert(int(ResultCode::unknown) == int(Outcome::none) && int(ResultCode::white_wins) == int(Outcome::white_wins) &&
+              int(ResultCode::black_wins) == int(Outcome::black_wins) && int(ResultCode::draw) == int(Outcome::draw));
+
+std::string_view result_text(ResultCode r) { return outcome_text(Outcome(r)); }
 
 std::optional<ResultCode> parse_result(std::string_view t) {
     if (t == "*") return ResultCode::unknown;

@@ -684,15 +684,17 @@ bool Resolver::set_up() {
         return game_.offset;
     };
     if (const std::string* g = out_.tag("Game")) {
-        const std::string name = lower(trim(*g));
-        if (name == "gomoku" || name == "ninuki" || name == "gomoku ninuki") {
-            out_.kind = name == "gomoku" ? GameKind::gomoku : GameKind::ninuki;
-            return set_up_stones();
-        }
-        if (name != "gounki") {
+        const auto kind = parse_game_kind(*g);
+        if (!kind) {
+            std::string known;
+            for (const GameInfo& info : games()) known += cat(known.empty() ? "" : ", ", info.name);
             report(Severity::error, "unknown-game", tag_offset("Game"),
-                   "unknown game \"" + *g + "\" (known: Gounki, Gomoku, Ninuki); the moves are not replayed");
+                   "unknown game \"" + *g + "\" (known: " + known + "); the moves are not replayed");
             return false;
+        }
+        if (is_stone_game(*kind)) {
+            out_.kind = *kind;
+            return set_up_stones();
         }
     }
     const std::string* setup = out_.tag("SetUp");
@@ -952,10 +954,7 @@ void Resolver::check_result() {
     // Who won on the board, when the main line was read to its end.
     const bool over = !main_cut_ && main_end_.game_over();
     const Outcome outcome = main_end_.outcome();
-    const std::string_view winner = !over                           ? ""
-                                    : outcome == Outcome::white_wins ? "1-0"
-                                    : outcome == Outcome::black_wins ? "0-1"
-                                                                     : "1/2-1/2";
+    const std::string_view winner = over ? outcome_text(outcome) : "";
 
     const bool written = game_.result.value != ast::Result::none;
     std::uint32_t at = tag ? tag_at : game_.offset;
@@ -1081,11 +1080,8 @@ void read_game_header(const ast::Game& game, const SourceMap& source, const std:
         }
         out.tags.emplace_back(t.name, std::move(value));
     }
-    if (const std::string* g = out.tag("Game")) {
-        const std::string name = lower(trim(*g));
-        if (name == "gomoku") out.kind = GameKind::gomoku;
-        else if (name == "ninuki" || name == "gomoku ninuki") out.kind = GameKind::ninuki;
-    }
+    if (const std::string* g = out.tag("Game"))
+        if (const auto kind = parse_game_kind(*g)) out.kind = *kind;
     if (game.result.value != ast::Result::none) {
         out.result = std::string(result_text(game.result.value));
         out.result_written = true;

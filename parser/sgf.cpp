@@ -247,16 +247,6 @@ std::string date_of(std::string_view dt) {
     return trim(dt);
 }
 
-std::string_view outcome_result(Outcome o) {
-    switch (o) {
-    case Outcome::white_wins: return "1-0";
-    case Outcome::black_wins: return "0-1";
-    case Outcome::draw: return "1/2-1/2";
-    case Outcome::none: break;
-    }
-    return "*";
-}
-
 class Builder {
 public:
     Builder(const Parsed& parsed, const SourceMap& src, const std::string& file, int number, GameRecord& out)
@@ -591,7 +581,7 @@ void Builder::walk(int t, std::size_t first, Line& line, stones::StonePosition p
 
 void Builder::check_result(const stones::StonePosition& final_pos) {
     const bool over = final_pos.game_over();
-    const std::string winner(outcome_result(final_pos.outcome()));
+    const std::string winner(outcome_text(final_pos.outcome()));
     if (re_result_.empty()) {
         out_.result = over ? winner : "*";
         return;
@@ -650,12 +640,7 @@ void read_game(std::string_view chunk, int line, int column, const std::string& 
 SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
     auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*f) {
-        io_failed_ = true;
-        Diagnostic d;
-        d.code = "io-error";
-        d.message = "cannot open " + name_;
-        d.file = name_;
-        file_diagnostics_.push_back(std::move(d));
+        io_error("cannot open " + name_);
         return;
     }
     owned_ = std::move(f);
@@ -665,6 +650,15 @@ SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
 SgfReader::SgfReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
 
 SgfReader::~SgfReader() = default;
+
+void SgfReader::io_error(std::string message) {
+    io_failed_ = true;
+    Diagnostic d;
+    d.code = "io-error";
+    d.message = std::move(message);
+    d.file = name_;
+    file_diagnostics_.push_back(std::move(d));
+}
 
 std::vector<Diagnostic> SgfReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
 
@@ -677,14 +671,7 @@ bool SgfReader::read_more() {
     char block[1 << 16];
     in_->read(block, sizeof block);
     const std::streamsize n = in_->gcount();
-    if (in_->bad()) {
-        io_failed_ = true;
-        Diagnostic d;
-        d.code = "io-error";
-        d.message = "error reading " + name_;
-        d.file = name_;
-        file_diagnostics_.push_back(std::move(d));
-    }
+    if (in_->bad()) io_error("error reading " + name_);
     if (n <= 0) {
         eof_ = true;
         return false;

@@ -69,6 +69,7 @@ public:
 
 private:
     bool read_more(); // appends a block of input to buf_; false when none came
+    void io_error(std::string message); // a file diagnostic: the input cannot be read
     // Moves the place (line_, column_) over buf_[from, to).
     void advance(std::size_t from, std::size_t to);
 

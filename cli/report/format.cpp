@@ -146,6 +146,17 @@ std::optional<stones::StonePosition> stone_start_position(const GameReport& game
     return *pos->stones();
 }
 
+std::vector<Tag> shown_tags(const GameReport& game) {
+    std::vector<Tag> out{{"Event", game.event},
+                         {"Date", game.date},
+                         {"White", game.white.empty() ? "?" : game.white},
+                         {"Black", game.black.empty() ? "?" : game.black},
+                         {"Result", game.result}};
+    out.insert(out.end(), game.other_tags.begin(), game.other_tags.end());
+    for (Tag& t : stone_rule_tags(game)) out.push_back(std::move(t));
+    return out;
+}
+
 std::vector<Tag> stone_rule_tags(const GameReport& game) {
     if (!is_stone_game(game)) return {};
     std::vector<Tag> out{{"Game", std::string(game_kind_name(game.kind))}};

@@ -61,6 +61,10 @@ std::string start_position_text(const GameReport& game);
 // Gounki: the standard start; a stone game: an empty board with Black to move, whatever its size
 // and options.
 bool starts_from_standard_position(const GameReport& game);
+// The rows of a game's tags table, in order (those with an empty value are left out by the
+// renderers): Event, Date, White, Black ("?" when unknown), Result, the other tags, then
+// stone_rule_tags. The start position is each renderer's own (a code span, a cell).
+std::vector<Tag> shown_tags(const GameReport& game);
 // What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the
 // options are not the defaults; nothing for Gounki.
 std::vector<Tag> stone_rule_tags(const GameReport& game);

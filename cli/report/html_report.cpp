@@ -67,13 +67,7 @@ void tags_table(std::string& out, const GameReport& g) {
     auto row = [&](std::string_view name, const std::string& value) {
         if (!value.empty()) out += "<tr><th>" + e(name) + "</th><td>" + e(value) + "</td></tr>\n";
     };
-    row("Event", g.event);
-    row("Date", g.date);
-    row("White", g.white.empty() ? "?" : g.white);
-    row("Black", g.black.empty() ? "?" : g.black);
-    row("Result", g.result);
-    for (const Tag& t : g.other_tags) row(t.name, t.value);
-    for (const Tag& t : stone_rule_tags(g)) row(t.name, t.value);
+    for (const Tag& t : shown_tags(g)) row(t.name, t.value);
     if (!starts_from_standard_position(g)) row("Position", start_position_text(g));
     out += "</table>\n";
 }

@@ -1,0 +1,68 @@
+#pragma once
+// The importer's first stage, off the write transaction (db/import.cpp runs it on another thread):
+// each game's position keys, move blob and columns, and the batch's index entries sorted, with the
+// games of the batch that end where another one stands. Internal to db/import*.cpp.
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/import.hpp"
+
+namespace gounki::db::detail {
+
+// Keys in the index order (signed), as SQLite compares them.
+inline bool key_less(std::uint64_t a, std::uint64_t b) { return std::int64_t(a) < std::int64_t(b); }
+
+inline bool blob_starts_with(std::span<const std::uint8_t> blob, std::span<const std::uint8_t> prefix) {
+    return blob.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), blob.begin());
+}
+
+using Clock = std::chrono::steady_clock;
+inline double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// A game made ready for storing, outside the write transaction.
+struct Prepared {
+    GameInput in;
+    std::string start_text; // empty: the standard start
+    std::vector<std::uint64_t> keys; // plies 0..n
+    std::vector<std::uint8_t> moves_blob;
+    bool can_go_on = false; // the final position is not won: the game may be a prefix of another
+    std::string white, black, event, site, date, round;
+    std::vector<std::pair<std::string, std::string>> other_tags; // for the tags table
+    std::int64_t date_key = 0;
+    ImportReport report;
+    bool skip = false;
+    // Earlier games of the same batch that reach this game's final position at its last ply
+    // (this game may be a prefix of theirs, or a duplicate), and earlier games of the batch whose
+    // final position this game reaches at their last ply (theirs may be a prefix of this one).
+    std::vector<std::uint32_t> longer_in_batch, shorter_in_batch;
+    // Plies (>= 1) at which this game's position is the final position of some stored game.
+    std::vector<std::uint32_t> stored_end_plies;
+    bool index_maybe = false; // a run's Bloom filter may hold the final position
+};
+
+// An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
+struct BatchEntry {
+    std::uint64_t key;
+    std::uint32_t game; // index in the batch
+    std::uint32_t ply;
+};
+
+// Sorts into the index order: key (as a signed integer), then game, then ply. The input is in
+// (game, ply) order. Two stable 8-bit passes on the top 16 bits of the key (256 write streams each,
+// which the cache keeps up with, unlike a 65536-way scatter) leave runs of about a dozen entries
+// with equal top bits, still in (game, ply) order, which a short sort finishes.
+struct PreparedBatch {
+    std::vector<Prepared> games;
+    std::vector<BatchEntry> entries; // sorted
+    double seconds = 0;              // spent preparing
+};
+
+// Prepares a batch of games (each as prepare does, then the sorted entries).
+PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt);
+
+} // namespace gounki::db::detail
