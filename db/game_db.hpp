@@ -153,16 +153,12 @@ public:
     // Games that reached `pos` at some ply, whatever the move order (its game, and a stone game's
     // size and options, are part of its key).
     GameList search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging);
-    // Until the tests speak of AnyPosition: a Gounki position searched as a game of `kind`.
-    GameList search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging);
     // Games of a stone game whose positions match `pattern` at some ply.
     GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
     GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
     // The moves played from `pos` over the whole database.
     Tree tree(const AnyPosition& pos);
-    // Until the tests speak of AnyPosition: a Gounki position's tree as a game of `kind`.
-    Tree tree(const Position& pos, GameKind kind);
 
     std::optional<StoredGame> game(std::int64_t id);
     // Calls f for each game matching the filter, in id order, until f returns false.

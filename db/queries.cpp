@@ -178,10 +178,6 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
     return out;
 }
 
-GameList GameDatabase::search_position(const Position& pos, GameKind kind, const GameFilter& filter, Paging paging) {
-    return search_key(index_key(kind, pos.key()), filter, paging);
-}
-
 GameList GameDatabase::search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging) {
     return search_key(index_key(pos), filter, paging);
 }
@@ -328,8 +324,6 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
     tx.commit();
     return out;
 }
-
-Tree GameDatabase::tree(const Position& pos, GameKind kind) { return tree_of_key(index_key(kind, pos.key())); }
 
 Tree GameDatabase::tree(const AnyPosition& pos) { return tree_of_key(index_key(pos)); }
 

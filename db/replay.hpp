@@ -22,7 +22,4 @@ std::string start_text_of(const AnyPosition& start);
 // The key under which `pos` is indexed (index_key: the kind is part of it).
 inline std::uint64_t index_key(const AnyPosition& pos) { return index_key(pos.kind(), pos.key()); }
 
-// Until the tests speak of AnyPosition: the old name of a stored game's replay.
-using Replay = AnyPosition;
-
 } // namespace gounki::db

@@ -82,7 +82,7 @@ TEST_CASE("games are listed with tag filters and paging", "[db]") {
 TEST_CASE("exact position search finds a position whatever the move order, with filters and paging", "[db]") {
     Fixture f;
     const Position pos = after(f.a_moves, 4);
-    const GameList all = f.db.search_position(pos, GameKind::gounki, {}, {});
+    const GameList all = f.db.search_position(pos, {}, {});
     CHECK(ids_of(all) == std::vector<std::int64_t>{f.id(0), f.id(1)});
     CHECK(all.games[0].ply == 4);
     CHECK(all.games[1].ply == 4);
@@ -92,18 +92,18 @@ TEST_CASE("exact position search finds a position whatever the move order, with 
 
     GameFilter filter;
     filter.result = ResultCode::black_wins;
-    CHECK(ids_of(f.db.search_position(pos, GameKind::gounki, filter, {})) == std::vector<std::int64_t>{f.id(1)});
-    CHECK(f.db.search_position(pos, GameKind::gounki, {}, {1, 1}).games.size() == 1);
-    CHECK(f.db.search_position(pos, GameKind::gounki, {}, {1, 1}).total == 2);
+    CHECK(ids_of(f.db.search_position(pos, filter, {})) == std::vector<std::int64_t>{f.id(1)});
+    CHECK(f.db.search_position(pos, {}, {1, 1}).games.size() == 1);
+    CHECK(f.db.search_position(pos, {}, {1, 1}).total == 2);
 
-    CHECK(f.db.search_position(Position::start(), GameKind::gounki, {}, {}).total == 4);
-    CHECK(f.db.search_position(after(f.a_moves, 1), GameKind::gounki, {}, {}).total == 2); // games 0 and 2
+    CHECK(f.db.search_position(Position::start(), {}, {}).total == 4);
+    CHECK(f.db.search_position(after(f.a_moves, 1), {}, {}).total == 2); // games 0 and 2
     // The same board with the other side to move is another position.
     Position other = pos;
     other.set_side_to_move(Color::black);
-    CHECK(f.db.search_position(other, GameKind::gounki, {}, {}).total == 0);
+    CHECK(f.db.search_position(other, {}, {}).total == 0);
     // The game kind is part of the key.
-    CHECK(f.db.search_position(pos, GameKind::gomoku, {}, {}).total == 0);
+    CHECK(f.db.search_position(AnyPosition::start(GameKind::gomoku), {}, {}).total == 0);
 }
 
 TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by position, in the tree, and deleted", "[db][stones]") {
@@ -248,7 +248,7 @@ TEST_CASE("pattern search over random games agrees with replaying them one by on
 
 TEST_CASE("the opening tree counts moves, results and the latest game, deep and shallow", "[db]") {
     Fixture f;
-    const Tree start = f.db.tree(Position::start(), GameKind::gounki);
+    const Tree start = f.db.tree(Position::start());
     CHECK(start.games == 4);
     REQUIRE(start.moves.size() == 3);
     CHECK(move_to_text(Position::start(), start.moves[0].move) == "c2-d3");
@@ -260,7 +260,7 @@ TEST_CASE("the opening tree counts moves, results and the latest game, deep and 
 
     // Deeper than the precomputed plies: from the index and the games.
     const Position pos = after(f.a_moves, 4);
-    const Tree deep = f.db.tree(pos, GameKind::gounki);
+    const Tree deep = f.db.tree(pos);
     REQUIRE(deep.moves.size() == 1);
     CHECK(move_to_text(pos, deep.moves[0].move) == "b2-c2");
     CHECK(deep.moves[0].games == 1);
@@ -268,10 +268,10 @@ TEST_CASE("the opening tree counts moves, results and the latest game, deep and 
     CHECK(deep.games == 1); // game 1 ended there
 
     // A shallow position: from the precomputed counts.
-    const Tree after_two = f.db.tree(after(line_of({"c2-d3", "f7-e6"}), 2), GameKind::gounki);
+    const Tree after_two = f.db.tree(after(line_of({"c2-d3", "f7-e6"}), 2));
     REQUIRE(after_two.moves.size() == 1);
     CHECK(after_two.moves[0].games == 1);
-    CHECK(f.db.tree(after(line_of({"e2-f3"}), 1), GameKind::gounki).games == 0);
+    CHECK(f.db.tree(after(line_of({"e2-f3"}), 1)).games == 0);
 }
 
 TEST_CASE("the tree agrees with counting the games by hand over a random collection", "[db]") {
@@ -293,7 +293,7 @@ TEST_CASE("the tree agrees with counting the games by hand over a random collect
             }
         }
         std::map<std::uint32_t, std::int64_t> got;
-        for (const TreeMove& m : db.tree(pos, GameKind::gounki).moves) got[m.move.raw()] = m.games;
+        for (const TreeMove& m : db.tree(pos).moves) got[m.move.raw()] = m.games;
         CHECK(got == expected);
     }
 }
@@ -329,7 +329,7 @@ TEST_CASE("one game comes back with its tags, start, moves, source and diagnosti
     CHECK_FALSE(t->standard_start);
     CHECK(t->start == *setup.start);
     CHECK(contains(parser::write_record(game_record(*t)), "[Position \"8/8/8/3r4/8/8/8/3R4 w\"]"));
-    CHECK(db.search_position(*setup.start, GameKind::gounki, {}, {}).total == 1);
+    CHECK(db.search_position(*setup.start, {}, {}).total == 1);
     CHECK_FALSE(db.game(999));
 }
 
@@ -340,8 +340,8 @@ TEST_CASE("deleting a game removes it from the index, the tree and the lists", "
     CHECK_FALSE(f.db.delete_game(f.id(0)));
     CHECK_FALSE(f.db.game(f.id(0)));
     CHECK(f.db.list_games({}, {}).total == 3);
-    CHECK(ids_of(f.db.search_position(after(f.a_moves, 4), GameKind::gounki, {}, {})) == std::vector<std::int64_t>{f.id(1)});
-    const Tree start = f.db.tree(Position::start(), GameKind::gounki);
+    CHECK(ids_of(f.db.search_position(after(f.a_moves, 4), {}, {})) == std::vector<std::int64_t>{f.id(1)});
+    const Tree start = f.db.tree(Position::start());
     CHECK(start.games == 3);
     for (const TreeMove& m : start.moves)
         if (move_to_text(Position::start(), m.move) == "c2-d3") {
@@ -349,7 +349,7 @@ TEST_CASE("deleting a game removes it from the index, the tree and the lists", "
             CHECK(m.white_wins == 0);
             CHECK(m.latest.id == f.id(2));
         }
-    CHECK(f.db.tree(after(f.a_moves, 4), GameKind::gounki).games == 0);
+    CHECK(f.db.tree(after(f.a_moves, 4)).games == 0);
     CHECK(scalar(f.db, "SELECT count(*) FROM tags WHERE game_id = " + std::to_string(f.id(0))) == 0);
     check_consistent(f.db);
     // Ids are never reused, not even the greatest one.
