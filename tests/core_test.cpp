@@ -1,6 +1,8 @@
 // Rules core: perft reference numbers, do/undo and hash invariants, positions and notation.
 #include "tests/catch.hpp"
 
+#include "core/any_position.hpp"
+#include "core/game.hpp"
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
 #include "core/perft.hpp"
@@ -319,4 +321,82 @@ TEST_CASE("looks_like_lc4 tells an LC4 file from a one-line position text", "[co
     CHECK_FALSE(looks_like_lc4("X9\nB1\n"));
     CHECK(looks_like_lc4("X9\nB1\n", "broken.LC4"));
     CHECK_FALSE(looks_like_lc4("S7/8/8/8/8/8/8/8 w", "position.txt"));
+}
+
+TEST_CASE("the game registry: one row per kind, names and aliases in any case, sizes and first movers", "[core][games]") {
+    REQUIRE(games().size() == 3);
+    for (std::size_t i = 0; i < games().size(); ++i) {
+        const GameInfo& g = games()[i];
+        CHECK(std::size_t(g.kind) == i); // stored in databases: the table follows the enum
+        CHECK(parse_game_kind(g.name) == g.kind);
+        CHECK(parse_game_kind(g.id) == g.kind);
+        CHECK(game_info(g.kind).name == game_kind_name(g.kind));
+        CHECK(g.has_size(g.default_size()));
+    }
+    CHECK(parse_game_kind("  GOMOKU ") == GameKind::gomoku);
+    CHECK(parse_game_kind("Gomoku Ninuki") == GameKind::ninuki);
+    CHECK(parse_game_kind("Ninuki-Renju") == GameKind::ninuki);
+    CHECK(parse_game_kind("ninuki_renju") == GameKind::ninuki);
+    CHECK(parse_game_kind("Freestyle  Gomoku") == GameKind::gomoku);
+    CHECK_FALSE(parse_game_kind("chess"));
+    CHECK_FALSE(parse_game_kind(""));
+    CHECK_FALSE(parse_game_kind("gomokuninuki"));
+    CHECK_FALSE(parse_game_kind("gounki", Family::stones));
+    CHECK(parse_game_kind("ninuki", Family::stones) == GameKind::ninuki);
+    CHECK(game_ids_text() == "gounki, gomoku or ninuki");
+    CHECK(game_ids_text(Family::stones) == "gomoku or ninuki");
+    CHECK(first_mover(GameKind::gounki) == Color::white);
+    CHECK(first_mover(GameKind::gomoku) == Color::black);
+    CHECK(game_info(GameKind::gomoku).default_size() == 15);
+    CHECK(game_info(GameKind::ninuki).default_size() == 19);
+    CHECK_FALSE(game_info(GameKind::gounki).has_size(15));
+}
+
+TEST_CASE("a position of any game: read from a name, a start or a text, moves read and played by its own rules", "[core][games]") {
+    auto read = [](std::string_view text) {
+        auto parsed = AnyPosition::from_text(text);
+        REQUIRE(std::holds_alternative<AnyPosition>(parsed));
+        return std::get<AnyPosition>(parsed);
+    };
+    const AnyPosition start = read("start");
+    CHECK(start.kind() == GameKind::gounki);
+    CHECK(start == AnyPosition(Position::start()));
+    CHECK(read("Gounki") == start);
+    const AnyPosition gomoku = read("gomoku");
+    REQUIRE(gomoku.stones());
+    CHECK(gomoku.stones()->size() == 15);
+    CHECK(gomoku.side_to_move() == Color::black);
+    CHECK(read("NINUKI").stones()->size() == 19);
+    CHECK(read(gomoku.to_text()) == gomoku);
+    CHECK(read(start.to_text()) == start);
+
+    // Moves: Gounki's notation, or a point; an illegal one says why.
+    AnyPosition g = start;
+    const auto c2d3 = g.parse_move("c2-d3");
+    REQUIRE(std::holds_alternative<Move>(c2d3));
+    CHECK(g.move_text(std::get<Move>(c2d3)) == "c2-d3");
+    CHECK(g.is_legal(std::get<Move>(c2d3)));
+    g.play(std::get<Move>(c2d3));
+    CHECK(g.side_to_move() == Color::black);
+    CHECK(g.key() != start.key());
+    CHECK(std::holds_alternative<std::string>(g.parse_move("c2-d3")));
+
+    AnyPosition s = gomoku;
+    const auto h8 = s.parse_move("h8");
+    REQUIRE(std::holds_alternative<Move>(h8));
+    s.play(std::get<Move>(h8));
+    const auto again = s.parse_move("h8");
+    REQUIRE(std::holds_alternative<std::string>(again));
+    CHECK(std::get<std::string>(again).find("occupied") != std::string::npos);
+    const auto off = s.parse_move("p8");
+    REQUIRE(std::holds_alternative<std::string>(off));
+    CHECK(std::get<std::string>(off) == "'p8' is not a point of the 15x15 board");
+    CHECK(s.legal_moves().size() == 15 * 15 - 1);
+    CHECK(s.move_text(std::get<Move>(h8)) == "h8");
+
+    // Errors point inside the text, whatever the game.
+    auto bad = AnyPosition::from_text("Gomoku 17 17 b");
+    REQUIRE(std::holds_alternative<PositionError>(bad));
+    CHECK(std::get<PositionError>(bad).column == 7);
+    CHECK(std::holds_alternative<PositionError>(AnyPosition::from_text("8/8/8 w")));
 }
