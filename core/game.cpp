@@ -1,5 +1,7 @@
 #include "core/game.hpp"
 
+#include <algorithm>
+
 namespace gounki {
 
 namespace {
@@ -58,6 +60,14 @@ std::optional<GameKind> parse_game_kind(std::string_view text, Family family) {
     const auto kind = parse_game_kind(text);
     if (kind && family_of(*kind) == family) return kind;
     return std::nullopt;
+}
+
+std::string sizes_text(GameKind kind) {
+    const GameInfo& g = game_info(kind);
+    const int small = g.sizes[1] ? std::min(g.sizes[0], g.sizes[1]) : g.sizes[0];
+    std::string out = std::to_string(small);
+    if (g.sizes[1]) out.append(" or ").append(std::to_string(std::max(g.sizes[0], g.sizes[1])));
+    return out;
 }
 
 std::string game_ids_text(std::optional<Family> family) {

@@ -46,6 +46,8 @@ inline Color first_mover(GameKind kind) { return game_info(kind).first_mover; }
 std::optional<GameKind> parse_game_kind(std::string_view text);
 // The same for one family only (nullopt for a game of another family).
 std::optional<GameKind> parse_game_kind(std::string_view text, Family family);
+// "15 or 19": the board sizes of `kind`, smallest first, for messages.
+std::string sizes_text(GameKind kind);
 // "gounki, gomoku or ninuki": the ids of the games of `family` (every game without one), for
 // messages and --help texts.
 std::string game_ids_text(std::optional<Family> family = std::nullopt);

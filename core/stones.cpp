@@ -1,6 +1,5 @@
 #include "core/stones.hpp"
 
-#include <algorithm>
 #include <charconv>
 
 namespace gounki::stones {
@@ -100,16 +99,6 @@ Rules Rules::defaults(GameKind kind) {
     r.size = game_info(kind).default_size();
     return r;
 }
-
-namespace {
-// "15 or 19": the board sizes of `kind`, for messages.
-std::string sizes_text(GameKind kind) {
-    const GameInfo& g = game_info(kind);
-    std::string out = std::to_string(std::min(g.sizes[0], g.sizes[1] ? g.sizes[1] : g.sizes[0]));
-    if (g.sizes[1]) out += " or " + std::to_string(std::max(g.sizes[0], g.sizes[1]));
-    return out;
-}
-} // namespace
 
 std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value) {
     const std::string_view v = trim(value);

@@ -3,7 +3,6 @@
 // record (tags, start, the main line, result, status, diagnostics) and the record a stored game
 // gives back for show and export. Comments, NAGs and variations live in the record text kept with
 // the game (GameInput::annotated) and come back from it.
-// Built only when parser/ is part of the build (GOUNKI_HAVE_PARSER).
 
 #include "db/game_db.hpp"
 #include "parser/record.hpp"

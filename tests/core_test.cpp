@@ -350,6 +350,8 @@ TEST_CASE("the game registry: one row per kind, names and aliases in any case, s
     CHECK(game_info(GameKind::gomoku).default_size() == 15);
     CHECK(game_info(GameKind::ninuki).default_size() == 19);
     CHECK_FALSE(game_info(GameKind::gounki).has_size(15));
+    CHECK(sizes_text(GameKind::ninuki) == "15 or 19");
+    CHECK(sizes_text(GameKind::gounki) == "8");
 }
 
 TEST_CASE("a position of any game: read from a name, a start or a text, moves read and played by its own rules", "[core][games]") {
