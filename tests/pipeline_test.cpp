@@ -242,3 +242,41 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
     CHECK(count_of(run_gounki("position --side b start").err, "--side gives the side to move of an LC4 position file") == 1);
     CHECK(run_gounki("position --format png start").status == 2);
 }
+
+TEST_CASE("a position of any game on the command line: a game's name, a stone text in @FILE, errors that say where", "[pipeline][cli]") {
+    test::TempDir dir("anypos");
+    // A game's name is its start, in any case, for every command that takes a position.
+    const auto gomoku = run_gounki("position GOMOKU");
+    REQUIRE(gomoku.status == 0);
+    CHECK(gomoku.out.substr(0, gomoku.out.find('\n')) == "Gomoku 15 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b");
+    const auto board = run_gounki("board --position ninuki --format text");
+    CHECK(board.status == 0);
+    CHECK(count_of(board.out, "19 .") == 1);
+    // A stone position text in a file, read from its first non-empty line.
+    {
+        std::ofstream f(dir / "g.txt", std::ios::binary);
+        f << "\nGomoku 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\n";
+    }
+    const auto file = run_gounki("position @" + shell_quoted(dir / "g.txt") + " --json");
+    REQUIRE(file.status == 0);
+    CHECK(count_of(file.out, "\"game\":\"Gomoku\"") == 1);
+    CHECK(count_of(file.out, "\"side_to_move\":\"white\"") == 1);
+    // A malformed stone text in a file: the file, the line and the character.
+    {
+        std::ofstream f(dir / "bad.txt", std::ios::binary);
+        f << "Gomoku 17 17/17 b\n";
+    }
+    const auto bad = run_gounki("position @" + shell_quoted(dir / "bad.txt"));
+    CHECK(bad.status == 2);
+    CHECK(count_of(bad.err, "bad.txt:1: bad position at character 8: the board size must be 15 or 19") == 1);
+    // A stone position where only Gounki will do; an unknown game's name.
+    const auto perft = run_gounki("perft --position gomoku 1");
+    CHECK(perft.status == 2);
+    CHECK(count_of(perft.err, "'gomoku' is a Gomoku position; this takes a Gounki position") == 1);
+    const auto lc4 = run_gounki("position --format lc4 ninuki");
+    CHECK(lc4.status == 2);
+    CHECK(count_of(lc4.err, "Ninuki has no LC4 format") == 1);
+    const auto tree = run_gounki("tree --game chess --db " + shell_quoted(dir / "none.db"));
+    CHECK(tree.status == 2);
+    CHECK(count_of(tree.err, "--game must be gounki, gomoku or ninuki, got 'chess'") == 1);
+}
