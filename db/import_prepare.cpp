@@ -58,7 +58,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     p.keys.reserve(g.moves.size() + 1);
     if (g.kind == GameKind::gounki) {
         Position pos = g.start ? *g.start : Position::start();
-        if (!(pos == Position::start())) p.start_text = pos.to_text();
+        p.start_text = start_text_of(pos);
         p.keys.push_back(index_key(g.kind, pos.key()));
         UndoRecord undo;
         for (Move m : g.moves) {

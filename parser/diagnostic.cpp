@@ -54,11 +54,6 @@ stones::StonePosition GameRecord::final_stone_position() const {
     return pos;
 }
 
-AnyPosition GameRecord::start_position() const {
-    if (is_stone_game()) return stone_start;
-    return start;
-}
-
 void GameRecord::set_start(const AnyPosition& pos) {
     kind = pos.kind();
     if (const Position* g = pos.gounki()) start = *g;

@@ -127,8 +127,6 @@ struct GameRecord {
     // The same for a stone game.
     stones::StonePosition final_stone_position() const;
     bool is_stone_game() const { return gounki::is_stone_game(kind); }
-    // The start of the game, whatever its family (start or stone_start, by kind).
-    AnyPosition start_position() const;
     // Sets kind and the family's start from `pos`.
     void set_start(const AnyPosition& pos);
     std::size_t error_count() const;

@@ -140,12 +140,6 @@ std::optional<AnyPosition> start_position(const GameReport& game) {
     return std::nullopt;
 }
 
-std::optional<stones::StonePosition> stone_start_position(const GameReport& game) {
-    const auto pos = start_position(game);
-    if (!pos || !pos->stones()) return std::nullopt;
-    return *pos->stones();
-}
-
 std::vector<Tag> shown_tags(const GameReport& game) {
     std::vector<Tag> out{{"Event", game.event},
                          {"Date", game.date},
@@ -160,7 +154,8 @@ std::vector<Tag> shown_tags(const GameReport& game) {
 std::vector<Tag> stone_rule_tags(const GameReport& game) {
     if (!is_stone_game(game)) return {};
     std::vector<Tag> out{{"Game", std::string(game_kind_name(game.kind))}};
-    if (const auto pos = stone_start_position(game)) {
+    const auto start = start_position(game);
+    if (const stones::StonePosition* pos = start ? start->stones() : nullptr) {
         out.push_back({"Size", std::to_string(pos->size())});
         const std::string rules = stones::rules_tag_text(pos->rules());
         if (!rules.empty()) out.push_back({"Rules", rules});

@@ -70,8 +70,6 @@ std::vector<Tag> shown_tags(const GameReport& game);
 std::vector<Tag> stone_rule_tags(const GameReport& game);
 // The game's start position; nullopt when its text does not read as a position of its game.
 std::optional<AnyPosition> start_position(const GameReport& game);
-// A stone game's start position; nullopt when the game is Gounki or the text is unreadable.
-std::optional<stones::StonePosition> stone_start_position(const GameReport& game);
 
 // The position before ply `p` and the arrows of its diagram: the move played, then the best move
 // (each only when it resolves as a legal move there). False when the position text is unreadable.
