@@ -5,7 +5,7 @@
 #include <ctime>
 
 #include "analysis/engine.hpp"
-#include "analysis/stones_play.hpp"
+#include "analysis/stones/play.hpp"
 
 namespace gounki::analysis {
 

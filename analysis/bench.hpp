@@ -7,7 +7,7 @@
 #include <span>
 #include <string_view>
 
-#include "analysis/search.hpp"
+#include "analysis/gounki/search.hpp"
 
 namespace gounki::analysis {
 
@@ -16,7 +16,7 @@ std::span<const std::string_view> bench_positions();
 
 constexpr int default_bench_depth = 7;
 
-// The bench positions of any game (Gounki's above, the stone games' in stones_play.hpp) and the
+// The bench positions of any game (Gounki's above, the stone games' in stones/play.hpp) and the
 // depth `gounki bench` searches them to by default.
 std::span<const std::string_view> bench_positions(GameKind kind);
 int default_bench_depth_of(GameKind kind);

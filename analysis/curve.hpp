@@ -11,7 +11,7 @@ namespace gounki::analysis {
 // The scale fitted on self-play games (see curve.cpp for the data and the numbers):
 // expected = 1 / (1 + exp(-score / scale)).
 extern const double default_curve_scale;
-// The same for stone-game scores (stones_search.hpp's evaluation), see curve.cpp.
+// The same for stone-game scores (stones/search.hpp's evaluation), see curve.cpp.
 extern const double default_stone_curve_scale;
 
 // Proven wins and losses map to exactly 1 and 0, whatever the scale.

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <span>
 
-#include "analysis/search.hpp"
-#include "analysis/stones_search.hpp"
-#include "core/movegen.hpp"
-#include "core/position.hpp"
-#include "core/stones.hpp"
+#include "analysis/gounki/search.hpp"
+#include "analysis/stones/search.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/position.hpp"
+#include "core/stones/position.hpp"
 
 namespace gounki::analysis {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/search.hpp"
-#include "core/stones.hpp"
+#include "analysis/gounki/search.hpp"
+#include "core/stones/position.hpp"
 
 namespace gounki::analysis {
 
@@ -92,7 +92,7 @@ GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<co
                          const JudgeSettings& settings, const JudgeProgress& progress = {});
 
 // Stone games (Gomoku, Ninuki): the same method and verdicts with the stone engine
-// (stones_search.hpp). A position whose game is already over scores loss_at(0) for its side to move
+// (stones/search.hpp). A position whose game is already over scores loss_at(0) for its side to move
 // when the last move won, win_at(0) when the side to move's five stood through that move (Ninuki's
 // end-game capture), 0 for a full board. A curve_scale of 0 means default_stone_curve_scale.
 class StoneSearcher;

@@ -1,6 +1,6 @@
 #include "analysis/selfplay.hpp"
 
-#include "analysis/tactics.hpp"
+#include "analysis/gounki/tactics.hpp"
 
 namespace gounki::analysis {
 

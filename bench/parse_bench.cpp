@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 

@@ -17,7 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
 #include "cli/progress.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
 
 namespace gounki::cli {

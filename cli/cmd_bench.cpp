@@ -4,9 +4,9 @@
 #include <QJsonObject>
 
 #include "analysis/bench.hpp"
-#include "analysis/stones_play.hpp"
+#include "analysis/stones/play.hpp"
 #include "cli/command.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::cli {
 

@@ -4,10 +4,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "analysis/search.hpp"
-#include "analysis/stones_search.hpp"
+#include "analysis/gounki/search.hpp"
+#include "analysis/stones/search.hpp"
 #include "cli/command.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::cli {
 

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "cli/command.hpp"
-#include "cli/report/board_diagram.hpp"
-#include "core/notation.hpp"
+#include "report/board_diagram.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::cli {
 

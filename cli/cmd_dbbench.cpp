@@ -12,7 +12,7 @@
 
 #include "cli/db_options.hpp"
 #include "db/import.hpp"
-#include "db/pattern.hpp"
+#include "db/pattern/gounki.hpp"
 #include "db/random_games.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"

@@ -79,7 +79,7 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"threads", "Games played at once (default 1).", "T"});
     p.addOption({QStringList{"o", "output"}, "Also write the games as records to FILE.", "FILE"});
     p.addOption({"json", "Print one JSON object instead of text."});
-    p.addOption({"a-eval", "Settings of A, for tuning: name=value,... (evaluation weights of analysis/eval.hpp, futility, reverse_futility).", "W"});
+    p.addOption({"a-eval", "Settings of A, for tuning: name=value,... (evaluation weights of analysis/gounki/eval.hpp, futility, reverse_futility).", "W"});
     p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
 }
 

@@ -5,8 +5,8 @@
 #include <QJsonObject>
 
 #include "cli/command.hpp"
-#include "core/notation.hpp"
-#include "core/perft.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/gounki/perft.hpp"
 
 namespace gounki::cli {
 

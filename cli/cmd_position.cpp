@@ -1,5 +1,5 @@
 // gounki position "<position>": validates a position text, prints it canonically with its legal moves;
-// --format lc4 writes it as an LC4 position file instead (core/position_lc4.hpp).
+// --format lc4 writes it as an LC4 position file instead (core/gounki/position_lc4.hpp).
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -7,10 +7,10 @@
 #include <QRegularExpression>
 
 #include "cli/command.hpp"
-#include "cli/report/board_diagram.hpp"
-#include "core/notation.hpp"
-#include "core/position_lc4.hpp"
-#include "core/stones.hpp"
+#include "report/board_diagram.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/gounki/position_lc4.hpp"
+#include "core/stones/position.hpp"
 
 #include <fstream>
 #include <iterator>

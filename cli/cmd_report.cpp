@@ -11,10 +11,10 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
-#include "cli/report/from_record.hpp"
-#include "cli/report/render.hpp"
-#include "cli/report/report_model.hpp"
-#include "core/notation.hpp"
+#include "report/from_record.hpp"
+#include "report/render.hpp"
+#include "report/report_model.hpp"
+#include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
 
 namespace gounki::cli {

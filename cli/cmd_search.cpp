@@ -2,8 +2,8 @@
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
-#include "db/pattern.hpp"
-#include "db/stone_pattern.hpp"
+#include "db/pattern/gounki.hpp"
+#include "db/pattern/stones.hpp"
 
 namespace gounki::cli {
 

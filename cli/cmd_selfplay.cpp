@@ -9,7 +9,7 @@
 
 #include "analysis/curve.hpp"
 #include "analysis/selfplay.hpp"
-#include "analysis/stones_play.hpp"
+#include "analysis/stones/play.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "parser/writer.hpp"

@@ -2,7 +2,7 @@
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli/db_options.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::cli {
 

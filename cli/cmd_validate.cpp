@@ -13,7 +13,7 @@
 #include "cli/command.hpp"
 #include "cli/json_lines.hpp"
 #include "parser/reader.hpp"
-#include "parser/sgf.hpp"
+#include "parser/sgf/sgf.hpp"
 #include "pipeline/input.hpp"
 
 namespace gounki::cli {
@@ -128,7 +128,7 @@ int run_validate(const QCommandLineParser& p) {
     const auto t0 = std::chrono::steady_clock::now();
     for (const QString& name : files) {
         ++t.files;
-        // SGF (Gomoku programs' export, parser/sgf.hpp): a name ending in .sgf, or text opening with "(;".
+        // SGF (Gomoku programs' export, parser/sgf/sgf.hpp): a name ending in .sgf, or text opening with "(;".
         pipeline::PeekedInput standard_input;
         std::string head;
         if (name == "-") {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "core/position_lc4.hpp"
+#include "core/gounki/position_lc4.hpp"
 #include "pipeline/input.hpp"
 
 namespace gounki::cli {
@@ -101,7 +101,7 @@ bool read_position_file(const Command& cmd, const QString& name, std::string& ou
     return true;
 }
 
-// The position of the file `name` (the argument "@NAME"): an LC4 position file (core/position_lc4.hpp)
+// The position of the file `name` (the argument "@NAME"): an LC4 position file (core/gounki/position_lc4.hpp)
 // when it looks like one or is named *.lc4, else a position text on its first non-empty line.
 // Errors say "NAME:LINE: ...".
 bool read_position_from_file(const Command& cmd, const QString& name, AnyPosition& out) {

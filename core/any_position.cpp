@@ -1,6 +1,6 @@
 #include "core/any_position.hpp"
 
-#include "core/movegen.hpp"
+#include "core/gounki/movegen.hpp"
 
 namespace gounki {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/game.hpp"
-#include "core/notation.hpp"
-#include "core/position.hpp"
-#include "core/stones.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/gounki/position.hpp"
+#include "core/stones/position.hpp"
 
 namespace gounki {
 
@@ -30,7 +30,7 @@ public:
     // and rules with Black to move.
     static AnyPosition start(GameKind kind);
     // A position as people type it: `start` (Gounki), a game's name (its start: `gomoku`, `ninuki`),
-    // a stone position text ("Gomoku 15 ... b", core/stones.hpp) or a Gounki one (docs/rules.md 1.7).
+    // a stone position text ("Gomoku 15 ... b", core/stones/position.hpp) or a Gounki one (docs/rules.md 1.7).
     static std::variant<AnyPosition, PositionError> from_text(std::string_view text);
 
     GameKind kind() const;
@@ -41,7 +41,7 @@ public:
     bool game_over() const { return outcome() != Outcome::none; }
     std::string to_text() const;
 
-    // The move's text: Gounki in `notation` (core/notation.hpp), a stone game's point name.
+    // The move's text: Gounki in `notation` (core/gounki/notation.hpp), a stone game's point name.
     std::string move_text(Move m, Notation notation = Notation::automatic) const;
     // The legal move a text names; the message says why there is none.
     std::variant<Move, std::string> parse_move(std::string_view text) const;

@@ -15,7 +15,7 @@
 namespace gounki {
 
 // How a game is played, which decides the position type and the engines: Gounki's stacks on an
-// 8x8 board (core/position.hpp), or stones placed on points (core/stones.hpp).
+// 8x8 board (core/gounki/position.hpp), or stones placed on points (core/stones/position.hpp).
 enum class Family : std::uint8_t { gounki, stones };
 
 struct GameInfo {

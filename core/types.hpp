@@ -60,7 +60,7 @@ private:
 
 constexpr int stack_codes = 32;
 
-// placement: a stone placed on a point (Gomoku and Ninuki, core/stones.hpp); the other three are
+// placement: a stone placed on a point (Gomoku and Ninuki, core/stones/position.hpp); the other three are
 // Gounki moves.
 enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2, placement = 3 };
 
@@ -73,7 +73,7 @@ enum class MoveType : std::uint8_t { movement = 0, exit = 1, deployment = 2, pla
 //   bits 26-27  number of pieces placed on the board (deployment, 1..3; 0 otherwise)
 //   bit  28     the deployment ends by a piece leaving the board (docs/rules.md 1.5)
 //   bits 29-31  bit i set: placed piece i is a round (else a square)
-// A placement (stone games) uses bits 0-8 for the point (0..360, see core/stones.hpp) and MoveType 3.
+// A placement (stone games) uses bits 0-8 for the point (0..360, see core/stones/position.hpp) and MoveType 3.
 // Move::none() is 0, which reads as "a1-a1", a move no position has (a1 can never bounce back).
 class Move {
 public:
@@ -96,7 +96,7 @@ public:
         return Move(d);
     }
 
-    // A stone placed on `point` (core/stones.hpp numbering).
+    // A stone placed on `point` (core/stones/position.hpp numbering).
     static constexpr Move placement(int point) {
         return Move(std::uint32_t(point) | std::uint32_t(MoveType::placement) << 24);
     }

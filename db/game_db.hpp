@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/position.hpp"
-#include "core/stones.hpp"
+#include "core/gounki/position.hpp"
+#include "core/stones/position.hpp"
 #include "db/codec.hpp"
 #include "db/replay.hpp"
 #include "db/position_index.hpp"

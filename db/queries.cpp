@@ -9,8 +9,8 @@
 #include <variant>
 
 #include "db/game_db.hpp"
-#include "db/pattern.hpp"
-#include "db/stone_pattern.hpp"
+#include "db/pattern/gounki.hpp"
+#include "db/pattern/stones.hpp"
 
 namespace gounki::db {
 

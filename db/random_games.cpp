@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "core/movegen.hpp"
+#include "core/gounki/movegen.hpp"
 
 namespace gounki::db {
 

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/movegen.hpp"
-#include "core/position.hpp"
-#include "core/position_lc4.hpp"
-#include "core/stones.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/position.hpp"
+#include "core/gounki/position_lc4.hpp"
+#include "core/stones/position.hpp"
 
 using namespace gounki;
 

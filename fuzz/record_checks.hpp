@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "parser/reader.hpp"
-#include "parser/sgf.hpp"
+#include "parser/sgf/sgf.hpp"
 #include "parser/web_text.hpp"
 #include "parser/writer.hpp"
 

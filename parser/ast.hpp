@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::parser::ast {
 

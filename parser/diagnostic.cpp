@@ -1,4 +1,4 @@
-#include "core/movegen.hpp"
+#include "core/gounki/movegen.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::parser {

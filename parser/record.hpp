@@ -43,7 +43,7 @@ enum class Severity : std::uint8_t { warning, error };
 //             where the stack could leave in several ways: read as the exit of the whole stack),
 //             typographic (a typographic or Unicode character read as the ASCII one it stands for),
 //             placeholder (`-` alone: a table's empty cell),
-//             SGF only (parser/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
+//             SGF only (parser/sgf/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
 //             (AB/AW after the first node); `syntax` there also names text outside any game tree
 struct Diagnostic {
     Severity severity = Severity::error;

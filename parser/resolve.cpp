@@ -4,7 +4,7 @@
 #include <climits>
 #include <cstring>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "parser/encoding.hpp"
 #include "parser/web_text.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 
 namespace gounki::parser {
 

@@ -21,7 +21,7 @@
 
 namespace gounki::parser {
 
-// `notation`: how Gounki moves are written (core/notation.hpp; automatic is the canonical one). A
+// `notation`: how Gounki moves are written (core/gounki/notation.hpp; automatic is the canonical one). A
 // record in any notation reads back as the same game.
 std::string write_record(const GameRecord& game, Notation notation = Notation::wikipedia);
 void write_record(std::ostream& out, const GameRecord& game, Notation notation = Notation::wikipedia);

@@ -15,7 +15,7 @@
 
 #include "db/record_bridge.hpp"
 #include "parser/reader.hpp"
-#include "parser/sgf.hpp"
+#include "parser/sgf/sgf.hpp"
 #include "parser/splitter.hpp"
 #include "pipeline/input.hpp"
 
@@ -196,7 +196,7 @@ private:
         else gpn(input, path);
     }
 
-    // SGF (what Gomoku programs and servers export, parser/sgf.hpp): game by game, in order.
+    // SGF (what Gomoku programs and servers export, parser/sgf/sgf.hpp): game by game, in order.
     void sgf(std::istream& input, const std::string& path) {
         parser::SgfReader sgf(input, path);
         parser::GameRecord record;

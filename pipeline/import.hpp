@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "db/import.hpp"
 #include "parser/record.hpp"
 

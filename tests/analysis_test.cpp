@@ -18,10 +18,10 @@
 #include "analysis/bench.hpp"
 #include "analysis/curve.hpp"
 #include "analysis/judge.hpp"
-#include "analysis/search.hpp"
+#include "analysis/gounki/search.hpp"
 #include "analysis/selfplay.hpp"
-#include "analysis/tactics.hpp"
-#include "core/notation.hpp"
+#include "analysis/gounki/tactics.hpp"
+#include "core/gounki/notation.hpp"
 
 using namespace gounki;
 using namespace gounki::analysis;

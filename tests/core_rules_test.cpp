@@ -8,8 +8,8 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
-#include "core/movegen.hpp"
-#include "core/notation.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/notation.hpp"
 
 using namespace gounki;
 using namespace gounki::test;

@@ -3,9 +3,9 @@
 
 #include "core/any_position.hpp"
 #include "core/game.hpp"
-#include "core/movegen.hpp"
-#include "core/notation.hpp"
-#include "core/perft.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/gounki/perft.hpp"
 
 #include <bit>
 #include <fstream>
@@ -161,8 +161,8 @@ TEST_CASE("the targeted checks of a written move agree with the full move list o
     CHECK(deployments > 10000); // the games reached many deployments
 }
 
-// The LC4 position file (core/position_lc4.hpp): 64 cells V0 / B1-B9 / N1-N9, a1 to h8.
-#include "core/position_lc4.hpp"
+// The LC4 position file (core/gounki/position_lc4.hpp): 64 cells V0 / B1-B9 / N1-N9, a1 to h8.
+#include "core/gounki/position_lc4.hpp"
 
 #include <algorithm>
 #include <cctype>

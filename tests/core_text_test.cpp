@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <set>
 
-#include "core/movegen.hpp"
-#include "core/notation.hpp"
-#include "core/perft.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/gounki/perft.hpp"
 
 using namespace gounki;
 using namespace gounki::test;

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "db/pattern.hpp"
+#include "db/pattern/gounki.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "db/codec.hpp"
-#include "db/pattern.hpp"
+#include "db/pattern/gounki.hpp"
 #include "db/position_index.hpp"
 #include "db/sqlite.hpp"
 

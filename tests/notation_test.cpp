@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 

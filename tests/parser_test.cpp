@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <random>
 
-#include "core/notation.hpp"
+#include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 

@@ -13,10 +13,10 @@
 
 #include <unistd.h>
 
-#include "cli/report/board_diagram.hpp"
-#include "cli/report/format.hpp"
-#include "cli/report/from_record.hpp"
-#include "cli/report/render.hpp"
+#include "report/board_diagram.hpp"
+#include "report/format.hpp"
+#include "report/from_record.hpp"
+#include "report/render.hpp"
 #include "parser/reader.hpp"
 
 using namespace gounki;

@@ -1,4 +1,4 @@
-// SGF import (parser/sgf.hpp) of Gomoku and Ninuki games: collections, variations, syntax errors,
+// SGF import (parser/sgf/sgf.hpp) of Gomoku and Ninuki games: collections, variations, syntax errors,
 // moves the rules refuse, results, set-up stones, which files are SGF, `gounki validate` on SGF, and
 // never a crash. Coordinates by hand: SGF "hh" on 15x15 is column h, row h (8th from the top), so
 // rank 15 - 7 = 8: h8. Row letter r gives rank size - (r - 'a').
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "core/stones.hpp"
-#include "parser/sgf.hpp"
+#include "core/stones/position.hpp"
+#include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
 using namespace gounki::stones;

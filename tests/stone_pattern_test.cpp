@@ -1,4 +1,4 @@
-// Partial positions of the stone games (db/stone_pattern.hpp): the syntax and its errors, what
+// Partial positions of the stone games (db/pattern/stones.hpp): the syntax and its errors, what
 // matches which position, the canonical text, and when reachable() gives up on a game.
 //
 // Points are named by test::P (tests/support.hpp, `P("h8")`), not by stones::parse_point, so a bug there
@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/stones.hpp"
-#include "db/stone_pattern.hpp"
+#include "core/stones/position.hpp"
+#include "db/pattern/stones.hpp"
 
 using namespace gounki;
 using namespace gounki::db;

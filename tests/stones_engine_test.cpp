@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "analysis/judge.hpp"
-#include "analysis/stones_eval.hpp"
-#include "analysis/stones_search.hpp"
-#include "core/stones.hpp"
+#include "analysis/stones/eval.hpp"
+#include "analysis/stones/search.hpp"
+#include "core/stones/position.hpp"
 #include "tests/support.hpp"
 
 using namespace gounki;

@@ -12,7 +12,7 @@
 #include <array>
 #include <string>
 
-#include "core/stones.hpp"
+#include "core/stones/position.hpp"
 
 using namespace gounki;
 using namespace gounki::stones;

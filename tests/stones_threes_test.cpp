@@ -9,7 +9,7 @@
 #include <string>
 #include <variant>
 
-#include "core/stones.hpp"
+#include "core/stones/position.hpp"
 
 using namespace gounki;
 using namespace gounki::stones;

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.hpp"
-#include "core/notation.hpp"
-#include "core/stones.hpp"
+#include "core/gounki/movegen.hpp"
+#include "core/gounki/notation.hpp"
+#include "core/stones/position.hpp"
 #include "db/codec.hpp"
 #include "db/game_db.hpp"
 #include "db/import.hpp"
-#include "cli/report/report_model.hpp"
+#include "report/report_model.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::test {
@@ -153,7 +153,7 @@ void play(Position& pos, const std::string& text);
 
 // ---------------------------------------------------------------------------------------------
 // Stone-game points, named by the tests' own reading (file letter a..s with no letter skipped,
-// rank from the bottom, rank * 19 + file as core/stones.hpp numbers them), not by
+// rank from the bottom, rank * 19 + file as core/stones/position.hpp numbers them), not by
 // stones::parse_point, so that a bug there cannot hide one here.
 
 int P(const std::string& name);

@@ -1,0 +1,96 @@
+#pragma once
+// Threat knowledge of the stone games (Gomoku, Ninuki) for the engine: what a stone placed on an
+// empty point makes in each of the four lines through it, pair captures, and the static evaluation.
+//
+// The line patterns come from one table of 3^8 entries: the eight points around the placed stone
+// along a line (four each side), each own, empty or blocked (enemy stone or off the board). Points
+// farther than four away never matter to a five or a four through the placed stone; for threes they
+// are taken as blocked, which can only understate a three at the very end of such a window.
+//
+// ThreatBoard mirrors a StonePosition's stones on a padded board (no bounds checks) and counts for
+// every point the stones within two points (Chebyshev distance): candidate moves are the empty
+// points near stones. The engine keeps it in step with the position move by move.
+
+#include <array>
+#include <cstdint>
+
+#include "analysis/score.hpp"
+#include "core/stones/position.hpp"
+
+namespace gounki::analysis {
+
+// What a stone placed on a point makes in one line, weakest first.
+enum class LineThreat : std::uint8_t {
+    none,
+    one,          // can still grow into a five in this line
+    closed_two,   // one more stone makes a closed three
+    open_two,     // one more stone makes an open three
+    closed_three, // one more stone makes a four
+    open_three,   // one more stone makes an open four
+    four,         // one point left to make a five
+    open_four,    // two or more points make a five: the opponent cannot block both
+    five,         // five or more in a row
+};
+constexpr int line_threat_count = 9;
+
+// The threat of a stone of ours placed at the centre of a line of nine points, `cells` listing the
+// other eight from one end (offsets -4..-1, then +1..+4): 0 empty, 1 ours, 2 blocked.
+LineThreat line_threat(const std::array<std::uint8_t, 8>& cells);
+
+class ThreatBoard {
+public:
+    static constexpr int pad = 5;
+    static constexpr int width = stones::max_size + 2 * pad;
+    // The four line directions on the padded board: across, up, diagonal, anti-diagonal.
+    static constexpr std::array<int, 4> dirs = {1, width, width + 1, width - 1};
+
+    ThreatBoard() = default;
+    explicit ThreatBoard(const stones::StonePosition& pos) { reset(pos); }
+    void reset(const stones::StonePosition& pos);
+
+    // Cell codes: 0 empty, 1 black, 2 white, 3 off the board.
+    static int cell_of(int point) { return (stones::point_rank(point) + pad) * width + stones::point_file(point) + pad; }
+    std::uint8_t cell(int point) const { return cells_[std::size_t(cell_of(point))]; }
+    int size() const { return size_; }
+    // Stones within two points of `point`.
+    int near(int point) const { return near_[std::size_t(point)]; }
+
+    void place(int point, Color c);
+    void remove(int point);
+
+    // The threats a stone of each colour placed on the empty `point` would make, per direction:
+    // out[index(colour)][direction].
+    void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
+    // The pairs a stone of `c` placed on the empty `point` would capture (Ninuki), 0..8.
+    int capture_pairs(int point, Color c) const;
+
+private:
+    std::array<std::uint8_t, std::size_t(width * width)> cells_{};
+    std::array<std::uint8_t, stones::point_count> near_{};
+    int size_ = 15;
+};
+
+// The worth of a point for a colour, from its four line threats (move ordering and evaluation):
+// a five is worth win_value, an open four or two fours four_four_value, a four with an open three
+// four_three_value; `double_three_allowed` false values a double three as one three (Ninuki forbids it).
+struct PointWorth {
+    int value = 0;
+    bool five = false;
+    bool fours = false;       // makes at least one four (or open four)
+    bool winning = false;     // open four, double four or four-three: wins unless answered by force
+};
+PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
+
+constexpr int worth_five = 100000;
+constexpr int worth_four_four = 20000;
+constexpr int worth_four_three = 8000;
+
+// Weights of the evaluation (StoneSearcher::evaluate in stones/search.cpp), in points where one pair
+// captured in Ninuki is worth a few hundred.
+struct StoneEvalWeights {
+    int capture_pair[6] = {0, 50, 120, 230, 420, 0}; // by pairs taken so far (5 pairs = won)
+    int capture_threat = 35;     // per pair the side to move can take now
+    int capture_exposed = 25;    // per pair of ours the opponent can take on its move
+};
+
+} // namespace gounki::analysis

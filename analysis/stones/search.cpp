@@ -1,0 +1,446 @@
+#include "analysis/stones/search.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace gounki::analysis {
+
+namespace {
+
+constexpr int order_tt = 1 << 30;
+constexpr int order_killer = 1 << 16; // above quiet moves, below fours and blocks of fours
+
+bool captures_matter(const stones::StonePosition& pos) { return pos.rules().captures(); }
+
+// The point worth counted in the evaluation's sums: winning points are judged separately.
+int capped(int v) { return std::min(v, 600); }
+
+Score terminal_score(const stones::StonePosition& pos, int ply) {
+    if (pos.outcome() == Outcome::draw) return score_draw;
+    return pos.outcome() == win_for(pos.side_to_move()) ? win_at(ply) : loss_at(ply);
+}
+
+} // namespace
+
+StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
+    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), plies_(max_ply + 2), undo_(max_ply + 2),
+      pv_(max_ply + 2) {}
+
+void StoneSearcher::check_limits() {
+    if (search_limit_reached(limits_, nodes_, start_ns_, stop_requested_)) stopped_ = true;
+}
+
+void StoneSearcher::play(int point, int ply) {
+    const Color mover = pos_.side_to_move();
+    stones::StoneUndo& u = undo_[std::size_t(ply)];
+    pos_.play(Move::placement(point), u);
+    board_.place(point, mover);
+    for (int i = 0; i < u.captured_count; ++i) board_.remove(u.captured[std::size_t(i)]);
+    ++nodes_;
+    if (ply + 1 > seldepth_) seldepth_ = ply + 1;
+    check_limits();
+}
+
+void StoneSearcher::unplay(int ply) {
+    const stones::StoneUndo& u = undo_[std::size_t(ply)];
+    pos_.undo(u);
+    const Color mover = pos_.side_to_move();
+    for (int i = 0; i < u.captured_count; ++i) board_.place(u.captured[std::size_t(i)], ~mover);
+    board_.remove(u.point);
+}
+
+void StoneSearcher::update_pv(int ply, Move m) {
+    auto& row = pv_[std::size_t(ply)];
+    const auto& next = pv_[std::size_t(ply + 1)];
+    row[std::size_t(ply)] = m;
+    const int len = std::max(pv_len_[std::size_t(ply + 1)], ply + 1);
+    for (int i = ply + 1; i < len; ++i) row[std::size_t(i)] = next[std::size_t(i)];
+    pv_len_[std::size_t(ply)] = len;
+}
+
+bool StoneSearcher::legal(int point, const Candidate& c) const {
+    const stones::Rules& r = pos_.rules();
+    if (!r.captures() || !r.no_double_three || c.caps_us > 0) return true;
+    // A free three is always at least a closed three by the pattern table: fewer than two such
+    // lines cannot be a double three, and the exact rule is asked only otherwise.
+    int threes = 0;
+    for (LineThreat t : c.lines_us) threes += t >= LineThreat::closed_three && t != LineThreat::five;
+    if (threes < 2) return true;
+    return pos_.is_legal(Move::placement(point));
+}
+
+void StoneSearcher::analyse(int ply) {
+    PlyData& pd = plies_[std::size_t(ply)];
+    pd.count = 0;
+    pd.index.fill(-1);
+    const Color us = pos_.side_to_move(), them = ~us;
+    const stones::Rules& rules = pos_.rules();
+    const bool double_three_allowed = !(rules.captures() && rules.no_double_three);
+    const bool caps = rules.captures();
+    auto add = [&](int p) {
+        Candidate& c = pd.cands[std::size_t(pd.count)];
+        std::array<std::array<LineThreat, 4>, 2> t;
+        board_.threats(p, t);
+        c.point = std::int16_t(p);
+        c.lines_us = t[std::size_t(index(us))];
+        c.us = point_worth(t[std::size_t(index(us))], double_three_allowed);
+        c.them = point_worth(t[std::size_t(index(them))], double_three_allowed);
+        c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
+        c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
+        c.order = 0;
+        pd.index[std::size_t(p)] = std::int16_t(pd.count);
+        ++pd.count;
+    };
+    const int n = pos_.size();
+    if (pos_.stone_count() == 0) {
+        add(stones::make_point(n / 2, n / 2));
+        return;
+    }
+    for (int r = 0; r < n; ++r)
+        for (int f = 0; f < n; ++f) {
+            const int p = stones::make_point(f, r);
+            if (board_.near(p) && board_.cell(p) == 0) add(p);
+        }
+    if (pd.count == 0)
+        for (int r = 0; r < n; ++r)
+            for (int f = 0; f < n; ++f)
+                if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
+}
+
+int StoneSearcher::win_now(const PlyData& pd, int ply) {
+    const Color us = pos_.side_to_move();
+    const bool caps = captures_matter(pos_);
+    for (int i = 0; i < pd.count && !stopped_; ++i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        const bool tenth = caps && c.caps_us > 0 && pos_.captured(us) + 2 * c.caps_us >= 10;
+        if (!c.us.five && !tenth) continue;
+        if (!caps && !pos_.pending_five()) return c.point; // Gomoku: a five wins, nothing to check
+        if (!pos_.is_legal(Move::placement(c.point))) continue;
+        play(c.point, ply);
+        const bool won = pos_.outcome() == win_for(us);
+        unplay(ply);
+        if (won && !stopped_) return c.point;
+    }
+    return -1;
+}
+
+bool StoneSearcher::opponent_wins_with(int point) {
+    if (pos_.pending_five()) return false;
+    stones::StonePosition copy = pos_;
+    copy.set_side_to_move(~pos_.side_to_move());
+    const Move m = Move::placement(point);
+    if (!copy.is_legal(m)) return false;
+    stones::StoneUndo u;
+    copy.play(m, u);
+    return copy.outcome() == win_for(~pos_.side_to_move());
+}
+
+void StoneSearcher::add_flank_points(int point, Color owner, std::vector<int>& out) const {
+    // After `owner` plays `point`, its fives there hold `point` and owner's stones in line with it.
+    // A defender's stone can make such a five breakable only by flanking a pair of those stones
+    // whose two ends are both empty now (one end ours already would be a capture now, or a five
+    // the pass test finds breakable): it then takes the pair from the other end after the five.
+    const std::uint8_t own = owner == Color::black ? 1 : 2;
+    const int n = pos_.size();
+    static constexpr int df[8] = {1, 0, 1, 1, -1, 0, -1, -1}, dr[8] = {0, 1, 1, -1, 0, -1, -1, 1};
+    auto owned = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q == point || board_.cell(q) == own;
+    };
+    auto empty = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q != point && board_.cell(q) == 0;
+    };
+    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
+    auto flanks_of = [&](int f, int r) {
+        for (int d = 0; d < 8; ++d) {
+            const int f1 = f + df[d], r1 = r + dr[d];
+            if (!owned(f1, r1)) continue;
+            const int fa = f - df[d], ra = r - dr[d], fb = f1 + df[d], rb = r1 + dr[d];
+            if (empty(fa, ra) && empty(fb, rb)) {
+                out.push_back(stones::make_point(fa, ra));
+                out.push_back(stones::make_point(fb, rb));
+            }
+        }
+    };
+    flanks_of(f0, r0);
+    for (int d = 0; d < 4; ++d)
+        for (int sign = -1; sign <= 1; sign += 2)
+            for (int k = 1; k <= 4; ++k) {
+                const int f = f0 + sign * k * df[d], r = r0 + sign * k * dr[d];
+                if (!owned(f, r)) break;
+                flanks_of(f, r);
+            }
+}
+
+bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
+    out.clear();
+    const Color us = pos_.side_to_move(), them = ~us;
+    const stones::Rules& rules = pos_.rules();
+    // The opponent's breakable five still stands: only a capture can save the game.
+    if (pos_.pending_five() == them) {
+        for (int i = 0; i < pd.count; ++i)
+            if (pd.cands[std::size_t(i)].caps_us > 0) out.push_back(pd.cands[std::size_t(i)].point);
+        return true;
+    }
+    if (!rules.captures()) {
+        for (int i = 0; i < pd.count; ++i)
+            if (pd.cands[std::size_t(i)].them.five) out.push_back(pd.cands[std::size_t(i)].point);
+        return !out.empty();
+    }
+    if (rules.endgame_capture && (pos_.captured(us) >= 8 || pos_.pending_five())) return false;
+    std::vector<int> fives;
+    bool tenth = false;
+    for (int i = 0; i < pd.count; ++i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        if (c.them.five && (!rules.endgame_capture || opponent_wins_with(c.point))) fives.push_back(c.point);
+        if (c.caps_them > 0 && pos_.captured(them) + 2 * c.caps_them >= 10) {
+            tenth = true;
+            out.push_back(c.point); // taking the point of the threatened capture saves the pair
+        }
+    }
+    if (fives.empty() && !tenth) return false;
+    for (int f : fives) {
+        out.push_back(f);
+        if (rules.endgame_capture) add_flank_points(f, them, out);
+    }
+    for (int i = 0; i < pd.count; ++i)
+        if (pd.cands[std::size_t(i)].caps_us > 0) out.push_back(pd.cands[std::size_t(i)].point);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return true;
+}
+
+Score StoneSearcher::evaluate(const PlyData& pd) const {
+    const Color us = pos_.side_to_move(), them = ~us;
+    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, threats_us = 0, exposed_us = 0;
+    for (int i = 0; i < pd.count; ++i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        sum_us += capped(c.us.value);
+        sum_them += capped(c.them.value);
+        max_us = std::max(max_us, c.us.value);
+        max_them = std::max(max_them, c.them.value);
+        threats_us += c.caps_us;
+        exposed_us += c.caps_them;
+    }
+    // The side to move plays its best point first: a winning one (open four to come, four-three)
+    // is nearly decisive, the opponent's counts half since it can be answered now.
+    int e = (sum_us - sum_them) / 3;
+    e += max_us >= worth_four_three ? 1500 : std::min(max_us, 600);
+    e -= max_them >= worth_four_three ? 700 : std::min(max_them, 600) / 2;
+    if (pos_.rules().captures()) {
+        const StoneEvalWeights& w = options_.eval;
+        e += w.capture_pair[std::min(pos_.captured(us) / 2, 4)] - w.capture_pair[std::min(pos_.captured(them) / 2, 4)];
+        e += w.capture_threat * std::min(threats_us, 4) - w.capture_exposed * std::min(exposed_us, 4);
+    }
+    return std::clamp(e, -score_heuristic_max, score_heuristic_max);
+}
+
+Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_node) {
+    pv_len_[std::size_t(ply)] = ply;
+    if (stopped_) return 0;
+    if (pos_.game_over()) return terminal_score(pos_, ply);
+    const Score alpha_in = alpha;
+    if (!pv_node) {
+        // Mate distance pruning: the side to move cannot win sooner than with this move, nor lose
+        // sooner than after the opponent's next one.
+        alpha = std::max(alpha, loss_at(ply + 1));
+        beta = std::min(beta, win_at(ply + 1));
+        if (alpha >= beta) return alpha;
+    }
+
+    const std::uint64_t key = pos_.key();
+    TTHit hit;
+    int tt_point = -1;
+    if (tt_.probe(key, hit)) {
+        if (hit.move) tt_point = hit.move.point();
+        if (!pv_node && hit.depth >= std::max(depth, 0)) {
+            const Score s = score_from_tt(hit.score, ply);
+            if (hit.bound == Bound::exact || (hit.bound == Bound::lower && s >= beta) ||
+                (hit.bound == Bound::upper && s <= alpha))
+                return s;
+        }
+    }
+
+    analyse(ply);
+    PlyData& pd = plies_[std::size_t(ply)];
+    if (const int w = win_now(pd, ply); w >= 0) {
+        pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
+        pv_len_[std::size_t(ply)] = ply + 1;
+        return win_at(ply + 1);
+    }
+    if (ply >= max_ply - 2 * options_.vcf_plies - 4) return evaluate(pd);
+
+    std::vector<int>& forced_list = pd.forced;
+    const bool forced = forced_replies(pd, forced_list);
+    if (!forced && depth <= 0) {
+        Score s = evaluate(pd);
+        const int v = vcf_root(options_.vcf_plies, ply, options_.vcf_nodes);
+        if (stopped_) return 0;
+        if (v > 0) s = win_at(ply + v);
+        else pv_len_[std::size_t(ply)] = ply;
+        tt_.store(key, v > 0 ? pv_[std::size_t(ply)][std::size_t(ply)] : Move::none(), score_to_tt(s, ply), 0, Bound::exact);
+        return s;
+    }
+
+    // The moves, with their ordering scores.
+    const Color us = pos_.side_to_move();
+    pd.move_count = 0;
+    auto push = [&](int p) {
+        const int ci = pd.index[std::size_t(p)];
+        int sc = 0;
+        if (ci >= 0) {
+            const Candidate& c = pd.cands[std::size_t(ci)];
+            if (!legal(p, c)) return;
+            sc = c.us.value + c.them.value * 7 / 8 + 150 * c.caps_us + 60 * c.caps_them;
+            if (c.caps_us && pos_.captured(us) + 2 * c.caps_us >= 8) sc += 400;
+        } else if (!pos_.is_legal(Move::placement(p))) {
+            return;
+        }
+        if (p == tt_point) sc = order_tt;
+        else if (p == killers_[std::size_t(ply)][0]) sc += order_killer + 1;
+        else if (p == killers_[std::size_t(ply)][1]) sc += order_killer;
+        pd.moves[std::size_t(pd.move_count)] = p;
+        pd.scores[std::size_t(pd.move_count)] = sc;
+        ++pd.move_count;
+    };
+    if (forced) {
+        for (int p : forced_list) push(p);
+        // Nothing stops the threat: any move loses; one is searched to give the loss its distance.
+        if (pd.move_count == 0)
+            for (int i = 0; i < pd.count && pd.move_count == 0; ++i) push(pd.cands[std::size_t(i)].point);
+    } else {
+        for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point);
+    }
+    if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
+    // Stable sort, best first: equal scores keep point order (determinism).
+    {
+        std::array<int, stones::point_count> idx;
+        for (int i = 0; i < pd.move_count; ++i) idx[std::size_t(i)] = i;
+        std::stable_sort(idx.begin(), idx.begin() + pd.move_count,
+                         [&](int a, int b) { return pd.scores[std::size_t(a)] > pd.scores[std::size_t(b)]; });
+        std::array<int, stones::point_count> m, s;
+        for (int i = 0; i < pd.move_count; ++i) {
+            m[std::size_t(i)] = pd.moves[std::size_t(idx[std::size_t(i)])];
+            s[std::size_t(i)] = pd.scores[std::size_t(idx[std::size_t(i)])];
+        }
+        std::copy(m.begin(), m.begin() + pd.move_count, pd.moves.begin());
+        std::copy(s.begin(), s.begin() + pd.move_count, pd.scores.begin());
+    }
+
+    // Forced replies cost no depth: a sequence of fours is followed to its end.
+    const int child_depth = forced ? std::max(depth, 0) : depth - 1;
+    Score best = -score_infinite;
+    int best_point = -1;
+    for (int i = 0; i < pd.move_count; ++i) {
+        const int p = pd.moves[std::size_t(i)];
+        const int sc = pd.scores[std::size_t(i)];
+        play(p, ply);
+        int r = 0;
+        if (!forced && depth >= 3 && i >= 3 && sc < 45 && !is_proven(alpha) && !is_proven(beta))
+            r = (depth >= 5 && i >= 10) ? 2 : 1;
+        Score s;
+        if (i == 0) {
+            s = -negamax(child_depth, -beta, -alpha, ply + 1, pv_node);
+        } else {
+            s = -negamax(child_depth - r, -alpha - 1, -alpha, ply + 1, false);
+            if (s > alpha && r > 0) s = -negamax(child_depth, -alpha - 1, -alpha, ply + 1, false);
+            if (s > alpha && s < beta && pv_node) s = -negamax(child_depth, -beta, -alpha, ply + 1, true);
+        }
+        unplay(ply);
+        if (stopped_) return 0;
+        if (s > best) {
+            best = s;
+            best_point = p;
+            if (ply == 0) root_best_ = p;
+            if (s > alpha) {
+                alpha = s;
+                update_pv(ply, Move::placement(p));
+                if (s >= beta) {
+                    if (killers_[std::size_t(ply)][0] != p) {
+                        killers_[std::size_t(ply)][1] = killers_[std::size_t(ply)][0];
+                        killers_[std::size_t(ply)][0] = p;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    const Bound bound = best >= beta ? Bound::lower : best > alpha_in ? Bound::exact : Bound::upper;
+    tt_.store(key, Move::placement(best_point), score_to_tt(best, ply), std::max(depth, 0), bound);
+    return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits,
+                                   const InfoCallback& on_info) {
+    pos_ = root;
+    board_.reset(root);
+    limits_ = limits;
+    nodes_ = 0;
+    vcf_nodes_ = 0;
+    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    seldepth_ = 0;
+    stopped_ = false;
+    stop_requested_.store(false, std::memory_order_relaxed);
+    start_ns_ = steady_now_ns();
+    tt_.new_search();
+    for (auto& k : killers_) k = {-1, -1};
+
+    SearchResult result;
+    if (root.game_over()) {
+        result.score = terminal_score(root, 0);
+        result.win_in = win_in(result.score);
+        return result;
+    }
+    for (int depth = 1; depth <= max_search_depth; ++depth) {
+        if (limits.depth && depth > limits.depth) break;
+        root_best_ = -1;
+        const Score s = negamax(depth, -score_infinite, score_infinite, 0, true);
+        if (stopped_) {
+            result.stopped = true;
+            if (!result.best) {
+                // Not even the first iteration finished: the best move seen so far, else the first.
+                int p = root_best_;
+                if (p < 0) {
+                    analyse(0);
+                    for (int i = 0; i < plies_[0].count && p < 0; ++i)
+                        if (legal(plies_[0].cands[std::size_t(i)].point, plies_[0].cands[std::size_t(i)]))
+                            p = plies_[0].cands[std::size_t(i)].point;
+                }
+                if (p >= 0) {
+                    result.best = Move::placement(p);
+                    result.pv = {result.best};
+                }
+            }
+            break;
+        }
+        result.score = s;
+        result.win_in = win_in(s);
+        result.depth = depth;
+        result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
+        result.best = result.pv.empty() ? Move::none() : result.pv.front();
+        if (on_info) {
+            SearchInfo info;
+            info.depth = depth;
+            info.seldepth = seldepth_;
+            info.score = s;
+            info.win_in = result.win_in;
+            info.nodes = nodes_;
+            info.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+            info.pv = result.pv;
+            on_info(info);
+        }
+        // A proven result from an iteration at least as deep as its distance is final.
+        if (is_proven(s) && std::abs(win_in(s)) <= depth) break;
+    }
+    result.seldepth = seldepth_;
+    result.nodes = nodes_;
+    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    return result;
+}
+
+} // namespace gounki::analysis

@@ -1,0 +1,153 @@
+#pragma once
+// The engine of the stone games (Gomoku, Ninuki; docs/rules.md 2): iterative deepening
+// negamax alpha-beta with a transposition table, threat-ordered candidate moves, forced replies,
+// and a threat-space prover (VCF: victory by continuous fours) at the leaves and on its own.
+//
+// Scores, limits and results are those of the Gounki engine (score.hpp, gounki/search.hpp): from the side
+// to move; a proven result carries its distance in plies (win_at, loss_at, win_in). A game already
+// decided at a node scores win_at(ply) or loss_at(ply) there: with Ninuki's end-game capture a five
+// that the opponent could have broken wins only once the opponent's reply has been played, so such
+// a win is counted at that reply's ply (an even distance).
+//
+// What is searched: the empty points within two points of a stone (the centre on an empty board).
+// When the opponent threatens to win at once (a five, or a tenth captured stone), only the moves
+// that can stop it are searched, and these forced replies cost no depth: a block of the five point,
+// a capture, the point of a threatened capture; with end-game capture also the points that flank a
+// pair of the five-to-be (a stone there prepares the capture that would break it). Proven
+// results are exact within that candidate set; a quiet move farther than two points from every
+// stone is never tried.
+//
+// Deterministic: for a given position and depth or node limit the result and node count are always
+// the same (table and killers are emptied per search). It never prints: progress goes through a
+// callback once per completed iteration. One StoneSearcher per thread; stop() may be called from
+// another thread.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "analysis/gounki/search.hpp"
+#include "analysis/stones/eval.hpp"
+#include "analysis/tt.hpp"
+#include "core/stones/position.hpp"
+
+namespace gounki::analysis {
+
+struct StoneSearchOptions {
+    std::size_t hash_mb = 16;
+    // The threat-space prover at the leaves: the longest sequence of fours tried (plies, odd) and
+    // the nodes one leaf may spend on it (the search's node count includes them).
+    int vcf_plies = 11;
+    std::uint64_t vcf_nodes = 400;
+    StoneEvalWeights eval{};
+};
+
+// The default node budget of `gounki best` on a stone position.
+constexpr std::uint64_t default_stone_search_nodes = 500'000;
+
+// A sequence of fours that ends in a win: `line` starts with the attacker's first move; its length
+// is `plies` (odd for a five made by the attacker; even when the last five is one the defender
+// could have broken by capture, which wins after the defender's reply).
+struct VcfResult {
+    bool found = false;
+    int plies = 0;
+    std::vector<Move> line;
+    std::uint64_t nodes = 0;
+};
+
+class StoneSearcher {
+public:
+    using InfoCallback = std::function<void(const SearchInfo&)>;
+
+    explicit StoneSearcher(const StoneSearchOptions& options = StoneSearchOptions{});
+    StoneSearcher(const StoneSearcher&) = delete;
+    StoneSearcher& operator=(const StoneSearcher&) = delete;
+
+    SearchResult search(const stones::StonePosition& root, const SearchLimits& limits, const InfoCallback& on_info = {});
+
+    // The shortest victory by continuous fours for the side to move, up to `max_plies`, spending at
+    // most `max_nodes` nodes (0: no limit). Proofs are sound: the defender's every reply that could
+    // matter is tried (blocks, captures, and with end-game capture the flanks of the five's pairs).
+    VcfResult find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
+
+    void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
+    const StoneSearchOptions& options() const { return options_; }
+
+private:
+    struct Candidate {
+        std::int16_t point;
+        std::int8_t caps_us, caps_them; // pairs each side would capture there
+        PointWorth us, them;
+        std::array<LineThreat, 4> lines_us;
+        int order;
+    };
+    struct PlyData {
+        std::array<Candidate, stones::point_count> cands;
+        int count = 0;
+        std::array<std::int16_t, stones::point_count> index; // point -> candidate, -1 for none
+        std::array<int, stones::point_count> moves;
+        std::array<int, stones::point_count> scores;
+        int move_count = 0;
+        std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
+    };
+
+    Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
+    Score evaluate(const PlyData& pd) const;
+    void analyse(int ply);
+    // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).
+    int win_now(const PlyData& pd, int ply);
+    // When the opponent threatens to win at once: the replies worth searching, in `out`; false
+    // when no restriction applies (no threat, or one that cannot be narrowed soundly).
+    bool forced_replies(const PlyData& pd, std::vector<int>& out);
+    // Whether the opponent of the side to move, playing `point` now, would win at once.
+    bool opponent_wins_with(int point);
+    // The points where a defender's stone would make a five of `owner` through `point` breakable.
+    void add_flank_points(int point, Color owner, std::vector<int>& out) const;
+
+    // `analysed`: the node at `ply` was analysed and checked for wins at once by the caller.
+    int vcf_attack(int plies, int ply, bool analysed);
+    int vcf_defend(int plies, int ply);
+    // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
+    int vcf_root(int max_plies, int ply, std::uint64_t budget);
+
+    void play(int point, int ply);
+    void unplay(int ply);
+    bool legal(int point, const Candidate& c) const;
+    void update_pv(int ply, Move m);
+    void check_limits();
+
+    StoneSearchOptions options_;
+    TranspositionTable tt_;
+    stones::StonePosition pos_;
+    ThreatBoard board_;
+    SearchLimits limits_;
+    std::uint64_t nodes_ = 0;
+    std::uint64_t vcf_budget_end_ = 0; // the node count at which the current VCF call gives up
+    bool vcf_out_of_budget_ = false;
+    bool vcf_deeper_ = false; // some line was cut by the ply budget: a longer one may succeed
+    std::uint64_t vcf_nodes_ = 0;
+    int root_best_ = -1;
+    int seldepth_ = 0;
+    bool stopped_ = false;
+    std::atomic<bool> stop_requested_{false};
+    std::int64_t start_ns_ = 0;
+
+    // Sequences of fours already refuted, by position key: the ply budget they failed with and
+    // whether a line was cut by it. Emptied per search.
+    struct VcfEntry {
+        std::uint64_t key = 0;
+        std::uint8_t plies = 0;
+        bool cut = false;
+    };
+    std::vector<VcfEntry> vcf_cache_;
+
+    std::vector<PlyData> plies_;
+    std::vector<stones::StoneUndo> undo_;
+    std::vector<std::array<Move, max_ply + 1>> pv_;
+    std::array<int, max_ply + 1> pv_len_{};
+    std::array<std::array<int, 2>, max_ply + 2> killers_{};
+};
+
+} // namespace gounki::analysis

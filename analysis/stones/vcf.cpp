@@ -1,0 +1,208 @@
+// The stone engine's threat-space prover: victory by continuous fours (VCF), used at the leaves
+// of the search and by StoneSearcher::find_vcf. Split from search.cpp, whose searcher it
+// belongs to.
+#include <algorithm>
+
+#include "analysis/stones/search.hpp"
+
+namespace gounki::analysis {
+
+// ---------------------------------------------------------------------------------------------
+// Victory by continuous fours. Both functions return the plies from their node to the win (0: the
+// game is already won by the attacker there) or -1.
+
+int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
+    const PlyData& pd = plies_[std::size_t(ply)];
+    bool any_four = false;
+    for (int i = 0; i < pd.count && !any_four; ++i) any_four = pd.cands[std::size_t(i)].us.fours;
+    if (!any_four) return -1;
+    vcf_budget_end_ = budget ? nodes_ + budget : ~std::uint64_t(0);
+    // One pass with the whole ply budget (most attempts fail, and fail once); when it succeeds,
+    // shorter budgets are tried so that the distance is the shortest.
+    vcf_out_of_budget_ = false;
+    int best = vcf_attack(max_plies, ply, true);
+    if (best <= 3) return best;
+    std::array<Move, max_ply + 1> line;
+    int line_len = pv_len_[std::size_t(ply)];
+    std::copy(pv_[std::size_t(ply)].begin() + ply, pv_[std::size_t(ply)].begin() + line_len, line.begin() + ply);
+    for (int plies = 3; plies < best; plies += 2) {
+        vcf_out_of_budget_ = false;
+        const int r = vcf_attack(plies, ply, true);
+        if (r > 0) return r;
+        if (stopped_ || vcf_out_of_budget_ || !vcf_deeper_) break;
+    }
+    std::copy(line.begin() + ply, line.begin() + line_len, pv_[std::size_t(ply)].begin() + ply);
+    pv_len_[std::size_t(ply)] = line_len;
+    return best;
+}
+
+int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
+    pv_len_[std::size_t(ply)] = ply;
+    if (stopped_) return -1;
+    if (!analysed) {
+        if (nodes_ >= vcf_budget_end_) {
+            vcf_out_of_budget_ = true;
+            return -1;
+        }
+        if (pos_.game_over()) return pos_.outcome() == win_for(pos_.side_to_move()) ? 0 : -1;
+        const VcfEntry& e = vcf_cache_[pos_.key() & (vcf_cache_.size() - 1)];
+        if (e.key == pos_.key() && e.plies >= plies) {
+            vcf_deeper_ = vcf_deeper_ || e.cut;
+            return -1;
+        }
+        analyse(ply);
+    } else {
+        vcf_deeper_ = false;
+    }
+    PlyData& pd = plies_[std::size_t(ply)];
+    if (!analysed) {
+        if (const int w = win_now(pd, ply); w >= 0) {
+            pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
+            pv_len_[std::size_t(ply)] = ply + 1;
+            return 1;
+        }
+    }
+    if (stopped_) return -1;
+    if (plies < 3) {
+        for (int i = 0; i < pd.count && !vcf_deeper_; ++i) vcf_deeper_ = pd.cands[std::size_t(i)].us.fours;
+        return -1;
+    }
+    const Color us = pos_.side_to_move(), them = ~us;
+    const bool caps = pos_.rules().captures();
+    if (caps && pos_.pending_five()) return -1;
+    int defender_fives = 0, block = -1;
+    for (int i = 0; i < pd.count; ++i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        if (c.them.five) {
+            ++defender_fives;
+            block = i;
+        }
+        if (caps && c.caps_them > 0 && pos_.captured(them) + 2 * c.caps_them >= 10) return -1;
+    }
+    if (defender_fives >= 2) return -1;
+
+    // The attacker's fours, winning ones (open fours, double fours) first.
+    std::vector<int>& list = pd.forced;
+    list.clear();
+    auto consider = [&](int i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        if (c.us.fours && legal(c.point, c)) list.push_back(i);
+    };
+    if (block >= 0) consider(block);
+    else
+        for (int i = 0; i < pd.count; ++i) consider(i);
+    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
+        const Candidate &x = pd.cands[std::size_t(a)], &y = pd.cands[std::size_t(b)];
+        return x.us.value + x.them.value > y.us.value + y.them.value;
+    });
+    for (int i : list) { // children use the PlyData of their own ply: `list` stays as it is
+        const int p = pd.cands[std::size_t(i)].point;
+        play(p, ply);
+        ++vcf_nodes_;
+        const int r = vcf_defend(plies - 1, ply + 1);
+        unplay(ply);
+        if (r >= 0) {
+            update_pv(ply, Move::placement(p));
+            return r + 1;
+        }
+        if (stopped_ || vcf_out_of_budget_) return -1;
+    }
+    if (!analysed) {
+        VcfEntry& e = vcf_cache_[pos_.key() & (vcf_cache_.size() - 1)];
+        e.key = pos_.key();
+        e.plies = std::uint8_t(plies);
+        e.cut = vcf_deeper_;
+    }
+    return -1;
+}
+
+int StoneSearcher::vcf_defend(int plies, int ply) {
+    pv_len_[std::size_t(ply)] = ply;
+    if (stopped_) return -1;
+    if (pos_.game_over()) return pos_.outcome() == win_for(~pos_.side_to_move()) ? 0 : -1;
+    if (nodes_ >= vcf_budget_end_) {
+        vcf_out_of_budget_ = true;
+        return -1;
+    }
+    analyse(ply);
+    PlyData& pd = plies_[std::size_t(ply)];
+    if (win_now(pd, ply) >= 0) return -1;
+    const Color us = pos_.side_to_move();
+    const stones::Rules& rules = pos_.rules();
+    std::vector<int>& defences = pd.forced;
+    defences.clear();
+    for (int i = 0; i < pd.count; ++i)
+        if (pd.cands[std::size_t(i)].them.five) defences.push_back(pd.cands[std::size_t(i)].point);
+    if (defences.empty() || plies < 2) return -1; // the attacker's move was no four after all
+    if (rules.captures()) {
+        // Blocks first (they refute most attacks), then captures, then the flanks of the five's pairs.
+        const std::size_t blocks = defences.size();
+        for (int i = 0; i < pd.count; ++i)
+            if (pd.cands[std::size_t(i)].caps_us > 0) defences.push_back(pd.cands[std::size_t(i)].point);
+        if (rules.endgame_capture) {
+            if (pos_.captured(us) >= 8 || pos_.pending_five()) return -1;
+            for (std::size_t k = 0; k < blocks; ++k) {
+                const int f = defences[k];
+                if (!opponent_wins_with(f)) return -1; // a breakable five: not a threat this prover follows
+                add_flank_points(f, ~us, defences);
+            }
+        }
+        // Drop repeats, keeping the first place of each point.
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < defences.size(); ++k) {
+            const int p = defences[k];
+            if (std::find(defences.begin(), defences.begin() + std::ptrdiff_t(kept), p) == defences.begin() + std::ptrdiff_t(kept))
+                defences[kept++] = p;
+        }
+        defences.resize(kept);
+    }
+    int longest = -1;
+    bool any = false;
+    for (int p : defences) {
+        if (!pos_.is_legal(Move::placement(p))) continue;
+        any = true;
+        if (stopped_) return -1;
+        play(p, ply);
+        ++vcf_nodes_;
+        const int r = vcf_attack(plies - 1, ply + 1, false);
+        unplay(ply);
+        if (r < 0) return -1;
+        if (r + 1 > longest) {
+            longest = r + 1;
+            update_pv(ply, Move::placement(p));
+        }
+    }
+    return any ? longest : -1;
+}
+
+VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes) {
+    pos_ = pos;
+    board_.reset(pos);
+    limits_ = SearchLimits{};
+    nodes_ = 0;
+    vcf_nodes_ = 0;
+    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    stopped_ = false;
+    stop_requested_.store(false, std::memory_order_relaxed);
+    start_ns_ = steady_now_ns();
+    VcfResult out;
+    if (pos.game_over()) return out;
+    analyse(0);
+    int r = -1;
+    if (const int w = win_now(plies_[0], 0); w >= 0) {
+        r = 1;
+        pv_[0][0] = Move::placement(w);
+        pv_len_[0] = 1;
+    } else {
+        r = vcf_root(max_plies, 0, max_nodes);
+    }
+    out.nodes = nodes_;
+    if (r > 0) {
+        out.found = true;
+        out.plies = r;
+        out.line.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
+    }
+    return out;
+}
+
+} // namespace gounki::analysis

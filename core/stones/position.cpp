@@ -1,0 +1,600 @@
+#include "core/stones/position.hpp"
+
+#include <charconv>
+
+namespace gounki::stones {
+
+namespace {
+
+// The four line directions (file step, rank step); captures also use their opposites.
+constexpr int line_dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+
+constexpr std::uint64_t splitmix(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+constexpr int max_captured_key = 32;
+
+struct Zobrist {
+    std::uint64_t stone[point_count][2]{};
+    std::uint64_t captured[2][max_captured_key]{};
+    std::uint64_t side = 0; // White to move
+    std::uint64_t pending[3]{};
+    std::uint64_t kind[3]{};
+    std::uint64_t size19 = 0, no_endgame = 0, allow_double_three = 0;
+
+    constexpr Zobrist() {
+        std::uint64_t s = 0x5EED0F57011E5ull;
+        for (auto& p : stone)
+            for (auto& v : p) v = splitmix(s);
+        for (auto& c : captured)
+            for (auto& v : c) v = splitmix(s);
+        side = splitmix(s);
+        for (auto& v : pending) v = splitmix(s);
+        for (auto& v : kind) v = splitmix(s);
+        size19 = splitmix(s);
+        no_endgame = splitmix(s);
+        allow_double_three = splitmix(s);
+        pending[0] = 0;
+        captured[0][0] = captured[1][0] = 0;
+    }
+};
+
+constexpr Zobrist zobrist{};
+
+std::uint64_t rules_key(const Rules& r) {
+    std::uint64_t k = zobrist.kind[int(r.kind)];
+    if (r.size == 19) k ^= zobrist.size19;
+    if (r.captures()) {
+        if (!r.endgame_capture) k ^= zobrist.no_endgame;
+        if (!r.no_double_three) k ^= zobrist.allow_double_three;
+    }
+    return k;
+}
+
+std::uint64_t captured_key(int by, int count) {
+    return zobrist.captured[by][count < max_captured_key ? count : max_captured_key - 1];
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return out;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+} // namespace
+
+std::string point_name(int p) {
+    std::string s(1, char('a' + point_file(p)));
+    s += std::to_string(point_rank(p) + 1);
+    return s;
+}
+
+int parse_point(std::string_view text, int size) {
+    if (text.size() < 2 || text.size() > 3) return no_point;
+    const char f = char(text[0] | 0x20);
+    if (f < 'a' || f >= 'a' + size) return no_point;
+    int rank = 0;
+    for (std::size_t i = 1; i < text.size(); ++i) {
+        if (text[i] < '0' || text[i] > '9') return no_point;
+        rank = rank * 10 + (text[i] - '0');
+    }
+    if (text[1] == '0' || rank < 1 || rank > size) return no_point;
+    return make_point(f - 'a', rank - 1);
+}
+
+Rules Rules::defaults(GameKind kind) {
+    Rules r;
+    r.kind = kind;
+    r.size = game_info(kind).default_size();
+    return r;
+}
+
+std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value) {
+    const std::string_view v = trim(value);
+    int n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    const std::string_view rest(end, std::size_t(v.data() + v.size() - end));
+    const std::string_view digits = v.substr(0, v.size() - rest.size());
+    const bool square = rest.empty() || (rest.size() > 1 && rest[0] == 'x' && rest.substr(1) == digits); // "15x15"
+    if (ec != std::errc() || !square || !game_info(rules.kind).has_size(n))
+        return "board size \"" + std::string(value) + "\" is not supported (" + sizes_text(rules.kind) + ")";
+    rules.size = n;
+    return std::nullopt;
+}
+
+std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value) {
+    std::string word;
+    auto apply = [&](const std::string& w) -> std::optional<std::string> {
+        if (w.empty()) return std::nullopt;
+        const bool ninuki = rules.kind == GameKind::ninuki;
+        if (w == "standard" || w == "full" || w == (ninuki ? "ninuki" : "freestyle")) {
+            if (ninuki) rules.endgame_capture = rules.no_double_three = true;
+            return std::nullopt;
+        }
+        if (w == "simple" || w == "no-endgame-capture" || w == "allow-double-three") {
+            if (!ninuki)
+                return "rule option \"" + w + "\" applies to Ninuki only (Gomoku has no captures nor double-three rule)";
+            if (w != "allow-double-three") rules.endgame_capture = false;
+            if (w != "no-endgame-capture") rules.no_double_three = false;
+            return std::nullopt;
+        }
+        return "unknown rule option \"" + w + "\" (known: simple, no-endgame-capture, allow-double-three, standard)";
+    };
+    for (char c : value) {
+        if (c == ' ' || c == ',' || c == '\t' || c == ';') {
+            if (auto e = apply(lower(word))) return e;
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    return apply(lower(word));
+}
+
+std::string rules_tag_text(const Rules& rules) {
+    if (!rules.captures()) return {};
+    if (!rules.endgame_capture && !rules.no_double_three) return "simple";
+    if (!rules.endgame_capture) return "no-endgame-capture";
+    if (!rules.no_double_three) return "allow-double-three";
+    return {};
+}
+
+std::string_view place_error_text(PlaceError e) {
+    switch (e) {
+    case PlaceError::none: return "legal";
+    case PlaceError::off_board: return "the point is off the board";
+    case PlaceError::occupied: return "the point is occupied";
+    case PlaceError::double_three: return "the stone makes two free threes at once (double-three, forbidden)";
+    case PlaceError::game_over: return "the game has already ended";
+    }
+    return "?";
+}
+
+bool is_stone_position_text(std::string_view text) {
+    text = trim(text);
+    return parse_game_kind(text.substr(0, text.find(' ')), Family::stones).has_value();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// An empty board, Black to move, nothing captured: the key is the rules' part alone (records and
+// resolvers make one per game, so no 361-point loop here).
+StonePosition::StonePosition(Rules rules) : rules_(rules) { key_ = rules_key(rules_); }
+
+std::optional<Color> StonePosition::pending_five() const {
+    if (pending_ == 0) return std::nullopt;
+    return Color(pending_ - 1);
+}
+
+std::uint64_t StonePosition::compute_key() const {
+    std::uint64_t k = rules_key(rules_);
+    for (int p = 0; p < point_count; ++p)
+        if (board_[std::size_t(p)] != Stone::empty)
+            k ^= zobrist.stone[p][board_[std::size_t(p)] == Stone::white ? 1 : 0];
+    if (side_ == Color::white) k ^= zobrist.side;
+    k ^= captured_key(0, captured_[0]) ^ captured_key(1, captured_[1]);
+    k ^= zobrist.pending[pending_];
+    return k;
+}
+
+void StonePosition::set(int p, Stone s) {
+    const Stone old = board_[std::size_t(p)];
+    if (old != Stone::empty) {
+        key_ ^= zobrist.stone[p][old == Stone::white ? 1 : 0];
+        --stones_;
+    }
+    if (s != Stone::empty) {
+        key_ ^= zobrist.stone[p][s == Stone::white ? 1 : 0];
+        ++stones_;
+    }
+    board_[std::size_t(p)] = s;
+}
+
+void StonePosition::put(int point, Stone s) { set(point, s); }
+
+void StonePosition::set_side_to_move(Color c) {
+    if (c != side_) key_ ^= zobrist.side;
+    side_ = c;
+}
+
+void StonePosition::set_captured(Color by, int count) {
+    key_ ^= captured_key(index(by), captured_[index(by)]) ^ captured_key(index(by), count);
+    captured_[index(by)] = count;
+}
+
+bool StonePosition::five_through(int point, Color c) const {
+    const Stone s = stone_of(c);
+    const int f0 = point_file(point), r0 = point_rank(point);
+    for (const auto& d : line_dirs) {
+        int run = 1;
+        for (int sign = -1; sign <= 1; sign += 2) {
+            int f = f0 + sign * d[0], r = r0 + sign * d[1];
+            while (on_board(f, r) && at(make_point(f, r)) == s) {
+                ++run;
+                f += sign * d[0];
+                r += sign * d[1];
+            }
+        }
+        if (run >= 5) return true;
+    }
+    return false;
+}
+
+bool StonePosition::has_five(Color c) const {
+    const Stone s = stone_of(c);
+    for (int r = 0; r < size(); ++r)
+        for (int f = 0; f < size(); ++f) {
+            if (at(make_point(f, r)) != s) continue;
+            for (const auto& d : line_dirs) {
+                // Count only from the first stone of a run.
+                if (on_board(f - d[0], r - d[1]) && at(make_point(f - d[0], r - d[1])) == s) continue;
+                int run = 0, ff = f, rr = r;
+                while (on_board(ff, rr) && at(make_point(ff, rr)) == s) {
+                    ++run;
+                    ff += d[0];
+                    rr += d[1];
+                }
+                if (run >= 5) return true;
+            }
+        }
+    return false;
+}
+
+int StonePosition::captures_at(int point, Color c, std::array<std::int16_t, 16>& out) const {
+    if (!rules_.captures()) return 0;
+    const Stone own = stone_of(c), enemy = stone_of(~c);
+    const int f0 = point_file(point), r0 = point_rank(point);
+    int n = 0;
+    for (const auto& d : line_dirs)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            const int df = sign * d[0], dr = sign * d[1];
+            if (!on_board(f0 + 3 * df, r0 + 3 * dr)) continue;
+            const int a = make_point(f0 + df, r0 + dr), b = make_point(f0 + 2 * df, r0 + 2 * dr);
+            if (at(a) == enemy && at(b) == enemy && at(make_point(f0 + 3 * df, r0 + 3 * dr)) == own) {
+                out[std::size_t(n++)] = std::int16_t(a);
+                out[std::size_t(n++)] = std::int16_t(b);
+            }
+        }
+    return n;
+}
+
+int StonePosition::free_threes_at(int point, Color c) const {
+    // Windows of six points: '_' empty on the board, 'X' a stone of c (the new one included).
+    static constexpr const char* patterns[] = {"_XXX__", "__XXX_", "_X_XX_", "_XX_X_"};
+    const Stone own = stone_of(c);
+    const int f0 = point_file(point), r0 = point_rank(point);
+    int count = 0;
+    for (const auto& d : line_dirs) {
+        // cells[i] for offsets -5..5 along the line: 'X', '_' or '#' (enemy or off the board).
+        char cells[11];
+        for (int i = -5; i <= 5; ++i) {
+            const int f = f0 + i * d[0], r = r0 + i * d[1];
+            char v = '#';
+            if (i == 0) v = 'X';
+            else if (on_board(f, r)) {
+                const Stone s = at(make_point(f, r));
+                v = s == Stone::empty ? '_' : s == own ? 'X' : '#';
+            }
+            cells[i + 5] = v;
+        }
+        bool found = false;
+        for (int start = 0; start <= 5 && !found; ++start) // the window cells[start..start+5] holds cells[5]
+            for (const char* pat : patterns) {
+                bool match = true;
+                for (int i = 0; i < 6 && match; ++i) match = cells[start + i] == pat[i];
+                if (match) {
+                    found = true;
+                    break;
+                }
+            }
+        count += found;
+    }
+    return count;
+}
+
+bool StonePosition::five_breakable(Color mover) const {
+    const Color opp = ~mover;
+    std::array<std::int16_t, 16> taken;
+    for (int r = 0; r < size(); ++r)
+        for (int f = 0; f < size(); ++f) {
+            const int q = make_point(f, r);
+            if (at(q) != Stone::empty) continue;
+            const int n = captures_at(q, opp, taken);
+            if (n == 0) continue;
+            if (captured_[index(opp)] + n >= 10) return true;
+            StonePosition after = *this;
+            for (int i = 0; i < n; ++i) after.board_[std::size_t(taken[std::size_t(i)])] = Stone::empty;
+            if (!after.has_five(mover)) return true;
+        }
+    return false;
+}
+
+Outcome StonePosition::decide(Color mover, int point, bool) {
+    const Color opp = ~mover;
+    const std::uint8_t old_pending = pending_;
+    auto set_pending = [&](std::uint8_t v) {
+        key_ ^= zobrist.pending[pending_] ^ zobrist.pending[v];
+        pending_ = v;
+    };
+    if (rules_.captures() && captured_[index(mover)] >= 10) {
+        set_pending(0);
+        return win_for(mover);
+    }
+    if (old_pending == 1 + index(opp)) {
+        set_pending(0);
+        if (has_five(opp)) return win_for(opp); // the opponent's five stood through this move
+    }
+    if (five_through(point, mover)) {
+        if (rules_.captures() && rules_.endgame_capture && five_breakable(mover)) {
+            set_pending(std::uint8_t(1 + index(mover)));
+            return Outcome::none;
+        }
+        return win_for(mover);
+    }
+    if (stones_ == size() * size()) return Outcome::draw;
+    return Outcome::none;
+}
+
+bool StonePosition::wins_at_once(int p) const {
+    // Only for a placement that captures nothing (a capture is never a forbidden double-three).
+    StonePosition after = *this;
+    after.board_[std::size_t(p)] = stone_of(side_);
+    if (pending_ == 1 + index(~side_) && after.has_five(~side_)) return false; // the opponent's five wins first
+    if (!after.five_through(p, side_)) return false;
+    return !(rules_.captures() && rules_.endgame_capture && after.five_breakable(side_));
+}
+
+PlaceError StonePosition::check(Move move) const {
+    if (game_over()) return PlaceError::game_over;
+    if (move.type() != MoveType::placement || !on_board(move.point())) return PlaceError::off_board;
+    const int p = move.point();
+    if (at(p) != Stone::empty) return PlaceError::occupied;
+    if (rules_.captures() && rules_.no_double_three) {
+        std::array<std::int16_t, 16> taken;
+        if (captures_at(p, side_, taken) > 0) return PlaceError::none;
+        if (free_threes_at(p, side_) >= 2 && !wins_at_once(p)) return PlaceError::double_three;
+    }
+    return PlaceError::none;
+}
+
+std::vector<Move> StonePosition::legal_moves() const {
+    std::vector<Move> out;
+    if (game_over()) return out;
+    for (int r = 0; r < size(); ++r)
+        for (int f = 0; f < size(); ++f) {
+            const Move m = Move::placement(make_point(f, r));
+            if (check(m) == PlaceError::none) out.push_back(m);
+        }
+    return out;
+}
+
+void StonePosition::play(Move move, StoneUndo& undo) {
+    const int p = move.point();
+    const Color mover = side_;
+    undo.point = p;
+    undo.key = key_;
+    undo.outcome = outcome_;
+    undo.pending = pending_;
+    undo.captured_count = captures_at(p, mover, undo.captured);
+    set(p, stone_of(mover));
+    for (int i = 0; i < undo.captured_count; ++i) set(undo.captured[std::size_t(i)], Stone::empty);
+    if (undo.captured_count) set_captured(mover, captured_[index(mover)] + undo.captured_count);
+    set_side_to_move(~mover);
+    outcome_ = decide(mover, p, undo.captured_count > 0);
+    // No legal move left (every empty point a forbidden double-three): the game is drawn.
+    if (outcome_ == Outcome::none && rules_.captures() && rules_.no_double_three && stones_ < size() * size()) {
+        bool any = false;
+        for (int r = 0; r < size() && !any; ++r)
+            for (int f = 0; f < size() && !any; ++f) any = check(Move::placement(make_point(f, r))) == PlaceError::none;
+        if (!any) outcome_ = Outcome::draw;
+    }
+}
+
+void StonePosition::undo(const StoneUndo& u) {
+    const Color mover = ~side_;
+    side_ = mover;
+    board_[std::size_t(u.point)] = Stone::empty;
+    --stones_;
+    for (int i = 0; i < u.captured_count; ++i) board_[std::size_t(u.captured[std::size_t(i)])] = stone_of(~mover);
+    stones_ += u.captured_count;
+    captured_[index(mover)] -= u.captured_count;
+    key_ = u.key;
+    outcome_ = u.outcome;
+    pending_ = u.pending;
+}
+
+void StonePosition::update_outcome() {
+    outcome_ = Outcome::none;
+    const Color just_moved = ~side_;
+    for (Color c : {just_moved, side_})
+        if (rules_.captures() && captured_[index(c)] >= 10) {
+            outcome_ = win_for(c);
+            return;
+        }
+    if (pending_ != 0) {
+        const Color owner = Color(pending_ - 1);
+        if (owner != side_) return; // the opponent is to move and may break it
+        key_ ^= zobrist.pending[pending_] ^ zobrist.pending[0];
+        pending_ = 0;
+        if (has_five(owner)) {
+            outcome_ = win_for(owner); // it stood through a move
+            return;
+        }
+    }
+    if (has_five(side_)) {
+        outcome_ = win_for(side_);
+        return;
+    }
+    if (has_five(just_moved)) {
+        if (rules_.captures() && rules_.endgame_capture && five_breakable(just_moved)) {
+            key_ ^= zobrist.pending[pending_] ^ zobrist.pending[1 + index(just_moved)];
+            pending_ = std::uint8_t(1 + index(just_moved));
+        } else {
+            outcome_ = win_for(just_moved);
+        }
+        return;
+    }
+    if (stones_ == size() * size()) outcome_ = Outcome::draw;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+std::string StonePosition::to_text() const {
+    std::string s(game_kind_name(rules_.kind));
+    s += ' ';
+    s += std::to_string(size());
+    s += ' ';
+    for (int r = size() - 1; r >= 0; --r) {
+        int run = 0;
+        for (int f = 0; f < size(); ++f) {
+            const Stone st = at(make_point(f, r));
+            if (st == Stone::empty) {
+                ++run;
+                continue;
+            }
+            if (run) s += std::to_string(run);
+            run = 0;
+            s += st == Stone::black ? 'x' : 'o';
+        }
+        if (run) s += std::to_string(run);
+        if (r) s += '/';
+    }
+    s += side_ == Color::black ? " b" : " w";
+    if (rules_.captures()) {
+        for (Color c : {Color::black, Color::white}) {
+            s += ' ';
+            s += std::to_string(captured_[index(c)]);
+        }
+        const std::string options = rules_tag_text(rules_);
+        if (!options.empty()) {
+            s += ' ';
+            s += options;
+        }
+    }
+    if (pending_) s += pending_ == 1 + index(Color::black) ? " pending-black" : " pending-white";
+    return s;
+}
+
+std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_view text) {
+    struct Token {
+        std::string_view text;
+        int column;
+    };
+    std::vector<Token> tokens;
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == ' ' || text[i] == '\t') {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        tokens.push_back({text.substr(start, i - start), int(start)});
+    }
+    auto fail = [](int column, std::string message) -> std::variant<StonePosition, PositionError> {
+        return PositionError{column, std::move(message)};
+    };
+    const int end_column = int(text.size());
+    if (tokens.empty()) return fail(0, "empty position (expected \"Gomoku\" or \"Ninuki\", the size, the board, the side)");
+    Rules rules;
+    const auto kind = parse_game_kind(tokens[0].text, Family::stones);
+    if (!kind)
+        return fail(tokens[0].column, "unknown game \"" + std::string(tokens[0].text) + "\" (" + game_ids_text(Family::stones) + ")");
+    rules = Rules::defaults(*kind);
+    if (tokens.size() < 2) return fail(end_column, "the board size (" + sizes_text(*kind) + ") is missing");
+    if (apply_size_tag(rules, tokens[1].text)) return fail(tokens[1].column, "the board size must be " + sizes_text(*kind));
+    if (tokens.size() < 3) return fail(end_column, "the board is missing");
+
+    StonePosition pos(rules);
+    const int n = rules.size;
+    {
+        const Token& b = tokens[2];
+        int rank = n - 1, file = 0;
+        for (std::size_t i = 0; i < b.text.size(); ++i) {
+            const char c = b.text[i];
+            const int col = b.column + int(i);
+            if (c == '/') {
+                if (file != n)
+                    return fail(col, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) +
+                                         " points, expected " + std::to_string(n));
+                if (rank == 0) return fail(col, "more than " + std::to_string(n) + " ranks");
+                --rank;
+                file = 0;
+            } else if (c >= '0' && c <= '9') {
+                int run = 0;
+                std::size_t j = i;
+                while (j < b.text.size() && b.text[j] >= '0' && b.text[j] <= '9') {
+                    if (run <= point_count) run = run * 10 + (b.text[j] - '0'); // no overflow: too long anyway
+                    ++j;
+                }
+                if (run == 0 || file + run > n)
+                    return fail(col, "a run of " + std::to_string(run) + " empty points does not fit in rank " +
+                                         std::to_string(rank + 1));
+                file += run;
+                i = j - 1;
+            } else if (c == 'x' || c == 'X' || c == 'o' || c == 'O') {
+                if (file >= n) return fail(col, "rank " + std::to_string(rank + 1) + " has more than " + std::to_string(n) + " points");
+                pos.set(make_point(file++, rank), (c | 0x20) == 'x' ? Stone::black : Stone::white);
+            } else {
+                return fail(col, std::string("unexpected character '") + c + "' in the board ('x' black, 'o' white, digits for empty points, '/' between ranks)");
+            }
+        }
+        if (file != n || rank != 0)
+            return fail(b.column + int(b.text.size()),
+                        "the board ends early: expected " + std::to_string(n) + " ranks of " + std::to_string(n) + " points");
+    }
+    if (tokens.size() < 4) return fail(end_column, "the side to move ('b' or 'w') is missing");
+    const std::string side = lower(tokens[3].text);
+    if (side != "b" && side != "w") return fail(tokens[3].column, "the side to move must be 'b' or 'w'");
+    pos.set_side_to_move(side == "b" ? Color::black : Color::white);
+    std::size_t next = 4;
+    if (rules.captures()) {
+        for (Color c : {Color::black, Color::white}) {
+            if (tokens.size() <= next)
+                return fail(end_column, std::string("the number of stones captured by ") + (c == Color::black ? "Black" : "White") + " is missing");
+            int v = -1;
+            const auto t = tokens[next].text;
+            auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+            if (ec != std::errc() || ptr != t.data() + t.size() || v < 0 || v > 2 * point_count)
+                return fail(tokens[next].column, "a captured count must be a whole number");
+            if (v % 2) return fail(tokens[next].column, "stones are captured in pairs: the count must be even");
+            pos.set_captured(c, v);
+            ++next;
+        }
+    }
+    Rules options = rules;
+    for (; next < tokens.size(); ++next) {
+        const std::string w = lower(tokens[next].text);
+        if (w == "pending-black" || w == "pending-white") {
+            if (!rules.captures() || !rules.endgame_capture)
+                return fail(tokens[next].column, "a pending five exists only with the end-game capture rule");
+            const std::uint8_t v = w == "pending-black" ? 1 + index(Color::black) : 1 + index(Color::white);
+            pos.key_ ^= zobrist.pending[pos.pending_] ^ zobrist.pending[v];
+            pos.pending_ = v;
+            continue;
+        }
+        if (auto e = apply_rules_tag(options, w)) return fail(tokens[next].column, *e);
+    }
+    if (!(options == rules)) {
+        // Options change the rules' part of the key: rebuild it.
+        pos.rules_ = options;
+        pos.key_ = pos.compute_key();
+        if (pos.pending_ && !options.endgame_capture)
+            return fail(end_column, "a pending five exists only with the end-game capture rule");
+    }
+    pos.update_outcome();
+    return pos;
+}
+
+} // namespace gounki::stones

@@ -1,0 +1,178 @@
+#pragma once
+// The rules of the stone games: freestyle Gomoku and Gomoku Ninuki (docs/rules.md section 2).
+//
+// Points: one numbering for both board sizes, point = rank * 19 + file (a1 = 0, b1 = 1, ...,
+// s19 = 360), so a point's name never depends on the board size; a 15x15 board uses files a..o and
+// ranks 1..15 of it. A move of a stone game is Move::placement(point) (core/types.hpp).
+//
+// Colours: Black plays first. Results keep the record convention: "1-0" is a win for White.
+//
+// Ninuki decisions implemented exactly as docs/rules.md 2.2 says:
+//   - capture: the placed stone and another stone of its colour enclose exactly two enemy stones in
+//     any of the 8 directions; every such pair is taken, only by the placed stone;
+//   - end-game capture (option): a five (or more) made by a move wins at once unless the opponent
+//     has a legal reply that captures a pair and leaves no five of the mover's colour, or captures a
+//     pair that brings their own count to ten. Otherwise the five is "pending": the opponent moves,
+//     and if a five of the mover's colour still stands after that move, the mover wins. When that
+//     reply itself wins (ten captures, or a five of the opponent's that wins at once), the reply's
+//     win is decided first only for ten captures; a five of the opponent's made while the mover's
+//     five still stands loses to the mover's five, which was there first;
+//   - no double-three (option): a placement that creates free threes in two or more directions,
+//     each containing the placed stone, is illegal, unless it captures a pair or wins at once.
+//     A free three is a window of six points `_XXX__`, `__XXX_`, `_X_XX_` or `_XX_X_`.
+//   - ten captured stones win at once (captures always count, whatever the options).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/game.hpp"
+#include "core/gounki/position.hpp" // PositionError
+#include "core/types.hpp"
+
+namespace gounki::stones {
+
+constexpr int stride = 19;
+constexpr int max_size = 19;
+constexpr int point_count = stride * max_size; // 361
+constexpr int no_point = -1;
+
+constexpr int make_point(int file, int rank) { return rank * stride + file; }
+constexpr int point_file(int p) { return p % stride; }
+constexpr int point_rank(int p) { return p / stride; }
+
+// "h8", "j10"; the caller guarantees 0 <= p < point_count.
+std::string point_name(int p);
+// Parses a point name ("h8", "J10"; file letter in either case, letters a..s, no letter skipped);
+// no_point when it is not a point of a `size` x `size` board.
+int parse_point(std::string_view text, int size);
+
+enum class Stone : std::uint8_t { empty = 0, black = 1, white = 2 };
+constexpr Stone stone_of(Color c) { return c == Color::black ? Stone::black : Stone::white; }
+
+// Which game and which options. Gomoku ignores the Ninuki options (no captures at all).
+struct Rules {
+    GameKind kind = GameKind::gomoku; // gomoku or ninuki
+    int size = 15;                    // 15 or 19
+    bool endgame_capture = true;      // Ninuki: a breakable five does not win at once
+    bool no_double_three = true;      // Ninuki: double-threes are forbidden
+
+    static Rules defaults(GameKind kind); // Gomoku 15x15; Ninuki 19x19 with both options
+    bool captures() const { return kind == GameKind::ninuki; }
+    bool operator==(const Rules&) const = default;
+};
+
+// The `Size` tag ("15" or "19"): an error message when the value is not one of them.
+std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value);
+// The `Rules` tag: words separated by spaces or commas, any case: "simple", "no-endgame-capture",
+// "allow-double-three" (also "standard"/"full": both options on). An error message for any other
+// word, or for a Rules tag on a Gomoku game that sets an option.
+std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value);
+// The Rules tag value a writer prints for `rules`; empty when the options are the defaults.
+std::string rules_tag_text(const Rules& rules);
+
+// Why a placement is not legal.
+enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over };
+std::string_view place_error_text(PlaceError e);
+
+// What play() changed, kept by the caller for undo().
+struct StoneUndo {
+    int point = no_point;
+    std::array<std::int16_t, 16> captured{}; // points emptied by captures (8 directions x 2)
+    int captured_count = 0;
+    std::uint64_t key = 0;
+    Outcome outcome = Outcome::none;
+    std::uint8_t pending = 0;
+};
+
+class StonePosition {
+public:
+    // An empty board, Black to move.
+    explicit StonePosition(Rules rules = Rules{});
+
+    // The one-line text format (docs/rules.md 2; README "Stone positions"):
+    //   KIND SIZE BOARD SIDE [BLACK_CAPTURED WHITE_CAPTURED] [OPTIONS...]
+    // e.g. "Gomoku 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w" or
+    //      "Ninuki 19 19/.../19 b 2 0 no-endgame-capture".
+    // KIND is Gomoku or Ninuki (any case); BOARD lists the ranks from the top one down, separated by
+    // '/', each with 'x' for a black stone, 'o' for a white one and a number for a run of empty
+    // points; SIDE is 'b' or 'w' (who moves); the captured counts (stones taken by Black, by White)
+    // come for Ninuki only; OPTIONS are words of the Rules tag. A pending five (end-game capture) is
+    // written as a final word "pending-black" or "pending-white".
+    static std::variant<StonePosition, PositionError> from_text(std::string_view text);
+    std::string to_text() const;
+
+    const Rules& rules() const { return rules_; }
+    int size() const { return rules_.size; }
+    bool on_board(int file, int rank) const { return file >= 0 && rank >= 0 && file < size() && rank < size(); }
+    bool on_board(int point) const { return point >= 0 && point < point_count && point_file(point) < size() && point_rank(point) < size(); }
+    Stone at(int p) const { return board_[std::size_t(p)]; }
+    Color side_to_move() const { return side_; }
+    int captured(Color by) const { return captured_[index(by)]; } // stones taken by `by`
+    int stone_count() const { return stones_; }
+    std::uint64_t key() const { return key_; }
+    Outcome outcome() const { return outcome_; }
+    bool game_over() const { return outcome_ != Outcome::none; }
+    // The colour whose five stands but may still be broken (end-game capture), if any.
+    std::optional<Color> pending_five() const;
+
+    // Why `move` cannot be played here (PlaceError::none when it can).
+    PlaceError check(Move move) const;
+    bool is_legal(Move move) const { return check(move) == PlaceError::none; }
+    // Every legal move, in point order. Empty when the game is over.
+    std::vector<Move> legal_moves() const;
+    // Plays a legal move (the caller checked it); the outcome is updated.
+    void play(Move move, StoneUndo& undo);
+    void undo(const StoneUndo& undo);
+
+    // Board editing for set-up and tests; keeps the key in step. Does not look for captures or fives.
+    void put(int point, Stone s);
+    void set_side_to_move(Color c);
+    void set_captured(Color by, int count);
+    // After editing: decides the outcome of the position as set up (ten captures, a five).
+    void update_outcome();
+
+    // Rule queries (also used by the engines).
+    // Whether `c` has a line of five or more anywhere on the board.
+    bool has_five(Color c) const;
+    // Whether a line of five or more of `c` runs through `point`.
+    bool five_through(int point, Color c) const;
+    // The points of the pairs a stone of `c` placed on the empty `point` would capture (0 in Gomoku).
+    int captures_at(int point, Color c, std::array<std::int16_t, 16>& out) const;
+    // How many free threes containing `point` a stone of `c` there would make (directions counted once).
+    int free_threes_at(int point, Color c) const;
+
+    std::uint64_t compute_key() const;
+    bool operator==(const StonePosition& o) const {
+        return rules_ == o.rules_ && board_ == o.board_ && side_ == o.side_ && captured_ == o.captured_ &&
+               outcome_ == o.outcome_ && pending_ == o.pending_;
+    }
+
+private:
+    void set(int p, Stone s);
+    // After `mover` made a five: whether the opponent has a reply that breaks it (end-game capture).
+    bool five_breakable(Color mover) const;
+    // Whether a stone of the side to move on the empty `p`, capturing nothing, wins at once.
+    bool wins_at_once(int p) const;
+    // The outcome after `mover` played on `point` (stones and captures already updated).
+    Outcome decide(Color mover, int point, bool captured_any);
+
+    Rules rules_;
+    std::array<Stone, point_count> board_{};
+    Color side_ = Color::black;
+    std::array<int, 2> captured_{0, 0};
+    int stones_ = 0;
+    std::uint64_t key_ = 0;
+    Outcome outcome_ = Outcome::none;
+    std::uint8_t pending_ = 0; // 0 none, 1 + index(Color) of the pending five's colour
+};
+
+// A position of any game, for commands that take --position: "Gomoku ..." and "Ninuki ..." texts
+// are stone positions, anything else a Gounki position.
+bool is_stone_position_text(std::string_view text);
+
+} // namespace gounki::stones

@@ -1,0 +1,255 @@
+#include "report/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/gounki/notation.hpp"
+
+namespace gounki::report {
+
+std::string xml_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default:
+            // Control characters other than tab and newline are not allowed in XML 1.0 at all.
+            if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out += ' ';
+            else out += c;
+        }
+    }
+    return out;
+}
+
+std::string format_number(double value, int decimals) {
+    if (!std::isfinite(value)) return "0";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    std::string s = buf;
+    if (s.find('.') != std::string::npos) {
+        while (s.back() == '0') s.pop_back();
+        if (s.back() == '.') s.pop_back();
+    }
+    if (s == "-0") s = "0";
+    return s;
+}
+
+std::string format_score(const ScoreView& score) {
+    if (score.win_in > 0) return "+#" + std::to_string(score.win_in);
+    if (score.win_in < 0) return "-#" + std::to_string(-score.win_in);
+    char buf[64];
+    const double v = std::isfinite(score.pieces) ? score.pieces : 0.0;
+    std::snprintf(buf, sizeof buf, "%+.1f", v);
+    std::string s = buf;
+    if (s == "-0.0" || s == "+0.0") s = "0.0";
+    return s;
+}
+
+std::string judgement_comment(const Judgement& j) {
+    std::string out = "(";
+    out += format_score(j.best);
+    out += " -> ";
+    out += format_score(j.played);
+    out += ")";
+    if (j.verdict == Verdict::none) return out;
+    out += " ";
+    out += verdict_label(j.verdict);
+    out += ".";
+    if (!j.best_move.empty()) out += " " + j.best_move + " was best.";
+    return out;
+}
+
+std::string_view verdict_suffix(Verdict v) {
+    switch (v) {
+    case Verdict::blunder:
+    case Verdict::allows_loss: return "??";
+    case Verdict::mistake:
+    case Verdict::missed_win: return "?";
+    case Verdict::inaccuracy: return "?!";
+    case Verdict::none: break;
+    }
+    return "";
+}
+
+int verdict_nag(Verdict v) {
+    const std::string_view s = verdict_suffix(v);
+    return s == "??" ? 4 : s == "?" ? 2 : s == "?!" ? 6 : 0;
+}
+
+std::string_view verdict_badge(Verdict v) {
+    return v == Verdict::missed_win ? "missed win" : v == Verdict::allows_loss ? "allows loss" : "";
+}
+
+std::vector<double> white_curve(const GameReport& game) {
+    std::vector<double> curve;
+    double value = 0.5;
+    for (std::size_t i = 0; i < game.plies.size(); ++i) {
+        const Ply& p = game.plies[i];
+        if (p.judgement) {
+            const double e = std::clamp(p.judgement->expected_after, 0.0, 1.0);
+            value = p.side == Color::white ? e : 1.0 - e;
+        } else if (i + 1 == game.plies.size() && (game.result == "1-0" || game.result == "0-1")) {
+            value = game.result == "1-0" ? 1.0 : 0.0;
+        }
+        curve.push_back(value);
+    }
+    return curve;
+}
+
+bool is_stone_game(const GameReport& game) { return gounki::is_stone_game(game.kind); }
+
+Color first_mover(const GameReport& game) { return gounki::first_mover(game.kind); }
+
+int move_number(const GameReport& game, std::size_t ply) {
+    const Color second = ~first_mover(game);
+    int number = 1;
+    for (std::size_t i = 0; i < ply && i < game.plies.size(); ++i)
+        if (game.plies[i].side == second) ++number;
+    return number;
+}
+
+std::string move_number_text(const GameReport& game, std::size_t ply) {
+    const bool second = ply < game.plies.size() && game.plies[ply].side != first_mover(game);
+    return std::to_string(move_number(game, ply)) + (second ? "..." : ".");
+}
+
+std::string opening_text(const OpeningLine& line) {
+    std::string out;
+    for (std::size_t i = 0; i < line.moves.size(); ++i) {
+        if (i) out += ' ';
+        if (i % 2 == 0) out.append(std::to_string(i / 2 + 1)).append(". ");
+        out += line.moves[i];
+    }
+    return out;
+}
+
+std::string players_line(const GameReport& game) {
+    return (game.white.empty() ? "?" : game.white) + " \u2013 " + (game.black.empty() ? "?" : game.black);
+}
+
+std::optional<AnyPosition> start_position(const GameReport& game) {
+    if (game.start_position.empty()) return AnyPosition::start(game.kind);
+    auto parsed = AnyPosition::from_text(game.start_position);
+    if (auto* pos = std::get_if<AnyPosition>(&parsed); pos && pos->kind() == game.kind) return *pos;
+    return std::nullopt;
+}
+
+std::vector<Tag> shown_tags(const GameReport& game) {
+    std::vector<Tag> out{{"Event", game.event},
+                         {"Date", game.date},
+                         {"White", game.white.empty() ? "?" : game.white},
+                         {"Black", game.black.empty() ? "?" : game.black},
+                         {"Result", game.result}};
+    out.insert(out.end(), game.other_tags.begin(), game.other_tags.end());
+    for (Tag& t : stone_rule_tags(game)) out.push_back(std::move(t));
+    return out;
+}
+
+std::vector<Tag> stone_rule_tags(const GameReport& game) {
+    if (!is_stone_game(game)) return {};
+    std::vector<Tag> out{{"Game", std::string(game_kind_name(game.kind))}};
+    const auto start = start_position(game);
+    if (const stones::StonePosition* pos = start ? start->stones() : nullptr) {
+        out.push_back({"Size", std::to_string(pos->size())});
+        const std::string rules = stones::rules_tag_text(pos->rules());
+        if (!rules.empty()) out.push_back({"Rules", rules});
+    }
+    return out;
+}
+
+std::string start_position_text(const GameReport& game) {
+    const auto pos = start_position(game);
+    return pos ? pos->to_text() : game.start_position;
+}
+
+bool starts_from_standard_position(const GameReport& game) {
+    const auto pos = start_position(game);
+    if (!pos) return false;
+    // A stone game of any size and options (stone_rule_tags shows them): the board is empty and Black moves.
+    if (const stones::StonePosition* stone = pos->stones()) return *stone == stones::StonePosition(stone->rules());
+    return *pos == AnyPosition::start(game.kind);
+}
+
+bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows) {
+    arrows.clear();
+    auto parsed = Position::from_text(p.position_before);
+    if (!std::holds_alternative<Position>(parsed)) return false;
+    pos = std::get<Position>(parsed);
+    const Resolution played = resolve_move_text(pos, p.move);
+    if (played.move) arrows.push_back({played.move, ArrowKind::played});
+    if (p.judgement && !p.judgement->best_move.empty()) {
+        const Resolution best = resolve_move_text(pos, p.judgement->best_move);
+        if (best.move) arrows.push_back({best.move, ArrowKind::best});
+    }
+    return true;
+}
+
+bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks) {
+    marks.clear();
+    auto parsed = stones::StonePosition::from_text(p.position_before);
+    if (!std::holds_alternative<stones::StonePosition>(parsed)) return false;
+    pos = std::get<stones::StonePosition>(parsed);
+    auto mark = [&](const std::string& text, ArrowKind kind) {
+        const int point = stones::parse_point(text, pos.size());
+        if (point != stones::no_point && pos.is_legal(Move::placement(point))) marks.push_back({Move::placement(point), kind});
+    };
+    mark(p.move, ArrowKind::played);
+    if (p.judgement && !p.judgement->best_move.empty()) mark(p.judgement->best_move, ArrowKind::best);
+    return true;
+}
+
+namespace {
+
+// The stone of the ply before `ply`, when it still stands in the position before `ply`.
+int last_stone(const GameReport& game, std::size_t ply, const stones::StonePosition& pos) {
+    if (ply == 0 || ply > game.plies.size()) return stones::no_point;
+    const int point = stones::parse_point(game.plies[ply - 1].move, pos.size());
+    return point != stones::no_point && pos.at(point) != stones::Stone::empty ? point : stones::no_point;
+}
+
+} // namespace
+
+bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out) {
+    if (ply >= game.plies.size()) return false;
+    const Ply& p = game.plies[ply];
+    if (is_stone_game(game)) {
+        stones::StonePosition pos;
+        StoneBoardStyle style;
+        if (!stone_diagram_of(p, pos, style.marks)) return false;
+        style.standalone = false;
+        style.last_move = last_stone(game, ply, pos);
+        out = stone_board_svg(pos, style);
+        return true;
+    }
+    Position pos;
+    BoardStyle style;
+    style.standalone = false;
+    style.cell = cell;
+    if (!diagram_of(p, pos, style.arrows)) return false;
+    out = board_svg(pos, style);
+    return true;
+}
+
+bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out) {
+    if (ply >= game.plies.size()) return false;
+    const Ply& p = game.plies[ply];
+    std::vector<Arrow> marks;
+    if (is_stone_game(game)) {
+        stones::StonePosition pos;
+        if (!stone_diagram_of(p, pos, marks)) return false;
+        out = stone_board_text(pos, marks, last_stone(game, ply, pos));
+        return true;
+    }
+    Position pos;
+    if (!diagram_of(p, pos, marks)) return false;
+    out = board_text(pos, marks);
+    return true;
+}
+
+} // namespace gounki::report

@@ -1,0 +1,86 @@
+#pragma once
+// Small text helpers shared by the renderers: escaping, numbers, scores, move numbers, the
+// wording of a judged move. Internal to report/ (render.hpp is the public face).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/board_diagram.hpp"
+#include "report/report_model.hpp"
+#include "core/any_position.hpp"
+
+namespace gounki::report {
+
+// Text for HTML/SVG element content and attribute values (both quote kinds escaped).
+std::string xml_escape(std::string_view text);
+
+// A number with at most `decimals` decimals, no trailing zeros: 12, 12.5, -0.3.
+std::string format_number(double value, int decimals = 1);
+
+// "+1.2", "-3.4", "0.0"; proven results "+#3" (the mover's winning move 3 plies ahead) and "-#2".
+std::string format_score(const ScoreView& score);
+
+// "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
+// "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
+std::string judgement_comment(const Judgement& j);
+
+// The suffix of docs/rules.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
+// win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and
+// blunders by their comment, and in HTML/Markdown by a badge (verdict_badge).
+std::string_view verdict_suffix(Verdict v);
+// The NAG of the suffix: 4, 2, 6; 0 for none.
+int verdict_nag(Verdict v);
+// "missed win", "allows loss"; "" for the other verdicts (their suffix says it all).
+std::string_view verdict_badge(Verdict v);
+
+// White's expected result after each ply (0..1), from the movers' expected_after. A ply without a
+// judgement keeps the value before it (0.5 at the start), except a last ply of a decided game,
+// which takes the result.
+std::vector<double> white_curve(const GameReport& game);
+
+// Stone games (Gomoku, Ninuki) have stone positions and Black moving first.
+bool is_stone_game(const GameReport& game);
+// Who makes the first move: White in Gounki, Black in the stone games.
+Color first_mover(const GameReport& game);
+
+// Move numbers: ply i of a game is move `move_number(game, i)`; "12." for the first mover's moves
+// (White in Gounki, Black in the stone games), "12..." for the other side's.
+int move_number(const GameReport& game, std::size_t ply);
+std::string move_number_text(const GameReport& game, std::size_t ply);
+
+// "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
+std::string opening_text(const OpeningLine& line);
+
+// "White – Black" with "?" for unknown names.
+std::string players_line(const GameReport& game);
+// The start position text, canonical: game.start_position or the standard start (a stone game:
+// an empty board with the default rules of its kind).
+std::string start_position_text(const GameReport& game);
+// Gounki: the standard start; a stone game: an empty board with Black to move, whatever its size
+// and options.
+bool starts_from_standard_position(const GameReport& game);
+// The rows of a game's tags table, in order (those with an empty value are left out by the
+// renderers): Event, Date, White, Black ("?" when unknown), Result, the other tags, then
+// stone_rule_tags. The start position is each renderer's own (a code span, a cell).
+std::vector<Tag> shown_tags(const GameReport& game);
+// What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the
+// options are not the defaults; nothing for Gounki.
+std::vector<Tag> stone_rule_tags(const GameReport& game);
+// The game's start position; nullopt when its text does not read as a position of its game.
+std::optional<AnyPosition> start_position(const GameReport& game);
+
+// The position before ply `p` and the arrows of its diagram: the move played, then the best move
+// (each only when it resolves as a legal move there). False when the position text is unreadable.
+bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows);
+// The same for a ply of a stone game: the marks are placements (played, then best).
+bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks);
+
+// The diagram of the position before ply `ply` of `game`, whatever the game: an SVG element (not
+// standalone; Gounki: board cells of `cell` pixels) or a text diagram. A stone game's diagram also
+// highlights the stone of the ply before. False when the position text is unreadable.
+bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out);
+bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out);
+
+} // namespace gounki::report

@@ -1,0 +1,120 @@
+#include "report/from_record.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
+#include "core/gounki/notation.hpp"
+
+namespace gounki::report {
+
+Verdict report_verdict(analysis::Verdict v) {
+    switch (v) {
+    case analysis::Verdict::best: return Verdict::none;
+    case analysis::Verdict::inaccuracy: return Verdict::inaccuracy;
+    case analysis::Verdict::mistake: return Verdict::mistake;
+    case analysis::Verdict::blunder: return Verdict::blunder;
+    case analysis::Verdict::missed_win: return Verdict::missed_win;
+    case analysis::Verdict::allows_loss: return Verdict::allows_loss;
+    }
+    return Verdict::none;
+}
+
+ScoreView score_view(analysis::Score s, int win_in) { return {double(s) / 100.0, win_in}; }
+
+Judgement judgement_of(const analysis::PlyJudgement& pj, std::string best_move, std::vector<std::string> best_line) {
+    Judgement j;
+    j.best_move = std::move(best_move);
+    j.played = score_view(pj.played_score, pj.played_win_in);
+    j.best = score_view(pj.best_score, pj.best_win_in);
+    j.expected_before = pj.expected_best;
+    j.expected_after = pj.expected_played;
+    j.verdict = report_verdict(pj.verdict);
+    j.best_line = std::move(best_line);
+    return j;
+}
+
+namespace {
+
+// The judgement of ply `i` when it judged the move played there.
+const analysis::PlyJudgement* judged_ply(const analysis::GameJudgement* judgement, std::size_t i, Move played) {
+    if (!judgement || i >= judgement->plies.size() || judgement->plies[i].played != played) return nullptr;
+    return &judgement->plies[i];
+}
+
+void gounki_plies(const parser::GameRecord& record, const analysis::GameJudgement* judgement, GameReport& r) {
+    if (!(record.start == Position::start())) r.start_position = record.start.to_text();
+    Position pos = record.start;
+    for (std::size_t i = 0; i < record.main.plies.size(); ++i) {
+        const Move m = record.main.plies[i].move;
+        Ply ply{move_to_text(pos, m), pos.side_to_move(), pos.to_text(), std::nullopt};
+        if (const analysis::PlyJudgement* pj = judged_ply(judgement, i, m)) {
+            std::vector<std::string> line;
+            Position after = pos;
+            UndoRecord undo;
+            for (Move b : pj->pv) {
+                line.push_back(move_to_text(after, b));
+                after.do_move(b, undo);
+            }
+            ply.judgement = judgement_of(*pj, pj->best ? move_to_text(pos, pj->best) : std::string(), std::move(line));
+        }
+        r.plies.push_back(std::move(ply));
+        UndoRecord undo;
+        pos.do_move(m, undo);
+    }
+}
+
+// A stone move's text needs no position: it is the point's name.
+std::string point_text(Move m) { return m && m.type() == MoveType::placement ? stones::point_name(m.point()) : std::string(); }
+
+void stone_plies(const parser::GameRecord& record, const analysis::GameJudgement* judgement, GameReport& r) {
+    stones::StonePosition pos = record.stone_start;
+    r.start_position = pos.to_text();
+    for (std::size_t i = 0; i < record.main.plies.size(); ++i) {
+        const Move m = record.main.plies[i].move;
+        // A record's main line is legal up to its end (a partial game stops before the bad move).
+        if (m.type() != MoveType::placement || !pos.is_legal(m)) break;
+        Ply ply{point_text(m), pos.side_to_move(), pos.to_text(), std::nullopt};
+        if (const analysis::PlyJudgement* pj = judged_ply(judgement, i, m)) {
+            std::vector<std::string> line;
+            for (Move b : pj->pv) line.push_back(point_text(b));
+            ply.judgement = judgement_of(*pj, point_text(pj->best), std::move(line));
+        }
+        r.plies.push_back(std::move(ply));
+        stones::StoneUndo undo;
+        pos.play(m, undo);
+    }
+}
+
+} // namespace
+
+GameReport game_report(const parser::GameRecord& record, const analysis::GameJudgement* judgement) {
+    GameReport r;
+    r.kind = record.kind;
+    auto value = [&](std::string_view name) {
+        const std::string* v = record.tag(name);
+        return v ? *v : std::string();
+    };
+    r.event = value("Event");
+    r.date = value("Date");
+    r.white = value("White");
+    r.black = value("Black");
+    r.result = record.result.empty() ? "*" : record.result;
+    // Shown from the fields above, or from the start position (stone_rule_tags for Size and Rules).
+    static constexpr std::string_view shown[] = {"Game",  "Event",    "Date", "White", "Black",
+                                                 "Result", "SetUp", "Position", "Size", "Rules"};
+    for (const auto& [name, v] : record.tags) {
+        const bool stone_tag = name == "Size" || name == "Rules";
+        if ((stone_tag && !record.is_stone_game()) || std::find(std::begin(shown), std::end(shown), name) == std::end(shown))
+            r.other_tags.push_back({name, v});
+    }
+    if (record.is_stone_game()) stone_plies(record, judgement, r);
+    else gounki_plies(record, judgement, r);
+    summarize(r);
+    if (judgement)
+        for (int c = 0; c < 2; ++c)
+            if (judgement->sides[c].moves > 0) r.summary[c].accuracy = judgement->sides[c].accuracy;
+    return r;
+}
+
+} // namespace gounki::report

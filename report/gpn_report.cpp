@@ -1,0 +1,97 @@
+// render_annotated_gpn: annotated records through parser/'s canonical writer, so that what is
+// written reads back as the same game (parse, write, parse gives it back).
+#include <cctype>
+
+#include "report/format.hpp"
+#include "report/render.hpp"
+#include "core/gounki/notation.hpp"
+#include "parser/writer.hpp"
+
+namespace gounki::report {
+
+namespace {
+
+bool valid_tag_name(std::string_view name) {
+    if (name.empty()) return false;
+    for (char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+}
+
+// The legal move `text` names in `pos`, or none.
+Move read_move(const AnyPosition& pos, const std::string& text) {
+    const auto parsed = pos.parse_move(text);
+    const Move* m = std::get_if<Move>(&parsed);
+    return m ? *m : Move::none();
+}
+
+// The moves of `texts` from `pos` as a line, up to the first one that is not legal.
+parser::Line line_of(AnyPosition pos, const std::vector<std::string>& texts) {
+    parser::Line line;
+    for (const std::string& t : texts) {
+        const Move m = read_move(pos, t);
+        if (!m) break;
+        line.plies.emplace_back(m);
+        pos.play(m);
+    }
+    return line;
+}
+
+void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const GpnOptions& o) {
+    for (const Ply& p : g.plies) {
+        const Move move = read_move(replay, p.move);
+        if (!move) {
+            // A model that does not replay: say so where it stops rather than write a broken record.
+            const std::string note = "gounki report: the move " + p.move + " is not legal here; the game is cut off";
+            if (rec.main.plies.empty()) rec.main.comments.push_back(note);
+            else rec.main.plies.back().comments.push_back(note);
+            break;
+        }
+        parser::Ply ply(move);
+        if (p.judgement) {
+            const Judgement& j = *p.judgement;
+            if (const int nag = verdict_nag(j.verdict)) ply.nags.push_back(std::uint8_t(nag));
+            if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j));
+            std::vector<std::string> best = j.best_line;
+            if (best.empty() && !j.best_move.empty()) best.push_back(j.best_move);
+            if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
+                parser::Line v = line_of(replay, best);
+                if (!v.plies.empty()) ply.variations.push_back(std::move(v));
+            }
+        }
+        rec.main.plies.push_back(std::move(ply));
+        replay.play(move);
+    }
+}
+
+parser::GameRecord record_of(const GameReport& g, const std::string& annotator, const GpnOptions& o) {
+    parser::GameRecord rec;
+    auto tag = [&](const std::string& name, const std::string& value) {
+        if (!value.empty()) rec.tags.emplace_back(name, value);
+    };
+    tag("Event", g.event);
+    tag("Date", g.date);
+    tag("White", g.white.empty() ? "?" : g.white);
+    tag("Black", g.black.empty() ? "?" : g.black);
+    tag("Result", g.result);
+    for (const Tag& t : g.other_tags)
+        if (valid_tag_name(t.name) && t.name != "Annotator") tag(t.name, t.value);
+    tag("Annotator", annotator.empty() ? "gounki" : annotator);
+    rec.result = g.result.empty() ? "*" : g.result;
+    // An unreadable start leaves the game's start: the moves then stop where they do not fit.
+    const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
+    rec.set_start(start);
+    add_plies(rec, g, start, o);
+    return rec;
+}
+
+} // namespace
+
+std::string render_annotated_gpn(const ReportModel& model, const GpnOptions& options) {
+    std::string out;
+    for (const GameReport& g : model.games)
+        out += parser::write_record(record_of(g, model.annotator, options), options.notation);
+    return out;
+}
+
+} // namespace gounki::report

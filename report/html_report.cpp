@@ -1,0 +1,257 @@
+// render_html: one self-contained HTML5 file. Markup is XHTML-compatible (void elements closed with
+// `/>`, every attribute quoted) so that an XML-minded checker can read it too.
+#include <cmath>
+
+#include "report/format.hpp"
+#include "report/render.hpp"
+
+namespace gounki::report {
+
+namespace {
+
+constexpr const char* css = R"(
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#222;background:#fafaf7;margin:0 auto;max-width:980px;padding:16px 24px 48px;line-height:1.45}
+h1{font-size:1.7em;margin:.4em 0}
+h2{border-bottom:2px solid #b58863;padding-bottom:.2em;margin-top:2em}
+h3{margin:1.4em 0 .5em;font-size:1.15em}
+table{border-collapse:collapse;margin:.4em 0 1em}
+th,td{border:1px solid #d8d2c4;padding:3px 9px;text-align:left}
+th{background:#efe8da}
+td.num{text-align:right}
+table.tags th{width:8em}
+.movelist{background:#fff;border:1px solid #d8d2c4;border-radius:6px;padding:10px 12px;font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.95em}
+.movelist .no{color:#888;margin-left:.5em}
+.ply{padding:1px 3px;border-radius:3px;white-space:nowrap}
+.ply a{color:inherit;text-decoration:none}
+.mark{font-weight:bold}
+.badge{font-family:system-ui,sans-serif;font-size:.75em;padding:0 4px;border-radius:3px;color:#fff;margin-left:3px}
+.ply.blunder{background:#fbd5d2;color:#a0160d}
+.ply.mistake{background:#fde3c8;color:#9a4a00}
+.ply.inaccuracy{background:#f6f0c4;color:#6d6100}
+.ply.missed-win{background:#ead8f3;color:#6a1f8e}
+.ply.missed-win .badge{background:#8e44ad}
+.ply.allows-loss{background:#3a0a0a;color:#ffd9d4}
+.ply.allows-loss .badge{background:#c0392b}
+figure.blunder strong{color:#a0160d}
+figure.mistake strong{color:#9a4a00}
+figure.missed-win strong{color:#6a1f8e}
+figure.allows-loss strong{color:#7b0d0d}
+figure.flagged{border-left:5px solid #b58863}
+figure.blunder{border-left-color:#d62728}
+figure.mistake{border-left-color:#e67e22}
+figure.missed-win{border-left-color:#8e44ad}
+figure.allows-loss{border-left-color:#7b0d0d}
+.graph{width:100%;height:auto;background:#fff;border:1px solid #d8d2c4;border-radius:6px}
+.flags{display:flex;flex-wrap:wrap;gap:18px}
+figure.flagged{margin:0;background:#fff;border:1px solid #d8d2c4;border-radius:6px;padding:10px;max-width:480px}
+figure.flagged figcaption{font-size:.92em;margin-bottom:6px}
+figure.flagged svg{max-width:100%;height:auto}
+.legend{font-size:.85em;color:#555}
+.key-played{color:#c0392b;font-weight:bold}
+.key-best{color:#1e8c3a;font-weight:bold}
+nav ol{columns:2}
+)";
+
+std::string e(std::string_view s) { return xml_escape(s); }
+
+std::string game_title(const GameReport& g, std::size_t k) {
+    std::string t = "Game " + std::to_string(k + 1);
+    if (!g.id.empty()) t += " (#" + g.id + ")";
+    return t + ": " + players_line(g) + ", " + g.result;
+}
+
+std::string verdict_class(Verdict v) { return std::string(verdict_name(v)); }
+
+void tags_table(std::string& out, const GameReport& g) {
+    out += "<table class=\"tags\">\n";
+    auto row = [&](std::string_view name, const std::string& value) {
+        if (!value.empty()) out += "<tr><th>" + e(name) + "</th><td>" + e(value) + "</td></tr>\n";
+    };
+    for (const Tag& t : shown_tags(g)) row(t.name, t.value);
+    if (!starts_from_standard_position(g)) row("Position", start_position_text(g));
+    out += "</table>\n";
+}
+
+void move_list(std::string& out, const GameReport& g, const std::string& anchor) {
+    out += "<div class=\"movelist\">\n";
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        const Ply& p = g.plies[i];
+        if (i == 0 || p.side == first_mover(g)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
+        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+        const std::string id = anchor + "-p" + std::to_string(i + 1);
+        out += "<span class=\"ply" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
+        if (p.judgement) out += " title=\"" + e(judgement_comment(*p.judgement)) + "\"";
+        out += ">";
+        std::string body = e(p.move);
+        if (v != Verdict::none) body += "<span class=\"mark\">" + e(verdict_suffix(v)) + "</span>";
+        if (!verdict_badge(v).empty()) body += "<span class=\"badge\">" + e(verdict_badge(v)) + "</span>";
+        if (is_flagged(v)) body = "<a href=\"#" + anchor + "-d" + std::to_string(i + 1) + "\">" + body + "</a>";
+        out += body + "</span>\n";
+    }
+    if (g.plies.empty()) out += "<em>No moves.</em>\n";
+    out += "<span class=\"no\">" + e(g.result) + "</span>\n</div>\n";
+}
+
+// One point per ply: White's expected result after it, 1 at the top. The area under the line is
+// White's share, as on the usual evaluation charts.
+void eval_graph(std::string& out, const GameReport& g) {
+    const std::size_t n = g.plies.size();
+    if (n == 0) return;
+    const double w = 720, h = 170, pad = 14;
+    const std::vector<double> curve = white_curve(g);
+    const double step = n > 1 ? (w - 2 * pad) / double(n - 1) : 0;
+    auto x = [&](std::size_t i) { return n > 1 ? pad + step * double(i) : w / 2; };
+    auto y = [&](double v) { return pad + (1 - v) * (h - 2 * pad); };
+    std::string pts;
+    for (std::size_t i = 0; i < n; ++i)
+        pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
+    out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) +
+           "\" role=\"img\" aria-label=\"Evaluation graph: White's expected result after each ply\">\n";
+    out += "<rect x=\"0\" y=\"0\" width=\"" + format_number(w) + "\" height=\"" + format_number(h) + "\" fill=\"#3d3d3d\"/>\n";
+    // The area runs from edge to edge, level with the first and last points.
+    const std::string y0 = format_number(y(curve[0])), yn = format_number(y(curve[n - 1]));
+    out += "<polygon class=\"area\" fill=\"#f4f1ea\" points=\"0," + format_number(h) + " 0," + y0 + " " + pts + " " +
+           format_number(w) + "," + yn + " " + format_number(w) + "," + format_number(h) + "\"/>\n";
+    out += "<line x1=\"0\" x2=\"" + format_number(w) + "\" y1=\"" + format_number(y(0.5)) + "\" y2=\"" +
+           format_number(y(0.5)) + "\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n";
+    out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        const Ply& p = g.plies[i];
+        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+        const char* colour = v == Verdict::blunder      ? "#d62728"
+                             : v == Verdict::mistake    ? "#e67e22"
+                             : v == Verdict::inaccuracy ? "#c9b000"
+                             : v == Verdict::missed_win ? "#8e44ad"
+                             : v == Verdict::allows_loss ? "#7b0d0d"
+                                                        : "#b58863";
+        const double r = v == Verdict::none ? 2.5 : 5;
+        std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
+        if (p.judgement) tip += " " + judgement_comment(*p.judgement);
+        tip += " (White " + format_number(curve[i] * 100, 0) + "%)";
+        out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) +
+               "\" data-ply=\"" + std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" +
+               format_number(y(curve[i])) + "\" r=\"" + format_number(r) + "\" fill=\"" + colour +
+               "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) + "</title></circle>\n";
+    }
+    out += "</svg>\n<p class=\"legend\">White's expected result after each ply (top: White wins, bottom: Black "
+           "wins). Large dots mark verdicts.</p>\n";
+}
+
+void summary_table(std::string& out, const GameReport& g) {
+    out += "<table class=\"summary\">\n<tr><th>Player</th><th>Colour</th><th>Judged moves</th><th>Inaccuracies "
+           "?!</th><th>Mistakes ?</th><th>Blunders ?\?</th><th>Missed wins</th><th>Allowed losses</th><th>Accuracy</th></tr>\n";
+    for (Color c : {Color::white, Color::black}) {
+        const SideSummary s = summarize_side(g, c);
+        const std::string& name = c == Color::white ? g.white : g.black;
+        out += "<tr><td>" + e(name.empty() ? "?" : name) + "</td><td>" + (c == Color::white ? "White" : "Black") + "</td>";
+        for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
+            out += "<td class=\"num\">" + std::to_string(v) + "</td>";
+        out += "<td class=\"num\">" + (s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+}
+
+void flagged_diagrams(std::string& out, const GameReport& g, const std::string& anchor) {
+    bool any = false;
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        const Ply& p = g.plies[i];
+        if (!p.judgement || !is_flagged(p.judgement->verdict)) continue;
+        if (!any) {
+            out += "<h3>Turning points</h3>\n<p class=\"legend\">Position before the move: <span "
+                   "class=\"key-played\">red</span> the move played, <span class=\"key-best\">green</span> the best move.</p>\n"
+                   "<div class=\"flags\">\n";
+            any = true;
+        }
+        const Judgement& j = *p.judgement;
+        out += "<figure class=\"flagged " + verdict_class(j.verdict) + "\" id=\"" + anchor + "-d" + std::to_string(i + 1) +
+               "\" data-ply=\"" + std::to_string(i + 1) + "\">\n<figcaption><strong>" + e(move_number_text(g, i)) + " " +
+               e(p.move) + e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(j));
+        if (j.best_line.size() > 1) {
+            out += "<br/>Best line:";
+            for (const std::string& m : j.best_line) out.append(" ").append(e(m));
+        }
+        out += "</figcaption>\n";
+        std::string board;
+        if (ply_diagram_svg(g, i, 48, board)) out += board;
+        else out += "<p>(unreadable position: " + e(p.position_before) + ")</p>\n";
+        out += "</figure>\n";
+    }
+    if (any) out += "</div>\n";
+}
+
+std::string result_cells(const int (&r)[4]) {
+    std::string out;
+    for (int i = 0; i < 4; ++i) out += "<td class=\"num\">" + std::to_string(r[i]) + "</td>";
+    return out;
+}
+
+void players_section(std::string& out, const std::vector<PlayerStats>& players) {
+    out += "<section id=\"players\">\n<h2>Players</h2>\n<table class=\"players\">\n<tr><th rowspan=\"2\">Player</th><th "
+           "rowspan=\"2\">Games</th><th colspan=\"4\">As White</th><th colspan=\"4\">As Black</th><th "
+           "rowspan=\"2\">Average accuracy</th></tr>\n<tr>";
+    for (int k = 0; k < 2; ++k) out += "<th>won</th><th>drawn</th><th>lost</th><th>unfinished</th>";
+    out += "</tr>\n";
+    for (const PlayerStats& p : players)
+        out += "<tr><td>" + e(p.name) + "</td><td class=\"num\">" + std::to_string(p.games) + "</td>" +
+               result_cells(p.results[0]) + result_cells(p.results[1]) + "<td class=\"num\">" +
+               (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
+    out += "</table>\n</section>\n";
+}
+
+void openings_section(std::string& out, const std::vector<OpeningLine>& lines, int plies) {
+    out += "<section id=\"openings\">\n<h2>Openings</h2>\n<p class=\"legend\">Games grouped by their first " +
+           std::to_string(plies) + " plies.</p>\n";
+    if (lines.empty()) {
+        out += "<p>No game is long enough.</p>\n</section>\n";
+        return;
+    }
+    out += "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th><th>1-0</th><th>0-1</th><th>1/2-1/2</th><th>*</th></tr>\n";
+    for (const OpeningLine& l : lines) {
+        const std::string moves = opening_text(l);
+        out += "<tr><td>" + e(moves) + "</td>";
+        for (int v : {l.games, l.white_wins, l.black_wins, l.draws, l.unfinished})
+            out += "<td class=\"num\">" + std::to_string(v) + "</td>";
+        out += "</tr>\n";
+    }
+    out += "</table>\n</section>\n";
+}
+
+} // namespace
+
+std::string render_html(const ReportModel& model) {
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<meta name=\"generator\" content=\"" +
+                      e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css +
+                      "</style>\n</head>\n<body>\n<h1>" + e(model.title) + "</h1>\n";
+    const bool many = model.games.size() > 1;
+    if (many) {
+        out += "<nav>\n<ol>\n";
+        for (std::size_t k = 0; k < model.games.size(); ++k)
+            out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k)) + "</a></li>\n";
+        out += "</ol>\n</nav>\n";
+        players_section(out, model.players.empty() ? player_statistics(model.games) : model.players);
+        openings_section(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
+                         model.opening_plies);
+    }
+    for (std::size_t k = 0; k < model.games.size(); ++k) {
+        const GameReport& g = model.games[k];
+        const std::string anchor = "game-" + std::to_string(k + 1);
+        out += "<section class=\"game\" id=\"" + anchor + "\">\n<h2>" + e(game_title(g, k)) + "</h2>\n";
+        tags_table(out, g);
+        out += "<h3>Moves</h3>\n";
+        move_list(out, g, anchor);
+        out += "<h3>Evaluation</h3>\n";
+        eval_graph(out, g);
+        out += "<h3>Summary</h3>\n";
+        summary_table(out, g);
+        flagged_diagrams(out, g, anchor);
+        out += "</section>\n";
+    }
+    if (model.games.empty()) out += "<p>No games.</p>\n";
+    out += "<footer class=\"legend\"><p>Scores are from the side that moved, in pieces; +#n: a forced win, the "
+           "winning move n plies ahead. Marks: ?? blunder, ? mistake, ?! inaccuracy.</p><p>" +
+           e(model.annotator) + "</p></footer>\n</body>\n</html>\n";
+    return out;
+}
+
+} // namespace gounki::report

@@ -1,0 +1,174 @@
+// render_markdown: the HTML report's content as CommonMark with pipe tables.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "report/format.hpp"
+#include "report/render.hpp"
+
+namespace gounki::report {
+
+namespace {
+
+// Backslash before the characters Markdown could read as inline markup (and `|`, for table cells).
+// Text never starts a line here (tables, headings and move lists put something before it), so
+// the line-start markers (`-`, `+`, `1.`) need no escape.
+std::string md(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '\n' || c == '\r') { out += ' '; continue; }
+        if (c == '&') { out += "&amp;"; continue; }
+        if (std::string_view("\\`*_{}[]<>|~#").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// Inside inline code nothing is markup; only backticks need care (none in moves or positions).
+std::string code(std::string_view s) {
+    std::string t(s);
+    std::replace(t.begin(), t.end(), '`', '\'');
+    return "`" + t + "`";
+}
+
+std::string marked_move(const Ply& p) {
+    const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+    if (v == Verdict::none) return md(p.move);
+    std::string out = "**" + md(p.move + std::string(verdict_suffix(v))) + "**";
+    if (!verdict_badge(v).empty()) out += " _(" + std::string(verdict_badge(v)) + ")_";
+    return out;
+}
+
+void tags(std::string& out, const GameReport& g) {
+    out += "| Tag | Value |\n|---|---|\n";
+    auto row = [&](std::string_view name, const std::string& value) {
+        if (!value.empty()) out += "| " + md(name) + " | " + md(value) + " |\n";
+    };
+    for (const Tag& t : shown_tags(g)) row(t.name, t.value);
+    if (!starts_from_standard_position(g)) out += "| Position | " + code(start_position_text(g)) + " |\n";
+    out += "\n";
+}
+
+void moves(std::string& out, const GameReport& g) {
+    std::string line;
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        if (i == 0 || g.plies[i].side == first_mover(g)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
+        line.append(" ").append(marked_move(g.plies[i]));
+    }
+    line.append(line.empty() ? "" : " ").append(md(g.result));
+    // A paragraph starting "1. " would be an ordered list.
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), 1, '\\');
+    out += line + "\n\n";
+}
+
+// One block character per ply, White's expected result after it (high: White is better).
+void sparkline(std::string& out, const GameReport& g) {
+    static const char* blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+    if (g.plies.empty()) return;
+    const std::vector<double> curve = white_curve(g);
+    out += "White's expected result after each ply (one character per ply, high: White is better):\n\n```\n";
+    for (std::size_t start = 0; start < g.plies.size(); start += 50) {
+        std::string label = std::to_string(start + 1);
+        label.resize(5, ' ');
+        out += label;
+        for (std::size_t i = start; i < std::min(g.plies.size(), start + 50); ++i) {
+            const int level = std::clamp(int(std::floor(curve[i] * 8)), 0, 7);
+            out += blocks[level];
+        }
+        out += "\n";
+    }
+    out += "```\n\n";
+}
+
+void summary(std::string& out, const GameReport& g) {
+    out += "| Player | Colour | Judged | ?! | ? | ?? | Missed wins | Allowed losses | Accuracy |\n"
+           "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (Color c : {Color::white, Color::black}) {
+        const SideSummary s = summarize_side(g, c);
+        const std::string& name = c == Color::white ? g.white : g.black;
+        out += "| " + md(name.empty() ? "?" : name) + " | " + (c == Color::white ? "White" : "Black") + " |";
+        for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
+            out.append(" ").append(std::to_string(v)).append(" |");
+        out.append(" ").append(s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")).append(" |\n");
+    }
+    out += "\n";
+}
+
+void flagged(std::string& out, const GameReport& g) {
+    bool any = false;
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        const Ply& p = g.plies[i];
+        if (!p.judgement || !is_flagged(p.judgement->verdict)) continue;
+        if (!any) out += "### Turning points\n\n";
+        any = true;
+        const Judgement& j = *p.judgement;
+        out += "#### " + move_number_text(g, i) + " " + code(p.move + std::string(verdict_suffix(j.verdict))) + " \u2014 " +
+               std::string(verdict_label(j.verdict)) + "\n\n" + code(judgement_comment(j)) + "\n\n";
+        if (j.best_line.size() > 1) {
+            std::string line;
+            for (const std::string& m : j.best_line) line += (line.empty() ? "" : " ") + m;
+            out += "Best line: " + code(line) + "\n\n";
+        }
+        std::string board;
+        if (ply_diagram_text(g, i, board)) out += "```text\n" + board + "```\n\n";
+        else out += "(unreadable position " + code(p.position_before) + ")\n\n";
+    }
+}
+
+void players(std::string& out, const std::vector<PlayerStats>& list) {
+    out += "## Players\n\nResults as won/drawn/lost/unfinished.\n\n"
+           "| Player | Games | As White | As Black | Average accuracy |\n|---|--:|--:|--:|--:|\n";
+    auto results = [](const int (&r)[4]) {
+        return std::to_string(r[0]) + "/" + std::to_string(r[1]) + "/" + std::to_string(r[2]) + "/" + std::to_string(r[3]);
+    };
+    for (const PlayerStats& p : list)
+        out += "| " + md(p.name) + " | " + std::to_string(p.games) + " | " + results(p.results[0]) + " | " +
+               results(p.results[1]) + " | " +
+               (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + " |\n";
+    out += "\n";
+}
+
+void openings(std::string& out, const std::vector<OpeningLine>& lines, int plies) {
+    out += "## Openings\n\nGames grouped by their first " + std::to_string(plies) + " plies.\n\n";
+    if (lines.empty()) {
+        out += "No game is long enough.\n\n";
+        return;
+    }
+    out += "| Moves | Games | 1-0 | 0-1 | 1/2-1/2 | * |\n|---|--:|--:|--:|--:|--:|\n";
+    for (const OpeningLine& l : lines) {
+        const std::string moves = opening_text(l);
+        out += "| " + code(moves) + " | " + std::to_string(l.games) + " | " + std::to_string(l.white_wins) + " | " +
+               std::to_string(l.black_wins) + " | " + std::to_string(l.draws) + " | " + std::to_string(l.unfinished) + " |\n";
+    }
+    out += "\n";
+}
+
+} // namespace
+
+std::string render_markdown(const ReportModel& model) {
+    std::string out = "# " + md(model.title) + "\n\n";
+    if (model.games.size() > 1) {
+        players(out, model.players.empty() ? player_statistics(model.games) : model.players);
+        openings(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
+                 model.opening_plies);
+    }
+    for (std::size_t k = 0; k < model.games.size(); ++k) {
+        const GameReport& g = model.games[k];
+        out += "## Game " + std::to_string(k + 1) + (g.id.empty() ? "" : " (" + md("#" + g.id) + ")") + ": " +
+               md(players_line(g)) + ", " + md(g.result) + "\n\n";
+        tags(out, g);
+        out += "### Moves\n\n";
+        moves(out, g);
+        out += "### Evaluation\n\n";
+        sparkline(out, g);
+        out += "### Summary\n\n";
+        summary(out, g);
+        flagged(out, g);
+    }
+    if (model.games.empty()) out += "No games.\n\n";
+    out += "---\n\nScores are from the side that moved, in pieces; +#n: a forced win, the winning move n plies ahead. "
+           "Marks: ?? blunder, ? mistake, ?! inaccuracy. " + md(model.annotator) + "\n";
+    return out;
+}
+
+} // namespace gounki::report

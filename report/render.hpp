@@ -1,0 +1,40 @@
+#pragma once
+// The report renderers: a ReportModel (report_model.hpp) in, one document out. They never touch
+// files, the database or the engine; `gounki report` fills the model and writes the string.
+//
+// Verdict marks (docs/rules.md 1.8 suffixes and NAGs): blunder `??` ($4), mistake `?` ($2), inaccuracy
+// `?!` ($6); an allowed loss is marked like a blunder (`??`), a missed win like a mistake (`?`), and
+// both are told apart by their comment ("Allows a loss." / "Missed win.") and, in HTML and Markdown,
+// by a badge and a colour of their own.
+
+#include <string>
+
+#include "report/report_model.hpp"
+#include "core/gounki/notation.hpp"
+
+namespace gounki::report {
+
+// One self-contained HTML5 file (UTF-8; inline CSS and SVG; no script, no external reference).
+// Per game: tags, move list with marks, evaluation graph (one point per ply: White's expected
+// result after it), a diagram at every flagged move (played move red, best move green), per-side
+// summary. With more than one game: an index, per-player statistics and the opening table.
+std::string render_html(const ReportModel& model);
+
+// The same content in Markdown (CommonMark with pipe tables): boards as text diagrams in code
+// blocks, the evaluation as a sparkline (one character per ply) in a code block.
+std::string render_markdown(const ReportModel& model);
+
+struct GpnOptions {
+    bool comment_every_judged_move = true; // "(+0.3 -> +0.2)" on plain judged moves too
+    bool variations = true;                // the best line as a variation at each flagged or inaccurate move
+    Notation notation = Notation::wikipedia; // of the moves (comments name moves canonically)
+};
+
+// Annotated records (docs/rules.md 1.8), written by parser/'s canonical writer: one game per
+// GameReport, an [Annotator] tag, the verdict as a suffix (`??` `?` `?!`: NAGs 4, 2, 6), a comment
+// per judged move, the best line as a variation. A move of the model that does not replay cuts the
+// game off there, with a comment saying so. Gomoku and Ninuki games the same way (the writer adds
+// their Size and Rules tags; Black's moves are numbered "1.").
+std::string render_annotated_gpn(const ReportModel& model, const GpnOptions& options = {});
+
+} // namespace gounki::report

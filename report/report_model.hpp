@@ -1,0 +1,130 @@
+#pragma once
+// The data a report is made of: plain structs that whoever wires `gounki report` fills from the
+// database and the judge, and that the renderers (render.hpp) only read. No database, no search,
+// no Qt: a test builds one by hand.
+//
+// Perspective: every score and expected result in a `Judgement` is from the side that played the
+// ply (KataGo's habit: each number says whose view it is). The renderers turn them into White's
+// view where a graph needs one.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace gounki::report {
+
+// What the judge says of a move. `none` is a judged move that is fine.
+enum class Verdict { none, inaccuracy, mistake, blunder, missed_win, allows_loss };
+
+// "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss"; "" for none.
+std::string_view verdict_name(Verdict v);
+// "Inaccuracy", ..., "Missed win", "Allows a loss": the word a comment starts with.
+std::string_view verdict_label(Verdict v);
+// The inverse of verdict_name; "" and "none" read as Verdict::none; unknown text gives nullopt.
+std::optional<Verdict> parse_verdict(std::string_view text);
+// The moves that get a diagram: blunder, mistake, missed win, allowed loss (not inaccuracies).
+constexpr bool is_flagged(Verdict v) {
+    return v == Verdict::blunder || v == Verdict::mistake || v == Verdict::missed_win || v == Verdict::allows_loss;
+}
+
+// A score from the mover's side: a heuristic value in pieces (the engine's centi-pieces / 100),
+// or a proven result when win_in != 0 (analysis/score.hpp's win_in, counted from this ply:
+// 1 = this very move wins, 3 = the mover's second move wins, -2 = the opponent's reply wins).
+struct ScoreView {
+    double pieces = 0;
+    int win_in = 0;
+};
+
+struct Judgement {
+    std::string best_move;             // canonical text of the engine's choice
+    ScoreView played;                  // the move played
+    ScoreView best;                    // the best move
+    double expected_before = 0.5;      // expected result for the mover before the move, 0..1
+    double expected_after = 0.5;       // ... after the move played (still the mover's view)
+    Verdict verdict = Verdict::none;
+    std::vector<std::string> best_line; // canonical texts, starting with best_move
+};
+
+struct Ply {
+    std::string move;            // canonical text (core/gounki/notation.hpp move_to_text); a stone game's
+                                 // move is its point's name ("h8", stones::point_name)
+    Color side = Color::white;   // who played it
+    std::string position_before; // position text (docs/rules.md 1.7; a stone game: StonePosition::to_text)
+    std::optional<Judgement> judgement; // nullopt when the ply was not analysed
+};
+
+struct Tag {
+    std::string name;
+    std::string value;
+};
+
+// Per side of one game. Counts are filled by summarize_side; accuracy comes from the judge.
+struct SideSummary {
+    int judged = 0;
+    int inaccuracies = 0;
+    int mistakes = 0;
+    int blunders = 0;
+    int missed_wins = 0;
+    int allowed_losses = 0;
+    std::optional<double> accuracy; // percent, 0..100
+};
+
+struct GameReport {
+    GameKind kind = GameKind::gounki; // Gomoku and Ninuki: stone positions, Black moves first
+    std::string id;     // database id or any label; shown and used for anchors when set
+    std::string event;
+    std::string date;
+    std::string white;
+    std::string black;
+    std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*"
+    std::vector<Tag> other_tags;  // shown and written as they are (not Game/SetUp/Position)
+    std::string start_position;   // position text; empty means the start position (a stone game:
+                                  // an empty board with the default rules of its kind)
+    std::vector<Ply> plies;
+    SideSummary summary[2];       // index(Color)
+};
+
+// Per player over all games of a report.
+struct PlayerStats {
+    std::string name;
+    int games = 0;
+    // [colour][0 wins, 1 draws, 2 losses, 3 unfinished], colour = index(Color)
+    int results[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    std::optional<double> average_accuracy; // over the games with an accuracy
+};
+
+// The games that start with `moves` (the first N plies).
+struct OpeningLine {
+    std::vector<std::string> moves;
+    int games = 0;
+    int white_wins = 0;
+    int black_wins = 0;
+    int draws = 0;
+    int unfinished = 0;
+};
+
+struct ReportModel {
+    std::string title = "Gounki game report";
+    std::string annotator = "gounki"; // e.g. "gounki 0.1.0 (depth 10)": the [Annotator] tag
+    std::vector<GameReport> games;
+    // Over many games; when empty and there is more than one game, the renderers compute them
+    // with player_statistics() and opening_table(opening_plies).
+    std::vector<PlayerStats> players;
+    std::vector<OpeningLine> openings;
+    int opening_plies = 4;
+};
+
+// Counts the verdicts of one side's judged moves; keeps the accuracy already in `game`.
+SideSummary summarize_side(const GameReport& game, Color side);
+// Fills game.summary[] counts for both sides (accuracy kept).
+void summarize(GameReport& game);
+// Per-player statistics, sorted by games played (most first), then name.
+std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games);
+// Games grouped by their start and first `plies` plies (games shorter than that, and games from a
+// set-up position, are left out), most frequent first.
+std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies);
+
+} // namespace gounki::report
