@@ -57,8 +57,7 @@ BenchResult run_bench_over(std::span<const std::string_view> texts, int depth, s
         if (on_position) on_position({text, r});
     }
     total.cpu_ms = std::int64_t(double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC);
-    total.time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    total.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     return total;
 }
 

@@ -29,13 +29,12 @@ struct BenchEntry {
 struct BenchResult {
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0; // wall clock
-    std::int64_t cpu_ms = 0;  // processor time of this process (the search is single-threaded)
+    std::int64_t cpu_ms = 0; // processor time of this process (the search is single-threaded)
 };
 
 // Searches every bench position to `depth` with a fresh table of `hash_mb`; `on_position` (if
 // given) sees each result as it comes.
-BenchResult run_bench(int depth, std::size_t hash_mb = 16,
-                      const std::function<void(const BenchEntry&)>& on_position = {});
+BenchResult run_bench(int depth, std::size_t hash_mb = 16, const std::function<void(const BenchEntry&)>& on_position = {});
 
 // The same over `positions`, texts of Pos (Position or stones::StonePosition), with the family's
 // engine (analysis/engine.hpp): the one bench loop of every game.

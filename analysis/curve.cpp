@@ -59,7 +59,10 @@ CurveFit fit_curve_scale(std::span<const CurveSample> samples) {
     double best_t = std::log(10.0), best_v = 1e300;
     for (double t = std::log(10.0); t <= std::log(10000.0); t += 0.05) {
         const double v = mean_log_loss(xs, std::exp(t));
-        if (v < best_v) { best_v = v; best_t = t; }
+        if (v < best_v) {
+            best_v = v;
+            best_t = t;
+        }
     }
     double lo = best_t - 0.05, hi = best_t + 0.05;
     const double g = (std::sqrt(5.0) - 1) / 2;

@@ -26,9 +26,9 @@ struct CurveSample {
 
 struct CurveFit {
     double scale = 0;
-    double log_loss = 0;      // mean per sample at the fitted scale
+    double log_loss = 0; // mean per sample at the fitted scale
     double base_log_loss = 0; // mean per sample when predicting 0.5 always (ln 2)
-    int samples = 0;          // heuristic samples used (proven ones are left out)
+    int samples = 0; // heuristic samples used (proven ones are left out)
 };
 
 // Maximum-likelihood scale (minimum mean log loss), searched on a log grid then refined by golden

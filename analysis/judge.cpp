@@ -103,8 +103,8 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
         j.played_score = played_is_best ? j.best_score : parent_score(next_score);
 
         // A proven win seemingly given up: look again, deeper, before calling it missed.
-        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) &&
-            settings.verify_extra_plies > 0 && !g.game_over(i + 1)) {
+        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) && settings.verify_extra_plies > 0 &&
+            !g.game_over(i + 1)) {
             SearchLimits deeper;
             deeper.depth = std::min(win_in(j.best_score) + 1 + settings.verify_extra_plies, max_search_depth);
             deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
@@ -192,8 +192,8 @@ GameJudgement judge_positions(typename EngineOf<Pos>::Searcher& searcher, const 
 
 } // namespace
 
-GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
-                         const JudgeSettings& settings, const JudgeProgress& progress) {
+GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
+                         const JudgeProgress& progress) {
     return judge_positions(searcher, start, moves, settings, default_curve_scale, progress);
 }
 
@@ -204,8 +204,8 @@ JudgeSettings stone_judge_defaults() {
     return s;
 }
 
-GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves,
-                               const JudgeSettings& settings, const JudgeProgress& progress) {
+GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves, const JudgeSettings& settings,
+                               const JudgeProgress& progress) {
     StoneSearchOptions options;
     options.hash_mb = settings.hash_mb;
     StoneSearcher searcher(options);

@@ -22,11 +22,11 @@
 namespace gounki::analysis {
 
 enum class Verdict : std::uint8_t {
-    best,        // the engine's move, or a move no worse by the curve than the thresholds
+    best, // the engine's move, or a move no worse by the curve than the thresholds
     inaccuracy,
     mistake,
     blunder,
-    missed_win,  // a win was proven before the move, and after it the win is gone
+    missed_win, // a win was proven before the move, and after it the win is gone
     allows_loss, // after the move the opponent has a proven win; the best move had none against it
 };
 constexpr int verdict_count = 6;
@@ -35,9 +35,9 @@ constexpr int verdict_count = 6;
 std::string_view verdict_name(Verdict v);
 
 struct JudgeSettings {
-    SearchLimits limits{};          // per position; judge_defaults() fills a sensible default
-    std::size_t hash_mb = 16;       // when judge_game makes its own Searcher
-    double curve_scale = 0;         // 0: default_curve_scale (curve.hpp)
+    SearchLimits limits{}; // per position; judge_defaults() fills a sensible default
+    std::size_t hash_mb = 16; // when judge_game makes its own Searcher
+    double curve_scale = 0; // 0: default_curve_scale (curve.hpp)
     // Drops in expected result (0..1, for the mover) from which a move gets a graded verdict.
     double inaccuracy = 0.05;
     double mistake = 0.10;
@@ -52,18 +52,18 @@ struct JudgeSettings {
 JudgeSettings judge_defaults();
 
 struct PlyJudgement {
-    int ply = 0;             // 0 = the first move of the game
+    int ply = 0; // 0 = the first move of the game
     Color side = Color::white;
     Move played;
     Move best;
-    Score best_score = 0;    // from the mover's side
-    Score played_score = 0;  // from the mover's side
-    int best_win_in = 0;     // win_in of best_score (0 when not proven)
+    Score best_score = 0; // from the mover's side
+    Score played_score = 0; // from the mover's side
+    int best_win_in = 0; // win_in of best_score (0 when not proven)
     int played_win_in = 0;
-    double expected_best = 0.5;   // expected result of the mover before the move (best play)
+    double expected_best = 0.5; // expected result of the mover before the move (best play)
     double expected_played = 0.5; // after the played move
     Verdict verdict = Verdict::best;
-    std::vector<Move> pv;    // the engine's line from the position before the move
+    std::vector<Move> pv; // the engine's line from the position before the move
 };
 
 struct SideSummary {
@@ -88,8 +88,8 @@ using JudgeProgress = std::function<void(const PlyJudgement&)>;
 GameJudgement judge_game(const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
                          const JudgeProgress& progress = {});
 // The same with the caller's Searcher (e.g. one per pool thread, reused game after game).
-GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves,
-                         const JudgeSettings& settings, const JudgeProgress& progress = {});
+GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
+                         const JudgeProgress& progress = {});
 
 // Stone games (Gomoku, Ninuki): the same method and verdicts with the stone engine
 // (stones/search.hpp). A position whose game is already over scores loss_at(0) for its side to move
@@ -102,8 +102,8 @@ class StoneSearcher;
 constexpr std::uint64_t default_stone_judge_nodes = 20'000;
 JudgeSettings stone_judge_defaults();
 
-GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves,
-                               const JudgeSettings& settings, const JudgeProgress& progress = {});
+GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves, const JudgeSettings& settings,
+                               const JudgeProgress& progress = {});
 GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
                                const JudgeSettings& settings, const JudgeProgress& progress = {});
 

@@ -37,11 +37,7 @@ constexpr int win_in(Score s) {
 
 // A proven score seen from a node `ply` plies below the root, converted to be relative to that
 // node (for the transposition table) and back.
-constexpr Score score_to_tt(Score s, int ply) {
-    return is_proven_win(s) ? s + ply : is_proven_loss(s) ? s - ply : s;
-}
-constexpr Score score_from_tt(Score s, int ply) {
-    return is_proven_win(s) ? s - ply : is_proven_loss(s) ? s + ply : s;
-}
+constexpr Score score_to_tt(Score s, int ply) { return is_proven_win(s) ? s + ply : is_proven_loss(s) ? s - ply : s; }
+constexpr Score score_from_tt(Score s, int ply) { return is_proven_win(s) ? s - ply : is_proven_loss(s) ? s + ply : s; }
 
 } // namespace gounki::analysis

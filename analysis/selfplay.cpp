@@ -62,8 +62,8 @@ PlayedGameOf<Pos> play_game(const Pos& start, std::span<const Move> opening, con
 }
 
 template PlayedGame play_game(const Position&, std::span<const Move>, const EnginePlayer&, const EnginePlayer&, int);
-template PlayedStoneGame play_game(const stones::StonePosition&, std::span<const Move>, const StonePlayer&,
-                                   const StonePlayer&, int);
+template PlayedStoneGame play_game(const stones::StonePosition&, std::span<const Move>, const StonePlayer&, const StonePlayer&,
+                                   int);
 
 std::string result_token(Outcome outcome) {
     return std::string(outcome_text(outcome == Outcome::none ? Outcome::draw : outcome));

@@ -33,7 +33,7 @@ std::vector<Move> random_opening(const Position& start, int plies, Random& rng);
 struct PlayedPly {
     Move move;
     bool from_opening = false; // a random ply, not chosen by a search
-    Score score = 0;           // search score from the mover (engine plies only)
+    Score score = 0; // search score from the mover (engine plies only)
     int depth = 0;
 };
 
@@ -43,7 +43,7 @@ struct PlayedGameOf {
     Pos start;
     std::vector<PlayedPly> plies;
     Outcome outcome = Outcome::none; // a draw also for a full board
-    bool adjudicated = false;        // stopped at the ply cap with no winner: scored as a draw
+    bool adjudicated = false; // stopped at the ply cap with no winner: scored as a draw
 };
 using PlayedGame = PlayedGameOf<Position>;
 using PlayedStoneGame = PlayedGameOf<stones::StonePosition>;
@@ -66,6 +66,8 @@ PlayedGameOf<Pos> play_game(const Pos& start, std::span<const Move> opening, con
 // "1-0", "0-1", or "1/2-1/2" (a draw, a full board, or an adjudicated game).
 std::string result_token(Outcome outcome);
 template <class Pos>
-std::string result_token(const PlayedGameOf<Pos>& game) { return result_token(game.outcome); }
+std::string result_token(const PlayedGameOf<Pos>& game) {
+    return result_token(game.outcome);
+}
 
 } // namespace gounki::analysis

@@ -53,7 +53,7 @@ void write_table(std::string& text, const GameRecord& g, Notation notation, Layo
         text += "<table>\n<tr><th></th><th>" + white + "</th><th>" + black + "</th></tr>\n";
         for (std::size_t i = 0; i < moves.size(); i += 2)
             text += "<tr><td>" + std::to_string(i / 2 + 1) + ".</td><td>" + moves[i] + "</td><td>" +
-                    (i + 1 < moves.size() ? moves[i + 1] : "") + "</td></tr>\n";
+                (i + 1 < moves.size() ? moves[i + 1] : "") + "</td></tr>\n";
         text += "<tr><td colspan=\"3\">" + g.result + "</td></tr>\n</table>\n";
         return;
     }
@@ -64,8 +64,8 @@ void write_table(std::string& text, const GameRecord& g, Notation notation, Layo
     for (std::size_t i = 0; i < moves.size(); i += 2) {
         const std::string number = std::to_string(i / 2 + 1);
         const std::string second = i + 1 < moves.size() ? moves[i + 1] : "";
-        text += tabs ? number + "\t" + moves[i] + "\t" + second + "\n"
-                     : "| " + number + ". | " + moves[i] + " | " + second + " |\n";
+        text +=
+            tabs ? number + "\t" + moves[i] + "\t" + second + "\n" : "| " + number + ". | " + moves[i] + " | " + second + " |\n";
     }
     text += g.result + "\n\n";
 }
@@ -95,8 +95,8 @@ std::string generate(int games, unsigned seed, int max_plies, double& plies_per_
     GameRecord g;
     for (int i = 0; i < games; ++i) {
         g.clear();
-        g.tags = {{"Event", "Random games"}, {"Site", "parse_bench"}, {"Date", "2026.01.01"},
-                  {"Round", std::to_string(i + 1)}, {"White", "Random A"}, {"Black", "Random B"}};
+        g.tags = {{"Event", "Random games"},        {"Site", "parse_bench"}, {"Date", "2026.01.01"},
+                  {"Round", std::to_string(i + 1)}, {"White", "Random A"},   {"Black", "Random B"}};
         Position pos = Position::start();
         UndoRecord undo;
         while (!pos.game_over() && (max_plies == 0 || int(g.main.plies.size()) < max_plies)) {
@@ -136,8 +136,7 @@ int main(int argc, char** argv) {
         else if (a == "--write" && i + 1 < argc) write_path = argv[++i];
         else if (a == "--read" && i + 1 < argc) read_path = argv[++i];
         else if (a == "--skip") skip = true;
-        else if (a == "--notation" && i + 1 < argc && parse_notation(argv[i + 1], notation) &&
-                 notation != Notation::automatic)
+        else if (a == "--notation" && i + 1 < argc && parse_notation(argv[i + 1], notation) && notation != Notation::automatic)
             ++i;
         else if (a == "--layout" && i + 1 < argc) {
             const std::string l = argv[++i];
@@ -148,8 +147,9 @@ int main(int argc, char** argv) {
             else if (l == "typographic") layout = Layout::typographic;
             else return std::fprintf(stderr, "parse_bench: unknown layout '%s'\n", l.c_str()), 2;
         } else {
-            std::fprintf(stderr, "usage: parse_bench [--games N] [--seed S] [--plies P] [--notation wikipedia|official|lc4] "
-                                 "[--layout pgn|table|tabs|html|typographic] [--write FILE] [--read FILE] [--skip]\n");
+            std::fprintf(stderr,
+                         "usage: parse_bench [--games N] [--seed S] [--plies P] [--notation wikipedia|official|lc4] "
+                         "[--layout pgn|table|tabs|html|typographic] [--write FILE] [--read FILE] [--skip]\n");
             return 2;
         }
     }
@@ -181,8 +181,8 @@ int main(int argc, char** argv) {
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::printf("%s %ld games (%ld valid, %ld moves), %.1f MB\n", skip ? "skipped (syntax only)" : "read", read, valid,
-                moves, text.size() / 1e6);
+    std::printf("%s %ld games (%ld valid, %ld moves), %.1f MB\n", skip ? "skipped (syntax only)" : "read", read, valid, moves,
+                text.size() / 1e6);
     std::printf("wall %.3f s: %.0f games/s, %.1f MB/s\n", s, read / s, text.size() / 1e6 / s);
     // On a shared machine the process CPU time is the fairer figure for one thread.
     std::printf("cpu  %.3f s: %.0f games/s, %.1f MB/s\n", cpu, read / cpu, text.size() / 1e6 / cpu);

@@ -76,22 +76,23 @@ void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::
                 line.play(m);
             }
         }
-        QJsonObject o{{"type", "ply"},
-                      {"game", qint64(id)},
-                      {"ply", p.ply},
-                      {"side", pos.side_to_move() == Color::white ? "white" : "black"},
-                      {"perspective", "side to move"},
-                      {"played", QString::fromStdString(pos.move_text(p.played))},
-                      {"best", p.best ? QJsonValue(QString::fromStdString(pos.move_text(p.best))) : QJsonValue()},
-                      {"played_score", pieces(p.played_score)},
-                      {"best_score", pieces(p.best_score)},
-                      {"played_win_in", win_in_json(p.played_win_in)},
-                      {"best_win_in", win_in_json(p.best_win_in)},
-                      {"expected_before", p.expected_best},
-                      {"expected_after", p.expected_played},
-                      {"verdict", QString::fromUtf8(analysis::verdict_name(p.verdict).data(),
-                                                    qsizetype(analysis::verdict_name(p.verdict).size()))},
-                      {"pv", pv}};
+        QJsonObject o{
+            {"type", "ply"},
+            {"game", qint64(id)},
+            {"ply", p.ply},
+            {"side", pos.side_to_move() == Color::white ? "white" : "black"},
+            {"perspective", "side to move"},
+            {"played", QString::fromStdString(pos.move_text(p.played))},
+            {"best", p.best ? QJsonValue(QString::fromStdString(pos.move_text(p.best))) : QJsonValue()},
+            {"played_score", pieces(p.played_score)},
+            {"best_score", pieces(p.best_score)},
+            {"played_win_in", win_in_json(p.played_win_in)},
+            {"best_win_in", win_in_json(p.best_win_in)},
+            {"expected_before", p.expected_best},
+            {"expected_after", p.expected_played},
+            {"verdict",
+             QString::fromUtf8(analysis::verdict_name(p.verdict).data(), qsizetype(analysis::verdict_name(p.verdict).size()))},
+            {"pv", pv}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         pos.play(p.played);
     }
@@ -102,9 +103,9 @@ std::string side_line(const analysis::SideSummary& s) {
     char accuracy[32];
     std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
     return std::string(accuracy) + ", " + counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
-           counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") +
-           ", " + counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
-           counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
+        counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") + ", " +
+        counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
+        counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
 }
 
 bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
@@ -231,22 +232,18 @@ int run_analyze(const QCommandLineParser& p) {
             else if (!quiet) {
                 progress.clear();
                 print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
-                          std::string(std::to_string(done.id).size() + 7, ' ') + "Black " +
-                          side_line(done.judgement.sides[1]) + "\n");
+                          std::string(std::to_string(done.id).size() + 7, ' ') + "Black " + side_line(done.judgement.sides[1]) +
+                          "\n");
             }
             progress.update(std::size_t(i) + 1);
         }
         progress.finish();
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
         if (json) {
-            QJsonObject o{{"type", "summary"},
-                          {"judged", qint64(jobs.size())},
-                          {"skipped", skipped},
-                          {"plies", qint64(total_plies)},
-                          {"nodes", qint64(nodes)},
-                          {"seconds", seconds},
-                          {"threads", threads},
-                          {"settings", QString::fromStdString(settings_text)}};
+            QJsonObject o{{"type", "summary"},      {"judged", qint64(jobs.size())},
+                          {"skipped", skipped},     {"plies", qint64(total_plies)},
+                          {"nodes", qint64(nodes)}, {"seconds", seconds},
+                          {"threads", threads},     {"settings", QString::fromStdString(settings_text)}};
             if (any_stone) o["stone_settings"] = QString::fromStdString(stone_settings_text);
             print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else if (!quiet) {
@@ -258,9 +255,7 @@ int run_analyze(const QCommandLineParser& p) {
                       " already judged with these settings (--force judges them again)\nsettings: " + settings_text + "\n" +
                       (any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()));
         }
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;
 }
 

@@ -12,13 +12,17 @@ namespace gounki::cli {
 
 void describe_bench(QCommandLineParser& p) {
     p.addOption({"game", "gounki (default), gomoku or ninuki: which engine and positions.", "KIND"});
-    p.addOption({"depth", "Search depth for every position (default " + QString::number(analysis::default_bench_depth) +
-                              "; " + QString::number(analysis::default_stone_bench_depth) + " for the stone games).", "N"});
+    p.addOption({"depth",
+                 "Search depth for every position (default " + QString::number(analysis::default_bench_depth) + "; " +
+                     QString::number(analysis::default_stone_bench_depth) + " for the stone games).",
+                 "N"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"judge", "Judge the fixed 59-ply Ninuki game with the stone judge's default setting instead."});
-    p.addOption({"nodes", "With --judge: nodes per position instead of the default (" +
-                              QString::number(qulonglong(analysis::default_stone_judge_nodes)) + ").", "N"});
+    p.addOption({"nodes",
+                 "With --judge: nodes per position instead of the default (" +
+                     QString::number(qulonglong(analysis::default_stone_judge_nodes)) + ").",
+                 "N"});
     p.addOption({"verbose", "Print each position's best move, score and node count."});
 }
 
@@ -49,9 +53,8 @@ int run_bench(const QCommandLineParser& p) {
         const analysis::JudgeBenchResult j = analysis::run_judge_bench(settings);
         std::string verdicts;
         for (int v = 0; v < analysis::verdict_count; ++v)
-            verdicts += std::string(verdicts.empty() ? "" : ", ") +
-                        std::string(analysis::verdict_name(analysis::Verdict(v))) + " " +
-                        std::to_string(j.counts[0][v] + j.counts[1][v]);
+            verdicts += std::string(verdicts.empty() ? "" : ", ") + std::string(analysis::verdict_name(analysis::Verdict(v))) +
+                " " + std::to_string(j.counts[0][v] + j.counts[1][v]);
         if (p.isSet("json")) {
             QJsonObject o;
             o["game"] = "Ninuki";
@@ -62,10 +65,9 @@ int run_bench(const QCommandLineParser& p) {
             o["cpu_ms"] = qint64(j.cpu_ms);
             print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else {
-            print_out("judged Ninuki game: " + std::to_string(j.plies) + " plies at " +
-                      std::to_string(settings.limits.nodes) + " nodes a position\nnodes " + std::to_string(j.nodes) +
-                      "\ntime " + std::to_string(j.time_ms) + " ms\ncpu time " + std::to_string(j.cpu_ms) +
-                      " ms\nverdicts " + verdicts + "\n");
+            print_out("judged Ninuki game: " + std::to_string(j.plies) + " plies at " + std::to_string(settings.limits.nodes) +
+                      " nodes a position\nnodes " + std::to_string(j.nodes) + "\ntime " + std::to_string(j.time_ms) +
+                      " ms\ncpu time " + std::to_string(j.cpu_ms) + " ms\nverdicts " + verdicts + "\n");
         }
         return exit_ok;
     }
@@ -79,9 +81,8 @@ int run_bench(const QCommandLineParser& p) {
         print_err(std::string(e.position) + "  " + (e.result.best ? pos.move_text(e.result.best) : "none") + " score " +
                   std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
     };
-    r = AnyPosition::start(kind).visit([&](const auto& start) {
-        return analysis::run_bench_over<std::decay_t<decltype(start)>>(texts, depth, hash_mb, show);
-    });
+    r = AnyPosition::start(kind).visit(
+        [&](const auto& start) { return analysis::run_bench_over<std::decay_t<decltype(start)>>(texts, depth, hash_mb, show); });
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
     // On a busy machine the wall clock also counts time spent waiting for a processor.
     const double cpu_nps = r.cpu_ms > 0 ? double(r.nodes) * 1000.0 / double(r.cpu_ms) : 0.0;
@@ -97,11 +98,10 @@ int run_bench(const QCommandLineParser& p) {
         o["cpu_nps"] = qint64(cpu_nps);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
-        print_out(std::string(kind == GameKind::gounki ? "" : "game " + std::string(game_kind_name(kind)) + "\n") +
-                  "positions " + std::to_string(positions) + " depth " + std::to_string(depth) +
-                  "\nnodes " + std::to_string(r.nodes) + "\ntime " + std::to_string(r.time_ms) + " ms\nnps " +
-                  std::to_string(std::uint64_t(nps)) + "\ncpu time " + std::to_string(r.cpu_ms) + " ms\ncpu nps " +
-                  std::to_string(std::uint64_t(cpu_nps)) + "\n");
+        print_out(std::string(kind == GameKind::gounki ? "" : "game " + std::string(game_kind_name(kind)) + "\n") + "positions " +
+                  std::to_string(positions) + " depth " + std::to_string(depth) + "\nnodes " + std::to_string(r.nodes) +
+                  "\ntime " + std::to_string(r.time_ms) + " ms\nnps " + std::to_string(std::uint64_t(nps)) + "\ncpu time " +
+                  std::to_string(r.cpu_ms) + " ms\ncpu nps " + std::to_string(std::uint64_t(cpu_nps)) + "\n");
     }
     return exit_ok;
 }

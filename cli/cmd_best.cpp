@@ -73,8 +73,8 @@ bool read_search_limits(const Command& self, const QCommandLineParser& p, Search
 }
 
 // The output of both games: `pos_text` and the moves already written as text.
-void print_result(const QCommandLineParser& p, const std::string& pos_text, const SearchResult& r,
-                  const std::string& best, const std::vector<std::string>& pv) {
+void print_result(const QCommandLineParser& p, const std::string& pos_text, const SearchResult& r, const std::string& best,
+                  const std::vector<std::string>& pv) {
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
     if (p.isSet("json")) {
         QJsonObject o;
@@ -96,8 +96,8 @@ void print_result(const QCommandLineParser& p, const std::string& pos_text, cons
         out += "score " + score_text(r.score) + "\n";
         out += "win_in " + (r.win_in ? std::to_string(r.win_in) : std::string("none")) + "\n";
         out += "pv " + join(pv) + "\n";
-        out += "depth " + std::to_string(r.depth) + " nodes " + std::to_string(r.nodes) + " time " +
-               std::to_string(r.time_ms) + " ms nps " + std::to_string(std::uint64_t(nps)) + "\n";
+        out += "depth " + std::to_string(r.depth) + " nodes " + std::to_string(r.nodes) + " time " + std::to_string(r.time_ms) +
+            " ms nps " + std::to_string(std::uint64_t(nps)) + "\n";
         print_out(out);
     }
 }
@@ -114,7 +114,9 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
     if (pos.game_over()) {
         const Outcome o = pos.outcome();
         print_err(std::string("gounki best: the game is over: ") +
-                  (o == Outcome::draw ? std::string("a draw") : std::string(o == Outcome::white_wins ? "White" : "Black") + " has won") + "\n");
+                  (o == Outcome::draw ? std::string("a draw")
+                                      : std::string(o == Outcome::white_wins ? "White" : "Black") + " has won") +
+                  "\n");
         return exit_findings;
     }
     StoneSearchOptions options;
@@ -124,8 +126,8 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
     if (p.isSet("progress"))
         progress = [](const SearchInfo& info) {
             print_err("depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) + " score " +
-                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " +
-                      std::to_string(info.time_ms) + " ms pv " + join(point_names(info.pv)) + "\n");
+                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " + std::to_string(info.time_ms) +
+                      " ms pv " + join(point_names(info.pv)) + "\n");
         };
     const SearchResult r = searcher.search(pos, limits, progress);
     print_result(p, pos.to_text(), r, r.best ? stones::point_name(r.best.point()) : std::string("none"), point_names(r.pv));
@@ -135,9 +137,15 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position", "The position to search (docs/rules.md 1.7 format, a Gomoku/Ninuki position text, a game's name for its start, or @FILE); the Gounki start position if left out.", "position"});
+    p.addOption({"position",
+                 "The position to search (docs/rules.md 1.7 format, a Gomoku/Ninuki position text, a game's name for its start, "
+                 "or @FILE); the Gounki start position if left out.",
+                 "position"});
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
-    p.addOption({"nodes", "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".", "N"});
+    p.addOption(
+        {"nodes",
+         "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".",
+         "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
     p.addOption({"json", "Print one JSON object instead of text."});
@@ -146,7 +154,8 @@ void describe_best(QCommandLineParser& p) {
 
 int run_best(const QCommandLineParser& p) {
     const Command& self = *find_command("best");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     SearchLimits limits;
     int code = exit_ok;
     if (!read_search_limits(self, p, limits, code)) return code;
@@ -163,8 +172,8 @@ int run_best(const QCommandLineParser& p) {
     const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();
     if (pos.game_over()) {
-        print_err(std::string("gounki best: the game is over: ") +
-                  (pos.outcome() == Outcome::white_wins ? "White" : "Black") + " has won\n");
+        print_err(std::string("gounki best: the game is over: ") + (pos.outcome() == Outcome::white_wins ? "White" : "Black") +
+                  " has won\n");
         return exit_findings;
     }
 
@@ -173,8 +182,8 @@ int run_best(const QCommandLineParser& p) {
     if (p.isSet("progress"))
         progress = [&pos](const SearchInfo& info) {
             print_err("depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) + " score " +
-                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " +
-                      std::to_string(info.time_ms) + " ms pv " + join(pv_texts(pos, info.pv)) + "\n");
+                      score_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " + std::to_string(info.time_ms) +
+                      " ms pv " + join(pv_texts(pos, info.pv)) + "\n");
         };
     const SearchResult r = searcher.search(pos, limits, progress);
     print_result(p, pos.to_text(), r, move_to_text(pos, r.best), pv_texts(pos, r.pv));

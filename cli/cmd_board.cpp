@@ -76,16 +76,17 @@ int read_point(const Command& self, const stones::StonePosition& pos, const char
     const int p = stones::parse_point(text, pos.size());
     if (p == stones::no_point) {
         const char last = char('a' + pos.size() - 1);
-        usage_error(self, std::string("--") + option + " '" + text + "': not a point of the " + std::to_string(pos.size()) +
-                              "x" + std::to_string(pos.size()) + " board (a1 to " + last + std::to_string(pos.size()) + ")");
+        usage_error(self,
+                    std::string("--") + option + " '" + text + "': not a point of the " + std::to_string(pos.size()) + "x" +
+                        std::to_string(pos.size()) + " board (a1 to " + last + std::to_string(pos.size()) + ")");
     }
     return p;
 }
 
 struct Diagram {
-    std::string text;     // the SVG or text diagram
+    std::string text; // the SVG or text diagram
     QJsonObject position; // for --json
-    std::string move;     // the marked move, canonical
+    std::string move; // the marked move, canonical
 };
 
 // A Gounki diagram; false after printing a usage error.
@@ -141,8 +142,9 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
         if (point == stones::no_point) return false;
         const stones::PlaceError e = pos.check(Move::placement(point));
         if (e != stones::PlaceError::none) {
-            usage_error(self, "--move '" + written + "': " + stones::point_name(point) + " cannot be played: " +
-                                  std::string(stones::place_error_text(e)));
+            usage_error(self,
+                        "--move '" + written + "': " + stones::point_name(point) +
+                            " cannot be played: " + std::string(stones::place_error_text(e)));
             return false;
         }
         marks.push_back({Move::placement(point), report::ArrowKind::move});
@@ -194,8 +196,9 @@ void describe_board(QCommandLineParser& p) {
 int run_board(const QCommandLineParser& p) {
     const Command& self = *find_command("board");
     if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments().first().toStdString() +
-                                     "' (the position goes after --position, quoted)");
+        return usage_error(self,
+                           "unexpected argument '" + p.positionalArguments().first().toStdString() +
+                               "' (the position goes after --position, quoted)");
     const std::string file = p.value("output").toStdString();
     std::string format = p.value("format").toStdString();
     if (format.empty()) {

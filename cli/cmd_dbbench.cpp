@@ -58,12 +58,14 @@ int run_dbbench(const QCommandLineParser& p) {
     const int threads = p.value("threads").toInt(&ok[5]);
     for (bool b : ok)
         if (!b) return usage_error(self, "--games, --plies, --seed, --batch, --searches and --threads take whole numbers");
-    if (games < 1 || plies < 0 || batch < 1 || searches < 0 || threads < 0) return usage_error(self, "the numbers must be positive");
+    if (games < 1 || plies < 0 || batch < 1 || searches < 0 || threads < 0)
+        return usage_error(self, "the numbers must be positive");
     auto pattern = db::Pattern::parse(p.value("pattern").toStdString());
     if (auto* e = std::get_if<db::PatternError>(&pattern)) return usage_error(self, "bad pattern: " + e->message);
 
-    const std::string path = p.isSet("db") ? p.value("db").toStdString()
-                                           : (std::filesystem::temp_directory_path() / ("gounki-dbbench-" + std::to_string(::getpid()) + ".db")).string();
+    const std::string path = p.isSet("db")
+        ? p.value("db").toStdString()
+        : (std::filesystem::temp_directory_path() / ("gounki-dbbench-" + std::to_string(::getpid()) + ".db")).string();
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
 
     // Generation is not timed with the import; a sample of positions is kept for the searches.
@@ -96,7 +98,10 @@ int run_dbbench(const QCommandLineParser& p) {
         if (!out) return usage_error(self, "cannot write " + p.value("gpn").toStdString());
     }
 
-    QJsonObject result{{"games", games}, {"plies_per_game", double(total_plies) / double(games)}, {"seed", qint64(seed)}, {"generate_ms", generate_ms}};
+    QJsonObject result{{"games", games},
+                       {"plies_per_game", double(total_plies) / double(games)},
+                       {"seed", qint64(seed)},
+                       {"generate_ms", generate_ms}};
     try {
         db::GameDatabase database(path, db::Access::read_write);
         db::ImportOptions io;
@@ -159,13 +164,10 @@ int run_dbbench(const QCommandLineParser& p) {
         result["pattern"] = QString::fromStdString(pat.text());
         result["pattern_ms"] = ms_since(timer);
         result["pattern_games"] = qint64(matched.total);
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     if (!p.isSet("keep"))
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
-    else
-        result["database"] = QString::fromStdString(path);
+    else result["database"] = QString::fromStdString(path);
 
     if (p.isSet("json")) {
         print_out(QJsonDocument(result).toJson(QJsonDocument::Compact).toStdString() + "\n");
@@ -188,14 +190,15 @@ int run_dbbench(const QCommandLineParser& p) {
                   "exact search        %.2f ms mean, %.2f ms max over %d positions\n"
                   "tree of the start   %.1f ms (%.1f ms again), %lld games\n"
                   "pattern search      %.0f ms, %lld games match '%s'\n",
-                  games, result["plies_per_game"].toDouble(), static_cast<unsigned long long>(seed), result["import_games_per_s"].toDouble(),
-                  result["import_ms"].toDouble() / 1000, static_cast<long long>(result["merges"].toInteger()),
-                  result["import_cpu_s"].toDouble(), result["import_writer_cpu_s"].toDouble(), phases.c_str(),
-                  result["bytes_per_game"].toDouble(), result["bytes_per_40_plies"].toDouble(),
-                  static_cast<long long>(result["file_bytes"].toInteger()), result["search_mean_ms"].toDouble(),
-                  result["search_max_ms"].toDouble(), searches, result["tree_start_ms"].toDouble(),
-                  result["tree_start_again_ms"].toDouble(), static_cast<long long>(result["tree_start_games"].toInteger()),
-                  result["pattern_ms"].toDouble(), static_cast<long long>(result["pattern_games"].toInteger()),
+                  games, result["plies_per_game"].toDouble(), static_cast<unsigned long long>(seed),
+                  result["import_games_per_s"].toDouble(), result["import_ms"].toDouble() / 1000,
+                  static_cast<long long>(result["merges"].toInteger()), result["import_cpu_s"].toDouble(),
+                  result["import_writer_cpu_s"].toDouble(), phases.c_str(), result["bytes_per_game"].toDouble(),
+                  result["bytes_per_40_plies"].toDouble(), static_cast<long long>(result["file_bytes"].toInteger()),
+                  result["search_mean_ms"].toDouble(), result["search_max_ms"].toDouble(), searches,
+                  result["tree_start_ms"].toDouble(), result["tree_start_again_ms"].toDouble(),
+                  static_cast<long long>(result["tree_start_games"].toInteger()), result["pattern_ms"].toDouble(),
+                  static_cast<long long>(result["pattern_games"].toInteger()),
                   result["pattern"].toString().toStdString().c_str());
     print_out(text);
     return exit_ok;

@@ -23,9 +23,7 @@ int run_delete(const QCommandLineParser& p) {
     bool deleted = false;
     try {
         deleted = database->delete_game(id);
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     if (p.isSet("json")) {
         QJsonObject o{{"id", id}, {"deleted", deleted}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");

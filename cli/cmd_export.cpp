@@ -22,7 +22,8 @@ void describe_export(QCommandLineParser& p) {
 
 int run_export(const QCommandLineParser& p) {
     const Command& self = *find_command("export");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     if (!p.isSet("output")) return usage_error(self, "give the output file with -o FILE (- for standard output)");
     int code = exit_ok;
     db::GameFilter filter;
@@ -76,7 +77,8 @@ int run_export(const QCommandLineParser& p) {
         QJsonObject o{{"file", QString::fromStdString(path)}, {"games", qint64(games)}, {"filter", filter_json(filter)}};
         (to_stdout ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
-        print_err("exported " + std::to_string(games) + (games == 1 ? " game" : " games") + (to_stdout ? "" : " to " + path) + "\n");
+        print_err("exported " + std::to_string(games) + (games == 1 ? " game" : " games") + (to_stdout ? "" : " to " + path) +
+                  "\n");
     }
     return exit_ok;
 }

@@ -14,7 +14,8 @@ void describe_games(QCommandLineParser& p) {
 
 int run_games(const QCommandLineParser& p) {
     const Command& self = *find_command("games");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     int code = exit_ok;
     db::GameFilter filter;
     db::Paging paging;
@@ -26,14 +27,15 @@ int run_games(const QCommandLineParser& p) {
         if (p.isSet("json")) {
             QJsonArray games;
             for (const auto& g : list.games) games.append(summary_json(g));
-            QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
+            QJsonObject o{{"total", qint64(list.total)},
+                          {"offset", qint64(paging.offset)},
+                          {"filter", filter_json(filter)},
+                          {"games", games}};
             print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else {
             print_out(games_table(list.games, false) + paging_note(std::int64_t(list.games.size()), list.total, paging));
         }
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;
 }
 

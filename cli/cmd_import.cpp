@@ -19,15 +19,18 @@ namespace gounki::cli {
 
 void describe_import(QCommandLineParser& p) {
     add_db_option(p);
-    p.addOption({"keep-duplicates", "Store games that duplicate a stored one (same players, result and moves); they are still reported."});
-    p.addOption({"reject-broken", "Do not store broken games (illegal moves, contradicting results...); by default they are stored "
-                                  "as partial or invalid with their diagnostics."});
+    p.addOption({"keep-duplicates",
+                 "Store games that duplicate a stored one (same players, result and moves); they are still reported."});
+    p.addOption({"reject-broken",
+                 "Do not store broken games (illegal moves, contradicting results...); by default they are stored "
+                 "as partial or invalid with their diagnostics."});
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
     add_notation_option(p, true);
-    p.addPositionalArgument(
-        "FILE", "Record files to import: GPN (docs/rules.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with \"(;\"); - reads standard input.",
-        "FILE...");
+    p.addPositionalArgument("FILE",
+                            "Record files to import: GPN (docs/rules.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with "
+                            "\"(;\"); - reads standard input.",
+                            "FILE...");
 }
 
 namespace {
@@ -128,8 +131,12 @@ int run_import(const QCommandLineParser& p) {
         const db::ImportStats& s = result.stats;
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
         if (json) {
-            QJsonObject o = summary_json({{"read", s.added}, {"stored", s.stored}, {"broken", s.broken}, {"duplicates", s.duplicates},
-                                          {"already_imported", s.already_imported}, {"rejected", s.rejected},
+            QJsonObject o = summary_json({{"read", s.added},
+                                          {"stored", s.stored},
+                                          {"broken", s.broken},
+                                          {"duplicates", s.duplicates},
+                                          {"already_imported", s.already_imported},
+                                          {"rejected", s.rejected},
                                           {"prefix_flagged", s.prefix_flagged}});
             o.insert("database", QString::fromStdString(db_path(p)));
             o.insert("seconds", seconds);

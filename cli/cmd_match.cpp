@@ -37,7 +37,10 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
         const std::string item = text.substr(at, end - at);
         at = end + 1;
         const std::size_t eq = item.find('=');
-        if (eq == std::string::npos) { error = "expected name=value, got '" + item + "'"; return false; }
+        if (eq == std::string::npos) {
+            error = "expected name=value, got '" + item + "'";
+            return false;
+        }
         const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
         if (name == "advance") {
             std::size_t i = 0, p = 0;
@@ -49,12 +52,22 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
             }
             continue;
         }
-        int* field = name == "piece" ? &w.piece : name == "range2" ? &w.range2 : name == "range3" ? &w.range3
-                   : name == "runner" ? &w.runner : name == "hanging_their_move" ? &w.hanging_their_move
-                   : name == "hanging_our_move" ? &w.hanging_our_move : name == "defended" ? &w.defended
-                   : name == "contested" ? &w.contested : name == "tempo" ? &w.tempo
-                   : name == "futility" ? &o.futility_margin : name == "reverse_futility" ? &o.reverse_futility_margin : nullptr;
-        if (!field) { error = "unknown evaluation weight '" + name + "'"; return false; }
+        int* field = name == "piece"       ? &w.piece
+            : name == "range2"             ? &w.range2
+            : name == "range3"             ? &w.range3
+            : name == "runner"             ? &w.runner
+            : name == "hanging_their_move" ? &w.hanging_their_move
+            : name == "hanging_our_move"   ? &w.hanging_our_move
+            : name == "defended"           ? &w.defended
+            : name == "contested"          ? &w.contested
+            : name == "tempo"              ? &w.tempo
+            : name == "futility"           ? &o.futility_margin
+            : name == "reverse_futility"   ? &o.reverse_futility_margin
+                                           : nullptr;
+        if (!field) {
+            error = "unknown evaluation weight '" + name + "'";
+            return false;
+        }
         *field = std::atoi(value.c_str());
     }
     return true;
@@ -79,15 +92,22 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"threads", "Games played at once (default 1).", "T"});
     p.addOption({QStringList{"o", "output"}, "Also write the games as records to FILE.", "FILE"});
     p.addOption({"json", "Print one JSON object instead of text."});
-    p.addOption({"a-eval", "Settings of A, for tuning: name=value,... (evaluation weights of analysis/gounki/eval.hpp, futility, reverse_futility).", "W"});
+    p.addOption({"a-eval",
+                 "Settings of A, for tuning: name=value,... (evaluation weights of analysis/gounki/eval.hpp, futility, "
+                 "reverse_futility).",
+                 "W"});
     p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
 }
 
 int run_match(const QCommandLineParser& p) {
     const Command& self = *find_command("match");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     auto number = [&](const char* name, long long def, long long lo, long long hi, long long& out) {
-        if (!p.isSet(name)) { out = def; return true; }
+        if (!p.isSet(name)) {
+            out = def;
+            return true;
+        }
         bool ok = false;
         out = p.value(name).toLongLong(&ok);
         return ok && out >= lo && out <= hi;
@@ -130,8 +150,8 @@ int run_match(const QCommandLineParser& p) {
         MatchGame m;
         m.a_is_white = i % 2 == 0;
         const EnginePlayer pa{&sa, a}, pb{&sb, b};
-        m.game = m.a_is_white ? play_game(start, opening, pa, pb, int(max_plies))
-                              : play_game(start, opening, pb, pa, int(max_plies));
+        m.game =
+            m.a_is_white ? play_game(start, opening, pa, pb, int(max_plies)) : play_game(start, opening, pb, pa, int(max_plies));
         return m;
     };
     QThreadPool pool;
@@ -181,22 +201,26 @@ int run_match(const QCommandLineParser& p) {
     const double n = double(played.size());
     const double score = (a_wins + 0.5 * draws) / n;
     // Elo difference from the score, and a 95% interval from the per-game standard deviation.
-    const double var = ((a_wins * (1 - score) * (1 - score)) + (b_wins * score * score) + draws * (0.5 - score) * (0.5 - score)) / n;
+    const double var =
+        ((a_wins * (1 - score) * (1 - score)) + (b_wins * score * score) + draws * (0.5 - score) * (0.5 - score)) / n;
     const double se = std::sqrt(var / n);
-    auto elo = [](double s) { s = std::clamp(s, 1e-3, 1 - 1e-3); return -400.0 * std::log10(1 / s - 1); };
+    auto elo = [](double s) {
+        s = std::clamp(s, 1e-3, 1 - 1e-3);
+        return -400.0 * std::log10(1 / s - 1);
+    };
     char line[512];
     if (p.isSet("json")) {
         std::snprintf(line, sizeof line,
                       "{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"draws\":%d,\"a_score\":%.4f,"
                       "\"elo\":%.1f,\"elo_low\":%.1f,\"elo_high\":%.1f,\"plies_per_game\":%.1f}\n",
-                      a_name.c_str(), b_name.c_str(), int(n), a_wins, b_wins, draws, score, elo(score),
-                      elo(score - 1.96 * se), elo(score + 1.96 * se), double(plies) / n);
+                      a_name.c_str(), b_name.c_str(), int(n), a_wins, b_wins, draws, score, elo(score), elo(score - 1.96 * se),
+                      elo(score + 1.96 * se), double(plies) / n);
     } else {
         std::snprintf(line, sizeof line,
                       "A = %s, B = %s\n%d games: A won %d (%d as White, %d as Black), B won %d, draws %d\n"
                       "A scored %.1f%%, Elo difference %+.0f (95%%: %+.0f to %+.0f); %.1f plies a game\n",
-                      a_name.c_str(), b_name.c_str(), int(n), a_wins, a_white_wins, a_black_wins, b_wins, draws,
-                      100 * score, elo(score), elo(score - 1.96 * se), elo(score + 1.96 * se), double(plies) / n);
+                      a_name.c_str(), b_name.c_str(), int(n), a_wins, a_white_wins, a_black_wins, b_wins, draws, 100 * score,
+                      elo(score), elo(score - 1.96 * se), elo(score + 1.96 * se), double(plies) / n);
     }
     print_out(line);
     return exit_ok;

@@ -57,7 +57,8 @@ int run_perft(const QCommandLineParser& p) {
         if (p.isSet("divide")) {
             QJsonArray moves;
             for (const auto& e : divide)
-                moves.append(QJsonObject{{"move", QString::fromStdString(move_to_text(pos, e.move))}, {"nodes", qint64(e.nodes)}});
+                moves.append(
+                    QJsonObject{{"move", QString::fromStdString(move_to_text(pos, e.move))}, {"nodes", qint64(e.nodes)}});
             o["divide"] = moves;
         }
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");

@@ -21,10 +21,14 @@ namespace gounki::cli {
 void describe_position(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"moves", "Play these moves first (whitespace-separated, record notation), then show the result.", "moves"});
-    p.addOption({"format", "text (the default: canonical text, diagram, legal moves) or lc4 (the position as an LC4 "
-                           "position file, 64 lines, and nothing else; it holds no side to move).", "format", "text"});
-    p.addOption({"side", "w or b: the side to move of an LC4 position file given as @FILE (default w); a position "
-                         "text says its own.", "side"});
+    p.addOption({"format",
+                 "text (the default: canonical text, diagram, legal moves) or lc4 (the position as an LC4 "
+                 "position file, 64 lines, and nothing else; it holds no side to move).",
+                 "format", "text"});
+    p.addOption({"side",
+                 "w or b: the side to move of an LC4 position file given as @FILE (default w); a position "
+                 "text says its own.",
+                 "side"});
     p.addPositionalArgument("POSITION",
                             "A position in the format of docs/rules.md 1.7, or 'start'; or a Gomoku/Ninuki position "
                             "(\"Ninuki 19 ...\", README \"Stone positions\"), or 'gomoku' or 'ninuki' for the empty board; "
@@ -46,9 +50,9 @@ int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
             const stones::PlaceError e = point == stones::no_point ? stones::PlaceError::off_board : pos.check(m);
             if (e != stones::PlaceError::none) {
                 print_err("gounki position: move " + std::to_string(i + 1) + " '" + written + "': " +
-                          (point == stones::no_point ? "not a point of the " + std::to_string(pos.size()) + "x" +
-                                                           std::to_string(pos.size()) + " board"
-                                                     : std::string(stones::place_error_text(e))) +
+                          (point == stones::no_point
+                               ? "not a point of the " + std::to_string(pos.size()) + "x" + std::to_string(pos.size()) + " board"
+                               : std::string(stones::place_error_text(e))) +
                           "\n");
                 return exit_findings;
             }
@@ -109,15 +113,16 @@ int run_position(const QCommandLineParser& p) {
             lc4_file = !in.is_open() || looks_like_lc4(content, arg.substr(1));
         }
         if (!lc4_file)
-            return usage_error(self, "--side gives the side to move of an LC4 position file (@FILE); a position text "
-                                     "ends with its own (w or b)");
+            return usage_error(self,
+                               "--side gives the side to move of an LC4 position file (@FILE); a position text "
+                               "ends with its own (w or b)");
     }
     AnyPosition any;
     if (!read_position(self, args[0], any)) return exit_usage;
     if (const stones::StonePosition* stone = any.stones()) {
         if (lc4)
-            return usage_error(self, "--format lc4 writes a Gounki position; " + std::string(game_kind_name(any.kind())) +
-                                         " has no LC4 format");
+            return usage_error(
+                self, "--format lc4 writes a Gounki position; " + std::string(game_kind_name(any.kind())) + " has no LC4 format");
         return run_stone_position(p, *stone);
     }
     Position pos = *any.gounki();
@@ -140,8 +145,8 @@ int run_position(const QCommandLineParser& p) {
                 return exit_findings;
             }
             for (MarkerWarning w : r.warnings)
-                print_err("gounki position: warning: move " + std::to_string(i + 1) + " '" + text + "': " +
-                          std::string(marker_warning_text(w)) + "\n");
+                print_err("gounki position: warning: move " + std::to_string(i + 1) + " '" + text +
+                          "': " + std::string(marker_warning_text(w)) + "\n");
             UndoRecord undo;
             pos.do_move(r.move, undo);
         }
@@ -185,12 +190,16 @@ int run_position(const QCommandLineParser& p) {
     }
     out += "  a   b   c   d   e   f   g   h\n";
     if (pos.game_over()) out += std::string("Game over: ") + outcome + "\n";
-    else out += std::string(pos.side_to_move() == Color::white ? "White" : "Black") + " to move, " +
-                std::to_string(moves.size()) + " legal moves:\n";
+    else
+        out += std::string(pos.side_to_move() == Color::white ? "White" : "Black") + " to move, " + std::to_string(moves.size()) +
+            " legal moves:\n";
     std::string line;
     for (Move m : moves) {
         const std::string t = move_to_text(pos, m);
-        if (line.size() + t.size() + 1 > 78) { out += line + "\n"; line.clear(); }
+        if (line.size() + t.size() + 1 > 78) {
+            out += line + "\n";
+            line.clear();
+        }
         line += (line.empty() ? "" : " ") + t;
     }
     if (!line.empty()) out += line + "\n";

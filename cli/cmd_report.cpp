@@ -87,8 +87,7 @@ int run_report(const QCommandLineParser& p) {
     if (!p.isSet("output")) return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output)");
     report::GpnOptions gpn;
     if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
-    if (p.isSet("notation") && format != "gpn")
-        return usage_error(self, "--notation is for --format gpn (annotated records)");
+    if (p.isSet("notation") && format != "gpn") return usage_error(self, "--notation is for --format gpn (annotated records)");
     const std::string output = p.value("output").toStdString();
     db::GameFilter filter;
     int code = exit_ok;
@@ -130,9 +129,7 @@ int run_report(const QCommandLineParser& p) {
         } else {
             database->for_each_game(filter, add);
         }
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     if (model.games.empty()) {
         print_err("gounki report: no game matches\n");
         return exit_findings;
@@ -140,14 +137,14 @@ int run_report(const QCommandLineParser& p) {
     if (!p.isSet("title")) {
         // The default names the game: "Gomoku game report"; "Game report" for games of several kinds.
         const GameKind kind = model.games.front().kind;
-        const bool one_kind = std::all_of(model.games.begin(), model.games.end(),
-                                          [&](const report::GameReport& g) { return g.kind == kind; });
+        const bool one_kind =
+            std::all_of(model.games.begin(), model.games.end(), [&](const report::GameReport& g) { return g.kind == kind; });
         if (!one_kind) model.title = "Game report";
         else if (kind != GameKind::gounki) model.title = std::string(game_kind_name(kind)) + " game report";
     }
     model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
     const std::string text = format == "html" ? report::render_html(model)
-                             : format == "md" ? report::render_markdown(model)
+        : format == "md"                      ? report::render_markdown(model)
                                               : report::render_annotated_gpn(model, gpn);
     std::string error;
     if (!write_output(output, text, error)) {
@@ -165,7 +162,10 @@ int run_report(const QCommandLineParser& p) {
                       {"bytes", qint64(text.size())}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!quiet() && output != "-") {
-        print_out("wrote " + std::string(format == "md" ? "Markdown" : format == "gpn" ? "annotated records" : "HTML") +
+        print_out("wrote " +
+                  std::string(format == "md"        ? "Markdown"
+                                  : format == "gpn" ? "annotated records"
+                                                    : "HTML") +
                   " report on " + counted(qint64(model.games.size()), "game") + " to " +
                   std::filesystem::absolute(output).string() + "\n");
     }

@@ -32,7 +32,8 @@ void describe_search(QCommandLineParser& p) {
 
 int run_search(const QCommandLineParser& p) {
     const Command& self = *find_command("search");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     if (p.isSet("position") && p.isSet("pattern")) return usage_error(self, "give --position or --pattern, not both");
     int code = exit_ok;
     db::GameFilter filter;
@@ -50,8 +51,8 @@ int run_search(const QCommandLineParser& p) {
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
         const auto bad = [&](const db::PatternError& e) {
-            print_err("gounki search: bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message + "\n  " + text +
-                      "\n  " + std::string(std::size_t(e.column), ' ') + "^\n");
+            print_err("gounki search: bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message + "\n  " +
+                      text + "\n  " + std::string(std::size_t(e.column), ' ') + "^\n");
             return exit_usage;
         };
         if (stones::is_stone_position_text(text)) {
@@ -74,15 +75,14 @@ int run_search(const QCommandLineParser& p) {
         else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
         else if (stone_pattern) list = database->search_stone_pattern(*stone_pattern, filter, paging);
         else list = database->list_games(filter, paging); // the tag filters alone
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
 
     const bool by_position = p.isSet("position") || p.isSet("pattern");
     if (p.isSet("json")) {
         QJsonArray games;
         for (const auto& g : list.games) games.append(summary_json(g));
-        QJsonObject o{{"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
+        QJsonObject o{
+            {"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
         if (p.isSet("position")) o["position"] = QString::fromStdString(position_text);
         if (p.isSet("pattern")) o["pattern"] = QString::fromStdString(pattern_text);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");

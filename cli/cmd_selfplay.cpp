@@ -38,7 +38,8 @@ parser::GameRecord to_record(const PlayedGameOf<Pos>& g, const std::string& whit
               {"White", white},
               {"Black", black},
               {"Result", result}};
-    if (g.adjudicated) r.tags.push_back({"Termination", "adjudicated as a draw after " + std::to_string(g.plies.size()) + " plies"});
+    if (g.adjudicated)
+        r.tags.push_back({"Termination", "adjudicated as a draw after " + std::to_string(g.plies.size()) + " plies"});
     for (const PlayedPly& p : g.plies) {
         parser::Ply ply;
         ply.move = p.move;
@@ -79,10 +80,14 @@ void describe_selfplay(QCommandLineParser& p) {
 
 int run_selfplay(const QCommandLineParser& p) {
     const Command& self = *find_command("selfplay");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     if (!p.isSet("output")) return usage_error(self, "-o FILE is required ('-' for standard output)");
     auto number = [&](const char* name, long long def, long long lo, long long hi, long long& out) {
-        if (!p.isSet(name)) { out = def; return true; }
+        if (!p.isSet(name)) {
+            out = def;
+            return true;
+        }
         bool ok = false;
         out = p.value(name).toLongLong(&ok);
         return ok && out >= lo && out <= hi;
@@ -129,7 +134,7 @@ int run_selfplay(const QCommandLineParser& p) {
                 if (plies[k].from_opening) continue;
                 const Color mover = k % 2 == 0 ? first : ~first;
                 const double result = out.outcome == Outcome::none || out.outcome == Outcome::draw ? 0.5
-                                      : out.outcome == win_for(mover)                              ? 1.0
+                    : out.outcome == win_for(mover)                                                ? 1.0
                                                                                                    : 0.0;
                 out.samples.push_back({plies[k].score, result});
             }
@@ -150,7 +155,8 @@ int run_selfplay(const QCommandLineParser& p) {
     if (threads > 1) {
         QThreadPool pool;
         pool.setMaxThreadCount(int(threads));
-        played = QtConcurrent::blockingMapped<std::vector<GameSummary>>(&pool, indices, std::function<GameSummary(const int&)>(play));
+        played =
+            QtConcurrent::blockingMapped<std::vector<GameSummary>>(&pool, indices, std::function<GameSummary(const int&)>(play));
     } else {
         Progress progress("games", std::size_t(games), true); // only on a terminal
         for (int i : indices) {
@@ -197,14 +203,14 @@ int run_selfplay(const QCommandLineParser& p) {
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
-    print_err(std::to_string(games) + " games: White won " + std::to_string(wins[0]) + ", Black won " +
-              std::to_string(wins[1]) + ", draws (adjudicated) " + std::to_string(wins[2]) + "; " +
-              std::to_string(total_plies / std::size_t(games)) + " plies a game on average\n");
+    print_err(std::to_string(games) + " games: White won " + std::to_string(wins[0]) + ", Black won " + std::to_string(wins[1]) +
+              ", draws (adjudicated) " + std::to_string(wins[2]) + "; " + std::to_string(total_plies / std::size_t(games)) +
+              " plies a game on average\n");
     if (p.isSet("fit")) {
         char line[256];
         std::snprintf(line, sizeof line,
-                      "curve fit: scale %.1f over %d scored positions; mean log loss %.4f (0.5 everywhere: %.4f)\n",
-                      fit.scale, fit.samples, fit.log_loss, fit.base_log_loss);
+                      "curve fit: scale %.1f over %d scored positions; mean log loss %.4f (0.5 everywhere: %.4f)\n", fit.scale,
+                      fit.samples, fit.log_loss, fit.base_log_loss);
         print_err(line);
     }
     return exit_ok;

@@ -26,9 +26,7 @@ int run_show(const QCommandLineParser& p) {
     std::optional<db::StoredGame> game;
     try {
         game = database->game(id);
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     if (!game) {
         print_err("gounki show: no game with id " + std::to_string(id) + "\n");
         return exit_usage;
@@ -37,7 +35,8 @@ int run_show(const QCommandLineParser& p) {
     if (p.isSet("json")) {
         QJsonObject o = summary_json(game->summary);
         QJsonArray tags, moves, diagnostics;
-        for (const auto& [name, value] : game->tags) tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
+        for (const auto& [name, value] : game->tags)
+            tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
         Position pos = game->start;
         UndoRecord undo;
         for (Move m : game->moves) {
@@ -61,7 +60,8 @@ int run_show(const QCommandLineParser& p) {
     }
     std::string out = record;
     if (!game->source_file.empty()) out += "; from " + game->source_file + ":" + std::to_string(game->source_line) + "\n";
-    if (game->summary.status != db::GameStatus::valid) out += std::string("; status: ") + std::string(db::status_name(game->summary.status)) + "\n";
+    if (game->summary.status != db::GameStatus::valid)
+        out += std::string("; status: ") + std::string(db::status_name(game->summary.status)) + "\n";
     for (const db::Diagnostic& d : game->diagnostics) {
         out += "; ";
         if (d.line) out += std::to_string(d.line) + ":" + std::to_string(d.column) + ": ";

@@ -14,13 +14,15 @@ void describe_tree(QCommandLineParser& p) {
                  "The position to explore: a Gounki position (docs/rules.md 1.7 format) or a Gomoku/Ninuki one "
                  "(\"Ninuki 19 ...\", docs/rules.md 2); default: the start position of --game.",
                  "position"});
-    p.addOption({"game", "Without --position: start from the empty board of gomoku or ninuki (default: gounki).", "kind", "gounki"});
+    p.addOption(
+        {"game", "Without --position: start from the empty board of gomoku or ninuki (default: gounki).", "kind", "gounki"});
     p.addOption({"json", "Print one JSON object instead of a table."});
 }
 
 int run_tree(const QCommandLineParser& p) {
     const Command& self = *find_command("tree");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     GameKind game = GameKind::gounki;
     if (!read_game(self, "game", p.value("game"), game)) return exit_usage;
     AnyPosition pos = AnyPosition::start(game);
@@ -31,9 +33,7 @@ int run_tree(const QCommandLineParser& p) {
     db::Tree tree;
     try {
         tree = database->tree(pos);
-    } catch (const std::exception& e) {
-        return database_error(self, e);
-    }
+    } catch (const std::exception& e) { return database_error(self, e); }
     const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
     if (p.isSet("json")) {
         QJsonArray moves;
@@ -51,7 +51,8 @@ int run_tree(const QCommandLineParser& p) {
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
-    std::string out = position_text + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    std::string out =
+        position_text + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
     if (!tree.moves.empty()) out += "Move              Games   White   Black    Draw  Latest\n";
     for (const db::TreeMove& m : tree.moves) {
         char line[160];
@@ -60,8 +61,9 @@ int run_tree(const QCommandLineParser& p) {
         std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
                       pct(m.white_wins, m.games), pct(m.black_wins, m.games), pct(m.draws, m.games));
         const db::GameSummary& g = m.latest;
-        out += line + std::string("#") + std::to_string(g.id) + " " + (g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black) +
-               " " + (g.date.empty() ? "?" : g.date) + " " + std::string(db::result_text(g.result)) + "\n";
+        out += line + std::string("#") + std::to_string(g.id) + " " + (g.white.empty() ? "?" : g.white) + " - " +
+            (g.black.empty() ? "?" : g.black) + " " + (g.date.empty() ? "?" : g.date) + " " +
+            std::string(db::result_text(g.result)) + "\n";
     }
     print_out(out);
     return exit_ok;

@@ -54,8 +54,13 @@ public:
         if (json_) {
             QJsonObject codes;
             for (const auto& [code, n] : t.codes) codes.insert(qs(code), qint64(n));
-            QJsonObject o = summary_json({{"files", t.files}, {"games", t.games}, {"valid", t.valid}, {"invalid", t.invalid},
-                                          {"partial", t.partial}, {"errors", t.errors}, {"warnings", t.warnings}});
+            QJsonObject o = summary_json({{"files", t.files},
+                                          {"games", t.games},
+                                          {"valid", t.valid},
+                                          {"invalid", t.invalid},
+                                          {"partial", t.partial},
+                                          {"errors", t.errors},
+                                          {"warnings", t.warnings}});
             o.insert("codes", codes);
             if (stats) {
                 o.insert("bytes", qint64(t.bytes));
@@ -66,13 +71,10 @@ public:
             print_json_line(o);
             return;
         }
-        auto plural = [](long n, const char* word) {
-            return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-        };
-        std::string out = plural(t.games, "game") + " in " + plural(t.files, "file") + ": " +
-                          std::to_string(t.valid) + " valid, " + std::to_string(t.invalid) + " invalid, " +
-                          std::to_string(t.partial) + " partial; " + plural(t.errors, "error") + ", " +
-                          plural(t.warnings, "warning") + "\n";
+        auto plural = [](long n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
+        std::string out = plural(t.games, "game") + " in " + plural(t.files, "file") + ": " + std::to_string(t.valid) +
+            " valid, " + std::to_string(t.invalid) + " invalid, " + std::to_string(t.partial) + " partial; " +
+            plural(t.errors, "error") + ", " + plural(t.warnings, "warning") + "\n";
         for (const auto& [code, n] : t.codes) out += "  " + code + ": " + std::to_string(n) + "\n";
         if (stats) {
             char buf[200];
@@ -111,7 +113,10 @@ void describe_validate(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
     add_notation_option(p, true);
-    p.addPositionalArgument("FILE", "Record files (GPN, docs/rules.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); '-' reads standard input.", "FILE...");
+    p.addPositionalArgument("FILE",
+                            "Record files (GPN, docs/rules.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); "
+                            "'-' reads standard input.",
+                            "FILE...");
 }
 
 int run_validate(const QCommandLineParser& p) {
@@ -138,8 +143,7 @@ int run_validate(const QCommandLineParser& p) {
             head = pipeline::head_of(name.toStdString());
         }
         std::istream* prefixed_in = standard_input.stream.get();
-        if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()),
-                                   head)) {
+        if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()), head)) {
             std::unique_ptr<parser::SgfReader> sgf;
             if (name == "-") sgf = std::make_unique<parser::SgfReader>(*prefixed_in, "-");
             else sgf = std::make_unique<parser::SgfReader>(std::filesystem::path(name.toStdString()));

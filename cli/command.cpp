@@ -25,7 +25,8 @@ const Command command_table[] = {
     {"delete", "delete a game from the game database", describe_delete, run_delete},
     {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench},
     {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
-    {"analyze", "judge stored games with the engine: best moves, verdicts, accuracy (stored, resumable)", describe_analyze, run_analyze},
+    {"analyze", "judge stored games with the engine: best moves, verdicts, accuracy (stored, resumable)", describe_analyze,
+     run_analyze},
     {"report", "write annotated reports of stored games: HTML, Markdown or annotated records", describe_report, run_report},
     {"best", "search a position: best move, score, principal variation, proven wins", describe_best, run_best},
     {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench},
@@ -95,7 +96,8 @@ bool read_position_file(const Command& cmd, const QString& name, std::string& ou
     const std::string shown = name.toStdString();
     const int error = pipeline::read_whole_file(QFile::encodeName(name).constData(), out);
     if (error) {
-        print_err(std::string("gounki ") + cmd.name + ": cannot read position file '" + shown + "': " + std::strerror(error) + "\n");
+        print_err(std::string("gounki ") + cmd.name + ": cannot read position file '" + shown + "': " + std::strerror(error) +
+                  "\n");
         return false;
     }
     return true;
@@ -157,8 +159,8 @@ void add_notation_option(QCommandLineParser& p, bool reading) {
 bool read_notation(const Command& cmd, const QCommandLineParser& p, bool reading, Notation& out) {
     const std::string text = p.value("notation").toStdString();
     if (parse_notation(text, out) && (reading || out != Notation::automatic)) return true;
-    usage_error(cmd, "--notation must be " + std::string(reading ? "auto, " : "") + "wikipedia, official or lc4, got '" +
-                         text + "'");
+    usage_error(cmd,
+                "--notation must be " + std::string(reading ? "auto, " : "") + "wikipedia, official or lc4, got '" + text + "'");
     return false;
 }
 
@@ -180,8 +182,9 @@ bool read_position(const Command& cmd, const QString& text, Position& out) {
         out = *p;
         return true;
     }
-    usage_error(cmd, "'" + text.toStdString() + "' is a " + std::string(game_kind_name(any.kind())) +
-                         " position; this takes a Gounki position");
+    usage_error(cmd,
+                "'" + text.toStdString() + "' is a " + std::string(game_kind_name(any.kind())) +
+                    " position; this takes a Gounki position");
     return false;
 }
 
@@ -195,13 +198,14 @@ bool read_game(const Command& cmd, const QString& option, const QString& text, G
 }
 
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
-    parser.setApplicationDescription(QString::fromLatin1("gounki %1: %2").arg(QLatin1String(cmd.name), QLatin1String(cmd.summary)));
+    parser.setApplicationDescription(
+        QString::fromLatin1("gounki %1: %2").arg(QLatin1String(cmd.name), QLatin1String(cmd.summary)));
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help_option(QStringList{"h", "help"}, "Show this help.");
     parser.addOption(help_option);
-    const QCommandLineOption quiet_option(QStringList{"quiet"},
-                                          "Print no progress lines and no informational lines on stderr (errors and warnings still).");
+    const QCommandLineOption quiet_option(
+        QStringList{"quiet"}, "Print no progress lines and no informational lines on stderr (errors and warnings still).");
     parser.addOption(quiet_option);
     cmd.describe(parser);
     QStringList full = args;
@@ -213,7 +217,8 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
     if (parser.isSet(help_option)) {
         QString text = parser.helpText();
         // Qt names the program as it was called (./build/cli/gounki): say what a user types.
-        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")), QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
+        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
+                     QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
         print_out(text.toStdString());
         exit_code = exit_ok;
         return false;

@@ -61,7 +61,7 @@ bool read_notation(const Command& cmd, const QCommandLineParser& parser, bool re
 // "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});
 
-void print_out(const std::string& text);   // stdout, no newline added
+void print_out(const std::string& text); // stdout, no newline added
 // stderr, no newline added. Under --quiet a progress redraw (text starting with '\r') is dropped.
 void print_err(const std::string& text);
 // stderr, for what is neither an error nor a warning ("wrote ...", summaries); nothing under --quiet.

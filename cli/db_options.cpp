@@ -33,7 +33,8 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
     if (p.isSet("result")) {
         f.result = db::parse_result(p.value("result").toStdString());
         if (!f.result) {
-            exit_code = usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
+            exit_code =
+                usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
             return false;
         }
     }
@@ -50,7 +51,8 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         const std::string text = p.value(name).toStdString();
         const auto bound = db::date_bound(text, std::string_view(name) == "to");
         if (!bound) {
-            exit_code = usage_error(cmd, std::string("--") + name + " must be a date YYYY, YYYY.MM or YYYY.MM.DD, got '" + text + "'");
+            exit_code =
+                usage_error(cmd, std::string("--") + name + " must be a date YYYY, YYYY.MM or YYYY.MM.DD, got '" + text + "'");
             return false;
         }
         (std::string_view(name) == "to" ? f.date_to : f.date_from) = *bound;
@@ -59,7 +61,8 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
 }
 
 void add_paging_options(QCommandLineParser& p, int default_limit) {
-    p.addOption({"limit", QString("Show at most N games (default %1; 0: all).").arg(default_limit), "N", QString::number(default_limit)});
+    p.addOption(
+        {"limit", QString("Show at most N games (default %1; 0: all).").arg(default_limit), "N", QString::number(default_limit)});
     p.addOption({"offset", "Skip the first N games (default 0).", "N", "0"});
 }
 
@@ -108,9 +111,9 @@ QJsonObject summary_json(const db::GameSummary& g) {
 }
 
 QJsonObject import_phases_json(const db::ImportStats& s) {
-    return QJsonObject{{"prepare", s.prepare_s}, {"wait", s.wait_s},   {"games", s.games_s},
-                       {"index", s.index_s},     {"tree", s.tree_s},   {"commit", s.commit_s},
-                       {"merge", s.merge_s},     {"lookup_indexes", s.lookup_indexes_s}};
+    return QJsonObject{
+        {"prepare", s.prepare_s}, {"wait", s.wait_s},     {"games", s.games_s}, {"index", s.index_s},
+        {"tree", s.tree_s},       {"commit", s.commit_s}, {"merge", s.merge_s}, {"lookup_indexes", s.lookup_indexes_s}};
 }
 
 QJsonObject filter_json(const db::GameFilter& f) {
@@ -162,7 +165,8 @@ std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply
     std::string out;
     char line[64];
     // A Game column when the list holds stone games (a Gounki-only list reads as it always did).
-    const bool kinds = std::any_of(games.begin(), games.end(), [](const db::GameSummary& g) { return g.kind != GameKind::gounki; });
+    const bool kinds =
+        std::any_of(games.begin(), games.end(), [](const db::GameSummary& g) { return g.kind != GameKind::gounki; });
     std::snprintf(line, sizeof line, "%8s  ", "Id");
     out += line;
     if (kinds) out += cell("Game", 6) + "  ";
@@ -174,7 +178,7 @@ std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply
         out += line;
         if (kinds) out += cell(std::string(game_kind_name(g.kind)), 6) + "  ";
         out += cell(g.white.empty() ? "?" : g.white, 20) + "  " + cell(g.black.empty() ? "?" : g.black, 20) + "  " +
-               cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(std::string(db::result_text(g.result)), 7);
+            cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(std::string(db::result_text(g.result)), 7);
         std::snprintf(line, sizeof line, "  %5d", g.ply_count);
         out += line;
         if (with_ply) {
@@ -191,7 +195,8 @@ std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply
 std::string paging_note(std::int64_t shown, std::int64_t total, const db::Paging& paging) {
     if (shown >= total && paging.offset == 0) return {};
     if (shown == 0) return "none shown (offset " + std::to_string(paging.offset) + " of " + std::to_string(total) + ")\n";
-    std::string note = "showing " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " + std::to_string(total);
+    std::string note = "showing " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
+        std::to_string(total);
     if (paging.offset + shown < total) note += "; --offset " + std::to_string(paging.offset + shown) + " for more";
     return note + "\n";
 }

@@ -9,9 +9,8 @@ using namespace gounki::cli;
 namespace {
 
 void print_overview() {
-    std::string text =
-        "gounki " GOUNKI_VERSION ": game records, database and analysis for Gounki\n\n"
-        "Usage: gounki COMMAND [options] [arguments]\n\nCommands:\n";
+    std::string text = "gounki " GOUNKI_VERSION ": game records, database and analysis for Gounki\n\n"
+                       "Usage: gounki COMMAND [options] [arguments]\n\nCommands:\n";
     for (const Command* c = commands_begin(); c != commands_end(); ++c) {
         std::string name = c->name;
         name.resize(12, ' ');

@@ -27,8 +27,7 @@ void Progress::draw(std::uint64_t count, std::uint64_t measured, bool of_total, 
     if (of_total && total_ > 0)
         std::snprintf(done, sizeof done, "%llu/%llu %s", static_cast<unsigned long long>(count),
                       static_cast<unsigned long long>(total_), what_.c_str());
-    else
-        std::snprintf(done, sizeof done, "%llu %s", static_cast<unsigned long long>(count), what_.c_str());
+    else std::snprintf(done, sizeof done, "%llu %s", static_cast<unsigned long long>(count), what_.c_str());
     char line[240];
     if (total_ == 0) {
         std::snprintf(line, sizeof line, "\r%s  %s\033[K", done, rate_text);

@@ -23,7 +23,7 @@ public:
     using Variant = std::variant<Position, stones::StonePosition>;
 
     AnyPosition() : v_(Position::start()) {}
-    AnyPosition(const Position& p) : v_(p) {}              // NOLINT: a Gounki position is one
+    AnyPosition(const Position& p) : v_(p) {} // NOLINT: a Gounki position is one
     AnyPosition(const stones::StonePosition& p) : v_(p) {} // NOLINT: so is a stone position
 
     // Where a game of `kind` starts: Gounki's start position, an empty board of the default size
@@ -56,9 +56,13 @@ public:
     const Variant& variant() const { return v_; }
     // Calls f with the family's position type, once: the way into compile-time code per family.
     template <class F>
-    decltype(auto) visit(F&& f) const { return std::visit(std::forward<F>(f), v_); }
+    decltype(auto) visit(F&& f) const {
+        return std::visit(std::forward<F>(f), v_);
+    }
     template <class F>
-    decltype(auto) visit(F&& f) { return std::visit(std::forward<F>(f), v_); }
+    decltype(auto) visit(F&& f) {
+        return std::visit(std::forward<F>(f), v_);
+    }
 
     bool operator==(const AnyPosition& other) const;
 

@@ -8,12 +8,30 @@ namespace {
 
 // One row per GameKind, in its order (the values are stored in databases: append only).
 constexpr std::array<GameInfo, 3> table{{
-    {GameKind::gounki, "Gounki", "gounki", {}, Family::gounki, {8, 0}, Color::white,
+    {GameKind::gounki,
+     "Gounki",
+     "gounki",
+     {},
+     Family::gounki,
+     {8, 0},
+     Color::white,
      "stacks of rounds and squares on an 8x8 board; White moves first"},
-    {GameKind::gomoku, "Gomoku", "gomoku", {"freestyle gomoku", "gomoku freestyle"}, Family::stones, {15, 19},
-     Color::black, "five in a row (or more) wins; 15x15 or 19x19; Black moves first"},
-    {GameKind::ninuki, "Ninuki", "ninuki", {"gomoku ninuki", "ninuki renju"}, Family::stones, {19, 15},
-     Color::black, "five in a row or ten captured stones win; pairs are captured; 19x19 or 15x15"},
+    {GameKind::gomoku,
+     "Gomoku",
+     "gomoku",
+     {"freestyle gomoku", "gomoku freestyle"},
+     Family::stones,
+     {15, 19},
+     Color::black,
+     "five in a row (or more) wins; 15x15 or 19x19; Black moves first"},
+    {GameKind::ninuki,
+     "Ninuki",
+     "ninuki",
+     {"gomoku ninuki", "ninuki renju"},
+     Family::stones,
+     {19, 15},
+     Color::black,
+     "five in a row or ten captured stones win; pairs are captured; 19x19 or 15x15"},
 }};
 
 static_assert([] {

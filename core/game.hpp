@@ -20,13 +20,13 @@ enum class Family : std::uint8_t { gounki, stones };
 
 struct GameInfo {
     GameKind kind;
-    std::string_view name;                   // as written in Game tags, position texts and messages
-    std::string_view id;                     // as typed in options: the name in lower case
+    std::string_view name; // as written in Game tags, position texts and messages
+    std::string_view id; // as typed in options: the name in lower case
     std::array<std::string_view, 3> aliases; // other names read in Game tags (lower case; empty: none)
     Family family;
-    std::array<int, 2> sizes;                // the board sizes it is played on (0: none), default first
+    std::array<int, 2> sizes; // the board sizes it is played on (0: none), default first
     Color first_mover;
-    std::string_view description;            // one line for --help texts and the rules document
+    std::string_view description; // one line for --help texts and the rules document
     int default_size() const { return sizes[0]; }
     bool has_size(int n) const { return n > 0 && (sizes[0] == n || sizes[1] == n); }
 };

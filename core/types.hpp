@@ -37,9 +37,12 @@ constexpr std::uint64_t square_bb(Square s) { return std::uint64_t(1) << s; }
 class Stack {
 public:
     constexpr Stack() = default;
-    constexpr Stack(Color c, int rounds, int squares)
-        : code_(std::uint8_t(rounds | (squares << 2) | (int(c) << 4))) {}
-    static constexpr Stack from_code(std::uint8_t code) { Stack s; s.code_ = code; return s; }
+    constexpr Stack(Color c, int rounds, int squares) : code_(std::uint8_t(rounds | (squares << 2) | (int(c) << 4))) {}
+    static constexpr Stack from_code(std::uint8_t code) {
+        Stack s;
+        s.code_ = code;
+        return s;
+    }
     static constexpr Stack empty() { return Stack(); }
 
     constexpr std::uint8_t code() const { return code_; }
@@ -80,26 +83,18 @@ public:
     constexpr Move() = default;
     static constexpr Move none() { return Move(); }
 
-    static constexpr Move movement(Square from, Square to) {
-        return Move(std::uint32_t(from) | std::uint32_t(to) << 6);
-    }
-    static constexpr Move exit(Square from) {
-        return Move(std::uint32_t(from) | std::uint32_t(MoveType::exit) << 24);
-    }
+    static constexpr Move movement(Square from, Square to) { return Move(std::uint32_t(from) | std::uint32_t(to) << 6); }
+    static constexpr Move exit(Square from) { return Move(std::uint32_t(from) | std::uint32_t(MoveType::exit) << 24); }
     // `placed` pieces on `squares`, with `round_mask` bit i set when piece i is a round.
-    static constexpr Move deployment(Square from, const Square* squares, int placed,
-                                     unsigned round_mask, bool out) {
-        std::uint32_t d = std::uint32_t(from) | std::uint32_t(MoveType::deployment) << 24 |
-                          std::uint32_t(placed) << 26 | std::uint32_t(out) << 28 |
-                          std::uint32_t(round_mask & 7) << 29;
+    static constexpr Move deployment(Square from, const Square* squares, int placed, unsigned round_mask, bool out) {
+        std::uint32_t d = std::uint32_t(from) | std::uint32_t(MoveType::deployment) << 24 | std::uint32_t(placed) << 26 |
+            std::uint32_t(out) << 28 | std::uint32_t(round_mask & 7) << 29;
         for (int i = 0; i < placed; ++i) d |= std::uint32_t(squares[i]) << (6 + 6 * i);
         return Move(d);
     }
 
     // A stone placed on `point` (core/stones/position.hpp numbering).
-    static constexpr Move placement(int point) {
-        return Move(std::uint32_t(point) | std::uint32_t(MoveType::placement) << 24);
-    }
+    static constexpr Move placement(int point) { return Move(std::uint32_t(point) | std::uint32_t(MoveType::placement) << 24); }
     constexpr int point() const { return int(data_ & 511); }
 
     constexpr Square from() const { return Square(data_ & 63); }

@@ -40,8 +40,8 @@ std::string analysis_settings_text(const analysis::JudgeSettings& s) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d",
                   s.limits.depth, static_cast<unsigned long long>(s.limits.nodes),
-                  s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy,
-                  s.mistake, s.blunder, s.verify_extra_plies);
+                  s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy, s.mistake, s.blunder,
+                  s.verify_extra_plies);
     return buf;
 }
 
@@ -126,8 +126,9 @@ std::optional<analysis::GameJudgement> decode_judgement(std::span<const std::uin
 }
 
 bool AnalysisStore::has(std::int64_t game_id, const std::string& settings) {
-    Statement st(db_, "SELECT 1 FROM analyses a JOIN analysis_settings s ON s.id = a.settings_id "
-                      "WHERE a.game_id = ?1 AND s.text = ?2");
+    Statement st(db_,
+                 "SELECT 1 FROM analyses a JOIN analysis_settings s ON s.id = a.settings_id "
+                 "WHERE a.game_id = ?1 AND s.text = ?2");
     st.bind(1, game_id).bind(2, settings);
     return st.step();
 }
@@ -135,21 +136,26 @@ bool AnalysisStore::has(std::int64_t game_id, const std::string& settings) {
 void AnalysisStore::save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j) {
     Statement ins(db_, "INSERT INTO analysis_settings (text) VALUES (?1) ON CONFLICT (text) DO NOTHING");
     ins.bind(1, settings).run();
-    Statement st(db_, "INSERT OR REPLACE INTO analyses (game_id, settings_id, created, nodes, white_accuracy, "
-                      "black_accuracy, plies) SELECT ?1, id, datetime('now'), ?3, ?4, ?5, ?6 FROM analysis_settings "
-                      "WHERE text = ?2");
+    Statement st(db_,
+                 "INSERT OR REPLACE INTO analyses (game_id, settings_id, created, nodes, white_accuracy, "
+                 "black_accuracy, plies) SELECT ?1, id, datetime('now'), ?3, ?4, ?5, ?6 FROM analysis_settings "
+                 "WHERE text = ?2");
     const std::vector<std::uint8_t> blob = encode_judgement(j);
-    st.bind(1, game_id).bind(2, settings).bind(3, std::int64_t(j.nodes))
-        .bind(4, j.sides[0].accuracy).bind(5, j.sides[1].accuracy).bind_blob(6, blob);
+    st.bind(1, game_id)
+        .bind(2, settings)
+        .bind(3, std::int64_t(j.nodes))
+        .bind(4, j.sides[0].accuracy)
+        .bind(5, j.sides[1].accuracy)
+        .bind_blob(6, blob);
     st.run();
 }
 
 std::optional<StoredJudgement> AnalysisStore::load(std::int64_t game_id, const std::string& settings) {
-    Statement st(db_, settings.empty()
-                          ? "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
-                            "a.settings_id WHERE a.game_id = ?1 ORDER BY a.created DESC, a.settings_id DESC LIMIT 1"
-                          : "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
-                            "a.settings_id WHERE a.game_id = ?1 AND s.text = ?2");
+    Statement st(db_,
+                 settings.empty() ? "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
+                                    "a.settings_id WHERE a.game_id = ?1 ORDER BY a.created DESC, a.settings_id DESC LIMIT 1"
+                                  : "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
+                                    "a.settings_id WHERE a.game_id = ?1 AND s.text = ?2");
     st.bind(1, game_id);
     if (!settings.empty()) st.bind(2, settings);
     if (!st.step()) return std::nullopt;

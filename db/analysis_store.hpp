@@ -18,8 +18,8 @@ extern const char analysis_schema_sql_v2[];
 
 struct StoredJudgement {
     std::int64_t game_id = 0;
-    std::string settings;  // the settings text the analysis ran with (analysis_settings_text)
-    std::string created;   // UTC, 'YYYY-MM-DD HH:MM:SS'
+    std::string settings; // the settings text the analysis ran with (analysis_settings_text)
+    std::string created; // UTC, 'YYYY-MM-DD HH:MM:SS'
     analysis::GameJudgement judgement;
 };
 

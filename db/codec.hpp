@@ -70,7 +70,7 @@ private:
 
 // Result codes of schema.sql.
 enum class ResultCode : std::uint8_t { unknown = 0, white_wins = 1, black_wins = 2, draw = 3 };
-std::string_view result_text(ResultCode r);          // "*", "1-0", "0-1", "1/2-1/2"
+std::string_view result_text(ResultCode r); // "*", "1-0", "0-1", "1/2-1/2"
 std::optional<ResultCode> parse_result(std::string_view text); // also accepts white, black, draw
 
 // "2026.11.02" -> 20261102; unknown parts ('??', missing) are 0; 0 when no year can be read.

@@ -53,7 +53,8 @@ Database open_file(const std::string& path, Access access) {
     std::error_code ec;
     if (access == Access::read_only && !std::filesystem::exists(path, ec))
         throw DbError(sqlite_cantopen, "no database at '" + path + "' (import games to create one)");
-    if (std::filesystem::is_directory(path, ec)) throw DbError(sqlite_cantopen, "'" + path + "' is a directory, not a database file");
+    if (std::filesystem::is_directory(path, ec))
+        throw DbError(sqlite_cantopen, "'" + path + "' is a directory, not a database file");
     return Database(path, access == Access::read_only ? OpenMode::read_only : OpenMode::create);
 }
 
@@ -114,12 +115,14 @@ void GameDatabase::open_schema(Access access) {
         app = pragma_int(db_, "PRAGMA application_id");
     } catch (const DbError& e) {
         if (e.code() == sqlite_notadb || e.code() == sqlite_corrupt)
-            throw DbError(e.code(), "'" + path + "' is not a gounki database: not an SQLite file, or a damaged one (" + e.what() + ")");
+            throw DbError(e.code(),
+                          "'" + path + "' is not a gounki database: not an SQLite file, or a damaged one (" + e.what() + ")");
         throw DbError(e.code(), "cannot read '" + path + "': " + e.what());
     }
     if (version > schema_version)
-        throw DbError(0, "'" + path + "' was written by a newer gounki (schema version " + std::to_string(version) +
-                             "; this gounki knows up to " + std::to_string(schema_version) + "): refusing to use it");
+        throw DbError(0,
+                      "'" + path + "' was written by a newer gounki (schema version " + std::to_string(version) +
+                          "; this gounki knows up to " + std::to_string(schema_version) + "): refusing to use it");
     if ((objects > 0 || version > 0) && app != application_id)
         throw DbError(0, "'" + path + "' is an SQLite database but not a gounki database");
     if (access == Access::read_only && objects == 0)
@@ -127,8 +130,9 @@ void GameDatabase::open_schema(Access access) {
     if (access == Access::read_write && db_.read_only())
         throw DbError(sqlite_readonly, "the database '" + path + "' is read-only: cannot write to it");
     if (version < schema_version && access == Access::read_only)
-        throw DbError(0, "'" + path + "' has schema version " + std::to_string(version) + " and needs an upgrade to " +
-                             std::to_string(schema_version) + ": run a command that writes (import) first");
+        throw DbError(0,
+                      "'" + path + "' has schema version " + std::to_string(version) + " and needs an upgrade to " +
+                          std::to_string(schema_version) + ": run a command that writes (import) first");
 
     db_.exec("PRAGMA foreign_keys = ON");
     if (access == Access::read_write) {

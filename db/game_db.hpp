@@ -42,7 +42,7 @@ std::string_view severity_name(Severity s);
 struct Diagnostic {
     Severity severity = Severity::error;
     std::string code; // the parser's stable code, or "prefix" for the importer's notes
-    int line = 0;   // 0: not tied to a place in the source
+    int line = 0; // 0: not tied to a place in the source
     int column = 0;
     std::string message;
 };
@@ -57,7 +57,7 @@ struct GameInput {
     // Gomoku and Ninuki: the start (its rules say the size and options); none: an empty board
     // with the kind's default rules.
     std::optional<stones::StonePosition> stone_start;
-    std::vector<Move> moves;       // the main line; for a partial game, up to the first error
+    std::vector<Move> moves; // the main line; for a partial game, up to the first error
     ResultCode result = ResultCode::unknown;
     GameStatus status = GameStatus::valid;
     std::vector<Diagnostic> diagnostics;
@@ -77,7 +77,7 @@ struct GameFilter {
     std::optional<GameKind> kind;
     bool any() const {
         return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
-               !source.empty() || kind;
+            !source.empty() || kind;
     }
 };
 
@@ -106,9 +106,9 @@ struct StoredGame {
     // All tags in the canonical order: Game, Event, Site, Date, Round, White, Black, Result, then
     // SetUp and Position for a non-standard start, then the others as imported.
     std::vector<std::pair<std::string, std::string>> tags;
-    Position start;                  // Gounki
+    Position start; // Gounki
     stones::StonePosition stone_start; // Gomoku and Ninuki
-    bool standard_start = true;      // Gounki's start, or an empty board
+    bool standard_start = true; // Gounki's start, or an empty board
     std::vector<Move> moves;
     std::vector<Diagnostic> diagnostics;
     std::string source_file;

@@ -42,44 +42,50 @@ constexpr std::uint32_t short_game_plies = 8;
 struct Importer::Impl {
     Impl(GameDatabase& g, ImportOptions o, std::function<void(const ImportReport&)> cb)
         : gdb(g), db(g.sql()), opt(o), on_report(std::move(cb)),
-          same_end(db, "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
-                       "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
-                       "WHERE g.id = ?1 AND g.ply_count = ?2"),
+          same_end(db,
+                   "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
+                   "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
+                   "WHERE g.id = ?1 AND g.ply_count = ?2"),
           // The bound ply count alone does not let SQLite use the partial index: the literal does.
-          short_end(db, "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < " +
-                            std::to_string(short_game_plies)),
-          find_player(db, "SELECT id FROM players WHERE name = ?1"),
-          insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
-          find_event(db, "SELECT id FROM events WHERE name = ?1"),
-          insert_event(db, "INSERT INTO events (name) VALUES (?1)"),
-          find_source(db, "SELECT id FROM sources WHERE path = ?1"),
-          insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
-          insert_game(db, "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
-                          "start_position, ply_count, status, moves, source_id, source_line, end_key, id, annotated) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"),
+          short_end(db,
+                    "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < " +
+                        std::to_string(short_game_plies)),
+          find_player(db, "SELECT id FROM players WHERE name = ?1"), insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
+          find_event(db, "SELECT id FROM events WHERE name = ?1"), insert_event(db, "INSERT INTO events (name) VALUES (?1)"),
+          find_source(db, "SELECT id FROM sources WHERE path = ?1"), insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
+          insert_game(db,
+                      "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
+                      "start_position, ply_count, status, moves, source_id, source_line, end_key, id, annotated) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"),
           insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
-          insert_diag(db, "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
-          insert_note(db, "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
-                          "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
+          insert_diag(
+              db,
+              "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+          insert_note(db,
+                      "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
+                      "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
           find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE id = ?1 AND ply_count = ?2"),
           game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
-          all_end_keys(db, "SELECT end_key FROM games"),
-          new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
+          all_end_keys(db, "SELECT end_key FROM games"), new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
           max_id(db, "SELECT coalesce(max(id), 0) FROM games"),
-          tree_upsert(db, "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
-                          "games = games + excluded.games, white_wins = white_wins + excluded.white_wins, "
-                          "black_wins = black_wins + excluded.black_wins, draws = draws + excluded.draws, "
-                          "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
-                          "THEN excluded.latest_game ELSE latest_game END, "
-                          "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
-                          "THEN excluded.latest_date ELSE latest_date END"),
-          next_id(db, "SELECT max((SELECT value FROM meta WHERE name = 'next_game_id'), (SELECT coalesce(max(id), 0) + 1 FROM games))"),
+          tree_upsert(db,
+                      "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
+                      "games = games + excluded.games, white_wins = white_wins + excluded.white_wins, "
+                      "black_wins = black_wins + excluded.black_wins, draws = draws + excluded.draws, "
+                      "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                      "THEN excluded.latest_game ELSE latest_game END, "
+                      "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                      "THEN excluded.latest_date ELSE latest_date END"),
+          next_id(
+              db,
+              "SELECT max((SELECT value FROM meta WHERE name = 'next_game_id'), (SELECT coalesce(max(id), 0) + 1 FROM games))"),
           set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'") {}
 
     void submit(ImportStats& stats);
     void write(PreparedBatch& batch, ImportStats& stats);
-    std::int64_t name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache, const std::string& name);
+    std::int64_t name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache,
+                         const std::string& name);
     void load_end_keys();
     void add_end_keys(std::vector<std::uint64_t>& keys);
     void match_end_keys(PreparedBatch& b);
@@ -191,7 +197,7 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     // A duplicate ends on the same position at the same ply; then compare what the rule names.
     const std::uint32_t n = std::uint32_t(p.in.moves.size());
     const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
-                            (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
+        (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
     if (!stored_end && p.longer_in_batch.empty() && (n > 0 || !has_empty_in_batch)) return;
     std::int64_t dup = 0, same_record = 0;
     games_ending(p.keys.back(), n, ending);
@@ -199,9 +205,9 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
         const ResetAtExit done(same_end);
         same_end.bind(1, other).bind(2, std::int64_t(n));
         const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
-                          blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
-                          same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
-                          same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
+            blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
+            same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
+            same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
         if (same) {
             if (!dup) dup = other;
             if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = other;
@@ -225,7 +231,10 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     insert_game.bind(1, std::int64_t(g.kind));
     if (!p.event.empty()) insert_game.bind(2, name_id(find_event, insert_event, events, p.event));
     // The texts and the moves live in `p` until the reset below: bound without copies.
-    insert_game.bind_static_text_or_null(3, p.site).bind_static_text_or_null(4, p.date).bind(5, p.date_key).bind_static_text_or_null(6, p.round);
+    insert_game.bind_static_text_or_null(3, p.site)
+        .bind_static_text_or_null(4, p.date)
+        .bind(5, p.date_key)
+        .bind_static_text_or_null(6, p.round);
     if (!p.white.empty()) insert_game.bind(7, name_id(find_player, insert_player, players, p.white));
     if (!p.black.empty()) insert_game.bind(8, name_id(find_player, insert_player, players, p.black));
     insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
@@ -243,7 +252,13 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     }
     seq = 0;
     for (const Diagnostic& d : g.diagnostics) {
-        insert_diag.bind(1, id).bind(2, seq++).bind(3, std::int64_t(d.severity)).bind(4, d.code).bind(5, d.line).bind(6, d.column).bind(7, d.message);
+        insert_diag.bind(1, id)
+            .bind(2, seq++)
+            .bind(3, std::int64_t(d.severity))
+            .bind(4, d.code)
+            .bind(5, d.line)
+            .bind(6, d.column)
+            .bind(7, d.message);
         insert_diag.run();
     }
 }
@@ -349,7 +364,8 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     // runs' Bloom filters, all at once in key order.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> finals;
     for (std::size_t i = 0; i < batch.size(); ++i)
-        if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty()) finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
+        if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty())
+            finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
     if (!finals.empty()) {
         std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
         std::vector<std::uint64_t> keys;
@@ -421,7 +437,8 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         for (std::size_t ply = 0; ply < depth && ply < p.in.moves.size(); ++ply)
             hits.push_back({p.keys[ply], p.in.moves[ply].raw(), p.in.result, p.date_key, p.report.game_id});
     }
-    std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; });
+    std::sort(hits.begin(), hits.end(),
+              [](const Hit& a, const Hit& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; });
     for (std::size_t i = 0; i < hits.size();) {
         std::int64_t games = 0, white = 0, black = 0, draws = 0, latest_game = 0, latest_date = -1;
         std::size_t j = i;
@@ -436,8 +453,14 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
                 latest_game = h.game;
             }
         }
-        tree_upsert.bind(1, std::int64_t(hits[i].key)).bind(2, std::int64_t(hits[i].move)).bind(3, games).bind(4, white)
-            .bind(5, black).bind(6, draws).bind(7, latest_game).bind(8, latest_date);
+        tree_upsert.bind(1, std::int64_t(hits[i].key))
+            .bind(2, std::int64_t(hits[i].move))
+            .bind(3, games)
+            .bind(4, white)
+            .bind(5, black)
+            .bind(6, draws)
+            .bind(7, latest_game)
+            .bind(8, latest_date);
         tree_upsert.run();
         i = j;
     }
@@ -477,8 +500,7 @@ Importer::~Importer() {
     if (impl_->lookup_dropped) { // unwinding: the next read-write open builds them otherwise
         try {
             impl_->gdb.create_lookup_indexes();
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
     }
 }
 

@@ -19,9 +19,9 @@ namespace gounki::db {
 
 struct ImportOptions {
     bool keep_duplicates = false; // store duplicates anyway (they are still reported)
-    bool reject_broken = false;   // do not store broken games (partial or invalid)
+    bool reject_broken = false; // do not store broken games (partial or invalid)
     std::size_t batch_games = 50000;
-    bool compact = true;          // merge index runs of one size as they pile up
+    bool compact = true; // merge index runs of one size as they pile up
     // About how many games are coming (0: unknown). When they are at least 1,000 and at least as
     // many as the database holds, the indexes of games by player, event and date are dropped at
     // the first batch and built again by finish(): one sort instead of an insertion per game each.
@@ -29,10 +29,10 @@ struct ImportOptions {
 };
 
 enum class ImportAction {
-    stored,           // stored (valid or partial: see status)
-    duplicate,        // same as other_id: skipped
+    stored, // stored (valid or partial: see status)
+    duplicate, // same as other_id: skipped
     already_imported, // this very record (file, line, content) is stored as other_id: skipped
-    rejected,         // not stored: broken with reject_broken, or a game kind not supported yet
+    rejected, // not stored: broken with reject_broken, or a game kind not supported yet
 };
 std::string_view import_action_name(ImportAction a);
 
@@ -43,12 +43,12 @@ struct ImportReport {
     int source_line = 0;
     ImportAction action = ImportAction::stored;
     GameStatus status = GameStatus::valid;
-    std::int64_t game_id = 0;  // stored: the new id
+    std::int64_t game_id = 0; // stored: the new id
     std::int64_t other_id = 0; // duplicate, already_imported: the stored game
-    std::vector<std::int64_t> prefix_of;  // its moves are a proper prefix of these stored games' moves
+    std::vector<std::int64_t> prefix_of; // its moves are a proper prefix of these stored games' moves
     std::vector<std::int64_t> has_prefix; // these stored games' moves are a proper prefix of its moves
     std::vector<std::int64_t> same_moves; // these stored games have its very moves (other players or result)
-    std::string reason;                   // rejected: why
+    std::string reason; // rejected: why
     int diagnostics = 0;
     bool flagged() const { return !prefix_of.empty() || !has_prefix.empty() || !same_moves.empty(); }
     // A report worth showing: anything but a valid game stored without notes or diagnostics, or a

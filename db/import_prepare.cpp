@@ -11,7 +11,7 @@ namespace {
 
 bool is_column_tag(std::string_view name) {
     return name == "Event" || name == "Site" || name == "Date" || name == "Round" || name == "White" || name == "Black" ||
-           name == "Result" || name == "Game" || name == "SetUp" || name == "Position";
+        name == "Result" || name == "Game" || name == "SetUp" || name == "Position";
 }
 
 void radix_sort(std::vector<BatchEntry>& v) {
@@ -143,6 +143,5 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
     b.seconds = seconds_since(start);
     return b;
 }
-
 
 } // namespace gounki::db::detail

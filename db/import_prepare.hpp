@@ -59,7 +59,7 @@ struct BatchEntry {
 struct PreparedBatch {
     std::vector<Prepared> games;
     std::vector<BatchEntry> entries; // sorted
-    double seconds = 0;              // spent preparing
+    double seconds = 0; // spent preparing
 };
 
 // Prepares a batch of games (each as prepare does, then the sorted entries).

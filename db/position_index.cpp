@@ -27,9 +27,7 @@ void encode_entry(const IndexEntry& e, const IndexEntry* prev, std::vector<std::
 
 // The block a key falls in: the top bits of a mixed key scaled to the block count, without
 // 128-bit arithmetic (not ISO C++): 32 x 32 bits is enough below four billion blocks.
-std::size_t block_of(std::uint64_t h, std::size_t blocks) {
-    return std::size_t(((h >> 32) * std::uint64_t(blocks)) >> 32);
-}
+std::size_t block_of(std::uint64_t h, std::size_t blocks) { return std::size_t(((h >> 32) * std::uint64_t(blocks)) >> 32); }
 
 std::uint64_t mix(std::uint64_t z) {
     z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
@@ -128,7 +126,11 @@ public:
 private:
     void flush() {
         if (!block_entries_) return;
-        insert_block_.bind(1, run_id_).bind(2, std::int64_t(last_.key)).bind(3, seq_++).bind(4, std::int64_t(first_key_)).bind_blob(5, buf_);
+        insert_block_.bind(1, run_id_)
+            .bind(2, std::int64_t(last_.key))
+            .bind(3, seq_++)
+            .bind(4, std::int64_t(first_key_))
+            .bind_blob(5, buf_);
         insert_block_.run();
         buf_.clear();
         block_entries_ = 0;
@@ -149,11 +151,12 @@ private:
 } // namespace
 
 PositionIndex::PositionIndex(Database& db)
-    : db_(db),
-      insert_run_(db, "INSERT INTO position_runs (entries, bloom) VALUES (?1, ?2)"),
+    : db_(db), insert_run_(db, "INSERT INTO position_runs (entries, bloom) VALUES (?1, ?2)"),
       update_bloom_(db, "UPDATE position_runs SET entries = ?1, bloom = ?2 WHERE id = ?3"),
       insert_block_(db, "INSERT INTO position_blocks (run_id, last_key, seq, first_key, data) VALUES (?1, ?2, ?3, ?4, ?5)"),
-      find_blocks_(db, "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND last_key >= ?2 ORDER BY last_key, seq"),
+      find_blocks_(db,
+                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND last_key >= ?2 ORDER BY "
+                   "last_key, seq"),
       delete_block_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
       list_runs_(db, "SELECT id, entries FROM position_runs ORDER BY id"),
       load_bloom_(db, "SELECT bloom FROM position_runs WHERE id = ?1") {}
@@ -285,8 +288,11 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
                 std::vector<std::uint8_t> data;
                 encode_block(b.kept, data);
                 // The block keeps its number: its entries still lie between its neighbours'.
-                insert_block_.bind(1, r.id).bind(2, std::int64_t(b.kept.back().key)).bind(3, b.seq)
-                    .bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data);
+                insert_block_.bind(1, r.id)
+                    .bind(2, std::int64_t(b.kept.back().key))
+                    .bind(3, b.seq)
+                    .bind(4, std::int64_t(b.kept.front().key))
+                    .bind_blob(5, data);
                 insert_block_.run();
             }
         }
@@ -349,7 +355,8 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
                 buf.clear();
                 pos = 0;
                 if (!blocks.step()) return false;
-                if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1), [&](const IndexEntry& x) { buf.push_back(x); }))
+                if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1),
+                                  [&](const IndexEntry& x) { buf.push_back(x); }))
                     throw DbError(0, "the position index is damaged (a malformed block)");
             }
             e = buf[pos++];
@@ -359,7 +366,8 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
     std::vector<Source> sources;
     sources.reserve(present.size());
     for (const RunInfo& r : present) {
-        sources.push_back(Source{Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
+        sources.push_back(Source{
+            Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
         sources.back().blocks.bind(1, r.id);
     }
     // A binary min-heap of the sources' next entries; the top is replaced in place as it is used.

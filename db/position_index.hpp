@@ -18,9 +18,9 @@
 namespace gounki::db {
 
 struct IndexEntry {
-    std::uint64_t key = 0;  // index_key() of the position
-    std::int64_t game = 0;  // games.id
-    std::uint32_t ply = 0;  // 0 = the start position
+    std::uint64_t key = 0; // index_key() of the position
+    std::int64_t game = 0; // games.id
+    std::uint32_t ply = 0; // 0 = the start position
 
     // The index order: key as a signed 64-bit integer (as SQLite compares it), then game, ply.
     friend bool operator<(const IndexEntry& a, const IndexEntry& b) {
@@ -103,7 +103,7 @@ private:
     Statement load_bloom_;
     struct KnownFilter {
         std::int64_t entries = 0; // of the run when the filter was made: an id reused after a
-                                  // rollback has another count, and its filter is read again
+            // rollback has another count, and its filter is read again
         BloomFilter filter;
     };
     std::unordered_map<std::int64_t, KnownFilter> filters_;

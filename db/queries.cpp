@@ -74,7 +74,8 @@ std::string where(const GameFilter& f, Params& params) {
 }
 
 // The columns read_summary reads, and the tables they come from.
-constexpr const char* summary_columns = "g.id, g.kind, w.name, b.name, e.name, g.site, g.date, g.round, g.result, g.ply_count, g.status";
+constexpr const char* summary_columns =
+    "g.id, g.kind, w.name, b.name, e.name, g.site, g.date, g.round, g.result, g.ply_count, g.status";
 constexpr const char* summary_from =
     " FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
     "LEFT JOIN events e ON e.id = g.event_id";
@@ -134,7 +135,9 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
     }
     Params page_params = params;
     const std::string limit = page_params.add(paging.limit), offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
-    Statement st(db_, std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + " ORDER BY g.id LIMIT " + limit + " OFFSET " + offset);
+    Statement st(db_,
+                 std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + " ORDER BY g.id LIMIT " + limit +
+                     " OFFSET " + offset);
     page_params.bind(st);
     while (st.step()) out.games.push_back(read_summary(st));
     tx.commit();
@@ -232,8 +235,9 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     }
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     Params params(3);
-    const std::string sql = "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.id >= ?1 AND g.id < ?2 AND g.kind = 0 AND " +
-                            where(filter, params);
+    const std::string sql =
+        "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.id >= ?1 AND g.id < ?2 AND g.kind = 0 AND " +
+        where(filter, params);
     // Each thread reads its own id ranges through its own connection (SQLite connections are not
     // shared between threads at once; the first thread borrows this one while this thread waits).
     const std::int64_t span = last - first + 1;
@@ -298,8 +302,8 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
     // reading, and such collections are far smaller than Gounki ones.
     Transaction tx(db_, TransactionKind::deferred);
     Params params(2);
-    const std::string sql = "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.kind = ?1 AND " + where(filter, params) +
-                            " ORDER BY g.id";
+    const std::string sql =
+        "SELECT g.id, g.start_position, g.moves FROM games g WHERE g.kind = ?1 AND " + where(filter, params) + " ORDER BY g.id";
     Statement st(db_, sql);
     st.bind(1, std::int64_t(pattern.kind()));
     params.bind(st);
@@ -313,8 +317,10 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
         Move m;
         for (int i = 1; ply < 0 && moves.next(m); ++i) {
             if (pattern.prunes() && !pattern.reachable(pos)) break;
-            if (!pos.is_legal(m)) throw DbError(0, "the database is damaged: game " + std::to_string(st.get_int64(0)) +
-                                                       " holds an illegal move at ply " + std::to_string(i));
+            if (!pos.is_legal(m))
+                throw DbError(0,
+                              "the database is damaged: game " + std::to_string(st.get_int64(0)) +
+                                  " holds an illegal move at ply " + std::to_string(i));
             pos.play(m, undo);
             if (pattern.matches(pos)) ply = i;
         }
@@ -342,7 +348,8 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
     };
 
     // The shallow plies are summed up in tree_stats.
-    Statement rows(db_, "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
+    Statement rows(db_,
+                   "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
     rows.bind(1, std::int64_t(key));
     while (rows.step()) {
         Acc& a = by_move[std::uint32_t(rows.get_int64(0))];
@@ -365,8 +372,7 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
             MoveDecoder moves(game.get_blob(2));
             Move m;
             bool have = false;
-            for (std::uint32_t i = 0; i <= e.ply && (have = moves.next(m)); ++i) {
-            }
+            for (std::uint32_t i = 0; i <= e.ply && (have = moves.next(m)); ++i) {}
             if (have) {
                 Acc& a = by_move[m.raw()];
                 const auto result = ResultCode(game.get_int(0));
@@ -393,13 +399,12 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
 
 std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     Transaction tx(db_, TransactionKind::deferred);
-    Statement& st = cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line, g.annotated" + summary_from +
-                           " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
+    Statement& st =
+        cached(std::string("SELECT ") + summary_columns + ", g.start_position, g.moves, s.path, g.source_line, g.annotated" +
+               summary_from + " LEFT JOIN sources s ON s.id = g.source_id WHERE g.id = ?1");
     std::optional<ResetAtExit> done(st);
     st.bind(1, id);
-    if (!st.step()) {
-        return std::nullopt;
-    }
+    if (!st.step()) { return std::nullopt; }
     StoredGame out;
     out.summary = read_summary(st);
     const std::string start_text = st.get_string(11);
@@ -449,7 +454,8 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         const stones::Rules& rules = out.stone_start.rules();
         if (!has("Size") && rules.size != stones::Rules::defaults(rules.kind).size)
             out.tags.emplace_back("Size", std::to_string(rules.size));
-        if (std::string r = stones::rules_tag_text(rules); !has("Rules") && !r.empty()) out.tags.emplace_back("Rules", std::move(r));
+        if (std::string r = stones::rules_tag_text(rules); !has("Rules") && !r.empty())
+            out.tags.emplace_back("Rules", std::move(r));
     }
     for (auto& t : stored) out.tags.push_back(std::move(t));
     {
@@ -457,7 +463,8 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         const ResetAtExit diags_done(diags);
         diags.bind(1, id);
         while (diags.step())
-            out.diagnostics.push_back({Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
+            out.diagnostics.push_back(
+                {Severity(diags.get_int(0)), diags.get_string(1), diags.get_int(2), diags.get_int(3), diags.get_string(4)});
     }
     tx.commit();
     return out;
@@ -498,7 +505,10 @@ void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosit
         }
     }
     Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
-    update.bind(1, std::int64_t(key)).bind(2, std::int64_t(move.raw())).bind(3, best_id).bind(4, std::max<std::int64_t>(best_date, 0));
+    update.bind(1, std::int64_t(key))
+        .bind(2, std::int64_t(move.raw()))
+        .bind(3, best_id)
+        .bind(4, std::max<std::int64_t>(best_date, 0));
     update.run();
 }
 
@@ -522,14 +532,18 @@ bool GameDatabase::delete_game(std::int64_t id) {
     const std::vector<std::uint64_t> keys = position_keys(*start, *moves);
     index_->remove_game(id, keys);
 
-    Statement dec(db_, "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
-                       "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
+    Statement dec(db_,
+                  "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
+                  "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
     Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
     AnyPosition pos = *start;
     for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = (*moves)[ply];
-        dec.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw())).bind(3, int(result == ResultCode::white_wins))
-            .bind(4, int(result == ResultCode::black_wins)).bind(5, int(result == ResultCode::draw));
+        dec.bind(1, std::int64_t(keys[ply]))
+            .bind(2, std::int64_t(m.raw()))
+            .bind(3, int(result == ResultCode::white_wins))
+            .bind(4, int(result == ResultCode::black_wins))
+            .bind(5, int(result == ResultCode::draw));
         std::int64_t left = -1, latest = 0;
         {
             const ResetAtExit done(dec);

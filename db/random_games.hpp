@@ -10,9 +10,9 @@
 namespace gounki::db {
 
 struct RandomGameOptions {
-    int max_plies = 40;     // a game stops here unless it ended before
-    int players = 1000;     // "Player 1" .. "Player N"
-    int events = 50;        // "Event 1" .. "Event N"
+    int max_plies = 40; // a game stops here unless it ended before
+    int players = 1000; // "Player 1" .. "Player N"
+    int events = 50; // "Event 1" .. "Event N"
 };
 
 // Game `number` of a generated collection (its number goes into the Round tag).

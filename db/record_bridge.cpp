@@ -61,8 +61,8 @@ GameInput game_input(parser::GameRecord&& r) {
     g.result = parse_result(r.result).value_or(ResultCode::unknown);
     g.status = status_of(r.status);
     for (parser::Diagnostic& d : r.diagnostics)
-        g.diagnostics.push_back({d.severity == parser::Severity::error ? Severity::error : Severity::warning, std::move(d.code), d.line,
-                                 d.column, std::move(d.message)});
+        g.diagnostics.push_back({d.severity == parser::Severity::error ? Severity::error : Severity::warning, std::move(d.code),
+                                 d.line, d.column, std::move(d.message)});
     g.source_file = std::move(r.file);
     g.source_line = r.line;
     return g;
@@ -82,9 +82,9 @@ parser::GameRecord game_record(const StoredGame& game) {
             if (same) r.main = kept[0].main;
         }
     }
-    r.status = game.summary.status == GameStatus::valid     ? parser::GameStatus::valid
-               : game.summary.status == GameStatus::partial ? parser::GameStatus::partial
-                                                            : parser::GameStatus::invalid;
+    r.status = game.summary.status == GameStatus::valid ? parser::GameStatus::valid
+        : game.summary.status == GameStatus::partial    ? parser::GameStatus::partial
+                                                        : parser::GameStatus::invalid;
     r.file = game.source_file;
     r.line = game.source_line;
     return r;

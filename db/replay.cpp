@@ -9,8 +9,9 @@ AnyPosition stored_start(GameKind kind, std::string_view start_text) {
     auto parsed = AnyPosition::from_text(start_text);
     const auto* error = std::get_if<PositionError>(&parsed);
     if (!error && std::get<AnyPosition>(parsed).kind() == kind) return std::get<AnyPosition>(std::move(parsed));
-    throw DbError(0, "the database is damaged: a stored start position does not read ('" + std::string(start_text) + "'): " +
-                         (error ? error->message : "it is not a " + std::string(game_kind_name(kind)) + " position"));
+    throw DbError(0,
+                  "the database is damaged: a stored start position does not read ('" + std::string(start_text) +
+                      "'): " + (error ? error->message : "it is not a " + std::string(game_kind_name(kind)) + " position"));
 }
 
 std::string start_text_of(const AnyPosition& start) {

@@ -147,8 +147,7 @@ bool Statement::step() {
 
 void Statement::run() {
     try {
-        while (step()) {
-        }
+        while (step()) {}
     } catch (...) {
         reset();
         throw;

@@ -29,9 +29,9 @@ private:
 };
 
 enum class OpenMode {
-    read_only,  // never writes; a file that cannot be written is opened as immutable
+    read_only, // never writes; a file that cannot be written is opened as immutable
     read_write, // the file must exist
-    create,     // read-write, creating the file when it does not exist
+    create, // read-write, creating the file when it does not exist
 };
 
 class Database {

@@ -7,7 +7,6 @@
 #include "fuzz/record_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (!gounki::fuzz::check_records(std::string_view(reinterpret_cast<const char*>(data), size)).empty())
-        __builtin_trap();
+    if (!gounki::fuzz::check_records(std::string_view(reinterpret_cast<const char*>(data), size)).empty()) __builtin_trap();
     return 0;
 }

@@ -18,8 +18,7 @@ namespace gounki::fuzz {
 inline bool same_moves(const parser::Line& a, const parser::Line& b) {
     if (a.plies.size() != b.plies.size()) return false;
     for (std::size_t i = 0; i < a.plies.size(); ++i) {
-        if (a.plies[i].move != b.plies[i].move || a.plies[i].variations.size() != b.plies[i].variations.size())
-            return false;
+        if (a.plies[i].move != b.plies[i].move || a.plies[i].variations.size() != b.plies[i].variations.size()) return false;
         for (std::size_t v = 0; v < a.plies[i].variations.size(); ++v)
             if (!same_moves(a.plies[i].variations[v], b.plies[i].variations[v])) return false;
     }

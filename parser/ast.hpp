@@ -49,14 +49,14 @@ struct Move : Located {
     MoveSpec spec;
     std::int8_t place_file = -1; // 0 = a
     std::int8_t place_rank = -1; // 0 = rank 1 (up to 98 as read; the board decides what exists)
-    std::uint8_t form = 0;       // Form bits
+    std::uint8_t form = 0; // Form bits
     enum Form : std::uint8_t {
-        point_join = 1,      // a point followed by `+`
-        point_exit = 2,      // a point followed by `#` (LC4: the stack leaves the board from there)
-        lone_out = 4,        // `OUT` alone (spec.out set, no square)
-        plus_deploy = 8,     // `d4+d5-e6`: LC4's squares-first deployment
+        point_join = 1, // a point followed by `+`
+        point_exit = 2, // a point followed by `#` (LC4: the stack leaves the board from there)
+        lone_out = 4, // `OUT` alone (spec.out set, no square)
+        plus_deploy = 8, // `d4+d5-e6`: LC4's squares-first deployment
         dashed_targets = 16, // `-` between a deployment's squares (LC4)
-        hash_out = 32,       // a deployment ending in `#` (LC4: its next step leaves the board)
+        hash_out = 32, // a deployment ending in `#` (LC4: its next step leaves the board)
     };
     bool is_placement() const { return place_file >= 0; }
     bool is_lone_out() const { return form & lone_out; }
@@ -84,8 +84,7 @@ struct Unknown : Located {};
 
 struct Variation;
 
-struct Element : x3::variant<MoveNumber, Move, Annotation, Comment, x3::forward_ast<Variation>, TableHeader,
-                             Unknown> {
+struct Element : x3::variant<MoveNumber, Move, Annotation, Comment, x3::forward_ast<Variation>, TableHeader, Unknown> {
     using base_type::base_type;
     using base_type::operator=;
 };
@@ -114,8 +113,8 @@ struct Game : Located {
 // A problem the grammar itself found, as data (see error_handler.hpp).
 struct SyntaxError {
     std::uint32_t offset = 0; // where the text is wrong
-    std::uint32_t start = 0;  // where the element that failed began (the `[` of a tag...)
-    std::string code;         // stable code: "unterminated-tag", "bad-tag", "too-deep", "syntax"
+    std::uint32_t start = 0; // where the element that failed began (the `[` of a tag...)
+    std::string code; // stable code: "unterminated-tag", "bad-tag", "too-deep", "syntax"
     std::string message;
     bool truncates = false; // the movetext after `offset` was not read
 };

@@ -26,7 +26,7 @@ bool valid_utf8(std::string_view text, std::size_t& bad) {
             i += unsigned(__builtin_ctz(high));
         } else
 #endif
-        if (i + 8 <= n) {
+            if (i + 8 <= n) {
             std::uint64_t w;
             std::memcpy(&w, s + i, 8);
             if (!(w & 0x8080808080808080ull)) {
@@ -51,13 +51,28 @@ bool valid_utf8(std::string_view text, std::size_t& bad) {
         }
         std::size_t len;
         std::uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
-        else { bad = i; return false; }
-        if (i + len > n) { bad = i; return false; }
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            bad = i;
+            return false;
+        }
+        if (i + len > n) {
+            bad = i;
+            return false;
+        }
         for (std::size_t k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) { bad = i; return false; }
+            if ((s[i + k] & 0xC0) != 0x80) {
+                bad = i;
+                return false;
+            }
             cp = cp << 6 | (s[i + k] & 0x3F);
         }
         const bool overlong_or_surrogate = len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF));
@@ -72,10 +87,10 @@ bool valid_utf8(std::string_view text, std::size_t& bad) {
 
 void cp1252_to_utf8(std::string_view text, std::string& out) {
     // 0x80..0x9F; 0 where Windows-1252 defines nothing (kept as the C1 control of that value).
-    static constexpr std::uint16_t high[32] = {
-        0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-        0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-        0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
+    static constexpr std::uint16_t high[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                               0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
+                                               0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                               0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
     out.reserve(out.size() + text.size() + text.size() / 8);
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);

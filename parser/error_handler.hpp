@@ -23,7 +23,7 @@ namespace x3 = boost::spirit::x3;
 struct ParseState {
     const char* begin = nullptr; // start of the chunk: every offset is relative to it
     std::vector<ast::SyntaxError>* errors = nullptr;
-    int depth = 0;               // variations open right now
+    int depth = 0; // variations open right now
     bool too_deep_reported = false;
     // The game being read has moves: a table header row from here on starts the next game (a file
     // of several pasted tables), and `header_stop` is where it starts.
@@ -65,8 +65,7 @@ inline std::string describe_byte(const char* p, const char* last) {
 // rule fails, so the caller's fallback (skip the rest of the line) takes over and the game goes on.
 struct tag_error_handler {
     template <typename Iterator, typename Exception, typename Context>
-    x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x,
-                                      Context const& ctx) const {
+    x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x, Context const& ctx) const {
         ParseState& st = x3::get<state_tag>(ctx);
         Iterator where = x.where();
         while (where != last && (*where == ' ' || *where == '\t')) ++where;
@@ -78,7 +77,7 @@ struct tag_error_handler {
         e.start = st.offset_of(start);
         e.code = line_end ? "unterminated-tag" : "bad-tag";
         e.message = (line_end ? "unterminated tag pair: expected " : "malformed tag pair: expected ") + x.which() +
-                    (line_end ? " before the end of the line" : ", found " + describe_byte(where, last));
+            (line_end ? " before the end of the line" : ", found " + describe_byte(where, last));
         st.errors->push_back(std::move(e));
         return x3::error_handler_result::fail;
     }

@@ -16,9 +16,7 @@ BOOST_SPIRIT_INSTANTIATE(game_type, iterator_type, context_type)
 
 namespace {
 
-bool has_content(const ast::Game& g) {
-    return !g.tags.empty() || !g.elements.empty() || g.result.value != ast::Result::none;
-}
+bool has_content(const ast::Game& g) { return !g.tags.empty() || !g.elements.empty() || g.result.value != ast::Result::none; }
 
 } // namespace
 

@@ -62,9 +62,8 @@ struct point_parser : x3::parser<point_parser> {
         if (p != last && *p >= '0' && *p <= '9') rank = rank * 10 + (*p++ - '0');
         if (p != last) {
             const char c = *p;
-            const bool ends = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}' || c == '(' ||
-                              c == ')' || c == ';' || c == '|' || c == '!' || c == '?' || c == '$' || c == '+' ||
-                              c == '#' || c == ',';
+            const bool ends = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}' || c == '(' || c == ')' ||
+                c == ';' || c == '|' || c == '!' || c == '?' || c == '$' || c == '+' || c == '#' || c == ',';
             if (!ends) return false;
         }
         x3::traits::move_to(std::uint16_t((f - 'a') | (rank - 1) << 8), attr);
@@ -139,7 +138,7 @@ struct table_header_parser : x3::parser<table_header_parser> {
             while (t != b && blank(t[-1])) --t;
             if (b != t) {
                 const char c0 = char(b[0] | 0x20);
-                if (b[0] >= '0' && b[0] <= '9') return false;                              // a move number
+                if (b[0] >= '0' && b[0] <= '9') return false; // a move number
                 if (t - b >= 2 && c0 >= 'a' && c0 <= 'h' && b[1] >= '1' && b[1] <= '8') return false; // a move
                 bool furniture = true;
                 for (Iterator k = b; k != t; ++k) furniture &= *k == '-' || *k == ':' || *k == '.';
@@ -189,8 +188,8 @@ struct enter_variation_parser : x3::parser<enter_variation_parser> {
             ast::SyntaxError e;
             e.offset = e.start = st.offset_of(first) - 1; // the '(' just read
             e.code = "too-deep";
-            e.message = "variations nested more than " + std::to_string(max_variation_depth) +
-                        " deep; the rest of the game is not read";
+            e.message =
+                "variations nested more than " + std::to_string(max_variation_depth) + " deep; the rest of the game is not read";
             e.truncates = true;
             st.errors->push_back(std::move(e));
         }
@@ -311,8 +310,8 @@ const auto locate = [](auto& ctx) {
     auto& node = x3::_val(ctx);
     const auto& range = x3::_attr(ctx);
     auto end = range.end();
-    while (end != range.begin() && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r' ||
-                                    end[-1] == '|' || end[-1] == '.'))
+    while (end != range.begin() &&
+           (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '|' || end[-1] == '.'))
         --end;
     node.offset = x3::get<state_tag>(ctx).offset_of(range.begin());
     node.length = std::uint32_t(end - range.begin());
@@ -379,9 +378,7 @@ const auto set_text = [](auto& ctx) {
 const auto set_unclosed = [](auto& ctx) { x3::_val(ctx).closed = false; };
 const auto set_result = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 const auto push_tag = [](auto& ctx) { x3::_val(ctx).tags.push_back(std::move(x3::_attr(ctx))); };
-const auto push_header_comment = [](auto& ctx) {
-    x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx)));
-};
+const auto push_header_comment = [](auto& ctx) { x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx))); };
 // Room for a typical game at once rather than a string of reallocations, each moving every node.
 const auto reserve_elements = [](auto& ctx) {
     x3::_val(ctx).elements.reserve(256); // the official notation writes two elements a move
@@ -398,9 +395,7 @@ const auto push_variation = [](auto& ctx) {
     x3::_val(ctx).elements.emplace_back(ast::x3::forward_ast<ast::Variation>(std::move(x3::_attr(ctx))));
 };
 const auto take_result = [](auto& ctx) { x3::_val(ctx).result = x3::_attr(ctx); };
-const auto push_trailing_comment = [](auto& ctx) {
-    x3::_val(ctx).trailing_comments.push_back(std::move(x3::_attr(ctx)));
-};
+const auto push_trailing_comment = [](auto& ctx) { x3::_val(ctx).trailing_comments.push_back(std::move(x3::_attr(ctx))); };
 
 // ---------------------------------------------------------------------------------------------
 // The rules.
@@ -414,8 +409,7 @@ const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
 // `12.` and `12...` (`...` after a space is skipped as blank, which reads the same); in a table
 // cell the dot may be missing: `| 12 | c2-d3 |`, `12<TAB>c2-d3`.
 const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true)) | (lit('.') >> x3::attr(false)) |
-                                                  (&(blanks >> lit('|')) >> x3::attr(false)) |
-                                                  (&lit('\t') >> x3::attr(false)))];
+                                                  (&(blanks >> lit('|')) >> x3::attr(false)) | (&lit('\t') >> x3::attr(false)))];
 
 // Moves: spaces may appear between the parts (`a6 * a7, b8, out`), not line ends. One lexeme with
 // explicit blanks: the skipper would run before every part, and moves are most of a record.
@@ -424,11 +418,12 @@ const auto move_number_def = lexeme[x3::uint_ >> ((lit("...") >> x3::attr(true))
 const auto target = square[add_target] >> -(blanks >> lit('+')[mark_join]);
 const auto comma = blanks >> (lit(',') | lit('-')[set_dashed]) >> blanks;
 const auto deploy_targets = out_word[set_out] | (target % comma >> -((comma >> out_word[set_out]) | lit('#')[set_hash_out]));
-const auto move_def = lexeme[x3::raw[square[set_from] >> blanks >>
-    (((lit('-')[set_dash] | char_("xX")[set_capture]) >> blanks >> (out_word[set_out] | target)) |
-     (lit('*')[set_deploy] >> blanks >> deploy_targets) |
-     // `+` right before a square: `c1 b1+ e7 e6+` (the official notation's joins) is no deployment.
-     (lit('+')[set_plus_deploy] >> deploy_targets >> x3::eps[check_plus_deploy]))][locate]];
+const auto move_def =
+    lexeme[x3::raw[square[set_from] >> blanks >>
+                   (((lit('-')[set_dash] | char_("xX")[set_capture]) >> blanks >> (out_word[set_out] | target)) |
+                    (lit('*')[set_deploy] >> blanks >> deploy_targets) |
+                    // `+` right before a square: `c1 b1+ e7 e6+` (the official notation's joins) is no deployment.
+                    (lit('+')[set_plus_deploy] >> deploy_targets >> x3::eps[check_plus_deploy]))][locate]];
 
 // A stone game's move: a point alone. In a Gounki game, a square of the official site's notation
 // (`c1 b1+`, `b2 * c3 c4, c5`) or LC4's exit (`g8#`); and a lone `OUT`.
@@ -443,7 +438,6 @@ const auto brace_comment = lexeme[lit('{') >> x3::raw[comment_body][set_text] >>
 const auto line_comment = lexeme[lit(';') >> x3::raw[*(char_ - x3::eol)][set_text]];
 const auto comment_def = x3::raw[brace_comment | line_comment][locate];
 
-
 const auto table_header_def = table_row;
 
 // Anything else up to the next delimiter, so that a typo costs one token and is reported as such.
@@ -455,7 +449,7 @@ const auto stray_close_def = x3::omit[lit(')')];
 // nothing before it can consume a `|` row (they all fail on its first cell).
 // A move number is the only element that starts with a digit: those go straight to it.
 const auto element = (&char_('0', '9') >> move_number[push]) | move[push_move] | placement[push_move] | annotation[push] |
-                     comment[push] | variation[push_variation] | table_header[push] | unknown[push];
+    comment[push] | variation[push_variation] | table_header[push] | unknown[push];
 
 const auto variation_def =
     x3::raw[lit('(') >> enter_variation >> *element >> leave_variation >> (lit(')') | x3::eps[set_unclosed])][locate];
@@ -466,7 +460,7 @@ const auto tag_section = *(tag[push_tag] | bad_tag | comment[push_header_comment
 const auto game_rule_def = x3::raw[x3::eps[reserve_elements] >> tag_section >> *(element | stray_close[push]) >>
                                    -(result[take_result] >> *comment[push_trailing_comment])][locate];
 
-BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, placement, annotation, comment, variation,
-                    table_header, unknown, stray_close, result, game_rule)
+BOOST_SPIRIT_DEFINE(tag, tag_name, tag_value, bad_tag, move_number, move, placement, annotation, comment, variation, table_header,
+                    unknown, stray_close, result, game_rule)
 
 } // namespace gounki::parser::grammar

@@ -75,8 +75,7 @@ bool RecordReader::read_more() {
     const auto n = std::size_t(in_->gcount());
     if (in_->bad()) {
         io_failed_ = true;
-        file_error("io-error", "read error after " + std::to_string(bytes_read_ + n) + " bytes", Severity::error,
-                   line_, column_);
+        file_error("io-error", "read error after " + std::to_string(bytes_read_ + n) + " bytes", Severity::error, line_, column_);
     }
     end_ += n;
     bytes_read_ += n;
@@ -167,10 +166,10 @@ bool RecordReader::block_agrees(std::string_view text) const {
         };
         std::size_t t = 0, c = 0;
         while (t < g.tags.size() || c < g.header_comments.size()) {
-            const bool tag = c == g.header_comments.size() ||
-                             (t < g.tags.size() && g.tags[t].offset < g.header_comments[c].offset);
-            const ast::Located& item = tag ? static_cast<const ast::Located&>(g.tags[t++])
-                                           : static_cast<const ast::Located&>(g.header_comments[c]);
+            const bool tag =
+                c == g.header_comments.size() || (t < g.tags.size() && g.tags[t].offset < g.header_comments[c].offset);
+            const ast::Located& item =
+                tag ? static_cast<const ast::Located&>(g.tags[t++]) : static_cast<const ast::Located&>(g.header_comments[c]);
             if (!tag && !g.header_comments[c++].closed) return false;
             if (tag && text.substr(item.offset, item.length).find('\n') != std::string_view::npos)
                 return false; // the grammar reads a tag pair across lines; the splitter ends it at the line end
@@ -182,8 +181,7 @@ bool RecordReader::block_agrees(std::string_view text) const {
 }
 
 RecordReader::Block RecordReader::load_block() {
-    if (block_bytes_ == 0 || oversized_ || splitter_.position() != begin_ || base_ + begin_ < no_block_until_)
-        return Block::none;
+    if (block_bytes_ == 0 || oversized_ || splitter_.position() != begin_ || base_ + begin_ < no_block_until_) return Block::none;
     while (!eof_ && end_ - begin_ < block_bytes_)
         if (!read_more() && !eof_) return Block::none;
     if (end_ - begin_ < block_bytes_ && !eof_) return Block::none;
@@ -228,13 +226,11 @@ bool RecordReader::load_chunk() {
     oversized_ = false;
     for (;;) {
         switch (load_block()) {
-        case Block::games:
-            return true;
+        case Block::games: return true;
         case Block::empty:
             if (eof_ && begin_ == end_) return false;
             continue;
-        case Block::none:
-            break;
+        case Block::none: break;
         }
         std::size_t cut = 0;
         const GameSplitter::Scan s = splitter_.scan(buf_.data(), end_, eof_, cut);
@@ -340,7 +336,9 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         const WebTextNote& n = *k.first;
         std::string what = describe_code_point(n.code_point);
         if (n.entity) what = "an HTML entity for " + what;
-        const std::string as = n.read_as.empty() ? "removed" : n.read_as == " " ? "read as a space" : "read as '" + n.read_as + "'";
+        const std::string as = n.read_as.empty() ? "removed"
+            : n.read_as == " "                   ? "read as a space"
+                                                 : "read as '" + n.read_as + "'";
         std::string message = what + " " + as;
         if (k.count > 1) message += " (" + std::to_string(k.count) + " times in this game)";
         add_diagnostic(game, source_, name_, game.number, Severity::warning, "typographic", n.offset, std::move(message));
@@ -407,8 +405,7 @@ bool RecordReader::skip(GameRecord* header) {
     return true;
 }
 
-std::vector<GameRecord> read_records(std::string_view text, const std::string& name,
-                                     std::vector<Diagnostic>* file_diagnostics) {
+std::vector<GameRecord> read_records(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
     std::istringstream in{std::string(text)};
     RecordReader reader(in, name);
     std::vector<GameRecord> games;

@@ -82,12 +82,12 @@ public:
     std::size_t buffer_capacity() const { return buf_.capacity() + chunk_.capacity(); }
 
 private:
-    bool load_chunk();      // parses the next chunk; false at the end of the input
+    bool load_chunk(); // parses the next chunk; false at the end of the input
     enum class Block { none, empty, games };
-    Block load_block();     // parses the next block of games, when there is one (see above)
+    Block load_block(); // parses the next block of games, when there is one (see above)
     std::size_t block_end() const; // where a block from begin_ may end; begin_ when nowhere
     bool block_agrees(std::string_view text) const; // the grammar's games are the splitter's
-    bool read_more();       // appends a block of input to the buffer; false when none came
+    bool read_more(); // appends a block of input to the buffer; false when none came
     void advance_place(std::string_view text); // moves line_/column_ over `text`
     void file_error(std::string code, std::string message, Severity sev, int line, int column);
     // Makes text_ readable where it was pasted from a web page (typographic characters, HTML) and
@@ -105,27 +105,27 @@ private:
     Notation notation_ = Notation::automatic;
     std::size_t max_game_bytes_ = default_max_game_bytes;
     std::size_t block_bytes_ = 16 * 1024;
-    std::uint64_t base_ = 0;           // offset in the input of buf_[0]
+    std::uint64_t base_ = 0; // offset in the input of buf_[0]
     std::uint64_t no_block_until_ = 0; // game by game up to this offset in the input
     std::vector<char> buf_;
     std::size_t begin_ = 0; // the current chunk starts here in buf_
-    std::size_t end_ = 0;   // data ends here
+    std::size_t end_ = 0; // data ends here
     bool eof_ = false;
-    bool started_ = false;  // the byte order mark check has run
+    bool started_ = false; // the byte order mark check has run
     bool io_failed_ = false;
     std::uint64_t bytes_read_ = 0;
     GameSplitter splitter_;
 
-    int line_ = 1, column_ = 1;        // place of buf_[begin_] in the file
-    std::string chunk_;                 // the current chunk converted to UTF-8, when it was not
-    std::string web_;                   // the current chunk made readable (web_text.hpp), when needed
-    std::vector<WebTextNote> notes_;    // what that changed, offsets in the chunk
-    std::string_view text_;             // the current chunk: chunk_, web_, or a block inside buf_
+    int line_ = 1, column_ = 1; // place of buf_[begin_] in the file
+    std::string chunk_; // the current chunk converted to UTF-8, when it was not
+    std::string web_; // the current chunk made readable (web_text.hpp), when needed
+    std::vector<WebTextNote> notes_; // what that changed, offsets in the chunk
+    std::string_view text_; // the current chunk: chunk_, web_, or a block inside buf_
     SourceMap source_{std::string_view(), 1, 1}; // places in text_, kept across its games
     int chunk_line_ = 1, chunk_column_ = 1;
     ChunkSyntax syntax_;
     std::size_t next_game_ = 0;
-    bool oversized_ = false;            // the current "chunk" is a game too large to read
+    bool oversized_ = false; // the current "chunk" is a game too large to read
     bool warned_encoding_ = false;
     int number_ = 0;
     std::vector<Diagnostic> file_diagnostics_;

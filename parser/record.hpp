@@ -50,14 +50,14 @@ struct Diagnostic {
     std::string code;
     std::string message;
     std::string file;
-    int line = 0;   // 0: not tied to a place
+    int line = 0; // 0: not tied to a place
     int column = 0;
-    int game = 0;        // 1-based number of the game in its file; 0: about the file
+    int game = 0; // 1-based number of the game in its file; 0: about the file
     int move_number = 0; // 0: not about a move
-    Color side = Color::white;  // who plays that move (when move_number > 0)
-    std::string written;        // the text as written (the move, the tag...)
+    Color side = Color::white; // who plays that move (when move_number > 0)
+    std::string written; // the text as written (the move, the tag...)
     std::vector<std::string> legal_moves; // illegal move: the legal moves of that stack, canonical
-    std::string suggestion;     // the nearest legal move when the intent is obvious, else empty
+    std::string suggestion; // the nearest legal move when the intent is obvious, else empty
 };
 
 // "file:line:col: error: message [code]" (place parts left out when unknown).
@@ -78,10 +78,10 @@ struct Ply {
     explicit Ply(Move m, std::string as_written = {});
 
     Move move;
-    std::string written;               // as written in the file; empty for plies made by code
-    std::vector<std::uint8_t> nags;    // suffixes as NAGs (! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6) and $n, in order
+    std::string written; // as written in the file; empty for plies made by code
+    std::vector<std::uint8_t> nags; // suffixes as NAGs (! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6) and $n, in order
     std::vector<std::string> comments; // comments after the move, trimmed
-    std::vector<Line> variations;      // alternatives to this ply
+    std::vector<Line> variations; // alternatives to this ply
 };
 
 struct Line {
@@ -93,32 +93,32 @@ inline Ply::Ply() {}
 inline Ply::Ply(Move m, std::string as_written) : move(m), written(std::move(as_written)) {}
 
 enum class GameStatus : std::uint8_t {
-    valid,   // no error (there may be warnings)
+    valid, // no error (there may be warnings)
     invalid, // errors that left every move of the main line in place (a bad tag, a contradicting
-             // result, an illegal move inside a variation...)
+    // result, an illegal move inside a variation...)
     partial, // the main line stops at an error: it holds the moves before it, never one after
 };
 
 std::string_view status_name(GameStatus s);
 
 struct GameRecord {
-    GameKind kind = GameKind::gounki;                       // from the Game tag
-    Notation notation = Notation::wikipedia;                // what the moves were written in (Gounki)
+    GameKind kind = GameKind::gounki; // from the Game tag
+    Notation notation = Notation::wikipedia; // what the moves were written in (Gounki)
     std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
-    Position start = Position::start();                     // from SetUp/Position, else the start
+    Position start = Position::start(); // from SetUp/Position, else the start
     // Gomoku and Ninuki: the start (rules from the Game, Size and Rules tags; the board from a
     // Position tag, else empty). Plies hold Move::placement moves. Unused for Gounki.
     stones::StonePosition stone_start;
     int first_number = 1; // the number of the first move: a set-up game may go on from move 12
     Line main;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*": the termination marker as written,
-                              // else the Result tag, else "*"
+        // else the Result tag, else "*"
     bool result_written = false; // the movetext ended with a termination marker
     GameStatus status = GameStatus::valid;
     std::vector<Diagnostic> diagnostics; // in the order of the text
-    std::string file;  // where the game was read from ("-" for standard input)
-    int line = 0;      // line of its first tag pair or move
-    int number = 0;    // 1-based number of the game in its file
+    std::string file; // where the game was read from ("-" for standard input)
+    int line = 0; // line of its first tag pair or move
+    int number = 0; // 1-based number of the game in its file
 
     // The value of the first tag `name` (exact case), or nullptr.
     const std::string* tag(std::string_view name) const;

@@ -123,8 +123,7 @@ int edit_distance(std::string_view a, std::string_view b) {
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const int cost = a[i - 1] != b[j - 1];
             d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
     return d[a.size()][b.size()];
 }
@@ -196,8 +195,7 @@ std::string color_name(Color c) { return c == Color::white ? "White" : "Black"; 
 // Do the written capture and join markers say what `m` does in `pos`?
 bool markers_canonical(const Position& pos, const MoveSpec& spec, Move m) {
     switch (m.type()) {
-    case MoveType::exit:
-        return spec.separator == MoveSeparator::dash;
+    case MoveType::exit: return spec.separator == MoveSeparator::dash;
     case MoveType::movement: {
         const Stack there = pos.at(m.to());
         const bool capture = !there.is_empty() && there.color() != pos.side_to_move();
@@ -288,8 +286,8 @@ std::string files_and_ranks(int size) {
 
 class Resolver {
 public:
-    Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors,
-             const std::string& file, int number, GameRecord& out, Notation notation)
+    Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors, const std::string& file,
+             int number, GameRecord& out, Notation notation)
         : game_(game), src_(source), errors_(errors), file_(file), number_(number), out_(out), forced_(notation) {}
 
     void run();
@@ -297,13 +295,12 @@ public:
 private:
     struct LineState {
         GameState pos;
-        int ply = 0;             // plies from the game's start to `pos`
+        int ply = 0; // plies from the game's start to `pos`
         bool number_checked = false;
     };
 
     Diagnostic& report(Severity sev, std::string_view code, std::uint32_t offset, std::string message);
-    Diagnostic& report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
-                            std::string message);
+    Diagnostic& report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st, std::string message);
     int move_number(int ply) const;
     std::string move_label(const LineState& st) const;
 
@@ -331,14 +328,14 @@ private:
     const std::string& file_;
     int number_;
     GameRecord& out_;
-    Notation forced_;               // Notation::automatic: detected from the game's moves
+    Notation forced_; // Notation::automatic: detected from the game's moves
     Notation notation_ = Notation::wikipedia;
 
     bool black_first_ = false; // the start position has the second player of a move pair to move
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
-    bool set_up_ = false;      // the game starts from a position other than the start
-    int number_base_ = 1;      // the number of the first move
-    bool main_cut_ = false;    // the main line stopped at an error
+    bool set_up_ = false; // the game starts from a position other than the start
+    int number_base_ = 1; // the number of the first move
+    bool main_cut_ = false; // the main line stopped at an error
     bool players_read_ = false;
     // How the main line ended the game, for messages: the ply and its text.
     int end_ply_ = -1;
@@ -381,8 +378,7 @@ Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) 
     if (r.failure == ResolveFailure::game_over) {
         std::string how = "the game is already over";
         if (main && end_ply_ >= 0)
-            how += " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " +
-                   end_text_ + ")";
+            how += " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " + end_text_ + ")";
         report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
         return Move::none();
     }
@@ -391,10 +387,8 @@ Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) 
     std::string message = r.message;
     std::vector<std::string> legal;
     for (Move lm : r.stack_moves) legal.push_back(move_to_text(pos, lm));
-    if (!legal.empty())
-        message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
-    else if (r.failure == ResolveFailure::illegal)
-        message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
+    if (!legal.empty()) message += "; the stack on " + square_name(m.spec.from) + " can play " + join_moves(legal);
+    else if (r.failure == ResolveFailure::illegal) message += "; the stack on " + square_name(m.spec.from) + " has no legal move";
     const std::string near = nearest_move(pos, src_.slice(m.offset, m.length), candidates);
     if (!near.empty()) message += "; did you mean " + near + "?";
     Diagnostic& d = report_move(Severity::error, "illegal-move", m, st, message);
@@ -429,8 +423,7 @@ Notation detect_notation(const std::vector<ast::Element>& elements) {
 
 } // namespace
 
-Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::size_t& i, const LineState& st,
-                                ast::Move& out) {
+Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::size_t& i, const LineState& st, ast::Move& out) {
     const ast::Move& m = boost::get<ast::Move>(elements[i].get());
     const Position& pos = st.pos.g;
     auto extend = [&](const ast::Move& piece) { out.length = piece.offset + piece.length - out.offset; };
@@ -466,12 +459,13 @@ Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::
             std::vector<std::string> texts;
             for (Move mv : landing) texts.push_back(move_to_text(pos, mv));
             if (landing.empty())
-                return fail(m, "no stack of " + color_name(pos.side_to_move()) + " on " + square_name(first) +
-                                   ", and none can move there");
-            Diagnostic& d = report_move(Severity::error, "ambiguous-move", m, st,
-                                        "a square alone names a move by where it goes, but " +
-                                            std::to_string(landing.size()) + " stacks can go to " +
-                                            square_name(first) + " (" + join_moves(texts) + "); write the origin");
+                return fail(m,
+                            "no stack of " + color_name(pos.side_to_move()) + " on " + square_name(first) +
+                                ", and none can move there");
+            Diagnostic& d =
+                report_move(Severity::error, "ambiguous-move", m, st,
+                            "a square alone names a move by where it goes, but " + std::to_string(landing.size()) +
+                                " stacks can go to " + square_name(first) + " (" + join_moves(texts) + "); write the origin");
             d.legal_moves = std::move(texts);
             return Group::failed;
         }
@@ -479,8 +473,9 @@ Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::
             return fail(m, "'+' after the square a stack leaves from; '+' marks the square where it joins a stack");
         const ast::Move* to = move_at(elements, i + 1);
         if (!to || !(to->is_lone_out() || is_board_square(*to)) || (to->form & ast::Move::point_exit))
-            return fail(m, "a square alone; a move names the stack's square and where it goes (c2 d3, b1 x c2, "
-                           "d4 * d5 d6, a1 OUT)");
+            return fail(m,
+                        "a square alone; a move names the stack's square and where it goes (c2 d3, b1 x c2, "
+                        "d4 * d5 d6, a1 OUT)");
         out.place_file = out.place_rank = -1;
         out.form = 0;
         out.spec.from = square_of(m);
@@ -508,8 +503,7 @@ Resolver::Group Resolver::group(const std::vector<ast::Element>& elements, std::
         if (next->is_lone_out()) {
             out.spec.out = true;
         } else {
-            out.spec.targets[out.spec.target_count++] =
-                WrittenTarget{square_of(*next), bool(next->form & ast::Move::point_join)};
+            out.spec.targets[out.spec.target_count++] = WrittenTarget{square_of(*next), bool(next->form & ast::Move::point_join)};
             out.spec.out = next->form & ast::Move::point_exit;
         }
         extend(*next);
@@ -528,8 +522,7 @@ Move Resolver::resolve_exit_from(const ast::Move& m, const LineState& st, bool m
     exit.spec.out = true;
     exit.spec.optional_markers = true;
     const Stack st_from = pos.at(from);
-    if (pos.game_over() || st_from.is_empty() || st_from.color() != pos.side_to_move())
-        return full_resolve(exit, st, main);
+    if (pos.game_over() || st_from.is_empty() || st_from.color() != pos.side_to_move()) return full_resolve(exit, st, main);
     MoveList moves;
     generate_moves_from(pos, from, moves);
     Move whole = Move::none();
@@ -543,10 +536,10 @@ Move Resolver::resolve_exit_from(const ast::Move& m, const LineState& st, bool m
     std::vector<std::string> texts;
     for (Move mv : ways) texts.push_back(move_to_text(pos, mv));
     if (whole) {
-        Diagnostic& d = report_move(Severity::warning, "ambiguous-exit", m, st,
-                                    "the stack can leave the board in " + std::to_string(ways.size()) + " ways (" +
-                                        join_moves(texts) + "); read as " + move_to_text(pos, whole) +
-                                        ", the whole stack leaving");
+        Diagnostic& d =
+            report_move(Severity::warning, "ambiguous-exit", m, st,
+                        "the stack can leave the board in " + std::to_string(ways.size()) + " ways (" + join_moves(texts) +
+                            "); read as " + move_to_text(pos, whole) + ", the whole stack leaving");
         d.legal_moves = texts;
         return whole;
     }
@@ -584,15 +577,14 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
         std::string how = "the game is already over";
         if (main && end_ply_ >= 0)
             how += pos.outcome() == Outcome::draw
-                       ? cat(" (drawn after ", end_text_, ")")
-                       : cat(" (", pos.outcome() == Outcome::white_wins ? "White" : "Black", " won with ", end_text_, ")");
+                ? cat(" (drawn after ", end_text_, ")")
+                : cat(" (", pos.outcome() == Outcome::white_wins ? "White" : "Black", " won with ", end_text_, ")");
         report_move(Severity::error, "move-after-end", m, st, how + "; no move can follow");
         return Move::none();
     }
     std::string message(stones::place_error_text(e));
     if (e == stones::PlaceError::occupied)
-        message = cat("the point is occupied by a ", pos.at(move.point()) == stones::Stone::black ? "black" : "white",
-                      " stone");
+        message = cat("the point is occupied by a ", pos.at(move.point()) == stones::Stone::black ? "black" : "white", " stone");
     report_move(Severity::error, "illegal-move", m, st, message);
     return Move::none();
 }
@@ -784,8 +776,8 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 st.number_checked = true;
                 const std::string want = std::to_string(expected) + (first ? "." : "...");
                 report(Severity::warning, "wrong-move-number", n.offset,
-                       "move number " + std::string(src_.slice(n.offset, n.length)) + " where " + want +
-                           " was expected (" + color_name(st.pos.side_to_move()) + " to play)" +
+                       "move number " + std::string(src_.slice(n.offset, n.length)) + " where " + want + " was expected (" +
+                           color_name(st.pos.side_to_move()) + " to play)" +
                            (int(n.number) > expected && !n.ellipsis ? "; is a move missing before it?" : ""));
             }
             break;
@@ -794,8 +786,9 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
             const ast::Move* written_move = &boost::get<ast::Move>(node);
             ast::Move grouped;
             const ast::Move* next = move_at(elements, i + 1);
-            if (!st.pos.stone && (written_move->is_placement() || written_move->form || notation_ != Notation::wikipedia ||
-                                  (written_move->spec.separator == MoveSeparator::deploy && next && next->is_placement()))) {
+            if (!st.pos.stone &&
+                (written_move->is_placement() || written_move->form || notation_ != Notation::wikipedia ||
+                 (written_move->spec.separator == MoveSeparator::deploy && next && next->is_placement()))) {
                 switch (group(elements, i, st, grouped)) {
                 case Group::failed: return finish(false);
                 case Group::grouped: written_move = &grouped; break;
@@ -896,16 +889,14 @@ bool Resolver::resolve_line(const std::vector<ast::Element>& elements, LineState
                 break;
             }
             if (text == "-" || text == "--") { // a table's empty cell, as a notes column writes it
-                report(Severity::warning, "placeholder", u.offset,
-                       "'" + text + "' alone read as an empty table cell; ignored");
+                report(Severity::warning, "placeholder", u.offset, "'" + text + "' alone read as an empty table cell; ignored");
                 break;
             }
             std::string message;
             auto parsed = parse_move_text(text);
             if (auto* e = std::get_if<MoveTextError>(&parsed); e && e->column > 0)
                 message = "cannot be read as a move: at character " + std::to_string(e->column + 1) + ", " + e->message;
-            else
-                message = "not a move, move number, comment, NAG or result";
+            else message = "not a move, move number, comment, NAG or result";
             // A character that is not plain ASCII may be invisible, or look like one that is: name it.
             for (std::size_t k = 0; k < text.size(); ++k) {
                 if (static_cast<unsigned char>(text[k]) < 0x80) continue;
@@ -1064,8 +1055,7 @@ void resolve_game(const ast::Game& game, const SourceMap& source, std::span<cons
     Resolver(game, source, errors, file, number, out, notation).run();
 }
 
-void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number,
-                      GameRecord& out) {
+void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number, GameRecord& out) {
     out.clear();
     out.file = file;
     out.number = number;

@@ -20,8 +20,7 @@ public:
     // `places`, when given, is the text as written, of the same length as `chunk`: lines and columns
     // are counted in it (the chunk may be that text made readable, parser/web_text.hpp).
     SourceMap(std::string_view chunk, int first_line, int first_column, std::string_view places = {})
-        : text_(chunk), places_(places.size() == chunk.size() ? places : chunk), line0_(first_line),
-          column0_(first_column) {}
+        : text_(chunk), places_(places.size() == chunk.size() ? places : chunk), line0_(first_line), column0_(first_column) {}
 
     struct Place {
         int line;
@@ -55,7 +54,6 @@ void resolve_game(const ast::Game& game, const SourceMap& source, std::span<cons
 
 // Only what the tag pairs say (tags, kind, number, line, written result): skipping a game costs no
 // replay. No diagnostics.
-void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number,
-                      GameRecord& out);
+void read_game_header(const ast::Game& game, const SourceMap& source, const std::string& file, int number, GameRecord& out);
 
 } // namespace gounki::parser

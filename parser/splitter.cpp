@@ -19,7 +19,7 @@ bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c
 bool word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 bool is_bom(const char* p, const char* end) {
     return end - p >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
-           static_cast<unsigned char>(p[2]) == 0xBF;
+        static_cast<unsigned char>(p[2]) == 0xBF;
 }
 
 // Does a line that looks like a tag pair, `[Name "` (or a typographic quote), start at p?
@@ -56,8 +56,7 @@ Look result_at(const char* p, const char* end, bool eof, std::size_t& length) {
                 if (!eof) return Look::more;
             } else {
                 const char c = p[n];
-                if (!(blank(c) || c == '\n' || c == '{' || c == ';' || c == '[' || c == '(' || c == ')' || c == '|'))
-                    continue;
+                if (!(blank(c) || c == '\n' || c == '{' || c == ';' || c == '[' || c == '(' || c == ')' || c == '|')) continue;
             }
             length = n;
             return Look::yes;
@@ -119,10 +118,10 @@ inline unsigned stop_mask(const unsigned char* p) {
     auto eq = [](__m128i a, int c) { return _mm_cmpeq_epi8(a, _mm_set1_epi8(char(c))); };
     auto mask = [](__m128i a, int m) { return _mm_and_si128(a, _mm_set1_epi8(char(m))); };
     auto lower = [](__m128i a) { return _mm_or_si128(a, _mm_set1_epi8(0x20)); };
-    const __m128i folded = mask(v, 0xDF);                  // '[' and '{' as 0x5B, ']' and '}' as 0x5D
+    const __m128i folded = mask(v, 0xDF); // '[' and '{' as 0x5B, ']' and '}' as 0x5D
     const __m128i controls = _mm_sub_epi8(v, _mm_set1_epi8('\n')); // \n \v \f as 0..2
     __m128i m = _mm_or_si128(eq(folded, 0x5B), eq(folded, 0x5D));
-    m = _mm_or_si128(m, eq(mask(v, 0xFE), '('));          // ( )
+    m = _mm_or_si128(m, eq(mask(v, 0xFE), '(')); // ( )
     m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(controls, _mm_set1_epi8(2)), controls));
     m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, ';'), eq(v, '*')), eq(v, 0xEF)));
     m = _mm_or_si128(m, _mm_and_si128(_mm_and_si128(eq(v, '<'), eq(lower(v1), 't')), eq(lower(v2), 'a')));
@@ -138,8 +137,7 @@ std::size_t next_stop(const unsigned char* d, std::size_t i, std::size_t size) {
     for (; i + 18 <= size; i += 16)
         if (const unsigned m = stop_mask(d + i)) return i + unsigned(__builtin_ctz(m));
 #endif
-    while (i + 4 <= size && (byte_class[d[i]] & byte_class[d[i + 1]] & byte_class[d[i + 2]] & byte_class[d[i + 3]]) == 1)
-        i += 4;
+    while (i + 4 <= size && (byte_class[d[i]] & byte_class[d[i + 1]] & byte_class[d[i + 2]] & byte_class[d[i + 3]]) == 1) i += 4;
     while (i < size && byte_class[d[i]] == 1) ++i;
     return i;
 }
@@ -187,8 +185,8 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
                         ++i;
                         continue;
                     }
-                    if (d[i] == '*' && depth_ == 0 && ((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'h') &&
-                        d[i + 2] >= '1' && d[i + 2] <= '8') {
+                    if (d[i] == '*' && depth_ == 0 && ((d[i + 1] | 0x20) >= 'a' && (d[i + 1] | 0x20) <= 'h') && d[i + 2] >= '1' &&
+                        d[i + 2] <= '8') {
                         i += 3; // a deployment's first square (deployment_follows says the same)
                         continue;
                     }

@@ -26,9 +26,9 @@ bool tag_line_starts(const char* p, const char* end);
 class GameSplitter {
 public:
     enum class Scan {
-        cut,       // a game ends at `cut`; the next chunk starts there
+        cut, // a game ends at `cut`; the next chunk starts there
         need_more, // the data ends before anything is decided: append more and call again
-        end,       // eof: the last chunk runs to the end of the data
+        end, // eof: the last chunk runs to the end of the data
     };
 
     // Scans data[position(), size) for the end of the chunk that started at the last start_chunk().
@@ -62,9 +62,9 @@ private:
     std::size_t chunk_start_ = 0;
     State state_ = State::normal;
     bool line_start_ = true; // only blanks since the last line end or the chunk start
-    bool movetext_ = false;  // the chunk holds movetext, not only tag pairs and comments
-    bool table_ = false;     // the chunk holds an HTML table
-    int depth_ = 0;          // open variations
+    bool movetext_ = false; // the chunk holds movetext, not only tag pairs and comments
+    bool table_ = false; // the chunk holds an HTML table
+    int depth_ = 0; // open variations
     bool shortcuts_ = true;
 };
 

@@ -11,7 +11,10 @@ namespace gounki::parser {
 struct ChunkSyntax {
     std::vector<ast::Game> games;
     std::vector<ast::SyntaxError> errors; // offsets into the chunk, in the order found
-    void clear() { games.clear(); errors.clear(); }
+    void clear() {
+        games.clear();
+        errors.clear();
+    }
 };
 
 // Parses every game of `text` (one chunk from the splitter, or a whole small file) into `out`.

@@ -19,19 +19,38 @@ enum class Kind : std::uint8_t { other, dash, times, space, zero_width, quote };
 
 Kind classify(char32_t c) {
     switch (c) {
-    case 0x2010: case 0x2011: case 0x2012: case 0x2013: case 0x2014: case 0x2015: case 0x2212: case 0xFE63:
-    case 0xFF0D:
-        return Kind::dash;
-    case 0x00D7:
-        return Kind::times;
-    case 0x00A0: case 0x1680: case 0x202F: case 0x205F: case 0x3000:
-        return Kind::space;
-    case 0x00AD: case 0x200B: case 0x200C: case 0x200D: case 0x200E: case 0x200F: case 0x2060: case 0xFEFF:
-        return Kind::zero_width;
-    case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x00AB: case 0x00BB: case 0x2033: case 0xFF02:
-        return Kind::quote;
-    default:
-        return c >= 0x2000 && c <= 0x200A ? Kind::space : Kind::other;
+    case 0x2010:
+    case 0x2011:
+    case 0x2012:
+    case 0x2013:
+    case 0x2014:
+    case 0x2015:
+    case 0x2212:
+    case 0xFE63:
+    case 0xFF0D: return Kind::dash;
+    case 0x00D7: return Kind::times;
+    case 0x00A0:
+    case 0x1680:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000: return Kind::space;
+    case 0x00AD:
+    case 0x200B:
+    case 0x200C:
+    case 0x200D:
+    case 0x200E:
+    case 0x200F:
+    case 0x2060:
+    case 0xFEFF: return Kind::zero_width;
+    case 0x201C:
+    case 0x201D:
+    case 0x201E:
+    case 0x201F:
+    case 0x00AB:
+    case 0x00BB:
+    case 0x2033:
+    case 0xFF02: return Kind::quote;
+    default: return c >= 0x2000 && c <= 0x200A ? Kind::space : Kind::other;
     }
 }
 
@@ -113,9 +132,7 @@ bool ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z
 bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool word_byte(unsigned char c) { return ascii_alpha(c) || ascii_digit(c) || c == '_'; }
 // Blanks as the grammar's skipper has them (without '.').
-bool blank_byte(unsigned char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+bool blank_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool eol_byte(unsigned char c) { return c == '\n' || c == '\r'; }
 
 // Bytes that stop a run of plain movetext: 1 always (non-ASCII, comment starts, line ends), 2 in
@@ -139,66 +156,172 @@ struct NamedEntity {
 };
 
 constexpr NamedEntity named_entities[] = {
-    {"nbsp", 0xA0}, {"ensp", 0x2002}, {"emsp", 0x2003}, {"thinsp", 0x2009}, {"hairsp", 0x200A},
-    {"numsp", 0x2007}, {"puncsp", 0x2008}, {"MediumSpace", 0x205F}, {"NonBreakingSpace", 0xA0},
-    {"ZeroWidthSpace", 0x200B}, {"zwnj", 0x200C}, {"zwj", 0x200D}, {"lrm", 0x200E}, {"rlm", 0x200F},
-    {"NoBreak", 0x2060}, {"shy", 0xAD},
-    {"ndash", 0x2013}, {"mdash", 0x2014}, {"minus", 0x2212}, {"hyphen", 0x2010}, {"dash", 0x2010},
-    {"horbar", 0x2015}, {"times", 0xD7},
-    {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''},
-    {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"bdquo", 0x201E}, {"laquo", 0xAB}, {"raquo", 0xBB},
-    {"lsquo", 0x2018}, {"rsquo", 0x2019}, {"sbquo", 0x201A}, {"prime", 0x2032}, {"Prime", 0x2033},
-    {"hellip", 0x2026}, {"middot", 0xB7}, {"bull", 0x2022}, {"frac12", 0xBD}, {"half", 0xBD},
-    {"frac14", 0xBC}, {"frac34", 0xBE}, {"deg", 0xB0}, {"copy", 0xA9}, {"reg", 0xAE}, {"trade", 0x2122},
-    {"sect", 0xA7}, {"para", 0xB6}, {"euro", 0x20AC}, {"pound", 0xA3}, {"cent", 0xA2}, {"yen", 0xA5},
-    {"iexcl", 0xA1}, {"iquest", 0xBF}, {"ordm", 0xBA}, {"ordf", 0xAA}, {"micro", 0xB5}, {"plusmn", 0xB1},
-    {"divide", 0xF7}, {"sup1", 0xB9}, {"sup2", 0xB2}, {"sup3", 0xB3},
-    {"Agrave", 0xC0}, {"Aacute", 0xC1}, {"Acirc", 0xC2}, {"Atilde", 0xC3}, {"Auml", 0xC4}, {"Aring", 0xC5},
-    {"AElig", 0xC6}, {"Ccedil", 0xC7}, {"Egrave", 0xC8}, {"Eacute", 0xC9}, {"Ecirc", 0xCA}, {"Euml", 0xCB},
-    {"Igrave", 0xCC}, {"Iacute", 0xCD}, {"Icirc", 0xCE}, {"Iuml", 0xCF}, {"ETH", 0xD0}, {"Ntilde", 0xD1},
-    {"Ograve", 0xD2}, {"Oacute", 0xD3}, {"Ocirc", 0xD4}, {"Otilde", 0xD5}, {"Ouml", 0xD6}, {"Oslash", 0xD8},
-    {"Ugrave", 0xD9}, {"Uacute", 0xDA}, {"Ucirc", 0xDB}, {"Uuml", 0xDC}, {"Yacute", 0xDD}, {"THORN", 0xDE},
-    {"szlig", 0xDF}, {"agrave", 0xE0}, {"aacute", 0xE1}, {"acirc", 0xE2}, {"atilde", 0xE3}, {"auml", 0xE4},
-    {"aring", 0xE5}, {"aelig", 0xE6}, {"ccedil", 0xE7}, {"egrave", 0xE8}, {"eacute", 0xE9}, {"ecirc", 0xEA},
-    {"euml", 0xEB}, {"igrave", 0xEC}, {"iacute", 0xED}, {"icirc", 0xEE}, {"iuml", 0xEF}, {"eth", 0xF0},
-    {"ntilde", 0xF1}, {"ograve", 0xF2}, {"oacute", 0xF3}, {"ocirc", 0xF4}, {"otilde", 0xF5}, {"ouml", 0xF6},
-    {"oslash", 0xF8}, {"ugrave", 0xF9}, {"uacute", 0xFA}, {"ucirc", 0xFB}, {"uuml", 0xFC}, {"yacute", 0xFD},
-    {"thorn", 0xFE}, {"yuml", 0xFF}, {"OElig", 0x152}, {"oelig", 0x153}, {"Scaron", 0x160},
-    {"scaron", 0x161}, {"Yuml", 0x178}, {"Zcaron", 0x17D}, {"zcaron", 0x17E},
+    {"nbsp", 0xA0},
+    {"ensp", 0x2002},
+    {"emsp", 0x2003},
+    {"thinsp", 0x2009},
+    {"hairsp", 0x200A},
+    {"numsp", 0x2007},
+    {"puncsp", 0x2008},
+    {"MediumSpace", 0x205F},
+    {"NonBreakingSpace", 0xA0},
+    {"ZeroWidthSpace", 0x200B},
+    {"zwnj", 0x200C},
+    {"zwj", 0x200D},
+    {"lrm", 0x200E},
+    {"rlm", 0x200F},
+    {"NoBreak", 0x2060},
+    {"shy", 0xAD},
+    {"ndash", 0x2013},
+    {"mdash", 0x2014},
+    {"minus", 0x2212},
+    {"hyphen", 0x2010},
+    {"dash", 0x2010},
+    {"horbar", 0x2015},
+    {"times", 0xD7},
+    {"amp", '&'},
+    {"lt", '<'},
+    {"gt", '>'},
+    {"quot", '"'},
+    {"apos", '\''},
+    {"ldquo", 0x201C},
+    {"rdquo", 0x201D},
+    {"bdquo", 0x201E},
+    {"laquo", 0xAB},
+    {"raquo", 0xBB},
+    {"lsquo", 0x2018},
+    {"rsquo", 0x2019},
+    {"sbquo", 0x201A},
+    {"prime", 0x2032},
+    {"Prime", 0x2033},
+    {"hellip", 0x2026},
+    {"middot", 0xB7},
+    {"bull", 0x2022},
+    {"frac12", 0xBD},
+    {"half", 0xBD},
+    {"frac14", 0xBC},
+    {"frac34", 0xBE},
+    {"deg", 0xB0},
+    {"copy", 0xA9},
+    {"reg", 0xAE},
+    {"trade", 0x2122},
+    {"sect", 0xA7},
+    {"para", 0xB6},
+    {"euro", 0x20AC},
+    {"pound", 0xA3},
+    {"cent", 0xA2},
+    {"yen", 0xA5},
+    {"iexcl", 0xA1},
+    {"iquest", 0xBF},
+    {"ordm", 0xBA},
+    {"ordf", 0xAA},
+    {"micro", 0xB5},
+    {"plusmn", 0xB1},
+    {"divide", 0xF7},
+    {"sup1", 0xB9},
+    {"sup2", 0xB2},
+    {"sup3", 0xB3},
+    {"Agrave", 0xC0},
+    {"Aacute", 0xC1},
+    {"Acirc", 0xC2},
+    {"Atilde", 0xC3},
+    {"Auml", 0xC4},
+    {"Aring", 0xC5},
+    {"AElig", 0xC6},
+    {"Ccedil", 0xC7},
+    {"Egrave", 0xC8},
+    {"Eacute", 0xC9},
+    {"Ecirc", 0xCA},
+    {"Euml", 0xCB},
+    {"Igrave", 0xCC},
+    {"Iacute", 0xCD},
+    {"Icirc", 0xCE},
+    {"Iuml", 0xCF},
+    {"ETH", 0xD0},
+    {"Ntilde", 0xD1},
+    {"Ograve", 0xD2},
+    {"Oacute", 0xD3},
+    {"Ocirc", 0xD4},
+    {"Otilde", 0xD5},
+    {"Ouml", 0xD6},
+    {"Oslash", 0xD8},
+    {"Ugrave", 0xD9},
+    {"Uacute", 0xDA},
+    {"Ucirc", 0xDB},
+    {"Uuml", 0xDC},
+    {"Yacute", 0xDD},
+    {"THORN", 0xDE},
+    {"szlig", 0xDF},
+    {"agrave", 0xE0},
+    {"aacute", 0xE1},
+    {"acirc", 0xE2},
+    {"atilde", 0xE3},
+    {"auml", 0xE4},
+    {"aring", 0xE5},
+    {"aelig", 0xE6},
+    {"ccedil", 0xE7},
+    {"egrave", 0xE8},
+    {"eacute", 0xE9},
+    {"ecirc", 0xEA},
+    {"euml", 0xEB},
+    {"igrave", 0xEC},
+    {"iacute", 0xED},
+    {"icirc", 0xEE},
+    {"iuml", 0xEF},
+    {"eth", 0xF0},
+    {"ntilde", 0xF1},
+    {"ograve", 0xF2},
+    {"oacute", 0xF3},
+    {"ocirc", 0xF4},
+    {"otilde", 0xF5},
+    {"ouml", 0xF6},
+    {"oslash", 0xF8},
+    {"ugrave", 0xF9},
+    {"uacute", 0xFA},
+    {"ucirc", 0xFB},
+    {"uuml", 0xFC},
+    {"yacute", 0xFD},
+    {"thorn", 0xFE},
+    {"yuml", 0xFF},
+    {"OElig", 0x152},
+    {"oelig", 0x153},
+    {"Scaron", 0x160},
+    {"scaron", 0x161},
+    {"Yuml", 0x178},
+    {"Zcaron", 0x17D},
+    {"zcaron", 0x17E},
 };
 
 // Numeric references to 0x80-0x9F mean Windows-1252 in HTML (&#150; is an en dash); 0: undefined.
 constexpr char32_t cp1252_high[32] = {
-    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-    0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178,
+    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
 };
 
 // ---------------------------------------------------------------------------------------------
 // HTML tags.
 
 enum class TagKind : std::uint8_t {
-    table,      // <table ...>
-    table_end,  // </table>
-    row,        // <tr ...>
-    cell,       // <td> <th> </td> </th>
+    table, // <table ...>
+    table_end, // </table>
+    row, // <tr ...>
+    cell, // <td> <th> </td> </th>
     line_break, // <br>
-    raw_text,   // <script> <style> <caption>: their content is no record text
+    raw_text, // <script> <style> <caption>: their content is no record text
     inline_tag, // <b> <span> <a>...: no break in the text
-    comment,    // <!-- ... -->
+    comment, // <!-- ... -->
     other,
 };
 
 struct Tag {
     TagKind kind = TagKind::other;
-    std::size_t end = 0;   // one past the '>' (for raw_text: past the content, before its end tag)
-    bool eol = false;      // the tag holds a line end
+    std::size_t end = 0; // one past the '>' (for raw_text: past the content, before its end tag)
+    bool eol = false; // the tag holds a line end
 };
 
-constexpr const char* inline_names[] = {"a",    "abbr", "b",     "bdi",    "bdo",    "big",  "cite", "code",
-                                        "data", "dfn",  "em",    "font",   "i",      "kbd",  "mark", "nobr",
-                                        "q",    "s",    "samp",  "small",  "span",   "strike", "strong", "sub",
-                                        "sup",  "time", "tt",    "u",      "var",    "wbr",  "ins",  "del"};
+constexpr const char* inline_names[] = {"a",      "abbr", "b",   "bdi",  "bdo",  "big", "cite", "code", "data",  "dfn",  "em",
+                                        "font",   "i",    "kbd", "mark", "nobr", "q",   "s",    "samp", "small", "span", "strike",
+                                        "strong", "sub",  "sup", "time", "tt",   "u",   "var",  "wbr",  "ins",   "del"};
 
 class Normalizer {
 public:
@@ -233,11 +356,11 @@ private:
     std::string& out_;
     std::vector<WebTextNote>& notes_;
     Ctx ctx_ = Ctx::movetext;
-    bool html_ = false;    // the text holds an HTML table
+    bool html_ = false; // the text holds an HTML table
     bool regions_ = false; // ... with a <table> tag: only the inside of tables counts
     bool inside_ = true;
-    int depth_ = 0;        // open <table> tags
-    bool tok_ = false;     // a movetext token is open; its next byte goes to w_
+    int depth_ = 0; // open <table> tags
+    bool tok_ = false; // a movetext token is open; its next byte goes to w_
     std::size_t w_ = 0;
     // No such byte or string at or after this offset (searches that failed once are not repeated,
     // so that text full of '<' without '>' stays linear).
@@ -259,8 +382,7 @@ private:
     // Markup or text that is no record text: spaces, keeping line ends; `lead` as its first byte.
     // True when the span holds a line end.
     bool blank(std::size_t b, std::size_t e, char lead) {
-        if (b < e && !std::memchr(s_ + b, '\n', e - b) && !std::memchr(s_ + b, '\r', e - b))
-            return blank_flat(b, e, lead);
+        if (b < e && !std::memchr(s_ + b, '\n', e - b) && !std::memchr(s_ + b, '\r', e - b)) return blank_flat(b, e, lead);
         bool eol = false;
         for (std::size_t i = b; i < e; ++i) {
             const unsigned char c = s_[i];
@@ -384,9 +506,7 @@ private:
             if (in_tag_value(p)) continue; // `[Event "<table> night"]` is no HTML table
             const bool closing = p + 1 < n_ && s_[p + 1] == '/';
             const std::size_t q = p + 1 + closing;
-            auto name_ends = [&](std::size_t at) {
-                return at >= n_ || blank_byte(s_[at]) || s_[at] == '>' || s_[at] == '/';
-            };
+            auto name_ends = [&](std::size_t at) { return at >= n_ || blank_byte(s_[at]) || s_[at] == '>' || s_[at] == '/'; };
             if (starts_ci(q, "table") && name_ends(q + 5)) {
                 html_ = regions_ = true;
                 inside_ = closing;
@@ -454,8 +574,7 @@ private:
         const unsigned char c1 = s_[pos + 1];
         if (c1 == '!' && pos + 3 < n_ && s_[pos + 2] == '-' && s_[pos + 3] == '-') {
             if (pos + 4 >= miss_comment_) return false;
-            const std::size_t e =
-                std::string_view(reinterpret_cast<const char*>(s_), n_).find("-->", pos + 4);
+            const std::size_t e = std::string_view(reinterpret_cast<const char*>(s_), n_).find("-->", pos + 4);
             if (e == npos) {
                 miss_comment_ = pos + 4;
                 return false;
@@ -612,9 +731,7 @@ private:
 
     // ---- movetext -------------------------------------------------------------------------
 
-    bool line_start(std::size_t pos) const {
-        return pos == 0 || s_[pos - 1] == '\n' || (s_[pos - 1] == '\r' && s_[pos] != '\n');
-    }
+    bool line_start(std::size_t pos) const { return pos == 0 || s_[pos - 1] == '\n' || (s_[pos - 1] == '\r' && s_[pos] != '\n'); }
 
     // The character at [b, b + len), code point cp, read in movetext.
     void character(std::size_t b, std::size_t len, char32_t cp, bool entity) {
@@ -871,14 +988,14 @@ private:
     }
 
     struct Pair {
-        std::size_t open = 0;          // '['
+        std::size_t open = 0; // '['
         std::size_t name_b = 0, name_e = 0;
         std::size_t q1 = 0, q1_len = 0; // opening quote
         char32_t q1_cp = 0;
         std::size_t q2 = 0, q2_len = 0; // closing quote; the value is [q1 + q1_len, q2)
         char32_t q2_cp = 0;
-        std::size_t close = 0;         // ']'
-        bool spaced = false;           // a blank that reads as a space between the name and the value
+        std::size_t close = 0; // ']'
+        bool spaced = false; // a blank that reads as a space between the name and the value
     };
 
     // `[Name "value"]` at p (a '['), the quotes '"' or typographic, the value up to the first

@@ -41,11 +41,11 @@ namespace gounki::parser {
 
 // One character (or entity) read as something else.
 struct WebTextNote {
-    std::uint32_t offset = 0;  // byte offset in the input where it starts
-    char32_t code_point = 0;   // what was there (for an entity: the code point it stands for)
-    std::string read_as;       // what it was read as: "-", "x", "\"", " ", "" (removed); for an
-                               // entity, the UTF-8 text it was decoded to ("é", "&", ...)
-    bool entity = false;       // an HTML entity (&ndash; &#8211;)
+    std::uint32_t offset = 0; // byte offset in the input where it starts
+    char32_t code_point = 0; // what was there (for an entity: the code point it stands for)
+    std::string read_as; // what it was read as: "-", "x", "\"", " ", "" (removed); for an
+        // entity, the UTF-8 text it was decoded to ("é", "&", ...)
+    bool entity = false; // an HTML entity (&ndash; &#8211;)
 };
 
 // Cheap test on the raw bytes: false when the text holds no byte >= 0x80, no '<' and no '&', and

@@ -116,8 +116,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
             first_nag = 1;
         }
         mt.token(text);
-        for (std::size_t i = first_nag; i < p.nags.size(); ++i)
-            mt.token(std::string(1, '$').append(std::to_string(p.nags[i])));
+        for (std::size_t i = first_nag; i < p.nags.size(); ++i) mt.token(std::string(1, '$').append(std::to_string(p.nags[i])));
         for (const std::string& c : p.comments) {
             write_comment(mt, c);
             number = true;
@@ -173,13 +172,13 @@ std::string write_record(const GameRecord& game, Notation notation) {
         if (!game.tag("Size") && rules.size != stones::Rules::defaults(game.kind).size) tag("Size", std::to_string(rules.size));
         if (const std::string r = stones::rules_tag_text(rules); !game.tag("Rules") && !r.empty()) tag("Rules", r);
     }
-    const bool set_up = stone ? !(game.stone_start == stones::StonePosition(game.stone_start.rules()))
-                              : !(game.start == Position::start());
+    const bool set_up =
+        stone ? !(game.stone_start == stones::StonePosition(game.stone_start.rules())) : !(game.start == Position::start());
     if (set_up) {
         tag("SetUp", "1");
         tag("Position", stone ? game.stone_start.to_text() : game.start.to_text());
     }
-    static constexpr std::string_view fixed[] = {"Game",  "Event", "Site",  "Date",  "Round",
+    static constexpr std::string_view fixed[] = {"Game",  "Event", "Site",   "Date",  "Round",
                                                  "White", "Black", "Result", "SetUp", "Position"};
     for (std::size_t i = 0; i < game.tags.size(); ++i) {
         const auto& [name, value] = game.tags[i];
@@ -191,18 +190,16 @@ std::string write_record(const GameRecord& game, Notation notation) {
     out += '\n';
     Movetext mt(out);
     if (stone)
-        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0,
-                                 game.stone_start.side_to_move() != Color::black, game.first_number, notation);
+        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0, game.stone_start.side_to_move() != Color::black,
+                                 game.first_number, notation);
     else
-        write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black,
-                                  game.first_number, notation);
+        write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number,
+                                  notation);
     mt.token(game.result);
     out += "\n\n";
     return out;
 }
 
-void write_record(std::ostream& out, const GameRecord& game, Notation notation) {
-    out << write_record(game, notation);
-}
+void write_record(std::ostream& out, const GameRecord& game, Notation notation) { out << write_record(game, notation); }
 
 } // namespace gounki::parser

@@ -48,9 +48,11 @@ Walk walk(Square from, int df, int dr, int steps) {
 Walk movement_walk(const Position& pos, Move m) {
     const Stack st = pos.at(m.from());
     const int fwd = forward(st.color());
-    struct Kind { int df, dr, max; };
-    const Kind kinds[] = {{-1, fwd, st.rounds()}, {1, fwd, st.rounds()}, {0, fwd, st.squares()},
-                          {-1, 0, st.squares()}, {1, 0, st.squares()}};
+    struct Kind {
+        int df, dr, max;
+    };
+    const Kind kinds[] = {
+        {-1, fwd, st.rounds()}, {1, fwd, st.rounds()}, {0, fwd, st.squares()}, {-1, 0, st.squares()}, {1, 0, st.squares()}};
     for (int steps = 1; steps <= 3; ++steps) {
         for (const Kind& k : kinds) {
             if (steps > k.max) continue;
@@ -70,9 +72,7 @@ Walk movement_walk(const Position& pos, Move m) {
 
 class Svg {
 public:
-    Svg(const Position& pos, const BoardStyle& style) : pos_(pos), style_(style), c_(style.cell) {
-        top_ = std::round(c_ * 0.7);
-    }
+    Svg(const Position& pos, const BoardStyle& style) : pos_(pos), style_(style), c_(style.cell) { top_ = std::round(c_ * 0.7); }
 
     std::string render() {
         const double width = left_ + 8 * c_ + right_;
@@ -81,11 +81,11 @@ public:
         if (style_.standalone) head += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
         head += "<svg class=\"board\"";
         if (style_.standalone) head += " xmlns=\"http://www.w3.org/2000/svg\"";
-        head += " viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" +
-                n(height) + "\" role=\"img\" aria-label=\"" + xml_escape(pos_.to_text()) + "\">\n";
+        head += " viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
+            "\" role=\"img\" aria-label=\"" + xml_escape(pos_.to_text()) + "\">\n";
         head += "<title>" + xml_escape(pos_.to_text()) + "</title>\n";
         head += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + n(width) + "\" height=\"" + n(height) +
-                "\" fill=\"#ffffff\"/>\n";
+            "\" fill=\"#ffffff\"/>\n";
         out_ = head;
         squares();
         labels();
@@ -98,8 +98,7 @@ public:
         }
         if (!style_.caption.empty())
             out_ += "<text x=\"" + n(left_) + "\" y=\"" + n(y + 16) +
-                    "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) +
-                    "</text>\n";
+                "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
         out_ += "</svg>\n";
         return std::move(out_);
     }
@@ -118,11 +117,11 @@ private:
         for (int rank = 0; rank < 8; ++rank)
             for (int file = 0; file < 8; ++file) {
                 const bool dark = (file + rank) % 2 == 0; // a1 is dark (docs/rules.md 1.1)
-                out_ += "<rect x=\"" + n(left_ + col(file) * c_) + "\" y=\"" + n(top_ + row(rank) * c_) + "\" width=\"" +
-                        n(c_) + "\" height=\"" + n(c_) + "\" fill=\"" + (dark ? "#b58863" : "#f0d9b5") + "\"/>\n";
+                out_ += "<rect x=\"" + n(left_ + col(file) * c_) + "\" y=\"" + n(top_ + row(rank) * c_) + "\" width=\"" + n(c_) +
+                    "\" height=\"" + n(c_) + "\" fill=\"" + (dark ? "#b58863" : "#f0d9b5") + "\"/>\n";
             }
         out_ += "<rect x=\"" + n(left_) + "\" y=\"" + n(top_) + "\" width=\"" + n(8 * c_) + "\" height=\"" + n(8 * c_) +
-                "\" fill=\"none\" stroke=\"#5a4030\" stroke-width=\"1.5\"/>\n</g>\n";
+            "\" fill=\"none\" stroke=\"#5a4030\" stroke-width=\"1.5\"/>\n</g>\n";
     }
 
     void labels() {
@@ -150,16 +149,16 @@ private:
         const std::string fill = white ? "#fbfaf5" : "#222222";
         const std::string stroke = white ? "#222222" : "#000000";
         out_ += "<g class=\"stack " + std::string(white ? "white" : "black") + "\" data-square=\"" + square_name(s) +
-                "\" data-stack=\"" + stack_letters(st) + "\" fill=\"" + fill + "\" stroke=\"" + stroke +
-                "\" stroke-width=\"1.6\">\n<title>" + (white ? "White " : "Black ") + stack_letters(st) + " on " +
-                square_name(s) + "</title>\n";
+            "\" data-stack=\"" + stack_letters(st) + "\" fill=\"" + fill + "\" stroke=\"" + stroke +
+            "\" stroke-width=\"1.6\">\n<title>" + (white ? "White " : "Black ") + stack_letters(st) + " on " + square_name(s) +
+            "</title>\n";
         for (int i = 0; i < count; ++i, y += piece + gap) {
             if (i < st.rounds())
-                out_ += "<circle class=\"round\" cx=\"" + n(mid.x) + "\" cy=\"" + n(y + piece / 2) + "\" r=\"" +
-                        n(piece / 2) + "\"/>\n";
+                out_ += "<circle class=\"round\" cx=\"" + n(mid.x) + "\" cy=\"" + n(y + piece / 2) + "\" r=\"" + n(piece / 2) +
+                    "\"/>\n";
             else
-                out_ += "<rect class=\"square\" x=\"" + n(mid.x - piece / 2) + "\" y=\"" + n(y) + "\" width=\"" +
-                        n(piece) + "\" height=\"" + n(piece) + "\" rx=\"" + n(piece * 0.08) + "\"/>\n";
+                out_ += "<rect class=\"square\" x=\"" + n(mid.x - piece / 2) + "\" y=\"" + n(y) + "\" width=\"" + n(piece) +
+                    "\" height=\"" + n(piece) + "\" rx=\"" + n(piece * 0.08) + "\"/>\n";
         }
         out_ += "</g>\n";
     }
@@ -202,11 +201,11 @@ private:
         std::vector<Point> pts = arrow_points(a.move);
         const double width = c_ * 0.11;
         out_ += std::string("<g class=\"arrow ") + kind + "\" data-move=\"" + xml_escape(move_to_text(pos_, a.move)) +
-                "\" fill=\"" + colour + "\" stroke=\"" + colour + "\" opacity=\"0.82\">\n";
+            "\" fill=\"" + colour + "\" stroke=\"" + colour + "\" opacity=\"0.82\">\n";
         if (pts.size() == 2 && std::abs(pts[0].x - pts[1].x) < 0.1 && std::abs(pts[0].y - pts[1].y) < 0.1) {
             // A pass (`g2-g2`): a ring around the square.
             out_ += "<circle cx=\"" + n(pts[0].x) + "\" cy=\"" + n(pts[0].y) + "\" r=\"" + n(c_ * 0.36) +
-                    "\" fill=\"none\" stroke-width=\"" + n(width) + "\"/>\n</g>\n";
+                "\" fill=\"none\" stroke-width=\"" + n(width) + "\"/>\n</g>\n";
             return;
         }
         // A dot on each placed square but the one under the arrow's head.
@@ -222,13 +221,15 @@ private:
         const double dx = tip.x - prev.x, dy = tip.y - prev.y, len = std::hypot(dx, dy);
         const double ux = dx / len, uy = dy / len;
         pts.back() = {tip.x - ux * head * 0.8, tip.y - uy * head * 0.8};
-        out_ += "<polyline fill=\"none\" stroke-width=\"" + n(width) + "\" stroke-linecap=\"round\" stroke-linejoin=\"round\" points=\"";
-        for (std::size_t i = 0; i < pts.size(); ++i) out_.append(i ? " " : "").append(n(pts[i].x)).append(",").append(n(pts[i].y));
+        out_ += "<polyline fill=\"none\" stroke-width=\"" + n(width) +
+            "\" stroke-linecap=\"round\" stroke-linejoin=\"round\" points=\"";
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            out_.append(i ? " " : "").append(n(pts[i].x)).append(",").append(n(pts[i].y));
         out_ += "\"/>\n";
         const Point base{tip.x - ux * head, tip.y - uy * head};
         const double half = head * 0.55;
         out_ += "<polygon stroke=\"none\" points=\"" + n(tip.x) + "," + n(tip.y) + " " + n(base.x - uy * half) + "," +
-                n(base.y + ux * half) + " " + n(base.x + uy * half) + "," + n(base.y - ux * half) + "\"/>\n</g>\n";
+            n(base.y + ux * half) + " " + n(base.x + uy * half) + "," + n(base.y - ux * half) + "\"/>\n</g>\n";
     }
 
     void footer(double y) {
@@ -238,9 +239,8 @@ private:
         else if (pos_.outcome() == Outcome::black_wins) text = "Black has won", white = false;
         else text = white ? "White to move" : "Black to move";
         out_ += "<g class=\"side-to-move\"><circle cx=\"" + n(left_ + 7) + "\" cy=\"" + n(y - 5) + "\" r=\"7\" fill=\"" +
-                (white ? "#fbfaf5" : "#222222") + "\" stroke=\"#222222\" stroke-width=\"1.5\"/><text x=\"" +
-                n(left_ + 20) + "\" y=\"" + n(y) + "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#222\">" + text +
-                "</text></g>\n";
+            (white ? "#fbfaf5" : "#222222") + "\" stroke=\"#222222\" stroke-width=\"1.5\"/><text x=\"" + n(left_ + 20) +
+            "\" y=\"" + n(y) + "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#222\">" + text + "</text></g>\n";
     }
 
     const Position& pos_;
@@ -269,7 +269,7 @@ std::string stone_status(const stones::StonePosition& pos) {
 
 std::string captured_text(const stones::StonePosition& pos) {
     return "Captured: Black " + std::to_string(pos.captured(Color::black)) + ", White " +
-           std::to_string(pos.captured(Color::white));
+        std::to_string(pos.captured(Color::white));
 }
 
 // A mark is drawn only for a point of the board.
@@ -280,7 +280,9 @@ bool markable(const stones::StonePosition& pos, const Arrow& a) {
 class StoneSvg {
 public:
     StoneSvg(const stones::StonePosition& pos, const StoneBoardStyle& style)
-        : pos_(pos), style_(style), n_(pos.size()), c_(style.cell > 0 ? style.cell : pos.size() > 15 ? 26 : 32) {
+        : pos_(pos), style_(style), n_(pos.size()), c_(style.cell > 0        ? style.cell
+                                                           : pos.size() > 15 ? 26
+                                                                             : 32) {
         top_ = std::round(c_ * 0.5);
     }
 
@@ -293,10 +295,10 @@ public:
         out_ += "<svg class=\"board\"";
         if (style_.standalone) out_ += " xmlns=\"http://www.w3.org/2000/svg\"";
         out_ += " data-game=\"" + std::string(game_kind_name(pos_.rules().kind)) + "\" data-size=\"" + std::to_string(n_) +
-                "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
-                "\" role=\"img\" aria-label=\"" + xml_escape(text) + "\">\n<title>" + xml_escape(text) + "</title>\n";
+            "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
+            "\" role=\"img\" aria-label=\"" + xml_escape(text) + "\">\n<title>" + xml_escape(text) + "</title>\n";
         out_ += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + n(width) + "\" height=\"" + n(height) +
-                "\" fill=\"#ffffff\"/>\n";
+            "\" fill=\"#ffffff\"/>\n";
         grid();
         labels();
         for (int p = 0; p < stones::point_count; ++p)
@@ -310,7 +312,7 @@ public:
         }
         if (!style_.caption.empty())
             out_ += "<text x=\"" + n(left_) + "\" y=\"" + n(y + 16) +
-                    "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
+                "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
         out_ += "</svg>\n";
         return std::move(out_);
     }
@@ -324,15 +326,15 @@ private:
     // A wooden board one cell wider than the grid, the lines through the points' centres.
     void grid() {
         const double first = 0.5 * c_, last = (n_ - 0.5) * c_;
-        out_ += "<g class=\"grid\">\n<rect x=\"" + n(left_) + "\" y=\"" + n(top_) + "\" width=\"" + n(n_ * c_) +
-                "\" height=\"" + n(n_ * c_) + "\" fill=\"#e4b96e\" stroke=\"#5a4030\" stroke-width=\"1.5\"/>\n";
+        out_ += "<g class=\"grid\">\n<rect x=\"" + n(left_) + "\" y=\"" + n(top_) + "\" width=\"" + n(n_ * c_) + "\" height=\"" +
+            n(n_ * c_) + "\" fill=\"#e4b96e\" stroke=\"#5a4030\" stroke-width=\"1.5\"/>\n";
         out_ += "<path stroke=\"#3b2a1a\" stroke-width=\"1\" d=\"";
         for (int i = 0; i < n_; ++i) {
             const double at = (i + 0.5) * c_;
             // Appended piece by piece: `"M" + std::string` chains make GCC 12 warn falsely (-Wrestrict).
-            for (const std::string& part : {std::string("M"), n(left_ + first), std::string(" "), n(top_ + at), std::string("H"),
-                                            n(left_ + last), std::string("M"), n(left_ + at), std::string(" "), n(top_ + first),
-                                            std::string("V"), n(top_ + last)})
+            for (const std::string& part :
+                 {std::string("M"), n(left_ + first), std::string(" "), n(top_ + at), std::string("H"), n(left_ + last),
+                  std::string("M"), n(left_ + at), std::string(" "), n(top_ + first), std::string("V"), n(top_ + last)})
                 out_ += part;
         }
         out_ += "\"/>\n";
@@ -340,14 +342,14 @@ private:
             for (int p : star_points(n_)) {
                 const Point c = centre(p);
                 out_ += "<circle class=\"star\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.1) +
-                        "\" fill=\"#3b2a1a\"/>\n";
+                    "\" fill=\"#3b2a1a\"/>\n";
             }
         out_ += "</g>\n";
     }
 
     void labels() {
         out_ += "<g class=\"labels\" font-family=\"sans-serif\" font-size=\"" + n(std::min(13.0, c_ * 0.45)) +
-                "\" fill=\"#444\" text-anchor=\"middle\">\n";
+            "\" fill=\"#444\" text-anchor=\"middle\">\n";
         for (int i = 0; i < n_; ++i) {
             const Point f = centre(stones::make_point(i, 0));
             out_ += "<text x=\"" + n(f.x) + "\" y=\"" + n(top_ + n_ * c_ + 16) + "\">" + char('a' + i) + "</text>\n";
@@ -361,13 +363,13 @@ private:
         const bool white = pos_.at(p) == stones::Stone::white;
         const Point c = centre(p);
         const std::string name = stones::point_name(p);
-        out_ += std::string("<circle class=\"stone ") + (white ? "white" : "black") + "\" data-point=\"" + name +
-                "\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.46) + "\" fill=\"" +
-                (white ? "#fbfaf5" : "#1a1a1a") + "\" stroke=\"" + (white ? "#222222" : "#000000") +
-                "\" stroke-width=\"1.2\"><title>" + (white ? "White" : "Black") + " on " + name + "</title></circle>\n";
+        out_ += std::string("<circle class=\"stone ") + (white ? "white" : "black") + "\" data-point=\"" + name + "\" cx=\"" +
+            n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.46) + "\" fill=\"" + (white ? "#fbfaf5" : "#1a1a1a") +
+            "\" stroke=\"" + (white ? "#222222" : "#000000") + "\" stroke-width=\"1.2\"><title>" + (white ? "White" : "Black") +
+            " on " + name + "</title></circle>\n";
         if (p == style_.last_move)
-            out_ += "<circle class=\"last\" data-point=\"" + name + "\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) +
-                    "\" r=\"" + n(c_ * 0.14) + "\" fill=\"#d62728\"/>\n";
+            out_ += "<circle class=\"last\" data-point=\"" + name + "\" cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" +
+                n(c_ * 0.14) + "\" fill=\"#d62728\"/>\n";
     }
 
     // A ring round the point, and a dot in it when it is empty: the target of the move.
@@ -376,8 +378,8 @@ private:
         const Point c = centre(p);
         const char* colour = mark_colour(a.kind);
         out_ += std::string("<g class=\"mark ") + mark_word(a.kind) + "\" data-point=\"" + stones::point_name(p) +
-                "\" stroke=\"" + colour + "\" fill=\"" + colour + "\" opacity=\"0.85\">\n<circle cx=\"" + n(c.x) +
-                "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.44) + "\" fill=\"none\" stroke-width=\"" + n(c_ * 0.1) + "\"/>\n";
+            "\" stroke=\"" + colour + "\" fill=\"" + colour + "\" opacity=\"0.85\">\n<circle cx=\"" + n(c.x) + "\" cy=\"" +
+            n(c.y) + "\" r=\"" + n(c_ * 0.44) + "\" fill=\"none\" stroke-width=\"" + n(c_ * 0.1) + "\"/>\n";
         if (pos_.at(p) == stones::Stone::empty)
             out_ += "<circle cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.13) + "\" stroke=\"none\"/>\n";
         out_ += "</g>\n";
@@ -391,9 +393,9 @@ private:
         out_ += "<g class=\"side-to-move\">";
         if (o != Outcome::draw)
             out_ += "<circle cx=\"" + n(left_ + 7) + "\" cy=\"" + n(y - 5) + "\" r=\"7\" fill=\"" +
-                    (white ? "#fbfaf5" : "#1a1a1a") + "\" stroke=\"#222222\" stroke-width=\"1.5\"/>";
-        out_ += "<text x=\"" + n(left_ + 20) + "\" y=\"" + n(y) + "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#222\">" +
-                xml_escape(text) + "</text></g>\n";
+                (white ? "#fbfaf5" : "#1a1a1a") + "\" stroke=\"#222222\" stroke-width=\"1.5\"/>";
+        out_ += "<text x=\"" + n(left_ + 20) + "\" y=\"" + n(y) +
+            "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#222\">" + xml_escape(text) + "</text></g>\n";
     }
 
     const stones::StonePosition& pos_;
@@ -451,7 +453,8 @@ std::string stone_board_text(const stones::StonePosition& pos, const std::vector
     }
     out += '\n' + stone_status(pos) + "\n";
     if (pos.rules().captures()) out += captured_text(pos) + "\n";
-    if (pos.on_board(last_move) && pos.at(last_move) != stones::Stone::empty) out += "Last: " + stones::point_name(last_move) + "\n";
+    if (pos.on_board(last_move) && pos.at(last_move) != stones::Stone::empty)
+        out += "Last: " + stones::point_name(last_move) + "\n";
     for (const Arrow& a : marks) {
         if (!markable(pos, a)) continue;
         out += a.kind == ArrowKind::best ? "Best: " : a.kind == ArrowKind::played ? "Played: " : "Move: ";

@@ -21,11 +21,11 @@ struct Arrow {
 
 struct BoardStyle {
     std::vector<Arrow> arrows; // legal moves of the position drawn
-    int cell = 56;             // pixels per square
-    bool flip = false;         // Black's side at the bottom
-    bool side_to_move = true;  // a line under the board saying who moves (or the result)
-    bool standalone = true;    // an XML declaration and xmlns for a .svg file; off inside HTML
-    std::string caption;       // optional text under the board (escaped)
+    int cell = 56; // pixels per square
+    bool flip = false; // Black's side at the bottom
+    bool side_to_move = true; // a line under the board saying who moves (or the result)
+    bool standalone = true; // an XML declaration and xmlns for a .svg file; off inside HTML
+    std::string caption; // optional text under the board (escaped)
 };
 
 // An SVG document (standalone) or element (inside HTML) of `pos` with `style.arrows`. Each arrow:
@@ -48,11 +48,11 @@ struct StoneBoardStyle {
     // arrows of Gounki (move blue, played red, best green), with a dot in it when it is empty.
     std::vector<Arrow> marks;
     int last_move = stones::no_point; // a stone to highlight (the move just played): a red dot on it
-    int cell = 0;                     // pixels between lines; 0: 32 on 15x15, 26 on 19x19
-    bool star_points = true;          // the usual hoshi dots
-    bool side_to_move = true;         // a line under the board: who moves (or the result), captures
-    bool standalone = true;           // as BoardStyle::standalone
-    std::string caption;              // optional text under the board (escaped)
+    int cell = 0; // pixels between lines; 0: 32 on 15x15, 26 on 19x19
+    bool star_points = true; // the usual hoshi dots
+    bool side_to_move = true; // a line under the board: who moves (or the result), captures
+    bool standalone = true; // as BoardStyle::standalone
+    std::string caption; // optional text under the board (escaped)
 };
 
 // An SVG of a stone position: grid, coordinates (files a.. under the board, ranks 1.. on the left,

@@ -101,8 +101,8 @@ GameReport game_report(const parser::GameRecord& record, const analysis::GameJud
     r.black = value("Black");
     r.result = record.result.empty() ? "*" : record.result;
     // Shown from the fields above, or from the start position (stone_rule_tags for Size and Rules).
-    static constexpr std::string_view shown[] = {"Game",  "Event",    "Date", "White", "Black",
-                                                 "Result", "SetUp", "Position", "Size", "Rules"};
+    static constexpr std::string_view shown[] = {"Game",   "Event", "Date",     "White", "Black",
+                                                 "Result", "SetUp", "Position", "Size",  "Rules"};
     for (const auto& [name, v] : record.tags) {
         const bool stone_tag = name == "Size" || name == "Rules";
         if ((stone_tag && !record.is_stone_game()) || std::find(std::begin(shown), std::end(shown), name) == std::end(shown))

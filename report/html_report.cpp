@@ -103,35 +103,34 @@ void eval_graph(std::string& out, const GameReport& g) {
     auto x = [&](std::size_t i) { return n > 1 ? pad + step * double(i) : w / 2; };
     auto y = [&](double v) { return pad + (1 - v) * (h - 2 * pad); };
     std::string pts;
-    for (std::size_t i = 0; i < n; ++i)
-        pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
+    for (std::size_t i = 0; i < n; ++i) pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
     out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) +
-           "\" role=\"img\" aria-label=\"Evaluation graph: White's expected result after each ply\">\n";
+        "\" role=\"img\" aria-label=\"Evaluation graph: White's expected result after each ply\">\n";
     out += "<rect x=\"0\" y=\"0\" width=\"" + format_number(w) + "\" height=\"" + format_number(h) + "\" fill=\"#3d3d3d\"/>\n";
     // The area runs from edge to edge, level with the first and last points.
     const std::string y0 = format_number(y(curve[0])), yn = format_number(y(curve[n - 1]));
     out += "<polygon class=\"area\" fill=\"#f4f1ea\" points=\"0," + format_number(h) + " 0," + y0 + " " + pts + " " +
-           format_number(w) + "," + yn + " " + format_number(w) + "," + format_number(h) + "\"/>\n";
-    out += "<line x1=\"0\" x2=\"" + format_number(w) + "\" y1=\"" + format_number(y(0.5)) + "\" y2=\"" +
-           format_number(y(0.5)) + "\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n";
+        format_number(w) + "," + yn + " " + format_number(w) + "," + format_number(h) + "\"/>\n";
+    out += "<line x1=\"0\" x2=\"" + format_number(w) + "\" y1=\"" + format_number(y(0.5)) + "\" y2=\"" + format_number(y(0.5)) +
+        "\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n";
     out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
     for (std::size_t i = 0; i < n; ++i) {
         const Ply& p = g.plies[i];
         const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
-        const char* colour = v == Verdict::blunder      ? "#d62728"
-                             : v == Verdict::mistake    ? "#e67e22"
-                             : v == Verdict::inaccuracy ? "#c9b000"
-                             : v == Verdict::missed_win ? "#8e44ad"
-                             : v == Verdict::allows_loss ? "#7b0d0d"
-                                                        : "#b58863";
+        const char* colour = v == Verdict::blunder ? "#d62728"
+            : v == Verdict::mistake                ? "#e67e22"
+            : v == Verdict::inaccuracy             ? "#c9b000"
+            : v == Verdict::missed_win             ? "#8e44ad"
+            : v == Verdict::allows_loss            ? "#7b0d0d"
+                                                   : "#b58863";
         const double r = v == Verdict::none ? 2.5 : 5;
         std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
         if (p.judgement) tip += " " + judgement_comment(*p.judgement);
         tip += " (White " + format_number(curve[i] * 100, 0) + "%)";
-        out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) +
-               "\" data-ply=\"" + std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" +
-               format_number(y(curve[i])) + "\" r=\"" + format_number(r) + "\" fill=\"" + colour +
-               "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) + "</title></circle>\n";
+        out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" data-ply=\"" +
+            std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" + format_number(y(curve[i])) + "\" r=\"" +
+            format_number(r) + "\" fill=\"" + colour + "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) +
+            "</title></circle>\n";
     }
     out += "</svg>\n<p class=\"legend\">White's expected result after each ply (top: White wins, bottom: Black "
            "wins). Large dots mark verdicts.</p>\n";
@@ -164,8 +163,8 @@ void flagged_diagrams(std::string& out, const GameReport& g, const std::string& 
         }
         const Judgement& j = *p.judgement;
         out += "<figure class=\"flagged " + verdict_class(j.verdict) + "\" id=\"" + anchor + "-d" + std::to_string(i + 1) +
-               "\" data-ply=\"" + std::to_string(i + 1) + "\">\n<figcaption><strong>" + e(move_number_text(g, i)) + " " +
-               e(p.move) + e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(j));
+            "\" data-ply=\"" + std::to_string(i + 1) + "\">\n<figcaption><strong>" + e(move_number_text(g, i)) + " " + e(p.move) +
+            e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(j));
         if (j.best_line.size() > 1) {
             out += "<br/>Best line:";
             for (const std::string& m : j.best_line) out.append(" ").append(e(m));
@@ -193,19 +192,20 @@ void players_section(std::string& out, const std::vector<PlayerStats>& players) 
     out += "</tr>\n";
     for (const PlayerStats& p : players)
         out += "<tr><td>" + e(p.name) + "</td><td class=\"num\">" + std::to_string(p.games) + "</td>" +
-               result_cells(p.results[0]) + result_cells(p.results[1]) + "<td class=\"num\">" +
-               (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
+            result_cells(p.results[0]) + result_cells(p.results[1]) + "<td class=\"num\">" +
+            (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
     out += "</table>\n</section>\n";
 }
 
 void openings_section(std::string& out, const std::vector<OpeningLine>& lines, int plies) {
     out += "<section id=\"openings\">\n<h2>Openings</h2>\n<p class=\"legend\">Games grouped by their first " +
-           std::to_string(plies) + " plies.</p>\n";
+        std::to_string(plies) + " plies.</p>\n";
     if (lines.empty()) {
         out += "<p>No game is long enough.</p>\n</section>\n";
         return;
     }
-    out += "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th><th>1-0</th><th>0-1</th><th>1/2-1/2</th><th>*</th></tr>\n";
+    out +=
+        "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th><th>1-0</th><th>0-1</th><th>1/2-1/2</th><th>*</th></tr>\n";
     for (const OpeningLine& l : lines) {
         const std::string moves = opening_text(l);
         out += "<tr><td>" + e(moves) + "</td>";
@@ -219,10 +219,11 @@ void openings_section(std::string& out, const std::vector<OpeningLine>& lines, i
 } // namespace
 
 std::string render_html(const ReportModel& model) {
-    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<meta name=\"generator\" content=\"" +
-                      e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css +
-                      "</style>\n</head>\n<body>\n<h1>" + e(model.title) + "</h1>\n";
+    std::string out =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<meta name=\"generator\" content=\"" +
+        e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css + "</style>\n</head>\n<body>\n<h1>" +
+        e(model.title) + "</h1>\n";
     const bool many = model.games.size() > 1;
     if (many) {
         out += "<nav>\n<ol>\n";
@@ -250,7 +251,7 @@ std::string render_html(const ReportModel& model) {
     if (model.games.empty()) out += "<p>No games.</p>\n";
     out += "<footer class=\"legend\"><p>Scores are from the side that moved, in pieces; +#n: a forced win, the "
            "winning move n plies ahead. Marks: ?? blunder, ? mistake, ?! inaccuracy.</p><p>" +
-           e(model.annotator) + "</p></footer>\n</body>\n</html>\n";
+        e(model.annotator) + "</p></footer>\n</body>\n</html>\n";
     return out;
 }
 

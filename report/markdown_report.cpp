@@ -16,8 +16,14 @@ namespace {
 std::string md(std::string_view s) {
     std::string out;
     for (char c : s) {
-        if (c == '\n' || c == '\r') { out += ' '; continue; }
-        if (c == '&') { out += "&amp;"; continue; }
+        if (c == '\n' || c == '\r') {
+            out += ' ';
+            continue;
+        }
+        if (c == '&') {
+            out += "&amp;";
+            continue;
+        }
         if (std::string_view("\\`*_{}[]<>|~#").find(c) != std::string_view::npos) out += '\\';
         out += c;
     }
@@ -103,7 +109,7 @@ void flagged(std::string& out, const GameReport& g) {
         any = true;
         const Judgement& j = *p.judgement;
         out += "#### " + move_number_text(g, i) + " " + code(p.move + std::string(verdict_suffix(j.verdict))) + " \u2014 " +
-               std::string(verdict_label(j.verdict)) + "\n\n" + code(judgement_comment(j)) + "\n\n";
+            std::string(verdict_label(j.verdict)) + "\n\n" + code(judgement_comment(j)) + "\n\n";
         if (j.best_line.size() > 1) {
             std::string line;
             for (const std::string& m : j.best_line) line += (line.empty() ? "" : " ") + m;
@@ -118,13 +124,13 @@ void flagged(std::string& out, const GameReport& g) {
 void players(std::string& out, const std::vector<PlayerStats>& list) {
     out += "## Players\n\nResults as won/drawn/lost/unfinished.\n\n"
            "| Player | Games | As White | As Black | Average accuracy |\n|---|--:|--:|--:|--:|\n";
-    auto results = [](const int (&r)[4]) {
+    auto results = [](const int(&r)[4]) {
         return std::to_string(r[0]) + "/" + std::to_string(r[1]) + "/" + std::to_string(r[2]) + "/" + std::to_string(r[3]);
     };
     for (const PlayerStats& p : list)
         out += "| " + md(p.name) + " | " + std::to_string(p.games) + " | " + results(p.results[0]) + " | " +
-               results(p.results[1]) + " | " +
-               (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + " |\n";
+            results(p.results[1]) + " | " +
+            (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + " |\n";
     out += "\n";
 }
 
@@ -138,7 +144,7 @@ void openings(std::string& out, const std::vector<OpeningLine>& lines, int plies
     for (const OpeningLine& l : lines) {
         const std::string moves = opening_text(l);
         out += "| " + code(moves) + " | " + std::to_string(l.games) + " | " + std::to_string(l.white_wins) + " | " +
-               std::to_string(l.black_wins) + " | " + std::to_string(l.draws) + " | " + std::to_string(l.unfinished) + " |\n";
+            std::to_string(l.black_wins) + " | " + std::to_string(l.draws) + " | " + std::to_string(l.unfinished) + " |\n";
     }
     out += "\n";
 }
@@ -155,7 +161,7 @@ std::string render_markdown(const ReportModel& model) {
     for (std::size_t k = 0; k < model.games.size(); ++k) {
         const GameReport& g = model.games[k];
         out += "## Game " + std::to_string(k + 1) + (g.id.empty() ? "" : " (" + md("#" + g.id) + ")") + ": " +
-               md(players_line(g)) + ", " + md(g.result) + "\n\n";
+            md(players_line(g)) + ", " + md(g.result) + "\n\n";
         tags(out, g);
         out += "### Moves\n\n";
         moves(out, g);
@@ -167,7 +173,8 @@ std::string render_markdown(const ReportModel& model) {
     }
     if (model.games.empty()) out += "No games.\n\n";
     out += "---\n\nScores are from the side that moved, in pieces; +#n: a forced win, the winning move n plies ahead. "
-           "Marks: ?? blunder, ? mistake, ?! inaccuracy. " + md(model.annotator) + "\n";
+           "Marks: ?? blunder, ? mistake, ?! inaccuracy. " +
+        md(model.annotator) + "\n";
     return out;
 }
 

@@ -26,7 +26,7 @@ std::string render_markdown(const ReportModel& model);
 
 struct GpnOptions {
     bool comment_every_judged_move = true; // "(+0.3 -> +0.2)" on plain judged moves too
-    bool variations = true;                // the best line as a variation at each flagged or inaccurate move
+    bool variations = true; // the best line as a variation at each flagged or inaccurate move
     Notation notation = Notation::wikipedia; // of the moves (comments name moves canonically)
 };
 

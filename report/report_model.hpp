@@ -39,19 +39,19 @@ struct ScoreView {
 };
 
 struct Judgement {
-    std::string best_move;             // canonical text of the engine's choice
-    ScoreView played;                  // the move played
-    ScoreView best;                    // the best move
-    double expected_before = 0.5;      // expected result for the mover before the move, 0..1
-    double expected_after = 0.5;       // ... after the move played (still the mover's view)
+    std::string best_move; // canonical text of the engine's choice
+    ScoreView played; // the move played
+    ScoreView best; // the best move
+    double expected_before = 0.5; // expected result for the mover before the move, 0..1
+    double expected_after = 0.5; // ... after the move played (still the mover's view)
     Verdict verdict = Verdict::none;
     std::vector<std::string> best_line; // canonical texts, starting with best_move
 };
 
 struct Ply {
-    std::string move;            // canonical text (core/gounki/notation.hpp move_to_text); a stone game's
-                                 // move is its point's name ("h8", stones::point_name)
-    Color side = Color::white;   // who played it
+    std::string move; // canonical text (core/gounki/notation.hpp move_to_text); a stone game's
+        // move is its point's name ("h8", stones::point_name)
+    Color side = Color::white; // who played it
     std::string position_before; // position text (docs/rules.md 1.7; a stone game: StonePosition::to_text)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
 };
@@ -74,17 +74,17 @@ struct SideSummary {
 
 struct GameReport {
     GameKind kind = GameKind::gounki; // Gomoku and Ninuki: stone positions, Black moves first
-    std::string id;     // database id or any label; shown and used for anchors when set
+    std::string id; // database id or any label; shown and used for anchors when set
     std::string event;
     std::string date;
     std::string white;
     std::string black;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*"
-    std::vector<Tag> other_tags;  // shown and written as they are (not Game/SetUp/Position)
-    std::string start_position;   // position text; empty means the start position (a stone game:
-                                  // an empty board with the default rules of its kind)
+    std::vector<Tag> other_tags; // shown and written as they are (not Game/SetUp/Position)
+    std::string start_position; // position text; empty means the start position (a stone game:
+        // an empty board with the default rules of its kind)
     std::vector<Ply> plies;
-    SideSummary summary[2];       // index(Color)
+    SideSummary summary[2]; // index(Color)
 };
 
 // Per player over all games of a report.

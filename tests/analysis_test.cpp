@@ -90,9 +90,7 @@ TEST_CASE("exit race won by one tempo: win in 5 for whoever moves first", "[anal
 
 // White's round on e5 needs 4 moves (ranks 6, 7, 8, out); Black's square on a6 needs 6. Black's
 // square moves down or sideways and can never reach White's path above rank 5. Win in 7.
-TEST_CASE("exit race: win in 7", "[analysis]") {
-    expect_win_in("8/8/s7/4R3/8/8/8/8 w", 10, 7);
-}
+TEST_CASE("exit race: win in 7", "[analysis]") { expect_win_in("8/8/s7/4R3/8/8/8/8 w", 10, 7); }
 
 // Black's round on d3 needs 3 moves, White's round on e5 needs 4, and neither can touch the other
 // (White's only piece moves up, away from Black's path on ranks 1-2). Black leaves with its third
@@ -302,8 +300,8 @@ TEST_CASE("exit detection, captures and attacked squares agree with the move gen
                 const Square s = std::countr_zero(b);
                 after += pos.at(s).size() * (pos.at(s).color() == Color::white ? rank_of(s) : 7 - rank_of(s));
             }
-            const bool changed = pos.game_over() || after != before ||
-                                 pos.piece_count(Color::white) + pos.piece_count(Color::black) != pieces;
+            const bool changed =
+                pos.game_over() || after != before || pos.piece_count(Color::white) + pos.piece_count(Color::black) != pieces;
             REQUIRE(irreversible == changed);
         }
     }

@@ -60,12 +60,20 @@ TEST_CASE("every stack kind has exactly the moves of docs/rules.md in the middle
         {"R7/8/8/4(rr)3/8/8/8/8 b", {"e5-f4", "e5-g3", "e5-d4", "e5-c3", "e5*f4,g3", "e5*d4,c3"}},
         {"R7/8/8/7(rr)/8/8/8/8 b", {"h5-g4", "h5-f3", "h5*g4,f3"}},
         {"R7/8/8/(rr)7/8/8/8/8 b", {"a5-b4", "a5-c3", "a5*b4,c3"}},
-        {"8/8/8/8/3(RS)4/8/8/7r w", {"d4-c5", "d4-e5", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b5", "d4*c5,c6", "d4*c5,d5", "d4*e5,d5", "d4*e5,e6", "d4*e5,f5", "d4*c4,b5", "d4*c4,d5", "d4*d5,c6", "d4*d5,e6", "d4*e4,d5", "d4*e4,f5"}},
-        {"8/8/8/8/(RS)7/8/8/7r w", {"a4-b5", "a4-a5", "a4-b4", "a4*b5,a5", "a4*b5,b6", "a4*b5,c5", "a4*a5,b6", "a4*b4,a5", "a4*b4,c5"}},
-        {"8/8/8/8/7(RS)/8/8/7r w", {"h4-g5", "h4-h5", "h4-g4", "h4*g5,h5", "h4*g5,g6", "h4*g5,f5", "h4*h5,g6", "h4*g4,h5", "h4*g4,f5"}},
-        {"R7/8/8/4(rs)3/8/8/8/8 b", {"e5-f4", "e5-d4", "e5-f5", "e5-e4", "e5-d5", "e5*f4,g4", "e5*f4,f3", "e5*f4,e4", "e5*d4,e4", "e5*d4,d3", "e5*d4,c4", "e5*f5,g4", "e5*f5,e4", "e5*e4,f3", "e5*e4,d3", "e5*d5,e4", "e5*d5,c4"}},
-        {"R7/8/8/7(rs)/8/8/8/8 b", {"h5-g4", "h5-h4", "h5-g5", "h5*g4,h4", "h5*g4,g3", "h5*g4,f4", "h5*h4,g3", "h5*g5,h4", "h5*g5,f4"}},
-        {"R7/8/8/(rs)7/8/8/8/8 b", {"a5-b4", "a5-a4", "a5-b5", "a5*b4,a4", "a5*b4,b3", "a5*b4,c4", "a5*a4,b3", "a5*b5,a4", "a5*b5,c4"}},
+        {"8/8/8/8/3(RS)4/8/8/7r w",
+         {"d4-c5", "d4-e5", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b5", "d4*c5,c6", "d4*c5,d5", "d4*e5,d5", "d4*e5,e6", "d4*e5,f5",
+          "d4*c4,b5", "d4*c4,d5", "d4*d5,c6", "d4*d5,e6", "d4*e4,d5", "d4*e4,f5"}},
+        {"8/8/8/8/(RS)7/8/8/7r w",
+         {"a4-b5", "a4-a5", "a4-b4", "a4*b5,a5", "a4*b5,b6", "a4*b5,c5", "a4*a5,b6", "a4*b4,a5", "a4*b4,c5"}},
+        {"8/8/8/8/7(RS)/8/8/7r w",
+         {"h4-g5", "h4-h5", "h4-g4", "h4*g5,h5", "h4*g5,g6", "h4*g5,f5", "h4*h5,g6", "h4*g4,h5", "h4*g4,f5"}},
+        {"R7/8/8/4(rs)3/8/8/8/8 b",
+         {"e5-f4", "e5-d4", "e5-f5", "e5-e4", "e5-d5", "e5*f4,g4", "e5*f4,f3", "e5*f4,e4", "e5*d4,e4", "e5*d4,d3", "e5*d4,c4",
+          "e5*f5,g4", "e5*f5,e4", "e5*e4,f3", "e5*e4,d3", "e5*d5,e4", "e5*d5,c4"}},
+        {"R7/8/8/7(rs)/8/8/8/8 b",
+         {"h5-g4", "h5-h4", "h5-g5", "h5*g4,h4", "h5*g4,g3", "h5*g4,f4", "h5*h4,g3", "h5*g5,h4", "h5*g5,f4"}},
+        {"R7/8/8/(rs)7/8/8/8/8 b",
+         {"a5-b4", "a5-a4", "a5-b5", "a5*b4,a4", "a5*b4,b3", "a5*b4,c4", "a5*a4,b3", "a5*b5,a4", "a5*b5,c4"}},
         {"8/8/8/8/3(SS)4/8/8/7r w", {"d4-c4", "d4-b4", "d4-d5", "d4-d6", "d4-e4", "d4-f4", "d4*c4,b4", "d4*d5,d6", "d4*e4,f4"}},
         {"8/8/8/8/(SS)7/8/8/7r w", {"a4-a5", "a4-a6", "a4-b4", "a4-c4", "a4*a5,a6", "a4*b4,c4"}},
         {"8/8/8/8/7(SS)/8/8/7r w", {"h4-h5", "h4-h6", "h4-g4", "h4-f4", "h4*h5,h6", "h4*g4,f4"}},
@@ -78,22 +86,54 @@ TEST_CASE("every stack kind has exactly the moves of docs/rules.md in the middle
         {"R7/8/8/4(rrr)3/8/8/8/8 b", {"e5-f4", "e5-g3", "e5-h2", "e5-d4", "e5-c3", "e5-b2", "e5*f4,g3,h2", "e5*d4,c3,b2"}},
         {"R7/8/8/7(rrr)/8/8/8/8 b", {"h5-g4", "h5-f3", "h5-e2", "h5*g4,f3,e2"}},
         {"R7/8/8/(rrr)7/8/8/8/8 b", {"a5-b4", "a5-c3", "a5-d2", "a5*b4,c3,d2"}},
-        {"8/8/8/8/3(RRS)4/8/8/7r w", {"d4-c5", "d4-b6", "d4-e5", "d4-f6", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b6,a6", "d4*c5,b6,b7", "d4*c5,b6,c6", "d4*e5,f6,e6", "d4*e5,f6,f7", "d4*e5,f6,g6", "d4*c4,b5,a6", "d4*c4,d5,e6", "d4*d5,c6,b7", "d4*d5,e6,f7", "d4*e4,d5,c6", "d4*e4,f5,g6"}},
-        {"8/8/8/8/(RRS)7/8/8/7r w", {"a4-b5", "a4-c6", "a4-a5", "a4-b4", "a4*b5,c6,b6", "a4*b5,c6,c7", "a4*b5,c6,d6", "a4*a5,b6,c7", "a4*b4,a5,b6", "a4*b4,c5,d6"}},
-        {"8/8/8/8/7(RRS)/8/8/7r w", {"h4-g5", "h4-f6", "h4-h5", "h4-g4", "h4*g5,f6,g6", "h4*g5,f6,f7", "h4*g5,f6,e6", "h4*h5,g6,f7", "h4*g4,h5,g6", "h4*g4,f5,e6"}},
-        {"R7/8/8/4(rrs)3/8/8/8/8 b", {"e5-f4", "e5-g3", "e5-d4", "e5-c3", "e5-f5", "e5-e4", "e5-d5", "e5*f4,g3,h3", "e5*f4,g3,g2", "e5*f4,g3,f3", "e5*d4,c3,d3", "e5*d4,c3,c2", "e5*d4,c3,b3", "e5*f5,g4,h3", "e5*f5,e4,d3", "e5*e4,f3,g2", "e5*e4,d3,c2", "e5*d5,e4,f3", "e5*d5,c4,b3"}},
-        {"R7/8/8/7(rrs)/8/8/8/8 b", {"h5-g4", "h5-f3", "h5-h4", "h5-g5", "h5*g4,f3,g3", "h5*g4,f3,f2", "h5*g4,f3,e3", "h5*h4,g3,f2", "h5*g5,h4,g3", "h5*g5,f4,e3"}},
-        {"R7/8/8/(rrs)7/8/8/8/8 b", {"a5-b4", "a5-c3", "a5-a4", "a5-b5", "a5*b4,c3,b3", "a5*b4,c3,c2", "a5*b4,c3,d3", "a5*a4,b3,c2", "a5*b5,a4,b3", "a5*b5,c4,d3"}},
-        {"8/8/8/8/3(RSS)4/8/8/7r w", {"d4-c5", "d4-e5", "d4-c4", "d4-b4", "d4-d5", "d4-d6", "d4-e4", "d4-f4", "d4*c5,b5,a5", "d4*c5,c6,c7", "d4*c5,d5,e5", "d4*e5,d5,c5", "d4*e5,e6,e7", "d4*e5,f5,g5", "d4*c4,b4,a5", "d4*c4,b4,c5", "d4*d5,d6,c7", "d4*d5,d6,e7", "d4*e4,f4,e5", "d4*e4,f4,g5"}},
-        {"8/8/8/8/(RSS)7/8/8/7r w", {"a4-b5", "a4-a5", "a4-a6", "a4-b4", "a4-c4", "a4*b5,a5,b5+", "a4*b5,b6,b7", "a4*b5,c5,d5", "a4*a5,a6,b7", "a4*b4,c4,b5", "a4*b4,c4,d5"}},
-        {"8/8/8/8/7(RSS)/8/8/7r w", {"h4-g5", "h4-h5", "h4-h6", "h4-g4", "h4-f4", "h4*g5,h5,g5+", "h4*g5,g6,g7", "h4*g5,f5,e5", "h4*h5,h6,g7", "h4*g4,f4,g5", "h4*g4,f4,e5"}},
-        {"R7/8/8/4(rss)3/8/8/8/8 b", {"e5-f4", "e5-d4", "e5-f5", "e5-g5", "e5-e4", "e5-e3", "e5-d5", "e5-c5", "e5*f4,g4,h4", "e5*f4,f3,f2", "e5*f4,e4,d4", "e5*d4,e4,f4", "e5*d4,d3,d2", "e5*d4,c4,b4", "e5*f5,g5,h4", "e5*f5,g5,f4", "e5*e4,e3,f2", "e5*e4,e3,d2", "e5*d5,c5,d4", "e5*d5,c5,b4"}},
-        {"R7/8/8/7(rss)/8/8/8/8 b", {"h5-g4", "h5-h4", "h5-h3", "h5-g5", "h5-f5", "h5*g4,h4,g4+", "h5*g4,g3,g2", "h5*g4,f4,e4", "h5*h4,h3,g2", "h5*g5,f5,g4", "h5*g5,f5,e4"}},
-        {"R7/8/8/(rss)7/8/8/8/8 b", {"a5-b4", "a5-a4", "a5-a3", "a5-b5", "a5-c5", "a5*b4,a4,b4+", "a5*b4,b3,b2", "a5*b4,c4,d4", "a5*a4,a3,b2", "a5*b5,c5,b4", "a5*b5,c5,d4"}},
-        {"8/8/8/8/3(SSS)4/8/8/7r w", {"d4-c4", "d4-b4", "d4-a4", "d4-d5", "d4-d6", "d4-d7", "d4-e4", "d4-f4", "d4-g4", "d4*c4,b4,a4", "d4*d5,d6,d7", "d4*e4,f4,g4"}},
+        {"8/8/8/8/3(RRS)4/8/8/7r w",
+         {"d4-c5", "d4-b6", "d4-e5", "d4-f6", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b6,a6", "d4*c5,b6,b7", "d4*c5,b6,c6",
+          "d4*e5,f6,e6", "d4*e5,f6,f7", "d4*e5,f6,g6", "d4*c4,b5,a6", "d4*c4,d5,e6", "d4*d5,c6,b7", "d4*d5,e6,f7", "d4*e4,d5,c6",
+          "d4*e4,f5,g6"}},
+        {"8/8/8/8/(RRS)7/8/8/7r w",
+         {"a4-b5", "a4-c6", "a4-a5", "a4-b4", "a4*b5,c6,b6", "a4*b5,c6,c7", "a4*b5,c6,d6", "a4*a5,b6,c7", "a4*b4,a5,b6",
+          "a4*b4,c5,d6"}},
+        {"8/8/8/8/7(RRS)/8/8/7r w",
+         {"h4-g5", "h4-f6", "h4-h5", "h4-g4", "h4*g5,f6,g6", "h4*g5,f6,f7", "h4*g5,f6,e6", "h4*h5,g6,f7", "h4*g4,h5,g6",
+          "h4*g4,f5,e6"}},
+        {"R7/8/8/4(rrs)3/8/8/8/8 b",
+         {"e5-f4", "e5-g3", "e5-d4", "e5-c3", "e5-f5", "e5-e4", "e5-d5", "e5*f4,g3,h3", "e5*f4,g3,g2", "e5*f4,g3,f3",
+          "e5*d4,c3,d3", "e5*d4,c3,c2", "e5*d4,c3,b3", "e5*f5,g4,h3", "e5*f5,e4,d3", "e5*e4,f3,g2", "e5*e4,d3,c2", "e5*d5,e4,f3",
+          "e5*d5,c4,b3"}},
+        {"R7/8/8/7(rrs)/8/8/8/8 b",
+         {"h5-g4", "h5-f3", "h5-h4", "h5-g5", "h5*g4,f3,g3", "h5*g4,f3,f2", "h5*g4,f3,e3", "h5*h4,g3,f2", "h5*g5,h4,g3",
+          "h5*g5,f4,e3"}},
+        {"R7/8/8/(rrs)7/8/8/8/8 b",
+         {"a5-b4", "a5-c3", "a5-a4", "a5-b5", "a5*b4,c3,b3", "a5*b4,c3,c2", "a5*b4,c3,d3", "a5*a4,b3,c2", "a5*b5,a4,b3",
+          "a5*b5,c4,d3"}},
+        {"8/8/8/8/3(RSS)4/8/8/7r w",
+         {"d4-c5",       "d4-e5",       "d4-c4",       "d4-b4",       "d4-d5",       "d4-d6",       "d4-e4",
+          "d4-f4",       "d4*c5,b5,a5", "d4*c5,c6,c7", "d4*c5,d5,e5", "d4*e5,d5,c5", "d4*e5,e6,e7", "d4*e5,f5,g5",
+          "d4*c4,b4,a5", "d4*c4,b4,c5", "d4*d5,d6,c7", "d4*d5,d6,e7", "d4*e4,f4,e5", "d4*e4,f4,g5"}},
+        {"8/8/8/8/(RSS)7/8/8/7r w",
+         {"a4-b5", "a4-a5", "a4-a6", "a4-b4", "a4-c4", "a4*b5,a5,b5+", "a4*b5,b6,b7", "a4*b5,c5,d5", "a4*a5,a6,b7", "a4*b4,c4,b5",
+          "a4*b4,c4,d5"}},
+        {"8/8/8/8/7(RSS)/8/8/7r w",
+         {"h4-g5", "h4-h5", "h4-h6", "h4-g4", "h4-f4", "h4*g5,h5,g5+", "h4*g5,g6,g7", "h4*g5,f5,e5", "h4*h5,h6,g7", "h4*g4,f4,g5",
+          "h4*g4,f4,e5"}},
+        {"R7/8/8/4(rss)3/8/8/8/8 b",
+         {"e5-f4",       "e5-d4",       "e5-f5",       "e5-g5",       "e5-e4",       "e5-e3",       "e5-d5",
+          "e5-c5",       "e5*f4,g4,h4", "e5*f4,f3,f2", "e5*f4,e4,d4", "e5*d4,e4,f4", "e5*d4,d3,d2", "e5*d4,c4,b4",
+          "e5*f5,g5,h4", "e5*f5,g5,f4", "e5*e4,e3,f2", "e5*e4,e3,d2", "e5*d5,c5,d4", "e5*d5,c5,b4"}},
+        {"R7/8/8/7(rss)/8/8/8/8 b",
+         {"h5-g4", "h5-h4", "h5-h3", "h5-g5", "h5-f5", "h5*g4,h4,g4+", "h5*g4,g3,g2", "h5*g4,f4,e4", "h5*h4,h3,g2", "h5*g5,f5,g4",
+          "h5*g5,f5,e4"}},
+        {"R7/8/8/(rss)7/8/8/8/8 b",
+         {"a5-b4", "a5-a4", "a5-a3", "a5-b5", "a5-c5", "a5*b4,a4,b4+", "a5*b4,b3,b2", "a5*b4,c4,d4", "a5*a4,a3,b2", "a5*b5,c5,b4",
+          "a5*b5,c5,d4"}},
+        {"8/8/8/8/3(SSS)4/8/8/7r w",
+         {"d4-c4", "d4-b4", "d4-a4", "d4-d5", "d4-d6", "d4-d7", "d4-e4", "d4-f4", "d4-g4", "d4*c4,b4,a4", "d4*d5,d6,d7",
+          "d4*e4,f4,g4"}},
         {"8/8/8/8/(SSS)7/8/8/7r w", {"a4-a5", "a4-a6", "a4-a7", "a4-b4", "a4-c4", "a4-d4", "a4*a5,a6,a7", "a4*b4,c4,d4"}},
         {"8/8/8/8/7(SSS)/8/8/7r w", {"h4-h5", "h4-h6", "h4-h7", "h4-g4", "h4-f4", "h4-e4", "h4*h5,h6,h7", "h4*g4,f4,e4"}},
-        {"R7/8/8/4(sss)3/8/8/8/8 b", {"e5-f5", "e5-g5", "e5-h5", "e5-e4", "e5-e3", "e5-e2", "e5-d5", "e5-c5", "e5-b5", "e5*f5,g5,h5", "e5*e4,e3,e2", "e5*d5,c5,b5"}},
+        {"R7/8/8/4(sss)3/8/8/8/8 b",
+         {"e5-f5", "e5-g5", "e5-h5", "e5-e4", "e5-e3", "e5-e2", "e5-d5", "e5-c5", "e5-b5", "e5*f5,g5,h5", "e5*e4,e3,e2",
+          "e5*d5,c5,b5"}},
         {"R7/8/8/7(sss)/8/8/8/8 b", {"h5-h4", "h5-h3", "h5-h2", "h5-g5", "h5-f5", "h5-e5", "h5*h4,h3,h2", "h5*g5,f5,e5"}},
         {"R7/8/8/(sss)7/8/8/8/8 b", {"a5-a4", "a5-a3", "a5-a2", "a5-b5", "a5-c5", "a5-d5", "a5*a4,a3,a2", "a5*b5,c5,d5"}},
     }));
@@ -113,9 +153,9 @@ TEST_CASE("a triple square on g2 going right bounces h2, g2, f2 and f2 is one mo
     // Left f2 e2 d2, forward g3 g4 g5, right h2 then back to g2 (its own square counts as empty: a pass)
     // then f2, which the left walk reaches too: one move. The deployment along the right walk puts a
     // piece back on g2, which is empty once the stack is lifted (no '+').
-    expect_moves("r7/8/8/8/8/8/6(SSS)1/8 w",
-                 {"g2-f2", "g2-e2", "g2-d2", "g2-g3", "g2-g4", "g2-g5", "g2-h2", "g2-g2",
-                  "g2*f2,e2,d2", "g2*g3,g4,g5", "g2*h2,g2,f2"});
+    expect_moves(
+        "r7/8/8/8/8/8/6(SSS)1/8 w",
+        {"g2-f2", "g2-e2", "g2-d2", "g2-g3", "g2-g4", "g2-g5", "g2-h2", "g2-g2", "g2*f2,e2,d2", "g2*g3,g4,g5", "g2*h2,g2,f2"});
 }
 
 TEST_CASE("a triple square reaches a square by two walks: legal if either walk is", "[core]") {
@@ -127,9 +167,9 @@ TEST_CASE("a triple square reaches a square by two walks: legal if either walk i
     SECTION("an own round on h2 cannot be joined (4 pieces) but f2 stays reachable") {
         // The right deployment puts one square on h2 (2 pieces), one on g2, one on f2. The round on
         // h2 moves up-left to g3 only (its up-right walk leaves sideways at once).
-        expect_moves("r7/8/8/8/8/8/6(SSS)R/8 w",
-                     {"g2-f2", "g2-e2", "g2-d2", "g2-g3", "g2-g4", "g2-g5", "g2*f2,e2,d2", "g2*g3,g4,g5",
-                      "g2*h2+,g2,f2", "h2-g3"});
+        expect_moves(
+            "r7/8/8/8/8/8/6(SSS)R/8 w",
+            {"g2-f2", "g2-e2", "g2-d2", "g2-g3", "g2-g4", "g2-g5", "g2*f2,e2,d2", "g2*g3,g4,g5", "g2*h2+,g2,f2", "h2-g3"});
     }
 }
 
@@ -151,8 +191,7 @@ TEST_CASE("a double square on g2 may pass g2-g2 through an empty h2, and not thr
     SECTION("an own double round on h2: joining would make 4, so neither that nor the pass") {
         // RR h2: up-left g3, f4 (up-right leaves sideways at once), and the deployment g3,f4.
         expect_moves("r7/8/8/8/8/8/6(SS)(RR)/8 w",
-                     {"g2-f2", "g2-e2", "g2-g3", "g2-g4", "g2*f2,e2", "g2*g3,g4", "g2*h2+,g2", "h2-g3", "h2-f4",
-                      "h2*g3,f4"});
+                     {"g2-f2", "g2-e2", "g2-g3", "g2-g4", "g2*f2,e2", "g2*g3,g4", "g2*h2+,g2", "h2-g3", "h2-f4", "h2*g3,f4"});
     }
     SECTION("the pass on file a: a double square on b2") {
         // Left a2 then back onto b2; forward b3 b4; right c2 d2.
@@ -179,8 +218,8 @@ TEST_CASE("movements merge into own stacks up to three pieces and stop there", "
     // (2+2 = 4: illegal, the walk ends). Deployments put one piece on each: c5+ then b6, e5+ then f6.
     // S c5: b5, c6, d5. RR e5: d6 c7 / f6 g7 and its two deployments.
     expect_moves("8/8/8/2S1(RR)3/3(RR)4/8/8/7r w",
-                 {"d4-c5+", "d4*c5+,b6", "d4*e5+,f6", "c5-b5", "c5-c6", "c5-d5", "e5-d6", "e5-c7", "e5-f6", "e5-g7",
-                  "e5*d6,c7", "e5*f6,g7"});
+                 {"d4-c5+", "d4*c5+,b6", "d4*e5+,f6", "c5-b5", "c5-c6", "c5-d5", "e5-d6", "e5-c7", "e5-f6", "e5-g7", "e5*d6,c7",
+                  "e5*f6,g7"});
 }
 
 TEST_CASE("a movement onto an own stack is legal exactly when the result has at most three pieces", "[core]") {
@@ -209,7 +248,15 @@ TEST_CASE("a movement onto an own stack is legal exactly when the result has at 
 TEST_CASE("a capture removes the whole enemy stack, whatever its size", "[core]") {
     // A white S on d4 takes d5 (forward). Black keeps a round on h8, so the game goes on.
     auto [target, size] = GENERATE(table<std::string, int>({
-        {"r", 1}, {"s", 1}, {"(rs)", 2}, {"(ss)", 2}, {"(rr)", 2}, {"(rrs)", 3}, {"(rss)", 3}, {"(sss)", 3}, {"(rrr)", 3},
+        {"r", 1},
+        {"s", 1},
+        {"(rs)", 2},
+        {"(ss)", 2},
+        {"(rr)", 2},
+        {"(rrs)", 3},
+        {"(rss)", 3},
+        {"(sss)", 3},
+        {"(rrr)", 3},
     }));
     const std::string text = "7r/8/8/3" + target + "4/3S4/8/8/8 w";
     INFO(text);
@@ -225,16 +272,15 @@ TEST_CASE("a capture removes the whole enemy stack, whatever its size", "[core]"
 TEST_CASE("captures end a walk and deployments refuse enemy stacks on the way", "[core]") {
     // SS d4: left c4 then b4 (black RS: captured, the walk ends); forward d5 then d6 (black SSS:
     // captured); right e4 (black r: captured at once). Every deployment walk meets an enemy: none.
-    expect_moves("8/8/3(sss)4/8/1(rs)1(SS)r3/8/8/8 w",
-                 {"d4-c4", "d4xb4", "d4-d5", "d4xd6", "d4xe4"});
+    expect_moves("8/8/3(sss)4/8/1(rs)1(SS)r3/8/8/8 w", {"d4-c4", "d4xb4", "d4-d5", "d4xd6", "d4xe4"});
 }
 
 TEST_CASE("a deployment is refused when its second kind meets an enemy stack", "[core]") {
     // RS d4 with a black square on c6: the RS list of d4 without d4*c5,c6 (round c5, square forward
     // onto c6) and d4*d5,c6 (square d5, round up-left onto c6); the movements never reach c6.
     expect_moves("8/8/2s5/8/3(RS)4/8/8/8 w",
-                 {"d4-c5", "d4-e5", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b5", "d4*c5,d5", "d4*e5,d5", "d4*e5,e6",
-                  "d4*e5,f5", "d4*c4,b5", "d4*c4,d5", "d4*d5,e6", "d4*e4,d5", "d4*e4,f5"});
+                 {"d4-c5", "d4-e5", "d4-c4", "d4-d5", "d4-e4", "d4*c5,b5", "d4*c5,d5", "d4*e5,d5", "d4*e5,e6", "d4*e5,f5",
+                  "d4*c4,b5", "d4*c4,d5", "d4*d5,e6", "d4*e4,d5", "d4*e4,f5"});
 }
 
 TEST_CASE("no stack jumps over another", "[core]") {
@@ -247,8 +293,7 @@ TEST_CASE("no stack jumps over another", "[core]") {
     }
     SECTION("the English sheet: the double square on f2 can't reach f4 over the black round on f3") {
         // f2 SS: left e2 d2, forward f3 (captured, the walk ends), right g2 h2; never g3 (no turning).
-        expect_moves("8/8/8/8/4r3/5r2/5(SS)2/8 w",
-                     {"f2-e2", "f2-d2", "f2xf3", "f2-g2", "f2-h2", "f2*e2,d2", "f2*g2,h2"});
+        expect_moves("8/8/8/8/4r3/5r2/5(SS)2/8 w", {"f2-e2", "f2-d2", "f2xf3", "f2-g2", "f2-h2", "f2*e2,d2", "f2*g2,h2"});
         Position pos = position_of("8/8/8/8/4r3/5r2/5(SS)2/8 w");
         play(pos, "f2xf3");
         // ... and the black round on e4 takes it back (down-right), or goes down-left to d3.
@@ -274,9 +319,9 @@ TEST_CASE("exits are one move per stack, with range to spare, by movement and by
         expect_moves("8/2(RRR)5/8/8/8/8/8/7r w", {"c7-b8", "c7-d8", "c7-Out", "c7*b8,out", "c7*d8,out"});
     }
     SECTION("a triple square on d7: forward d8 then out") {
-        expect_moves("8/3(SSS)4/8/8/8/8/8/7r w",
-                     {"d7-c7", "d7-b7", "d7-a7", "d7-d8", "d7-Out", "d7-e7", "d7-f7", "d7-g7", "d7*c7,b7,a7",
-                      "d7*d8,out", "d7*e7,f7,g7"});
+        expect_moves(
+            "8/3(SSS)4/8/8/8/8/8/7r w",
+            {"d7-c7", "d7-b7", "d7-a7", "d7-d8", "d7-Out", "d7-e7", "d7-f7", "d7-g7", "d7*c7,b7,a7", "d7*d8,out", "d7*e7,f7,g7"});
     }
     SECTION("a triple square on d8: forward leaves at once; that deployment is the exit itself") {
         expect_moves("3(SSS)4/8/8/8/8/8/8/7r w",
@@ -293,13 +338,13 @@ TEST_CASE("exits are one move per stack, with range to spare, by movement and by
         // Square first: b7 then a8,out (no bounce past rank 8) or c8,out; c8 then out at once (both
         // diagonals: one move); d7 then c8,out or e8,out.
         expect_moves("8/2(RRS)5/8/8/8/8/8/7r w",
-                     {"c7-b8", "c7-d8", "c7-b7", "c7-c8", "c7-d7", "c7-Out", "c7*b8,out", "c7*d8,out",
-                      "c7*b7,a8,out", "c7*b7,c8,out", "c7*c8,out", "c7*d7,c8,out", "c7*d7,e8,out"});
+                     {"c7-b8", "c7-d8", "c7-b7", "c7-c8", "c7-d7", "c7-Out", "c7*b8,out", "c7*d8,out", "c7*b7,a8,out",
+                      "c7*b7,c8,out", "c7*c8,out", "c7*d7,c8,out", "c7*d7,e8,out"});
     }
     SECTION("Black's round-round-square on f2 (the c7 case through the centre)") {
         expect_moves("R7/8/8/8/8/8/5(rrs)2/8 b",
-                     {"f2-g1", "f2-e1", "f2-g2", "f2-f1", "f2-e2", "f2-Out", "f2*g1,out", "f2*e1,out",
-                      "f2*g2,h1,out", "f2*g2,f1,out", "f2*f1,out", "f2*e2,f1,out", "f2*e2,d1,out"});
+                     {"f2-g1", "f2-e1", "f2-g2", "f2-f1", "f2-e2", "f2-Out", "f2*g1,out", "f2*e1,out", "f2*g2,h1,out",
+                      "f2*g2,f1,out", "f2*f1,out", "f2*e2,f1,out", "f2*e2,d1,out"});
     }
     SECTION("a double round on c7 with an enemy on b8: the left walk captures, the right one exits") {
         expect_moves("1s6/2(RR)5/8/8/8/8/8/8 w", {"c7xb8", "c7-d8", "c7-Out", "c7*d8,out"});
@@ -308,7 +353,5 @@ TEST_CASE("exits are one move per stack, with range to spare, by movement and by
         // Up-left b7 and up-right d7 are both captures; the deployments are both refused.
         expect_moves("8/1s1s4/2(RR)5/8/8/8/8/8 w", {"c6xb7", "c6xd7"});
     }
-    SECTION("a black square on a1 exits, written a1-Out") {
-        expect_moves("8/8/8/8/8/8/8/s6R b", {"a1-Out", "a1-b1"});
-    }
+    SECTION("a black square on a1 exits, written a1-Out") { expect_moves("8/8/8/8/8/8/8/s6R b", {"a1-Out", "a1-b1"}); }
 }

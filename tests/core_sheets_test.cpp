@@ -29,8 +29,8 @@ TEST_CASE("deployments onto own stacks count the pieces placed earlier in the sa
         // onto b4 (joining the round: b4+), forward b5 b6, right c4 d4. Squares first: a4,a5 then the
         // round b6; b3,c3 then b4 or d4.
         expect_moves("8/8/8/8/8/(RSS)7/8/7r w",
-                     {"a3-b4", "a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4,a4,b4+", "a3*b4,b5,b6", "a3*b4,c4,d4",
-                      "a3*a4,a5,b6", "a3*b3,c3,b4", "a3*b3,c3,d4"});
+                     {"a3-b4", "a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4,a4,b4+", "a3*b4,b5,b6", "a3*b4,c4,d4", "a3*a4,a5,b6",
+                      "a3*b3,c3,b4", "a3*b3,c3,d4"});
         CHECK(text_after("8/8/8/8/8/(RSS)7/8/7r w", "a3*b4,a4,b4+") == "8/8/8/8/S(RS)6/8/8/7r b");
     }
     SECTION("an own square on b4: up to three on b4, the round and the returning square included") {
@@ -38,24 +38,23 @@ TEST_CASE("deployments onto own stacks count the pieces placed earlier in the sa
         // then a4, then the second square back onto b4 (3): legal.
         // S b4: a4, b5, c4.
         expect_moves("8/8/8/8/1S6/(RSS)7/8/7r w",
-                     {"a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4+,a4,b4+", "a3*b4+,b5,b6", "a3*b4+,c4,d4",
-                      "a3*a4,a5,b6", "a3*b3,c3,b4+", "a3*b3,c3,d4", "b4-a4", "b4-b5", "b4-c4"});
+                     {"a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4+,a4,b4+", "a3*b4+,b5,b6", "a3*b4+,c4,d4", "a3*a4,a5,b6",
+                      "a3*b3,c3,b4+", "a3*b3,c3,d4", "b4-a4", "b4-b5", "b4-c4"});
         CHECK(text_after("8/8/8/8/1S6/(RSS)7/8/7r w", "a3*b4+,a4,b4+") == "8/8/8/8/S(RSS)6/8/8/7r b");
     }
     SECTION("an own double square on b4: the returning square would make a fourth piece, refused") {
         // The round joins b4 (3 pieces); the square going left then back onto b4 is refused. Forward
         // and right are fine. SS b4 passes b4-b4 through a4 (empty) and has its usual walks.
         expect_moves("8/8/8/8/1(SS)6/(RSS)7/8/7r w",
-                     {"a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4+,b5,b6", "a3*b4+,c4,d4", "a3*a4,a5,b6",
-                      "a3*b3,c3,b4+", "a3*b3,c3,d4", "b4-a4", "b4-b4", "b4-b5", "b4-b6", "b4-c4", "b4-d4",
-                      "b4*a4,b4", "b4*b5,b6", "b4*c4,d4"});
+                     {"a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*b4+,b5,b6", "a3*b4+,c4,d4", "a3*a4,a5,b6", "a3*b3,c3,b4+",
+                      "a3*b3,c3,d4", "b4-a4", "b4-b4", "b4-b5", "b4-b6", "b4-c4", "b4-d4", "b4*a4,b4", "b4*b5,b6", "b4*c4,d4"});
     }
     SECTION("a triple round deploys one piece onto an own double square but not onto a triple") {
         // RRR b2 with SS on a3: the movement up-left would make 5 (stop); the deployment a3+,b4,c5.
         // SS a3: forward a4 a5, right b3 c3 (left leaves sideways at once), and the two deployments.
         expect_moves("r7/8/8/8/8/(SS)7/1(RRR)6/8 w",
-                     {"b2-c3", "b2-d4", "b2-e5", "b2*a3+,b4,c5", "b2*c3,d4,e5", "a3-a4", "a3-a5", "a3-b3", "a3-c3",
-                      "a3*a4,a5", "a3*b3,c3"});
+                     {"b2-c3", "b2-d4", "b2-e5", "b2*a3+,b4,c5", "b2*c3,d4,e5", "a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3*a4,a5",
+                      "a3*b3,c3"});
         // With SSS on a3 the left deployment is refused too. SSS a3: forward a4 a5 a6, right b3 c3 d3.
         expect_moves("r7/8/8/8/8/(SSS)7/1(RRR)6/8 w",
                      {"b2-c3", "b2-d4", "b2-e5", "b2*c3,d4,e5", "a3-a4", "a3-a5", "a3-a6", "a3-b3", "a3-c3", "a3-d3",
@@ -69,16 +68,16 @@ TEST_CASE("the French sheet's deployments c5*d5,e5,f6 and a6*a7,b8,out", "[core]
         // onto b6 (b6+), b7 b8, c6 d6; from d6: c6 b6, d7 d8, e6 f6. Squares first: b5,a5 then b6;
         // c6,c7 then b8 or d8; d5,e5 then d6 or f6.
         expect_moves("8/8/8/2(RSS)5/8/8/8/7r w",
-                     {"c5-b6", "c5-d6", "c5-b5", "c5-a5", "c5-c6", "c5-c7", "c5-d5", "c5-e5", "c5*b6,a6,b6+",
-                      "c5*b6,b7,b8", "c5*b6,c6,d6", "c5*d6,c6,b6", "c5*d6,d7,d8", "c5*d6,e6,f6", "c5*b5,a5,b6",
-                      "c5*c6,c7,b8", "c5*c6,c7,d8", "c5*d5,e5,d6", "c5*d5,e5,f6"});
+                     {"c5-b6", "c5-d6", "c5-b5", "c5-a5", "c5-c6", "c5-c7", "c5-d5", "c5-e5", "c5*b6,a6,b6+", "c5*b6,b7,b8",
+                      "c5*b6,c6,d6", "c5*d6,c6,b6", "c5*d6,d7,d8", "c5*d6,e6,f6", "c5*b5,a5,b6", "c5*c6,c7,b8", "c5*c6,c7,d8",
+                      "c5*d5,e5,d6", "c5*d5,e5,f6"});
     }
     SECTION("RRS on a6") {
         // Rounds (range 2) up-right only: b7 c8; square a7 or b6. Rounds first then the square from c8:
         // b8, out, d8. Square a7 then rounds b8, out. Square b6 then rounds a7, b8 (bounce) or c7 d8.
         expect_moves("8/8/(RRS)7/8/8/8/8/7r w",
-                     {"a6-b7", "a6-c8", "a6-a7", "a6-b6", "a6*b7,c8,b8", "a6*b7,c8,out", "a6*b7,c8,d8",
-                      "a6*a7,b8,out", "a6*b6,a7,b8", "a6*b6,c7,d8"});
+                     {"a6-b7", "a6-c8", "a6-a7", "a6-b6", "a6*b7,c8,b8", "a6*b7,c8,out", "a6*b7,c8,d8", "a6*a7,b8,out",
+                      "a6*b6,a7,b8", "a6*b6,c7,d8"});
         Position pos = position_of("8/8/(RRS)7/8/8/8/8/7r w");
         play(pos, "a6*a7,b8,out");
         CHECK(pos.outcome() == Outcome::white_wins);
@@ -91,15 +90,15 @@ TEST_CASE("Black's round-round-square deployments b4*a3,b2,a2 and g4*f3,e2,e1", 
         // square from b2 (a2 b1 c2) or d2 (c2 d1 e2). Square first: a4 then b3,c2 (the down-left walk
         // from a4 does not exist); b3 then a2,b1 (bounce) or c2,d1; c4 then b3,a2 or d3,e2.
         expect_moves("8/8/8/8/1(rrs)6/8/8/7R b",
-                     {"b4-a3", "b4-b2", "b4-c3", "b4-d2", "b4-a4", "b4-b3", "b4-c4", "b4*a3,b2,a2", "b4*a3,b2,b1",
-                      "b4*a3,b2,c2", "b4*c3,d2,c2", "b4*c3,d2,d1", "b4*c3,d2,e2", "b4*a4,b3,c2", "b4*b3,a2,b1",
-                      "b4*b3,c2,d1", "b4*c4,b3,a2", "b4*c4,d3,e2"});
+                     {"b4-a3", "b4-b2", "b4-c3", "b4-d2", "b4-a4", "b4-b3", "b4-c4", "b4*a3,b2,a2", "b4*a3,b2,b1", "b4*a3,b2,c2",
+                      "b4*c3,d2,c2", "b4*c3,d2,d1", "b4*c3,d2,e2", "b4*a4,b3,c2", "b4*b3,a2,b1", "b4*b3,c2,d1", "b4*c4,b3,a2",
+                      "b4*c4,d3,e2"});
     }
     SECTION("g4 (the b4 case mirrored)") {
         expect_moves("R7/8/8/8/6(rrs)1/8/8/8 b",
-                     {"g4-h3", "g4-g2", "g4-f3", "g4-e2", "g4-h4", "g4-g3", "g4-f4", "g4*h3,g2,h2", "g4*h3,g2,g1",
-                      "g4*h3,g2,f2", "g4*f3,e2,f2", "g4*f3,e2,e1", "g4*f3,e2,d2", "g4*h4,g3,f2", "g4*g3,h2,g1",
-                      "g4*g3,f2,e1", "g4*f4,g3,h2", "g4*f4,e3,d2"});
+                     {"g4-h3", "g4-g2", "g4-f3", "g4-e2", "g4-h4", "g4-g3", "g4-f4", "g4*h3,g2,h2", "g4*h3,g2,g1", "g4*h3,g2,f2",
+                      "g4*f3,e2,f2", "g4*f3,e2,e1", "g4*f3,e2,d2", "g4*h4,g3,f2", "g4*g3,h2,g1", "g4*g3,f2,e1", "g4*f4,g3,h2",
+                      "g4*f4,e3,d2"});
     }
 }
 
@@ -126,8 +125,8 @@ TEST_CASE("the French sheet's fork: d6 to f4 threatens d2 and h2", "[core]") {
     // f3,g2; f3 then e2,d1 or g2,h1; g4 then f3,e2 or h3,g2 (bounce).
     expect_stack_moves(pos, "f4",
                        {"f4-e3", "f4-d2", "f4-g3", "f4-h2", "f4-e4", "f4-f3", "f4-g4", "f4*e3,d2,c2", "f4*e3,d2,d1",
-                        "f4*e3,d2,e2", "f4*g3,h2,g2", "f4*g3,h2,h1", "f4*e4,d3,c2", "f4*e4,f3,g2", "f4*f3,e2,d1",
-                        "f4*f3,g2,h1", "f4*g4,f3,e2", "f4*g4,h3,g2"});
+                        "f4*e3,d2,e2", "f4*g3,h2,g2", "f4*g3,h2,h1", "f4*e4,d3,c2", "f4*e4,f3,g2", "f4*f3,e2,d1", "f4*f3,g2,h1",
+                        "f4*g4,f3,e2", "f4*g4,h3,g2"});
 }
 
 TEST_CASE("the French sheet's sacrifice: b5xb7, b8xb7, a5-a6, then a6*a7,b8,out wins", "[core]") {
@@ -158,9 +157,10 @@ TEST_CASE("the French sheet's race: g2 deploys g3, f4, e5 to build a double roun
     //   h2 then g3,f4 only.
     // S g5: f5, g6, and h5 (captured). R e5: d6, f6.
     const std::string text = "8/2s3s1/8/4R1Sr/6r1/8/6(RRS)1/8 w";
-    expect_moves(text, {"g2-f3", "g2-e4", "g2-h3", "g2xg4", "g2-f2", "g2-g3", "g2-h2", "g2*f3,e4,d4", "g2*f3,e4,e5+",
-                        "g2*f3,e4,f4", "g2*f2,e3,d4", "g2*f2,g3,h4", "g2*g3,f4,e5+", "g2*g3,h4,g5+", "g2*h2,g3,f4",
-                        "g5-f5", "g5-g6", "g5xh5", "e5-d6", "e5-f6"});
+    expect_moves(text,
+                 {"g2-f3",       "g2-e4",        "g2-h3",       "g2xg4",       "g2-f2",       "g2-g3",        "g2-h2",
+                  "g2*f3,e4,d4", "g2*f3,e4,e5+", "g2*f3,e4,f4", "g2*f2,e3,d4", "g2*f2,g3,h4", "g2*g3,f4,e5+", "g2*g3,h4,g5+",
+                  "g2*h2,g3,f4", "g5-f5",        "g5-g6",       "g5xh5",       "e5-d6",       "e5-f6"});
     Position pos = position_of(text);
     play(pos, "g2*g3,f4,e5+");
     CHECK(pos.to_text() == "8/2s3s1/8/4(RR)1Sr/5Rr1/6S1/8/8 b");
@@ -226,9 +226,7 @@ TEST_CASE("an exit ends the game and no move follows", "[core]") {
         CHECK(count_moves(pos) == 0);
         CHECK(resolve_move_text(pos, "h1-g2").failure == ResolveFailure::game_over);
     }
-    SECTION("a single round on a8 (its only walk is up-right)") {
-        expect_moves("R7/8/8/8/8/8/8/7r w", {"a8-Out"});
-    }
+    SECTION("a single round on a8 (its only walk is up-right)") { expect_moves("R7/8/8/8/8/8/8/7r w", {"a8-Out"}); }
     SECTION("a deployment whose second kind leaves") {
         Position pos = position_of("4(RS)3/8/8/8/8/8/8/7r w");
         play(pos, "e8*d8,out");

@@ -96,8 +96,7 @@ namespace {
 // a reader of a written deployment must find it; none when there is none.
 Move first_listed(const MoveList& list, Square from, const Square* squares, int placed, bool out) {
     for (Move m : list) {
-        if (m.type() != MoveType::deployment || m.from() != from || m.placed() != placed || m.ends_out() != out)
-            continue;
+        if (m.type() != MoveType::deployment || m.from() != from || m.placed() != placed || m.ends_out() != out) continue;
         bool same = true;
         for (int i = 0; i < placed; ++i) same &= m.placed_square(i) == squares[i];
         if (same) return m;
@@ -230,15 +229,14 @@ TEST_CASE("2,000 positions of random games round-trip through the LC4 file with 
 TEST_CASE("a hand-written LC4 file reads as the position of the one-line text", "[core][lc4]") {
     // White: a square on a1, two squares on c2, two rounds and a square on d4 (9 = square + two
     // rounds). Black: a round and a square on e5 (7), three rounds on h8 (6).
-    const std::string text =
-        "B1\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 1
-        "V0\nV0\nB3\nV0\nV0\nV0\nV0\nV0\n"  // rank 2
-        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 3
-        "V0\nV0\nV0\nB9\nV0\nV0\nV0\nV0\n"  // rank 4
-        "V0\nV0\nV0\nV0\nN7\nV0\nV0\nV0\n"  // rank 5
-        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 6
-        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n"  // rank 7
-        "V0\nV0\nV0\nV0\nV0\nV0\nV0\nN6\n"; // rank 8
+    const std::string text = "B1\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n" // rank 1
+                             "V0\nV0\nB3\nV0\nV0\nV0\nV0\nV0\n" // rank 2
+                             "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n" // rank 3
+                             "V0\nV0\nV0\nB9\nV0\nV0\nV0\nV0\n" // rank 4
+                             "V0\nV0\nV0\nV0\nN7\nV0\nV0\nV0\n" // rank 5
+                             "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n" // rank 6
+                             "V0\nV0\nV0\nV0\nV0\nV0\nV0\nV0\n" // rank 7
+                             "V0\nV0\nV0\nV0\nV0\nV0\nV0\nN6\n"; // rank 8
     const Position expected = pos_of("7(rrr)/8/8/4(rs)3/3(RRS)4/8/2(SS)5/S7 w");
     auto r = position_from_lc4(text);
     REQUIRE(std::holds_alternative<Position>(r));
@@ -255,7 +253,8 @@ TEST_CASE("a hand-written LC4 file reads as the position of the one-line text", 
     std::istringstream in(text);
     std::string cell;
     for (int n = 0; std::getline(in, cell); ++n) {
-        if (n % 3 == 0) for (char& c : cell) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (n % 3 == 0)
+            for (char& c : cell) c = char(std::tolower(static_cast<unsigned char>(c)));
         sloppy += (n % 5 == 0 ? " " : "") + cell + (n % 7 == 0 ? " \t" : "") + "\r\n";
     }
     sloppy += "\r\n  \n";
@@ -286,10 +285,12 @@ TEST_CASE("a malformed LC4 file is refused with the line and what is wrong", "[c
         // The start has 8 White rounds already: a ninth on a3.
         {lc4_with_line(start, 17, "B2"), 17, "White has more than 8 rounds (at a3)"},
         {lc4_with_line(start, 64, "N5"), 64, "Black has more than 8 squares (at h8)"},
-        {lc4_with_line(start, 33, " "), 33, "empty line after the cell of h4; a position file has one cell on each line, "
-                                           "with no gap"},
-        {lc4_with_line(start, 10, "# late"), 10, "'# late' is not a cell (V0, or B/N and a digit 1-9); a '#' header line "
-                                                 "goes before the cells"},
+        {lc4_with_line(start, 33, " "), 33,
+         "empty line after the cell of h4; a position file has one cell on each line, "
+         "with no gap"},
+        {lc4_with_line(start, 10, "# late"), 10,
+         "'# late' is not a cell (V0, or B/N and a digit 1-9); a '#' header line "
+         "goes before the cells"},
         {"8/8/8/8/8/8/8/S7 w\n", 1, "'8/8/8/8/8/8/8/S7 w' is not a cell (V0, or B/N and a digit 1-9)"},
         {"V0\tV0\n", 1, "'V0\\x09V0' is not a cell (V0, or B/N and a digit 1-9)"},
     };
@@ -354,7 +355,8 @@ TEST_CASE("the game registry: one row per kind, names and aliases in any case, s
     CHECK(sizes_text(GameKind::gounki) == "8");
 }
 
-TEST_CASE("a position of any game: read from a name, a start or a text, moves read and played by its own rules", "[core][games]") {
+TEST_CASE("a position of any game: read from a name, a start or a text, moves read and played by its own rules",
+          "[core][games]") {
     auto read = [](std::string_view text) {
         auto parsed = AnyPosition::from_text(text);
         REQUIRE(std::holds_alternative<AnyPosition>(parsed));

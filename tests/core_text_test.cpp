@@ -90,7 +90,7 @@ TEST_CASE("an illegal move fails and lists the legal moves of its stack", "[core
         CHECK(r.failure == ResolveFailure::illegal);
         CHECK_FALSE(r.message.empty());
         expect_same_moves(texts_of(pos, r.stack_moves),
-                {"b2-a2", "b2-b2", "b2-b3", "b2-b4", "b2-c2", "b2-d2", "b2*a2,b2", "b2*b3,b4", "b2*c2,d2"});
+                          {"b2-a2", "b2-b2", "b2-b3", "b2-b4", "b2-c2", "b2-d2", "b2*a2,b2", "b2*b3,b4", "b2*c2,d2"});
     }
 }
 

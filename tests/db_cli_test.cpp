@@ -133,8 +133,10 @@ TEST_CASE("two processes importing into one database at once both finish and los
     const std::string db = dir.file("two.db");
     write_gpn(dir.file("a.gpn"), random_games(400, 31, 30));
     write_gpn(dir.file("b.gpn"), random_games(400, 32, 30));
-    const pid_t a = spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("a.gpn")}, dir.file("a.out"), dir.file("a.err"));
-    const pid_t b = spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("b.gpn")}, dir.file("b.out"), dir.file("b.err"));
+    const pid_t a =
+        spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("a.gpn")}, dir.file("a.out"), dir.file("a.err"));
+    const pid_t b =
+        spawn_gounki({"import", "--db", db, "--batch", "25", dir.file("b.gpn")}, dir.file("b.out"), dir.file("b.err"));
     CHECK(wait_exit(a) == 0);
     CHECK(wait_exit(b) == 0);
     for (const char* err : {"a.err", "b.err"}) CHECK_FALSE(contains(slurp(dir.file(err)), "locked"));
@@ -155,7 +157,8 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
     // where the last one stopped: the games already stored are recognised and skipped).
     std::vector<std::int64_t> stored_at_kill;
     for (int target : {0, 200, 600, 1000}) {
-        const pid_t pid = spawn_gounki({"import", "--db", db, "--batch", "50", dir.file("big.gpn")}, dir.file("k.out"), dir.file("k.err"));
+        const pid_t pid =
+            spawn_gounki({"import", "--db", db, "--batch", "50", dir.file("big.gpn")}, dir.file("k.out"), dir.file("k.err"));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         for (int i = 0; i < 4000 && target > 0; ++i) {
             int status = 0;
@@ -188,6 +191,7 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
     CHECK(check.list_games({}, {}).total == total);
     check_consistent(check);
     // The indexes a killed import dropped (1,500 games coming) are back.
-    CHECK(scalar(check, "SELECT count(*) FROM sqlite_master WHERE name IN ('games_white', 'games_black', 'games_event', "
-                        "'games_date')") == 4);
+    CHECK(scalar(check,
+                 "SELECT count(*) FROM sqlite_master WHERE name IN ('games_white', 'games_black', 'games_event', "
+                 "'games_date')") == 4);
 }

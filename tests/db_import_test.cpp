@@ -29,7 +29,6 @@ struct GamesAfter {
 
 } // namespace
 
-
 TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an import stores nothing twice", "[db]") {
     const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
     TempDir dir;
@@ -85,7 +84,9 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     CHECK(r6[1].other_id == r6[0].game_id);
 
     // Games without moves: duplicates too, in one batch and across batches; not prefixes.
-    auto r7 = import(db, {game({}, "P", "Q", ResultCode::unknown), game({}, "P", "Q", ResultCode::unknown), game({}, "P", "R", ResultCode::unknown)});
+    auto r7 = import(db,
+                     {game({}, "P", "Q", ResultCode::unknown), game({}, "P", "Q", ResultCode::unknown),
+                      game({}, "P", "R", ResultCode::unknown)});
     CHECK(r7[0].action == ImportAction::stored);
     CHECK(r7[1].action == ImportAction::duplicate);
     CHECK(r7[2].action == ImportAction::stored);
@@ -122,8 +123,9 @@ TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is 
         CHECK(r2[0].prefix_of.empty());
     }
     SECTION("both in one batch, in either order") {
-        auto r = import(db, {game(part, "Ann", "Bob", ResultCode::unknown), game(full, "Cy", "Di", ResultCode::black_wins),
-                             game(part, "Eve", "Fay", ResultCode::unknown)});
+        auto r = import(db,
+                        {game(part, "Ann", "Bob", ResultCode::unknown), game(full, "Cy", "Di", ResultCode::black_wins),
+                         game(part, "Eve", "Fay", ResultCode::unknown)});
         CHECK(r[1].has_prefix == std::vector<std::int64_t>{r[0].game_id});
         CHECK(r[2].prefix_of == std::vector<std::int64_t>{r[1].game_id});
     }
@@ -141,7 +143,8 @@ TEST_CASE("broken games are stored as partial with their diagnostics unless reje
     GameDatabase db(dir.file("broken.db"), Access::read_write);
     auto broken = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::unknown);
     broken.status = GameStatus::partial;
-    broken.diagnostics = {{Severity::error, "illegal-move", 3, 7, "c2-c5 is not a legal move"}, {Severity::warning, "no-result", 0, 0, "no result"}};
+    broken.diagnostics = {{Severity::error, "illegal-move", 3, 7, "c2-c5 is not a legal move"},
+                          {Severity::warning, "no-result", 0, 0, "no result"}};
     ImportOptions reject;
     reject.reject_broken = true;
     auto r1 = import(db, {broken}, reject);
@@ -179,12 +182,14 @@ TEST_CASE("many small batches make many index runs, merged as they pile up, and 
     check_consistent(db);
 }
 
-TEST_CASE("a large import builds the lookup indexes at its end; without them queries are right, and a write open builds them", "[db]") {
+TEST_CASE("a large import builds the lookup indexes at its end; without them queries are right, and a write open builds them",
+          "[db]") {
     TempDir dir;
     const auto games = random_games(1200, 9, 30);
     const auto lookup_indexes = [](GameDatabase& db) {
-        return scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
-                          "('games_white', 'games_black', 'games_event', 'games_date')");
+        return scalar(db,
+                      "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                      "('games_white', 'games_black', 'games_event', 'games_date')");
     };
     std::vector<GameFilter> filters(4);
     filters[0].white = "2";

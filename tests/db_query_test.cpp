@@ -27,10 +27,12 @@ struct Fixture {
     std::vector<ImportReport> r;
     std::vector<Move> a_moves;
     Fixture() {
-        r = import(db, {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01", "Spring Open"),
-                        game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
-                        game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
-                        game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")});
+        r = import(db,
+                   {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01",
+                         "Spring Open"),
+                    game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
+                    game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
+                    game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")});
         a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
     }
     std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
@@ -110,10 +112,12 @@ TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by positio
     TempDir dir;
     GameDatabase db(dir.file("stones.db"), Access::read_write);
     const std::string text =
-        "[Game \"Gomoku\"]\n[White \"W1\"]\n[Black \"B1\"]\n[Date \"2026.01.02\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 0-1\n\n"
+        "[Game \"Gomoku\"]\n[White \"W1\"]\n[Black \"B1\"]\n[Date \"2026.01.02\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 "
+        "0-1\n\n"
         "[Game \"Gomoku\"]\n[White \"W2\"]\n[Black \"B2\"]\n[Date \"2026.02.03\"]\n\n1. i8 h9 2. h8 i9 3. a1 *\n\n"
         "[Game \"Gomoku\"]\n[Size \"19\"]\n[White \"W3\"]\n[Black \"B3\"]\n\n1. h8 h9 2. i8 *\n\n"
-        "[Game \"Ninuki\"]\n[Rules \"no-endgame-capture\"]\n[White \"W4\"]\n[Black \"B4\"]\n\n1. j10 k10 2. a1 l10 3. m10 k10 *\n";
+        "[Game \"Ninuki\"]\n[Rules \"no-endgame-capture\"]\n[White \"W4\"]\n[Black \"B4\"]\n\n1. j10 k10 2. a1 l10 3. m10 k10 "
+        "*\n";
     std::vector<GameInput> inputs;
     for (parser::GameRecord& r : parser::read_records(text, "stones.gpn")) {
         REQUIRE(r.status == parser::GameStatus::valid);
@@ -215,7 +219,13 @@ TEST_CASE("pattern search tests every position of every game, with filters", "[d
     CHECK(ids_of(d3) == std::vector<std::int64_t>{f.id(0), f.id(1)});
     CHECK(d3.games[0].ply == 2);
     CHECK(d3.games[1].ply == 4);
-    CHECK(search("d3=R e6=r", [] { GameFilter g; g.white = "bob"; return g; }()).total == 1);
+    CHECK(search("d3=R e6=r",
+                 [] {
+                     GameFilter g;
+                     g.white = "bob";
+                     return g;
+                 }())
+              .total == 1);
     CHECK(search("a6=r c2=S").total == 1); // b2-c2 joins nothing: c2 was emptied by c2-d3
     CHECK(search("Wp=16").total == 4);
     CHECK(search("#[Wn2]>=1").total == 0);
@@ -227,7 +237,14 @@ TEST_CASE("pattern search over random games agrees with replaying them one by on
     GameDatabase db(dir.file("pat.db"), Access::read_write);
     const auto games = random_games(150, 21, 50);
     import(db, games);
-    for (const char* text : {"#[Wn3]>=1", "e4=W d5=B", "Bp<=12 #[n2]>=3", "Wr>=8 Ws>=8 #W<=10", "????????" "/????????" "/8/????????" "/????????" "/????????" "/????????" "/????????"}) {
+    for (const char* text : {"#[Wn3]>=1", "e4=W d5=B", "Bp<=12 #[n2]>=3", "Wr>=8 Ws>=8 #W<=10",
+                             "????????"
+                             "/????????"
+                             "/8/????????"
+                             "/????????"
+                             "/????????"
+                             "/????????"
+                             "/????????"}) {
         INFO(text);
         const Pattern p = std::get<Pattern>(Pattern::parse(text));
         std::vector<std::int64_t> expected;
@@ -317,8 +334,9 @@ TEST_CASE("one game comes back with its tags, start, moves, source and diagnosti
     CHECK(s->standard_start);
     CHECK(s->source_file == g.source_file);
     CHECK(s->source_line == 12);
-    const std::vector<std::pair<std::string, std::string>> tags = {{"Game", "Gounki"}, {"Event", "Test event"}, {"Date", "2024.02.03"}, {"Round", "4"},
-                                                                   {"White", "Ann"},   {"Black", "Bob"},        {"Result", "1-0"},       {"Annotator", "Zed"}};
+    const std::vector<std::pair<std::string, std::string>> tags = {
+        {"Game", "Gounki"}, {"Event", "Test event"}, {"Date", "2024.02.03"}, {"Round", "4"},
+        {"White", "Ann"},   {"Black", "Bob"},        {"Result", "1-0"},      {"Annotator", "Zed"}};
     CHECK(s->tags == tags);
     const std::string text = parser::write_record(game_record(*s));
     CHECK(contains(text, "[Annotator \"Zed\"]"));

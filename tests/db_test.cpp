@@ -116,11 +116,29 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
         bool at_start;
     };
     const Case cases[] = {
-        {"a1=S", true},         {"a1=R", false},       {"a1=W", true},         {"a1=B", false},      {"a1=X", true},
-        {"e4=.", true},         {"e4=?", true},        {"e4=X", false},        {"a8=[Br1]", true},   {"a8=[Bs1]", false},
-        {"#W=16", true},        {"#B>=17", false},     {"Wp=16", true},        {"Wr>=8", true},      {"Ws<8", false},
-        {"#[n2]>=1", false},    {"#R=8", true},        {"w; a1=S", true},      {"b", false},
-        {"????????" "/????????" "/8/8/8/8/W?W?W?W?/SRSRSRSR", true},
+        {"a1=S", true},
+        {"a1=R", false},
+        {"a1=W", true},
+        {"a1=B", false},
+        {"a1=X", true},
+        {"e4=.", true},
+        {"e4=?", true},
+        {"e4=X", false},
+        {"a8=[Br1]", true},
+        {"a8=[Bs1]", false},
+        {"#W=16", true},
+        {"#B>=17", false},
+        {"Wp=16", true},
+        {"Wr>=8", true},
+        {"Ws<8", false},
+        {"#[n2]>=1", false},
+        {"#R=8", true},
+        {"w; a1=S", true},
+        {"b", false},
+        {"????????"
+         "/????????"
+         "/8/8/8/8/W?W?W?W?/SRSRSRSR",
+         true},
     };
     for (const Case& c : cases) {
         INFO(c.text);
@@ -134,7 +152,15 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
     }
 
     const std::pair<const char*, int> errors[] = {
-        {"", 0}, {"e9=W", 0}, {"e4=Q", 3}, {"8/8/8", 5}, {"9/8/8/8/8/8/8/8", 0}, {"#[Wq2]>=1", 3}, {"Wp>>3", 3}, {"(RSs)/8/8/8/8/8/8/8", 0}, {"hello", 0},
+        {"", 0},
+        {"e9=W", 0},
+        {"e4=Q", 3},
+        {"8/8/8", 5},
+        {"9/8/8/8/8/8/8/8", 0},
+        {"#[Wq2]>=1", 3},
+        {"Wp>>3", 3},
+        {"(RSs)/8/8/8/8/8/8/8", 0},
+        {"hello", 0},
     };
     for (const auto& [text, column] : errors) {
         INFO(text);

@@ -81,8 +81,8 @@ TEST_CASE("each notation's writer round-trips 2,000 random games, read back dete
         for (const Ply& p : g.main.plies) {
             deployments += p.move.type() == MoveType::deployment;
             exits += p.move.type() == MoveType::exit || (p.move.type() == MoveType::deployment && p.move.ends_out());
-            joins += p.move.type() == MoveType::movement && p.move.to() != p.move.from() &&
-                     !pos.at(p.move.to()).is_empty() && pos.at(p.move.to()).color() == pos.side_to_move();
+            joins += p.move.type() == MoveType::movement && p.move.to() != p.move.from() && !pos.at(p.move.to()).is_empty() &&
+                pos.at(p.move.to()).color() == pos.side_to_move();
             pos.do_move(p.move, u);
         }
     }
@@ -109,11 +109,11 @@ TEST_CASE("each notation's writer round-trips 2,000 random games, read back dete
                         // A game in LC4 with neither deployment nor exit looks canonical, where a
                         // capture written '-' or a join without '+' is worth a warning.
                         const bool undetectable = reading == Notation::automatic && n == Notation::lc4 &&
-                                                  (d.code == "dash-on-capture" || d.code == "join-without-plus");
+                            (d.code == "dash-on-capture" || d.code == "join-without-plus");
                         quiet &= expected || undetectable;
                     }
-                    const bool ok = back[i].status == GameStatus::valid && quiet &&
-                                    same_moves(games[i].main, back[i].main) && back[i].start == games[i].start;
+                    const bool ok = back[i].status == GameStatus::valid && quiet && same_moves(games[i].main, back[i].main) &&
+                        back[i].start == games[i].start;
                     if (!ok) {
                         ++bad;
                         INFO("game " << i + 1 << "\n" << write_record(games[i], n));
@@ -179,7 +179,8 @@ TEST_CASE("forcing the canonical notation reports the official notation's square
 }
 
 TEST_CASE("a character that cannot be read is named by its code point", "[notation]") {
-    const auto games = read_records("1. c2\xE2\x98\x83" "d3 *\n"); // a snowman glued inside a move
+    const auto games = read_records("1. c2\xE2\x98\x83"
+                                    "d3 *\n"); // a snowman glued inside a move
     REQUIRE(games.size() == 1);
     REQUIRE(!games[0].diagnostics.empty());
     CHECK(games[0].diagnostics[0].code == "bad-move");

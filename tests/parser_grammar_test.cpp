@@ -23,8 +23,7 @@ namespace fs = std::filesystem;
 
 TEST_CASE("the grammar reads every kind of movetext element into the syntax tree", "[parser][grammar]") {
     ChunkSyntax out;
-    parse_chunk("[Event \"x\"]\n12... a1-Out b2 x c3 $14 !? {c} ; line\n (a6 * a7, b8, OUT) c5*d5+,e5,f6+ 1/2-1/2",
-                out);
+    parse_chunk("[Event \"x\"]\n12... a1-Out b2 x c3 $14 !? {c} ; line\n (a6 * a7, b8, OUT) c5*d5+,e5,f6+ 1/2-1/2", out);
     REQUIRE(out.errors.empty());
     REQUIRE(out.games.size() == 1);
     const ast::Game& g = out.games[0];
@@ -136,14 +135,14 @@ TEST_CASE("the splitter cuts the same places with or without its shortcuts, the 
         }
     // Mutants: bytes that decide cuts dropped into the files at random.
     std::mt19937 rng(77);
-    const std::string pokes[] = {"\n", "[", "[E \"", "{", "}", ";", "(", ")", "*", " *", "* ", "1-0", " 0-1 ",
-                                 "1/2-1/2", "1", "0", "\"", "\\", "\xEF\xBB\xBF", "\f", "\r\n", "*out", "* ,"};
+    const std::string pokes[] = {"\n", "[",  "[E \"",        "{",   "}",     ";",       "(",  ")",
+                                 "*",  " *", "* ",           "1-0", " 0-1 ", "1/2-1/2", "1",  "0",
+                                 "\"", "\\", "\xEF\xBB\xBF", "\f",  "\r\n",  "*out",    "* ,"};
     const std::size_t files = texts.size();
     for (std::size_t i = 0; i < files; ++i)
         for (int m = 0; m < 20; ++m) {
             std::string t = texts[i];
-            for (int k = 0; k < 4; ++k)
-                t.insert(rng() % (t.size() + 1), pokes[rng() % std::size(pokes)]);
+            for (int k = 0; k < 4; ++k) t.insert(rng() % (t.size() + 1), pokes[rng() % std::size(pokes)]);
             texts.push_back(std::move(t));
         }
     REQUIRE(texts.size() > 500);
@@ -168,7 +167,7 @@ std::vector<std::string> reading_of(const std::string& text, std::size_t block_b
     GameRecord g;
     while (skip ? reader.skip(&g) : reader.next(g)) {
         std::string s = std::to_string(g.number) + " line " + std::to_string(g.line) + " status " +
-                        std::to_string(int(g.status)) + "\n" + write_record(g);
+            std::to_string(int(g.status)) + "\n" + write_record(g);
         for (const Diagnostic& d : g.diagnostics) s += format_diagnostic(d) + "\n";
         out.push_back(std::move(s));
     }
@@ -202,9 +201,32 @@ TEST_CASE("reading several games at once gives what reading game by game gives",
                                 "[Event \"a\"]\n{ open\n[Black \"x\"]\n1. c2-d3 1-0", "[Event \"a\"]\n1. c2-d3 ([B \"x\"]\n1-0"})
         texts.push_back(t + next + t + next);
     std::mt19937 rng(2026);
-    const std::string pokes[] = {"\n", "[", "\n[E \"1\"]\n", "{", "}", ";", "(", ")", "*", " *\n\n", "1-0\n\n",
-                                 " 0-1 ", "1/2-1/2", "\"", "\xE9", "\xEF\xBB\xBF", "| a | b |\n", "((((", "$300",
-                                 "\n.\n", "\n|\n", "\n{ open\n", " x\n[F \"2\"]", "\n  [G \"3\"]\n", "1-0x", "*"};
+    const std::string pokes[] = {"\n",
+                                 "[",
+                                 "\n[E \"1\"]\n",
+                                 "{",
+                                 "}",
+                                 ";",
+                                 "(",
+                                 ")",
+                                 "*",
+                                 " *\n\n",
+                                 "1-0\n\n",
+                                 " 0-1 ",
+                                 "1/2-1/2",
+                                 "\"",
+                                 "\xE9",
+                                 "\xEF\xBB\xBF",
+                                 "| a | b |\n",
+                                 "((((",
+                                 "$300",
+                                 "\n.\n",
+                                 "\n|\n",
+                                 "\n{ open\n",
+                                 " x\n[F \"2\"]",
+                                 "\n  [G \"3\"]\n",
+                                 "1-0x",
+                                 "*"};
     // One or two pokes per mutant, so that most blocks stay free of errors (a block with an error is
     // read game by game anyway); half of them next to a tag pair, where games meet.
     for (int m = 0; m < 48; ++m) {
@@ -239,11 +261,11 @@ TEST_CASE("UTF-8 validation rejects overlong forms, surrogates and truncated seq
     auto [text, ok, bad] = GENERATE(table<std::string, bool, std::size_t>({
         {"plain ASCII text, long enough to use the 8-byte path", true, 0},
         {"M\xC3\xBCller \xE2\x82\xAC \xF0\x9F\x98\x80", true, 0},
-        {"ab\xC0\xAF", false, 2},          // overlong '/'
-        {"\xED\xA0\x80", false, 0},        // surrogate
+        {"ab\xC0\xAF", false, 2}, // overlong '/'
+        {"\xED\xA0\x80", false, 0}, // surrogate
         {"xyz\xF4\x90\x80\x80", false, 3}, // past U+10FFFF
-        {"M\xFCller", false, 1},           // Latin-1
-        {"end\xE2\x82", false, 3},         // truncated
+        {"M\xFCller", false, 1}, // Latin-1
+        {"end\xE2\x82", false, 3}, // truncated
     }));
     std::size_t at = 0;
     CHECK(valid_utf8(text, at) == ok);

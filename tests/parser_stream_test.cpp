@@ -30,7 +30,7 @@ protected:
         if (left_ == 0) return traits_type::eof();
         --left_;
         chunk_ = "[Event \"Stream\"]\n[Round \"" + std::to_string(++round_) +
-                 "\"]\n\n1. c2-d3 f7-e6 2. d3-e4 e6-d5 3. e4xd5 {capture} *\n\n";
+            "\"]\n\n1. c2-d3 f7-e6 2. d3-e4 e6-d5 3. e4xd5 {capture} *\n\n";
         setg(chunk_.data(), chunk_.data(), chunk_.data() + chunk_.size());
         return traits_type::to_int_type(chunk_[0]);
     }
@@ -137,8 +137,7 @@ TEST_CASE("every fuzzing regression file passes the fuzzers' checks", "[parser][
 // ---------------------------------------------------------------------------------------------
 // The command.
 
-TEST_CASE("gounki validate prints diagnostics with places, a summary, and the documented exit status",
-          "[parser][cli]") {
+TEST_CASE("gounki validate prints diagnostics with places, a summary, and the documented exit status", "[parser][cli]") {
     const auto file = [](const char* name) { return shell_quoted(records_dir / name); };
     SECTION("exit status 0 for valid games, 1 for invalid ones; places, a summary, counts by code") {
         struct Case {
@@ -147,9 +146,9 @@ TEST_CASE("gounki validate prints diagnostics with places, a summary, and the do
             std::vector<std::string> printed;
         };
         const Case cases[] = {
-            {"validate " + file("draw.gpn"), 0,
-             {"1 game in 1 file: 1 valid, 0 invalid, 0 partial; 0 errors, 0 warnings"}},
-            {"validate " + file("two_games_first_broken.gpn"), 1,
+            {"validate " + file("draw.gpn"), 0, {"1 game in 1 file: 1 valid, 0 invalid, 0 partial; 0 errors, 0 warnings"}},
+            {"validate " + file("two_games_first_broken.gpn"),
+             1,
              {"two_games_first_broken.gpn:4:19: error: 2. d3-e5: d3-e5 is not a legal move",
               "2 games in 1 file: 1 valid, 0 invalid, 1 partial; 1 error, 0 warnings", "  illegal-move: 1"}},
             {"validate - < " + file("markers.gpn"), 0, {"-:4:35: warning:"}}, // standard input

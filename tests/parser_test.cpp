@@ -29,8 +29,8 @@ std::string describe(RecordReader& reader) {
     GameRecord g;
     while (reader.next(g)) {
         for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
-        out << "game " << g.number << " line " << g.line << ": " << status_name(g.status) << ", "
-            << g.main.plies.size() << " plies, result " << g.result << '\n';
+        out << "game " << g.number << " line " << g.line << ": " << status_name(g.status) << ", " << g.main.plies.size()
+            << " plies, result " << g.result << '\n';
         for (const Diagnostic& d : g.diagnostics) diag(d, "  ");
     }
     for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
@@ -246,8 +246,7 @@ TEST_CASE("markers that disagree with the position are warnings and the moves st
     CHECK(g.status == GameStatus::valid);
     std::vector<std::string> codes;
     for (const Diagnostic& d : g.diagnostics) codes.push_back(d.code);
-    CHECK(codes == std::vector<std::string>{"plus-without-join", "dash-on-capture", "x-without-capture",
-                                            "join-without-plus"});
+    CHECK(codes == std::vector<std::string>{"plus-without-join", "dash-on-capture", "x-without-capture", "join-without-plus"});
     CHECK(g.diagnostics[1].message.find("canonical: e4xd5") != std::string::npos);
     const std::string text = write_record(g);
     CHECK(text.find("3. e4xd5 e7-e6 4. d1-e2+") != std::string::npos);

@@ -89,8 +89,7 @@ std::string web_invariants(std::string_view in) {
 
 } // namespace
 
-TEST_CASE("the cheap web-text test passes over plain ASCII records and catches any byte that may change",
-          "[parser][web]") {
+TEST_CASE("the cheap web-text test passes over plain ASCII records and catches any byte that may change", "[parser][web]") {
     CHECK_FALSE(may_need_web_text_pass(""));
     CHECK_FALSE(may_need_web_text_pass("[Event \"Lyon\"]\n[Result \"1-0\"]\n\n1. c2-d3 f7-e6 {good; (sic)} 2. d3-e4 1-0\n"));
     std::string ascii;
@@ -112,9 +111,8 @@ TEST_CASE("the cheap web-text test passes over plain ASCII records and catches a
     for (const auto& entry : fs::directory_iterator(records_dir)) {
         if (entry.path().extension() != ".gpn") continue;
         const std::string text = slurp(entry.path());
-        const bool special = std::any_of(text.begin(), text.end(), [](char c) {
-            return static_cast<unsigned char>(c) >= 0x80 || c == '<' || c == '&';
-        });
+        const bool special = std::any_of(text.begin(), text.end(),
+                                         [](char c) { return static_cast<unsigned char>(c) >= 0x80 || c == '<' || c == '&'; });
         INFO(entry.path().filename().string());
         CHECK(may_need_web_text_pass(text) == special);
         plain += !special;
@@ -128,8 +126,7 @@ TEST_CASE("dashes and the multiplication sign in movetext are read as '-' and 'x
     const WebRead r = web_read("1. b2\u2013b4 f7\u00D7e7 0\u20131\n");
     CHECK(r.changed);
     CHECK(r.out == "1. b2-b4   f7xe7  0-1  \n");
-    CHECK(web_notes(r.notes) ==
-          Notes{web_note(5, 0x2013, "-"), web_note(13, 0xD7, "x"), web_note(19, 0x2013, "-")});
+    CHECK(web_notes(r.notes) == Notes{web_note(5, 0x2013, "-"), web_note(13, 0xD7, "x"), web_note(19, 0x2013, "-")});
     for (const char32_t dash : {0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xFE63, 0xFF0D}) {
         const std::string d = utf8_of(dash);
         INFO(describe_code_point(dash));
@@ -144,8 +141,8 @@ TEST_CASE("dashes and the multiplication sign in movetext are read as '-' and 'x
 }
 
 TEST_CASE("Unicode spaces in movetext are spaces and zero-width characters are removed", "[parser][web]") {
-    for (const char32_t space : {0x00A0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007,
-                                 0x2008, 0x2009, 0x200A, 0x202F, 0x205F, 0x3000}) {
+    for (const char32_t space : {0x00A0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+                                 0x200A, 0x202F, 0x205F, 0x3000}) {
         const std::string s = utf8_of(space);
         INFO(describe_code_point(space));
         const WebRead r = web_read("1." + s + "b2-b4" + s);
@@ -168,17 +165,14 @@ TEST_CASE("Unicode spaces in movetext are spaces and zero-width characters are r
     CHECK(bom.notes.empty());
 }
 
-TEST_CASE("tag pair values between typographic quotes are read between '\"', their text left alone",
-          "[parser][web]") {
+TEST_CASE("tag pair values between typographic quotes are read between '\"', their text left alone", "[parser][web]") {
     const WebRead r = web_read("[Event \u201CLyon\u2013Gen\u00E8ve\u201D]\n1. c2\u2013d3");
     CHECK(r.out == "[Event \"Lyon\u2013Gen\u00E8ve\"]" + sp(4) + "\n1. c2-d3  ");
-    CHECK(web_notes(r.notes) ==
-          Notes{web_note(7, 0x201C, "\""), web_note(24, 0x201D, "\""), web_note(34, 0x2013, "-")});
+    CHECK(web_notes(r.notes) == Notes{web_note(7, 0x201C, "\""), web_note(24, 0x201D, "\""), web_note(34, 0x2013, "-")});
 
     // Every quote form, and a mix with '"'.
-    const std::pair<char32_t, char32_t> forms[] = {{0x201C, 0x201D}, {0x201E, 0x201C}, {0x00BB, 0x00AB},
-                                                   {0x201F, 0x201D}, {0x2033, 0x2033}, {0xFF02, 0xFF02},
-                                                   {'"', 0x201D},    {0x201D, 0x201D}};
+    const std::pair<char32_t, char32_t> forms[] = {{0x201C, 0x201D}, {0x201E, 0x201C}, {0x00BB, 0x00AB}, {0x201F, 0x201D},
+                                                   {0x2033, 0x2033}, {0xFF02, 0xFF02}, {'"', 0x201D},    {0x201D, 0x201D}};
     for (const auto& [open, close] : forms) {
         const std::string o = utf8_of(open), c = utf8_of(close);
         INFO(describe_code_point(open) << " ... " << describe_code_point(close));
@@ -193,26 +187,25 @@ TEST_CASE("tag pair values between typographic quotes are read between '\"', the
     // Guillemets take the spaces next to them: « Lyon » is "Lyon".
     const WebRead french = web_read("[Event \u00AB\u00A0Lyon\u00A0\u00BB]\n");
     CHECK(french.out == "[Event \"Lyon\"]" + sp(6) + "\n");
-    CHECK(web_notes(french.notes) == Notes{web_note(7, 0xAB, "\""), web_note(9, 0xA0, ""), web_note(15, 0xA0, ""),
-                                           web_note(17, 0xBB, "\"")});
+    CHECK(web_notes(french.notes) ==
+          Notes{web_note(7, 0xAB, "\""), web_note(9, 0xA0, ""), web_note(15, 0xA0, ""), web_note(17, 0xBB, "\"")});
     CHECK(web_read("[Event \u00AB Lyon \u00BB]").out == "[Event \"Lyon\"]" + sp(4));
 
     // Several pairs on a line: rebuilt together, padded after the last ']'; the rest stays in place.
     const WebRead two = web_read("[White \u201CAlice\u201D] [Black \u201CRen\u00E9\u201D] ; from the web \u2013 page\n");
     CHECK(two.out == "[White \"Alice\"] [Black \"Ren\u00E9\"]" + sp(8) + " ; from the web \u2013 page\n");
-    CHECK(web_notes(two.notes) == Notes{web_note(7, 0x201C, "\""), web_note(15, 0x201D, "\""),
-                                        web_note(27, 0x201C, "\""), web_note(35, 0x201D, "\"")});
+    CHECK(web_notes(two.notes) ==
+          Notes{web_note(7, 0x201C, "\""), web_note(15, 0x201D, "\""), web_note(27, 0x201C, "\""), web_note(35, 0x201D, "\"")});
 
     // Unicode blanks around the name and the value read as one space each; blanks before '[' stay put.
     const WebRead blanks = web_read("[\u00A0Event\u2009\u201Cx\u201D\u00A0]");
     CHECK(blanks.out == "[ Event \"x\" ]" + sp(8));
-    CHECK(web_notes(blanks.notes) == Notes{web_note(1, 0xA0, " "), web_note(8, 0x2009, " "),
-                                           web_note(11, 0x201C, "\""), web_note(15, 0x201D, "\""),
-                                           web_note(18, 0xA0, " ")});
+    CHECK(web_notes(blanks.notes) ==
+          Notes{web_note(1, 0xA0, " "), web_note(8, 0x2009, " "), web_note(11, 0x201C, "\""), web_note(15, 0x201D, "\""),
+                web_note(18, 0xA0, " ")});
     const WebRead indented = web_read("\u00A0[Event \u201Cx\u201D]");
     CHECK(indented.out == "  [Event \"x\"]" + sp(4));
-    CHECK(web_notes(indented.notes) ==
-          Notes{web_note(0, 0xA0, " "), web_note(9, 0x201C, "\""), web_note(13, 0x201D, "\"")});
+    CHECK(web_notes(indented.notes) == Notes{web_note(0, 0xA0, " "), web_note(9, 0x201C, "\""), web_note(13, 0x201D, "\"")});
 
     // A '"' inside typographic quotes is text: escaped, room permitting.
     CHECK(web_read("[Site \u201Ca \"b\" c\u201D]").out == "[Site \"a \\\"b\\\" c\"]  ");
@@ -226,14 +219,12 @@ TEST_CASE("tag pair values between typographic quotes are read between '\"', the
     CHECK(web_notes(broken.notes) == Notes{web_note(30, 0x2013, "-")});
 }
 
-TEST_CASE("comments are left alone, and an open comment ends before a tag pair line as the grammar ends it",
-          "[parser][web]") {
+TEST_CASE("comments are left alone, and an open comment ends before a tag pair line as the grammar ends it", "[parser][web]") {
     const WebRead r = web_read("1. c2\u2013d3 {a \u2013 b \u201Cc\u201D\u00A0d} ; e\u2013f \u00D7\n2. d3\u2013e4");
     CHECK(r.out == "1. c2-d3   {a \u2013 b \u201Cc\u201D\u00A0d} ; e\u2013f \u00D7\n2. d3-e4  ");
     CHECK(r.notes.size() == 2);
     // Open, then a tag pair line (typographic or not): the text after it is movetext again.
-    CHECK(web_read("{ open \u2013\n[Event \u201Cx\u201D]\n1. c2\u2013d3").out ==
-          "{ open \u2013\n[Event \"x\"]    \n1. c2-d3  ");
+    CHECK(web_read("{ open \u2013\n[Event \u201Cx\u201D]\n1. c2\u2013d3").out == "{ open \u2013\n[Event \"x\"]    \n1. c2-d3  ");
     CHECK(web_read("{ open \u2013\n[Event \"x\"]\n1. c2\u2013d3").out == "{ open \u2013\n[Event \"x\"]\n1. c2-d3  ");
     // Open, and no tag pair line after: all of it is the comment.
     CHECK_FALSE(web_read("{ open\n[not a tag \u2013\n1. c2\u2013d3").changed);
@@ -241,18 +232,17 @@ TEST_CASE("comments are left alone, and an open comment ends before a tag pair l
     CHECK(web_read("; a\u2013b\r\n1. c2\u2013d3").out == "; a\u2013b\r\n1. c2-d3  ");
 }
 
-TEST_CASE("an HTML table is read as a web table: cells as '|', rows as lines, the page around it as spaces",
-          "[parser][web]") {
+TEST_CASE("an HTML table is read as a web table: cells as '|', rows as lines, the page around it as spaces", "[parser][web]") {
     const std::string page = "<p>x</p><table><tr><th>Move</th><th>Ren&eacute;</th></tr>"
                              "<tr><td>1.</td><td>c2&ndash;d3</td></tr></table><p>y</p>";
     const WebRead r = web_read(page);
     CHECK(r.changed);
-    CHECK(r.out == sp(8) + "\n" + sp(6) +                                                 // <p>x</p><table>
-                       "\n" + sp(3) + "|" + sp(3) + "Move|" + sp(4) + "|" + sp(3) + "Ren\u00E9" + sp(6) + "|" +
-                       sp(4) + sp(5) +                                                    // the header row
-                       "\n" + sp(3) + "|" + sp(3) + "1.|" + sp(4) + "|" + sp(3) + "c2-d3" + sp(6) + "|" +
-                       sp(4) + sp(5) +                                                    // a row
-                       sp(8) + sp(8));                                                    // </table><p>y</p>
+    CHECK(r.out ==
+          sp(8) + "\n" + sp(6) + // <p>x</p><table>
+              "\n" + sp(3) + "|" + sp(3) + "Move|" + sp(4) + "|" + sp(3) + "Ren\u00E9" + sp(6) + "|" + sp(4) +
+              sp(5) + // the header row
+              "\n" + sp(3) + "|" + sp(3) + "1.|" + sp(4) + "|" + sp(3) + "c2-d3" + sp(6) + "|" + sp(4) + sp(5) + // a row
+              sp(8) + sp(8)); // </table><p>y</p>
     CHECK(web_notes(r.notes) == Notes{web_note(39, 0xE9, "\u00E9", true), web_note(78, 0x2013, "-", true)});
 
     // Rows and cells without a <table>: all of the text counts.
@@ -264,21 +254,21 @@ TEST_CASE("an HTML table is read as a web table: cells as '|', rows as lines, th
     // Quoted attributes may hold '>'; <!-- --> and inline tags inside a token vanish; <script> is no text.
     const WebRead tags = web_read("<table><tr><td title=\"a>b\"><!-- c2-d3 --><span class='m'>c2</span>&ndash;"
                                   "<i>d3</i></td><script>x = '<td>'</script></tr></table>");
-    CHECK(tags.out == "\n" + sp(6) + "\n" + sp(3) + "|" + sp(15) + sp(14) + sp(16) + "c2-d3" + sp(20) + "|" + sp(4) +
-                          sp(18) + sp(9) + sp(5) + sp(8));
+    CHECK(tags.out ==
+          "\n" + sp(6) + "\n" + sp(3) + "|" + sp(15) + sp(14) + sp(16) + "c2-d3" + sp(20) + "|" + sp(4) + sp(18) + sp(9) + sp(5) +
+              sp(8));
     CHECK(web_notes(tags.notes) == Notes{web_note(66, 0x2013, "-", true)});
     // <br> ends a line; a tag holding a line end keeps it; a '<' that opens no tag stays.
     CHECK(web_read("<td>1.<br>c2-d3 <span\nclass=x>d3</span> <b").out ==
           "|   1.\n   c2-d3 " + sp(5) + "\n" + sp(8) + "d3" + sp(7) + " <b");
 }
 
-TEST_CASE("HTML entities are decoded in table text and read like the characters they stand for",
-          "[parser][web]") {
+TEST_CASE("HTML entities are decoded in table text and read like the characters they stand for", "[parser][web]") {
     // An unknown entity stays as written, and its ';' opens a line comment, as the grammar reads it.
-    const WebRead r = web_read(
-        "<td>&amp; &lt; &gt; &quot; &#39; &apos; &#150; &#x2014; &nbsp;x &#8211; &bogus; &#0; &ndash;");
-    CHECK(r.out == "|   &" + sp(4) + " <" + sp(3) + " >" + sp(3) + " \"" + sp(5) + " '" + sp(4) + " '" + sp(5) +
-                       " -" + sp(5) + " -" + sp(7) + " " + sp(6) + "x -" + sp(6) + " &bogus; &#0; &ndash;");
+    const WebRead r = web_read("<td>&amp; &lt; &gt; &quot; &#39; &apos; &#150; &#x2014; &nbsp;x &#8211; &bogus; &#0; &ndash;");
+    CHECK(r.out ==
+          "|   &" + sp(4) + " <" + sp(3) + " >" + sp(3) + " \"" + sp(5) + " '" + sp(4) + " '" + sp(5) + " -" + sp(5) + " -" +
+              sp(7) + " " + sp(6) + "x -" + sp(6) + " &bogus; &#0; &ndash;");
     CHECK(web_notes(r.notes) ==
           Notes{web_note(4, '&', "&", true), web_note(10, '<', "<", true), web_note(15, '>', ">", true),
                 web_note(20, '"', "\"", true), web_note(27, '\'', "'", true), web_note(33, '\'', "'", true),
@@ -287,22 +277,20 @@ TEST_CASE("HTML entities are decoded in table text and read like the characters 
     // A name in a header cell keeps its letters: "Ren&eacute;" reads "René" and spaces.
     CHECK(web_read("<th>Ren&eacute;</th>").out == "|   Ren\u00E9" + sp(6) + "|" + sp(4));
     // Comments keep their entities as written.
-    CHECK(web_read("<td>{R&eacute;sum&eacute; &ndash; ok}</td>").out ==
-          "|   {R&eacute;sum&eacute; &ndash; ok}|" + sp(4));
+    CHECK(web_read("<td>{R&eacute;sum&eacute; &ndash; ok}</td>").out == "|   {R&eacute;sum&eacute; &ndash; ok}|" + sp(4));
     // Without a table nothing is HTML, not even a table named in a comment.
     CHECK_FALSE(web_read("1. c2-d3 {see <table> here} &ndash; a < b & c").changed);
 }
 
 TEST_CASE("a record pasted from a web page reads as the same game as its plain text", "[parser][web]") {
-    const std::string page =
-        "<html><head><style>td { color: red }</style></head>\n"
-        "<body><p>Game of the day: 1. a2-a3</p>\n"
-        "<table class=\"game\" title=\"a>b\">\n"
-        "  <tr><th>#</th><th>Alice</th><th>Ren&eacute;</th></tr>\n"
-        "  <tr><td>1</td><td>c2&ndash;d3</td><td>f7&#8211;e6</td></tr>\n"
-        "  <tr>\n    <td>2</td>\n    <td>d3\u2013e4</td>\n    <td>e6&minus;d5</td>\n  </tr>\n"
-        "  <tr><td>3.</td><td><b>e4</b>&times;d5</td><td>&nbsp;</td></tr>\n"
-        "</table><p>&copy; 2024 &mdash; all rights reserved</p></body></html>\n";
+    const std::string page = "<html><head><style>td { color: red }</style></head>\n"
+                             "<body><p>Game of the day: 1. a2-a3</p>\n"
+                             "<table class=\"game\" title=\"a>b\">\n"
+                             "  <tr><th>#</th><th>Alice</th><th>Ren&eacute;</th></tr>\n"
+                             "  <tr><td>1</td><td>c2&ndash;d3</td><td>f7&#8211;e6</td></tr>\n"
+                             "  <tr>\n    <td>2</td>\n    <td>d3\u2013e4</td>\n    <td>e6&minus;d5</td>\n  </tr>\n"
+                             "  <tr><td>3.</td><td><b>e4</b>&times;d5</td><td>&nbsp;</td></tr>\n"
+                             "</table><p>&copy; 2024 &mdash; all rights reserved</p></body></html>\n";
     std::string out;
     std::vector<WebTextNote> notes;
     REQUIRE(normalize_web_text(page, out, notes));
@@ -375,12 +363,13 @@ TEST_CASE("the web-text pass keeps the length and every line end of any text", "
             }
     }
     // Random strings of pieces that matter, broken UTF-8 included.
-    const char* pieces[] = {"\u2013", "\u2212", "\u00D7", "\u201C", "\u201D", "\u00AB", "\u00BB", "\u00A0",
-                            "\u200B", "\uFEFF", "<td>", "</td>", "<tr>", "<table>", "</table>", "<th x='>'>",
-                            "<b>", "</b>", "<br>", "<!--", "-->", "<script>", "</script>", "&nbsp;", "&ndash;",
-                            "&#8211;", "&#x2013;", "&eacute;", "&#123;", "&", "<", ">", "=\"", "\"", "'", "[",
-                            "]", "Event ", "{", "}", ";", "\\", "\n", "\r", "\t", " ", "b2", "-", "1-0", "a",
-                            "\xC2", "\xE2\x80", "\xFF"};
+    const char* pieces[] = {"\u2013",  "\u2212",  "\u00D7",   "\u201C",   "\u201D", "\u00AB",   "\u00BB",    "\u00A0",
+                            "\u200B",  "\uFEFF",  "<td>",     "</td>",    "<tr>",   "<table>",  "</table>",  "<th x='>'>",
+                            "<b>",     "</b>",    "<br>",     "<!--",     "-->",    "<script>", "</script>", "&nbsp;",
+                            "&ndash;", "&#8211;", "&#x2013;", "&eacute;", "&#123;", "&",        "<",         ">",
+                            "=\"",     "\"",      "'",        "[",        "]",      "Event ",   "{",         "}",
+                            ";",       "\\",      "\n",       "\r",       "\t",     " ",        "b2",        "-",
+                            "1-0",     "a",       "\xC2",     "\xE2\x80", "\xFF"};
     std::mt19937 rng(20240611);
     for (int round = 0; round < 20000; ++round) {
         std::string s;

@@ -42,8 +42,7 @@ std::string compare_lines(const Line& a, const Line& b, const std::string& where
         if (x.comments != y.comments) return at + ": comments differ";
         if (x.variations.size() != y.variations.size()) return at + ": numbers of variations differ";
         for (std::size_t v = 0; v < x.variations.size(); ++v) {
-            const std::string d =
-                compare_lines(x.variations[v], y.variations[v], at + " variation " + std::to_string(v));
+            const std::string d = compare_lines(x.variations[v], y.variations[v], at + " variation " + std::to_string(v));
             if (!d.empty()) return d;
         }
     }
@@ -132,9 +131,7 @@ TEST_CASE("parse, write, parse gives the same game for every golden file", "[par
             for (std::size_t i = 0; i < first.size(); ++i) {
                 INFO("game " << i + 1 << "\n" << write_record(first[i]));
                 CHECK(compare_records(first[i], second[i]).empty());
-                if (first[i].status == GameStatus::valid) {
-                    CHECK(second[i].diagnostics.empty());
-                }
+                if (first[i].status == GameStatus::valid) { CHECK(second[i].diagnostics.empty()); }
                 CHECK(write_record(second[i]) == write_record(first[i])); // canonical text is a fixed point
             }
         }
@@ -148,8 +145,11 @@ TEST_CASE("thousands of random legal games survive write and read with the same 
     std::string text;
     for (int i = 0; i < count; ++i) {
         GameRecord g;
-        g.tags = {{"Event", "Random"}, {"Round", std::to_string(i + 1)}, {"White", "A \"quoted\" name"},
-                  {"Black", "B\\C"}, {"Annotator", "fixed seed"}};
+        g.tags = {{"Event", "Random"},
+                  {"Round", std::to_string(i + 1)},
+                  {"White", "A \"quoted\" name"},
+                  {"Black", "B\\C"},
+                  {"Annotator", "fixed seed"}};
         if (i % 10 == 9) { // a set-up start: a few random moves in, numbered from 20
             Line prefix = random_line(rng, Position::start(), 1 + int(rng() % 7), record_style(), 3);
             UndoRecord u;
@@ -186,10 +186,23 @@ TEST_CASE("random Gomoku and Ninuki games survive write and read with the same m
     std::mt19937 rng(20261121);
     const stones::Rules rule_sets[] = {
         stones::Rules::defaults(GameKind::gomoku),
-        [] { auto r = stones::Rules::defaults(GameKind::gomoku); r.size = 19; return r; }(),
+        [] {
+            auto r = stones::Rules::defaults(GameKind::gomoku);
+            r.size = 19;
+            return r;
+        }(),
         stones::Rules::defaults(GameKind::ninuki),
-        [] { auto r = stones::Rules::defaults(GameKind::ninuki); r.size = 15; r.no_double_three = false; return r; }(),
-        [] { auto r = stones::Rules::defaults(GameKind::ninuki); r.endgame_capture = r.no_double_three = false; return r; }(),
+        [] {
+            auto r = stones::Rules::defaults(GameKind::ninuki);
+            r.size = 15;
+            r.no_double_three = false;
+            return r;
+        }(),
+        [] {
+            auto r = stones::Rules::defaults(GameKind::ninuki);
+            r.endgame_capture = r.no_double_three = false;
+            return r;
+        }(),
     };
     std::vector<GameRecord> games;
     std::string text;
@@ -274,8 +287,7 @@ TEST_CASE("stone-game records name what is wrong: occupied, off the board, forbi
     CHECK(games[3].final_stone_position().outcome() == Outcome::black_wins);
 }
 
-TEST_CASE("every legal move of random positions resolves from its canonical and its marker-less text",
-          "[parser]") {
+TEST_CASE("every legal move of random positions resolves from its canonical and its marker-less text", "[parser]") {
     // The reader's quick path and core's resolve_move must agree on every move; written without
     // markers, core still finds the move and warns.
     std::mt19937 rng(7);

@@ -9,8 +9,8 @@
 
 using namespace gounki;
 using gounki::test::count_of;
-using gounki::test::shell_quoted;
 using gounki::test::run_gounki;
+using gounki::test::shell_quoted;
 
 namespace {
 
@@ -120,8 +120,8 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
 TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze, search, tree, report", "[pipeline][stones]") {
     test::TempDir dir("stones");
     const std::string db = "--db " + shell_quoted(dir / "s.db");
-    const auto imported = run_gounki("import " + db + " " + samples + "10-gomoku.gpn " + samples + "11-ninuki.gpn " +
-                                     samples + "12-gomoku.sgf");
+    const auto imported =
+        run_gounki("import " + db + " " + samples + "10-gomoku.gpn " + samples + "11-ninuki.gpn " + samples + "12-gomoku.sgf");
     REQUIRE(imported.status == 0);
     const auto games = run_gounki("games " + db + " --json");
     CHECK(count_of(games.out, "\"game\":\"Gomoku\"") == 3);
@@ -243,7 +243,8 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
     CHECK(run_gounki("position --format png start").status == 2);
 }
 
-TEST_CASE("a position of any game on the command line: a game's name, a stone text in @FILE, errors that say where", "[pipeline][cli]") {
+TEST_CASE("a position of any game on the command line: a game's name, a stone text in @FILE, errors that say where",
+          "[pipeline][cli]") {
     test::TempDir dir("anypos");
     // A game's name is its start, in any case, for every command that takes a position.
     const auto gomoku = run_gounki("position GOMOKU");

@@ -62,9 +62,15 @@ private:
         if (i_ >= s_.size() || s_[i_] != '"') return false;
         for (++i_; i_ < s_.size(); ++i_) {
             const char c = s_[i_];
-            if (c == '"') { ++i_; return true; }
+            if (c == '"') {
+                ++i_;
+                return true;
+            }
             if (static_cast<unsigned char>(c) < 0x20) return false;
-            if (c != '\\') { out += c; continue; }
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
             if (++i_ >= s_.size()) return false;
             const char e = s_[i_];
             const char* plain = std::strchr("\"\\/bfnrt", e);
@@ -74,7 +80,8 @@ private:
                 i_ += 4;
                 if (code < 0x80) out += char(code);
                 else if (code < 0x800) out += char(0xC0 | (code >> 6)), out += char(0x80 | (code & 0x3F));
-                else out += char(0xE0 | (code >> 12)), out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
+                else
+                    out += char(0xE0 | (code >> 12)), out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
                 continue;
             }
             out += "\"\\/\b\f\n\r\t"[plain - "\"\\/bfnrt"];
@@ -92,7 +99,10 @@ private:
             space();
             if (!read_one()) return false;
             space();
-            if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+            if (i_ < s_.size() && s_[i_] == ',') {
+                ++i_;
+                continue;
+            }
             return i_ < s_.size() && s_[i_++] == close;
         }
     }
@@ -193,7 +203,9 @@ TEST_CASE("gounki board draws stone positions and prints --json that parses", "[
     expect_board_refused("--position 'Gomoku 15 16/15 b'", {"bad position at character"});
 
     // --json: a stone position, the diagram inside the object when it goes to standard output.
-    r = run_shell(cli + " board --json --move k10 --position 'Ninuki 19 19/19/19/19/19/19/19/19/9x9/9o9/8xo9/19/19/19/19/19/19/19/19 w 2 0'");
+    r = run_shell(
+        cli +
+        " board --json --move k10 --position 'Ninuki 19 19/19/19/19/19/19/19/19/9x9/9o9/8xo9/19/19/19/19/19/19/19/19 w 2 0'");
     CHECK(r.status == 0);
     std::optional<Json> j = JsonReader(r.out).read();
     INFO(r.out);
@@ -252,9 +264,7 @@ TEST_CASE("--quiet is an option of every command and silences progress lines", "
     std::filesystem::remove(db);
     const std::string game = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/01-deployment-out.gpn";
     REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + game).status == 0);
-    auto on_terminal = [&](const std::string& args) {
-        return run_shell("script -qec '" + cli + " " + args + "' /dev/null");
-    };
+    auto on_terminal = [&](const std::string& args) { return run_shell("script -qec '" + cli + " " + args + "' /dev/null"); };
     // import draws its own progress bar; --quiet drops it (print_err drops '\r' redraws).
     const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/0*.gpn";
     std::filesystem::remove(dir / "loud.db");
@@ -282,7 +292,8 @@ TEST_CASE("--quiet is an option of every command and silences progress lines", "
     CHECK(count_of(r.out, "no game 99") == 1);
     // A report of an unjudged game says so, except under --quiet.
     REQUIRE(run_shell(cli + " import --quiet --db " + db + " " + std::string(GOUNKI_SOURCE_DIR) +
-                      "/samples/games/02-triples-too-early.gpn").status == 0);
+                      "/samples/games/02-triples-too-early.gpn")
+                .status == 0);
     r = run_shell(cli + " report --db " + db + " 2 --format md -o " + (dir / "r.md").string());
     CHECK(count_of(r.err, "no stored judgement") == 1);
     r = run_shell(cli + " report --quiet --db " + db + " 2 --format md -o " + (dir / "r.md").string());

@@ -54,7 +54,6 @@ std::string stones_svg_checked(const stones::StonePosition& pos, const StoneBoar
     return svg;
 }
 
-
 } // namespace
 
 TEST_CASE("the SVG of a stone position has one circle per stone, in its colour, at its point", "[report][stones]") {

@@ -25,7 +25,6 @@ using namespace gounki::test;
 
 namespace {
 
-
 // Plays `moves` (record notation) from `start` into a GameReport with canonical texts.
 GameReport play(const std::string& start, const std::vector<std::string>& moves) {
     GameReport g;
@@ -205,7 +204,7 @@ TEST_CASE("SVG arrows: movement, bounce, deployment path and exit off the board"
         st.arrows.push_back({move_of(p, move), kind});
         return board_svg(p, st);
     };
-    auto polyline_points = [](const std::string& svg) { return count_of(between(svg, "<polyline", "/>"), ",") ; };
+    auto polyline_points = [](const std::string& svg) { return count_of(between(svg, "<polyline", "/>"), ","); };
 
     const std::string deploy = svg_with("c6*c7,d8", ArrowKind::best);
     CHECK(count_of(deploy, "class=\"arrow best\" data-move=\"c6*c7,d8\"") == 1);
@@ -285,11 +284,13 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
     std::string flat = gpn;
     std::replace(flat.begin(), flat.end(), '\n', ' ');
     const Ply& b = g.plies[4];
-    CHECK(count_of(flat, "3. " + b.move + "?? {(+1.2 -> -3.4) Blunder. " + b.judgement->best_move + " was best.} (3. " +
-                          b.judgement->best_line[0] + " " + b.judgement->best_line[1] + ") 3... " + g.plies[5].move) == 1);
+    CHECK(count_of(flat,
+                   "3. " + b.move + "?? {(+1.2 -> -3.4) Blunder. " + b.judgement->best_move + " was best.} (3. " +
+                       b.judgement->best_line[0] + " " + b.judgement->best_line[1] + ") 3... " + g.plies[5].move) == 1);
     const Ply& mi = g.plies[5];
-    CHECK(count_of(flat, "3... " + mi.move + "? {(+0.5 -> -0.9) Mistake. " + mi.judgement->best_move + " was best.} (3... " +
-                          mi.judgement->best_line[0] + " 4. " + mi.judgement->best_line[1] + ")") == 1);
+    CHECK(count_of(flat,
+                   "3... " + mi.move + "? {(+0.5 -> -0.9) Mistake. " + mi.judgement->best_move + " was best.} (3... " +
+                       mi.judgement->best_line[0] + " 4. " + mi.judgement->best_line[1] + ")") == 1);
     CHECK(count_of(flat, g.plies[6].move + "?! {(+0.4 -> -0.1) Inaccuracy.") == 1);
     CHECK(count_of(flat, "1. " + g.plies[0].move + " {(+0.3 -> +0.2)} 1... " + g.plies[1].move) == 1);
     // The missed win and the allowed loss.
@@ -313,7 +314,8 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
             const Ply& want = m.games[k].plies[i];
             CHECK(move_to_text(pos, p.move) == want.move);
             const Verdict v = want.judgement ? want.judgement->verdict : Verdict::none;
-            CHECK(p.nags == (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
+            CHECK(p.nags ==
+                  (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
             CHECK(p.comments.size() == (want.judgement ? 1u : 0u));
             CHECK(p.variations.size() == (v == Verdict::none ? 0u : 1u));
             UndoRecord u;
@@ -422,7 +424,8 @@ TEST_CASE("the Markdown report has the same content with text diagrams and a spa
     CHECK(count_of(md, "`(+1.2 -> -3.4) Blunder. " + g.plies[4].judgement->best_move + " was best.`") == 1);
     // Sparklines: one block character (3 bytes in UTF-8) per ply.
     std::size_t blocks = 0;
-    for (const char* b : {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"}) blocks += count_of(md, b);
+    for (const char* b : {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"})
+        blocks += count_of(md, b);
     CHECK(blocks == g.plies.size() + m.games[1].plies.size());
     CHECK(count_of(md, "Ann <") == 0);
     CHECK(count_of(md, "Ann \\<\"&amp;'\\> \u00c9mile") >= 1);
@@ -529,7 +532,8 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
         const parser::Ply& p = back[0].main.plies[i];
         CHECK(p.move == Move::placement(P(g.plies[i].move)));
         const Verdict v = g.plies[i].judgement->verdict;
-        CHECK(p.nags == (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
+        CHECK(p.nags ==
+              (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
         CHECK(p.variations.size() == (v == Verdict::none ? 0u : 1u));
     }
     CHECK(back[0].main.plies[3].variations[0].plies.size() == 2);
@@ -563,8 +567,9 @@ TEST_CASE("the HTML report renders in headless Chromium to a picture that is not
     auto shoot = [&](const std::string& page) {
         const auto png = dir / (page + ".png");
         std::filesystem::remove(png);
-        run_shell(std::string("timeout 120 ") + chromium + " --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot=" +
-                  png.string() + " --window-size=1000,1400 file://" + (dir / (page + ".html")).string());
+        run_shell(std::string("timeout 120 ") + chromium +
+                  " --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot=" + png.string() +
+                  " --window-size=1000,1400 file://" + (dir / (page + ".html")).string());
         return slurp(png);
     };
     const std::string blank = shoot("blank");
@@ -572,8 +577,9 @@ TEST_CASE("the HTML report renders in headless Chromium to a picture that is not
     REQUIRE(report.size() > 24);
     CHECK(report.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
     auto be32 = [&](std::size_t at) {
-        return (unsigned(static_cast<unsigned char>(report[at])) << 24) | (unsigned(static_cast<unsigned char>(report[at + 1])) << 16) |
-               (unsigned(static_cast<unsigned char>(report[at + 2])) << 8) | unsigned(static_cast<unsigned char>(report[at + 3]));
+        return (unsigned(static_cast<unsigned char>(report[at])) << 24) |
+            (unsigned(static_cast<unsigned char>(report[at + 1])) << 16) |
+            (unsigned(static_cast<unsigned char>(report[at + 2])) << 8) | unsigned(static_cast<unsigned char>(report[at + 3]));
     };
     CHECK(be32(16) == 1000); // IHDR width and height
     CHECK(be32(20) == 1400);

@@ -65,7 +65,7 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     CHECK(tag_of(g, "Date") == "2024.05.01");
     CHECK(tag_of(g, "Black") == "Black Player");
     CHECK(tag_of(g, "White") == "White ] Player"); // the escaped bracket
-    CHECK(tag_of(g, "Result") == "0-1");            // B+5
+    CHECK(tag_of(g, "Result") == "0-1"); // B+5
     CHECK(tag_of(g, "Size") == "15");
     CHECK(g.stone_start == StonePosition(gomoku(15)));
     CHECK(g.main.comments == std::vector<std::string>{"A short game with a variation"});
@@ -131,11 +131,11 @@ TEST_CASE("SGF: malformed text is a syntax error at its line and column; the nex
 
 TEST_CASE("SGF: other syntax errors", "[parser][sgf]") {
     auto [text, line, column] = GENERATE(table<std::string, int, int>({
-        {"(;GM[4];B[hh]C[oops", 1, 15},         // a value never closed: at its '['
-        {"(;GM[4];B[hh]", 1, 14},               // ')' missing: at the end
-        {"(;GM[4];B[hh];W[ih]B)", 1, 21},       // a property without a value: where '[' was expected
+        {"(;GM[4];B[hh]C[oops", 1, 15}, // a value never closed: at its '['
+        {"(;GM[4];B[hh]", 1, 14}, // ')' missing: at the end
+        {"(;GM[4];B[hh];W[ih]B)", 1, 21}, // a property without a value: where '[' was expected
         {"(;GM[4]\n;B[hh](;W[ih]);B[hg])", 2, 15}, // a node after a variation
-        {"(;GM[4];B[hh]())", 1, 15},            // an empty game tree
+        {"(;GM[4];B[hh]())", 1, 15}, // an empty game tree
     }));
     INFO(text);
     const GameRecord g = one_sgf(text);
@@ -223,7 +223,8 @@ TEST_CASE("SGF: results, moves after the end, other games", "[parser][sgf]") {
         CHECK(g.main.plies.size() == 9);
         CHECK(g.result == "1-0");
     }
-    for (const char* re : {"B+", "B+5", "b+resign"}) CHECK(one_sgf(std::string("(;GM[4]RE[") + re + "]" + five + ")").status == GameStatus::valid);
+    for (const char* re : {"B+", "B+5", "b+resign"})
+        CHECK(one_sgf(std::string("(;GM[4]RE[") + re + "]" + five + ")").status == GameStatus::valid);
     CHECK(one_sgf("(;GM[4]RE[0];B[hh])").result == "1/2-1/2");
     CHECK(one_sgf("(;GM[4]RE[Draw];B[hh])").result == "1/2-1/2");
     CHECK(one_sgf("(;GM[4]RE[?];B[hh])").result == "*");

@@ -74,31 +74,31 @@ TEST_CASE("stone pattern errors say what went wrong and at which column", "[db]"
         {"   ", 0},
         {"Chess h8=x", 0},
         {"Gounki", 0},
-        {"h8=x", 0},                          // the game word is required
-        {"Gomoku h8=q", 10},                  // unknown cell
-        {"Gomoku t8=x", 7},                   // no file t
-        {"Gomoku h20=x", 7},                  // no rank 20
-        {"Gomoku h8", 9},                     // no '='
-        {"Gomoku h8=", 10},                   // no cell
-        {"Gomoku h8=xo", 11},                 // text after the cell
-        {"Gomoku h8=3", 10},                  // runs only in a board
-        {"Gomoku 15/15/15", 7},               // 3 ranks
-        {"Gomoku " + short_top, 9},           // the '/' after a rank of 14 cells
-        {"Gomoku " + long_top, 9},            // the 16th cell
-        {"Gomoku " + bad_cell, 8},            // 'z'
-        {"Gomoku " + zero_run, 7},            // a run of 0
-        {"Gomoku " + short_bottom, int(7 + board15.size())},     // the end of the board
-        {"Gomoku " + board_text(15, 15, "16"), 7},              // a run past the rank's end
-        {"Gomoku p16=x " + board15, 7},       // off the 15x15 board given after it
+        {"h8=x", 0}, // the game word is required
+        {"Gomoku h8=q", 10}, // unknown cell
+        {"Gomoku t8=x", 7}, // no file t
+        {"Gomoku h20=x", 7}, // no rank 20
+        {"Gomoku h8", 9}, // no '='
+        {"Gomoku h8=", 10}, // no cell
+        {"Gomoku h8=xo", 11}, // text after the cell
+        {"Gomoku h8=3", 10}, // runs only in a board
+        {"Gomoku 15/15/15", 7}, // 3 ranks
+        {"Gomoku " + short_top, 9}, // the '/' after a rank of 14 cells
+        {"Gomoku " + long_top, 9}, // the 16th cell
+        {"Gomoku " + bad_cell, 8}, // 'z'
+        {"Gomoku " + zero_run, 7}, // a run of 0
+        {"Gomoku " + short_bottom, int(7 + board15.size())}, // the end of the board
+        {"Gomoku " + board_text(15, 15, "16"), 7}, // a run past the rank's end
+        {"Gomoku p16=x " + board15, 7}, // off the 15x15 board given after it
         {"Gomoku " + board15 + " " + board15, int(8 + board15.size())}, // a second board
-        {"Gomoku Bc>=2", 7},                  // no captures in Gomoku
-        {"Ninuki Bc>>2", 10},                 // ">" then no number
+        {"Gomoku Bc>=2", 7}, // no captures in Gomoku
+        {"Ninuki Bc>>2", 10}, // ">" then no number
         {"Ninuki Bc", 9},
         {"Ninuki Bc>=", 11},
         {"Ninuki Bc>=400", 11},
         {"Ninuki Bc>=4x", 12},
         {"Ninuki Ws=-1", 10},
-        {"Gomoku b w", 9},                    // two different sides
+        {"Gomoku b w", 9}, // two different sides
         {"Gomoku hello", 7},
         {"Gomoku; h8=x;;zz", 14},
     };
@@ -161,24 +161,44 @@ TEST_CASE("stone pattern point terms, wildcards and the side to move", "[db]") {
     };
     const Case cases[] = {
         {"Gomoku", true},
-        {"Gomoku h8=x", true},        {"Gomoku h8=o", false},        {"Gomoku h8=.", false},
-        {"Gomoku h8=*", true},        {"Gomoku h8=?", true},         {"Gomoku i9=o", true},
-        {"Gomoku i9=x", false},       {"Gomoku i9=*", true},         {"Gomoku a1=.", true},
-        {"Gomoku a1=*", false},       {"Gomoku a1=?", true},         {"Gomoku a1=x", false},
-        {"Gomoku H8=X I9=O j10=x", true},                           {"Gomoku h8=x i9=o j10=o", false},
-        {"Gomoku b", true},           {"Gomoku w", false},           {"Gomoku h8=x; w", false},
+        {"Gomoku h8=x", true},
+        {"Gomoku h8=o", false},
+        {"Gomoku h8=.", false},
+        {"Gomoku h8=*", true},
+        {"Gomoku h8=?", true},
+        {"Gomoku i9=o", true},
+        {"Gomoku i9=x", false},
+        {"Gomoku i9=*", true},
+        {"Gomoku a1=.", true},
+        {"Gomoku a1=*", false},
+        {"Gomoku a1=?", true},
+        {"Gomoku a1=x", false},
+        {"Gomoku H8=X I9=O j10=x", true},
+        {"Gomoku h8=x i9=o j10=o", false},
+        {"Gomoku b", true},
+        {"Gomoku w", false},
+        {"Gomoku h8=x; w", false},
         {"Gomoku b b", true},
-        {"Ninuki h8=x", false},       // another game
+        {"Ninuki h8=x", false}, // another game
         // A later term replaces an earlier one about the same point.
-        {"Gomoku h8=o h8=x", true},   {"Gomoku h8=x h8=.", false},
+        {"Gomoku h8=o h8=x", true},
+        {"Gomoku h8=x h8=.", false},
         // A board of wildcards: '?' anything, '*' any stone.
         {"Gomoku 15/15/15/15/15/9*5/8o6/7x7/15/15/15/15/15/15/15", true},
         {"Gomoku 15/15/15/15/15/9*5/8*6/7*7/15/15/15/15/15/15/15", true},
         {"Gomoku 15/15/15/15/15/9*5/8*6/7*7/15/15/15/15/15/15/14*", false},
-        {"Gomoku ???????????????" "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/15", true},
-        {"Gomoku ???????????????" "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/15 w", false},
-        {"Gomoku ???????????????" "/15/15/15/15/9.5/8?6/7?7/15/15/15/15/15/15/15", false},
-        {"Gomoku ???????????????" "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/?.?.?.?.?.?.?.?", true},
+        {"Gomoku ???????????????"
+         "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/15",
+         true},
+        {"Gomoku ???????????????"
+         "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/15 w",
+         false},
+        {"Gomoku ???????????????"
+         "/15/15/15/15/9.5/8?6/7?7/15/15/15/15/15/15/15",
+         false},
+        {"Gomoku ???????????????"
+         "/15/15/15/15/9x5/8?6/7?7/15/15/15/15/15/15/?.?.?.?.?.?.?.?",
+         true},
         // The board first, then a point term that replaces one of its cells.
         {"Gomoku 15/15/15/15/15/9x5/8o6/7x7/15/15/15/15/15/15/15 h8=.", false},
         {"Gomoku 15/15/15/15/15/9x5/8o6/7.7/15/15/15/15/15/15/15 h8=x", true},
@@ -200,11 +220,10 @@ TEST_CASE("stone pattern counts: captured stones and stones on the board", "[db]
         bool matches;
     };
     const Case cases[] = {
-        {"Ninuki Bc=4", true},   {"Ninuki Bc>=4", true},  {"Ninuki Bc>4", false},  {"Ninuki Bc<4", false},
-        {"Ninuki Bc<=4", true},  {"Ninuki Bc=2", false},  {"Ninuki Wc=2", true},   {"Ninuki Wc=4", false},
-        {"Ninuki Bs=3", true},   {"Ninuki Bs>3", false},  {"Ninuki Ws=2", true},   {"Ninuki Ws<2", false},
-        {"Ninuki Ws>=2 Bs<=3", true},                     {"Ninuki Ws>=2 Bs<=2", false},
-        {"ninuki bc=4 WC=2", true},                       {"Ninuki Bs>=4", false},
+        {"Ninuki Bc=4", true},        {"Ninuki Bc>=4", true},        {"Ninuki Bc>4", false},     {"Ninuki Bc<4", false},
+        {"Ninuki Bc<=4", true},       {"Ninuki Bc=2", false},        {"Ninuki Wc=2", true},      {"Ninuki Wc=4", false},
+        {"Ninuki Bs=3", true},        {"Ninuki Bs>3", false},        {"Ninuki Ws=2", true},      {"Ninuki Ws<2", false},
+        {"Ninuki Ws>=2 Bs<=3", true}, {"Ninuki Ws>=2 Bs<=2", false}, {"ninuki bc=4 WC=2", true}, {"Ninuki Bs>=4", false},
     };
     for (const Case& c : cases) {
         INFO(c.text);
@@ -324,11 +343,11 @@ TEST_CASE("stone patterns give up on a game only when no later position can matc
             bool prunes, reachable;
         };
         const Case cases[] = {
-            {"Gomoku h8=.", true, false},   {"Gomoku h8=o", true, false}, {"Gomoku h8=x", true, true},
-            {"Gomoku i9=x", true, false},   {"Gomoku b2=.", true, true},  {"Gomoku b2=o", true, true},
-            {"Gomoku h8=*", false, true},   {"Gomoku b2=*", false, true}, {"Gomoku b", false, true},
-            {"Gomoku Bs<=1", true, false},  {"Gomoku Bs<=2", true, true}, {"Gomoku Ws<1", true, false},
-            {"Gomoku Ws=1", true, true},    {"Gomoku Bs=1", true, false}, {"Gomoku Bs>=5", false, true},
+            {"Gomoku h8=.", true, false},  {"Gomoku h8=o", true, false}, {"Gomoku h8=x", true, true},
+            {"Gomoku i9=x", true, false},  {"Gomoku b2=.", true, true},  {"Gomoku b2=o", true, true},
+            {"Gomoku h8=*", false, true},  {"Gomoku b2=*", false, true}, {"Gomoku b", false, true},
+            {"Gomoku Bs<=1", true, false}, {"Gomoku Bs<=2", true, true}, {"Gomoku Ws<1", true, false},
+            {"Gomoku Ws=1", true, true},   {"Gomoku Bs=1", true, false}, {"Gomoku Bs>=5", false, true},
         };
         for (const Case& c : cases) {
             INFO(c.text);

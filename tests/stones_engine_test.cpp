@@ -105,17 +105,17 @@ StonePosition chain_position(const stones::Rules& rules, int moves_played) {
 
 TEST_CASE("line patterns: fives, fours, threes as docs/rules.md counts them", "[stones-engine]") {
     // cells: offsets -4..-1 then +1..+4 around the placed stone; 0 empty, 1 ours, 2 blocked.
-    CHECK(line_threat({0, 1, 1, 1, 1, 0, 0, 0}) == LineThreat::five);          // XXX[X]X
-    CHECK(line_threat({0, 0, 1, 1, 1, 1, 0, 0}) == LineThreat::five);          // XX[X]XX
-    CHECK(line_threat({0, 0, 0, 1, 1, 1, 0, 0}) == LineThreat::open_four);     // __ _X[X]XX_ _ : _XXXX_
-    CHECK(line_threat({0, 0, 2, 1, 1, 1, 0, 0}) == LineThreat::four);          // OX[X]XX_ : one five point
-    CHECK(line_threat({0, 0, 0, 1, 0, 1, 1, 0}) == LineThreat::four);          // X[X]_XX: the gap
-    CHECK(line_threat({0, 0, 0, 0, 1, 1, 0, 0}) == LineThreat::open_three);    // _[X]XX__ : free three
-    CHECK(line_threat({0, 0, 0, 1, 0, 1, 0, 0}) == LineThreat::open_three);    // _X[X]_X_ : split three
-    CHECK(line_threat({0, 0, 2, 0, 1, 1, 0, 2}) == LineThreat::closed_three);  // O_[X]XX_O is not free
-    CHECK(line_threat({0, 0, 0, 2, 1, 1, 0, 0}) == LineThreat::closed_three);  // O[X]XX__
+    CHECK(line_threat({0, 1, 1, 1, 1, 0, 0, 0}) == LineThreat::five); // XXX[X]X
+    CHECK(line_threat({0, 0, 1, 1, 1, 1, 0, 0}) == LineThreat::five); // XX[X]XX
+    CHECK(line_threat({0, 0, 0, 1, 1, 1, 0, 0}) == LineThreat::open_four); // __ _X[X]XX_ _ : _XXXX_
+    CHECK(line_threat({0, 0, 2, 1, 1, 1, 0, 0}) == LineThreat::four); // OX[X]XX_ : one five point
+    CHECK(line_threat({0, 0, 0, 1, 0, 1, 1, 0}) == LineThreat::four); // X[X]_XX: the gap
+    CHECK(line_threat({0, 0, 0, 0, 1, 1, 0, 0}) == LineThreat::open_three); // _[X]XX__ : free three
+    CHECK(line_threat({0, 0, 0, 1, 0, 1, 0, 0}) == LineThreat::open_three); // _X[X]_X_ : split three
+    CHECK(line_threat({0, 0, 2, 0, 1, 1, 0, 2}) == LineThreat::closed_three); // O_[X]XX_O is not free
+    CHECK(line_threat({0, 0, 0, 2, 1, 1, 0, 0}) == LineThreat::closed_three); // O[X]XX__
     CHECK(line_threat({0, 0, 0, 0, 1, 0, 0, 0}) == LineThreat::open_two);
-    CHECK(line_threat({2, 2, 2, 2, 1, 1, 1, 2}) == LineThreat::none);          // no room for five
+    CHECK(line_threat({2, 2, 2, 2, 1, 1, 1, 2}) == LineThreat::none); // no room for five
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ TEST_CASE("gounki selfplay --game writes stone records that read back; bench --g
     const std::string text = test::slurp(file);
     CHECK(test::count_of(text, "[Game \"Gomoku\"]") == 2);
     CHECK(text.find("1. h8 ") != std::string::npos); // Black opens on the centre
-    CHECK(text.find("[Size") == std::string::npos);  // 15x15 is Gomoku's default
+    CHECK(text.find("[Size") == std::string::npos); // 15x15 is Gomoku's default
     const test::CliRun v = test::run_gounki("validate '" + file + "'");
     INFO(v.out << v.err);
     CHECK(v.status == 0);

@@ -37,8 +37,8 @@ void expect_no_capture(StonePosition& pos, const std::string& point, const std::
 
 TEST_CASE("point names: a1 is 0, s19 is 360, the same name on both board sizes", "[stones]") {
     CHECK(point_name(0) == "a1");
-    CHECK(point_name(make_point(7, 7)) == "h8");   // centre of 15x15
-    CHECK(point_name(make_point(9, 9)) == "j10");  // centre of 19x19: i is not skipped
+    CHECK(point_name(make_point(7, 7)) == "h8"); // centre of 15x15
+    CHECK(point_name(make_point(9, 9)) == "j10"); // centre of 19x19: i is not skipped
     CHECK(point_name(make_point(8, 0)) == "i1");
     CHECK(point_name(make_point(14, 14)) == "o15");
     CHECK(point_name(360) == "s19");
@@ -84,8 +84,16 @@ TEST_CASE("rules defaults, Size and Rules tags", "[stones]") {
     }
 
     // Each option alone, both, words in any case separated by spaces or commas.
-    CHECK(ninuki_with("no-endgame-capture") == [] { Rules t = ninuki(); t.endgame_capture = false; return t; }());
-    CHECK(ninuki_with("allow-double-three") == [] { Rules t = ninuki(); t.no_double_three = false; return t; }());
+    CHECK(ninuki_with("no-endgame-capture") == [] {
+        Rules t = ninuki();
+        t.endgame_capture = false;
+        return t;
+    }());
+    CHECK(ninuki_with("allow-double-three") == [] {
+        Rules t = ninuki();
+        t.no_double_three = false;
+        return t;
+    }());
     Rules simple = ninuki();
     simple.endgame_capture = simple.no_double_three = false;
     CHECK(ninuki_with("simple") == simple);
@@ -124,10 +132,10 @@ TEST_CASE("Gomoku: five in a row wins, in every direction", "[stones]") {
         const char* last;
     };
     const Case cases[] = {
-        {{"d8", "e8", "f8", "g8"}, "h8"},    // horizontal, completed at the end
-        {{"h4", "h5", "h7", "h8"}, "h6"},    // vertical, completed in the middle
-        {{"a1", "b2", "c3", "d4"}, "e5"},    // diagonal from the corner
-        {{"o1", "n2", "m3", "l4"}, "k5"},    // anti-diagonal from the other corner
+        {{"d8", "e8", "f8", "g8"}, "h8"}, // horizontal, completed at the end
+        {{"h4", "h5", "h7", "h8"}, "h6"}, // vertical, completed in the middle
+        {{"a1", "b2", "c3", "d4"}, "e5"}, // diagonal from the corner
+        {{"o1", "n2", "m3", "l4"}, "k5"}, // anti-diagonal from the other corner
     };
     for (const Case& c : cases) {
         StonePosition pos(gomoku());
@@ -162,8 +170,7 @@ TEST_CASE("Gomoku: an overline of six wins; four does not", "[stones]") {
 }
 
 TEST_CASE("Gomoku: White's overline wins too", "[stones]") {
-    StonePosition pos = setup(gomoku(), {"c8", "d8", "e8", "g8", "a1"}, {"c9", "d9", "e9", "g9", "h9"},
-                              Color::white);
+    StonePosition pos = setup(gomoku(), {"c8", "d8", "e8", "g8", "a1"}, {"c9", "d9", "e9", "g9", "h9"}, Color::white);
     play(pos, "f9"); // c9..h9: six white stones
     CHECK(pos.outcome() == Outcome::white_wins);
 }
@@ -214,10 +221,9 @@ TEST_CASE("Gomoku: a full board with no line is a draw", "[stones]") {
     // Stone (f, r) is black when (f + 2r) mod 4 < 2: runs along a rank are 2 long, along a file 1,
     // along the diagonals at most 2 (the step adds 3 or 1 mod 4). 113 black, 112 white; h8 (black in
     // the pattern) left empty, Black to move fills the board without a line.
-    const std::string text =
-        "Gomoku 15 xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/"
-        "ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxoox1ooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/"
-        "ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo b";
+    const std::string text = "Gomoku 15 xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/"
+                             "ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxoox1ooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo/"
+                             "ooxxooxxooxxoox/xxooxxooxxooxxo/ooxxooxxooxxoox/xxooxxooxxooxxo b";
     StonePosition pos = stone_position_of(text);
     CHECK(pos.stone_count() == 224);
     CHECK(pos.outcome() == Outcome::none);
@@ -235,8 +241,8 @@ TEST_CASE("Ninuki: one stone captures several pairs at once", "[stones]") {
     // Black plays j10: east k10 l10 closed by m10; north j11 j12 closed by j13; south-west i9 h8
     // closed by g7. A white pair with nothing behind it (north-east k11 l12, m13 empty) stays, and so
     // does a white three (west: i10 h10 g10 then f10 black: three stones, not exactly two).
-    StonePosition pos = setup(ninuki(), {"m10", "j13", "g7", "f10"},
-                              {"k10", "l10", "j11", "j12", "i9", "h8", "k11", "l12", "i10", "h10", "g10"});
+    StonePosition pos =
+        setup(ninuki(), {"m10", "j13", "g7", "f10"}, {"k10", "l10", "j11", "j12", "i9", "h8", "k11", "l12", "i10", "h10", "g10"});
     std::array<std::int16_t, 16> out{};
     const int n = pos.captures_at(P("j10"), Color::black, out);
     CHECK(n == 6);
@@ -429,8 +435,7 @@ TEST_CASE("Ninuki: a six whose end pair is captured leaves five and still wins",
 TEST_CASE("Ninuki: a capture bringing the opponent to ten beats a five", "[stones]") {
     // White has 8 captured. Black n10 makes j10..n10, which no capture breaks, but White e3 takes the
     // black pair c3 d3 (b3 white): her tenth stone. So the five is pending, and White's e3 wins.
-    StonePosition pos =
-        setup(ninuki(), {"j10", "k10", "l10", "m10", "c3", "d3"}, {"b3", "a19", "c19"}, Color::black, 0, 8);
+    StonePosition pos = setup(ninuki(), {"j10", "k10", "l10", "m10", "c3", "d3"}, {"b3", "a19", "c19"}, Color::black, 0, 8);
     play(pos, "n10");
     CHECK(pos.outcome() == Outcome::none);
     CHECK(pos.pending_five() == std::optional<Color>(Color::black));

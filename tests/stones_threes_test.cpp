@@ -53,9 +53,9 @@ TEST_CASE("free threes in all four directions, and patterns that are not free", 
         {"__XX*__", 1},
         {"__*XX__", 1},
         {"__X*X__", 1},
-        {"_XX*__", 1},   // exactly _XXX__
-        {"__XX*_", 1},   // exactly __XXX_
-        {"O_XX*__", 1},  // blocked two away on one side, two free on the other: _XXX__ still fits
+        {"_XX*__", 1}, // exactly _XXX__
+        {"__XX*_", 1}, // exactly __XXX_
+        {"O_XX*__", 1}, // blocked two away on one side, two free on the other: _XXX__ still fits
         // Split threes: _X_XX_ and _XX_X_, placed stone anywhere in them.
         {"_*_XX_", 1},
         {"_X_*X_", 1},
@@ -64,16 +64,16 @@ TEST_CASE("free threes in all four directions, and patterns that are not free", 
         {"_XX_*_", 1},
         {"O_XX_*_O", 1}, // the window _XX_X_ is inside the two white stones
         // Not free.
-        {"O_X*X_O", 0},  // O_XXX_O: the rule's own example
-        {"OX*X__", 0},   // blocked at one end
+        {"O_X*X_O", 0}, // O_XXX_O: the rule's own example
+        {"OX*X__", 0}, // blocked at one end
         {"__X*XO", 0},
-        {"O_XX*_O", 0},  // O_XXX_O again, placed at the end
+        {"O_XX*_O", 0}, // O_XXX_O again, placed at the end
         {"O_X_*X_O_", 1}, // _X_XX_ fits between the whites
-        {"OX_*X_", 0},   // X_XX with white before
-        {"_X_X_*_", 0},  // X_X_X is not a three
-        {"_XX*X_", 0},   // a four is not a three
+        {"OX_*X_", 0}, // X_XX with white before
+        {"_X_X_*_", 0}, // X_X_X is not a three
+        {"_XX*X_", 0}, // a four is not a three
         {"__*__X__X__", 0},
-        {"_X__*X_", 0},  // X__XX: a gap of two
+        {"_X__*X_", 0}, // X__XX: a gap of two
     }));
     const int directions[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     for (const auto& d : directions) {
@@ -221,11 +221,11 @@ TEST_CASE("bad stone position text is rejected with the 0-based column of the fa
     const std::string e15 = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15";
     // Index of the last rank's first character in "Gomoku 15 " + e15: 10 + 14 * 3 = 52.
     auto [text, column] = GENERATE_COPY(table<std::string, int>({
-        {"Chess 15 " + e15 + " b", 0},                          // unknown kind
-        {"Gomoku 17 " + e15 + " b", 7},                         // size
+        {"Chess 15 " + e15 + " b", 0}, // unknown kind
+        {"Gomoku 17 " + e15 + " b", 7}, // size
         {"Gomoku 15 " + e15.substr(0, e15.size() - 2) + "1q13 b", 53}, // bad letter
-        {"Gomoku 15 " + e15.substr(0, e15.size() - 2) + "15x b", 54},  // a 16th point in rank 1
-        {"Gomoku 15 " + e15 + " z", 55},                        // side
+        {"Gomoku 15 " + e15.substr(0, e15.size() - 2) + "15x b", 54}, // a 16th point in rank 1
+        {"Gomoku 15 " + e15 + " z", 55}, // side
         {"Gomoku 15 " + e15.substr(0, e15.size() - 3) + " b", 51}, // 14 ranks: where the board ends
     }));
     INFO("'" << text << "'");
@@ -246,8 +246,12 @@ TEST_CASE("stone position text never crashes the parser", "[stones]") {
 TEST_CASE("random games: key kept in step, text round trip, undo restores everything", "[stones]") {
     std::mt19937 rng(20240501);
     int captures_seen = 0, wins_seen = 0, pending_seen = 0;
-    const Rules variants[] = {gomoku(15), gomoku(19), ninuki(19), ninuki_with("simple", 15),
-                              ninuki_with("no-endgame-capture"), ninuki_with("allow-double-three", 15)};
+    const Rules variants[] = {gomoku(15),
+                              gomoku(19),
+                              ninuki(19),
+                              ninuki_with("simple", 15),
+                              ninuki_with("no-endgame-capture"),
+                              ninuki_with("allow-double-three", 15)};
     for (const Rules& rules : variants) {
         for (int game = 0; game < 12; ++game) {
             StonePosition pos(rules);
@@ -260,8 +264,7 @@ TEST_CASE("random games: key kept in step, text round trip, undo restores everyt
                 std::vector<Move> near;
                 const int c = rules.size / 2;
                 for (Move m : moves)
-                    if (std::abs(point_file(m.point()) - c) <= 3 && std::abs(point_rank(m.point()) - c) <= 3)
-                        near.push_back(m);
+                    if (std::abs(point_file(m.point()) - c) <= 3 && std::abs(point_rank(m.point()) - c) <= 3) near.push_back(m);
                 const std::vector<Move>& from = near.empty() ? moves : near;
                 const Move m = from[std::uniform_int_distribution<std::size_t>(0, from.size() - 1)(rng)];
                 before.push_back(pos);

@@ -35,7 +35,7 @@ std::filesystem::path source_path(const std::string& relative) { return std::fil
 TempDir::TempDir(const std::string& name) {
     static int serial = 0;
     path_ = std::filesystem::temp_directory_path() /
-            ("gounki-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
+        ("gounki-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
 }
@@ -58,7 +58,8 @@ std::string gounki_command() { return shell_quoted(GOUNKI_CLI); }
 
 CliRun run_shell(const std::string& command) {
     TempDir dir("run");
-    const int raw = std::system(("( " + command + " ) >" + shell_quoted(dir / "out") + " 2>" + shell_quoted(dir / "err")).c_str());
+    const int raw =
+        std::system(("( " + command + " ) >" + shell_quoted(dir / "out") + " 2>" + shell_quoted(dir / "err")).c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
 }
 
@@ -313,8 +314,7 @@ stones::Rules ninuki_with(const char* rules_tag, int size) {
 }
 
 stones::StonePosition setup(const stones::Rules& rules, std::initializer_list<const char*> black,
-                            std::initializer_list<const char*> white, Color side, int black_captured,
-                            int white_captured) {
+                            std::initializer_list<const char*> white, Color side, int black_captured, int white_captured) {
     stones::StonePosition pos(rules);
     for (const char* b : black) pos.put(P(b), stones::Stone::black);
     for (const char* w : white) pos.put(P(w), stones::Stone::white);
@@ -359,8 +359,7 @@ namespace {
 
 std::string random_comment(std::mt19937& rng, bool odd) {
     if (!odd) return "a comment";
-    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0",
-                                  "*",    "$3", "!?", ";", "\"", "a1-a2"};
+    static const char* words[] = {"good", "{", "}", "(", ")", "[Event \"x\"]", "1-0", "*", "$3", "!?", ";", "\"", "a1-a2"};
     std::string s;
     const int n = int(rng() % 5);
     for (int i = 0; i < n; ++i) {
@@ -456,7 +455,8 @@ void check_consistent(db::GameDatabase& db) {
             g->summary.kind == GameKind::gounki ? AnyPosition(g->start) : AnyPosition(g->stone_start), g->moves);
         std::vector<IndexEntry> found;
         db.index().lookup(keys.back(), found);
-        const bool indexed = std::any_of(found.begin(), found.end(), [&](const IndexEntry& e) { return e.game == id && e.ply == g->moves.size(); });
+        const bool indexed = std::any_of(found.begin(), found.end(),
+                                         [&](const IndexEntry& e) { return e.game == id && e.ply == g->moves.size(); });
         REQUIRE(indexed);
         plies += std::int64_t(g->moves.size()) + 1;
         ++games;
@@ -466,8 +466,7 @@ void check_consistent(db::GameDatabase& db) {
     std::int64_t listed = 0;
     {
         Statement st(db.sql(), "SELECT run_id, first_key, data FROM position_blocks");
-        while (st.step())
-            decode_block(std::uint64_t(st.get_int64(1)), st.get_blob(2), [&](const IndexEntry&) { ++listed; });
+        while (st.step()) decode_block(std::uint64_t(st.get_int64(1)), st.get_blob(2), [&](const IndexEntry&) { ++listed; });
     }
     CHECK(listed == plies);
     const std::int64_t start_key = std::int64_t(index_key(GameKind::gounki, Position::start().key()));
@@ -500,16 +499,28 @@ std::string check_markup(const std::string& s) {
         const char c = s[i];
         if (c == '&' && !entity_ok(i)) return "bad entity at " + std::to_string(i) + ": " + s.substr(i, 12);
         if (c == '>') return "stray '>' at " + std::to_string(i);
-        if (c != '<') { ++i; continue; }
-        if (s.compare(i, 4, "<!--") == 0) { i = s.find("-->", i); if (i == std::string::npos) return "open comment"; i += 3; continue; }
-        if (s.compare(i, 2, "<!") == 0 || s.compare(i, 2, "<?") == 0) { i = s.find('>', i) + 1; continue; }
+        if (c != '<') {
+            ++i;
+            continue;
+        }
+        if (s.compare(i, 4, "<!--") == 0) {
+            i = s.find("-->", i);
+            if (i == std::string::npos) return "open comment";
+            i += 3;
+            continue;
+        }
+        if (s.compare(i, 2, "<!") == 0 || s.compare(i, 2, "<?") == 0) {
+            i = s.find('>', i) + 1;
+            continue;
+        }
         const bool closing = s[i + 1] == '/';
         std::size_t j = i + (closing ? 2 : 1);
         std::string name;
         while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '-')) name += s[j++];
         if (name.empty()) return "stray '<' at " + std::to_string(i);
         if (closing) {
-            if (open.empty() || open.back() != name) return "</" + name + "> closes <" + (open.empty() ? "" : open.back()) + "> at " + std::to_string(i);
+            if (open.empty() || open.back() != name)
+                return "</" + name + "> closes <" + (open.empty() ? "" : open.back()) + "> at " + std::to_string(i);
             open.pop_back();
             if (s[j] != '>') return "bad closing tag at " + std::to_string(i);
             i = j + 1;
@@ -519,11 +530,19 @@ std::string check_markup(const std::string& s) {
         bool self_closed = false;
         for (;;) {
             while (j < s.size() && s[j] == ' ') ++j;
-            if (s.compare(j, 2, "/>") == 0) { self_closed = true; j += 2; break; }
-            if (j < s.size() && s[j] == '>') { ++j; break; }
+            if (s.compare(j, 2, "/>") == 0) {
+                self_closed = true;
+                j += 2;
+                break;
+            }
+            if (j < s.size() && s[j] == '>') {
+                ++j;
+                break;
+            }
             std::size_t k = j;
             while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '-' || s[k] == ':')) ++k;
-            if (k == j || s.compare(k, 2, "=\"") != 0) return "unquoted or bad attribute at " + std::to_string(j) + ": " + s.substr(j, 20);
+            if (k == j || s.compare(k, 2, "=\"") != 0)
+                return "unquoted or bad attribute at " + std::to_string(j) + ": " + s.substr(j, 20);
             const std::size_t end = s.find('"', k + 2);
             if (end == std::string::npos) return "unterminated attribute at " + std::to_string(j);
             for (std::size_t v = k + 2; v < end; ++v) {

@@ -101,8 +101,7 @@ std::vector<std::string> lines_of(const std::string& text);
 // Calls `check` on every prefix of `good`, then on every copy of it with one character, at every
 // `step`-th place, replaced by each character of `alphabet`: for parsers that must never crash.
 template <class Check>
-void for_each_prefix_and_change(const std::string& good, const std::string& alphabet, const Check& check,
-                                std::size_t step = 1) {
+void for_each_prefix_and_change(const std::string& good, const std::string& alphabet, const Check& check, std::size_t step = 1) {
     for (std::size_t n = 0; n <= good.size(); ++n) check(good.substr(0, n));
     for (std::size_t i = 0; i < good.size(); i += step)
         for (char c : alphabet) {
@@ -165,8 +164,8 @@ stones::Rules ninuki(int size = 19);
 stones::Rules ninuki_with(const char* rules_tag, int size = 19);
 // A position of these stones, with the key checked, not over.
 stones::StonePosition setup(const stones::Rules& rules, std::initializer_list<const char*> black,
-                            std::initializer_list<const char*> white, Color side = Color::black,
-                            int black_captured = 0, int white_captured = 0);
+                            std::initializer_list<const char*> white, Color side = Color::black, int black_captured = 0,
+                            int white_captured = 0);
 // Plays a move that must be legal; checks the key kept in step and that undo gives the position back.
 void play(stones::StonePosition& pos, const std::string& point);
 stones::StonePosition stone_position_of(const std::string& text);
@@ -176,11 +175,11 @@ bool in_legal_moves(const stones::StonePosition& pos, const std::string& point);
 // Random lines of play for record round trips
 
 struct RandomLineStyle {
-    int max_depth = 1;              // variations are nested up to this depth
+    int max_depth = 1; // variations are nested up to this depth
     unsigned variation_one_in = 12; // a variation on about one ply in this many
     bool prefer_deployments = false; // deployments are a minority of the legal moves: pick them more often
-    bool nags = false;               // NAGs now and then, valid and not
-    bool odd_comments = false;       // comments of record syntax ({, }, results, tags), else plain words
+    bool nags = false; // NAGs now and then, valid and not
+    bool odd_comments = false; // comments of record syntax ({, }, results, tags), else plain words
 };
 
 // A random line from `pos` of at most `max_plies` plies, with comments and variations as `style` says.
@@ -195,8 +194,7 @@ db::GameInput game(const std::vector<std::string>& moves, const std::string& whi
 // `n` random legal games of at most `plies` plies from `seed` (db/random_games.hpp).
 std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies = 40);
 // Imports `games` in one importer; the report of every game.
-std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games,
-                                     db::ImportOptions options = {});
+std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games, db::ImportOptions options = {});
 // Writes `games` as one GPN file.
 void write_gpn(const std::string& path, const std::vector<db::GameInput>& games);
 // The first column of the first row of `sql`, -1 when there is no row.

@@ -39,8 +39,7 @@ Evaluator::Evaluator(const EvalWeights& w) : w_(w) {
             const int range = std::max(r, q);
             for (Square s = 0; s < 64; ++s) {
                 const int moves = moves_to_exit(exit_distance(Color(ci), s), r + q, range);
-                const int worth =
-                    (r + q) * w.piece + (range == 2 ? w.range2 : range == 3 ? w.range3 : 0) + w.advance[moves];
+                const int worth = (r + q) * w.piece + (range == 2 ? w.range2 : range == 3 ? w.range3 : 0) + w.advance[moves];
                 worth_[st.code()][s] = ci == 0 ? worth : -worth;
                 moves_[st.code()][s] = std::uint8_t(moves);
             }

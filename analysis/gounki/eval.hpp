@@ -12,17 +12,17 @@ namespace gounki::analysis {
 // The weights of the evaluation, in centi-pieces (one simple piece = 100). A plain struct so that
 // tuning matches can pit two settings against each other; `EvalWeights{}` is the engine's own.
 struct EvalWeights {
-    int piece = 100;             // each simple piece on the board
-    int range2 = 30;             // a stack that moves 2 squares in one kind (RR, SS, RRS, RSS)
-    int range3 = 70;             // a stack that moves 3 squares in one kind (RRR, SSS)
+    int piece = 100; // each simple piece on the board
+    int range2 = 30; // a stack that moves 2 squares in one kind (RR, SS, RRS, RSS)
+    int range3 = 70; // a stack that moves 3 squares in one kind (RRR, SSS)
     // By the number of own moves a stack needs to leave the board on an empty board, 1..8.
     std::array<int, 9> advance = {0, 120, 60, 30, 15, 6, 2, 0, 0};
-    int runner = 80;             // per move the side's fastest stack is ahead of the other's fastest
+    int runner = 80; // per move the side's fastest stack is ahead of the other's fastest
     int hanging_their_move = 60; // percent of a stack's worth lost when the opponent, to move, attacks it
-    int hanging_our_move = 15;   // same when we are to move (we may move it away or trade)
-    int defended = 50;           // percent of the hanging penalty kept when we can take back
-    int contested = 20;          // the fastest stack's next squares are all attacked
-    int tempo = 10;              // the side to move
+    int hanging_our_move = 15; // same when we are to move (we may move it away or trade)
+    int defended = 50; // percent of the hanging penalty kept when we can take back
+    int contested = 20; // the fastest stack's next squares are all attacked
+    int tempo = 10; // the side to move
 };
 
 // The number of moves a stack needs to leave the board from `distance` ranks away on an empty

@@ -9,8 +9,7 @@
 namespace gounki::analysis {
 
 std::int64_t steady_now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 namespace {
@@ -211,8 +210,7 @@ Score Searcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_nod
         tt_move = hit.move;
         const Score s = score_from_tt(hit.score, ply);
         if (!pv_node && hit.depth >= depth &&
-            (hit.bound == Bound::exact || (hit.bound == Bound::lower && s >= beta) ||
-             (hit.bound == Bound::upper && s <= alpha)))
+            (hit.bound == Bound::exact || (hit.bound == Bound::lower && s >= beta) || (hit.bound == Bound::upper && s <= alpha)))
             return s;
     }
 

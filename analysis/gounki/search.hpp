@@ -44,7 +44,7 @@ inline bool search_limit_reached(const SearchLimits& limits, std::uint64_t nodes
     if (limits.nodes && nodes >= limits.nodes) return true;
     if ((nodes & 1023) != 0) return false;
     return stop_requested.load(std::memory_order_relaxed) ||
-           (limits.time_ms && steady_now_ns() - start_ns >= std::int64_t(limits.time_ms) * 1000000);
+        (limits.time_ms && steady_now_ns() - start_ns >= std::int64_t(limits.time_ms) * 1000000);
 }
 
 // The engine's default setting (`gounki best` without a limit, `gounki match`'s default player):
@@ -59,10 +59,10 @@ inline SearchLimits default_search_limits() {
 // One line of progress: sent after every completed iteration.
 struct SearchInfo {
     int depth = 0;
-    int seldepth = 0;         // deepest ply reached, quiescence included
-    Score score = 0;          // from the side to move at the root
-    int win_in = 0;           // see score.hpp; 0 when nothing is proven
-    std::uint64_t nodes = 0;  // positions entered so far (root included)
+    int seldepth = 0; // deepest ply reached, quiescence included
+    Score score = 0; // from the side to move at the root
+    int win_in = 0; // see score.hpp; 0 when nothing is proven
+    std::uint64_t nodes = 0; // positions entered so far (root included)
     std::int64_t time_ms = 0;
     std::vector<Move> pv;
 };
@@ -71,12 +71,12 @@ struct SearchResult {
     Move best = Move::none(); // none only when the game is over at the root
     Score score = 0;
     int win_in = 0;
-    int depth = 0;            // the last completed iteration
+    int depth = 0; // the last completed iteration
     int seldepth = 0;
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0;
-    std::vector<Move> pv;     // starts with `best`
-    bool stopped = false;     // a limit cut an iteration short
+    std::vector<Move> pv; // starts with `best`
+    bool stopped = false; // a limit cut an iteration short
 };
 
 struct SearchOptions {

@@ -12,14 +12,10 @@ namespace gounki::analysis {
 
 // Ranks a stack of colour `c` on `s` must still step forward to leave the board: 1 on the
 // opponent's last rank, 8 on its own first rank.
-constexpr int exit_distance(Color c, Square s) {
-    return c == Color::white ? 8 - rank_of(s) : rank_of(s) + 1;
-}
+constexpr int exit_distance(Color c, Square s) { return c == Color::white ? 8 - rank_of(s) : rank_of(s) + 1; }
 
 // Squares within 3 steps of leaving the board for colour `c`: the only ones a stack can exit from.
-constexpr std::uint64_t exit_zone(Color c) {
-    return c == Color::white ? 0xFFFFFF0000000000ull : 0x0000000000FFFFFFull;
-}
+constexpr std::uint64_t exit_zone(Color c) { return c == Color::white ? 0xFFFFFF0000000000ull : 0x0000000000FFFFFFull; }
 
 // Whether the stack on `from` (colour `c`) could leave the board if `c` were to move now, by a
 // movement or a deployment (docs/rules.md 1.4, 1.5).

@@ -22,14 +22,14 @@ namespace gounki::analysis {
 // What a stone placed on a point makes in one line, weakest first.
 enum class LineThreat : std::uint8_t {
     none,
-    one,          // can still grow into a five in this line
-    closed_two,   // one more stone makes a closed three
-    open_two,     // one more stone makes an open three
+    one, // can still grow into a five in this line
+    closed_two, // one more stone makes a closed three
+    open_two, // one more stone makes an open three
     closed_three, // one more stone makes a four
-    open_three,   // one more stone makes an open four
-    four,         // one point left to make a five
-    open_four,    // two or more points make a five: the opponent cannot block both
-    five,         // five or more in a row
+    open_three, // one more stone makes an open four
+    four, // one point left to make a five
+    open_four, // two or more points make a five: the opponent cannot block both
+    five, // five or more in a row
 };
 constexpr int line_threat_count = 9;
 
@@ -65,7 +65,7 @@ public:
     int capture_pairs(int point, Color c) const;
 
 private:
-    std::array<std::uint8_t, std::size_t(width * width)> cells_{};
+    std::array<std::uint8_t, std::size_t(width* width)> cells_{};
     std::array<std::uint8_t, stones::point_count> near_{};
     int size_ = 15;
 };
@@ -76,8 +76,8 @@ private:
 struct PointWorth {
     int value = 0;
     bool five = false;
-    bool fours = false;       // makes at least one four (or open four)
-    bool winning = false;     // open four, double four or four-three: wins unless answered by force
+    bool fours = false; // makes at least one four (or open four)
+    bool winning = false; // open four, double four or four-three: wins unless answered by force
 };
 PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
 
@@ -89,8 +89,8 @@ constexpr int worth_four_three = 8000;
 // captured in Ninuki is worth a few hundred.
 struct StoneEvalWeights {
     int capture_pair[6] = {0, 50, 120, 230, 420, 0}; // by pairs taken so far (5 pairs = won)
-    int capture_threat = 35;     // per pair the side to move can take now
-    int capture_exposed = 25;    // per pair of ours the opponent can take on its move
+    int capture_threat = 35; // per pair the side to move can take now
+    int capture_exposed = 25; // per pair of ours the opponent can take on its move
 };
 
 } // namespace gounki::analysis

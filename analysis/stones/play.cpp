@@ -36,11 +36,10 @@ constexpr std::array<std::string_view, 4> ninuki_positions = {
 // A 59-ply engine game (`gounki selfplay --game ninuki --games 10 --nodes 10000 --seed 11 --random-plies 12`,
 // game 7, won by Black): the longest of about 200 such games; engine games seldom reach 60 plies.
 constexpr std::array<std::string_view, 59> judge_game_moves = {
-    "j10", "i12", "g11", "f13", "g12", "j9", "j11", "l7", "k5", "l10", "m5", "k14", "g13", "g10", "l5",
-    "h11", "j13", "e8", "f9", "k8", "i10", "j5", "k12", "j12", "n5", "o5", "g14", "g15", "i14", "l11", "j15",
-    "l9", "l8", "h13", "j11", "l13", "g8", "h9", "m12", "k9", "i9", "l13", "l12", "h13", "k11", "i11", "i12",
-    "i8", "h7", "k16", "i14", "k10", "i9", "h11", "k14", "g10", "e10", "i10", "j11"
-};
+    "j10", "i12", "g11", "f13", "g12", "j9",  "j11", "l7",  "k5",  "l10", "m5",  "k14", "g13", "g10", "l5",
+    "h11", "j13", "e8",  "f9",  "k8",  "i10", "j5",  "k12", "j12", "n5",  "o5",  "g14", "g15", "i14", "l11",
+    "j15", "l9",  "l8",  "h13", "j11", "l13", "g8",  "h9",  "m12", "k9",  "i9",  "l13", "l12", "h13", "k11",
+    "i11", "i12", "i8",  "h7",  "k16", "i14", "k10", "i9",  "h11", "k14", "g10", "e10", "i10", "j11"};
 
 } // namespace
 
@@ -91,8 +90,7 @@ JudgeBenchResult run_judge_bench(const JudgeSettings& settings) {
     const std::clock_t c0 = std::clock();
     const GameJudgement g = judge_stone_game(start, moves, settings);
     out.cpu_ms = std::int64_t(double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC);
-    out.time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    out.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     out.plies = int(g.plies.size());
     out.nodes = g.nodes;
     for (int c = 0; c < 2; ++c)

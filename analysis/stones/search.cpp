@@ -375,8 +375,7 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
 
 // ---------------------------------------------------------------------------------------------
 
-SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits,
-                                   const InfoCallback& on_info) {
+SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits, const InfoCallback& on_info) {
     pos_ = root;
     board_.reset(root);
     limits_ = limits;

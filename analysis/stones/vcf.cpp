@@ -151,7 +151,8 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         std::size_t kept = 0;
         for (std::size_t k = 0; k < defences.size(); ++k) {
             const int p = defences[k];
-            if (std::find(defences.begin(), defences.begin() + std::ptrdiff_t(kept), p) == defences.begin() + std::ptrdiff_t(kept))
+            if (std::find(defences.begin(), defences.begin() + std::ptrdiff_t(kept), p) ==
+                defences.begin() + std::ptrdiff_t(kept))
                 defences[kept++] = p;
         }
         defences.resize(kept);

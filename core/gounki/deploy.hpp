@@ -18,8 +18,7 @@ struct Deploy {
 
 // Places `count` pieces of `kind` one per step along the walk from `start` in `dir` (docs/rules.md 1.5).
 // The lifted stack's own square counts as empty; pieces placed earlier count towards the limit of 3.
-inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int dir, Square start,
-               int count, Deploy& d) {
+inline Lay lay(const Position& pos, Color us, Square origin, PieceKind kind, int dir, Square start, int count, Deploy& d) {
     for (int i = 0; i < count; ++i) {
         const std::int8_t t = walk_step(us, kind, dir, start, i);
         if (t == step_none) return Lay::illegal;

@@ -32,9 +32,15 @@ inline void walk_stack(const Position& pos, Square from, Sink& sink) {
             for (int i = 0; i < range[k]; ++i) {
                 const std::int8_t t = walk_step(us, kind, dir, from, i);
                 if (t == step_none) break;
-                if (t == step_out) { exits = true; break; }
+                if (t == step_out) {
+                    exits = true;
+                    break;
+                }
                 const std::uint64_t bb = square_bb(t);
-                if (enemy & bb) { dests |= bb; break; }
+                if (enemy & bb) {
+                    dests |= bb;
+                    break;
+                }
                 if (own & bb) {
                     if (pos.at(t).size() + st.size() <= 3) dests |= bb;
                     break;
@@ -59,7 +65,10 @@ inline void walk_stack(const Position& pos, Square from, Sink& sink) {
                 if (first.placed > 0) sink.deployment(from, first, true);
                 continue;
             }
-            if (n2 == 0) { sink.deployment(from, first, false); continue; }
+            if (n2 == 0) {
+                sink.deployment(from, first, false);
+                continue;
+            }
             bool out_reported = false; // every direction leaving at once is the same move
             const Square last = first.squares[first.placed - 1];
             for (int d2 = 0; d2 < direction_count(k2); ++d2) {
@@ -179,8 +188,7 @@ Move find_deployment(const Position& pos, Square from, const Square* squares, in
                 if (first.placed < placed ? t != squares[first.placed] : !(out && t == step_out)) continue;
                 Deploy both = first;
                 const Lay r2 = lay(pos, us, from, k2, d2, last, n2, both);
-                if (r2 == Lay::illegal || both.placed != placed || (r2 == Lay::out) != out || !same(both, first.placed))
-                    continue;
+                if (r2 == Lay::illegal || both.placed != placed || (r2 == Lay::out) != out || !same(both, first.placed)) continue;
                 return Move::deployment(from, both.squares, both.placed, both.round_mask, out);
             }
         }
@@ -191,8 +199,7 @@ Move find_deployment(const Position& pos, Square from, const Square* squares, in
 void generate_moves(const Position& pos, MoveList& out) {
     if (pos.game_over()) return;
     ListSink sink{out};
-    for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
-        walk_stack(pos, std::countr_zero(b), sink);
+    for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1) walk_stack(pos, std::countr_zero(b), sink);
 }
 
 namespace {
@@ -220,9 +227,8 @@ int count_single_moves(const Position& pos, Color us, std::uint64_t& singles) {
     const std::uint64_t square_left = (squares & ~file_a) >> 1;
     const std::uint64_t square_right = (squares & ~file_h) << 1;
     const std::uint64_t exits = singles & (white ? rank_8 : rank_1);
-    return std::popcount(round_left & allowed) + std::popcount(round_right & allowed) +
-           std::popcount(square_ahead & allowed) + std::popcount(square_left & allowed) +
-           std::popcount(square_right & allowed) + std::popcount(exits);
+    return std::popcount(round_left & allowed) + std::popcount(round_right & allowed) + std::popcount(square_ahead & allowed) +
+        std::popcount(square_left & allowed) + std::popcount(square_right & allowed) + std::popcount(exits);
 }
 
 } // namespace
@@ -232,8 +238,7 @@ int count_single_moves(const Position& pos, Color us, std::uint64_t& singles) {
 // square, and the two pieces of a deployment always land on different squares.
 //   full:     own stacks of 3 (no piece may be added), plus the enemy (deployments never capture)
 //   own_big:  own stacks of 2 or 3 (a 2-stack cannot join them)
-int count_double(Color us, Square from, Stack st, std::uint64_t occupied, std::uint64_t no_place,
-                 std::uint64_t own_big) {
+int count_double(Color us, Square from, Stack st, std::uint64_t occupied, std::uint64_t no_place, std::uint64_t own_big) {
     const int range[2] = {st.rounds(), st.squares()};
     const std::uint64_t origin = square_bb(from);
     occupied &= ~origin; // the origin counts as empty once the stack has left it
@@ -245,7 +250,10 @@ int count_double(Color us, Square from, Stack st, std::uint64_t occupied, std::u
         for (int dir = 0; dir < direction_count(kind); ++dir) {
             const std::int8_t t1 = walk_step(us, kind, dir, from, 0);
             if (t1 == step_none) continue;
-            if (t1 == step_out) { exits = true; continue; }
+            if (t1 == step_out) {
+                exits = true;
+                continue;
+            }
             const std::uint64_t b1 = square_bb(t1);
             // Movement: one step, or two when the stack holds two of this kind.
             if (!(own_big & b1)) ++count;
@@ -266,7 +274,10 @@ int count_double(Color us, Square from, Stack st, std::uint64_t occupied, std::u
             for (int d2 = 0; d2 < direction_count(other); ++d2) {
                 const std::int8_t t2 = walk_step(us, other, d2, t1, 0);
                 if (t2 == step_none) continue;
-                if (t2 == step_out) { out = true; continue; }
+                if (t2 == step_out) {
+                    out = true;
+                    continue;
+                }
                 count += t2 == from || !(no_place & square_bb(t2));
             }
             count += out;

@@ -20,9 +20,7 @@ std::string move_to_text(const Position& pos, Move m) {
     const Color us = pos.at(from).color();
     std::string out = square_name(from);
     switch (m.type()) {
-    case MoveType::exit:
-        out += "-Out";
-        break;
+    case MoveType::exit: out += "-Out"; break;
     case MoveType::movement: {
         const Square to = m.to();
         out += is_enemy(pos, to, us) ? 'x' : '-';
@@ -77,9 +75,7 @@ std::string move_to_text(const Position& pos, Move m, Notation notation) {
     const bool lc4 = notation == Notation::lc4;
     std::string out = square_name(from);
     switch (m.type()) {
-    case MoveType::exit:
-        out += lc4 ? "#" : " OUT";
-        break;
+    case MoveType::exit: out += lc4 ? "#" : " OUT"; break;
     case MoveType::movement: {
         const Square to = m.to();
         // The official notation marks a capture and a join; LC4 writes every movement with '-'.
@@ -110,7 +106,9 @@ std::string move_to_text(const Position& pos, Move m, Notation notation) {
 std::variant<MoveSpec, MoveTextError> parse_move_text(std::string_view text) {
     MoveSpec spec;
     std::size_t i = 0;
-    auto skip = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+    auto skip = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    };
     auto error = [&](std::string msg) { return std::variant<MoveSpec, MoveTextError>(MoveTextError{int(i), std::move(msg)}); };
     auto square = [&]() -> Square {
         if (i + 2 > text.size()) return no_square;
@@ -122,7 +120,10 @@ std::variant<MoveSpec, MoveTextError> parse_move_text(std::string_view text) {
         if (i + 3 <= text.size()) {
             std::string w;
             for (std::size_t k = 0; k < 3; ++k) w += char(std::tolower(static_cast<unsigned char>(text[i + k])));
-            if (w == "out") { i += 3; return true; }
+            if (w == "out") {
+                i += 3;
+                return true;
+            }
         }
         return false;
     };
@@ -140,7 +141,10 @@ std::variant<MoveSpec, MoveTextError> parse_move_text(std::string_view text) {
     const int max_targets = spec.separator == MoveSeparator::deploy ? 3 : 1;
     for (;;) {
         skip();
-        if (out_word()) { spec.out = true; break; }
+        if (out_word()) {
+            spec.out = true;
+            break;
+        }
         if (spec.target_count == max_targets)
             return error(max_targets == 1 ? "expected the end of the move" : "a deployment places at most 3 pieces");
         const Square s = square();
@@ -148,7 +152,11 @@ std::variant<MoveSpec, MoveTextError> parse_move_text(std::string_view text) {
         WrittenTarget& t = spec.targets[spec.target_count++];
         t.square = s;
         skip();
-        if (i < text.size() && text[i] == '+') { t.joins = true; ++i; skip(); }
+        if (i < text.size() && text[i] == '+') {
+            t.joins = true;
+            ++i;
+            skip();
+        }
         if (spec.separator != MoveSeparator::deploy || i >= text.size() || text[i] != ',') break;
         ++i;
     }
@@ -279,8 +287,8 @@ Resolution resolve_move_text(const Position& pos, std::string_view text) {
     if (auto* e = std::get_if<MoveTextError>(&parsed)) {
         Resolution r;
         r.failure = ResolveFailure::illegal;
-        r.message = "cannot read move '" + std::string(text) + "' at character " + std::to_string(e->column + 1) +
-                    ": " + e->message;
+        r.message =
+            "cannot read move '" + std::string(text) + "' at character " + std::to_string(e->column + 1) + ": " + e->message;
         return r;
     }
     return resolve_move(pos, std::get<MoveSpec>(parsed));

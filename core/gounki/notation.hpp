@@ -69,20 +69,20 @@ std::string spec_to_text(const MoveSpec& spec);
 
 // A marker that disagrees with the position: never silent, never fatal (docs/rules.md 1.8).
 enum class MarkerWarning {
-    plus_without_join,    // `+` on a square where no stack is joined
-    join_without_plus,    // a stack is joined but `+` is missing
-    dash_on_capture,      // `-` where the move captures
-    x_without_capture,    // `x` where nothing is captured
+    plus_without_join, // `+` on a square where no stack is joined
+    join_without_plus, // a stack is joined but `+` is missing
+    dash_on_capture, // `-` where the move captures
+    x_without_capture, // `x` where nothing is captured
     deploy_exit_as_deploy, // `c5*out`: the exit of the whole stack is written `c5-Out`
-    wrong_deploy_order     // LC4: `+` (squares first) or `*` (rounds first) says the other order
+    wrong_deploy_order // LC4: `+` (squares first) or `*` (rounds first) says the other order
 };
 std::string_view marker_warning_text(MarkerWarning w);
 
 enum class ResolveFailure {
-    no_stack,      // nothing on the origin square
-    enemy_stack,   // the origin holds the opponent's stack
-    game_over,     // the game has already ended
-    illegal,       // the stack has no such move
+    no_stack, // nothing on the origin square
+    enemy_stack, // the origin holds the opponent's stack
+    game_over, // the game has already ended
+    illegal, // the stack has no such move
 };
 
 struct Resolution {
@@ -90,7 +90,7 @@ struct Resolution {
     std::vector<MarkerWarning> warnings;
     ResolveFailure failure = ResolveFailure::illegal;
     MoveList stack_moves; // on failure: the legal moves of the stack on the origin square
-    std::string message;  // on failure: what is wrong, in words
+    std::string message; // on failure: what is wrong, in words
 };
 
 // Which kind deployment `m` of `pos` places first (unwritten for other moves). A stack of one kind

@@ -23,8 +23,7 @@ std::uint64_t perft_fast(Position& pos, int depth) {
 
 std::uint64_t perft_checked(Position& pos, int depth) {
     if (pos.key() != pos.compute_key())
-        throw PerftInvariantError{"incremental hash differs from the hash computed from scratch at " +
-                                  pos.to_text()};
+        throw PerftInvariantError{"incremental hash differs from the hash computed from scratch at " + pos.to_text()};
     if (depth == 0) return 1;
     MoveList moves;
     generate_moves(pos, moves);

@@ -9,9 +9,9 @@
 namespace gounki {
 
 enum class PerftMode {
-    fast,    // counts the leaves' moves without playing them
+    fast, // counts the leaves' moves without playing them
     checked, // plays every move and checks at every node that undo restores the position and
-             // that the incremental hash equals one computed from scratch
+    // that the incremental hash equals one computed from scratch
 };
 
 // Thrown by checked perft when an invariant breaks; says which move at which position.

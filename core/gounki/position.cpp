@@ -87,16 +87,12 @@ void Position::apply(Move m, UndoRecord& undo) {
         undo.squares[1] = to;
         undo.before[1] = target;
         undo.count = 2;
-        if (!target.is_empty() && target.color() == us)
-            set_square<Hash>(to, target.plus(mover.rounds(), mover.squares()));
-        else
-            set_square<Hash>(to, mover); // empty, the origin itself, or a capture
+        if (!target.is_empty() && target.color() == us) set_square<Hash>(to, target.plus(mover.rounds(), mover.squares()));
+        else set_square<Hash>(to, mover); // empty, the origin itself, or a capture
         if (occupied_[index(~us)] == 0) result = win_for(us);
         break;
     }
-    case MoveType::exit:
-        result = win_for(us);
-        break;
+    case MoveType::exit: result = win_for(us); break;
     case MoveType::placement: // a stone game's move: never given to a Gounki position
         break;
     case MoveType::deployment: {
@@ -131,7 +127,6 @@ void Position::apply(Move m, UndoRecord& undo) {
 template void Position::apply<true>(Move, UndoRecord&);
 template void Position::apply<false>(Move, UndoRecord&);
 
-
 void Position::undo_move(Move, const UndoRecord& undo) {
     for (int i = undo.count - 1; i >= 0; --i) set_square<false>(undo.squares[i], undo.before[i]);
     side_ = ~side_;
@@ -139,9 +134,7 @@ void Position::undo_move(Move, const UndoRecord& undo) {
     key_ = undo.key;
 }
 
-std::string square_name(Square s) {
-    return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
-}
+std::string square_name(Square s) { return std::string{char('a' + file_of(s)), char('1' + rank_of(s))}; }
 
 Square parse_square(std::string_view t) {
     if (t.size() != 2) return no_square;
@@ -165,8 +158,14 @@ std::string Position::to_text() const {
         int empty = 0;
         for (int file = 0; file < 8; ++file) {
             const Stack st = board_[make_square(file, rank)];
-            if (st.is_empty()) { ++empty; continue; }
-            if (empty) { out += char('0' + empty); empty = 0; }
+            if (st.is_empty()) {
+                ++empty;
+                continue;
+            }
+            if (empty) {
+                out += char('0' + empty);
+                empty = 0;
+            }
             if (st.size() > 1) out += '(';
             out.append(std::size_t(st.rounds()), piece_letter(st.color(), true));
             out.append(std::size_t(st.squares()), piece_letter(st.color(), false));
@@ -190,10 +189,22 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
     // Reads one letter; returns false when it is not a piece letter.
     auto letter = [](char ch, Color& c, bool& round) {
         switch (ch) {
-        case 'R': c = Color::white; round = true; return true;
-        case 'S': c = Color::white; round = false; return true;
-        case 'r': c = Color::black; round = true; return true;
-        case 's': c = Color::black; round = false; return true;
+        case 'R':
+            c = Color::white;
+            round = true;
+            return true;
+        case 'S':
+            c = Color::white;
+            round = false;
+            return true;
+        case 'r':
+            c = Color::black;
+            round = true;
+            return true;
+        case 's':
+            c = Color::black;
+            round = false;
+            return true;
         default: return false;
         }
     };
@@ -209,8 +220,7 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
         int file = 0;
         while (i < text.size() && text[i] != '/' && text[i] != ' ') {
             const char ch = text[i];
-            if (file >= 8)
-                return fail(i, rank_name(rank) + " has more than 8 files");
+            if (file >= 8) return fail(i, rank_name(rank) + " has more than 8 files");
             if (ch >= '1' && ch <= '8') {
                 file += ch - '0';
                 if (file > 8) return fail(i, rank_name(rank) + " has more than 8 files");
@@ -227,10 +237,8 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
                 int n = 0;
                 while (i < text.size() && text[i] != ')') {
                     if (!letter(text[i], c, round))
-                        return fail(i, "expected a piece letter R, S, r or s inside parentheses, found " +
-                                           describe(text[i]));
-                    if (n > 0 && c != stack_color)
-                        return fail(i, "a stack mixes white and black pieces");
+                        return fail(i, "expected a piece letter R, S, r or s inside parentheses, found " + describe(text[i]));
+                    if (n > 0 && c != stack_color) return fail(i, "a stack mixes white and black pieces");
                     stack_color = c;
                     ++(round ? r : s);
                     if (++n > 3) return fail(i, "a stack holds more than 3 pieces");
@@ -245,22 +253,23 @@ std::variant<Position, PositionError> Position::from_text(std::string_view text)
                 ++(round ? r : s);
                 ++i;
             } else {
-                return fail(i, "expected a piece letter (R, S, r, s), a stack in parentheses, a digit 1-8, '/' "
-                               "or a space, found " + describe(ch));
+                return fail(i,
+                            "expected a piece letter (R, S, r, s), a stack in parentheses, a digit 1-8, '/' "
+                            "or a space, found " +
+                                describe(ch));
             }
             static constexpr const char* colour_names[2] = {"White", "Black"};
             int* have = count[index(stack_color)];
             have[0] += r;
             have[1] += s;
             if (have[0] > 8 || have[1] > 8)
-                return fail(start, std::string(colour_names[index(stack_color)]) + " has more than 8 " +
-                                       (have[0] > 8 ? "rounds" : "squares") + " (at " +
-                                       square_name(make_square(file, rank)) + ")");
+                return fail(start,
+                            std::string(colour_names[index(stack_color)]) + " has more than 8 " +
+                                (have[0] > 8 ? "rounds" : "squares") + " (at " + square_name(make_square(file, rank)) + ")");
             p.put(make_square(file, rank), Stack(stack_color, r, s));
             ++file;
         }
-        if (file != 8)
-            return fail(i, rank_name(rank) + " has " + std::to_string(file) + " files, expected 8");
+        if (file != 8) return fail(i, rank_name(rank) + " has " + std::to_string(file) + " files, expected 8");
         if (rank > 0) {
             if (i >= text.size() || text[i] != '/')
                 return fail(i, "expected '/' after " + rank_name(rank) + " (8 ranks are needed)");

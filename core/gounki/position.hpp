@@ -66,13 +66,15 @@ public:
     std::uint64_t compute_key() const;
 
     bool operator==(const Position& o) const {
-        return board_ == o.board_ && side_ == o.side_ && outcome_ == o.outcome_ &&
-               occupied_[0] == o.occupied_[0] && occupied_[1] == o.occupied_[1] && by_code_ == o.by_code_;
+        return board_ == o.board_ && side_ == o.side_ && outcome_ == o.outcome_ && occupied_[0] == o.occupied_[0] &&
+            occupied_[1] == o.occupied_[1] && by_code_ == o.by_code_;
     }
 
 private:
-    template <bool Hash> void set_square(Square s, Stack st);
-    template <bool Hash> void apply(Move m, UndoRecord& undo);
+    template <bool Hash>
+    void set_square(Square s, Stack st);
+    template <bool Hash>
+    void apply(Move m, UndoRecord& undo);
 
     std::array<Stack, 64> board_{};
     std::uint64_t occupied_[2] = {0, 0};

@@ -14,7 +14,16 @@ struct Pieces {
 
 // The stack of each digit 1-9 (index 0 unused: V0 is the empty square).
 constexpr std::array<Pieces, 10> digit_stack = {{
-    {0, 0}, {0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 0}, {1, 1}, {1, 2}, {2, 1},
+    {0, 0},
+    {0, 1},
+    {1, 0},
+    {0, 2},
+    {2, 0},
+    {0, 3},
+    {3, 0},
+    {1, 1},
+    {1, 2},
+    {2, 1},
 }};
 
 char digit_of(Stack st) {
@@ -51,7 +60,12 @@ void for_each_line(std::string_view text, F&& f) {
 
 bool cell_letter(char c) {
     switch (c) {
-    case 'V': case 'v': case 'B': case 'b': case 'N': case 'n': return true;
+    case 'V':
+    case 'v':
+    case 'B':
+    case 'b':
+    case 'N':
+    case 'n': return true;
     default: return false;
     }
 }
@@ -137,19 +151,19 @@ std::variant<Position, PositionFileError> position_from_lc4(std::string_view tex
         }
         const char letter = char(line[0] & ~0x20); // uppercase
         const int digit = line[1] - '0';
-        if (letter == 'V' && digit != 0)
-            return fail(number, quote(line) + " is not a cell: an empty square is V0");
+        if (letter == 'V' && digit != 0) return fail(number, quote(line) + " is not a cell: an empty square is V0");
         if (letter != 'V' && digit == 0)
-            return fail(number, quote(line) + " is not a cell: " + letter +
-                                    " takes a digit 1-9 (0 is only for V0, an empty square)");
+            return fail(number,
+                        quote(line) + " is not a cell: " + letter + " takes a digit 1-9 (0 is only for V0, an empty square)");
         if (cells >= 64) {
             if (first_extra_line == 0) first_extra_line = number;
             ++cells;
             return true;
         }
         if (blank_line != 0)
-            return fail(blank_line, "empty line after the cell of " + square_name(Square(cells - 1)) +
-                                        "; a position file has one cell on each line, with no gap");
+            return fail(blank_line,
+                        "empty line after the cell of " + square_name(Square(cells - 1)) +
+                            "; a position file has one cell on each line, with no gap");
         if (cells == 0) first_cell_line = number;
         const Square s = Square(cells++);
         if (letter == 'V') return true;
@@ -159,8 +173,9 @@ std::variant<Position, PositionFileError> position_from_lc4(std::string_view tex
         have[0] += pieces.rounds;
         have[1] += pieces.squares;
         if (have[0] > 8 || have[1] > 8)
-            return fail(number, std::string(colour_names[index(c)]) + " has more than 8 " +
-                                    (have[0] > 8 ? "rounds" : "squares") + " (at " + square_name(s) + ")");
+            return fail(number,
+                        std::string(colour_names[index(c)]) + " has more than 8 " + (have[0] > 8 ? "rounds" : "squares") +
+                            " (at " + square_name(s) + ")");
         p.put(s, Stack(c, pieces.rounds, pieces.squares));
         return true;
     });

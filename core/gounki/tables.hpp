@@ -44,15 +44,23 @@ constexpr WalkTable make_walks() {
                     int df = 0, dr = 0;
                     const int fwd = c == 0 ? 1 : -1;
                     if (k == 0) {
-                        if (d == 2) { for (auto& x : t.step[c][k][d][s]) x = step_none; continue; }
-                        df = d == 0 ? -1 : 1; dr = fwd;
+                        if (d == 2) {
+                            for (auto& x : t.step[c][k][d][s]) x = step_none;
+                            continue;
+                        }
+                        df = d == 0 ? -1 : 1;
+                        dr = fwd;
                     } else {
-                        df = d == 0 ? -1 : d == 2 ? 1 : 0; dr = d == 1 ? fwd : 0;
+                        df = d == 0 ? -1 : d == 2 ? 1 : 0;
+                        dr = d == 1 ? fwd : 0;
                     }
                     int f = s & 7, r = s >> 3;
                     bool done = false;
                     for (int i = 0; i < max_steps; ++i) {
-                        if (done) { t.step[c][k][d][s][i] = step_out; continue; }
+                        if (done) {
+                            t.step[c][k][d][s][i] = step_out;
+                            continue;
+                        }
                         int nf = f + df, nr = r + dr;
                         if (nr < 0 || nr > 7) { // leaving past the last rank wins over a bounce
                             t.step[c][k][d][s][i] = step_out;
@@ -67,7 +75,8 @@ constexpr WalkTable make_walks() {
                             nf = nf < 0 ? -nf : 14 - nf;
                             df = -df;
                         }
-                        f = nf; r = nr;
+                        f = nf;
+                        r = nr;
                         t.step[c][k][d][s][i] = std::int8_t(r * 8 + f);
                     }
                 }

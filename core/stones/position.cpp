@@ -123,8 +123,7 @@ std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value)
             return std::nullopt;
         }
         if (w == "simple" || w == "no-endgame-capture" || w == "allow-double-three") {
-            if (!ninuki)
-                return "rule option \"" + w + "\" applies to Ninuki only (Gomoku has no captures nor double-three rule)";
+            if (!ninuki) return "rule option \"" + w + "\" applies to Ninuki only (Gomoku has no captures nor double-three rule)";
             if (w != "allow-double-three") rules.endgame_capture = false;
             if (w != "no-endgame-capture") rules.no_double_three = false;
             return std::nullopt;
@@ -180,8 +179,7 @@ std::optional<Color> StonePosition::pending_five() const {
 std::uint64_t StonePosition::compute_key() const {
     std::uint64_t k = rules_key(rules_);
     for (int p = 0; p < point_count; ++p)
-        if (board_[std::size_t(p)] != Stone::empty)
-            k ^= zobrist.stone[p][board_[std::size_t(p)] == Stone::white ? 1 : 0];
+        if (board_[std::size_t(p)] != Stone::empty) k ^= zobrist.stone[p][board_[std::size_t(p)] == Stone::white ? 1 : 0];
     if (side_ == Color::white) k ^= zobrist.side;
     k ^= captured_key(0, captured_[0]) ^ captured_key(1, captured_[1]);
     k ^= zobrist.pending[pending_];
@@ -510,7 +508,8 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
     Rules rules;
     const auto kind = parse_game_kind(tokens[0].text, Family::stones);
     if (!kind)
-        return fail(tokens[0].column, "unknown game \"" + std::string(tokens[0].text) + "\" (" + game_ids_text(Family::stones) + ")");
+        return fail(tokens[0].column,
+                    "unknown game \"" + std::string(tokens[0].text) + "\" (" + game_ids_text(Family::stones) + ")");
     rules = Rules::defaults(*kind);
     if (tokens.size() < 2) return fail(end_column, "the board size (" + sizes_text(*kind) + ") is missing");
     if (apply_size_tag(rules, tokens[1].text)) return fail(tokens[1].column, "the board size must be " + sizes_text(*kind));
@@ -526,8 +525,9 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
             const int col = b.column + int(i);
             if (c == '/') {
                 if (file != n)
-                    return fail(col, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) +
-                                         " points, expected " + std::to_string(n));
+                    return fail(col,
+                                "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " points, expected " +
+                                    std::to_string(n));
                 if (rank == 0) return fail(col, "more than " + std::to_string(n) + " ranks");
                 --rank;
                 file = 0;
@@ -539,15 +539,19 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
                     ++j;
                 }
                 if (run == 0 || file + run > n)
-                    return fail(col, "a run of " + std::to_string(run) + " empty points does not fit in rank " +
-                                         std::to_string(rank + 1));
+                    return fail(col,
+                                "a run of " + std::to_string(run) + " empty points does not fit in rank " +
+                                    std::to_string(rank + 1));
                 file += run;
                 i = j - 1;
             } else if (c == 'x' || c == 'X' || c == 'o' || c == 'O') {
-                if (file >= n) return fail(col, "rank " + std::to_string(rank + 1) + " has more than " + std::to_string(n) + " points");
+                if (file >= n)
+                    return fail(col, "rank " + std::to_string(rank + 1) + " has more than " + std::to_string(n) + " points");
                 pos.set(make_point(file++, rank), (c | 0x20) == 'x' ? Stone::black : Stone::white);
             } else {
-                return fail(col, std::string("unexpected character '") + c + "' in the board ('x' black, 'o' white, digits for empty points, '/' between ranks)");
+                return fail(col,
+                            std::string("unexpected character '") + c +
+                                "' in the board ('x' black, 'o' white, digits for empty points, '/' between ranks)");
             }
         }
         if (file != n || rank != 0)
@@ -562,7 +566,9 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
     if (rules.captures()) {
         for (Color c : {Color::black, Color::white}) {
             if (tokens.size() <= next)
-                return fail(end_column, std::string("the number of stones captured by ") + (c == Color::black ? "Black" : "White") + " is missing");
+                return fail(end_column,
+                            std::string("the number of stones captured by ") + (c == Color::black ? "Black" : "White") +
+                                " is missing");
             int v = -1;
             const auto t = tokens[next].text;
             auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);

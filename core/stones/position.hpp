@@ -57,9 +57,9 @@ constexpr Stone stone_of(Color c) { return c == Color::black ? Stone::black : St
 // Which game and which options. Gomoku ignores the Ninuki options (no captures at all).
 struct Rules {
     GameKind kind = GameKind::gomoku; // gomoku or ninuki
-    int size = 15;                    // 15 or 19
-    bool endgame_capture = true;      // Ninuki: a breakable five does not win at once
-    bool no_double_three = true;      // Ninuki: double-threes are forbidden
+    int size = 15; // 15 or 19
+    bool endgame_capture = true; // Ninuki: a breakable five does not win at once
+    bool no_double_three = true; // Ninuki: double-threes are forbidden
 
     static Rules defaults(GameKind kind); // Gomoku 15x15; Ninuki 19x19 with both options
     bool captures() const { return kind == GameKind::ninuki; }
@@ -109,7 +109,9 @@ public:
     const Rules& rules() const { return rules_; }
     int size() const { return rules_.size; }
     bool on_board(int file, int rank) const { return file >= 0 && rank >= 0 && file < size() && rank < size(); }
-    bool on_board(int point) const { return point >= 0 && point < point_count && point_file(point) < size() && point_rank(point) < size(); }
+    bool on_board(int point) const {
+        return point >= 0 && point < point_count && point_file(point) < size() && point_rank(point) < size();
+    }
     Stone at(int p) const { return board_[std::size_t(p)]; }
     Color side_to_move() const { return side_; }
     int captured(Color by) const { return captured_[index(by)]; } // stones taken by `by`
@@ -149,7 +151,7 @@ public:
     std::uint64_t compute_key() const;
     bool operator==(const StonePosition& o) const {
         return rules_ == o.rules_ && board_ == o.board_ && side_ == o.side_ && captured_ == o.captured_ &&
-               outcome_ == o.outcome_ && pending_ == o.pending_;
+            outcome_ == o.outcome_ && pending_ == o.pending_;
     }
 
 private:

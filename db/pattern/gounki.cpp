@@ -54,12 +54,22 @@ struct Parser {
         switch (c) {
         case '.': out.kind = CellCondition::Kind::empty; return true;
         case '?': out.kind = CellCondition::Kind::any; return true;
-        case 'W': out.kind = CellCondition::Kind::stack; out.color = Color::white; return true;
-        case 'B': out.kind = CellCondition::Kind::stack; out.color = Color::black; return true;
+        case 'W':
+            out.kind = CellCondition::Kind::stack;
+            out.color = Color::white;
+            return true;
+        case 'B':
+            out.kind = CellCondition::Kind::stack;
+            out.color = Color::black;
+            return true;
         case 'X': out.kind = CellCondition::Kind::stack; return true;
-        case 'R': case 'S': case 'r': case 's':
+        case 'R':
+        case 'S':
+        case 'r':
+        case 's':
             out.kind = CellCondition::Kind::exact;
-            out.exact = Stack(std::isupper(static_cast<unsigned char>(c)) ? Color::white : Color::black, c == 'R' || c == 'r', c == 'S' || c == 's');
+            out.exact = Stack(std::isupper(static_cast<unsigned char>(c)) ? Color::white : Color::black, c == 'R' || c == 'r',
+                              c == 'S' || c == 's');
             return true;
         case '(': {
             int rounds = 0, squares = 0, upper = 0, lower = 0;
@@ -83,8 +93,12 @@ struct Parser {
             if (peek() == 'W' || peek() == 'B') out.color = text[i++] == 'W' ? Color::white : Color::black;
             while (!at_end() && peek() != ']') {
                 const char what = text[i];
-                int* target = what == 'r' ? &out.min_rounds : what == 's' ? &out.min_squares : what == 'n' ? &out.min_pieces : nullptr;
-                if (!target) return fail(i, "inside [ ] expected W or B first, then rN, sN or nN (at least N rounds, squares, pieces)");
+                int* target = what == 'r' ? &out.min_rounds
+                    : what == 's'         ? &out.min_squares
+                    : what == 'n'         ? &out.min_pieces
+                                          : nullptr;
+                if (!target)
+                    return fail(i, "inside [ ] expected W or B first, then rN, sN or nN (at least N rounds, squares, pieces)");
                 ++i;
                 if (!number(*target, 0, 3)) return false;
             }
@@ -94,7 +108,9 @@ struct Parser {
         }
         default: break;
         }
-        return fail(start, std::string("unknown cell '") + c + "': expected R S r s (..) . ? W B X [..]" + (allow_empties ? " or a digit" : ""));
+        return fail(start,
+                    std::string("unknown cell '") + c + "': expected R S r s (..) . ? W B X [..]" +
+                        (allow_empties ? " or a digit" : ""));
     }
 };
 
@@ -125,7 +141,7 @@ bool CellCondition::matches(Stack s) const {
     case Kind::exact: return s == exact;
     case Kind::stack:
         return !s.is_empty() && (!color || s.color() == *color) && s.rounds() >= min_rounds && s.squares() >= min_squares &&
-               s.size() >= min_pieces;
+            s.size() >= min_pieces;
     }
     return false;
 }
@@ -181,9 +197,7 @@ std::size_t read_count_op(std::string_view text, CountOp& op) {
     return 0;
 }
 
-bool MaterialTerm::holds(int n) const {
-    return count_holds(op, n, value);
-}
+bool MaterialTerm::holds(int n) const { return count_holds(op, n, value); }
 
 std::string MaterialTerm::text() const {
     std::string t;
@@ -216,8 +230,14 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
             int rank = 7, file = 0;
             while (p.i < end) {
                 if (p.peek() == '/') {
-                    if (file != 8) { p.fail(p.i, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " cells, not 8"); break; }
-                    if (rank == 0) { p.fail(p.i, "more than 8 ranks"); break; }
+                    if (file != 8) {
+                        p.fail(p.i, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " cells, not 8");
+                        break;
+                    }
+                    if (rank == 0) {
+                        p.fail(p.i, "more than 8 ranks");
+                        break;
+                    }
                     --rank;
                     file = 0;
                     ++p.i;
@@ -227,7 +247,10 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
                 CellCondition c;
                 int run = 1;
                 if (!p.cell(c, run, true)) break;
-                if (file + run > 8) { p.fail(at, "rank " + std::to_string(rank + 1) + " has more than 8 cells"); break; }
+                if (file + run > 8) {
+                    p.fail(at, "rank " + std::to_string(rank + 1) + " has more than 8 cells");
+                    break;
+                }
                 for (int k = 0; k < run; ++k) pat.cells_[std::size_t(make_square(file++, rank))] = c;
             }
             if (p.error) return *p.error;
@@ -259,13 +282,18 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
             if (!p.cell(term.cell, run, false)) return *p.error;
             if (term.cell.kind != CellCondition::Kind::exact && term.cell.kind != CellCondition::Kind::stack)
                 return PatternError{int(start + 1), "# counts stacks: follow it with a stack cell (R, (RS), W, B, X, [..])"};
-        } else if (token.size() >= 2 && (token[0] == 'W' || token[0] == 'B') && (token[1] == 'r' || token[1] == 's' || token[1] == 'p')) {
+        } else if (token.size() >= 2 && (token[0] == 'W' || token[0] == 'B') &&
+                   (token[1] == 'r' || token[1] == 's' || token[1] == 'p')) {
             term.color = token[0] == 'W' ? Color::white : Color::black;
-            term.count = token[1] == 'r' ? MaterialTerm::Count::rounds : token[1] == 's' ? MaterialTerm::Count::squares : MaterialTerm::Count::pieces;
+            term.count = token[1] == 'r' ? MaterialTerm::Count::rounds
+                : token[1] == 's'        ? MaterialTerm::Count::squares
+                                         : MaterialTerm::Count::pieces;
             p.i += 2;
         } else {
-            return PatternError{int(start), "unknown term '" + std::string(token) +
-                                                "': expected a board (ranks separated by '/'), SQ=CELL, w, b, or a count such as #[Wn3]>=2 or Wp>=10"};
+            return PatternError{
+                int(start),
+                "unknown term '" + std::string(token) +
+                    "': expected a board (ranks separated by '/'), SQ=CELL, w, b, or a count such as #[Wn3]>=2 or Wp>=10"};
         }
         const std::string_view rest = text.substr(p.i, end - p.i);
         const std::size_t op_length = read_count_op(rest, term.op);
@@ -316,7 +344,9 @@ void Pattern::finish() {
             continue;
         }
         const int c = index(t.color);
-        int& bound = t.count == MaterialTerm::Count::rounds ? min_rounds_[c] : t.count == MaterialTerm::Count::squares ? min_squares_[c] : min_pieces_[c];
+        int& bound = t.count == MaterialTerm::Count::rounds ? min_rounds_[c]
+            : t.count == MaterialTerm::Count::squares       ? min_squares_[c]
+                                                            : min_pieces_[c];
         bound = std::max(bound, n);
     }
     for (MaterialTerm& t : terms_) {

@@ -46,7 +46,7 @@ std::size_t read_count_op(std::string_view text, CountOp& op);
 struct CellCondition {
     enum class Kind : std::uint8_t { any, empty, exact, stack };
     Kind kind = Kind::any;
-    Stack exact;                // Kind::exact
+    Stack exact; // Kind::exact
     std::optional<Color> color; // Kind::stack: the colour when one is required
     int min_rounds = 0, min_squares = 0, min_pieces = 0;
 
@@ -58,8 +58,8 @@ struct MaterialTerm {
     enum class Count : std::uint8_t { stacks, rounds, squares, pieces };
     using Op = CountOp;
     Count count = Count::stacks;
-    CellCondition cell;          // Count::stacks: which stacks are counted
-    Color color = Color::white;  // rounds, squares, pieces: whose
+    CellCondition cell; // Count::stacks: which stacks are counted
+    Color color = Color::white; // rounds, squares, pieces: whose
     Op op = Op::ge;
     int value = 0;
 

@@ -24,8 +24,10 @@ bool equals_lower(std::string_view a, std::string_view lower_b) {
 
 std::optional<StoneCell> cell_of(char c) {
     switch (c) {
-    case 'x': case 'X': return StoneCell::black;
-    case 'o': case 'O': return StoneCell::white;
+    case 'x':
+    case 'X': return StoneCell::black;
+    case 'o':
+    case 'O': return StoneCell::white;
     case '.': return StoneCell::empty;
     case '?': return StoneCell::any;
     case '*': return StoneCell::stone;
@@ -50,7 +52,8 @@ std::uint8_t allowed_stones(StoneCell c) {
 void append(std::string& s, std::string_view v) { s += v; }
 void append(std::string& s, char c) { s += c; }
 void append(std::string& s, int n) { s += std::to_string(n); }
-template <class... Parts> std::string cat(const Parts&... parts) {
+template <class... Parts>
+std::string cat(const Parts&... parts) {
     std::string s;
     (append(s, parts), ...);
     return s;
@@ -67,16 +70,14 @@ struct Token {
 std::optional<PatternError> parse_board(const Token& t, std::array<StoneCell, stones::point_count>& cells, int& size) {
     const auto fail = [&t](std::size_t at, std::string message) { return PatternError{int(t.column + at), std::move(message)}; };
     const int ranks = int(std::count(t.text.begin(), t.text.end(), '/')) + 1;
-    if (ranks != 15 && ranks != 19)
-        return fail(0, cat("a board has 15 or 19 ranks separated by '/', this one has ", ranks));
+    if (ranks != 15 && ranks != 19) return fail(0, cat("a board has 15 or 19 ranks separated by '/', this one has ", ranks));
     size = ranks;
     cells.fill(StoneCell::any);
     int rank = size - 1, file = 0;
     for (std::size_t i = 0; i < t.text.size(); ++i) {
         const char c = t.text[i];
         if (c == '/') {
-            if (file != size)
-                return fail(i, cat("rank ", rank + 1, " has ", file, " cells, not ", size));
+            if (file != size) return fail(i, cat("rank ", rank + 1, " has ", file, " cells, not ", size));
             --rank;
             file = 0;
             continue;
@@ -86,20 +87,19 @@ std::optional<PatternError> parse_board(const Token& t, std::array<StoneCell, st
             int run = 0;
             std::size_t j = i;
             while (j < t.text.size() && is_digit(t.text[j]) && run <= size) run = run * 10 + (t.text[j++] - '0');
-            if (file + run > size)
-                return fail(i, cat("rank ", rank + 1, " has more than ", size, " cells"));
+            if (file + run > size) return fail(i, cat("rank ", rank + 1, " has more than ", size, " cells"));
             for (int k = 0; k < run; ++k) cells[std::size_t(stones::make_point(file++, rank))] = StoneCell::empty;
             i = j - 1;
             continue;
         }
         const std::optional<StoneCell> cell = cell_of(c);
         if (!cell)
-            return fail(i, cat("unknown cell '", c, "' in the board: expected x o . ? * or a number of empty points, '/' between ranks"));
+            return fail(
+                i, cat("unknown cell '", c, "' in the board: expected x o . ? * or a number of empty points, '/' between ranks"));
         if (file >= size) return fail(i, cat("rank ", rank + 1, " has more than ", size, " cells"));
         cells[std::size_t(stones::make_point(file++, rank))] = *cell;
     }
-    if (file != size)
-        return fail(t.text.size(), cat("rank 1 has ", file, " cells, not ", size));
+    if (file != size) return fail(t.text.size(), cat("rank 1 has ", file, " cells, not ", size));
     return std::nullopt;
 }
 
@@ -144,15 +144,15 @@ char stone_cell_char(StoneCell c) {
     return '?';
 }
 
-bool StoneCountTerm::holds(int n) const {
-    return count_holds(op, n, value);
-}
+bool StoneCountTerm::holds(int n) const { return count_holds(op, n, value); }
 
 bool StoneCountTerm::exceeded(int n) const {
     switch (op) {
-    case Op::le: case Op::eq: return n > value;
+    case Op::le:
+    case Op::eq: return n > value;
     case Op::lt: return n >= value;
-    case Op::ge: case Op::gt: return false;
+    case Op::ge:
+    case Op::gt: return false;
     }
     return false;
 }
@@ -196,7 +196,9 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
     std::size_t board_order = 0; // how many point terms came before the board
     for (std::size_t k = 1; k < tokens.size(); ++k) {
         const Token& t = tokens[k];
-        const auto fail = [&t](std::size_t at, std::string message) { return PatternError{int(t.column + at), std::move(message)}; };
+        const auto fail = [&t](std::size_t at, std::string message) {
+            return PatternError{int(t.column + at), std::move(message)};
+        };
 
         if (t.text.find('/') != std::string_view::npos) {
             if (pat.size_) return fail(0, "a second board: a pattern has at most one board");
@@ -227,7 +229,8 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
             const std::size_t eq = std::min(t.text.find('='), t.text.size());
             const std::string_view name = t.text.substr(0, eq);
             const int p = stones::parse_point(name, stones::max_size);
-            if (p == stones::no_point) return fail(0, cat("'", name, "' is not a point: files a to s, ranks 1 to 19, e.g. h8 or j10"));
+            if (p == stones::no_point)
+                return fail(0, cat("'", name, "' is not a point: files a to s, ranks 1 to 19, e.g. h8 or j10"));
             if (eq == t.text.size()) return fail(eq, "expected '=' and a cell (x o . ? *) after the point");
             if (eq + 1 >= t.text.size()) return fail(eq + 1, "expected a cell after '=': x o . ? *");
             const std::optional<StoneCell> cell = cell_of(t.text[eq + 1]);
@@ -236,15 +239,17 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
             points.push_back({p, *cell, t.column});
             continue;
         }
-        return fail(0, cat("unknown term '", t.text,
-                           "': expected a board (ranks separated by '/'), a point such as h8=x, b, w, or a count such as Bs>=5"));
+        return fail(0,
+                    cat("unknown term '", t.text,
+                        "': expected a board (ranks separated by '/'), a point such as h8=x, b, w, or a count such as Bs>=5"));
     }
 
     if (pat.size_) {
         for (const PointTerm& pt : points)
             if (stones::point_file(pt.point) >= *pat.size_ || stones::point_rank(pt.point) >= *pat.size_)
-                return PatternError{int(pt.column), cat("'", stones::point_name(pt.point), "' is off the ", size_text(*pat.size_),
-                                                        " board given at column ", int(board_column))};
+                return PatternError{int(pt.column),
+                                    cat("'", stones::point_name(pt.point), "' is off the ", size_text(*pat.size_),
+                                        " board given at column ", int(board_column))};
     }
     for (std::size_t k = 0; k < points.size(); ++k) {
         if (k == board_order && pat.size_) pat.cells_ = board;
@@ -281,7 +286,8 @@ void StonePattern::finish() {
     prunes_ = false;
     const bool gomoku = kind_ == GameKind::gomoku;
     for (const StoneCountTerm& t : terms_) {
-        const bool captured = t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
+        const bool captured =
+            t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
         const bool upper = t.op == StoneCountTerm::Op::le || t.op == StoneCountTerm::Op::lt || t.op == StoneCountTerm::Op::eq;
         prunes_ |= upper && (captured || gomoku);
     }
@@ -325,7 +331,8 @@ bool StonePattern::reachable(const stones::StonePosition& pos) const {
     const bool gomoku = kind_ == GameKind::gomoku;
     int black_stones = -1;
     for (const StoneCountTerm& t : terms_) {
-        const bool captured = t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
+        const bool captured =
+            t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
         if ((captured || gomoku) && t.exceeded(count_of(t.count, pos, black_stones))) return false;
     }
     if (gomoku)

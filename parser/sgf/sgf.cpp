@@ -26,7 +26,7 @@ namespace {
 // Syntax: one game tree's text into an arena of trees.
 
 struct Value {
-    std::string text;    // unescaped
+    std::string text; // unescaped
     std::uint32_t offset; // of the '['
 };
 
@@ -81,8 +81,8 @@ std::string shown(char c) {
 
 Parsed parse_tree(std::string_view s) {
     Parsed out;
-    std::vector<int> stack;         // open trees
-    std::vector<bool> first_child;  // whether each open tree is its parent's first child
+    std::vector<int> stack; // open trees
+    std::vector<bool> first_child; // whether each open tree is its parent's first child
     std::size_t i = 0;
     auto fail = [&](std::size_t at, std::string message) {
         const bool main = std::all_of(first_child.begin(), first_child.end(), [](bool b) { return b; });
@@ -99,8 +99,7 @@ Parsed parse_tree(std::string_view s) {
     for (;;) {
         skip_blanks();
         if (i >= s.size()) {
-            if (!stack.empty())
-                fail(i, "the game tree opened at '(' is never closed: ')' missing at the end of the text");
+            if (!stack.empty()) fail(i, "the game tree opened at '(' is never closed: ')' missing at the end of the text");
             return out;
         }
         const char c = s[i];
@@ -160,8 +159,9 @@ Parsed parse_tree(std::string_view s) {
                 }
                 skip_blanks();
                 if (i >= s.size() || s[i] != '[') {
-                    fail(i, "property " + p.id + " without a value: '[' expected, found " +
-                                (i < s.size() ? shown(s[i]) : std::string("the end of the text")));
+                    fail(i,
+                         "property " + p.id + " without a value: '[' expected, found " +
+                             (i < s.size() ? shown(s[i]) : std::string("the end of the text")));
                     return out;
                 }
                 while (i < s.size() && s[i] == '[') {
@@ -288,8 +288,7 @@ Diagnostic& Builder::report(Severity sev, std::string_view code, std::uint32_t o
     return add_diagnostic(out_, src_, file_, number_, sev, code, offset, std::move(message));
 }
 
-Diagnostic& Builder::report_move(Severity sev, std::string_view code, const Property& prop, int ply,
-                                 std::string message) {
+Diagnostic& Builder::report_move(Severity sev, std::string_view code, const Property& prop, int ply, std::string message) {
     const std::string written(src_.slice(prop.offset, prop.length));
     const Color side = prop.id == "W" ? Color::white : Color::black;
     Diagnostic& d = report(sev, code, prop.offset, move_label(ply, side) + " " + written + ": " + std::move(message));
@@ -312,18 +311,17 @@ bool Builder::place_setup(const Property& prop, stones::Stone stone, stones::Sto
         };
         int f1 = 0, r1 = 0, f2 = 0, r2 = 0;
         bool ok = false;
-        if (t.size() == 5 && t[2] == ':') ok = point(std::string_view(t).substr(0, 2), f1, r1) &&
-                                               point(std::string_view(t).substr(3, 2), f2, r2);
+        if (t.size() == 5 && t[2] == ':')
+            ok = point(std::string_view(t).substr(0, 2), f1, r1) && point(std::string_view(t).substr(3, 2), f2, r2);
         else if ((ok = point(t, f1, r1))) f2 = f1, r2 = r1;
         if (!ok) {
             report(Severity::error, "bad-position", v.offset,
-                   prop.id + "[" + v.text + "]: not a point of the " + std::to_string(size) + "x" +
-                       std::to_string(size) + " board; the moves are not replayed");
+                   prop.id + "[" + v.text + "]: not a point of the " + std::to_string(size) + "x" + std::to_string(size) +
+                       " board; the moves are not replayed");
             return false;
         }
         for (int f = std::min(f1, f2); f <= std::max(f1, f2); ++f)
-            for (int r = std::min(r1, r2); r <= std::max(r1, r2); ++r)
-                pos.put(stones::make_point(f, size - 1 - r), stone);
+            for (int r = std::min(r1, r2); r <= std::max(r1, r2); ++r) pos.put(stones::make_point(f, size - 1 - r), stone);
     }
     return true;
 }
@@ -391,7 +389,8 @@ bool Builder::set_up(const Node& root) {
     if (const std::string* sz = root.value("SZ")) {
         tag("Size", trim(*sz));
         if (auto e = stones::apply_size_tag(rules_, trim(*sz))) {
-            if (replay) report(Severity::error, "bad-rules", offset_of("SZ"), "SZ[" + *sz + "]: " + *e + "; the moves are not replayed");
+            if (replay)
+                report(Severity::error, "bad-rules", offset_of("SZ"), "SZ[" + *sz + "]: " + *e + "; the moves are not replayed");
             replay = false;
         }
     }
@@ -399,7 +398,9 @@ bool Builder::set_up(const Node& root) {
         std::string joined;
         for (const std::string& w : option_words) joined += (joined.empty() ? "" : " ") + w;
         if (auto e = stones::apply_rules_tag(rules_, joined)) {
-            if (replay) report(Severity::error, "bad-rules", offset_of("RU"), "RU[" + *root.value("RU") + "]: " + *e + "; the moves are not replayed");
+            if (replay)
+                report(Severity::error, "bad-rules", offset_of("RU"),
+                       "RU[" + *root.value("RU") + "]: " + *e + "; the moves are not replayed");
             replay = false;
         }
     }
@@ -437,8 +438,9 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
         for (const char* id : {"AB", "AW", "AE"})
             if (const Property* p = n.find(id))
                 report(Severity::warning, "setup-ignored", p->offset,
-                       std::string(id) + " after the first node: set-up stones inside a game are not supported and "
-                                         "are left out");
+                       std::string(id) +
+                           " after the first node: set-up stones inside a game are not supported and "
+                           "are left out");
     const Property* b = n.find("B");
     const Property* w = n.find("W");
     bool placed = false;
@@ -453,10 +455,9 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
         if (pos.game_over()) {
             std::string how = "the game is already over";
             if (main && end_ply_ >= 0)
-                how += pos.outcome() == Outcome::draw
-                           ? " (drawn after " + end_text_ + ")"
-                           : " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") +
-                                 " won with " + end_text_ + ")";
+                how += pos.outcome() == Outcome::draw ? " (drawn after " + end_text_ + ")"
+                                                      : " (" +
+                        std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " + end_text_ + ")";
             report_move(Severity::error, "move-after-end", *m, ply, how + "; no move can follow");
             return false;
         }
@@ -474,8 +475,8 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
         const int file = v[0] - 'a', row = v[1] - 'a';
         if (file >= size || row >= size) {
             report_move(Severity::error, "illegal-move", *m, ply,
-                        "the point is off the " + std::to_string(size) + "x" + std::to_string(size) +
-                            " board (letters a-" + std::string(1, char('a' + size - 1)) + ")");
+                        "the point is off the " + std::to_string(size) + "x" + std::to_string(size) + " board (letters a-" +
+                            std::string(1, char('a' + size - 1)) + ")");
             return false;
         }
         const int point = stones::make_point(file, size - 1 - row);
@@ -491,8 +492,8 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
         if (e != stones::PlaceError::none) {
             std::string why(stones::place_error_text(e));
             if (e == stones::PlaceError::occupied)
-                why = "the point " + name + " is occupied by a " +
-                      (pos.at(point) == stones::Stone::black ? "black" : "white") + " stone";
+                why = "the point " + name + " is occupied by a " + (pos.at(point) == stones::Stone::black ? "black" : "white") +
+                    " stone";
             else if (e == stones::PlaceError::double_three)
                 why = name + " makes two free threes at once: a forbidden double-three";
             report_move(Severity::error, "illegal-move", *m, ply, why);
@@ -562,8 +563,7 @@ void Builder::walk(int t, std::size_t first, Line& line, stones::StonePosition p
             if (l.plies.empty())
                 report(Severity::warning, "empty-variation", p_.trees[std::size_t(child)].offset,
                        "a variation without moves is left out");
-            else
-                alt.alternatives.push_back(std::move(l));
+            else alt.alternatives.push_back(std::move(l));
         }
         if (!alt.alternatives.empty()) pending.push_back(std::move(alt));
         t = tree.children.front();
@@ -589,15 +589,13 @@ void Builder::check_result(const stones::StonePosition& final_pos) {
     out_.result = re_result_;
     if (!over) return; // a decisive result on an open position: a resignation (or a time loss)
     const std::string what = final_pos.outcome() == Outcome::draw
-                                 ? "the board is full and the game drawn"
-                                 : std::string(final_pos.outcome() == Outcome::white_wins ? "White" : "Black") +
-                                       " won" + (end_ply_ >= 0 ? " with " + end_text_ : " in the start position");
+        ? "the board is full and the game drawn"
+        : std::string(final_pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won" +
+            (end_ply_ >= 0 ? " with " + end_text_ : " in the start position");
     if (re_result_ == "*")
-        report(Severity::warning, "result-incomplete", re_offset_,
-               "RE does not name a winner but " + what + " (" + winner + ")");
+        report(Severity::warning, "result-incomplete", re_offset_, "RE does not name a winner but " + what + " (" + winner + ")");
     else if (re_result_ != winner)
-        report(Severity::error, "result-contradicts", re_offset_,
-               "RE says " + re_result_ + " but " + what + " (" + winner + ")");
+        report(Severity::error, "result-contradicts", re_offset_, "RE says " + re_result_ + " but " + what + " (" + winner + ")");
 }
 
 void Builder::run() {
@@ -787,8 +785,7 @@ bool SgfReader::next(GameRecord& game) {
     return true;
 }
 
-std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name,
-                                 std::vector<Diagnostic>* file_diagnostics) {
+std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
     std::istringstream in{std::string(text)};
     SgfReader reader(in, name);
     std::vector<GameRecord> games;
