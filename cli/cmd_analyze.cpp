@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <optional>
 
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
@@ -117,144 +118,183 @@ bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
     return true;
 }
 
+// What the command line asks for, read and checked before the database is opened.
+struct AnalyzeOptions {
+    analysis::JudgeSettings settings = analysis::judge_defaults();
+    // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
+    analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
+    int threads = QThread::idealThreadCount();
+    db::GameFilter filter;
+    std::vector<std::int64_t> ids;
+    bool json = false, quiet = false, force = false;
+};
+
+// The search budget and the verdict thresholds; false (and `error` set) on a bad value.
+bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error) {
+    if (p.isSet("depth") && p.isSet("nodes")) return error = "give --depth or --nodes, not both", false;
+    bool ok = true;
+    if (p.isSet("depth")) {
+        const int d = p.value("depth").toInt(&ok);
+        if (!ok || d < 1 || d > 30) return error = "--depth must be a whole number from 1 to 30", false;
+        o.settings.limits = {};
+        o.settings.limits.depth = d;
+        o.stone_settings.limits = o.settings.limits;
+    }
+    if (p.isSet("nodes")) {
+        const qlonglong n = p.value("nodes").toLongLong(&ok);
+        if (!ok || n < 100) return error = "--nodes must be a whole number of at least 100", false;
+        o.settings.limits = {};
+        o.settings.limits.nodes = std::uint64_t(n);
+        o.stone_settings.limits = o.settings.limits;
+    }
+    analysis::JudgeSettings& s = o.settings;
+    if (!read_fraction(p, "inaccuracy", s.inaccuracy) || !read_fraction(p, "mistake", s.mistake) ||
+        !read_fraction(p, "blunder", s.blunder))
+        return error = "--inaccuracy, --mistake and --blunder take a number between 0 and 1", false;
+    if (!(s.inaccuracy <= s.mistake && s.mistake <= s.blunder))
+        return error = "thresholds must grow: inaccuracy <= mistake <= blunder", false;
+    o.stone_settings.inaccuracy = s.inaccuracy;
+    o.stone_settings.mistake = s.mistake;
+    o.stone_settings.blunder = s.blunder;
+    return true;
+}
+
+bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptions& o, int& code) {
+    std::string error;
+    if (!read_judge_settings(p, o, error)) return code = usage_error(self, error), false;
+    bool ok = true;
+    if (p.isSet("threads")) {
+        o.threads = p.value("threads").toInt(&ok);
+        if (!ok || o.threads < 1 || o.threads > 256)
+            return code = usage_error(self, "--threads must be a whole number from 1 to 256"), false;
+    }
+    if (!read_filter(self, p, o.filter, code)) return false;
+    for (const QString& a : p.positionalArguments()) {
+        const qlonglong id = a.toLongLong(&ok);
+        if (!ok || id < 1) return code = usage_error(self, "'" + a.toStdString() + "' is not a game id"), false;
+        o.ids.push_back(id);
+    }
+    if (o.ids.empty() && !o.filter.any() && !p.isSet("all"))
+        return code = usage_error(self, "say which games to judge: game ids, tag filters, or --all"), false;
+    o.json = p.isSet("json");
+    o.quiet = cli::quiet(); // --quiet (every command): also no per-game lines
+    o.force = p.isSet("force");
+    return true;
+}
+
+// The games asked for: by id (each must exist; nullopt after a message otherwise), or by filter.
+std::optional<std::vector<db::StoredGame>> chosen_games(db::GameDatabase& database, const AnalyzeOptions& o) {
+    std::vector<db::StoredGame> games;
+    for (std::int64_t id : o.ids) {
+        auto g = database.game(id);
+        if (!g) {
+            print_err("gounki analyze: no game " + std::to_string(id) + " in " + database.sql().path() + "\n");
+            return std::nullopt;
+        }
+        games.push_back(std::move(*g));
+    }
+    if (o.ids.empty())
+        database.for_each_game(o.filter, [&](const db::StoredGame& g) {
+            games.push_back(g);
+            return true;
+        });
+    return games;
+}
+
+struct Totals {
+    std::size_t judged = 0, plies = 0;
+    int skipped = 0;
+    std::uint64_t nodes = 0;
+    bool any_stone = false;
+    double seconds = 0;
+};
+
+// Runs the jobs on a pool of o.threads; results come back in order, each stored in its own
+// transaction as soon as it is ready, so an interruption loses at most the games under way.
+void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<Job>& jobs, const AnalyzeOptions& o,
+                     Totals& totals) {
+    QThreadPool pool;
+    pool.setMaxThreadCount(o.threads);
+    for (const Job& j : jobs) totals.plies += j.moves.size();
+    Progress progress("judging", jobs.size(), !o.quiet && !o.json);
+    QElapsedTimer timer;
+    timer.start();
+    QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [](const Job& job) { return Done{job.id, judge(job)}; });
+    for (int i = 0; i < int(jobs.size()); ++i) {
+        Done done = future.resultAt(i);
+        {
+            db::Transaction tx(database.sql(), db::TransactionKind::immediate);
+            store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement);
+            tx.commit();
+        }
+        // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
+        if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
+        totals.nodes += done.judgement.nodes;
+        if (o.json) print_ply_lines(done.id, jobs[std::size_t(i)].start, done.judgement);
+        else if (!o.quiet) {
+            progress.clear();
+            print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
+                      std::string(std::to_string(done.id).size() + 7, ' ') + "Black " + side_line(done.judgement.sides[1]) +
+                      "\n");
+        }
+        progress.update(std::size_t(i) + 1);
+    }
+    progress.finish();
+    totals.judged = jobs.size();
+    totals.seconds = double(timer.nsecsElapsed()) / 1e9;
+}
+
+void print_summary(const AnalyzeOptions& o, const Totals& t, const std::string& settings_text,
+                   const std::string& stone_settings_text) {
+    if (o.json) {
+        QJsonObject obj{{"type", "summary"},        {"judged", qint64(t.judged)},
+                        {"skipped", t.skipped},     {"plies", qint64(t.plies)},
+                        {"nodes", qint64(t.nodes)}, {"seconds", t.seconds},
+                        {"threads", o.threads},     {"settings", QString::fromStdString(settings_text)}};
+        if (t.any_stone) obj["stone_settings"] = QString::fromStdString(stone_settings_text);
+        print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else if (!o.quiet) {
+        char rate[160];
+        std::snprintf(rate, sizeof rate, " in %.1f s on %d threads, %.0f nodes/s; ", t.seconds, o.threads,
+                      t.seconds > 0 ? double(t.nodes) / t.seconds : 0.0);
+        print_out("judged " + counted(qint64(t.judged), "game") + " (" + counted(qint64(t.plies), "ply", "plies") + ")" + rate +
+                  std::to_string(t.skipped) + " already judged with these settings (--force judges them again)\nsettings: " +
+                  settings_text + "\n" + (t.any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()));
+    }
+}
+
 } // namespace
 
 int run_analyze(const QCommandLineParser& p) {
     const Command& self = *find_command("analyze");
-    analysis::JudgeSettings settings = analysis::judge_defaults();
-    // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
-    analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
-    if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
-    bool ok = true;
-    if (p.isSet("depth")) {
-        const int d = p.value("depth").toInt(&ok);
-        if (!ok || d < 1 || d > 30) return usage_error(self, "--depth must be a whole number from 1 to 30");
-        settings.limits = {};
-        settings.limits.depth = d;
-        stone_settings.limits = settings.limits;
-    }
-    if (p.isSet("nodes")) {
-        const qlonglong n = p.value("nodes").toLongLong(&ok);
-        if (!ok || n < 100) return usage_error(self, "--nodes must be a whole number of at least 100");
-        settings.limits = {};
-        settings.limits.nodes = std::uint64_t(n);
-        stone_settings.limits = settings.limits;
-    }
-    if (!read_fraction(p, "inaccuracy", settings.inaccuracy) || !read_fraction(p, "mistake", settings.mistake) ||
-        !read_fraction(p, "blunder", settings.blunder))
-        return usage_error(self, "--inaccuracy, --mistake and --blunder take a number between 0 and 1");
-    if (!(settings.inaccuracy <= settings.mistake && settings.mistake <= settings.blunder))
-        return usage_error(self, "thresholds must grow: inaccuracy <= mistake <= blunder");
-    stone_settings.inaccuracy = settings.inaccuracy;
-    stone_settings.mistake = settings.mistake;
-    stone_settings.blunder = settings.blunder;
-    int threads = QThread::idealThreadCount();
-    if (p.isSet("threads")) {
-        threads = p.value("threads").toInt(&ok);
-        if (!ok || threads < 1 || threads > 256) return usage_error(self, "--threads must be a whole number from 1 to 256");
-    }
-    db::GameFilter filter;
+    AnalyzeOptions o;
     int code = exit_ok;
-    if (!read_filter(self, p, filter, code)) return code;
-    std::vector<std::int64_t> ids;
-    for (const QString& a : p.positionalArguments()) {
-        const qlonglong id = a.toLongLong(&ok);
-        if (!ok || id < 1) return usage_error(self, a.toStdString().insert(0, 1, '\'') + "' is not a game id");
-        ids.push_back(id);
-    }
-    if (ids.empty() && !filter.any() && !p.isSet("all"))
-        return usage_error(self, "say which games to judge: game ids, tag filters, or --all");
-    const bool json = p.isSet("json"), quiet = cli::quiet(); // --quiet (every command): also no per-game lines
-
+    if (!read_options(self, p, o, code)) return code;
     auto database = open_database(self, p, db::Access::read_write);
     if (!database) return exit_usage;
     try {
         db::AnalysisStore store(database->sql());
-        const std::string settings_text = db::analysis_settings_text(settings);
-        const std::string stone_settings_text = db::analysis_settings_text(stone_settings);
-        // Gather the games: by id (each must exist), or by filter.
-        std::vector<db::StoredGame> games;
-        if (!ids.empty()) {
-            for (std::int64_t id : ids) {
-                auto g = database->game(id);
-                if (!g) {
-                    print_err("gounki analyze: no game " + std::to_string(id) + " in " + database->sql().path() + "\n");
-                    return exit_usage;
-                }
-                games.push_back(std::move(*g));
-            }
-        } else {
-            database->for_each_game(filter, [&](const db::StoredGame& g) {
-                games.push_back(g);
-                return true;
-            });
-        }
-
+        const std::string settings_text = db::analysis_settings_text(o.settings);
+        const std::string stone_settings_text = db::analysis_settings_text(o.stone_settings);
+        const auto games = chosen_games(*database, o);
+        if (!games) return exit_usage;
         std::vector<Job> jobs;
-        int skipped = 0;
-        bool any_stone = false;
-        for (const db::StoredGame& g : games) {
-            const bool stone = g.summary.kind != GameKind::gounki;
-            any_stone |= stone;
+        Totals totals;
+        for (const db::StoredGame& g : *games) {
+            const bool stone = is_stone_game(g.summary.kind);
+            totals.any_stone |= stone;
             const std::string& text = stone ? stone_settings_text : settings_text;
             const AnyPosition start = stone ? AnyPosition(g.stone_start) : AnyPosition(g.start);
-            if (!p.isSet("force") && store.has(g.summary.id, text)) {
-                ++skipped;
-                if (json)
+            if (!o.force && store.has(g.summary.id, text)) {
+                ++totals.skipped;
+                if (o.json)
                     if (auto stored = store.load(g.summary.id, text)) print_ply_lines(g.summary.id, start, stored->judgement);
                 continue;
             }
-            jobs.push_back({g.summary.id, start, g.moves, stone ? stone_settings : settings, text});
+            jobs.push_back({g.summary.id, start, g.moves, stone ? o.stone_settings : o.settings, text});
         }
-
-        QThreadPool pool;
-        pool.setMaxThreadCount(threads);
-        std::size_t total_plies = 0;
-        for (const Job& j : jobs) total_plies += j.moves.size();
-        Progress progress("judging", jobs.size(), !quiet && !json);
-        QElapsedTimer timer;
-        timer.start();
-        // One judge call per game; results come back in order, each stored in its own transaction
-        // as soon as it is ready, so an interruption loses at most the games under way.
-        QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [](const Job& job) { return Done{job.id, judge(job)}; });
-        std::uint64_t nodes = 0;
-        for (int i = 0; i < int(jobs.size()); ++i) {
-            Done done = future.resultAt(i);
-            {
-                db::Transaction tx(database->sql(), db::TransactionKind::immediate);
-                store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement);
-                tx.commit();
-            }
-            // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
-            if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
-            nodes += done.judgement.nodes;
-            if (json) print_ply_lines(done.id, jobs[std::size_t(i)].start, done.judgement);
-            else if (!quiet) {
-                progress.clear();
-                print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
-                          std::string(std::to_string(done.id).size() + 7, ' ') + "Black " + side_line(done.judgement.sides[1]) +
-                          "\n");
-            }
-            progress.update(std::size_t(i) + 1);
-        }
-        progress.finish();
-        const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        if (json) {
-            QJsonObject o{{"type", "summary"},      {"judged", qint64(jobs.size())},
-                          {"skipped", skipped},     {"plies", qint64(total_plies)},
-                          {"nodes", qint64(nodes)}, {"seconds", seconds},
-                          {"threads", threads},     {"settings", QString::fromStdString(settings_text)}};
-            if (any_stone) o["stone_settings"] = QString::fromStdString(stone_settings_text);
-            print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-        } else if (!quiet) {
-            char rate[160];
-            std::snprintf(rate, sizeof rate, " in %.1f s on %d threads, %.0f nodes/s; ", seconds, threads,
-                          seconds > 0 ? double(nodes) / seconds : 0.0);
-            print_out("judged " + counted(qint64(jobs.size()), "game") + " (" + counted(qint64(total_plies), "ply", "plies") +
-                      ")" + rate + std::to_string(skipped) +
-                      " already judged with these settings (--force judges them again)\nsettings: " + settings_text + "\n" +
-                      (any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()));
-        }
+        judge_and_store(*database, store, jobs, o, totals);
+        print_summary(o, totals, settings_text, stone_settings_text);
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;
 }

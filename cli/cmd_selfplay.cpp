@@ -78,141 +78,164 @@ void describe_selfplay(QCommandLineParser& p) {
     p.addOption({QStringList{"o", "output"}, "Write the records to FILE ('-' for standard output).", "FILE"});
 }
 
-int run_selfplay(const QCommandLineParser& p) {
-    const Command& self = *find_command("selfplay");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
-    if (!p.isSet("output")) return usage_error(self, "-o FILE is required ('-' for standard output)");
-    auto number = [&](const char* name, long long def, long long lo, long long hi, long long& out) {
-        if (!p.isSet(name)) {
-            out = def;
-            return true;
-        }
+namespace {
+
+// What the command line asks for, read and checked before anything is played.
+struct SelfplayOptions {
+    long long games = 10, depth = 4, nodes = 0, seed = 1, random_plies = 4, max_plies = 400, threads = 1;
+    GameKind kind = GameKind::gounki;
+    SearchLimits limits;
+    std::string player; // both players' name in the records
+    QString output;
+    bool json = false, fit = false;
+};
+
+bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOptions& o, int& code) {
+    const auto fail = [&](const std::string& message) { return code = usage_error(self, message), false; };
+    if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!p.isSet("output")) return fail("-o FILE is required ('-' for standard output)");
+    const auto number = [&](const char* name, long long lo, long long hi, long long& out) {
+        if (!p.isSet(name)) return true;
         bool ok = false;
         out = p.value(name).toLongLong(&ok);
         return ok && out >= lo && out <= hi;
     };
-    long long games, depth, nodes, seed, random_plies, max_plies, threads;
-    if (!number("games", 10, 1, 1000000, games)) return usage_error(self, "--games must be a whole number from 1 to 1000000");
-    if (!number("depth", 4, 1, max_search_depth, depth)) return usage_error(self, "--depth must be a whole number from 1 to 64");
-    if (!number("nodes", 0, 1, 1LL << 40, nodes)) return usage_error(self, "--nodes must be a positive whole number");
-    if (!number("seed", 1, 0, (1LL << 62), seed)) return usage_error(self, "--seed must be a whole number");
-    if (!number("random-plies", 4, 0, 40, random_plies)) return usage_error(self, "--random-plies must be from 0 to 40");
-    if (!number("max-plies", 400, 10, 100000, max_plies)) return usage_error(self, "--max-plies must be from 10 to 100000");
-    if (!number("threads", 1, 1, 256, threads)) return usage_error(self, "--threads must be from 1 to 256");
-    if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
-    GameKind kind = GameKind::gounki;
-    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
-    const bool json = p.isSet("json");
-    if (json && p.value("output") == "-") return usage_error(self, "--json prints on standard output: give -o FILE, not '-'");
+    if (!number("games", 1, 1000000, o.games)) return fail("--games must be a whole number from 1 to 1000000");
+    if (!number("depth", 1, max_search_depth, o.depth)) return fail("--depth must be a whole number from 1 to 64");
+    if (!number("nodes", 1, 1LL << 40, o.nodes)) return fail("--nodes must be a positive whole number");
+    if (!number("seed", 0, (1LL << 62), o.seed)) return fail("--seed must be a whole number");
+    if (!number("random-plies", 0, 40, o.random_plies)) return fail("--random-plies must be from 0 to 40");
+    if (!number("max-plies", 10, 100000, o.max_plies)) return fail("--max-plies must be from 10 to 100000");
+    if (!number("threads", 1, 256, o.threads)) return fail("--threads must be from 1 to 256");
+    if (p.isSet("depth") && p.isSet("nodes")) return fail("give --depth or --nodes, not both");
+    if (p.isSet("game") && !read_game(self, "game", p.value("game"), o.kind)) return code = exit_usage, false;
+    o.json = p.isSet("json");
+    o.fit = p.isSet("fit");
+    o.output = p.value("output");
+    if (o.json && o.output == "-") return fail("--json prints on standard output: give -o FILE, not '-'");
+    if (o.nodes) o.limits.nodes = std::uint64_t(o.nodes);
+    else o.limits.depth = int(o.depth);
+    o.player = player_name(o.limits);
+    return true;
+}
 
-    SearchLimits limits;
-    if (nodes) limits.nodes = std::uint64_t(nodes);
-    else limits.depth = int(depth);
-    const std::string name = player_name(limits);
+// Game `i` of the run: its record and what the summary and the curve fit need of it.
+GameSummary play_one(const SelfplayOptions& o, int i) {
+    Random rng(game_seed(std::uint64_t(o.seed), i));
+    GameSummary out;
+    AnyPosition::start(o.kind).visit([&](const auto& start) {
+        using Pos = std::decay_t<decltype(start)>;
+        const std::vector<Move> opening = random_opening(start, int(o.random_plies), rng);
+        typename EngineOf<Pos>::Options options;
+        options.hash_mb = 8;
+        typename EngineOf<Pos>::Searcher searcher(options);
+        const PlayedGameOf<Pos> g =
+            play_game<Pos>(start, opening, {&searcher, o.limits}, {&searcher, o.limits}, int(o.max_plies));
+        out.record = parser::write_record(to_record(g, o.player, o.player, i + 1));
+        out.outcome = g.adjudicated ? Outcome::none : g.outcome;
+        out.adjudicated = g.adjudicated;
+        out.plies = g.plies.size();
+        const Color first = start.side_to_move();
+        for (std::size_t k = 0; k < g.plies.size(); ++k) {
+            if (g.plies[k].from_opening) continue;
+            const Color mover = k % 2 == 0 ? first : ~first;
+            const double result = out.outcome == Outcome::none || out.outcome == Outcome::draw ? 0.5
+                : out.outcome == win_for(mover)                                                ? 1.0
+                                                                                               : 0.0;
+            out.samples.push_back({g.plies[k].score, result});
+        }
+    });
+    return out;
+}
 
-    const QString out_name = p.value("output");
+std::vector<GameSummary> play_all(const SelfplayOptions& o) {
+    std::vector<int> indices(static_cast<std::size_t>(o.games));
+    for (int i = 0; i < int(o.games); ++i) indices[std::size_t(i)] = i;
+    std::vector<GameSummary> played;
+    if (o.threads > 1) {
+        QThreadPool pool;
+        pool.setMaxThreadCount(int(o.threads));
+        const std::function<GameSummary(const int&)> play = [&o](const int& i) { return play_one(o, i); };
+        return QtConcurrent::blockingMapped<std::vector<GameSummary>>(&pool, indices, play);
+    }
+    Progress progress("games", std::size_t(o.games), true); // only on a terminal
+    for (int i : indices) {
+        played.push_back(play_one(o, i));
+        progress.update(std::size_t(i) + 1);
+    }
+    progress.finish();
+    return played;
+}
+
+struct Tally {
+    int wins[3] = {0, 0, 0}; // white, black, draw
+    std::size_t plies = 0;
+    CurveFit fit;
+};
+
+void print_summary(const SelfplayOptions& o, const Tally& t) {
+    if (o.json) {
+        QJsonObject obj;
+        obj["game"] = QString::fromStdString(std::string(game_kind_name(o.kind)));
+        obj["games"] = qint64(o.games);
+        obj["white_wins"] = t.wins[0];
+        obj["black_wins"] = t.wins[1];
+        obj["draws"] = t.wins[2];
+        obj["plies"] = qint64(t.plies);
+        obj["plies_per_game"] = double(t.plies) / double(o.games);
+        obj["player"] = QString::fromStdString(o.player);
+        obj["output"] = o.output;
+        if (o.fit)
+            obj["fit"] = QJsonObject{{"scale", t.fit.scale},
+                                     {"samples", t.fit.samples},
+                                     {"log_loss", t.fit.log_loss},
+                                     {"base_log_loss", t.fit.base_log_loss}};
+        print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return;
+    }
+    print_err(std::to_string(o.games) + " games: White won " + std::to_string(t.wins[0]) + ", Black won " +
+              std::to_string(t.wins[1]) + ", draws (adjudicated) " + std::to_string(t.wins[2]) + "; " +
+              std::to_string(t.plies / std::size_t(o.games)) + " plies a game on average\n");
+    if (o.fit) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "curve fit: scale %.1f over %d scored positions; mean log loss %.4f (0.5 everywhere: %.4f)\n", t.fit.scale,
+                      t.fit.samples, t.fit.log_loss, t.fit.base_log_loss);
+        print_err(line);
+    }
+}
+
+} // namespace
+
+int run_selfplay(const QCommandLineParser& p) {
+    const Command& self = *find_command("selfplay");
+    SelfplayOptions o;
+    int code = exit_ok;
+    if (!read_options(self, p, o, code)) return code;
     std::ofstream file;
-    if (out_name != "-") {
-        file.open(out_name.toStdString(), std::ios::binary);
+    if (o.output != "-") {
+        file.open(o.output.toStdString(), std::ios::binary);
         if (!file) {
-            print_err("gounki selfplay: cannot write '" + out_name.toStdString() + "'\n");
+            print_err("gounki selfplay: cannot write '" + o.output.toStdString() + "'\n");
             return exit_usage;
         }
     }
-
-    std::vector<int> indices(static_cast<std::size_t>(games));
-    for (int i = 0; i < int(games); ++i) indices[std::size_t(i)] = i;
-    auto play = [&](int i) {
-        Random rng(game_seed(std::uint64_t(seed), i));
-        GameSummary out;
-        auto sample = [&](Outcome outcome, bool adjudicated, const std::vector<PlayedPly>& plies, Color first) {
-            out.outcome = adjudicated ? Outcome::none : outcome;
-            out.adjudicated = adjudicated;
-            out.plies = plies.size();
-            for (std::size_t k = 0; k < plies.size(); ++k) {
-                if (plies[k].from_opening) continue;
-                const Color mover = k % 2 == 0 ? first : ~first;
-                const double result = out.outcome == Outcome::none || out.outcome == Outcome::draw ? 0.5
-                    : out.outcome == win_for(mover)                                                ? 1.0
-                                                                                                   : 0.0;
-                out.samples.push_back({plies[k].score, result});
-            }
-        };
-        AnyPosition::start(kind).visit([&](const auto& start) {
-            using Pos = std::decay_t<decltype(start)>;
-            const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
-            typename EngineOf<Pos>::Options options;
-            options.hash_mb = 8;
-            typename EngineOf<Pos>::Searcher searcher(options);
-            const PlayedGameOf<Pos> g = play_game<Pos>(start, opening, {&searcher, limits}, {&searcher, limits}, int(max_plies));
-            out.record = parser::write_record(to_record(g, name, name, i + 1));
-            sample(g.outcome, g.adjudicated, g.plies, start.side_to_move());
-        });
-        return out;
-    };
-    std::vector<GameSummary> played;
-    if (threads > 1) {
-        QThreadPool pool;
-        pool.setMaxThreadCount(int(threads));
-        played =
-            QtConcurrent::blockingMapped<std::vector<GameSummary>>(&pool, indices, std::function<GameSummary(const int&)>(play));
-    } else {
-        Progress progress("games", std::size_t(games), true); // only on a terminal
-        for (int i : indices) {
-            played.push_back(play(i));
-            progress.update(std::size_t(i) + 1);
-        }
-        progress.finish();
-    }
-
-    int wins[3] = {0, 0, 0}; // white, black, draw
+    const std::vector<GameSummary> played = play_all(o);
+    Tally tally;
     std::vector<CurveSample> samples;
-    std::size_t total_plies = 0;
     for (const GameSummary& g : played) {
-        if (out_name == "-") print_out(g.record);
+        if (o.output == "-") print_out(g.record);
         else file << g.record;
-        ++wins[g.outcome == Outcome::white_wins ? 0 : g.outcome == Outcome::black_wins ? 1 : 2];
-        total_plies += g.plies;
+        ++tally.wins[g.outcome == Outcome::white_wins ? 0 : g.outcome == Outcome::black_wins ? 1 : 2];
+        tally.plies += g.plies;
         samples.insert(samples.end(), g.samples.begin(), g.samples.end());
     }
     if (file.is_open() && !file) {
-        print_err("gounki selfplay: error writing '" + out_name.toStdString() + "'\n");
+        print_err("gounki selfplay: error writing '" + o.output.toStdString() + "'\n");
         return exit_usage;
     }
-    const CurveFit fit = p.isSet("fit") ? fit_curve_scale(samples) : CurveFit{};
-    if (json) {
-        QJsonObject o;
-        o["game"] = QString::fromStdString(std::string(game_kind_name(kind)));
-        o["games"] = qint64(games);
-        o["white_wins"] = wins[0];
-        o["black_wins"] = wins[1];
-        o["draws"] = wins[2];
-        o["plies"] = qint64(total_plies);
-        o["plies_per_game"] = double(total_plies) / double(games);
-        o["player"] = QString::fromStdString(name);
-        o["output"] = out_name;
-        if (p.isSet("fit")) {
-            QJsonObject f;
-            f["scale"] = fit.scale;
-            f["samples"] = fit.samples;
-            f["log_loss"] = fit.log_loss;
-            f["base_log_loss"] = fit.base_log_loss;
-            o["fit"] = f;
-        }
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-        return exit_ok;
-    }
-    print_err(std::to_string(games) + " games: White won " + std::to_string(wins[0]) + ", Black won " + std::to_string(wins[1]) +
-              ", draws (adjudicated) " + std::to_string(wins[2]) + "; " + std::to_string(total_plies / std::size_t(games)) +
-              " plies a game on average\n");
-    if (p.isSet("fit")) {
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "curve fit: scale %.1f over %d scored positions; mean log loss %.4f (0.5 everywhere: %.4f)\n", fit.scale,
-                      fit.samples, fit.log_loss, fit.base_log_loss);
-        print_err(line);
-    }
+    if (o.fit) tally.fit = fit_curve_scale(samples);
+    print_summary(o, tally);
     return exit_ok;
 }
 
