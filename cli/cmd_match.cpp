@@ -3,7 +3,7 @@
 // Plays engine setting A against setting B. Games go in pairs: the same random opening twice, A
 // playing White in one and Black in the other, so that neither the opening nor the colour favours
 // either side.
-#include <QDate>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 
 #include "analysis/selfplay.hpp"
 #include "cli/command.hpp"
+#include "cli/engine_record.hpp"
 #include "parser/writer.hpp"
 
 namespace gounki::cli {
@@ -19,12 +20,6 @@ namespace gounki::cli {
 namespace {
 
 using namespace gounki::analysis;
-
-std::string setting_name(const SearchLimits& l) {
-    if (l.depth) return "gounki depth " + std::to_string(l.depth);
-    if (l.nodes) return "gounki nodes " + std::to_string(l.nodes);
-    return "gounki time " + std::to_string(l.time_ms) + " ms";
-}
 
 // Reads "name=value,name=value" over the options: evaluation weights ("advance=0:120:60:..." for
 // the table) and the search's pruning margins (futility, reverse_futility).
@@ -99,130 +94,150 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
 }
 
-int run_match(const QCommandLineParser& p) {
-    const Command& self = *find_command("match");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
-    auto number = [&](const char* name, long long def, long long lo, long long hi, long long& out) {
-        if (!p.isSet(name)) {
-            out = def;
-            return true;
-        }
-        bool ok = false;
-        out = p.value(name).toLongLong(&ok);
-        return ok && out >= lo && out <= hi;
-    };
-    long long games, a_depth, a_nodes, b_depth, b_nodes, seed, random_plies, max_plies, threads;
-    if (!number("games", 200, 1, 1000000, games)) return usage_error(self, "--games must be from 1 to 1000000");
-    if (!number("a-depth", 0, 1, max_search_depth, a_depth)) return usage_error(self, "--a-depth must be from 1 to 64");
-    if (!number("a-nodes", 0, 1, 1LL << 40, a_nodes)) return usage_error(self, "--a-nodes must be a positive whole number");
-    if (!number("b-depth", 4, 1, max_search_depth, b_depth)) return usage_error(self, "--b-depth must be from 1 to 64");
-    if (!number("b-nodes", 0, 1, 1LL << 40, b_nodes)) return usage_error(self, "--b-nodes must be a positive whole number");
-    if (!number("seed", 1, 0, 1LL << 62, seed)) return usage_error(self, "--seed must be a whole number");
-    if (!number("random-plies", 4, 0, 40, random_plies)) return usage_error(self, "--random-plies must be from 0 to 40");
-    if (!number("max-plies", 400, 10, 100000, max_plies)) return usage_error(self, "--max-plies must be from 10 to 100000");
-    if (!number("threads", 1, 1, 256, threads)) return usage_error(self, "--threads must be from 1 to 256");
-    if (p.isSet("a-depth") && p.isSet("a-nodes")) return usage_error(self, "give --a-depth or --a-nodes, not both");
-    if (p.isSet("b-depth") && p.isSet("b-nodes")) return usage_error(self, "give --b-depth or --b-nodes, not both");
+namespace {
 
-    SearchLimits a = default_search_limits(), b;
-    if (a_depth) a = SearchLimits{int(a_depth), 0, 0};
-    if (a_nodes) a = SearchLimits{0, std::uint64_t(a_nodes), 0};
-    b.depth = int(b_depth);
-    if (b_nodes) b = SearchLimits{0, std::uint64_t(b_nodes), 0};
+// What the command line asks for, read and checked before anything is played.
+struct MatchOptions {
+    long long games = 200, seed = 1, random_plies = 4, max_plies = 400, threads = 1;
+    SearchLimits a = default_search_limits(), b{4, 0, 0};
     SearchOptions a_options, b_options;
-    a_options.hash_mb = b_options.hash_mb = 16;
-    std::string error;
-    if (p.isSet("a-eval") && !parse_weights(p.value("a-eval").toStdString(), a_options, error)) return usage_error(self, error);
-    if (p.isSet("b-eval") && !parse_weights(p.value("b-eval").toStdString(), b_options, error)) return usage_error(self, error);
-    std::string a_name = setting_name(a), b_name = setting_name(b);
-    if (p.isSet("a-eval")) a_name += " (" + p.value("a-eval").toStdString() + ")";
-    if (p.isSet("b-eval")) b_name += " (" + p.value("b-eval").toStdString() + ")";
-    const int pairs = int((games + 1) / 2);
+    std::string a_name, b_name;
+    QString output; // empty: no records written
+    bool json = false;
+};
 
+// --X-depth / --X-nodes / --X-eval of player X ("a" or "b").
+bool read_player(const QCommandLineParser& p, const std::string& x, SearchLimits& limits, SearchOptions& options,
+                 std::string& name, std::string& error) {
+    const std::string depth = x + "-depth", nodes = x + "-nodes", eval = x + "-eval";
+    long long d = 0, n = 0;
+    if (!read_number(p, depth.c_str(), 1, max_search_depth, d)) return error = "--" + depth + " must be from 1 to 64", false;
+    if (!read_number(p, nodes.c_str(), 1, 1LL << 40, n)) return error = "--" + nodes + " must be a positive whole number", false;
+    if (d && n) return error = "give --" + depth + " or --" + nodes + ", not both", false;
+    if (d) limits = SearchLimits{int(d), 0, 0};
+    if (n) limits = SearchLimits{0, std::uint64_t(n), 0};
+    options.hash_mb = 16;
+    name = engine_name(limits);
+    if (p.isSet(QString::fromStdString(eval))) {
+        const std::string weights = p.value(QString::fromStdString(eval)).toStdString();
+        if (!parse_weights(weights, options, error)) return false;
+        name += " (" + weights + ")";
+    }
+    return true;
+}
+
+bool read_options(const Command& self, const QCommandLineParser& p, MatchOptions& o, int& code) {
+    const auto fail = [&](const std::string& message) { return code = usage_error(self, message), false; };
+    if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (!read_number(p, "games", 1, 1000000, o.games)) return fail("--games must be from 1 to 1000000");
+    if (!read_number(p, "seed", 0, 1LL << 62, o.seed)) return fail("--seed must be a whole number");
+    if (!read_number(p, "random-plies", 0, 40, o.random_plies)) return fail("--random-plies must be from 0 to 40");
+    if (!read_number(p, "max-plies", 10, 100000, o.max_plies)) return fail("--max-plies must be from 10 to 100000");
+    if (!read_number(p, "threads", 1, 256, o.threads)) return fail("--threads must be from 1 to 256");
+    std::string error;
+    if (!read_player(p, "a", o.a, o.a_options, o.a_name, error) || !read_player(p, "b", o.b, o.b_options, o.b_name, error))
+        return fail(error);
+    if (p.isSet("output")) o.output = p.value("output");
+    o.json = p.isSet("json");
+    return true;
+}
+
+// Games in pairs: game i opens with the random plies of pair i / 2, A playing White when i is even.
+std::vector<MatchGame> play_all(const MatchOptions& o) {
+    const int pairs = int((o.games + 1) / 2);
     std::vector<int> indices(static_cast<std::size_t>(pairs) * 2);
     for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = int(i);
-    auto play = [&](const int& i) {
-        Random rng(Random(std::uint64_t(seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
+    const std::function<MatchGame(const int&)> play = [&o](const int& i) {
+        Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
         const Position start = Position::start();
-        const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
-        Searcher sa(a_options), sb(b_options);
+        const std::vector<Move> opening = random_opening(start, int(o.random_plies), rng);
+        Searcher sa(o.a_options), sb(o.b_options);
         MatchGame m;
         m.a_is_white = i % 2 == 0;
-        const EnginePlayer pa{&sa, a}, pb{&sb, b};
-        m.game =
-            m.a_is_white ? play_game(start, opening, pa, pb, int(max_plies)) : play_game(start, opening, pb, pa, int(max_plies));
+        const EnginePlayer pa{&sa, o.a}, pb{&sb, o.b};
+        const int max_plies = int(o.max_plies);
+        m.game = m.a_is_white ? play_game(start, opening, pa, pb, max_plies) : play_game(start, opening, pb, pa, max_plies);
         return m;
     };
     QThreadPool pool;
-    pool.setMaxThreadCount(int(threads));
-    const std::vector<MatchGame> played =
-        QtConcurrent::blockingMapped<std::vector<MatchGame>>(&pool, indices, std::function<MatchGame(const int&)>(play));
+    pool.setMaxThreadCount(int(o.threads));
+    return QtConcurrent::blockingMapped<std::vector<MatchGame>>(&pool, indices, play);
+}
 
+struct MatchScore {
     int a_wins = 0, b_wins = 0, draws = 0, a_white_wins = 0, a_black_wins = 0;
     std::size_t plies = 0;
-    std::ofstream file;
-    if (p.isSet("output")) {
-        file.open(p.value("output").toStdString(), std::ios::binary);
-        if (!file) {
-            print_err("gounki match: cannot write '" + p.value("output").toStdString() + "'\n");
-            return exit_usage;
-        }
-    }
-    for (std::size_t i = 0; i < played.size(); ++i) {
-        const MatchGame& m = played[i];
-        plies += m.game.plies.size();
+};
+
+MatchScore score_of(const std::vector<MatchGame>& played) {
+    MatchScore s;
+    for (const MatchGame& m : played) {
+        s.plies += m.game.plies.size();
         const Color a_color = m.a_is_white ? Color::white : Color::black;
-        if (m.game.outcome == Outcome::none) ++draws;
+        if (m.game.outcome == Outcome::none) ++s.draws;
         else if (m.game.outcome == win_for(a_color)) {
-            ++a_wins;
-            ++(m.a_is_white ? a_white_wins : a_black_wins);
-        } else ++b_wins;
-        if (file.is_open()) {
-            parser::GameRecord r;
-            r.tags = {{"Game", "Gounki"},
-                      {"Event", "gounki match"},
-                      {"Date", QDate::currentDate().toString("yyyy.MM.dd").toStdString()},
-                      {"Round", std::to_string(i + 1)},
-                      {"White", m.a_is_white ? a_name : b_name},
-                      {"Black", m.a_is_white ? b_name : a_name},
-                      {"Result", result_token(m.game)}};
-            r.start = m.game.start;
-            for (const PlayedPly& pp : m.game.plies) {
-                parser::Ply ply;
-                ply.move = pp.move;
-                r.main.plies.push_back(std::move(ply));
-            }
-            r.result = result_token(m.game);
-            r.result_written = true;
-            file << parser::write_record(r);
-        }
+            ++s.a_wins;
+            ++(m.a_is_white ? s.a_white_wins : s.a_black_wins);
+        } else ++s.b_wins;
     }
-    const double n = double(played.size());
-    const double score = (a_wins + 0.5 * draws) / n;
+    return s;
+}
+
+void print_summary(const MatchOptions& o, const MatchScore& s, std::size_t games) {
+    const double n = double(games);
+    const double score = (s.a_wins + 0.5 * s.draws) / n;
     // Elo difference from the score, and a 95% interval from the per-game standard deviation.
     const double var =
-        ((a_wins * (1 - score) * (1 - score)) + (b_wins * score * score) + draws * (0.5 - score) * (0.5 - score)) / n;
+        ((s.a_wins * (1 - score) * (1 - score)) + (s.b_wins * score * score) + s.draws * (0.5 - score) * (0.5 - score)) / n;
     const double se = std::sqrt(var / n);
-    auto elo = [](double s) {
-        s = std::clamp(s, 1e-3, 1 - 1e-3);
-        return -400.0 * std::log10(1 / s - 1);
+    auto elo = [](double x) {
+        x = std::clamp(x, 1e-3, 1 - 1e-3);
+        return -400.0 * std::log10(1 / x - 1);
     };
     char line[512];
-    if (p.isSet("json")) {
+    if (o.json) {
         std::snprintf(line, sizeof line,
                       "{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"draws\":%d,\"a_score\":%.4f,"
                       "\"elo\":%.1f,\"elo_low\":%.1f,\"elo_high\":%.1f,\"plies_per_game\":%.1f}\n",
-                      a_name.c_str(), b_name.c_str(), int(n), a_wins, b_wins, draws, score, elo(score), elo(score - 1.96 * se),
-                      elo(score + 1.96 * se), double(plies) / n);
+                      o.a_name.c_str(), o.b_name.c_str(), int(n), s.a_wins, s.b_wins, s.draws, score, elo(score),
+                      elo(score - 1.96 * se), elo(score + 1.96 * se), double(s.plies) / n);
     } else {
         std::snprintf(line, sizeof line,
                       "A = %s, B = %s\n%d games: A won %d (%d as White, %d as Black), B won %d, draws %d\n"
                       "A scored %.1f%%, Elo difference %+.0f (95%%: %+.0f to %+.0f); %.1f plies a game\n",
-                      a_name.c_str(), b_name.c_str(), int(n), a_wins, a_white_wins, a_black_wins, b_wins, draws, 100 * score,
-                      elo(score), elo(score - 1.96 * se), elo(score + 1.96 * se), double(plies) / n);
+                      o.a_name.c_str(), o.b_name.c_str(), int(n), s.a_wins, s.a_white_wins, s.a_black_wins, s.b_wins, s.draws,
+                      100 * score, elo(score), elo(score - 1.96 * se), elo(score + 1.96 * se), double(s.plies) / n);
     }
     print_out(line);
+}
+
+} // namespace
+
+int run_match(const QCommandLineParser& p) {
+    const Command& self = *find_command("match");
+    MatchOptions o;
+    int code = exit_ok;
+    if (!read_options(self, p, o, code)) return code;
+    std::ofstream file;
+    if (!o.output.isEmpty()) {
+        file.open(o.output.toStdString(), std::ios::binary);
+        if (!file) {
+            print_err("gounki match: cannot write '" + o.output.toStdString() + "'\n");
+            return exit_usage;
+        }
+    }
+    const std::vector<MatchGame> played = play_all(o);
+    for (std::size_t i = 0; i < played.size() && file.is_open(); ++i) {
+        const MatchGame& m = played[i];
+        const std::string& white = m.a_is_white ? o.a_name : o.b_name;
+        const std::string& black = m.a_is_white ? o.b_name : o.a_name;
+        file << parser::write_record(engine_game_record(m.game, "gounki match", white, black, i + 1));
+    }
+    if (file.is_open() && !file) {
+        print_err("gounki match: error writing '" + o.output.toStdString() + "'\n");
+        return exit_usage;
+    }
+    print_summary(o, score_of(played), played.size());
     return exit_ok;
 }
 

@@ -1,6 +1,5 @@
 // gounki selfplay [--game gounki|gomoku|ninuki] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
 //                 [--threads T] [--fit] [--json] -o FILE
-#include <QDate>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtConcurrent/QtConcurrentMap>
@@ -11,6 +10,7 @@
 #include "analysis/selfplay.hpp"
 #include "analysis/stones/play.hpp"
 #include "cli/command.hpp"
+#include "cli/engine_record.hpp"
 #include "cli/progress.hpp"
 #include "parser/writer.hpp"
 
@@ -19,36 +19,6 @@ namespace gounki::cli {
 namespace {
 
 using namespace gounki::analysis;
-
-std::string player_name(const SearchLimits& l) {
-    if (l.depth) return "gounki depth " + std::to_string(l.depth);
-    if (l.nodes) return "gounki nodes " + std::to_string(l.nodes);
-    return "gounki time " + std::to_string(l.time_ms) + " ms";
-}
-
-template <class Pos>
-parser::GameRecord to_record(const PlayedGameOf<Pos>& g, const std::string& white, const std::string& black, int round) {
-    parser::GameRecord r;
-    r.set_start(g.start);
-    const std::string result = result_token(g);
-    r.tags = {{"Game", std::string(game_kind_name(r.kind))},
-              {"Event", "gounki selfplay"},
-              {"Date", QDate::currentDate().toString("yyyy.MM.dd").toStdString()},
-              {"Round", std::to_string(round)},
-              {"White", white},
-              {"Black", black},
-              {"Result", result}};
-    if (g.adjudicated)
-        r.tags.push_back({"Termination", "adjudicated as a draw after " + std::to_string(g.plies.size()) + " plies"});
-    for (const PlayedPly& p : g.plies) {
-        parser::Ply ply;
-        ply.move = p.move;
-        r.main.plies.push_back(std::move(ply));
-    }
-    r.result = result;
-    r.result_written = true;
-    return r;
-}
 
 // What the summary needs of a game of either kind.
 struct GameSummary {
@@ -95,10 +65,7 @@ bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOpti
     if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     if (!p.isSet("output")) return fail("-o FILE is required ('-' for standard output)");
     const auto number = [&](const char* name, long long lo, long long hi, long long& out) {
-        if (!p.isSet(name)) return true;
-        bool ok = false;
-        out = p.value(name).toLongLong(&ok);
-        return ok && out >= lo && out <= hi;
+        return read_number(p, name, lo, hi, out);
     };
     if (!number("games", 1, 1000000, o.games)) return fail("--games must be a whole number from 1 to 1000000");
     if (!number("depth", 1, max_search_depth, o.depth)) return fail("--depth must be a whole number from 1 to 64");
@@ -115,7 +82,7 @@ bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOpti
     if (o.json && o.output == "-") return fail("--json prints on standard output: give -o FILE, not '-'");
     if (o.nodes) o.limits.nodes = std::uint64_t(o.nodes);
     else o.limits.depth = int(o.depth);
-    o.player = player_name(o.limits);
+    o.player = engine_name(o.limits);
     return true;
 }
 
@@ -131,7 +98,7 @@ GameSummary play_one(const SelfplayOptions& o, int i) {
         typename EngineOf<Pos>::Searcher searcher(options);
         const PlayedGameOf<Pos> g =
             play_game<Pos>(start, opening, {&searcher, o.limits}, {&searcher, o.limits}, int(o.max_plies));
-        out.record = parser::write_record(to_record(g, o.player, o.player, i + 1));
+        out.record = parser::write_record(engine_game_record(g, "gounki selfplay", o.player, o.player, std::size_t(i) + 1));
         out.outcome = g.adjudicated ? Outcome::none : g.outcome;
         out.adjudicated = g.adjudicated;
         out.plies = g.plies.size();

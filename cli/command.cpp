@@ -188,6 +188,13 @@ bool read_position(const Command& cmd, const QString& text, Position& out) {
     return false;
 }
 
+bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out) {
+    if (!parser.isSet(name)) return true;
+    bool ok = false;
+    out = parser.value(name).toLongLong(&ok);
+    return ok && out >= lo && out <= hi;
+}
+
 bool read_game(const Command& cmd, const QString& option, const QString& text, GameKind& out) {
     if (const auto kind = parse_game_kind(text.toStdString())) {
         out = *kind;

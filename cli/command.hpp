@@ -50,6 +50,9 @@ bool read_position(const Command& cmd, const QString& text, AnyPosition& out);
 // The same where only a Gounki position will do.
 bool read_position(const Command& cmd, const QString& text, Position& out);
 
+// A whole number given to `--name`, from lo to hi; true (and `out` untouched) when not given.
+bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out);
+
 // A game's name given to `--option` (core/game.hpp); a usage error naming the games otherwise.
 bool read_game(const Command& cmd, const QString& option, const QString& text, GameKind& out);
 

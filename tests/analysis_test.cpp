@@ -22,6 +22,7 @@
 #include "analysis/selfplay.hpp"
 #include "analysis/gounki/tactics.hpp"
 #include "core/gounki/notation.hpp"
+#include "parser/reader.hpp"
 
 using namespace gounki;
 using namespace gounki::analysis;
@@ -534,4 +535,44 @@ TEST_CASE("gounki selfplay writes records and gounki bench prints its signature"
     const CliRun bench = run_gounki("bench --depth 4 --json");
     CHECK(bench.status == 0);
     CHECK(bench.out.find("\"nodes\":" + std::to_string(run_bench(4).nodes)) != std::string::npos);
+}
+
+TEST_CASE("gounki match plays pairs of games from one opening with the colours swapped, and refuses bad settings",
+          "[analysis]") {
+    const TempDir dir("match");
+    const CliRun m = run_gounki("match --games 4 --a-depth 1 --b-depth 2 --seed 5 --max-plies 80 --json -o " +
+                                shell_quoted(dir / "m.gpn"));
+    REQUIRE(m.status == 0);
+    CHECK(contains(m.out, "\"a\":\"gounki depth 1\",\"b\":\"gounki depth 2\",\"games\":4"));
+    const int a_wins = std::stoi(between(m.out, "\"a_wins\":", ",")), b_wins = std::stoi(between(m.out, "\"b_wins\":", ","));
+    const int draws = std::stoi(between(m.out, "\"draws\":", ","));
+    CHECK(a_wins + b_wins + draws == 4);
+
+    parser::RecordReader reader(dir / "m.gpn");
+    std::vector<parser::GameRecord> games;
+    for (parser::GameRecord g; reader.next(g);) games.push_back(g);
+    REQUIRE(games.size() == 4);
+    int a_scored = 0;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        const parser::GameRecord& g = games[i];
+        INFO("game " << i + 1);
+        CHECK(g.diagnostics.empty());
+        const bool a_white = i % 2 == 0; // A plays White in the first game of each pair
+        CHECK(*g.tag("White") == (a_white ? "gounki depth 1" : "gounki depth 2"));
+        CHECK(*g.tag("Black") == (a_white ? "gounki depth 2" : "gounki depth 1"));
+        CHECK(*g.tag("Round") == std::to_string(i + 1));
+        if (*g.tag("Result") == (a_white ? "1-0" : "0-1")) ++a_scored;
+        REQUIRE(g.main.plies.size() >= 4);
+    }
+    CHECK(a_scored == a_wins);
+    for (std::size_t pair = 0; pair < 2; ++pair) // both games of a pair open with the same 4 random plies
+        for (std::size_t k = 0; k < 4; ++k)
+            CHECK(games[2 * pair].main.plies[k].move == games[2 * pair + 1].main.plies[k].move);
+
+    const CliRun both = run_gounki("match --a-depth 2 --a-nodes 500");
+    CHECK(both.status == 2);
+    CHECK(contains(both.err, "give --a-depth or --a-nodes, not both"));
+    const CliRun weight = run_gounki("match --games 2 --b-eval no_such_weight=3");
+    CHECK(weight.status == 2);
+    CHECK(contains(weight.err, "unknown evaluation weight 'no_such_weight'"));
 }
