@@ -14,15 +14,6 @@ namespace gounki::cli {
 
 namespace {
 
-std::string move_list_text(const Position& pos, const MoveList& moves) {
-    std::string out;
-    for (Move m : moves) {
-        if (!out.empty()) out += ' ';
-        out += move_to_text(pos, m);
-    }
-    return out;
-}
-
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 const char* side_name(Color c) { return c == Color::white ? "white" : "black"; }
@@ -89,6 +80,22 @@ struct Diagram {
     std::string move; // the marked move, canonical
 };
 
+// --move: the move to mark (none when not given) and its canonical text; false after printing a
+// usage error, when it is not a legal move.
+bool read_marked_move(const Command& self, const QCommandLineParser& p, const AnyPosition& pos, Move& marked, Diagram& out) {
+    if (!p.isSet("move")) return true;
+    const std::string written = p.value("move").toStdString();
+    const MoveReading r = read_move(pos, written);
+    if (!r.error.empty()) {
+        usage_error(self, "--move '" + written + "': " + r.error);
+        return false;
+    }
+    for (const std::string& w : r.warnings) print_err("gounki board: warning: --move '" + written + "': " + w + "\n");
+    marked = r.move;
+    out.move = pos.move_text(r.move);
+    return true;
+}
+
 // A Gounki diagram; false after printing a usage error.
 bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Diagram& out) {
     if (p.isSet("last")) {
@@ -96,26 +103,9 @@ bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, 
         return false;
     }
     std::vector<report::Arrow> arrows;
-    if (p.isSet("move")) {
-        const std::string written = p.value("move").toStdString();
-        const Resolution r = resolve_move_text(pos, written);
-        if (!r.move) {
-            std::string msg = "--move '" + written + "': " + r.message;
-            if (!r.stack_moves.empty()) {
-                msg += "\n  legal moves of that stack: " + move_list_text(pos, r.stack_moves);
-            } else if (!pos.game_over()) {
-                MoveList all;
-                generate_moves(pos, all);
-                msg += "\n  legal moves: " + move_list_text(pos, all);
-            }
-            usage_error(self, msg);
-            return false;
-        }
-        for (MarkerWarning w : r.warnings)
-            print_err("gounki board: warning: --move '" + written + "': " + std::string(marker_warning_text(w)) + "\n");
-        arrows.push_back({r.move, report::ArrowKind::move});
-        out.move = move_to_text(pos, r.move);
-    }
+    Move marked;
+    if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
+    if (marked) arrows.push_back({marked, report::ArrowKind::move});
     if (svg) {
         report::BoardStyle style;
         style.arrows = arrows;
@@ -136,20 +126,9 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
         return false;
     }
     std::vector<report::Arrow> marks;
-    if (p.isSet("move")) {
-        const std::string written = p.value("move").toStdString();
-        const int point = read_point(self, pos, "move", written);
-        if (point == stones::no_point) return false;
-        const stones::PlaceError e = pos.check(Move::placement(point));
-        if (e != stones::PlaceError::none) {
-            usage_error(self,
-                        "--move '" + written + "': " + stones::point_name(point) +
-                            " cannot be played: " + std::string(stones::place_error_text(e)));
-            return false;
-        }
-        marks.push_back({Move::placement(point), report::ArrowKind::move});
-        out.move = stones::point_name(point);
-    }
+    Move marked;
+    if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
+    if (marked) marks.push_back({marked, report::ArrowKind::move});
     int last = stones::no_point;
     if (p.isSet("last")) {
         const std::string written = p.value("last").toStdString();

@@ -38,29 +38,8 @@ void describe_position(QCommandLineParser& p) {
 
 namespace {
 
-// The same for a Gomoku or Ninuki position: moves are points (h8).
-int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
-    int last = stones::no_point;
-    if (p.isSet("moves")) {
-        const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
-        for (int i = 0; i < played.size(); ++i) {
-            const std::string written = played[i].toStdString();
-            const int point = stones::parse_point(written, pos.size());
-            const Move m = Move::placement(point == stones::no_point ? 0 : point);
-            const stones::PlaceError e = point == stones::no_point ? stones::PlaceError::off_board : pos.check(m);
-            if (e != stones::PlaceError::none) {
-                print_err("gounki position: move " + std::to_string(i + 1) + " '" + written + "': " +
-                          (point == stones::no_point
-                               ? "not a point of the " + std::to_string(pos.size()) + "x" + std::to_string(pos.size()) + " board"
-                               : std::string(stones::place_error_text(e))) +
-                          "\n");
-                return exit_findings;
-            }
-            stones::StoneUndo undo;
-            pos.play(m, undo);
-            last = point;
-        }
-    }
+// A Gomoku or Ninuki position (moves are points, h8), `last` the point of the last move played.
+int print_stone_position(const QCommandLineParser& p, const stones::StonePosition& pos, int last) {
     const std::vector<Move> moves = pos.legal_moves();
     const std::string outcome(outcome_text(pos.outcome()));
     if (p.isSet("json")) {
@@ -85,79 +64,8 @@ int run_stone_position(const QCommandLineParser& p, stones::StonePosition pos) {
     return exit_ok;
 }
 
-} // namespace
-
-int run_position(const QCommandLineParser& p) {
-    const Command& self = *find_command("position");
-    const QStringList args = p.positionalArguments();
-    if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
-    const std::string arg = args[0].toStdString();
-    const QString format = p.value("format").toLower();
-    if (format != "text" && format != "lc4")
-        return usage_error(self, "--format must be text or lc4, got '" + p.value("format").toStdString() + "'");
-    const bool lc4 = format == "lc4";
-    if (lc4 && p.isSet("json")) return usage_error(self, "give --json or --format lc4, not both");
-    std::optional<Color> side;
-    if (p.isSet("side")) {
-        const QString s = p.value("side").toLower();
-        if (s == "w" || s == "white") side = Color::white;
-        else if (s == "b" || s == "black") side = Color::black;
-        else return usage_error(self, "--side must be w or b, got '" + p.value("side").toStdString() + "'");
-        // Only an LC4 file lacks the side to move; a position text (on the command line or in a
-        // file) says its own.
-        bool lc4_file = false;
-        if (args[0].startsWith('@') && args[0].size() > 1) {
-            std::ifstream in(QFile::encodeName(args[0].mid(1)).constData(), std::ios::binary);
-            const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            // A file that cannot be read: read_position below says why.
-            lc4_file = !in.is_open() || looks_like_lc4(content, arg.substr(1));
-        }
-        if (!lc4_file)
-            return usage_error(self,
-                               "--side gives the side to move of an LC4 position file (@FILE); a position text "
-                               "ends with its own (w or b)");
-    }
-    AnyPosition any;
-    if (!read_position(self, args[0], any)) return exit_usage;
-    if (const stones::StonePosition* stone = any.stones()) {
-        if (lc4)
-            return usage_error(
-                self, "--format lc4 writes a Gounki position; " + std::string(game_kind_name(any.kind())) + " has no LC4 format");
-        return run_stone_position(p, *stone);
-    }
-    Position pos = *any.gounki();
-    if (side) pos.set_side_to_move(*side);
-    if (p.isSet("moves")) {
-        const QStringList played = p.value("moves").split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
-        for (int i = 0; i < played.size(); ++i) {
-            const std::string text = played[i].toStdString();
-            const Resolution r = resolve_move_text(pos, text);
-            if (!r.move) {
-                std::string msg = "move " + std::to_string(i + 1) + " '" + text + "': " + r.message;
-                if (!r.stack_moves.empty()) {
-                    msg += "; legal moves of that stack:";
-                    for (Move m : r.stack_moves) {
-                        msg += ' ';
-                        msg += move_to_text(pos, m);
-                    }
-                }
-                print_err("gounki position: " + msg + "\n");
-                return exit_findings;
-            }
-            for (MarkerWarning w : r.warnings)
-                print_err("gounki position: warning: move " + std::to_string(i + 1) + " '" + text +
-                          "': " + std::string(marker_warning_text(w)) + "\n");
-            UndoRecord undo;
-            pos.do_move(r.move, undo);
-        }
-    }
-    if (lc4) {
-        if (pos.side_to_move() == Color::black && !pos.game_over())
-            print_info("gounki position: an LC4 file holds no side to move: Black is to move here (read it back "
-                       "with --side b)\n");
-        print_out(position_to_lc4(pos));
-        return exit_ok;
-    }
+// A Gounki position: canonical text, diagram and legal moves, or one JSON object.
+int print_gounki_position(const QCommandLineParser& p, const Position& pos) {
     MoveList moves;
     generate_moves(pos, moves);
     const std::string outcome(outcome_text(pos.outcome()));
@@ -205,6 +113,63 @@ int run_position(const QCommandLineParser& p) {
     if (!line.empty()) out += line + "\n";
     print_out(out);
     return exit_ok;
+}
+
+} // namespace
+
+int run_position(const QCommandLineParser& p) {
+    const Command& self = *find_command("position");
+    const QStringList args = p.positionalArguments();
+    if (args.size() != 1) return usage_error(self, "expected exactly one POSITION argument (quote it)");
+    const std::string arg = args[0].toStdString();
+    const QString format = p.value("format").toLower();
+    if (format != "text" && format != "lc4")
+        return usage_error(self, "--format must be text or lc4, got '" + p.value("format").toStdString() + "'");
+    const bool lc4 = format == "lc4";
+    if (lc4 && p.isSet("json")) return usage_error(self, "give --json or --format lc4, not both");
+    std::optional<Color> side;
+    if (p.isSet("side")) {
+        const QString s = p.value("side").toLower();
+        if (s == "w" || s == "white") side = Color::white;
+        else if (s == "b" || s == "black") side = Color::black;
+        else return usage_error(self, "--side must be w or b, got '" + p.value("side").toStdString() + "'");
+        // Only an LC4 file lacks the side to move; a position text (on the command line or in a
+        // file) says its own.
+        bool lc4_file = false;
+        if (args[0].startsWith('@') && args[0].size() > 1) {
+            std::ifstream in(QFile::encodeName(args[0].mid(1)).constData(), std::ios::binary);
+            const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            // A file that cannot be read: read_position below says why.
+            lc4_file = !in.is_open() || looks_like_lc4(content, arg.substr(1));
+        }
+        if (!lc4_file)
+            return usage_error(self,
+                               "--side gives the side to move of an LC4 position file (@FILE); a position text "
+                               "ends with its own (w or b)");
+    }
+    AnyPosition any;
+    if (!read_position(self, args[0], any)) return exit_usage;
+    if (const stones::StonePosition* stone = any.stones(); stone && lc4)
+        return usage_error(
+            self, "--format lc4 writes a Gounki position; " + std::string(game_kind_name(any.kind())) + " has no LC4 format");
+    if (const Position* g = any.gounki(); g && side) {
+        Position turned = *g;
+        turned.set_side_to_move(*side);
+        any = AnyPosition(turned);
+    }
+    Move last;
+    if (p.isSet("moves") && !play_move_list(self, p.value("moves"), any, &last)) return exit_findings;
+    if (const stones::StonePosition* stone = any.stones())
+        return print_stone_position(p, *stone, last ? last.point() : stones::no_point);
+    const Position& pos = *any.gounki();
+    if (lc4) {
+        if (pos.side_to_move() == Color::black && !pos.game_over())
+            print_info("gounki position: an LC4 file holds no side to move: Black is to move here (read it back "
+                       "with --side b)\n");
+        print_out(position_to_lc4(pos));
+        return exit_ok;
+    }
+    return print_gounki_position(p, pos);
 }
 
 } // namespace gounki::cli

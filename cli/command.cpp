@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "core/gounki/notation.hpp"
 #include "core/gounki/position_lc4.hpp"
 #include "pipeline/input.hpp"
 
@@ -186,6 +187,57 @@ bool read_position(const Command& cmd, const QString& text, Position& out) {
                 "'" + text.toStdString() + "' is a " + std::string(game_kind_name(any.kind())) +
                     " position; this takes a Gounki position");
     return false;
+}
+
+namespace {
+
+std::string moves_text(const Position& pos, const MoveList& moves) {
+    std::string out;
+    for (Move m : moves) out.append(out.empty() ? "" : " ").append(move_to_text(pos, m));
+    return out;
+}
+
+} // namespace
+
+MoveReading read_move(const AnyPosition& pos, const std::string& text) {
+    MoveReading out;
+    if (const Position* g = pos.gounki()) {
+        const Resolution r = resolve_move_text(*g, text);
+        out.move = r.move;
+        for (MarkerWarning w : r.warnings) out.warnings.emplace_back(marker_warning_text(w));
+        if (r.move) return out;
+        out.error = r.message;
+        if (!r.stack_moves.empty()) out.error += "; legal moves of that stack: " + moves_text(*g, r.stack_moves);
+        else if (!g->game_over()) {
+            MoveList all;
+            generate_moves(*g, all);
+            out.error += "; legal moves: " + moves_text(*g, all);
+        }
+        return out;
+    }
+    auto parsed = pos.parse_move(text);
+    if (const Move* m = std::get_if<Move>(&parsed)) out.move = *m;
+    else out.error = std::get<std::string>(std::move(parsed));
+    return out;
+}
+
+bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, Move* last) {
+    static const QRegularExpression blanks("\\s+"), move_number("^\\d+\\.+$");
+    int n = 0;
+    for (const QString& token : list.split(blanks, Qt::SkipEmptyParts)) {
+        if (move_number.match(token).hasMatch()) continue;
+        const std::string text = token.toStdString();
+        const std::string where = "move " + std::to_string(++n) + " '" + text + "': ";
+        const MoveReading r = read_move(pos, text);
+        for (const std::string& w : r.warnings) print_err("gounki " + std::string(cmd.name) + ": warning: " + where + w + "\n");
+        if (!r.error.empty()) {
+            print_err("gounki " + std::string(cmd.name) + ": " + where + r.error + "\n");
+            return false;
+        }
+        pos.play(r.move);
+        if (last) *last = r.move;
+    }
+    return true;
 }
 
 bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out) {

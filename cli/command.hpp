@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/any_position.hpp"
 
@@ -49,6 +50,22 @@ int usage_error(const Command& cmd, const std::string& message);
 bool read_position(const Command& cmd, const QString& text, AnyPosition& out);
 // The same where only a Gounki position will do.
 bool read_position(const Command& cmd, const QString& text, Position& out);
+
+// A move given on the command line for `pos`, of any game: the legal move, or why there is none
+// (for Gounki with the legal moves of the stack named, or of the whole position). A Gounki move's
+// markers that disagree with the position are warnings, returned apart.
+struct MoveReading {
+    Move move; // Move() when `error` is set
+    std::string error;
+    std::vector<std::string> warnings;
+};
+MoveReading read_move(const AnyPosition& pos, const std::string& text);
+
+// Plays `list`, moves separated by blanks ("b2-b4 g7-g5"; move numbers such as "1." or "12..." are
+// skipped, so a list pasted from a record reads). Prints warnings, and on an illegal move prints
+// "gounki COMMAND: move N 'TEXT': why" and returns false, `pos` left after the moves before it.
+// `last` receives the last move played.
+bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, Move* last = nullptr);
 
 // A whole number given to `--name`, from lo to hi; true (and `out` untouched) when not given.
 bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out);

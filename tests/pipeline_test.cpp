@@ -172,10 +172,17 @@ TEST_CASE("stone-game inputs that are wrong get a clear error and the usage stat
     CHECK(position.status == 2);
     const auto occupied = run_gounki("position gomoku --moves 'h8 h8'");
     CHECK(occupied.status == 1);
-    CHECK(count_of(occupied.err, "move 2 'h8': the point is occupied") == 1);
+    CHECK(count_of(occupied.err, "move 2 'h8': h8 cannot be played: the point is occupied") == 1);
     const auto off = run_gounki("position gomoku --moves 'p8'");
     CHECK(off.status == 1);
     CHECK(count_of(off.err, "not a point of the 15x15 board") == 1);
+    // A move list pasted from a record: move numbers are skipped, the moves count from 1 without them.
+    const auto pasted = run_gounki("position gomoku --json --moves '1. h8 i9 2. h9 i9'");
+    CHECK(pasted.status == 1);
+    CHECK(count_of(pasted.err, "move 4 'i9': i9 cannot be played: the point is occupied") == 1);
+    const auto numbered = run_gounki("position --json --moves '1. b2-b3 g7-g6 2. b3-b4' start");
+    CHECK(numbered.status == 0);
+    CHECK(count_of(numbered.out, "\"side_to_move\":\"black\"") == 1);
 }
 
 TEST_CASE("a position argument @FILE reads an LC4 position file, and position --format lc4 writes one", "[pipeline][cli]") {
