@@ -93,6 +93,13 @@ struct Importer::Impl {
     void check_duplicate(Prepared& p, std::int64_t source_id);
     void store(Prepared& p, std::int64_t source_id);
     void flag_prefixes(Prepared& p, std::span<Prepared> batch);
+    // The steps of write(), in order.
+    void decide_lookup_indexes();
+    void mark_prefix_candidates(std::vector<Prepared>& batch);
+    void store_games(std::vector<Prepared>& batch);
+    void add_index_run(const PreparedBatch& prepared);
+    void add_tree_counts(const std::vector<Prepared>& batch);
+    void tally(std::vector<Prepared>& batch, ImportStats& stats);
     void note(std::int64_t game, const std::string& text);
 
     GameDatabase& gdb;
@@ -324,6 +331,8 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     }
 }
 
+// A batch of prepared games in one write transaction: the games, the position index run, the
+// tree counts and the id counter, all or nothing.
 void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     std::vector<Prepared>& batch = prepared.games;
     if (batch.empty()) return;
@@ -339,18 +348,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     };
     stats.prepare_s += prepared.seconds;
     Transaction tx(db, TransactionKind::immediate);
-    if (!lookup_decided) {
-        lookup_decided = true;
-        std::int64_t stored = 0;
-        {
-            Statement count(db, "SELECT count(*) FROM games");
-            if (count.step()) stored = count.get_int64(0);
-        }
-        if (opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
-            gdb.drop_lookup_indexes(); // with this batch: rolled back with it
-            lookup_dropped = true;
-        }
-    }
+    decide_lookup_indexes();
     {
         const ResetAtExit done(next_id);
         next_id.step();
@@ -360,25 +358,61 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     match_end_keys(prepared);
     gdb.index().refresh_filters(); // games_ending and the prefix checks look runs up
     batch_ends.clear();
-    // Which unfinished games may be a prefix of a stored one: their final positions against the
-    // runs' Bloom filters, all at once in key order.
+    mark_prefix_candidates(batch);
+    store_games(batch);
+    // Our own games are in the set now; the next batch reads only the games of other importers
+    // (they cannot write while this transaction holds the lock, so none comes between).
+    last_seen_id = std::max(last_seen_id, id_counter - 1);
+    add_lap(stats.games_s);
+    add_index_run(prepared);
+    add_lap(stats.index_s);
+    set_next_id.bind(1, id_counter);
+    set_next_id.run();
+    add_tree_counts(batch);
+    add_lap(stats.tree_s);
+    tx.commit();
+    add_lap(stats.commit_s);
+    ++stats.batches;
+    tally(batch, stats);
+}
+
+// A large import into a small database drops the lookup indexes (rebuilt at the end, or by the
+// next read-write open after a crash); decided once, in the first batch's transaction.
+void Importer::Impl::decide_lookup_indexes() {
+    if (lookup_decided) return;
+    lookup_decided = true;
+    std::int64_t stored = 0;
+    {
+        Statement count(db, "SELECT count(*) FROM games");
+        if (count.step()) stored = count.get_int64(0);
+    }
+    if (opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
+        gdb.drop_lookup_indexes(); // with this batch: rolled back with it
+        lookup_dropped = true;
+    }
+}
+
+// Which unfinished games may be a prefix of a stored one: their final positions against the
+// runs' Bloom filters, all at once in key order.
+void Importer::Impl::mark_prefix_candidates(std::vector<Prepared>& batch) {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> finals;
     for (std::size_t i = 0; i < batch.size(); ++i)
         if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty())
             finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
-    if (!finals.empty()) {
-        std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
-        std::vector<std::uint64_t> keys;
-        keys.reserve(finals.size());
-        for (const auto& f : finals) keys.push_back(f.first);
-        const std::vector<bool> maybe = gdb.index().may_contain(keys);
-        for (std::size_t k = 0; k < finals.size(); ++k) batch[finals[k].second].index_maybe = maybe[k];
-    }
+    if (finals.empty()) return;
+    std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
+    std::vector<std::uint64_t> keys;
+    keys.reserve(finals.size());
+    for (const auto& f : finals) keys.push_back(f.first);
+    const std::vector<bool> maybe = gdb.index().may_contain(keys);
+    for (std::size_t k = 0; k < finals.size(); ++k) batch[finals[k].second].index_maybe = maybe[k];
+}
 
+// Every game not skipped: checked for duplicates, stored, flagged against prefixes both ways.
+void Importer::Impl::store_games(std::vector<Prepared>& batch) {
     std::vector<std::uint64_t> batch_end_keys;
     has_empty_in_batch = false;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        Prepared& p = batch[i];
+    for (Prepared& p : batch) {
         if (p.skip) continue;
         std::int64_t source_id = 0;
         if (!p.in.source_file.empty()) source_id = name_id(find_source, insert_source, sources, absolute_paths[p.in.source_file]);
@@ -404,26 +438,22 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         batch_end_keys.push_back(p.keys.back());
     }
     add_end_keys(batch_end_keys);
-    // Our own games are in the set now; the next batch reads only the games of other importers
-    // (they cannot write while this transaction holds the lock, so none comes between).
-    last_seen_id = std::max(last_seen_id, id_counter - 1);
+}
 
-    add_lap(stats.games_s);
-    // The batch's run: ids grow with the batch index, so the order holds.
+// The batch's run of the position index: ids grow with the batch index, so the order holds.
+void Importer::Impl::add_index_run(const PreparedBatch& prepared) {
     std::vector<IndexEntry> entries;
     entries.reserve(prepared.entries.size());
     for (const BatchEntry& e : prepared.entries) {
-        const Prepared& p = batch[e.game];
+        const Prepared& p = prepared.games[e.game];
         if (!p.skip) entries.push_back({e.key, p.report.game_id, e.ply});
     }
     gdb.index().add_run(entries);
-    add_lap(stats.index_s);
+}
 
-    set_next_id.bind(1, id_counter);
-    set_next_id.run();
-
-    // Tree counts of the shallow plies, summed over the batch first: sorted, then one upsert per
-    // (position, move).
+// Tree counts of the shallow plies, summed over the batch first: sorted, then one upsert per
+// (position, move).
+void Importer::Impl::add_tree_counts(const std::vector<Prepared>& batch) {
     struct Hit {
         std::uint64_t key;
         std::uint32_t move;
@@ -464,11 +494,10 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
         tree_upsert.run();
         i = j;
     }
-    add_lap(stats.tree_s);
-    tx.commit();
-    add_lap(stats.commit_s);
+}
 
-    ++stats.batches;
+// After the commit: the counts, and each game's report to the caller.
+void Importer::Impl::tally(std::vector<Prepared>& batch, ImportStats& stats) {
     for (Prepared& p : batch) {
         ImportReport& r = p.report;
         switch (r.action) {
