@@ -324,3 +324,21 @@ TEST_CASE("a read-only database answers queries and refuses writes without chang
     CHECK(contains(list.out, "Ann"));
     CHECK(slurp(path) == before);
 }
+
+TEST_CASE("gounki dbbench imports its games into a database that answers for all of them", "[db]") {
+    const TempDir dir("dbbench");
+    const std::string db = (dir / "bench.db").string();
+    const CliRun run = run_gounki("dbbench --games 300 --plies 30 --seed 7 --searches 4 --json --keep --db " + shell_quoted(db));
+    REQUIRE(run.status == 0);
+    const auto field = [&](const std::string& name) { return std::stoll(between(run.out, "\"" + name + "\":", ",")); };
+    CHECK(field("games") == 300);
+    CHECK(field("tree_start_games") == 300); // every game starts from the start position
+    CHECK(field("search_count") == 4);
+    CHECK(field("search_games_found") >= 4); // each sampled position comes from a stored game
+    CHECK(field("pattern_games") <= 300);
+    // The database is kept, and holds the games with their index entries (one per position).
+    const CliRun games = run_gounki("games --db " + shell_quoted(db) + " --json --limit 1");
+    CHECK(games.status == 0);
+    CHECK(contains(games.out, "\"total\":300"));
+    CHECK(field("index_entries") >= 300 * 2);
+}
