@@ -25,8 +25,7 @@ namespace gounki::cli {
 
 void describe_analyze(QCommandLineParser& p) {
     add_db_option(p);
-    add_filter_options(p);
-    p.addOption({"all", "Judge every game of the database."});
+    add_game_choice_options(p, "judge");
     p.addOption({"depth", "Search every position to this depth (plies).", "N"});
     p.addOption({"nodes",
                  "Search every position with this many nodes (default 100000 for Gounki, 20000 for Gomoku and "
@@ -38,7 +37,6 @@ void describe_analyze(QCommandLineParser& p) {
     p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
     p.addOption({"force", "Judge again games already judged with the same settings."});
     p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
-    p.addPositionalArgument("IDS", "Game ids to judge (or use filters, or --all).", "[IDS...]");
 }
 
 namespace {
@@ -124,8 +122,7 @@ struct AnalyzeOptions {
     // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
     analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
     int threads = QThread::idealThreadCount();
-    db::GameFilter filter;
-    std::vector<std::int64_t> ids;
+    GameChoice games;
     bool json = false, quiet = false, force = false;
 };
 
@@ -162,43 +159,17 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
 bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptions& o, int& code) {
     std::string error;
     if (!read_judge_settings(p, o, error)) return code = usage_error(self, error), false;
-    bool ok = true;
     if (p.isSet("threads")) {
+        bool ok = false;
         o.threads = p.value("threads").toInt(&ok);
         if (!ok || o.threads < 1 || o.threads > 256)
             return code = usage_error(self, "--threads must be a whole number from 1 to 256"), false;
     }
-    if (!read_filter(self, p, o.filter, code)) return false;
-    for (const QString& a : p.positionalArguments()) {
-        const qlonglong id = a.toLongLong(&ok);
-        if (!ok || id < 1) return code = usage_error(self, "'" + a.toStdString() + "' is not a game id"), false;
-        o.ids.push_back(id);
-    }
-    if (o.ids.empty() && !o.filter.any() && !p.isSet("all"))
-        return code = usage_error(self, "say which games to judge: game ids, tag filters, or --all"), false;
+    if (!read_game_choice(self, p, "judge", o.games, code)) return false;
     o.json = p.isSet("json");
     o.quiet = cli::quiet(); // --quiet (every command): also no per-game lines
     o.force = p.isSet("force");
     return true;
-}
-
-// The games asked for: by id (each must exist; nullopt after a message otherwise), or by filter.
-std::optional<std::vector<db::StoredGame>> chosen_games(db::GameDatabase& database, const AnalyzeOptions& o) {
-    std::vector<db::StoredGame> games;
-    for (std::int64_t id : o.ids) {
-        auto g = database.game(id);
-        if (!g) {
-            print_err("gounki analyze: no game " + std::to_string(id) + " in " + database.sql().path() + "\n");
-            return std::nullopt;
-        }
-        games.push_back(std::move(*g));
-    }
-    if (o.ids.empty())
-        database.for_each_game(o.filter, [&](const db::StoredGame& g) {
-            games.push_back(g);
-            return true;
-        });
-    return games;
 }
 
 struct Totals {
@@ -276,11 +247,11 @@ int run_analyze(const QCommandLineParser& p) {
         db::AnalysisStore store(database->sql());
         const std::string settings_text = db::analysis_settings_text(o.settings);
         const std::string stone_settings_text = db::analysis_settings_text(o.stone_settings);
-        const auto games = chosen_games(*database, o);
-        if (!games) return exit_usage;
+        std::vector<db::StoredGame> games;
+        if (!chosen_games(self, *database, o.games, games)) return exit_usage;
         std::vector<Job> jobs;
         Totals totals;
-        for (const db::StoredGame& g : *games) {
+        for (const db::StoredGame& g : games) {
             const bool stone = is_stone_game(g.summary.kind);
             totals.any_stone |= stone;
             const std::string& text = stone ? stone_settings_text : settings_text;

@@ -21,14 +21,12 @@ namespace gounki::cli {
 
 void describe_report(QCommandLineParser& p) {
     add_db_option(p);
-    add_filter_options(p);
-    p.addOption({"all", "Report on every game of the database."});
+    add_game_choice_options(p, "report on");
     p.addOption({"format", "html (one self-contained file), md (Markdown) or gpn (annotated records).", "FORMAT", "html"});
     p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
     p.addOption({"title", "The report's title.", "TEXT"});
     p.addOption({"json", "Print one JSON object saying what was written."});
     add_notation_option(p, false); // the moves of --format gpn
-    p.addPositionalArgument("IDS", "Game ids (or use filters, or --all).", "[IDS...]");
 }
 
 namespace {
@@ -89,18 +87,9 @@ int run_report(const QCommandLineParser& p) {
     if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
     if (p.isSet("notation") && format != "gpn") return usage_error(self, "--notation is for --format gpn (annotated records)");
     const std::string output = p.value("output").toStdString();
-    db::GameFilter filter;
+    GameChoice choice;
     int code = exit_ok;
-    if (!read_filter(self, p, filter, code)) return code;
-    std::vector<std::int64_t> ids;
-    for (const QString& a : p.positionalArguments()) {
-        bool ok = false;
-        const qlonglong id = a.toLongLong(&ok);
-        if (!ok || id < 1) return usage_error(self, a.toStdString().insert(0, 1, '\'') + "' is not a game id");
-        ids.push_back(id);
-    }
-    if (ids.empty() && !filter.any() && !p.isSet("all"))
-        return usage_error(self, "say which games to report on: game ids, tag filters, or --all");
+    if (!read_game_choice(self, p, "report on", choice, code)) return code;
 
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
@@ -110,24 +99,13 @@ int run_report(const QCommandLineParser& p) {
     std::string settings;
     try {
         db::AnalysisStore store(database->sql());
-        auto add = [&](const db::StoredGame& g) {
+        std::vector<db::StoredGame> games;
+        if (!chosen_games(self, *database, choice, games)) return exit_usage;
+        for (const db::StoredGame& g : games) {
             const auto stored = store.load(g.summary.id);
             if (!stored) ++unjudged;
             else if (settings.empty()) settings = stored->settings;
             model.games.push_back(game_report(g, stored ? &*stored : nullptr));
-            return true;
-        };
-        if (!ids.empty()) {
-            for (std::int64_t id : ids) {
-                auto g = database->game(id);
-                if (!g) {
-                    print_err("gounki report: no game " + std::to_string(id) + " in " + database->sql().path() + "\n");
-                    return exit_usage;
-                }
-                add(*g);
-            }
-        } else {
-            database->for_each_game(filter, add);
         }
     } catch (const std::exception& e) { return database_error(self, e); }
     if (model.games.empty()) {

@@ -1,5 +1,7 @@
 #include "cli/db_options.hpp"
 
+#include <QRegularExpression>
+
 #include <cstdio>
 
 namespace gounki::cli {
@@ -22,6 +24,73 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"game", "Games of this game: gounki, gomoku or ninuki.", "kind"});
+}
+
+void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {
+    add_filter_options(p);
+    p.addOption({"all", QString::fromStdString("Every game of the database.")});
+    p.addPositionalArgument(
+        "IDS", QString::fromStdString("Game ids or id ranges (3-7) to " + verb + "; or use filters, or --all."), "[IDS...]");
+}
+
+namespace {
+
+// The widest range read, so that a typing slip ("1-99999999999") cannot ask for billions of lookups.
+constexpr std::int64_t max_range = 10'000'000;
+
+} // namespace
+
+bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std::string& verb, GameChoice& out, int& exit_code) {
+    if (!read_filter(cmd, p, out.filter, exit_code)) return false;
+    static const QRegularExpression id_or_range("^(\\d+)(?:-(\\d+))?$");
+    for (const QString& a : p.positionalArguments()) {
+        const QRegularExpressionMatch m = id_or_range.match(a.trimmed());
+        bool ok_first = false, ok_last = true;
+        GameChoice::Span span;
+        if (m.hasMatch()) {
+            span.first = m.captured(1).toLongLong(&ok_first);
+            span.last = m.captured(2).isEmpty() ? span.first : m.captured(2).toLongLong(&ok_last);
+        }
+        if (!ok_first || !ok_last || span.first < 1 || span.last < span.first || span.last - span.first >= max_range) {
+            exit_code = usage_error(cmd,
+                                    "'" + a.toStdString() + "' is not a game id or a range of ids such as 3-7" +
+                                        (ok_first && span.last - span.first >= max_range ? " (at most ten million)" : ""));
+            return false;
+        }
+        out.spans.push_back(span);
+    }
+    if (out.spans.empty() && !out.filter.any() && !p.isSet("all")) {
+        exit_code = usage_error(cmd, "say which games to " + verb + ": game ids, tag filters, or --all");
+        return false;
+    }
+    return true;
+}
+
+bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out) {
+    if (choice.spans.empty()) {
+        db.for_each_game(choice.filter, [&](const db::StoredGame& g) {
+            out.push_back(g);
+            return true;
+        });
+        return true;
+    }
+    for (const GameChoice::Span& span : choice.spans) {
+        std::size_t found = 0;
+        for (std::int64_t id = span.first; id <= span.last; ++id)
+            if (auto g = db.game(id)) {
+                out.push_back(std::move(*g));
+                ++found;
+            }
+        if (found == 0) {
+            const std::string which = span.first == span.last
+                ? "game " + std::to_string(span.first)
+                : "game from " + std::to_string(span.first) + " to " + std::to_string(span.last);
+            print_err("gounki " + std::string(cmd.name) + ": no " + which + " in " + db.sql().path() + "\n");
+            out.clear();
+            return false;
+        }
+    }
+    return true;
 }
 
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& f, int& exit_code) {

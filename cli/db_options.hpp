@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/command.hpp"
 #include "db/game_db.hpp"
@@ -23,6 +24,25 @@ std::string db_path(const QCommandLineParser& p);
 void add_filter_options(QCommandLineParser& p);
 // False (after printing a usage error into exit_code) when a value is malformed.
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& out, int& exit_code);
+
+// Which stored games a command works on, one way for every command that reads games: game ids and
+// id ranges ("12", "3-7") as arguments, tag filters, or --all.
+struct GameChoice {
+    struct Span {
+        std::int64_t first = 0, last = 0; // one id when equal
+    };
+    std::vector<Span> spans; // in the order given
+    db::GameFilter filter;
+};
+// The filters, --all and the IDS argument; `verb` says what the command does to them ("judge").
+void add_game_choice_options(QCommandLineParser& p, const std::string& verb);
+// False (after printing a usage error into exit_code) for a malformed id or range, or when nothing
+// was chosen.
+bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std::string& verb, GameChoice& out, int& exit_code);
+// Every chosen game: the ids in the order given (a missing single id is an error; a range takes the
+// games it holds, and one holding none is an error), else the filter's games in id order. False,
+// after printing "gounki CMD: no game ... in PATH", with `out` left empty.
+bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out);
 
 // --limit N (0: all) --offset N
 void add_paging_options(QCommandLineParser& p, int default_limit);

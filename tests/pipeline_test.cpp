@@ -104,6 +104,9 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
         {"report --all", "-o FILE"},
         {"report --all --format pdf -o x", "--format must be"},
         {"report 42 -o -", "no game 42"},
+        {"analyze 3-1", "is not a game id or a range of ids such as 3-7"},
+        {"analyze 1-99999999", "at most ten million"},
+        {"report 50-60 -o -", "no game from 50 to 60"},
     };
     for (const Case& c : cases) {
         INFO(c.args);
@@ -111,6 +114,14 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
         CHECK(r.status == 2);
         CHECK(count_of(r.err, c.message) == 1);
     }
+    // A range takes the games it holds: with games 1 (the file above) and 2-5 (four Ninuki games)
+    // stored, 2-50 is those four, in order.
+    REQUIRE(run_gounki("import " + db + " " + samples + "11-ninuki.gpn").status == 0);
+    const auto ranged = run_gounki("report " + db + " 2-50 --format md -o - --json");
+    CHECK(ranged.status == 0);
+    CHECK(count_of(ranged.out, "\"games\":4") == 1);
+    CHECK(count_of(ranged.out, "Ninuki") >= 4);
+    CHECK(count_of(ranged.out, "Gounki") == 0);
     // A report that cannot be written leaves nothing behind.
     const auto r = run_gounki("report " + db + " --all -o " + shell_quoted(dir / "no-such-dir" / "r.html"));
     CHECK(r.status == 2);
