@@ -2,6 +2,8 @@
 
 #include <bit>
 #include <cassert>
+#include <optional>
+#include <string>
 
 #include "core/gounki/tables.hpp"
 
@@ -178,116 +180,133 @@ std::string Position::to_text() const {
     return out;
 }
 
-std::variant<Position, PositionError> Position::from_text(std::string_view text) {
-    Position p;
-    auto fail = [](std::size_t col, std::string msg) {
-        return std::variant<Position, PositionError>(PositionError{int(col), std::move(msg)});
-    };
-    auto rank_name = [](int rank) { return "rank " + std::to_string(rank + 1); };
-    int count[2][2] = {{0, 0}, {0, 0}}; // [colour][0] rounds, [colour][1] squares
-    std::size_t i = 0;
-    // Reads one letter; returns false when it is not a piece letter.
-    auto letter = [](char ch, Color& c, bool& round) {
-        switch (ch) {
-        case 'R':
-            c = Color::white;
-            round = true;
-            return true;
-        case 'S':
-            c = Color::white;
-            round = false;
-            return true;
-        case 'r':
-            c = Color::black;
-            round = true;
-            return true;
-        case 's':
-            c = Color::black;
-            round = false;
-            return true;
-        default: return false;
+namespace {
+
+// Reads one piece letter; false when `ch` is not one.
+bool piece_of_letter(char ch, Color& c, bool& round) {
+    switch (ch) {
+    case 'R': c = Color::white, round = true; return true;
+    case 'S': c = Color::white, round = false; return true;
+    case 'r': c = Color::black, round = true; return true;
+    case 's': c = Color::black, round = false; return true;
+    default: return false;
+    }
+}
+
+std::string describe_char(char ch) {
+    if (ch == ' ') return "a space";
+    if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126) return "a non-printable byte";
+    std::string quoted(3, '\'');
+    quoted[1] = ch;
+    return quoted;
+}
+
+std::string rank_name(int rank) { return "rank " + std::to_string(rank + 1); }
+
+// The position text read left to right (docs/rules.md 1.7); each step returns an error or nothing.
+class PositionTextReader {
+public:
+    explicit PositionTextReader(std::string_view text) : text_(text) {}
+
+    std::optional<PositionError> read(Position& p) {
+        for (int rank = 7; rank >= 0; --rank) {
+            if (auto e = read_rank(p, rank)) return e;
+            if (rank > 0) {
+                if (at_end() || text_[i_] != '/') return fail("expected '/' after " + rank_name(rank) + " (8 ranks are needed)");
+                ++i_;
+            }
         }
-    };
-    auto describe = [](char ch) {
-        if (ch == ' ') return std::string("a space");
-        if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126)
-            return std::string("a non-printable byte");
-        std::string quoted(3, '\'');
-        quoted[1] = ch;
-        return quoted;
-    };
-    for (int rank = 7; rank >= 0; --rank) {
+        if (!at_end() && text_[i_] == '/') return fail("more than 8 ranks");
+        if (at_end() || text_[i_] != ' ') return fail("expected a space and the side to move (w or b)");
+        ++i_;
+        if (at_end()) return fail("missing side to move (w or b)");
+        if (text_[i_] == 'w' || text_[i_] == 'W') p.set_side_to_move(Color::white);
+        else if (text_[i_] == 'b' || text_[i_] == 'B') p.set_side_to_move(Color::black);
+        else return fail("the side to move must be w or b, found " + describe_char(text_[i_]));
+        ++i_;
+        while (!at_end() && (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\r' || text_[i_] == '\n')) ++i_;
+        if (!at_end()) return fail("unexpected text after the side to move");
+        if (p.occupancy() == 0) return PositionError{0, "the board is empty"};
+        return std::nullopt;
+    }
+
+private:
+    bool at_end() const { return i_ >= text_.size(); }
+    PositionError fail(std::string message, std::optional<std::size_t> col = std::nullopt) const {
+        return PositionError{int(col.value_or(i_)), std::move(message)};
+    }
+
+    std::optional<PositionError> read_rank(Position& p, int rank) {
         int file = 0;
-        while (i < text.size() && text[i] != '/' && text[i] != ' ') {
-            const char ch = text[i];
-            if (file >= 8) return fail(i, rank_name(rank) + " has more than 8 files");
+        while (!at_end() && text_[i_] != '/' && text_[i_] != ' ') {
+            const char ch = text_[i_];
+            if (file >= 8) return fail(rank_name(rank) + " has more than 8 files");
             if (ch >= '1' && ch <= '8') {
                 file += ch - '0';
-                if (file > 8) return fail(i, rank_name(rank) + " has more than 8 files");
-                ++i;
+                if (file > 8) return fail(rank_name(rank) + " has more than 8 files");
+                ++i_;
                 continue;
             }
-            const std::size_t start = i;
-            Color c;
-            bool round;
-            int r = 0, s = 0;
-            Color stack_color = Color::white;
-            if (ch == '(') {
-                const std::size_t open = i++;
-                int n = 0;
-                while (i < text.size() && text[i] != ')') {
-                    if (!letter(text[i], c, round))
-                        return fail(i, "expected a piece letter R, S, r or s inside parentheses, found " + describe(text[i]));
-                    if (n > 0 && c != stack_color) return fail(i, "a stack mixes white and black pieces");
-                    stack_color = c;
-                    ++(round ? r : s);
-                    if (++n > 3) return fail(i, "a stack holds more than 3 pieces");
-                    ++i;
-                }
-                if (i >= text.size()) return fail(open, "unclosed parenthesis");
-                if (n == 0) return fail(open, "empty parentheses");
-                if (n == 1) return fail(open, "a single piece is written without parentheses");
-                ++i;
-            } else if (letter(ch, c, round)) {
-                stack_color = c;
-                ++(round ? r : s);
-                ++i;
-            } else {
-                return fail(i,
-                            "expected a piece letter (R, S, r, s), a stack in parentheses, a digit 1-8, '/' "
-                            "or a space, found " +
-                                describe(ch));
-            }
+            const std::size_t start = i_;
+            Stack stack;
+            if (auto e = read_stack(stack)) return e;
             static constexpr const char* colour_names[2] = {"White", "Black"};
-            int* have = count[index(stack_color)];
-            have[0] += r;
-            have[1] += s;
+            int* have = count_[index(stack.color())];
+            have[0] += stack.rounds();
+            have[1] += stack.squares();
             if (have[0] > 8 || have[1] > 8)
-                return fail(start,
-                            std::string(colour_names[index(stack_color)]) + " has more than 8 " +
-                                (have[0] > 8 ? "rounds" : "squares") + " (at " + square_name(make_square(file, rank)) + ")");
-            p.put(make_square(file, rank), Stack(stack_color, r, s));
+                return fail(std::string(colour_names[index(stack.color())]) + " has more than 8 " +
+                                (have[0] > 8 ? "rounds" : "squares") + " (at " + square_name(make_square(file, rank)) + ")",
+                            start);
+            p.put(make_square(file, rank), stack);
             ++file;
         }
-        if (file != 8) return fail(i, rank_name(rank) + " has " + std::to_string(file) + " files, expected 8");
-        if (rank > 0) {
-            if (i >= text.size() || text[i] != '/')
-                return fail(i, "expected '/' after " + rank_name(rank) + " (8 ranks are needed)");
-            ++i;
-        }
+        if (file != 8) return fail(rank_name(rank) + " has " + std::to_string(file) + " files, expected 8");
+        return std::nullopt;
     }
-    if (i < text.size() && text[i] == '/') return fail(i, "more than 8 ranks");
-    if (i >= text.size() || text[i] != ' ') return fail(i, "expected a space and the side to move (w or b)");
-    ++i;
-    if (i >= text.size()) return fail(i, "missing side to move (w or b)");
-    if (text[i] == 'w' || text[i] == 'W') p.set_side_to_move(Color::white);
-    else if (text[i] == 'b' || text[i] == 'B') p.set_side_to_move(Color::black);
-    else return fail(i, "the side to move must be w or b, found " + describe(text[i]));
-    ++i;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
-    if (i < text.size()) return fail(i, "unexpected text after the side to move");
 
-    if (p.occupancy() == 0) return fail(0, "the board is empty");
+    // One stack: a piece letter, or two or three of one colour in parentheses.
+    std::optional<PositionError> read_stack(Stack& out) {
+        Color c = Color::white, stack_color = Color::white;
+        bool round = false;
+        int r = 0, s = 0;
+        if (text_[i_] != '(') {
+            if (!piece_of_letter(text_[i_], c, round))
+                return fail("expected a piece letter (R, S, r, s), a stack in parentheses, a digit 1-8, '/' or a space, found " +
+                            describe_char(text_[i_]));
+            ++i_;
+            out = Stack(c, round ? 1 : 0, round ? 0 : 1);
+            return std::nullopt;
+        }
+        const std::size_t open = i_++;
+        int n = 0;
+        while (!at_end() && text_[i_] != ')') {
+            if (!piece_of_letter(text_[i_], c, round))
+                return fail("expected a piece letter R, S, r or s inside parentheses, found " + describe_char(text_[i_]));
+            if (n > 0 && c != stack_color) return fail("a stack mixes white and black pieces");
+            stack_color = c;
+            ++(round ? r : s);
+            if (++n > 3) return fail("a stack holds more than 3 pieces");
+            ++i_;
+        }
+        if (at_end()) return fail("unclosed parenthesis", open);
+        if (n == 0) return fail("empty parentheses", open);
+        if (n == 1) return fail("a single piece is written without parentheses", open);
+        ++i_;
+        out = Stack(stack_color, r, s);
+        return std::nullopt;
+    }
+
+    std::string_view text_;
+    std::size_t i_ = 0;
+    int count_[2][2] = {{0, 0}, {0, 0}}; // [colour][0] rounds, [colour][1] squares
+};
+
+} // namespace
+
+std::variant<Position, PositionError> Position::from_text(std::string_view text) {
+    Position p;
+    if (auto e = PositionTextReader(text).read(p)) return *e;
     p.update_outcome_from_material();
     return p;
 }
