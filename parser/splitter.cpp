@@ -164,6 +164,8 @@ void GameSplitter::start_chunk(std::size_t at) {
     depth_ = 0;
 }
 
+// One loop on purpose: the scan is the reader's hot path (every byte of every file passes here),
+// and its state machine reads best as one switch over the states.
 GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool eof, std::size_t& cut) {
     const char* const end = data + size;
     while (pos_ < size) {

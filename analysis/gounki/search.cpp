@@ -181,6 +181,8 @@ Score Searcher::qsearch(Score alpha, Score beta, int ply, int qdepth) {
     return best;
 }
 
+// One function on purpose (as in most alpha-beta engines): the node's steps (table probe, pruning,
+// move loop, table store) share many locals, and the hot path stays in one frame.
 Score Searcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_node) {
     pv_len_[ply] = ply;
     if (stopped_) return 0;
@@ -338,8 +340,7 @@ Score Searcher::search_root(int depth, Score alpha, Score beta) {
     return best;
 }
 
-SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info,
-                              std::span<const std::uint64_t> history) {
+void Searcher::start_search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history) {
     start_ns_ = steady_now_ns();
     pos_ = root;
     limits_ = limits;
@@ -356,7 +357,26 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
     path_keys_[std::size_t(root_index_)] = root.key();
     reversible_[0] = root_index_;
     base_[0] = eval_.base(pos_);
+}
 
+// Root ordering for the first iteration: exits, captures, then the generator's order.
+void Searcher::order_root_moves() {
+    PlyMoves& pm = ply_moves_[0];
+    const int n = root_moves_.size();
+    for (int i = 0; i < n; ++i) {
+        pm.list[i] = root_moves_[i];
+        pm.scores[i] = pm.list[i].ends_out() ? order_tt : move_order_score(pm.list[i], Move::none(), 0);
+    }
+    root_moves_.clear();
+    for (int i = 0; i < n; ++i) {
+        pick_next(pm.list, pm.scores, i, n);
+        root_moves_.push(pm.list[i]);
+    }
+}
+
+SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info,
+                              std::span<const std::uint64_t> history) {
+    start_search(root, limits, history);
     SearchResult result;
     root_moves_.clear();
     generate_moves(pos_, root_moves_);
@@ -365,20 +385,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         result.win_in = win_in(result.score);
         return result;
     }
-    // Root ordering for the first iteration: exits, captures, then the generator's order.
-    {
-        PlyMoves& pm = ply_moves_[0];
-        const int n = root_moves_.size();
-        for (int i = 0; i < n; ++i) {
-            pm.list[i] = root_moves_[i];
-            pm.scores[i] = pm.list[i].ends_out() ? order_tt : move_order_score(pm.list[i], Move::none(), 0);
-        }
-        root_moves_.clear();
-        for (int i = 0; i < n; ++i) {
-            pick_next(pm.list, pm.scores, i, n);
-            root_moves_.push(pm.list[i]);
-        }
-    }
+    order_root_moves();
     result.best = root_moves_[0];
     result.pv = {result.best};
 

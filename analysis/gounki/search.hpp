@@ -106,6 +106,9 @@ public:
     const SearchOptions& options() const { return options_; }
 
 private:
+    // search()'s steps: the state of a new search, and the root's moves in first-iteration order.
+    void start_search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history);
+    void order_root_moves();
     Score search_root(int depth, Score alpha, Score beta);
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
     Score qsearch(Score alpha, Score beta, int ply, int qdepth);
