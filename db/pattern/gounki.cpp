@@ -213,6 +213,68 @@ std::string MaterialTerm::text() const {
     return t;
 }
 
+namespace {
+
+// A board term from p.i to `end`: ranks of 8 cells from the 8th, separated by '/'.
+std::optional<PatternError> read_board(Parser& p, std::size_t end, std::array<CellCondition, 64>& cells) {
+    int rank = 7, file = 0;
+    while (p.i < end) {
+        if (p.peek() == '/') {
+            if (file != 8)
+                return PatternError{int(p.i),
+                                    "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " cells, not 8"};
+            if (rank == 0) return PatternError{int(p.i), "more than 8 ranks"};
+            --rank;
+            file = 0;
+            ++p.i;
+            continue;
+        }
+        const std::size_t at = p.i;
+        CellCondition c;
+        int run = 1;
+        if (!p.cell(c, run, true)) return *p.error;
+        if (file + run > 8) return PatternError{int(at), "rank " + std::to_string(rank + 1) + " has more than 8 cells"};
+        for (int k = 0; k < run; ++k) cells[std::size_t(make_square(file++, rank))] = c;
+    }
+    if (p.i != end) return PatternError{int(p.i), "unexpected character in the board"};
+    if (rank != 0 || file != 8) return PatternError{int(end), "a board has 8 ranks of 8 cells, separated by '/'"};
+    return std::nullopt;
+}
+
+// A count term ("#[Wn3]>=2", "Wp>=10"), the token starting at p.i and ending at `end`.
+std::variant<MaterialTerm, PatternError> read_material(Parser& p, std::string_view token, std::size_t end) {
+    const std::size_t start = p.i;
+    MaterialTerm term;
+    if (p.peek() == '#') {
+        ++p.i;
+        term.count = MaterialTerm::Count::stacks;
+        int run = 1;
+        if (!p.cell(term.cell, run, false)) return *p.error;
+        if (term.cell.kind != CellCondition::Kind::exact && term.cell.kind != CellCondition::Kind::stack)
+            return PatternError{int(start + 1), "# counts stacks: follow it with a stack cell (R, (RS), W, B, X, [..])"};
+    } else if (token.size() >= 2 && (token[0] == 'W' || token[0] == 'B') &&
+               (token[1] == 'r' || token[1] == 's' || token[1] == 'p')) {
+        term.color = token[0] == 'W' ? Color::white : Color::black;
+        term.count = token[1] == 'r' ? MaterialTerm::Count::rounds
+            : token[1] == 's'        ? MaterialTerm::Count::squares
+                                     : MaterialTerm::Count::pieces;
+        p.i += 2;
+    } else {
+        return PatternError{
+            int(start),
+            "unknown term '" + std::string(token) +
+                "': expected a board (ranks separated by '/'), SQ=CELL, w, b, or a count such as #[Wn3]>=2 or Wp>=10"};
+    }
+    const std::size_t op_length = read_count_op(p.text.substr(p.i, end - p.i), term.op);
+    if (op_length == 0) return PatternError{int(p.i), "expected a comparison: >= <= = > <"};
+    p.i += op_length;
+    if (!p.number(term.value, 0, 64)) return *p.error;
+    if (p.i != end) return PatternError{int(p.i), "unexpected text after the number"};
+    return term;
+}
+
+} // namespace
+
 std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
     Pattern pat;
     Parser p{text, 0, std::nullopt};
@@ -223,47 +285,14 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
         std::size_t end = p.i;
         while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ';') ++end;
         const std::string_view token = text.substr(p.i, end - p.i);
-        const std::size_t start = p.i;
         any_term = true;
-
         if (token.find('/') != std::string_view::npos) { // a board
-            int rank = 7, file = 0;
-            while (p.i < end) {
-                if (p.peek() == '/') {
-                    if (file != 8) {
-                        p.fail(p.i, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " cells, not 8");
-                        break;
-                    }
-                    if (rank == 0) {
-                        p.fail(p.i, "more than 8 ranks");
-                        break;
-                    }
-                    --rank;
-                    file = 0;
-                    ++p.i;
-                    continue;
-                }
-                const std::size_t at = p.i;
-                CellCondition c;
-                int run = 1;
-                if (!p.cell(c, run, true)) break;
-                if (file + run > 8) {
-                    p.fail(at, "rank " + std::to_string(rank + 1) + " has more than 8 cells");
-                    break;
-                }
-                for (int k = 0; k < run; ++k) pat.cells_[std::size_t(make_square(file++, rank))] = c;
-            }
-            if (p.error) return *p.error;
-            if (p.i != end) return PatternError{int(p.i), "unexpected character in the board"};
-            if (rank != 0 || file != 8) return PatternError{int(end), "a board has 8 ranks of 8 cells, separated by '/'"};
-            continue;
-        }
-        if (token == "w" || token == "b") {
+            if (auto e = read_board(p, end, pat.cells_)) return *e;
+        } else if (token == "w" || token == "b") {
             pat.side_ = token == "w" ? Color::white : Color::black;
             p.i = end;
-            continue;
-        }
-        if (token.size() >= 3 && token[2] == '=' && token[0] >= 'a' && token[0] <= 'h' && token[1] >= '1' && token[1] <= '8') {
+        } else if (token.size() >= 3 && token[2] == '=' && token[0] >= 'a' && token[0] <= 'h' && token[1] >= '1' &&
+                   token[1] <= '8') {
             const Square sq = make_square(token[0] - 'a', token[1] - '1');
             p.i += 3;
             CellCondition c;
@@ -271,37 +300,11 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
             if (!p.cell(c, run, false)) return *p.error;
             if (p.i != end) return PatternError{int(p.i), "unexpected text after the cell"};
             pat.cells_[std::size_t(sq)] = c;
-            continue;
-        }
-        // Material.
-        MaterialTerm term;
-        if (p.peek() == '#') {
-            ++p.i;
-            term.count = MaterialTerm::Count::stacks;
-            int run = 1;
-            if (!p.cell(term.cell, run, false)) return *p.error;
-            if (term.cell.kind != CellCondition::Kind::exact && term.cell.kind != CellCondition::Kind::stack)
-                return PatternError{int(start + 1), "# counts stacks: follow it with a stack cell (R, (RS), W, B, X, [..])"};
-        } else if (token.size() >= 2 && (token[0] == 'W' || token[0] == 'B') &&
-                   (token[1] == 'r' || token[1] == 's' || token[1] == 'p')) {
-            term.color = token[0] == 'W' ? Color::white : Color::black;
-            term.count = token[1] == 'r' ? MaterialTerm::Count::rounds
-                : token[1] == 's'        ? MaterialTerm::Count::squares
-                                         : MaterialTerm::Count::pieces;
-            p.i += 2;
         } else {
-            return PatternError{
-                int(start),
-                "unknown term '" + std::string(token) +
-                    "': expected a board (ranks separated by '/'), SQ=CELL, w, b, or a count such as #[Wn3]>=2 or Wp>=10"};
+            auto term = read_material(p, token, end);
+            if (auto* e = std::get_if<PatternError>(&term)) return *e;
+            pat.terms_.push_back(std::get<MaterialTerm>(term));
         }
-        const std::string_view rest = text.substr(p.i, end - p.i);
-        const std::size_t op_length = read_count_op(rest, term.op);
-        if (op_length == 0) return PatternError{int(p.i), "expected a comparison: >= <= = > <"};
-        p.i += op_length;
-        if (!p.number(term.value, 0, 64)) return *p.error;
-        if (p.i != end) return PatternError{int(p.i), "unexpected text after the number"};
-        pat.terms_.push_back(term);
     }
     if (!any_term) return PatternError{0, "empty pattern"};
     pat.finish();
