@@ -10,6 +10,15 @@ namespace gounki::report {
 
 namespace {
 
+// The end of every diagram: the caption under the board (at height `y`, when there is one) and
+// the closing tag.
+void end_svg(std::string& out, double left, double y, const std::string& caption) {
+    if (!caption.empty())
+        out += "<text x=\"" + format_number(left, 1) + "\" y=\"" + format_number(y + 16, 1) +
+            "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(caption) + "</text>\n";
+    out += "</svg>\n";
+}
+
 struct Point {
     double x = 0, y = 0;
 };
@@ -96,10 +105,7 @@ public:
             footer(y + 17);
             y += 24;
         }
-        if (!style_.caption.empty())
-            out_ += "<text x=\"" + n(left_) + "\" y=\"" + n(y + 16) +
-                "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
-        out_ += "</svg>\n";
+        end_svg(out_, left_, y, style_.caption);
         return std::move(out_);
     }
 
@@ -310,10 +316,7 @@ public:
             footer(y + 17);
             y += 24;
         }
-        if (!style_.caption.empty())
-            out_ += "<text x=\"" + n(left_) + "\" y=\"" + n(y + 16) +
-                "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(style_.caption) + "</text>\n";
-        out_ += "</svg>\n";
+        end_svg(out_, left_, y, style_.caption);
         return std::move(out_);
     }
 
