@@ -150,6 +150,7 @@ void describe_best(QCommandLineParser& p) {
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
+    add_moves_option(p);
 }
 
 int run_best(const QCommandLineParser& p) {
@@ -168,6 +169,7 @@ int run_best(const QCommandLineParser& p) {
     }
     AnyPosition any;
     if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
+    if (!apply_moves_option(self, p, any)) return exit_usage;
     if (const stones::StonePosition* stone = any.stones()) return run_best_stone(p, *stone, limits, options.hash_mb);
     const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();

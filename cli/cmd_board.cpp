@@ -163,6 +163,7 @@ void describe_board(QCommandLineParser& p) {
                  "Draw this move of the position: an arrow for Gounki (record notation, e.g. c2-d3 or c5*d5,e5,f6), "
                  "a ring on the point for a stone game (e.g. h8).",
                  "MOVE"});
+    add_moves_option(p);
     p.addOption({"last", "Stone games: highlight the stone on this point as the last move played (e.g. h8).", "POINT"});
     p.addOption({"format", "svg (default; text when FILE ends in .txt or .md) or text.", "FORMAT"});
     p.addOption({{"o", "output"}, "Write to FILE; '-' or no -o: standard output.", "FILE", "-"});
@@ -188,7 +189,7 @@ int run_board(const QCommandLineParser& p) {
 
     Diagram d;
     AnyPosition pos;
-    if (!read_position(self, p.value("position"), pos)) return exit_usage;
+    if (!read_position(self, p.value("position"), pos) || !apply_moves_option(self, p, pos)) return exit_usage;
     const bool svg = format == "svg";
     if (!(pos.stones() ? stone_diagram(self, p, svg, *pos.stones(), d) : gounki_diagram(self, p, svg, *pos.gounki(), d)))
         return exit_usage;

@@ -27,6 +27,7 @@ void describe_search(QCommandLineParser& p) {
     p.addOption({"threads", "Threads replaying games for --pattern (default: one per processor).", "N", "0"});
     add_filter_options(p);
     add_paging_options(p, 50);
+    add_moves_option(p);
     p.addOption({"json", "Print one JSON object instead of a table."});
 }
 
@@ -34,7 +35,9 @@ int run_search(const QCommandLineParser& p) {
     const Command& self = *find_command("search");
     if (!p.positionalArguments().isEmpty())
         return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
-    if (p.isSet("position") && p.isSet("pattern")) return usage_error(self, "give --position or --pattern, not both");
+    // --moves alone plays from the start: a position search all the same.
+    const bool by_position = p.isSet("position") || p.isSet("moves");
+    if (by_position && p.isSet("pattern")) return usage_error(self, "give --position (or --moves) or --pattern, not both");
     int code = exit_ok;
     db::GameFilter filter;
     db::Paging paging;
@@ -45,6 +48,7 @@ int run_search(const QCommandLineParser& p) {
 
     AnyPosition position;
     if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+    if (!apply_moves_option(self, p, position)) return exit_usage;
     const std::string position_text = position.to_text();
     std::optional<db::Pattern> pattern;
     std::optional<db::StonePattern> stone_pattern;
@@ -71,29 +75,29 @@ int run_search(const QCommandLineParser& p) {
     if (!database) return exit_usage;
     db::GameList list;
     try {
-        if (p.isSet("position")) list = database->search_position(position, filter, paging);
+        if (by_position) list = database->search_position(position, filter, paging);
         else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
         else if (stone_pattern) list = database->search_stone_pattern(*stone_pattern, filter, paging);
         else list = database->list_games(filter, paging); // the tag filters alone
     } catch (const std::exception& e) { return database_error(self, e); }
 
-    const bool by_position = p.isSet("position") || p.isSet("pattern");
+    const bool with_ply = by_position || p.isSet("pattern");
     if (p.isSet("json")) {
         QJsonArray games;
         for (const auto& g : list.games) games.append(summary_json(g));
         QJsonObject o{
             {"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
-        if (p.isSet("position")) o["position"] = QString::fromStdString(position_text);
+        if (by_position) o["position"] = QString::fromStdString(position_text);
         if (p.isSet("pattern")) o["pattern"] = QString::fromStdString(pattern_text);
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
-    if (p.isSet("position")) out += " reached " + position_text;
+    if (by_position) out += " reached " + position_text;
     else if (p.isSet("pattern")) out += " matched " + pattern_text;
     else out += " matched the filters";
     out += "\n";
-    if (!list.games.empty()) out += games_table(list.games, by_position);
+    if (!list.games.empty()) out += games_table(list.games, with_ply);
     out += paging_note(std::int64_t(list.games.size()), list.total, paging);
     print_out(out);
     return exit_ok;

@@ -17,6 +17,7 @@ void describe_tree(QCommandLineParser& p) {
     p.addOption(
         {"game", "Without --position: start from the empty board of gomoku or ninuki (default: gounki).", "kind", "gounki"});
     p.addOption({"json", "Print one JSON object instead of a table."});
+    add_moves_option(p);
 }
 
 int run_tree(const QCommandLineParser& p) {
@@ -27,6 +28,7 @@ int run_tree(const QCommandLineParser& p) {
     if (!read_game(self, "game", p.value("game"), game)) return exit_usage;
     AnyPosition pos = AnyPosition::start(game);
     if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    if (!apply_moves_option(self, p, pos)) return exit_usage;
     const std::string position_text = pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;

@@ -240,6 +240,17 @@ bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, M
     return true;
 }
 
+void add_moves_option(QCommandLineParser& parser) {
+    parser.addOption({"moves",
+                      "Play these moves from the position first (blank-separated, record notation; move numbers such "
+                      "as '1.' are skipped, so a list pasted from a record reads).",
+                      "LIST"});
+}
+
+bool apply_moves_option(const Command& cmd, const QCommandLineParser& parser, AnyPosition& pos) {
+    return !parser.isSet("moves") || play_move_list(cmd, parser.value("moves"), pos);
+}
+
 bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out) {
     if (!parser.isSet(name)) return true;
     bool ok = false;

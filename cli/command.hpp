@@ -67,6 +67,12 @@ MoveReading read_move(const AnyPosition& pos, const std::string& text);
 // `last` receives the last move played.
 bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, Move* last = nullptr);
 
+// --moves LIST: moves played from the command's position before it works on it (a list pasted from
+// a record reads: move numbers are skipped). apply_moves_option plays them; false after printing
+// which move is wrong and why.
+void add_moves_option(QCommandLineParser& parser);
+bool apply_moves_option(const Command& cmd, const QCommandLineParser& parser, AnyPosition& pos);
+
 // A whole number given to `--name`, from lo to hi; true (and `out` untouched) when not given.
 bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out);
 

@@ -8,6 +8,8 @@
 #include "db/game_db.hpp"
 
 using namespace gounki;
+using gounki::test::between;
+using gounki::test::contains;
 using gounki::test::count_of;
 using gounki::test::run_gounki;
 using gounki::test::shell_quoted;
@@ -298,4 +300,39 @@ TEST_CASE("a position of any game on the command line: a game's name, a stone te
     const auto tree = run_gounki("tree --game chess --db " + shell_quoted(dir / "none.db"));
     CHECK(tree.status == 2);
     CHECK(count_of(tree.err, "--game must be gounki, gomoku or ninuki, got 'chess'") == 1);
+}
+
+TEST_CASE("a pasted move list (--moves) is played before search, tree, best and board look at the position", "[pipeline]") {
+    test::TempDir dir("moves");
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
+    REQUIRE(run_gounki("import " + db + " " + samples + "04-club-evening.gpn " + samples + "08-sacrifice.gpn " + samples +
+                       "09-kingside-race.gpn")
+                .status == 0);
+    // The most played first move of the start, and how many games played it.
+    const auto start = run_gounki("tree " + db + " --json");
+    REQUIRE(start.status == 0);
+    const std::string first = between(start.out, "\"move\":\"", "\"");
+    const std::string first_games = between(start.out, "\"games\":", ",", start.out.find("\"moves\":"));
+    REQUIRE(!first.empty());
+    // tree --moves and search --moves stand after that move: as many games as the tree counted.
+    const auto after = run_gounki("tree " + db + " --json --moves '1. " + first + "'");
+    CHECK(after.status == 0);
+    CHECK(between(after.out, "\"games\":", ",") == first_games);
+    const auto found = run_gounki("search " + db + " --json --moves '1. " + first + "'");
+    CHECK(found.status == 0);
+    CHECK(std::stoll(between(found.out, "\"total\":", "}")) == std::stoll(first_games));
+    CHECK(contains(found.out, "\"position\":"));
+    // best and board play stone moves too; the side to move follows.
+    const auto best = run_gounki("best --position gomoku --moves '1. h8 i9 2. h9' --depth 1 --json");
+    CHECK(best.status == 0);
+    // h9 and h8 black, i9 white, ranks written from 15 down; White to move.
+    CHECK(contains(best.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 w\""));
+    const auto board = run_gounki("board --position gomoku --moves 'h8 i9' --format text --json");
+    CHECK(board.status == 0);
+    CHECK(contains(board.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/8o6/7x7/15/15/15/15/15/15/15 b\""));
+    // A wrong move says which and why, and nothing is searched.
+    const auto wrong = run_gounki("search " + db + " --moves '1. " + first + " " + first + "'");
+    CHECK(wrong.status == 2);
+    CHECK(count_of(wrong.err, "move 2 '" + first + "': ") == 1);
+    CHECK(wrong.out.empty());
 }
