@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 
@@ -15,7 +16,7 @@ namespace gounki::cli {
 namespace {
 
 const Command command_table[] = {
-    {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft},
+    {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft, true},
     {"validate", "check record files: replay every game, report problems with file:line:col", describe_validate, run_validate},
     {"import", "import record files into the game database", describe_import, run_import},
     {"search", "find games by position, pattern or tags in the game database", describe_search, run_search},
@@ -24,19 +25,34 @@ const Command command_table[] = {
     {"show", "print one game of the game database as a record, with its diagnostics", describe_show, run_show},
     {"export", "write games of the game database to a record file", describe_export, run_export},
     {"delete", "delete a game from the game database", describe_delete, run_delete},
-    {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench},
+    {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench, true},
     {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
     {"analyze", "judge stored games with the engine: best moves, verdicts, accuracy (stored, resumable)", describe_analyze,
      run_analyze},
     {"report", "write annotated reports of stored games: HTML, Markdown or annotated records", describe_report, run_report},
     {"best", "search a position: best move, score, principal variation, proven wins", describe_best, run_best},
-    {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench},
-    {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay},
-    {"match", "play one engine setting against another and report the score", describe_match, run_match},
+    {"bench", "search fixed positions to a fixed depth: node-count signature and speed", describe_bench, run_bench, true},
+    {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay, true},
+    {"match", "play one engine setting against another and report the score", describe_match, run_match, true},
     {"position", "check a position text and print it canonically, with its moves", describe_position, run_position},
 };
 
 bool quiet_flag = false;
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
 
 } // namespace
 
@@ -251,6 +267,29 @@ bool apply_moves_option(const Command& cmd, const QCommandLineParser& parser, An
     return !parser.isSet("moves") || play_move_list(cmd, parser.value("moves"), pos);
 }
 
+std::string closest_name(const std::string& typed, const std::vector<std::string>& names) {
+    std::string best;
+    std::size_t best_distance = 3; // more than two slips: no guess
+    for (const std::string& name : names) {
+        const std::size_t d = edit_distance(typed, name);
+        if (d < best_distance) best = name, best_distance = d;
+    }
+    if (!best.empty() || typed.size() < 3) return best;
+    for (const std::string& name : names) // "anal" for "analyze": a prefix of one name only
+        if (name.rfind(typed, 0) == 0) {
+            if (!best.empty()) return {};
+            best = name;
+        }
+    return best;
+}
+
+std::string did_you_mean_command(const QString& typed) {
+    std::vector<std::string> names;
+    for (const Command* c = commands_begin(); c != commands_end(); ++c) names.emplace_back(c->name);
+    const std::string near = closest_name(typed.toStdString(), names);
+    return near.empty() ? std::string() : " Did you mean '" + near + "'?";
+}
+
 bool read_number(const QCommandLineParser& parser, const char* name, long long lo, long long hi, long long& out) {
     if (!parser.isSet(name)) return true;
     bool ok = false;
@@ -281,7 +320,18 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
     QStringList full = args;
     if (full.size() >= 2) full.removeAt(1); // the command name
     if (!parser.parse(full)) {
-        exit_code = usage_error(cmd, parser.errorText().toStdString());
+        std::string message = parser.errorText().toStdString();
+        // Qt says "Unknown option 'wite'.": name the option the user probably meant.
+        static const QRegularExpression unknown(QStringLiteral("^Unknown options?:? '([^']+)'")),
+            option(QStringLiteral("--([a-z][a-z0-9-]*)"));
+        if (const QRegularExpressionMatch m = unknown.match(parser.errorText()); m.hasMatch()) {
+            std::vector<std::string> names;
+            for (auto it = option.globalMatch(parser.helpText()); it.hasNext();)
+                names.push_back(it.next().captured(1).toStdString());
+            if (const std::string near = closest_name(m.captured(1).toStdString(), names); !near.empty())
+                message += " Did you mean '--" + near + "'?";
+        }
+        exit_code = usage_error(cmd, message);
         return false;
     }
     if (parser.isSet(help_option)) {

@@ -23,9 +23,15 @@ struct Command {
     void (*describe)(QCommandLineParser& parser);
     // Runs with the parsed arguments; returns the exit code.
     int (*run)(const QCommandLineParser& parser);
+    // A tool for developers (benchmarks, engine games), listed apart from the users' commands.
+    bool developer = false;
 };
 
 const Command* find_command(const QString& name);
+// The known name closest to `typed` (a slip of one or two letters, or a prefix of several), or empty.
+std::string closest_name(const std::string& typed, const std::vector<std::string>& names);
+// " Did you mean 'NAME'?" for the closest command, or empty.
+std::string did_you_mean_command(const QString& typed);
 const Command* commands_begin();
 const Command* commands_end();
 

@@ -9,12 +9,16 @@ using namespace gounki::cli;
 namespace {
 
 void print_overview() {
-    std::string text = "gounki " GOUNKI_VERSION ": game records, database and analysis for Gounki\n\n"
-                       "Usage: gounki COMMAND [options] [arguments]\n\nCommands:\n";
-    for (const Command* c = commands_begin(); c != commands_end(); ++c) {
-        std::string name = c->name;
-        name.resize(12, ' ');
-        text += "  " + name + c->summary + "\n";
+    std::string text = "gounki " GOUNKI_VERSION ": game records, database and analysis for Gounki and the five-in-a-row games\n\n"
+                       "Usage: gounki COMMAND [options] [arguments]\n";
+    for (const bool developer : {false, true}) {
+        text += developer ? "\nDeveloper tools (benchmarks, engine games):\n" : "\nCommands:\n";
+        for (const Command* c = commands_begin(); c != commands_end(); ++c) {
+            if (c->developer != developer) continue;
+            std::string name = c->name;
+            name.resize(12, ' ');
+            text += "  " + name + c->summary + "\n";
+        }
     }
     text += "\nOptions of every command:\n"
             "  --quiet     no progress lines and no informational lines on stderr (errors and warnings still)\n"
@@ -51,7 +55,8 @@ int main(int argc, char** argv) {
         }
         const Command* c = find_command(args.at(2));
         if (!c) {
-            print_err("gounki help: unknown command '" + args.at(2).toStdString() + "'\n");
+            print_err("gounki help: unknown command '" + args.at(2).toStdString() + "'." + did_you_mean_command(args.at(2)) +
+                      "\n");
             return exit_usage;
         }
         args = QStringList{args.at(0), args.at(2), "--help"};
@@ -62,7 +67,8 @@ int main(int argc, char** argv) {
     }
     const Command* c = find_command(name);
     if (!c) {
-        print_err("gounki: unknown command '" + name.toStdString() + "'. Run 'gounki --help' for the list.\n");
+        print_err("gounki: unknown command '" + name.toStdString() + "'." + did_you_mean_command(name) +
+                  " Run 'gounki --help' for the list.\n");
         return exit_usage;
     }
     QCommandLineParser parser;
