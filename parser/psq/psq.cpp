@@ -132,10 +132,12 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
             out.moves.push_back(PsqMove{int(a), int(b), t, offset, std::uint32_t(line.size())});
             return true;
         }
-        c.i = second;
-        c.blanks();
-        if (c.at_end() || is_digit(line[c.i]))
+        // Not a move: a result line "1,Freestyle15_2" has a name, with no comma, after the code.
+        const std::string_view rest = line.substr(second);
+        const std::size_t name = rest.find_first_not_of(" \t");
+        if (name == std::string_view::npos || is_digit(rest[name]) || rest.find(',') != std::string_view::npos)
             return fail(c.i, "a move is written x,y,milliseconds: three whole numbers separated by commas");
+        c.i = second + name;
         if (phase == Phase::result) return fail(0, "a second result line");
         if (a < 0 || a > 2) return fail(0, "the result code is 0 (a draw), 1 (the first engine won) or 2 (the second)");
         out.result = int(a);

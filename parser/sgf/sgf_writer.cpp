@@ -50,7 +50,10 @@ public:
                 for (const Line& v : p.variations) {
                     if (v.plies.empty()) continue;
                     out_ += "\n(";
-                    if (!v.comments.empty()) { // a node of comments before the first move
+                    // A tree starts with a node: when the first move has alternatives of its own
+                    // (children of this tree), a node without a move comes first, holding the
+                    // line's comments if it has any.
+                    if (!v.comments.empty() || !v.plies[0].variations.empty()) {
                         out_ += ';';
                         comments(v.comments);
                     }
