@@ -1,4 +1,4 @@
-// gounki export [--db PATH] [filters] -o FILE [--json]
+// gounki export [--db PATH] [filters] [--format gpn|sgf|psq] -o FILE|DIR [--json]
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -8,17 +8,120 @@
 
 #include "cli/db_options.hpp"
 #include "db/record_bridge.hpp"
-#include "parser/writer.hpp"
+#include "parser/formats.hpp"
 
 namespace gounki::cli {
 
 void describe_export(QCommandLineParser& p) {
     add_db_option(p);
     add_filter_options(p);
-    p.addOption({{"o", "output"}, "Write the records to this file (- for standard output).", "file"});
+    p.addOption({{"o", "output"},
+                 "Write the records to this file (- for standard output); with --format psq, to this folder, one file "
+                 "per game named by its id.",
+                 "file"});
+    p.addOption(
+        {"format",
+         QString::fromStdString("The records' format: " + parser::format_names_text() +
+                                " (gpn, the default: every game; sgf: the stone games; psq: Gomoku games, one file each)."),
+         "name", "gpn"});
     add_notation_option(p, false);
     p.addOption({"json", "Print a JSON summary instead of a line of text."});
 }
+
+namespace {
+
+struct Written {
+    int status = exit_ok;
+    std::int64_t games = 0, skipped = 0;
+};
+
+// A game the format cannot hold is left out, with a line that says which and why.
+bool holds(const parser::FormatInfo& info, const parser::GameRecord& record, const db::StoredGame& g, Written& w) {
+    const std::string why = info.cannot_hold(record);
+    if (why.empty()) return true;
+    print_err("gounki export: game " + std::to_string(g.summary.id) + " left out: " + why + "\n");
+    ++w.skipped;
+    return false;
+}
+
+// Every game into one file (or standard output), written beside the target and renamed at the end:
+// a failed export leaves no half file.
+Written export_file(const Command& self, db::GameDatabase& database, const db::GameFilter& filter, const parser::FormatInfo& info,
+                    const parser::WriteOptions& options, const std::string& path) {
+    Written w;
+    const bool to_stdout = path == "-";
+    const std::string part = path + ".part";
+    std::ofstream file;
+    if (!to_stdout) {
+        file.open(part, std::ios::binary | std::ios::trunc);
+        if (!file) {
+            print_err("gounki export: cannot write '" + part + "'\n");
+            return {exit_usage};
+        }
+    }
+    std::ostream& out = to_stdout ? std::cout : file;
+    try {
+        database.for_each_game(filter, [&](const db::StoredGame& g) {
+            const parser::GameRecord record = db::game_record(g);
+            if (!holds(info, record, g, w)) return true;
+            out << info.write(record, options);
+            ++w.games;
+            return bool(out);
+        });
+    } catch (const std::exception& e) {
+        if (!to_stdout) std::filesystem::remove(part);
+        return {database_error(self, e)};
+    }
+    out.flush();
+    if (!out) {
+        if (!to_stdout) std::filesystem::remove(part);
+        print_err("gounki export: writing '" + path + "' failed\n");
+        return {exit_usage};
+    }
+    if (!to_stdout) {
+        file.close();
+        std::error_code ec;
+        std::filesystem::rename(part, path, ec);
+        if (ec) {
+            std::filesystem::remove(part);
+            print_err("gounki export: cannot create '" + path + "': " + ec.message() + "\n");
+            return {exit_usage};
+        }
+    }
+    return w;
+}
+
+// One file per game in the folder `dir` (created), named by the game's id: 12.psq.
+Written export_files(const Command& self, db::GameDatabase& database, const db::GameFilter& filter,
+                     const parser::FormatInfo& info, const std::string& dir) {
+    Written w;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) {
+        print_err("gounki export: cannot make the folder '" + dir + "'" + (ec ? ": " + ec.message() : "") + "\n");
+        return {exit_usage};
+    }
+    try {
+        database.for_each_game(filter, [&](const db::StoredGame& g) {
+            const parser::GameRecord record = db::game_record(g);
+            if (!holds(info, record, g, w)) return true;
+            const std::filesystem::path file =
+                std::filesystem::path(dir) / (std::to_string(g.summary.id) + std::string(info.extensions[0]));
+            std::ofstream out(file, std::ios::binary | std::ios::trunc);
+            out << info.write(record, {});
+            if (!out) {
+                print_err("gounki export: writing '" + file.string() + "' failed\n");
+                w.status = exit_usage;
+                return false;
+            }
+            ++w.games;
+            return true;
+        });
+    } catch (const std::exception& e) { return {database_error(self, e)}; }
+    return w;
+}
+
+} // namespace
 
 int run_export(const QCommandLineParser& p) {
     const Command& self = *find_command("export");
@@ -31,56 +134,29 @@ int run_export(const QCommandLineParser& p) {
     const std::string path = p.value("output").toStdString();
     Notation notation = Notation::wikipedia;
     if (!read_notation(self, p, false, notation)) return exit_usage;
+    const auto format = parser::parse_record_format(p.value("format").toStdString());
+    if (!format)
+        return usage_error(self,
+                           "--format must be " + parser::format_names_text() + ", got '" + p.value("format").toStdString() + "'");
+    const parser::FormatInfo& info = parser::format_info(*format);
+    if (info.one_game_per_file && path == "-")
+        return usage_error(self, "--format psq writes one file per game: -o names a folder");
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
-
-    // Written beside the target and renamed at the end: a failed export leaves no half file.
-    const bool to_stdout = path == "-";
-    const std::string part = path + ".part";
-    std::ofstream file;
-    if (!to_stdout) {
-        file.open(part, std::ios::binary | std::ios::trunc);
-        if (!file) {
-            print_err("gounki export: cannot write '" + part + "'\n");
-            return exit_usage;
-        }
-    }
-    std::ostream& out = to_stdout ? std::cout : file;
-    std::int64_t games = 0;
-    try {
-        database->for_each_game(filter, [&](const db::StoredGame& g) {
-            parser::write_record(out, db::game_record(g), notation);
-            ++games;
-            return bool(out);
-        });
-    } catch (const std::exception& e) {
-        if (!to_stdout) std::filesystem::remove(part);
-        return database_error(self, e);
-    }
-    out.flush();
-    if (!out) {
-        if (!to_stdout) std::filesystem::remove(part);
-        print_err("gounki export: writing '" + path + "' failed\n");
-        return exit_usage;
-    }
-    if (!to_stdout) {
-        file.close();
-        std::error_code ec;
-        std::filesystem::rename(part, path, ec);
-        if (ec) {
-            std::filesystem::remove(part);
-            print_err("gounki export: cannot create '" + path + "': " + ec.message() + "\n");
-            return exit_usage;
-        }
-    }
+    const Written w = info.one_game_per_file ? export_files(self, *database, filter, info, path)
+                                             : export_file(self, *database, filter, info, {notation}, path);
+    if (w.status != exit_ok) return w.status;
     if (p.isSet("json")) {
-        QJsonObject o{{"file", QString::fromStdString(path)}, {"games", qint64(games)}, {"filter", filter_json(filter)}};
-        (to_stdout ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        QJsonObject o{{"file", QString::fromStdString(path)},
+                      {"games", qint64(w.games)},
+                      {"skipped", qint64(w.skipped)},
+                      {"filter", filter_json(filter)}};
+        (path == "-" ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
-        print_err("exported " + std::to_string(games) + (games == 1 ? " game" : " games") + (to_stdout ? "" : " to " + path) +
-                  "\n");
+        print_err("exported " + counted(w.games, "game") + (path == "-" ? "" : " to " + path) +
+                  (w.skipped ? "; " + counted(w.skipped, "game") + " left out" : std::string()) + "\n");
     }
-    return exit_ok;
+    return w.skipped ? exit_findings : exit_ok;
 }
 
 } // namespace gounki::cli

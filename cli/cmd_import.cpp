@@ -26,10 +26,12 @@ void describe_import(QCommandLineParser& p) {
                  "as partial or invalid with their diagnostics."});
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
+    add_format_option(p);
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
-                            "Record files to import: GPN (docs/rules.md 1.8), or SGF of Gomoku/Ninuki (*.sgf, or opening with "
-                            "\"(;\"); - reads standard input.",
+                            "Record files to import: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ "
+                            "(docs/rules.md 4), told by their content, else by their name; a folder for every record file "
+                            "below it; - reads standard input.",
                             "FILE...");
 }
 
@@ -83,8 +85,7 @@ std::string report_text(const db::ImportReport& r) {
 
 int run_import(const QCommandLineParser& p) {
     const Command& self = *find_command("import");
-    const QStringList files = p.positionalArguments();
-    if (files.isEmpty()) return usage_error(self, "expected at least one FILE to import");
+    if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE to import");
     bool ok = false;
     const int batch = p.value("batch").toInt(&ok);
     if (!ok || batch < 1) return usage_error(self, "--batch takes a whole number from 1");
@@ -93,7 +94,9 @@ int run_import(const QCommandLineParser& p) {
     if (!read_notation(self, p, true, notation)) return exit_usage;
 
     pipeline::ImportRequest request;
-    for (const QString& f : files) request.files.push_back(f.toStdString());
+    if (!read_format(self, p, request.format)) return exit_usage;
+    std::vector<parser::Diagnostic> folder_errors;
+    request.files = input_files(p.positionalArguments(), request.format, folder_errors);
     request.notation = notation;
     request.options.keep_duplicates = p.isSet("keep-duplicates");
     request.options.reject_broken = p.isSet("reject-broken");
@@ -121,10 +124,11 @@ int run_import(const QCommandLineParser& p) {
         else print_err(parser::format_diagnostic(d) + "\n");
     };
     events.progress = [&](std::int64_t games, std::uint64_t bytes) { progress.update(std::uint64_t(games), bytes); };
-    bool io_errors = false;
+    bool io_errors = !folder_errors.empty();
+    for (const parser::Diagnostic& d : folder_errors) events.diagnostic(d);
     try {
         const pipeline::ImportResult result = pipeline::import_files(*database, request, events);
-        io_errors = result.io_errors;
+        io_errors = io_errors || result.io_errors;
         progress.update(std::uint64_t(result.stats.added), total_bytes, true);
         progress.clear();
 

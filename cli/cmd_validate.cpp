@@ -4,16 +4,19 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <fstream>
 #include <memory>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "cli/json_lines.hpp"
-#include "parser/reader.hpp"
-#include "parser/sgf/sgf.hpp"
+#include "parser/formats.hpp"
 #include "pipeline/input.hpp"
 
 namespace gounki::cli {
@@ -23,7 +26,6 @@ namespace {
 using parser::Diagnostic;
 using parser::GameRecord;
 using parser::GameStatus;
-using parser::RecordReader;
 using parser::Severity;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -89,8 +91,7 @@ private:
     bool json_;
 };
 
-template <class Reader>
-void read_file(Reader& reader, Output& out, Tally& t) {
+void read_file(parser::GameSource& reader, Output& out, Tally& t) {
     GameRecord game;
     while (reader.next(game)) {
         for (const Diagnostic& d : reader.take_file_diagnostics()) out.diagnostic(d, t);
@@ -112,64 +113,67 @@ void read_file(Reader& reader, Output& out, Tally& t) {
 void describe_validate(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
+    add_format_option(p);
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
-                            "Record files (GPN, docs/rules.md 1.8, or SGF of Gomoku/Ninuki: named *.sgf or opening with \"(;\"); "
-                            "'-' reads standard input.",
+                            "Record files: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ (docs/rules.md 4), "
+                            "told by their content, else by their name; a folder for every record file below it; '-' reads "
+                            "standard input.",
                             "FILE...");
 }
 
 int run_validate(const QCommandLineParser& p) {
     const Command& self = *find_command("validate");
-    const QStringList files = p.positionalArguments();
-    if (files.isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
-    Notation notation = Notation::automatic;
-    if (!read_notation(self, p, true, notation)) return exit_usage;
-    // Reading standard input through std::cin: unsynchronised with stdio it is several times faster
-    // (nothing else here reads C++ streams).
-    if (files.contains("-")) std::ios::sync_with_stdio(false);
+    if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
+    parser::ReadOptions options;
+    if (!read_notation(self, p, true, options.notation)) return exit_usage;
+    std::optional<parser::RecordFormat> forced;
+    if (!read_format(self, p, forced)) return exit_usage;
     Output out(p.isSet("json"));
     Tally t;
+    std::vector<Diagnostic> folder_errors;
+    const std::vector<std::string> files = input_files(p.positionalArguments(), forced, folder_errors);
+    for (const Diagnostic& d : folder_errors) out.diagnostic(d, t);
+    t.io_failed = !folder_errors.empty();
+    // Reading standard input through std::cin: unsynchronised with stdio it is several times faster
+    // (nothing else here reads C++ streams).
+    if (std::find(files.begin(), files.end(), "-") != files.end()) std::ios::sync_with_stdio(false);
     const auto t0 = std::chrono::steady_clock::now();
-    for (const QString& name : files) {
+    for (const std::string& name : files) {
         ++t.files;
-        // SGF (Gomoku programs' export, parser/sgf/sgf.hpp): a name ending in .sgf, or text opening with "(;".
         pipeline::PeekedInput standard_input;
+        std::ifstream file;
         std::string head;
         if (name == "-") {
             standard_input = pipeline::peek_standard_input();
             head = standard_input.head;
         } else {
-            head = pipeline::head_of(name.toStdString());
-        }
-        std::istream* prefixed_in = standard_input.stream.get();
-        if (parser::looks_like_sgf(name == "-" ? std::filesystem::path() : std::filesystem::path(name.toStdString()), head)) {
-            std::unique_ptr<parser::SgfReader> sgf;
-            if (name == "-") sgf = std::make_unique<parser::SgfReader>(*prefixed_in, "-");
-            else sgf = std::make_unique<parser::SgfReader>(std::filesystem::path(name.toStdString()));
-            if (!sgf->ok()) {
-                for (const Diagnostic& d : sgf->take_file_diagnostics()) out.diagnostic(d, t);
+            file.open(name, std::ios::binary);
+            std::error_code ec;
+            if (!file || std::filesystem::is_directory(name, ec)) {
+                Diagnostic d;
+                d.code = "io-error";
+                d.file = name;
+                d.message = std::filesystem::is_directory(name, ec)
+                    ? "cannot read the file: it is a directory"
+                    : "cannot open the file: " + std::string(std::strerror(errno));
+                out.diagnostic(d, t);
                 t.io_failed = true;
                 continue;
             }
-            read_file(*sgf, out, t);
-            continue;
+            head = pipeline::read_head(file);
+            file.clear();
+            file.seekg(0);
         }
-        std::unique_ptr<RecordReader> reader;
-        if (name == "-") reader = std::make_unique<RecordReader>(*prefixed_in, "-");
-        else reader = std::make_unique<RecordReader>(std::filesystem::path(name.toStdString()));
-        if (!reader->ok()) {
-            for (const Diagnostic& d : reader->take_file_diagnostics()) out.diagnostic(d, t);
-            t.io_failed = true;
-            continue;
-        }
-        reader->set_notation(notation);
-        read_file(*reader, out, t);
+        const parser::RecordFormat format =
+            parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
+        std::istream& in = name == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
+        read_file(*parser::open_source(format, in, name, options), out, t);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.summary(t, p.isSet("stats"), seconds);
     if (t.io_failed) return exit_usage;
-    return t.valid == t.games ? exit_ok : exit_findings;
+    return t.valid == t.games && t.errors == 0 ? exit_ok : exit_findings;
 }
 
 } // namespace gounki::cli

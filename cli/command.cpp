@@ -181,6 +181,34 @@ bool read_notation(const Command& cmd, const QCommandLineParser& p, bool reading
     return false;
 }
 
+void add_format_option(QCommandLineParser& p) {
+    std::string formats;
+    for (const parser::FormatInfo& f : parser::record_formats())
+        formats += (formats.empty() ? "" : "; ") + std::string(f.name) + ": " + std::string(f.description);
+    p.addOption({"format",
+                 QString::fromStdString("Read every file in this format instead of telling it from the file's start and "
+                                        "name (" +
+                                        formats + ")."),
+                 "name"});
+}
+
+bool read_format(const Command& cmd, const QCommandLineParser& p, std::optional<parser::RecordFormat>& out) {
+    out.reset();
+    if (!p.isSet("format")) return true;
+    const std::string text = p.value("format").toStdString();
+    out = parser::parse_record_format(text);
+    if (out) return true;
+    usage_error(cmd, "--format must be " + parser::format_names_text() + ", got '" + text + "'");
+    return false;
+}
+
+std::vector<std::string> input_files(const QStringList& arguments, std::optional<parser::RecordFormat> forced,
+                                     std::vector<parser::Diagnostic>& errors) {
+    std::vector<std::string> args;
+    for (const QString& a : arguments) args.push_back(a.toStdString());
+    return parser::expand_inputs(args, forced, errors);
+}
+
 bool read_position(const Command& cmd, const QString& text, AnyPosition& out) {
     if (text.startsWith('@')) {
         if (text.size() == 1) {

@@ -6,10 +6,12 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/any_position.hpp"
+#include "parser/formats.hpp"
 
 namespace gounki::cli {
 
@@ -89,6 +91,16 @@ bool read_game(const Command& cmd, const QString& option, const QString& text, G
 // written (wikipedia, official, lc4). read_notation prints a usage error and returns false on a bad name.
 void add_notation_option(QCommandLineParser& parser, bool reading);
 bool read_notation(const Command& cmd, const QCommandLineParser& parser, bool reading, Notation& out);
+
+// --format NAME on commands that read record files: every file read in that format (gpn, sgf, psq;
+// parser/formats.hpp) instead of telling it per file. read_format leaves `out` empty when the option
+// is not given, prints a usage error and returns false on a bad name.
+void add_format_option(QCommandLineParser& parser);
+bool read_format(const Command& cmd, const QCommandLineParser& parser, std::optional<parser::RecordFormat>& out);
+// The record files the arguments name: folders replaced by the record files below them, sorted
+// (parser::expand_inputs); a folder without any is a diagnostic in `errors`.
+std::vector<std::string> input_files(const QStringList& arguments, std::optional<parser::RecordFormat> forced,
+                                     std::vector<parser::Diagnostic>& errors);
 
 // "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});

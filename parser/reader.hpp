@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/formats.hpp"
 #include "parser/record.hpp"
 #include "parser/resolve.hpp"
 #include "parser/splitter.hpp"
@@ -43,7 +44,7 @@
 
 namespace gounki::parser {
 
-class RecordReader {
+class RecordReader : public GameSource {
 public:
     // A game larger than this is reported (game-too-large) and passed over, never held in memory.
     static constexpr std::size_t default_max_game_bytes = std::size_t(16) << 20;
@@ -52,24 +53,24 @@ public:
     explicit RecordReader(const std::filesystem::path& path);
     // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
     RecordReader(std::istream& in, std::string name);
-    ~RecordReader();
+    ~RecordReader() override;
     RecordReader(const RecordReader&) = delete;
     RecordReader& operator=(const RecordReader&) = delete;
 
-    bool ok() const { return in_ != nullptr; }
+    bool ok() const override { return in_ != nullptr; }
     const std::string& name() const { return name_; }
 
     // The next game, replayed; false at the end of the input (or when it could not be read).
-    bool next(GameRecord& game);
+    bool next(GameRecord& game) override;
     // Passes over the next game without replaying its moves. When `header` is given it receives the
     // game's tags, number, line, file and written result (no moves, no diagnostics).
     bool skip(GameRecord* header = nullptr);
 
     // Problems with the file rather than a game: not-utf8, io-error. Each is handed out once.
-    std::vector<Diagnostic> take_file_diagnostics();
-    bool io_failed() const { return io_failed_; }
+    std::vector<Diagnostic> take_file_diagnostics() override;
+    bool io_failed() const override { return io_failed_; }
 
-    std::uint64_t bytes_read() const { return bytes_read_; }
+    std::uint64_t bytes_read() const override { return bytes_read_; }
     int games_read() const { return number_; }
 
     // How Gounki moves are read: detected per game (the default), or one notation forced.

@@ -14,8 +14,8 @@
 #include <utility>
 
 #include "db/record_bridge.hpp"
+#include "parser/formats.hpp"
 #include "parser/reader.hpp"
-#include "parser/sgf/sgf.hpp"
 #include "parser/splitter.hpp"
 #include "pipeline/input.hpp"
 
@@ -192,24 +192,26 @@ private:
             file.seekg(0);
         }
         std::istream& input = path == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
-        if (parser::looks_like_sgf(path == "-" ? std::filesystem::path() : std::filesystem::path(path), head)) sgf(input, path);
-        else gpn(input, path);
+        const parser::RecordFormat format =
+            parser::format_of(path == "-" ? std::filesystem::path() : std::filesystem::path(path), head, request_.format);
+        if (format == parser::RecordFormat::gpn) gpn(input, path);
+        else source(*parser::open_source(format, input, path));
     }
 
-    // SGF (what Gomoku programs and servers export, parser/sgf/sgf.hpp): game by game, in order.
-    void sgf(std::istream& input, const std::string& path) {
-        parser::SgfReader sgf(input, path);
+    // Every format but GPN (parser/formats.hpp): game by game, in order.
+    void source(parser::GameSource& reader) {
         parser::GameRecord record;
         const std::uint64_t bytes_before = bytes_done_;
-        while (sgf.next(record)) {
-            for (const parser::Diagnostic& d : sgf.take_file_diagnostics()) diagnostic(d);
+        while (reader.next(record)) {
+            for (const parser::Diagnostic& d : reader.take_file_diagnostics()) diagnostic(d);
             for (const parser::Diagnostic& d : record.diagnostics) diagnostic(d);
             importer_.add(db::game_input(std::move(record)));
-            bytes_done_ = bytes_before + sgf.bytes_read();
+            bytes_done_ = bytes_before + reader.bytes_read();
             progress();
         }
-        for (const parser::Diagnostic& d : sgf.take_file_diagnostics()) diagnostic(d);
-        if (sgf.io_failed()) io_errors_ = true;
+        for (const parser::Diagnostic& d : reader.take_file_diagnostics()) diagnostic(d);
+        bytes_done_ = bytes_before + reader.bytes_read();
+        if (reader.io_failed()) io_errors_ = true;
     }
 
     // GPN: blocks of about 256 KiB parsed on the pool, at most two per thread in flight.

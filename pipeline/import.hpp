@@ -1,22 +1,26 @@
 #pragma once
 // Importing record files into a database: the files are read, GPN text is cut into blocks of whole
-// games that are parsed in parallel on Qt's thread pool, SGF is read game by game, and every game is
+// games that are parsed in parallel on Qt's thread pool, the other formats (SGF, PSQ: the readers of
+// parser/formats.hpp) are read game by game, and every game is
 // fed to db::Importer in file order. The caller hears of each diagnostic, each import report and the
 // progress through callbacks, and prints them as it likes (the `gounki import` command; an upload).
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/gounki/notation.hpp"
 #include "db/import.hpp"
+#include "parser/formats.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::pipeline {
 
 struct ImportRequest {
-    std::vector<std::string> files; // record files, GPN or SGF; "-" reads standard input
+    std::vector<std::string> files; // record files of any format (parser/formats.hpp); "-" reads standard input
+    std::optional<parser::RecordFormat> format; // every file read in this format; else told per file
     Notation notation = Notation::automatic;
     db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Reading inputs: the first bytes of a stream (to tell SGF from GPN), standard input as one stream
+// Reading inputs: the first bytes of a stream (to tell its record format), standard input as one stream
 // again after those bytes were read, and a whole file. Everything reads through std::istream.
 
 #include <algorithm>
@@ -22,7 +22,7 @@ inline std::string read_head(std::istream& in, std::size_t bytes = 256) {
     return head;
 }
 
-// Standard input as one stream again after its first bytes were read to tell SGF from GPN.
+// Standard input as one stream again after its first bytes were read to tell its record format.
 class PrefixedInput : public std::streambuf {
 public:
     PrefixedInput(std::string prefix, std::istream& rest) : prefix_(std::move(prefix)), rest_(rest) {

@@ -1,10 +1,9 @@
-// SGF import (sgf.hpp). SGF's syntax is four characters of structure ( ) ; and bracketed values
-// with one escape character, so this is a small hand-written scanner rather than an X3 grammar: a
-// loop with an explicit stack reads any nesting depth without recursion, keeps the exact offset of
-// every fault, and compiles in a fraction of the time the X3 machinery takes. The rules (what a game
-// tree means, replay through core/stones) are a separate step, as for GPN.
+// SGF import (sgf.hpp), the rules: what a game tree (sgf_tree.hpp) means, replayed through
+// core/stones, as a GameRecord. The syntax is its own step (sgf_tree.cpp), as for GPN, and so is
+// cutting a collection into game trees (sgf_reader.cpp).
 
 #include "parser/sgf/sgf.hpp"
+#include "parser/sgf/sgf_tree.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,192 +15,14 @@
 
 #include "core/stones/position.hpp"
 #include "parser/encoding.hpp"
+#include "parser/five_rules.hpp"
 #include "parser/resolve.hpp" // SourceMap, add_diagnostic
 
 namespace gounki::parser {
 
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// Syntax: one game tree's text into an arena of trees.
-
-struct Value {
-    std::string text; // unescaped
-    std::uint32_t offset; // of the '['
-};
-
-struct Property {
-    std::string id; // the upper-case letters of the identifier (FF[3] lower-case letters dropped)
-    std::uint32_t offset = 0;
-    std::uint32_t length = 0; // the whole property as written, identifier to the last ']'
-    std::vector<Value> values;
-};
-
-struct Node {
-    std::uint32_t offset; // of the ';'
-    std::vector<Property> props;
-
-    const Property* find(std::string_view id) const {
-        for (const Property& p : props)
-            if (p.id == id) return &p;
-        return nullptr;
-    }
-    const std::string* value(std::string_view id) const {
-        const Property* p = find(id);
-        return p && !p->values.empty() ? &p->values.front().text : nullptr;
-    }
-};
-
-struct Tree {
-    std::uint32_t offset; // of the '('
-    std::vector<Node> nodes;
-    std::vector<int> children; // indexes into the arena
-};
-
-struct Fault {
-    std::uint32_t offset;
-    std::string message;
-    bool on_main_line; // every tree open at the fault is a first child: the main line stops there
-};
-
-struct Parsed {
-    std::vector<Tree> trees; // trees[0] is the game tree
-    std::optional<Fault> fault;
-};
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-
-std::string shown(char c) {
-    if (c == '\n') return "a line end";
-    if (static_cast<unsigned char>(c) < 0x20) return "a control character";
-    return std::string("'") + c + "'";
-}
-
-Parsed parse_tree(std::string_view s) {
-    Parsed out;
-    std::vector<int> stack; // open trees
-    std::vector<bool> first_child; // whether each open tree is its parent's first child
-    std::size_t i = 0;
-    auto fail = [&](std::size_t at, std::string message) {
-        const bool main = std::all_of(first_child.begin(), first_child.end(), [](bool b) { return b; });
-        out.fault = Fault{std::uint32_t(at), std::move(message), main};
-    };
-    auto skip_blanks = [&] {
-        while (i < s.size() && is_blank(s[i])) ++i;
-    };
-    skip_blanks();
-    if (i >= s.size() || s[i] != '(') {
-        fail(i, "an SGF game tree starts with '('");
-        return out;
-    }
-    for (;;) {
-        skip_blanks();
-        if (i >= s.size()) {
-            if (!stack.empty()) fail(i, "the game tree opened at '(' is never closed: ')' missing at the end of the text");
-            return out;
-        }
-        const char c = s[i];
-        if (c == '(') {
-            if (!stack.empty() && out.trees[std::size_t(stack.back())].nodes.empty()) {
-                fail(i, "a variation '(' must follow at least one node ';'");
-                return out;
-            }
-            const int t = int(out.trees.size());
-            out.trees.push_back(Tree{std::uint32_t(i), {}, {}});
-            first_child.push_back(stack.empty() || out.trees[std::size_t(stack.back())].children.empty());
-            if (!stack.empty()) out.trees[std::size_t(stack.back())].children.push_back(t);
-            stack.push_back(t);
-            ++i;
-        } else if (c == ')') {
-            if (stack.empty()) {
-                fail(i, "')' without a matching '('");
-                return out;
-            }
-            if (out.trees[std::size_t(stack.back())].nodes.empty()) {
-                fail(i, "an empty game tree '()': a node ';' was expected");
-                return out;
-            }
-            stack.pop_back();
-            first_child.pop_back();
-            ++i;
-            if (stack.empty()) {
-                skip_blanks();
-                if (i < s.size()) fail(i, "text after the end of the game tree");
-                return out;
-            }
-        } else if (c == ';') {
-            if (stack.empty()) {
-                fail(i, "a node ';' outside a game tree");
-                return out;
-            }
-            Tree& tree = out.trees[std::size_t(stack.back())];
-            if (!tree.children.empty()) {
-                fail(i, "a node ';' after a variation: nodes come before the variations of a game tree");
-                return out;
-            }
-            tree.nodes.push_back(Node{std::uint32_t(i), {}});
-            Node& node = tree.nodes.back();
-            ++i;
-            for (;;) {
-                skip_blanks();
-                if (i >= s.size() || !(is_upper(s[i]) || is_lower(s[i]))) break;
-                Property p;
-                p.offset = std::uint32_t(i);
-                while (i < s.size() && (is_upper(s[i]) || is_lower(s[i]))) {
-                    if (is_upper(s[i])) p.id += s[i];
-                    ++i;
-                }
-                if (p.id.empty()) {
-                    fail(p.offset, "a property name needs upper-case letters (B, W, C, GM...)");
-                    return out;
-                }
-                skip_blanks();
-                if (i >= s.size() || s[i] != '[') {
-                    fail(i,
-                         "property " + p.id + " without a value: '[' expected, found " +
-                             (i < s.size() ? shown(s[i]) : std::string("the end of the text")));
-                    return out;
-                }
-                while (i < s.size() && s[i] == '[') {
-                    Value v{{}, std::uint32_t(i)};
-                    ++i;
-                    bool closed = false;
-                    while (i < s.size()) {
-                        const char d = s[i++];
-                        if (d == ']') {
-                            closed = true;
-                            break;
-                        }
-                        if (d == '\\' && i < s.size()) {
-                            const char e = s[i++];
-                            // A backslash before a line end joins the lines (a "soft" break).
-                            if (e == '\r' && i < s.size() && s[i] == '\n') ++i;
-                            else if (e != '\n' && e != '\r') v.text += e;
-                            continue;
-                        }
-                        v.text += d;
-                    }
-                    if (!closed) {
-                        fail(v.offset, "the value of " + p.id + " opened by '[' is never closed: ']' missing");
-                        node.props.push_back(std::move(p));
-                        return out;
-                    }
-                    p.values.push_back(std::move(v));
-                    const std::size_t after = i;
-                    skip_blanks();
-                    if (i >= s.size() || s[i] != '[') i = after;
-                }
-                p.length = std::uint32_t(i - p.offset);
-                node.props.push_back(std::move(p));
-            }
-        } else {
-            fail(i, "unexpected " + shown(c) + ": '(', ')', ';' or a property was expected");
-            return out;
-        }
-    }
-}
+using namespace sgf; // the syntax tree of sgf_tree.hpp
 
 // ---------------------------------------------------------------------------------------------
 // Rules: the tree as a GameRecord, replayed.
@@ -266,8 +87,10 @@ private:
     bool place_setup(const Property& prop, stones::Stone stone, stones::StonePosition& pos);
     // Replays tree `t` from node `first` into `line`; recursion only for the alternatives.
     void walk(int t, std::size_t first, Line& line, stones::StonePosition pos, int ply, bool main, int depth);
-    // One node: its move (false when it stops the line) and comments.
+    // One node: its moves (false when one stops the line) and comments.
     bool node(const Node& n, bool root, Line& line, stones::StonePosition& pos, int& ply, bool main);
+    // One move B[..] or W[..]: checked, played and added to `line`; false when it stops the line.
+    bool place(const Property& prop, Color side, Line& line, stones::StonePosition& pos, int& ply, bool main);
     void check_result(const stones::StonePosition& final_pos);
 
     const Parsed& p_;
@@ -346,31 +169,31 @@ bool Builder::set_up(const Node& root) {
         report(Severity::warning, "missing-game", root.offset,
                "no GM property (SGF's default is Go, GM[1]); read as Gomoku, GM[4]");
     }
+    // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
+    // other words are Ninuki's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
+    const Property* ru = root.find("RU");
+    FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
+    const Property* named_by = names.rule.empty() ? nullptr : ru;
+    if (const Property* gn = root.find("GN"); gn && !gn->values.empty()) {
+        const FiveRuleNames g = read_five_rule_names(gn->values.front().text);
+        if (names.rule.empty() && !g.rule.empty()) named_by = gn;
+        if (names.rule.empty()) names.rule = g.rule;
+        if (names.opening.empty()) names.opening = g.opening;
+    }
     std::vector<std::string> option_words;
-    if (const std::string* ru = root.value("RU")) {
-        std::string words = lower(*ru);
-        for (char& c : words)
-            if (c == ',' || c == ';' || c == '/' || c == '(' || c == ')') c = ' ';
-        std::size_t at = 0;
-        while (at < words.size()) {
-            const std::size_t b = words.find_first_not_of(' ', at);
-            if (b == std::string::npos) break;
-            const std::size_t e = std::min(words.find(' ', b), words.size());
-            const std::string w = words.substr(b, e - b);
-            at = e;
-            if (w.find("ninuki") != std::string::npos) kind = GameKind::ninuki;
-            else if (w == "renju") {
-                if (replay)
-                    report(Severity::error, "unsupported-game", offset_of("RU"),
-                           "RU[" + *ru + "]: Renju has other rules than freestyle Gomoku; the moves are not replayed");
-                replay = false;
-            } else if (w != "gomoku" && w != "freestyle" && w != "free" && w != "rules") {
-                option_words.push_back(w);
-            }
-        }
+    for (const std::string& w : names.others)
+        if (w != "rules" && w != "rule") option_words.push_back(w);
+    const FiveRuleChoice choice = choose_five_rules(names.rule);
+    if (!choice.error.empty()) {
+        report(Severity::error, "unsupported-game", named_by->offset,
+               named_by->id + "[" + named_by->values.front().text + "]: " + choice.error + "; the moves are not replayed");
+        replay = false;
+    } else {
+        kind = choice.kind;
     }
     out_.kind = kind;
     rules_ = stones::Rules::defaults(kind);
+    if (!choice.rules_tag.empty()) stones::apply_rules_tag(rules_, choice.rules_tag);
     tag("Game", std::string(game_kind_name(kind)));
     const std::pair<const char*, const char*> plain[] = {{"EV", "Event"}, {"PC", "Site"}, {"RO", "Round"}};
     for (const auto& [id, name] : plain)
@@ -405,6 +228,7 @@ bool Builder::set_up(const Node& root) {
         }
     }
     if (const std::string t = stones::rules_tag_text(rules_); !t.empty()) tag("Rules", t);
+    if (!names.opening.empty()) tag("OpeningRule", names.opening);
     if (!replay) return false;
 
     // The start position.
@@ -422,6 +246,14 @@ bool Builder::set_up(const Node& root) {
             start.set_side_to_move(Color::white);
             set = true;
         }
+    } else if (set) {
+        // No PL: White moves when Black has one stone more (an opening laid out as AB/AW).
+        int black = 0, white = 0;
+        for (int p = 0; p < stones::point_count; ++p) {
+            black += start.at(p) == stones::Stone::black;
+            white += start.at(p) == stones::Stone::white;
+        }
+        if (black == white + 1) start.set_side_to_move(Color::white);
     }
     if (set) {
         start.update_outcome();
@@ -433,6 +265,69 @@ bool Builder::set_up(const Node& root) {
     return true;
 }
 
+bool Builder::place(const Property& prop, Color side, Line& line, stones::StonePosition& pos, int& ply, bool main) {
+    const Property* m = &prop;
+    const std::string v = m->values.empty() ? std::string() : trim(m->values.front().text);
+    const int size = pos.size();
+    if (pos.game_over()) {
+        std::string how = "the game is already over";
+        if (main && end_ply_ >= 0)
+            how += pos.outcome() == Outcome::draw
+                ? " (drawn after " + end_text_ + ")"
+                : " (" + std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " + end_text_ + ")";
+        report_move(Severity::error, "move-after-end", *m, ply, how + "; no move can follow");
+        return false;
+    }
+    if (v.empty() || (v == "tt" && size <= 19)) {
+        report_move(Severity::error, "illegal-move", *m, ply,
+                    "a pass: " + std::string(game_kind_name(pos.rules().kind)) + " has no passes");
+        return false;
+    }
+    if (v.size() != 2 || !is_lower(v[0]) || !is_lower(v[1])) {
+        report_move(Severity::error, "bad-move", *m, ply,
+                    "not a point: SGF writes a point as two lower-case letters, column then row from the top "
+                    "(e.g. hh)");
+        return false;
+    }
+    const int file = v[0] - 'a', row = v[1] - 'a';
+    if (file >= size || row >= size) {
+        report_move(Severity::error, "illegal-move", *m, ply,
+                    "the point is off the " + std::to_string(size) + "x" + std::to_string(size) + " board (letters a-" +
+                        std::string(1, char('a' + size - 1)) + ")");
+        return false;
+    }
+    const int point = stones::make_point(file, size - 1 - row);
+    const std::string name = stones::point_name(point);
+    if (side != pos.side_to_move()) {
+        report_move(Severity::error, "illegal-move", *m, ply,
+                    std::string(side == Color::black ? "a black" : "a white") + " stone on " + name + ", but " +
+                        (pos.side_to_move() == Color::black ? "Black" : "White") + " is to move");
+        return false;
+    }
+    const Move move = Move::placement(point);
+    const stones::PlaceError e = pos.check(move);
+    if (e != stones::PlaceError::none) {
+        std::string why(stones::place_error_text(e));
+        if (e == stones::PlaceError::occupied)
+            why = "the point " + name + " is occupied by a " + (pos.at(point) == stones::Stone::black ? "black" : "white") +
+                " stone";
+        else if (e == stones::PlaceError::double_three) why = name + " makes two free threes at once: a forbidden double-three";
+        report_move(Severity::error, "illegal-move", *m, ply, why);
+        return false;
+    }
+    stones::StoneUndo undo;
+    pos.play(move, undo);
+    if (main && pos.game_over() && end_ply_ < 0) {
+        end_ply_ = ply;
+        end_text_ = move_label(ply, side) + " " + name;
+    }
+    ++ply;
+    Ply& p = line.plies.emplace_back();
+    p.move = move;
+    p.written = std::string(src_.slice(m->offset, m->length));
+    return true;
+}
+
 bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& pos, int& ply, bool main) {
     if (!root)
         for (const char* id : {"AB", "AW", "AE"})
@@ -441,74 +336,11 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
                        std::string(id) +
                            " after the first node: set-up stones inside a game are not supported and "
                            "are left out");
-    const Property* b = n.find("B");
-    const Property* w = n.find("W");
+    // Programs write several moves in one node (;B[hh]W[ii]B[jj]): each is a ply, in order.
     bool placed = false;
-    if (b && w) {
-        report_move(Severity::error, "illegal-move", *w, ply, "a node with both a black and a white move");
-        return false;
-    }
-    if (const Property* m = b ? b : w) {
-        const Color side = b ? Color::black : Color::white;
-        const std::string v = m->values.empty() ? std::string() : trim(m->values.front().text);
-        const int size = pos.size();
-        if (pos.game_over()) {
-            std::string how = "the game is already over";
-            if (main && end_ply_ >= 0)
-                how += pos.outcome() == Outcome::draw ? " (drawn after " + end_text_ + ")"
-                                                      : " (" +
-                        std::string(pos.outcome() == Outcome::white_wins ? "White" : "Black") + " won with " + end_text_ + ")";
-            report_move(Severity::error, "move-after-end", *m, ply, how + "; no move can follow");
-            return false;
-        }
-        if (v.empty() || (v == "tt" && size <= 19)) {
-            report_move(Severity::error, "illegal-move", *m, ply,
-                        "a pass: " + std::string(game_kind_name(pos.rules().kind)) + " has no passes");
-            return false;
-        }
-        if (v.size() != 2 || !is_lower(v[0]) || !is_lower(v[1])) {
-            report_move(Severity::error, "bad-move", *m, ply,
-                        "not a point: SGF writes a point as two lower-case letters, column then row from the top "
-                        "(e.g. hh)");
-            return false;
-        }
-        const int file = v[0] - 'a', row = v[1] - 'a';
-        if (file >= size || row >= size) {
-            report_move(Severity::error, "illegal-move", *m, ply,
-                        "the point is off the " + std::to_string(size) + "x" + std::to_string(size) + " board (letters a-" +
-                            std::string(1, char('a' + size - 1)) + ")");
-            return false;
-        }
-        const int point = stones::make_point(file, size - 1 - row);
-        const std::string name = stones::point_name(point);
-        if (side != pos.side_to_move()) {
-            report_move(Severity::error, "illegal-move", *m, ply,
-                        std::string(side == Color::black ? "a black" : "a white") + " stone on " + name + ", but " +
-                            (pos.side_to_move() == Color::black ? "Black" : "White") + " is to move");
-            return false;
-        }
-        const Move move = Move::placement(point);
-        const stones::PlaceError e = pos.check(move);
-        if (e != stones::PlaceError::none) {
-            std::string why(stones::place_error_text(e));
-            if (e == stones::PlaceError::occupied)
-                why = "the point " + name + " is occupied by a " + (pos.at(point) == stones::Stone::black ? "black" : "white") +
-                    " stone";
-            else if (e == stones::PlaceError::double_three)
-                why = name + " makes two free threes at once: a forbidden double-three";
-            report_move(Severity::error, "illegal-move", *m, ply, why);
-            return false;
-        }
-        stones::StoneUndo undo;
-        pos.play(move, undo);
-        if (main && pos.game_over() && end_ply_ < 0) {
-            end_ply_ = ply;
-            end_text_ = move_label(ply, side) + " " + name;
-        }
-        ++ply;
-        Ply& p = line.plies.emplace_back();
-        p.move = move;
-        p.written = std::string(src_.slice(m->offset, m->length));
+    for (const Property& m : n.props) {
+        if (m.id != "B" && m.id != "W") continue;
+        if (!place(m, m.id == "B" ? Color::black : Color::white, line, pos, ply, main)) return false;
         placed = true;
     }
     // Annotations: SGF's move properties as NAGs (TE !, BM ?, IT !?, DO ?!; value 2 doubles them).
@@ -619,7 +451,9 @@ void Builder::run() {
     out_.status = main_cut_ ? GameStatus::partial : out_.error_count() > 0 ? GameStatus::invalid : GameStatus::valid;
 }
 
-void read_game(std::string_view chunk, int line, int column, const std::string& file, int number, GameRecord& out) {
+} // namespace
+
+void sgf::read_game(std::string_view chunk, int line, int column, const std::string& file, int number, GameRecord& out) {
     out.clear();
     out.kind = GameKind::gomoku;
     out.file = file;
@@ -628,182 +462,6 @@ void read_game(std::string_view chunk, int line, int column, const std::string& 
     const Parsed parsed = parse_tree(chunk);
     const SourceMap src(chunk, line, column);
     Builder(parsed, src, file, number, out).run();
-}
-
-} // namespace
-
-// ---------------------------------------------------------------------------------------------
-// The reader: splits the collection into game trees.
-
-SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
-    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
-    if (!*f) {
-        io_error("cannot open " + name_);
-        return;
-    }
-    owned_ = std::move(f);
-    in_ = owned_.get();
-}
-
-SgfReader::SgfReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
-
-SgfReader::~SgfReader() = default;
-
-void SgfReader::io_error(std::string message) {
-    io_failed_ = true;
-    Diagnostic d;
-    d.code = "io-error";
-    d.message = std::move(message);
-    d.file = name_;
-    file_diagnostics_.push_back(std::move(d));
-}
-
-std::vector<Diagnostic> SgfReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
-
-bool SgfReader::read_more() {
-    if (eof_ || !in_) return false;
-    if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
-        buf_.erase(0, pos_);
-        pos_ = 0;
-    }
-    char block[1 << 16];
-    in_->read(block, sizeof block);
-    const std::streamsize n = in_->gcount();
-    if (in_->bad()) io_error("error reading " + name_);
-    if (n <= 0) {
-        eof_ = true;
-        return false;
-    }
-    bytes_read_ += std::uint64_t(n);
-    buf_.append(block, std::size_t(n));
-    return true;
-}
-
-void SgfReader::advance(std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to; ++i) {
-        const auto c = static_cast<unsigned char>(buf_[i]);
-        if (c == '\n') {
-            ++line_;
-            column_ = 1;
-        } else if ((c & 0xC0) != 0x80 && c != '\r') {
-            ++column_;
-        }
-    }
-}
-
-bool SgfReader::next(GameRecord& game) {
-    if (!in_) return false;
-    if (!started_) {
-        started_ = true;
-        while (buf_.size() < 3 && read_more()) {}
-        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
-    }
-    // To the next '(' that opens a node: anything else before it is reported and passed over.
-    std::size_t junk = std::string::npos;
-    int junk_line = 0, junk_column = 0;
-    for (;;) {
-        if (pos_ >= buf_.size() && !read_more()) break;
-        const char c = buf_[pos_];
-        if (c == '(') {
-            // Look past blanks for ';' ("(;"): a '(' in junk text is not a game.
-            std::size_t k = pos_ + 1;
-            for (;;) {
-                if (k >= buf_.size()) {
-                    const std::size_t before = pos_;
-                    if (!read_more()) break;
-                    k -= before - pos_; // the buffer may have been compacted
-                    continue;
-                }
-                if (!is_blank(buf_[k])) break;
-                ++k;
-            }
-            if (k >= buf_.size() || buf_[k] == ';' || junk == std::string::npos) break;
-        }
-        if (!is_blank(c) && junk == std::string::npos) {
-            junk = pos_;
-            junk_line = line_;
-            junk_column = column_;
-        }
-        advance(pos_, pos_ + 1);
-        ++pos_;
-    }
-    if (junk != std::string::npos) {
-        Diagnostic d;
-        d.code = "syntax";
-        d.message = "text outside any game tree is ignored (an SGF game starts with \"(;\")";
-        d.file = name_;
-        d.line = junk_line;
-        d.column = junk_column;
-        file_diagnostics_.push_back(std::move(d));
-    }
-    if (pos_ >= buf_.size()) return false;
-
-    // The game tree: to the ')' that closes the first '(', outside property values.
-    std::size_t k = pos_;
-    int depth = 0;
-    bool in_value = false, escaped = false, done = false;
-    while (!done) {
-        if (k >= buf_.size()) {
-            const std::size_t before = pos_;
-            if (!read_more()) break;
-            k -= before - pos_;
-            continue;
-        }
-        const char c = buf_[k++];
-        if (in_value) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == ']') in_value = false;
-        } else if (c == '[') {
-            in_value = true;
-        } else if (c == '(') {
-            ++depth;
-        } else if (c == ')') {
-            done = --depth == 0;
-        }
-    }
-    const std::string_view raw(buf_.data() + pos_, k - pos_);
-    std::string converted;
-    std::string_view chunk = raw;
-    std::size_t bad = 0;
-    if (!valid_utf8(raw, bad)) {
-        cp1252_to_utf8(raw, converted);
-        chunk = converted;
-        if (!warned_encoding_) {
-            warned_encoding_ = true;
-            Diagnostic d;
-            d.severity = Severity::warning;
-            d.code = "not-utf8";
-            d.message = "the file is not UTF-8; read as Windows-1252";
-            d.file = name_;
-            file_diagnostics_.push_back(std::move(d));
-        }
-    }
-    read_game(chunk, line_, column_, name_, ++number_, game);
-    advance(pos_, k);
-    pos_ = k;
-    return true;
-}
-
-std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
-    std::istringstream in{std::string(text)};
-    SgfReader reader(in, name);
-    std::vector<GameRecord> games;
-    GameRecord g;
-    while (reader.next(g)) games.push_back(g);
-    if (file_diagnostics) *file_diagnostics = reader.take_file_diagnostics();
-    return games;
-}
-
-bool looks_like_sgf(const std::filesystem::path& name, std::string_view head) {
-    if (lower(name.extension().string()) == ".sgf") return true;
-    if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
-    std::size_t i = 0;
-    while (i < head.size() && is_blank(head[i])) ++i;
-    if (i >= head.size() || head[i] != '(') return false;
-    ++i;
-    while (i < head.size() && is_blank(head[i])) ++i;
-    return i < head.size() && head[i] == ';';
 }
 
 } // namespace gounki::parser

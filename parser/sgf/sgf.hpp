@@ -41,31 +41,32 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/formats.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::parser {
 
-class SgfReader {
+class SgfReader : public GameSource {
 public:
     // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
     explicit SgfReader(const std::filesystem::path& path);
     // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
     SgfReader(std::istream& in, std::string name);
-    ~SgfReader();
+    ~SgfReader() override;
     SgfReader(const SgfReader&) = delete;
     SgfReader& operator=(const SgfReader&) = delete;
 
-    bool ok() const { return in_ != nullptr; }
+    bool ok() const override { return in_ != nullptr; }
     const std::string& name() const { return name_; }
 
     // The next game tree of the collection, replayed; false at the end of the input.
-    bool next(GameRecord& game);
+    bool next(GameRecord& game) override;
     // Problems with the file rather than a game: text outside any game tree (syntax), not-utf8,
     // io-error. Each is handed out once.
-    std::vector<Diagnostic> take_file_diagnostics();
+    std::vector<Diagnostic> take_file_diagnostics() override;
     int games_read() const { return number_; }
-    std::uint64_t bytes_read() const { return bytes_read_; }
-    bool io_failed() const { return io_failed_; }
+    std::uint64_t bytes_read() const override { return bytes_read_; }
+    bool io_failed() const override { return io_failed_; }
 
 private:
     bool read_more(); // appends a block of input to buf_; false when none came
@@ -92,8 +93,18 @@ private:
 std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name = "<text>",
                                  std::vector<Diagnostic>* file_diagnostics = nullptr);
 
-// Whether a file should be read as SGF: its name ends in .sgf (any case), or its first non-blank
-// characters (after a byte order mark) are '(' then, after blanks, ';'. `head` is the start of it.
+// The SGF text of a stone game (one game tree; a collection is game trees one after the other):
+// FF[4] GM[4], SZ, RU (the game, its rule words and the OpeningRule tag), the players, event, date
+// and result as properties, AB/AW/PL for a set-up start, comments, annotations and variations.
+// The SGF reader reads it back as the same game.
+std::string write_sgf(const GameRecord& game);
+// Why `game` cannot be written as SGF (a Gounki game; captured stones in its start); empty when it can.
+std::string sgf_cannot_hold(const GameRecord& game);
+
+// Whether the start of a file is SGF's: its first non-blank characters (after a byte order mark) are
+// '(' then, after blanks, ';' (formats.hpp asks this first, then the name).
+bool claims_sgf(std::string_view head);
+// Whether a file should be read as SGF: claims_sgf, or its name ends in .sgf (any case).
 bool looks_like_sgf(const std::filesystem::path& name, std::string_view head);
 
 } // namespace gounki::parser

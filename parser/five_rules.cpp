@@ -1,0 +1,126 @@
+#include "parser/five_rules.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "core/stones/position.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::vector<std::string> words_of(std::string_view text) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : text) {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ';' || c == '/' || c == '(' || c == ')') {
+            if (!w.empty()) out.push_back(std::exchange(w, {}));
+            continue;
+        }
+        w += (c >= 'A' && c <= 'Z') ? char(c | 0x20) : c;
+    }
+    if (!w.empty()) out.push_back(w);
+    return out;
+}
+
+// "soosyrv-8", "soosyrv8", "soosyrv" followed by the word "8": the opening's name and its number.
+std::optional<std::string> numbered_opening(const std::vector<std::string>& words, std::size_t& i, std::string_view stem,
+                                            std::string_view name) {
+    const std::string& w = words[i];
+    if (w.compare(0, stem.size(), stem) != 0) return std::nullopt;
+    std::string_view rest = std::string_view(w).substr(stem.size());
+    if (!rest.empty() && rest[0] == '-') rest.remove_prefix(1);
+    for (char c : rest)
+        if (!is_digit(c)) return std::nullopt;
+    std::string number(rest);
+    if (number.empty() && i + 1 < words.size() && !words[i + 1].empty() && is_digit(words[i + 1][0])) {
+        bool digits = true;
+        for (char c : words[i + 1]) digits &= is_digit(c);
+        if (digits) number = words[++i];
+    }
+    return std::string(name) + (number.empty() ? "" : "-" + number);
+}
+
+std::optional<std::string> opening_of(const std::vector<std::string>& words, std::size_t& i) {
+    const std::string& w = words[i];
+    if (w == "rif") return "RIF";
+    if (w == "sakata") return "Sakata";
+    if (w == "yamaguchi") return "Yamaguchi";
+    if (w == "swap2") return "swap2";
+    if (w == "swap" || w == "swap1") return "swap1";
+    if (auto s = numbered_opening(words, i, "soosyrv", "Soosyrv")) return s;
+    if (auto t = numbered_opening(words, i, "taraguchi", "Taraguchi")) return t;
+    return std::nullopt;
+}
+
+std::optional<std::string> rule_of(const std::string& w) {
+    if (w == "freestyle" || w == "free" || w == "free-style" || w == "gomoku") return "freestyle";
+    if (w == "standard" || w == "exact") return "standard";
+    if (w == "renju") return "renju";
+    if (w == "caro") return "caro";
+    if (const auto kind = parse_game_kind(w, Family::stones)) return std::string(game_info(*kind).id);
+    return std::nullopt;
+}
+
+} // namespace
+
+FiveRuleNames read_five_rule_names(std::string_view text) {
+    FiveRuleNames out;
+    if (const auto kind = parse_game_kind(text, Family::stones)) {
+        out.rule = *kind == GameKind::gomoku ? "freestyle" : std::string(game_info(*kind).id);
+        return out;
+    }
+    const std::vector<std::string> words = words_of(text);
+    bool generic = false; // the rule so far is "gomoku", which a more precise word replaces
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (auto o = opening_of(words, i)) {
+            if (out.opening.empty()) out.opening = *o;
+            continue;
+        }
+        if (auto r = rule_of(words[i])) {
+            const bool word_generic = words[i] == "gomoku";
+            if (out.rule.empty() || (generic && !word_generic)) {
+                out.rule = *r;
+                generic = word_generic;
+            } else if (*r != out.rule && !word_generic) {
+                out.others.push_back(words[i]);
+            }
+            continue;
+        }
+        out.others.push_back(words[i]);
+    }
+    if (out.rule.empty() && !out.opening.empty() && out.opening.rfind("swap", 0) != 0) out.rule = "renju";
+    return out;
+}
+
+FiveRuleChoice choose_five_rules(std::string_view rule) {
+    FiveRuleChoice out;
+    if (rule.empty() || rule == "freestyle") return out;
+    if (rule == "standard") {
+        // Gomoku standard is a Rules word of Gomoku once the rules code gives it a meaning (exactly
+        // five wins); while the word changes nothing, a standard game would be judged as freestyle.
+        stones::Rules r = stones::Rules::defaults(GameKind::gomoku);
+        if (!stones::apply_rules_tag(r, "standard") && !(r == stones::Rules::defaults(GameKind::gomoku))) {
+            out.rules_tag = "standard";
+            return out;
+        }
+        out.error = "Gomoku standard (only a line of exactly five wins) is not a rule gounki plays yet";
+        return out;
+    }
+    if (rule == "caro") {
+        out.error = "Caro (a line of five blocked at both ends does not win) is not a rule gounki plays";
+        return out;
+    }
+    if (const auto kind = parse_game_kind(rule, Family::stones)) {
+        out.kind = *kind;
+        return out;
+    }
+    if (rule == "renju")
+        out.error = "Renju (Black may not make a double-three, a double-four or an overline) is not a game gounki plays yet";
+    else out.error = "'" + std::string(rule) + "' is not a game gounki plays";
+    return out;
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,37 @@
+#pragma once
+// The rule sets and opening rules of the five-in-a-row games as programs name them: SGF's RU and GN
+// properties, Gomocup's group names in PSQ files ("Freestyle15_2", "Standard", "Renju"). The one
+// place that reads those names, and that says what each means for gounki (docs/rules.md 4.3).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/game.hpp"
+
+namespace gounki::parser {
+
+struct FiveRuleNames {
+    // The rule set named first: "freestyle", "standard", "renju", "caro", or the id of a stone game
+    // of the registry ("ninuki"); empty when the text names none.
+    std::string rule;
+    // The opening rule: "RIF", "Sakata", "Yamaguchi", "Soosyrv-N", "Taraguchi-N", "swap1" or "swap2";
+    // empty when none. The renju opening rules (all but the swaps) name the rule "renju" when the
+    // text names no rule.
+    std::string opening;
+    std::vector<std::string> others; // every other word, in lower case, in order
+};
+
+// The words of `text`, in any case, separated by blanks, commas, semicolons, slashes or parentheses.
+// A text that is a game's name as a whole ("Ninuki Renju", "Gomoku Freestyle") names that game.
+FiveRuleNames read_five_rule_names(std::string_view text);
+
+// What a rule name of read_five_rule_names means for gounki.
+struct FiveRuleChoice {
+    GameKind kind = GameKind::gomoku;
+    std::string rules_tag; // words for the Rules tag (stones::apply_rules_tag), empty for the defaults
+    std::string error; // not empty: gounki does not play this rule; says which rule and why
+};
+FiveRuleChoice choose_five_rules(std::string_view rule);
+
+} // namespace gounki::parser

@@ -1,0 +1,159 @@
+#include "parser/formats.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "parser/psq/psq.hpp"
+#include "parser/reader.hpp"
+#include "parser/sgf/sgf.hpp"
+#include "parser/writer.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
+    return out;
+}
+
+std::unique_ptr<GameSource> open_gpn(std::istream& in, std::string name, const ReadOptions& options) {
+    auto reader = std::make_unique<RecordReader>(in, std::move(name));
+    reader->set_notation(options.notation);
+    return reader;
+}
+
+std::unique_ptr<GameSource> open_sgf(std::istream& in, std::string name, const ReadOptions&) {
+    return std::make_unique<SgfReader>(in, std::move(name));
+}
+
+std::unique_ptr<GameSource> open_psq(std::istream& in, std::string name, const ReadOptions&) {
+    return std::make_unique<PsqReader>(in, std::move(name));
+}
+
+std::string gpn_cannot_hold(const GameRecord&) { return {}; }
+std::string write_gpn(const GameRecord& game, const WriteOptions& options) { return write_record(game, options.notation); }
+std::string write_sgf_text(const GameRecord& game, const WriteOptions&) { return write_sgf(game); }
+std::string write_psq_text(const GameRecord& game, const WriteOptions&) { return write_psq(game); }
+
+// GPN claims nothing by content: it is what a file is when no other format claims it.
+constexpr FormatInfo table[] = {
+    {RecordFormat::gpn,
+     "gpn",
+     "GPN, gounki's PGN-style records (docs/rules.md 1.8)",
+     {".gpn", ".pgn", ""},
+     nullptr,
+     open_gpn,
+     gpn_cannot_hold,
+     write_gpn,
+     false},
+    {RecordFormat::sgf,
+     "sgf",
+     "SGF of the stone games (GM[4])",
+     {".sgf", "", ""},
+     claims_sgf,
+     open_sgf,
+     sgf_cannot_hold,
+     write_sgf_text,
+     false},
+    {RecordFormat::psq,
+     "psq",
+     "Piskvork PSQ, one Gomoku game per file (Gomocup)",
+     {".psq", "", ""},
+     claims_psq,
+     open_psq,
+     psq_cannot_hold,
+     write_psq_text,
+     true},
+};
+
+std::string_view without_bom(std::string_view head) {
+    if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+    return head;
+}
+
+} // namespace
+
+std::span<const FormatInfo> record_formats() { return table; }
+
+const FormatInfo& format_info(RecordFormat format) { return table[std::size_t(format)]; }
+
+std::optional<RecordFormat> parse_record_format(std::string_view name) {
+    const std::string n = lower(name);
+    for (const FormatInfo& f : table)
+        if (f.name == n) return f.format;
+    return std::nullopt;
+}
+
+std::string format_names_text() {
+    std::string out;
+    for (std::size_t i = 0; i < std::size(table); ++i) {
+        if (i > 0) out += i + 1 == std::size(table) ? " or " : ", ";
+        out += table[i].name;
+    }
+    return out;
+}
+
+bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format) {
+    const std::string ext = lower(name.extension().string());
+    if (ext.empty()) return false;
+    for (const FormatInfo& f : table)
+        if (!format || f.format == *format)
+            for (std::string_view e : f.extensions)
+                if (!e.empty() && e == ext) return true;
+    return false;
+}
+
+RecordFormat format_of(const std::filesystem::path& name, std::string_view head, std::optional<RecordFormat> forced) {
+    if (forced) return *forced;
+    head = without_bom(head);
+    for (const FormatInfo& f : table)
+        if (f.claims && f.claims(head)) return f.format;
+    for (const FormatInfo& f : table)
+        if (has_record_extension(name, f.format)) return f.format;
+    return RecordFormat::gpn;
+}
+
+std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, std::string name, const ReadOptions& options) {
+    return format_info(format).open(in, std::move(name), options);
+}
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments, std::optional<RecordFormat> forced,
+                                       std::vector<Diagnostic>& errors) {
+    std::vector<std::string> out;
+    for (const std::string& arg : arguments) {
+        std::error_code ec;
+        if (arg == "-" || !std::filesystem::is_directory(arg, ec)) {
+            out.push_back(arg);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (auto it = std::filesystem::recursive_directory_iterator(arg, ec); !ec && it != std::filesystem::end(it);
+             it.increment(ec)) {
+            std::error_code type_ec;
+            if (it->is_regular_file(type_ec) && has_record_extension(it->path(), forced)) found.push_back(it->path().string());
+        }
+        std::sort(found.begin(), found.end());
+        Diagnostic d;
+        d.file = arg;
+        d.code = "io-error";
+        if (ec) {
+            d.message = "cannot read the folder: " + ec.message();
+            errors.push_back(std::move(d));
+        } else if (found.empty()) {
+            std::string exts;
+            for (const FormatInfo& f : table)
+                if (!forced || f.format == *forced)
+                    for (std::string_view e : f.extensions)
+                        if (!e.empty()) exts += (exts.empty() ? "*" : ", *") + std::string(e);
+            d.message = "the folder holds no record file (" + exts + ")";
+            errors.push_back(std::move(d));
+        }
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,98 @@
+#pragma once
+// Record formats: the one place that knows which formats gounki reads, how a file's format is
+// told, and which reader reads it. A new format is one reader (a GameSource) plus one row here.
+//
+//   format   reader                     told by (content first, then the file name)
+//   gpn      reader.hpp RecordReader    anything the others do not claim; .gpn .pgn .txt
+//   sgf      sgf/sgf.hpp SgfReader      "(;" at the start; .sgf
+//   psq      psq/psq.hpp PsqReader      "Piskvorky" at the start; .psq
+//
+// Commands take `--format NAME` to force one (format_of with `forced`). The import pipeline keeps
+// its own parallel path for GPN (blocks of games on the thread pool) and reads every other format
+// through its GameSource, game by game; `gounki validate` reads every format through GameSource.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gounki/notation.hpp"
+#include "parser/record.hpp"
+
+namespace gounki::parser {
+
+// A reader of one record file, game by game, in bounded memory.
+class GameSource {
+public:
+    virtual ~GameSource() = default;
+    // Whether the input could be opened; when not, take_file_diagnostics() holds an io-error.
+    virtual bool ok() const = 0;
+    // The next game, replayed through the rules; false at the end of the input.
+    virtual bool next(GameRecord& game) = 0;
+    // Problems with the file rather than a game (encoding, I/O, text outside any game). Each is
+    // handed out once; call it after each game and once more at the end.
+    virtual std::vector<Diagnostic> take_file_diagnostics() = 0;
+    virtual std::uint64_t bytes_read() const = 0;
+    virtual bool io_failed() const = 0;
+};
+
+enum class RecordFormat : std::uint8_t { gpn, sgf, psq };
+
+// How a reader is set up, and a writer (what some formats need to be told).
+struct ReadOptions {
+    Notation notation = Notation::automatic; // GPN: how Gounki moves are written
+};
+struct WriteOptions {
+    Notation notation = Notation::wikipedia; // GPN: how Gounki moves are written
+};
+
+struct FormatInfo {
+    RecordFormat format;
+    std::string_view name; // as typed after --format
+    std::string_view description; // one line for --help texts and messages
+    std::array<std::string_view, 3> extensions; // lower case, with the dot (empty: none)
+    // Whether the first bytes of a file (a byte order mark already dropped) are this format's.
+    bool (*claims)(std::string_view head);
+    // A reader of `in` (which must outlive it); `name` is the file's name in diagnostics.
+    std::unique_ptr<GameSource> (*open)(std::istream& in, std::string name, const ReadOptions& options);
+    // Why `game` cannot be written in this format; empty when it can.
+    std::string (*cannot_hold)(const GameRecord& game);
+    // The text of one game, which this format's reader reads back as the same game. A file of several
+    // games is their texts one after the other, unless the format holds one game per file.
+    std::string (*write)(const GameRecord& game, const WriteOptions& options);
+    bool one_game_per_file;
+};
+
+// Every format, in RecordFormat order.
+std::span<const FormatInfo> record_formats();
+const FormatInfo& format_info(RecordFormat format);
+inline std::string_view format_name(RecordFormat format) { return format_info(format).name; }
+// A format's name in any case ("psq", "SGF"); nullopt otherwise.
+std::optional<RecordFormat> parse_record_format(std::string_view name);
+// "gpn, sgf or psq", for messages and --help texts.
+std::string format_names_text();
+
+// The format of a file: `forced` when given; else the first format whose content test accepts
+// `head` (the file's first bytes); else the one its name's extension belongs to; else GPN.
+RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
+                       std::optional<RecordFormat> forced = std::nullopt);
+// Whether a file name has an extension of some record format (of `format` when given).
+bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
+
+// A reader of `in` in `format`.
+std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, std::string name, const ReadOptions& options = {});
+
+// The files the command-line arguments name, in order: a file as given ("-" for standard input);
+// a folder as every file below it (sub-folders too) whose extension is a record format's (`forced`'s
+// only, when given), sorted by path. A folder with no such file is an io-error diagnostic in
+// `errors` (the other arguments are still listed).
+std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments, std::optional<RecordFormat> forced,
+                                       std::vector<Diagnostic>& errors);
+
+} // namespace gounki::parser

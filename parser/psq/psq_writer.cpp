@@ -1,0 +1,85 @@
+// PSQ export of a Gomoku game (psq.hpp write_psq): what the PSQ reader reads back as the same game.
+
+#include <algorithm>
+#include <string>
+
+#include "core/stones/position.hpp"
+#include "parser/five_rules.hpp"
+#include "parser/psq/psq.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+int opening_stones(const GameRecord& game) {
+    const std::string* t = game.tag("OpeningStones");
+    if (!t || t->empty() || t->size() > 4 || t->find_first_not_of("0123456789") != std::string::npos) return 0;
+    return std::min(std::stoi(*t), int(game.main.plies.size()));
+}
+
+// The rule word that read_five_rule_names reads back as this game's rules.
+std::string rule_word(const GameRecord& game) {
+    const std::string words = stones::rules_tag_text(game.stone_start.rules());
+    return words.empty() ? "freestyle" : words;
+}
+
+// A name on a line of its own: no line ends, and not a line the reader takes for a number.
+std::string name_line(std::string name) {
+    for (char& c : name)
+        if (c == '\n' || c == '\r') c = ' ';
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name[0] == '-') name.insert(0, "_");
+    return name;
+}
+
+// The group of the result line: the Event when it names the game's rule (or no rule, for freestyle),
+// else the rule's name, capitalised, and the board's size ("Standard15").
+std::string group(const GameRecord& game) {
+    const std::string rule = rule_word(game);
+    if (const std::string* e = game.tag("Event"); e && !e->empty() && e->find_first_of("\r\n") == std::string::npos) {
+        std::size_t letters = 0;
+        while (letters < e->size() && (((*e)[letters] | 0x20) >= 'a' && ((*e)[letters] | 0x20) <= 'z')) ++letters;
+        const std::string named = read_five_rule_names(e->substr(0, letters)).rule;
+        if (named == rule || (named.empty() && rule == "freestyle")) return *e;
+    }
+    std::string g = rule;
+    g[0] = char(g[0] & ~0x20);
+    return g + std::to_string(game.stone_start.size());
+}
+
+} // namespace
+
+std::string psq_cannot_hold(const GameRecord& game) {
+    if (game.kind != GameKind::gomoku)
+        return "PSQ holds Gomoku games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
+    if (!(game.stone_start == stones::StonePosition(game.stone_start.rules())))
+        return "PSQ cannot hold a start position other than the empty board";
+    return {};
+}
+
+std::string write_psq(const GameRecord& game) {
+    const int size = game.stone_start.size();
+    std::string out = "Piskvorky " + std::to_string(size) + "x" + std::to_string(size) + ", 11:11, 0\n";
+    // The opening's stones with time 0, the others with 1 ms: gounki keeps no thinking times.
+    const int opening = opening_stones(game);
+    int ply = 0;
+    for (const Ply& p : game.main.plies) {
+        const int x = stones::point_file(p.move.point()) + 1;
+        const int y = size - stones::point_rank(p.move.point());
+        out += std::to_string(x) + "," + std::to_string(y) + (ply++ < opening ? ",0\n" : ",1\n");
+    }
+    // The engine that plays the first stone after the opening is named first.
+    const bool black_first = opening % 2 == 0;
+    const std::string* first = game.tag(black_first ? "Black" : "White");
+    const std::string* second = game.tag(black_first ? "White" : "Black");
+    if (first || second) {
+        out += name_line(first ? *first : "?") + "\n";
+        out += name_line(second ? *second : "?") + "\n";
+    }
+    out += "-1\n";
+    const std::string& r = game.result;
+    if (r == "1/2-1/2") out += "0," + group(game) + "\n";
+    else if (r == "1-0" || r == "0-1") out += std::string((r == "0-1") == black_first ? "1," : "2,") + group(game) + "\n";
+    return out;
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,205 @@
+// SGF import (sgf.hpp), the reader: cuts a collection into game trees, each read by
+// sgf::read_game (sgf.cpp).
+
+#include <fstream>
+#include <istream>
+#include <sstream>
+#include <utility>
+
+#include "parser/encoding.hpp"
+#include "parser/sgf/sgf.hpp"
+#include "parser/sgf/sgf_tree.hpp"
+
+namespace gounki::parser {
+
+using sgf::is_blank;
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The reader: splits the collection into game trees.
+
+SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
+    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
+    if (!*f) {
+        io_error("cannot open " + name_);
+        return;
+    }
+    owned_ = std::move(f);
+    in_ = owned_.get();
+}
+
+SgfReader::SgfReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
+
+SgfReader::~SgfReader() = default;
+
+void SgfReader::io_error(std::string message) {
+    io_failed_ = true;
+    Diagnostic d;
+    d.code = "io-error";
+    d.message = std::move(message);
+    d.file = name_;
+    file_diagnostics_.push_back(std::move(d));
+}
+
+std::vector<Diagnostic> SgfReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
+
+bool SgfReader::read_more() {
+    if (eof_ || !in_) return false;
+    if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
+        buf_.erase(0, pos_);
+        pos_ = 0;
+    }
+    char block[1 << 16];
+    in_->read(block, sizeof block);
+    const std::streamsize n = in_->gcount();
+    if (in_->bad()) io_error("error reading " + name_);
+    if (n <= 0) {
+        eof_ = true;
+        return false;
+    }
+    bytes_read_ += std::uint64_t(n);
+    buf_.append(block, std::size_t(n));
+    return true;
+}
+
+void SgfReader::advance(std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+        const auto c = static_cast<unsigned char>(buf_[i]);
+        if (c == '\n') {
+            ++line_;
+            column_ = 1;
+        } else if ((c & 0xC0) != 0x80 && c != '\r') {
+            ++column_;
+        }
+    }
+}
+
+bool SgfReader::next(GameRecord& game) {
+    if (!in_) return false;
+    if (!started_) {
+        started_ = true;
+        while (buf_.size() < 3 && read_more()) {}
+        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
+    }
+    // To the next '(' that opens a node: anything else before it is reported and passed over.
+    std::size_t junk = std::string::npos;
+    int junk_line = 0, junk_column = 0;
+    for (;;) {
+        if (pos_ >= buf_.size() && !read_more()) break;
+        const char c = buf_[pos_];
+        if (c == '(') {
+            // Look past blanks for ';' ("(;"): a '(' in junk text is not a game.
+            std::size_t k = pos_ + 1;
+            for (;;) {
+                if (k >= buf_.size()) {
+                    const std::size_t before = pos_;
+                    if (!read_more()) break;
+                    k -= before - pos_; // the buffer may have been compacted
+                    continue;
+                }
+                if (!is_blank(buf_[k])) break;
+                ++k;
+            }
+            if (k >= buf_.size() || buf_[k] == ';' || junk == std::string::npos) break;
+        }
+        if (!is_blank(c) && junk == std::string::npos) {
+            junk = pos_;
+            junk_line = line_;
+            junk_column = column_;
+        }
+        advance(pos_, pos_ + 1);
+        ++pos_;
+    }
+    if (junk != std::string::npos) {
+        Diagnostic d;
+        d.code = "syntax";
+        d.message = "text outside any game tree is ignored (an SGF game starts with \"(;\")";
+        d.file = name_;
+        d.line = junk_line;
+        d.column = junk_column;
+        file_diagnostics_.push_back(std::move(d));
+    }
+    if (pos_ >= buf_.size()) return false;
+
+    // The game tree: to the ')' that closes the first '(', outside property values.
+    std::size_t k = pos_;
+    int depth = 0;
+    bool in_value = false, escaped = false, done = false;
+    while (!done) {
+        if (k >= buf_.size()) {
+            const std::size_t before = pos_;
+            if (!read_more()) break;
+            k -= before - pos_;
+            continue;
+        }
+        const char c = buf_[k++];
+        if (in_value) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == ']') in_value = false;
+        } else if (c == '[') {
+            in_value = true;
+        } else if (c == '(') {
+            ++depth;
+        } else if (c == ')') {
+            done = --depth == 0;
+        }
+    }
+    const std::string_view raw(buf_.data() + pos_, k - pos_);
+    std::string converted;
+    std::string_view chunk = raw;
+    std::size_t bad = 0;
+    if (!valid_utf8(raw, bad)) {
+        cp1252_to_utf8(raw, converted);
+        chunk = converted;
+        if (!warned_encoding_) {
+            warned_encoding_ = true;
+            Diagnostic d;
+            d.severity = Severity::warning;
+            d.code = "not-utf8";
+            d.message = "the file is not UTF-8; read as Windows-1252";
+            d.file = name_;
+            file_diagnostics_.push_back(std::move(d));
+        }
+    }
+    sgf::read_game(chunk, line_, column_, name_, ++number_, game);
+    advance(pos_, k);
+    pos_ = k;
+    return true;
+}
+
+std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
+    std::istringstream in{std::string(text)};
+    SgfReader reader(in, name);
+    std::vector<GameRecord> games;
+    GameRecord g;
+    while (reader.next(g)) games.push_back(g);
+    if (file_diagnostics) *file_diagnostics = reader.take_file_diagnostics();
+    return games;
+}
+
+bool looks_like_sgf(const std::filesystem::path& name, std::string_view head) {
+    return lower(name.extension().string()) == ".sgf" || claims_sgf(head);
+}
+
+bool claims_sgf(std::string_view head) {
+    if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+    std::size_t i = 0;
+    while (i < head.size() && is_blank(head[i])) ++i;
+    if (i >= head.size() || head[i] != '(') return false;
+    ++i;
+    while (i < head.size() && is_blank(head[i])) ++i;
+    return i < head.size() && head[i] == ';';
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,154 @@
+// SGF export of a stone game (sgf.hpp write_sgf): what the SGF reader reads back as the same game.
+
+#include <string>
+
+#include "core/stones/position.hpp"
+#include "parser/sgf/sgf.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+// A property value: ']' and '\' escaped.
+std::string value(std::string_view v) {
+    std::string out;
+    for (char c : v) {
+        if (c == ']' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+void property(std::string& out, std::string_view id, std::string_view v) {
+    out += id;
+    out += '[';
+    out += value(v);
+    out += ']';
+}
+
+// Column letter, then row letter counted from the top.
+std::string point_text(int point, int size) {
+    std::string s(2, 'a');
+    s[0] = char('a' + stones::point_file(point));
+    s[1] = char('a' + (size - 1 - stones::point_rank(point)));
+    return s;
+}
+
+class Writer {
+public:
+    explicit Writer(std::string& out) : out_(out) {}
+
+    // Plies k.. of `line` from `pos`; where a ply has alternatives, the line goes on as the first
+    // child and each alternative is a sibling (the reader takes the first child as the main line).
+    void plies(const Line& line, std::size_t k, stones::StonePosition pos, bool alternatives_done) {
+        for (std::size_t i = k; i < line.plies.size(); ++i) {
+            const Ply& p = line.plies[i];
+            if (!p.variations.empty() && !(i == k && alternatives_done)) {
+                out_ += "\n(";
+                plies(line, i, pos, true);
+                out_ += ')';
+                for (const Line& v : p.variations) {
+                    if (v.plies.empty()) continue;
+                    out_ += "\n(";
+                    // A tree starts with a node: when the first move has alternatives of its own
+                    // (children of this tree), a node without a move comes first, holding the
+                    // line's comments if it has any.
+                    if (!v.comments.empty() || !v.plies[0].variations.empty()) {
+                        out_ += ';';
+                        comments(v.comments);
+                    }
+                    plies(v, 0, pos, false);
+                    out_ += ')';
+                }
+                return;
+            }
+            if (pos.game_over() || !pos.is_legal(p.move)) return; // never read; a record built by hand may hold it
+            out_ += ';';
+            property(out_, pos.side_to_move() == Color::black ? "B" : "W", point_text(p.move.point(), pos.size()));
+            nags(p.nags);
+            comments(p.comments);
+            stones::StoneUndo undo;
+            pos.play(p.move, undo);
+        }
+    }
+
+    void comments(const std::vector<std::string>& texts) {
+        if (texts.empty()) return;
+        out_ += 'C';
+        for (const std::string& c : texts) out_ += '[' + value(c) + ']';
+    }
+
+private:
+    // SGF's move annotations: ! TE[1], ? BM[1], !! TE[2], ?? BM[2], !? IT, ?! DO; other NAGs have none.
+    void nags(const std::vector<std::uint8_t>& list) {
+        bool te = false, bm = false, it = false, d = false;
+        for (std::uint8_t n : list) {
+            if ((n == 1 || n == 3) && !te) property(out_, "TE", n == 3 ? "2" : "1"), te = true;
+            else if ((n == 2 || n == 4) && !bm) property(out_, "BM", n == 4 ? "2" : "1"), bm = true;
+            else if (n == 5 && !it) out_ += "IT[]", it = true;
+            else if (n == 6 && !d) out_ += "DO[]", d = true;
+        }
+    }
+
+    std::string& out_;
+};
+
+// RU: the game and its rule words (read_five_rule_names reads them back), then the opening rule.
+std::string rule_text(const GameRecord& game) {
+    const stones::Rules& rules = game.stone_start.rules();
+    std::string out = game.kind == GameKind::gomoku ? std::string() : std::string(game_kind_name(game.kind));
+    const std::string words = stones::rules_tag_text(rules);
+    if (!words.empty()) out += (out.empty() ? "" : " ") + words;
+    if (const std::string* opening = game.tag("OpeningRule")) out += (out.empty() ? "" : " ") + *opening;
+    return out;
+}
+
+std::string date_text(std::string date) {
+    // "2024.05.01" as SGF's "2024-05-01"; a date with unknown parts stays as written.
+    if (date.size() == 10 && date[4] == '.' && date[7] == '.' && date.find('?') == std::string::npos) date[4] = date[7] = '-';
+    return date;
+}
+
+void root(std::string& out, const GameRecord& game) {
+    const stones::StonePosition& start = game.stone_start;
+    out += "(;FF[4]GM[4]CA[UTF-8]";
+    property(out, "SZ", std::to_string(start.size()));
+    if (const std::string ru = rule_text(game); !ru.empty()) property(out, "RU", ru);
+    const std::pair<const char*, const char*> ids[] = {{"Event", "EV"}, {"Site", "PC"},     {"Round", "RO"},   {"Black", "PB"},
+                                                       {"White", "PW"}, {"BlackElo", "BR"}, {"WhiteElo", "WR"}};
+    for (const auto& [name, id] : ids)
+        if (const std::string* v = game.tag(name)) property(out, id, *v);
+    if (const std::string* d = game.tag("Date")) property(out, "DT", date_text(*d));
+    const std::string& r = game.result;
+    property(out, "RE", r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?");
+    for (const auto& [id, stone] : {std::pair{"AB", stones::Stone::black}, std::pair{"AW", stones::Stone::white}}) {
+        std::string points;
+        for (int p = 0; p < stones::point_count; ++p)
+            if (start.on_board(p) && start.at(p) == stone) points += '[' + point_text(p, start.size()) + ']';
+        if (!points.empty()) out += id + points;
+    }
+    if (start.side_to_move() == Color::white) out += "PL[W]";
+}
+
+} // namespace
+
+std::string sgf_cannot_hold(const GameRecord& game) {
+    if (!game.is_stone_game())
+        return "SGF holds the stone games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
+    const stones::StonePosition& start = game.stone_start;
+    if (start.captured(Color::black) || start.captured(Color::white) || start.pending_five())
+        return "its start position has captured stones or a pending five, which SGF cannot say";
+    return {};
+}
+
+std::string write_sgf(const GameRecord& game) {
+    std::string out;
+    root(out, game);
+    Writer w(out);
+    w.comments(game.main.comments);
+    w.plies(game.main, 0, game.stone_start, false);
+    out += ")\n";
+    return out;
+}
+
+} // namespace gounki::parser

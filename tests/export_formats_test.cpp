@@ -1,0 +1,196 @@
+// Export of stone games as SGF and PSQ (parser/sgf/sgf.hpp write_sgf, parser/psq/psq.hpp write_psq,
+// `gounki export --format`): random games of each stone game written, read back, and compared;
+// games a format cannot hold left out with a reason; the command line's files and folders.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <fstream>
+#include <random>
+
+#include "core/stones/position.hpp"
+#include "parser/formats.hpp"
+#include "parser/psq/psq.hpp"
+#include "parser/sgf/sgf.hpp"
+#include "parser/writer.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A random legal move, mostly near the centre so that fives happen.
+Move random_move(std::mt19937& rng, const stones::StonePosition& pos) {
+    const std::vector<Move> moves = pos.legal_moves();
+    std::vector<Move> near;
+    const int c = pos.size() / 2;
+    for (Move m : moves)
+        if (std::abs(stones::point_file(m.point()) - c) <= 3 && std::abs(stones::point_rank(m.point()) - c) <= 3)
+            near.push_back(m);
+    const std::vector<Move>& from = near.empty() || rng() % 8 == 0 ? moves : near;
+    return from[rng() % from.size()];
+}
+
+std::string random_comment(std::mt19937& rng) {
+    static const char* words[] = {"threat", "a ] bracket", "back\\slash", "five?", "line\nbreak", "{brace}"};
+    return words[rng() % std::size(words)];
+}
+
+// A line of at most `plies` plies from `pos`, with comments, NAGs and variations when `extras`.
+Line random_line(std::mt19937& rng, stones::StonePosition pos, int plies, bool extras, int depth = 0) {
+    Line line;
+    stones::StoneUndo undo;
+    for (int i = 0; i < plies && !pos.game_over(); ++i) {
+        Ply p(random_move(rng, pos));
+        if (extras && rng() % 6 == 0) p.comments.push_back(random_comment(rng));
+        if (extras && rng() % 8 == 0) p.nags.push_back(std::uint8_t(1 + rng() % 6));
+        if (extras && depth < 2 && rng() % 7 == 0) {
+            stones::StonePosition before = pos;
+            Line v = random_line(rng, before, 1 + int(rng() % 4), extras, depth + 1);
+            if (!v.plies.empty() && v.plies[0].move != p.move) {
+                if (rng() % 3 == 0) v.comments.push_back(random_comment(rng));
+                p.variations.push_back(std::move(v));
+            }
+        }
+        pos.play(p.move, undo);
+        line.plies.push_back(std::move(p));
+    }
+    return line;
+}
+
+GameRecord random_stone_game(std::mt19937& rng, const stones::Rules& rules, int number, bool extras) {
+    GameRecord g;
+    g.kind = rules.kind;
+    g.stone_start = stones::StonePosition(rules);
+    g.main = random_line(rng, g.stone_start, 20 + int(rng() % 100), extras);
+    const stones::StonePosition end = g.final_stone_position();
+    static const char* open_results[] = {"*", "1-0", "0-1", "1/2-1/2"};
+    g.result = end.game_over() ? std::string(outcome_text(end.outcome())) : open_results[rng() % 4];
+    g.tags = {{"Game", std::string(game_kind_name(rules.kind))},      {"Event", "Random " + std::to_string(number)},
+              {"Date", "2026.03.0" + std::to_string(1 + number % 9)}, {"Black", "Black " + std::to_string(number)},
+              {"White", "White ] " + std::to_string(number)},         {"Result", g.result}};
+    if (extras && rng() % 3 == 0) g.main.comments.push_back(random_comment(rng));
+    return g;
+}
+
+void same_line(const Line& a, const Line& b, bool comments) {
+    REQUIRE(a.plies.size() == b.plies.size());
+    if (comments) CHECK(a.comments == b.comments);
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        CHECK(a.plies[i].move == b.plies[i].move);
+        if (!comments) continue;
+        CHECK(a.plies[i].comments == b.plies[i].comments);
+        // SGF holds one annotation of each kind per move: the first of each.
+        CHECK(a.plies[i].nags.size() >= b.plies[i].nags.size());
+        REQUIRE(a.plies[i].variations.size() == b.plies[i].variations.size());
+        for (std::size_t v = 0; v < a.plies[i].variations.size(); ++v)
+            same_line(a.plies[i].variations[v], b.plies[i].variations[v], comments);
+    }
+}
+
+// Built inside a test: the helpers check their input with Catch's macros.
+std::vector<stones::Rules> every_rule_set() {
+    return {gomoku(15), gomoku(19), ninuki(19), ninuki(15), ninuki_with("simple"), ninuki_with("allow-double-three", 15)};
+}
+
+} // namespace
+
+TEST_CASE("SGF export: random games of each stone game read back as the same games", "[parser][sgf][export]") {
+    std::mt19937 rng(20260301);
+    int games = 0;
+    for (const stones::Rules& rules : every_rule_set())
+        for (int i = 0; i < 25; ++i) {
+            const GameRecord g = random_stone_game(rng, rules, i, true);
+            REQUIRE(sgf_cannot_hold(g).empty());
+            const std::string text = write_sgf(g);
+            CAPTURE(text);
+            const auto back = read_sgf(text, "x.sgf");
+            REQUIRE(back.size() == 1);
+            const GameRecord& b = back[0];
+            CHECK(b.kind == g.kind);
+            CHECK(b.stone_start == g.stone_start);
+            CHECK(b.result == g.result);
+            for (const char* tag : {"Event", "Date", "Black", "White"}) CHECK(*b.tag(tag) == *g.tag(tag));
+            same_line(g.main, b.main, true);
+            for (const Diagnostic& d : b.diagnostics) CHECK(d.severity == Severity::warning);
+            ++games;
+        }
+    CHECK(games == 150);
+}
+
+TEST_CASE("SGF export: set-up stones and White to move, several games in one file", "[parser][sgf][export]") {
+    GameRecord g = read_sgf("(;GM[4]SZ[15]AB[hh][ji]AW[ih]PL[W]RU[swap2]C[root];W[gi]C[x];B[hg])")[0];
+    REQUIRE(g.status == GameStatus::valid);
+    const std::string text = write_sgf(g) + write_sgf(g);
+    const auto back = read_sgf(text, "two.sgf");
+    REQUIRE(back.size() == 2);
+    CHECK(back[1].stone_start == g.stone_start);
+    CHECK(back[1].stone_start.side_to_move() == Color::white);
+    CHECK(*back[1].tag("OpeningRule") == "swap2");
+    same_line(g.main, back[1].main, true);
+    CHECK(back[1].line == 2);
+}
+
+TEST_CASE("PSQ export: random Gomoku games read back as the same games; other games are refused", "[parser][psq][export]") {
+    std::mt19937 rng(7);
+    for (int i = 0; i < 60; ++i) {
+        GameRecord g = random_stone_game(rng, gomoku(i % 3 == 0 ? 19 : 15), i, false);
+        if (i % 4 == 1) g.tags.emplace_back("OpeningStones", std::to_string(1 + i % 5));
+        REQUIRE(psq_cannot_hold(g).empty());
+        const std::string text = write_psq(g);
+        CAPTURE(text);
+        const GameRecord b = read_psq(text, "x.psq");
+        CHECK(b.status == GameStatus::valid);
+        CHECK(b.stone_start == g.stone_start);
+        CHECK(b.result == g.result);
+        CHECK(*b.tag("Black") == *g.tag("Black"));
+        CHECK(*b.tag("White") == *g.tag("White"));
+        const std::string* opening = g.tag("OpeningStones");
+        CHECK((b.tag("OpeningStones") ? *b.tag("OpeningStones") : "0") ==
+              (opening ? std::to_string(std::min<std::size_t>(std::stoul(*opening), g.main.plies.size())) : "0"));
+        same_line(g.main, b.main, false);
+    }
+    CHECK(contains(psq_cannot_hold(random_stone_game(rng, ninuki(19), 1, false)), "Gomoku games only"));
+    GameRecord set_up = read_sgf("(;GM[4]AB[hh];W[ii])")[0];
+    CHECK(contains(psq_cannot_hold(set_up), "start position"));
+    GameRecord gounki_game;
+    CHECK(contains(sgf_cannot_hold(gounki_game), "stone games only"));
+}
+
+TEST_CASE("gounki export --format sgf and psq: files that import back to the same games", "[parser][export][cli]") {
+    TempDir dir("export-formats");
+    const std::string db = "--db " + shell_quoted(dir / "a.db");
+    std::mt19937 rng(11);
+    std::string gpn;
+    for (int i = 0; i < 6; ++i) gpn += write_record(random_stone_game(rng, i < 4 ? gomoku(15) : ninuki(19), i, false));
+    { std::ofstream(dir / "games.gpn") << gpn; }
+    const std::string gounki_game = GOUNKI_SOURCE_DIR "/samples/games/03-pass-and-exit.gpn";
+    REQUIRE(run_gounki("import " + db + " " + shell_quoted(dir / "games.gpn") + " " + gounki_game).status == 0);
+
+    const CliRun sgf = run_gounki("export " + db + " --format sgf -o " + shell_quoted(dir / "all.sgf"));
+    CHECK(sgf.status == 1); // the Gounki game is left out, and said
+    CHECK(contains(sgf.err, "game 7 left out: SGF holds the stone games only"));
+    CHECK(contains(sgf.err, "exported 6 games"));
+    const CliRun psq = run_gounki("export " + db + " --format psq --game gomoku -o " + shell_quoted(dir / "psq"));
+    CHECK(psq.status == 0);
+    CHECK(contains(psq.err, "exported 4 games"));
+    CHECK(fs::exists(dir / "psq/1.psq"));
+    CHECK(run_gounki("export " + db + " --format psq -o -").status == 2);
+    CHECK(contains(run_gounki("export " + db + " --format txt -o x").err, "--format must be gpn, sgf or psq"));
+
+    const std::string db2 = "--db " + shell_quoted(dir / "b.db");
+    const CliRun again = run_gounki("import " + db2 + " " + shell_quoted(dir / "all.sgf") + " " + shell_quoted(dir / "psq"));
+    CHECK(again.status == 1); // the PSQ copies duplicate the SGF ones
+    CHECK(contains(again.err, "10 games read: 6 stored (0 broken), 4 duplicates"));
+    const CliRun first = run_gounki("export " + db + " --game gomoku -o -");
+    const CliRun second = run_gounki("export " + db2 + " --game gomoku -o -");
+    // The same records, but the Size tag that SGF's SZ gives.
+    std::string second_text;
+    for (const std::string& line : lines_of(second.out))
+        if (line != "[Size \"15\"]") second_text += line + "\n";
+    std::string first_text;
+    for (const std::string& line : lines_of(first.out)) first_text += line + "\n";
+    CHECK(first_text == second_text);
+    CHECK(count_of(first_text, "[Game \"Gomoku\"]") == 4);
+}

@@ -1,0 +1,267 @@
+// Piskvork PSQ files (parser/psq/psq.hpp) and the format seam (parser/formats.hpp): the golden files
+// of tests/data/psq (each with its expected tags and diagnostics), coordinates, the opening and the
+// engines' colours, results, rules named by the group, detection and --format, folders given as
+// arguments, and never a crash. Coordinates by hand: x counts from 1 on the left (x = 8 is file h),
+// y from 1 at the top, so on 15x15 y = 1 is rank 15 and y = 15 rank 1.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/stones/position.hpp"
+#include "parser/formats.hpp"
+#include "parser/psq/psq.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path psq_dir = fs::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "psq";
+
+// Per game: status, plies, result and every tag; per diagnostic: place, severity, code.
+std::string describe(GameSource& reader) {
+    std::ostringstream out;
+    auto diag = [&](const Diagnostic& d, const char* prefix) {
+        out << prefix << d.line << ':' << d.column << ' ' << severity_name(d.severity) << ' ' << d.code << '\n';
+    };
+    GameRecord g;
+    while (reader.next(g)) {
+        for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+        out << "game " << g.number << " line " << g.line << ": " << status_name(g.status) << ", " << g.main.plies.size()
+            << " plies, result " << g.result << '\n';
+        out << "  tags:";
+        for (const auto& [name, value] : g.tags) out << ' ' << name << '=' << value;
+        out << '\n';
+        for (const Diagnostic& d : g.diagnostics) diag(d, "  ");
+    }
+    for (const Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+    return out.str();
+}
+
+std::string without_comment_lines(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.empty() || line[0] != '#') out += line + '\n';
+    return out;
+}
+
+std::vector<std::string> names(const GameRecord& g) {
+    std::vector<std::string> out;
+    for (const auto& ply : g.main.plies) out.push_back(stones::point_name(ply.move.point()));
+    return out;
+}
+
+std::string tag_of(const GameRecord& g, const char* name) {
+    const std::string* v = g.tag(name);
+    return v ? *v : "<none>";
+}
+
+const Diagnostic* find_code(const GameRecord& g, const std::string& code) {
+    for (const Diagnostic& d : g.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+using Names = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("every PSQ golden file gives exactly its expected game, tags and diagnostics", "[parser][psq][golden]") {
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(psq_dir)) {
+        if (entry.path().extension() != ".psq") continue;
+        const fs::path expected = fs::path(entry.path()).replace_extension(".expected");
+        DYNAMIC_SECTION(entry.path().filename().string()) {
+            REQUIRE(fs::exists(expected));
+            PsqReader reader(entry.path());
+            REQUIRE(reader.ok());
+            CHECK(describe(reader) == without_comment_lines(slurp(expected)));
+        }
+        ++files;
+    }
+    CHECK(files >= 10);
+}
+
+TEST_CASE("PSQ: x from the left and y from the top, on 15x15", "[parser][psq]") {
+    const GameRecord g = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,10\n1,1,10\n15,15,10\n1,15,10\n15,1,10\n");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(names(g) == Names{"h8", "a15", "o1", "a1", "o15"});
+    CHECK(g.result == "*");
+    CHECK(g.kind == GameKind::gomoku);
+    CHECK(g.stone_start == stones::StonePosition(gomoku(15)));
+}
+
+TEST_CASE("PSQ: the engines' colours follow the opening, and the result line names the winner by engine", "[parser][psq]") {
+    // Two opening stones (time 0): the first-named engine plays the third stone, Black's.
+    const std::string moves = "Piskvorky 15x15, 11:11, 0\n1,1,0\n1,2,0\n8,8,5\n9,8,5\n8,9,5\n9,9,5\n";
+    const GameRecord first_won = read_psq(moves + "ONE\nTWO\n-1\n1,Freestyle15_1\n");
+    CHECK(tag_of(first_won, "Black") == "ONE");
+    CHECK(tag_of(first_won, "White") == "TWO");
+    CHECK(tag_of(first_won, "OpeningStones") == "2");
+    CHECK(tag_of(first_won, "Event") == "Freestyle15_1");
+    CHECK(first_won.result == "0-1"); // Black (ONE) won on time or by a crash: no five on the board
+    CHECK(first_won.status == GameStatus::valid);
+    CHECK(read_psq(moves + "ONE\nTWO\n-1\n2,Freestyle15_1\n").result == "1-0");
+    CHECK(read_psq(moves + "ONE\nTWO\n-1\n0,Freestyle15_1\n").result == "1/2-1/2");
+    // Three opening stones: the first-named engine plays White.
+    const GameRecord odd = read_psq("Piskvorky 15x15, 11:11, 0\n1,1,0\n1,2,0\n1,3,0\n8,8,5\nONE\nTWO\n-1\n1,Freestyle\n");
+    CHECK(tag_of(odd, "White") == "ONE");
+    CHECK(tag_of(odd, "Black") == "TWO");
+    CHECK(odd.result == "1-0");
+}
+
+TEST_CASE("PSQ: without a result line the board decides: a five, else *", "[parser][psq]") {
+    // Black h8 h9 h10 h11 h12 (y = 8, 7, 6, 5, 4), White on row y = 1.
+    std::string text = "Piskvorky 15x15, 11:11, 0\n";
+    for (int i = 0; i < 5; ++i) {
+        text += "8," + std::to_string(8 - i) + ",7\n";
+        if (i < 4) text += std::to_string(i + 1) + ",1,7\n";
+    }
+    const GameRecord five = read_psq(text + "A\nB\n-1\n");
+    CHECK(names(five) == Names{"h8", "a15", "h9", "b15", "h10", "c15", "h11", "d15", "h12"});
+    CHECK(five.result == "0-1");
+    CHECK(five.status == GameStatus::valid);
+    const GameRecord open = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\nA\nB\n-1\n");
+    CHECK(open.result == "*");
+    // A result line that the board contradicts is an error on that line.
+    const GameRecord wrong = read_psq(text + "A\nB\n-1\n2,Freestyle\n");
+    const Diagnostic* d = find_code(wrong, "result-contradicts");
+    REQUIRE(d);
+    CHECK(d->line == 14);
+    CHECK(wrong.status == GameStatus::invalid);
+}
+
+TEST_CASE("PSQ: the group's rule: freestyle by default, other rules refused by name", "[parser][psq]") {
+    const std::string moves = "Piskvorky 15x15, 11:11, 0\n8,8,7\n9,9,7\nA\nB\n-1\n";
+    CHECK(read_psq(moves + "0,Fastgame\n").status == GameStatus::valid);
+    CHECK(read_psq(moves + "0,freestyle20_3\n").status == GameStatus::valid);
+    const GameRecord caro = read_psq(moves + "0,Caro1\n");
+    const Diagnostic* d = find_code(caro, "unsupported-game");
+    REQUIRE(d);
+    CHECK(d->line == 7);
+    CHECK(d->column == 3);
+    CHECK(contains(d->message, "Caro"));
+    CHECK(caro.status == GameStatus::partial);
+    CHECK(caro.main.plies.empty());
+    CHECK(tag_of(caro, "Black") == "A"); // the players and the result are still read
+    const GameRecord wide = read_psq("Piskvorky 15x20, 11:11, 0\n8,8,7\n");
+    REQUIRE(find_code(wide, "bad-rules"));
+    CHECK(contains(find_code(wide, "bad-rules")->message, "15x20"));
+}
+
+TEST_CASE("PSQ: broken lines say where, and the moves before them are kept", "[parser][psq]") {
+    const GameRecord g = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\n9,9,7\n9,x,7\n1,1,7\n");
+    const Diagnostic* d = find_code(g, "syntax");
+    REQUIRE(d);
+    CHECK(d->line == 4);
+    CHECK(d->column == 3);
+    CHECK(g.status == GameStatus::partial);
+    CHECK(names(g) == Names{"h8", "i7"});
+    // Off the board; text after the end code; a third name.
+    CHECK(find_code(read_psq("Piskvorky 15x15, 11:11, 0\n16,1,7\n"), "illegal-move"));
+    const GameRecord after_end = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\nA\nB\n-1\n1,Freestyle\nmore\n");
+    REQUIRE(find_code(after_end, "syntax"));
+    CHECK(find_code(after_end, "syntax")->line == 7);
+    CHECK(after_end.status == GameStatus::invalid); // every move is there
+    CHECK(find_code(read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\nA\nB\nC\n"), "syntax"));
+    CHECK(find_code(read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\nA\nB\n-1\n3,Freestyle\n"), "syntax"));
+}
+
+TEST_CASE("PSQ: an empty file is said, not skipped in silence; a file not in UTF-8 is read", "[parser][psq]") {
+    std::vector<Diagnostic> file_diags;
+    const GameRecord empty = read_psq(" \r\n\n", "e.psq", &file_diags);
+    CHECK(empty.main.plies.empty());
+    REQUIRE(file_diags.size() == 1);
+    CHECK(file_diags[0].code == "syntax");
+    const GameRecord latin = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,7\nH\xE9l\xE8ne\nB\n-1\n", "l.psq", &file_diags);
+    CHECK(tag_of(latin, "Black") == "H\u00e9l\u00e8ne");
+    REQUIRE(file_diags.size() == 1);
+    CHECK(file_diags[0].code == "not-utf8");
+}
+
+TEST_CASE("PSQ reading never crashes: every prefix and every one-character change", "[parser][psq]") {
+    const std::string good = slurp(psq_dir / "freestyle.psq");
+    REQUIRE(!good.empty());
+    for_each_prefix_and_change(good, "0159,-x\n\r A", [](const std::string& text) {
+        const GameRecord g = read_psq(text, "f.psq");
+        for (const Diagnostic& d : g.diagnostics) {
+            CHECK(d.line >= 1);
+            CHECK(d.line <= 16);
+        }
+        CHECK(g.main.plies.size() <= 10);
+        const stones::StonePosition end = g.final_stone_position();
+        if (g.status == GameStatus::valid && end.game_over()) CHECK(g.result == outcome_text(end.outcome()));
+    });
+}
+
+TEST_CASE("record formats: told by content first, then by name; forced by name", "[parser][formats]") {
+    CHECK(format_of("a.psq", "Piskvorky 15x15, 11:11, 0\n") == RecordFormat::psq);
+    CHECK(format_of("a.txt", "\xEF\xBB\xBFpiskvorky 20x20, 7:7, 0\r\n") == RecordFormat::psq);
+    CHECK(format_of("a.gpn", "(;GM[4]") == RecordFormat::sgf);
+    CHECK(format_of("a.psq", "Piskvork 15x15") == RecordFormat::psq); // a broken header: the name tells
+    CHECK(format_of("a.SGF", "[Game \"Gomoku\"]") == RecordFormat::sgf);
+    CHECK(format_of("a.txt", "[Game \"Gomoku\"]") == RecordFormat::gpn);
+    CHECK(format_of("a.psq", "(;GM[4]", RecordFormat::gpn) == RecordFormat::gpn);
+    CHECK(parse_record_format("PSQ") == RecordFormat::psq);
+    CHECK(parse_record_format("sgf") == RecordFormat::sgf);
+    CHECK_FALSE(parse_record_format("pgn"));
+    CHECK(format_names_text() == "gpn, sgf or psq");
+    for (const FormatInfo& f : record_formats()) CHECK(&format_info(f.format) == &f);
+}
+
+TEST_CASE("a folder given as an argument is every record file below it, sorted", "[parser][formats]") {
+    TempDir dir("formats");
+    fs::create_directories(dir / "b");
+    for (const char* name : {"b/2.psq", "b/1.psq", "a.psq", "c.sgf", "notes.txt"}) std::ofstream(dir / name) << "x";
+    fs::create_directories(dir / "empty");
+    std::vector<Diagnostic> errors;
+    const auto all = expand_inputs({dir.file("a.psq"), dir.path().string()}, std::nullopt, errors);
+    CHECK(errors.empty());
+    CHECK(all ==
+          std::vector<std::string>{dir.file("a.psq"), dir.file("a.psq"), dir.file("b/1.psq"), dir.file("b/2.psq"),
+                                   dir.file("c.sgf")});
+    const auto psq = expand_inputs({dir.path().string()}, RecordFormat::psq, errors);
+    CHECK(psq.size() == 3);
+    CHECK(expand_inputs({dir.file("empty")}, std::nullopt, errors).empty());
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].code == "io-error");
+    CHECK(errors[0].file == dir.file("empty"));
+}
+
+TEST_CASE("gounki validate and import read PSQ files, several at once and whole folders", "[parser][psq][cli]") {
+    TempDir dir("psq-cli");
+    fs::create_directories(dir / "games/sub");
+    fs::copy_file(psq_dir / "freestyle.psq", dir / "games/1.psq");
+    fs::copy_file(psq_dir / "occupied.psq", dir / "games/sub/2.psq");
+    fs::copy_file(psq_dir / "crlf.psq", dir / "games/3.txt"); // not a record extension: left out of the folder
+    const CliRun v = run_gounki("validate " + shell_quoted(dir / "games"));
+    CHECK(v.status == 1);
+    CHECK(contains(v.out, dir.file("games/sub/2.psq") + ":7:1: error: 3... 9,9,1100: the point i7 is occupied by a white stone"));
+    CHECK(contains(v.out, "2 games in 2 files: 1 valid, 0 invalid, 1 partial; 1 error, 0 warnings"));
+    // A PSQ file under another name is told by its content; --format forces a format.
+    const CliRun txt = run_gounki("validate " + shell_quoted(dir / "games/3.txt"));
+    CHECK(txt.status == 0);
+    CHECK(contains(txt.out, "1 game in 1 file: 1 valid"));
+    const CliRun forced = run_gounki("validate --format sgf " + shell_quoted(dir / "games/1.psq"));
+    CHECK(forced.status == 1);
+    CHECK(contains(forced.out, "[syntax]"));
+    const CliRun bad = run_gounki("validate --format psg " + shell_quoted(dir / "games/1.psq"));
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.err, "--format must be gpn, sgf or psq, got 'psg'"));
+    fs::create_directories(dir / "none");
+    const CliRun none = run_gounki("validate " + shell_quoted(dir / "none"));
+    CHECK(none.status == 2);
+    CHECK(contains(none.out, "the folder holds no record file"));
+
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
+    const CliRun imp = run_gounki("import " + db + " " + shell_quoted(dir / "games") + " " + shell_quoted(dir / "games/3.txt"));
+    CHECK(contains(imp.err, "3 games read: 3 stored (1 broken)"));
+    const CliRun games = run_gounki("games " + db);
+    CHECK(contains(games.out, "ALPHA.zip"));
+    CHECK(contains(games.out, "GAMMA.zip"));
+}

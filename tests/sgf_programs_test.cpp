@@ -1,0 +1,134 @@
+// SGF GM[4] as Gomoku and Renju programs write it (parser/sgf/sgf.hpp): several moves in one node,
+// an opening laid out as AB/AW set-up stones, SZ, the rule and the opening rule named by RU or GN
+// (parser/five_rules.hpp), and the rules gounki does not play refused by name. Coordinates by hand
+// as in sgf_test.cpp: on 15x15, SGF "hh" is h8 and row letter r is rank 15 - (r - 'a').
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "core/stones/position.hpp"
+#include "parser/five_rules.hpp"
+#include "parser/sgf/sgf.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+
+namespace {
+
+std::vector<std::string> names(const Line& line) {
+    std::vector<std::string> out;
+    for (const auto& ply : line.plies) out.push_back(stones::point_name(ply.move.point()));
+    return out;
+}
+
+using Names = std::vector<std::string>;
+
+GameRecord one(const std::string& text) {
+    const auto games = read_sgf(text, "p.sgf");
+    REQUIRE(games.size() == 1);
+    return games.front();
+}
+
+const Diagnostic* find_code(const GameRecord& g, const std::string& code) {
+    for (const Diagnostic& d : g.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+std::string tag_of(const GameRecord& g, const char* name) {
+    const std::string* v = g.tag(name);
+    return v ? *v : "<none>";
+}
+
+} // namespace
+
+TEST_CASE("SGF: several moves in one node are plies in order, comments on the node's last one", "[parser][sgf]") {
+    const GameRecord g = one("(;GM[4]SZ[15];B[hh]W[ii]B[jj]C[three at once];W[gg]B[kk])");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(names(g.main) == Names{"h8", "i7", "j6", "g9", "k5"});
+    REQUIRE(g.main.plies.size() == 5);
+    CHECK(g.main.plies[2].comments == std::vector<std::string>{"three at once"});
+    CHECK(g.main.plies[1].comments.empty());
+    // The colours still alternate: two black moves in a row are an error at the second.
+    const GameRecord twice = one("(;GM[4]\n;B[hh]B[ii])");
+    const Diagnostic* d = find_code(twice, "illegal-move");
+    REQUIRE(d);
+    CHECK(d->line == 2);
+    CHECK(d->column == 7);
+    CHECK(contains(d->message, "White is to move"));
+    CHECK(names(twice.main) == Names{"h8"});
+    CHECK(twice.status == GameStatus::partial);
+}
+
+TEST_CASE("SGF: an opening as AB/AW set-up stones; without PL, the stone counts say who moves", "[parser][sgf]") {
+    const GameRecord g = one("(;GM[4]SZ[15]RU[Gomoku swap2]AB[hh][ji]AW[ih];W[gi];B[hg])");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.stone_start.at(P("h8")) == stones::Stone::black);
+    CHECK(g.stone_start.at(P("j7")) == stones::Stone::black);
+    CHECK(g.stone_start.at(P("i8")) == stones::Stone::white);
+    CHECK(g.stone_start.side_to_move() == Color::white);
+    CHECK(names(g.main) == Names{"g7", "h9"});
+    CHECK(tag_of(g, "OpeningRule") == "swap2");
+    CHECK(tag_of(g, "Game") == "Gomoku");
+    // As many stones of each colour: Black moves.
+    const GameRecord even = one("(;GM[4]AB[hh]AW[ih];B[aa])");
+    CHECK(even.status == GameStatus::valid);
+    CHECK(even.stone_start.side_to_move() == Color::black);
+}
+
+TEST_CASE("SGF: RU and GN name the rule and the opening rule", "[parser][sgf]") {
+    CHECK(read_five_rule_names("Renju, RIF").rule == "renju");
+    CHECK(read_five_rule_names("Renju, RIF").opening == "RIF");
+    CHECK(read_five_rule_names("Yamaguchi").rule == "renju"); // a renju opening rule names renju
+    CHECK(read_five_rule_names("soosyrv 8").opening == "Soosyrv-8");
+    CHECK(read_five_rule_names("Taraguchi-10").opening == "Taraguchi-10");
+    CHECK(read_five_rule_names("sakata").opening == "Sakata");
+    CHECK(read_five_rule_names("gomoku swap2").rule == "freestyle");
+    CHECK(read_five_rule_names("gomoku swap2").opening == "swap2");
+    CHECK(read_five_rule_names("Gomoku, Ninuki").rule == "ninuki"); // "gomoku" gives way to a precise name
+    CHECK(read_five_rule_names("Ninuki-Renju").rule == "ninuki"); // one game's name as a whole
+    CHECK(read_five_rule_names("Standard").rule == "standard");
+    CHECK(read_five_rule_names("Alice vs Bob").rule.empty());
+
+    const GameRecord gn = one("(;GM[4]GN[Freestyle, swap2]PB[A];B[hh])");
+    CHECK(gn.status == GameStatus::valid);
+    CHECK(tag_of(gn, "OpeningRule") == "swap2");
+    const GameRecord ninuki = one("(;GM[4]RU[Ninuki simple]SZ[19];B[jj])");
+    CHECK(ninuki.kind == GameKind::ninuki);
+    CHECK(tag_of(ninuki, "Rules") == "simple");
+}
+
+TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never read as freestyle", "[parser][sgf]") {
+    struct Case {
+        const char* text;
+        const char* code;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"(;GM[4]RU[Renju]\n;B[hh])", "unsupported-game", "RU[Renju]: Renju"},
+        {"(;GM[4]GN[Renju game, RIF]\n;B[hh])", "unsupported-game", "GN[Renju game, RIF]: Renju"},
+        {"(;GM[4]RU[Yamaguchi]\n;B[hh])", "unsupported-game", "Renju"},
+        {"(;GM[4]RU[Caro]\n;B[hh])", "unsupported-game", "Caro"},
+        {"(;GM[4]SZ[20]\n;B[hh])", "bad-rules", "SZ[20]"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.text);
+        const GameRecord g = one(c.text);
+        const Diagnostic* d = find_code(g, c.code);
+        REQUIRE(d);
+        CHECK(d->line == 1);
+        CHECK(contains(d->message, c.says));
+        CHECK(g.main.plies.empty());
+        CHECK(g.status == GameStatus::partial);
+    }
+    // Gomoku standard (exactly five) until the rules code gives the word a meaning.
+    const FiveRuleChoice standard = choose_five_rules("standard");
+    stones::Rules r = stones::Rules::defaults(GameKind::gomoku);
+    stones::apply_rules_tag(r, "standard");
+    if (r == stones::Rules::defaults(GameKind::gomoku)) {
+        CHECK(contains(standard.error, "Gomoku standard"));
+        CHECK(find_code(one("(;GM[4]RU[standard];B[hh])"), "unsupported-game"));
+    } else {
+        CHECK(standard.error.empty());
+    }
+}
