@@ -1,0 +1,150 @@
+#pragma once
+// Inside the replay (resolve.hpp): the Resolver and the helpers its parts share. Its members are
+// defined by concern: resolve.cpp (the replay of a line, the game's run), resolve_tags.cpp (tag
+// pairs, the start position, the result), resolve_gounki.cpp (Gounki moves in every notation) and
+// resolve_stones.cpp (stone moves). Included by those files only.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gounki/notation.hpp"
+#include "parser/resolve.hpp"
+
+namespace gounki::parser::resolve_detail {
+
+std::string_view result_text(ast::Result r);
+bool is_result_text(std::string_view s);
+// A Result tag's value as a result: trimmed, and `1 - 0` (the official site's records space it) read
+// as `1-0`.
+std::string result_tag_value(std::string_view v);
+std::string trim(std::string_view s);
+std::string lower(std::string_view s);
+// A comment's text: trimmed, with Windows line ends read as '\n'.
+std::string comment_text(std::string_view s);
+const Position& initial_position();
+std::string color_name(Color c);
+std::string files_and_ranks(int size);
+
+// The common case of a Gounki move without core's resolve_move (resolve_gounki.cpp); none when in doubt.
+Move quick_resolve(const Position& pos, const MoveSpec& spec);
+// The legal move the writer obviously meant: the only candidate one edit away from what was written,
+// or the only deployment placing on the same squares in another order. Empty when in doubt.
+std::string nearest_move(const Position& pos, std::string_view written, const MoveList& candidates);
+// The move at elements[k], if that element is one.
+const ast::Move* move_at(const std::vector<ast::Element>& elements, std::size_t k);
+bool is_board_square(const ast::Move& m);
+// What a game's moves say of their notation: LC4's forms, else the official site's loose squares.
+Notation detect_notation(const std::vector<ast::Element>& elements);
+
+// The position of a line being replayed: a Gounki position or a stone game's.
+struct Undo {
+    UndoRecord gounki;
+    stones::StoneUndo stone;
+};
+
+struct GameState {
+    Position g = initial_position();
+    stones::StonePosition s;
+    bool stone = false;
+
+    Color side_to_move() const { return stone ? s.side_to_move() : g.side_to_move(); }
+    Outcome outcome() const { return stone ? s.outcome() : g.outcome(); }
+    bool game_over() const { return outcome() != Outcome::none; }
+    void do_move(Move m, Undo& u) {
+        if (stone) s.play(m, u.stone);
+        else g.do_move(m, u.gounki);
+    }
+    void undo_move(Move m, const Undo& u) {
+        if (stone) s.undo(u.stone);
+        else g.undo_move(m, u.gounki);
+    }
+};
+
+// Concatenation without `"literal" + std::string` chains (GCC 12 warns falsely about them).
+template <typename... Parts>
+std::string cat(const Parts&... parts) {
+    std::string s;
+    ((s += parts), ...);
+    return s;
+}
+
+class Resolver {
+public:
+    Resolver(const ast::Game& game, const SourceMap& source, std::span<const ast::SyntaxError> errors, const std::string& file,
+             int number, GameRecord& out, Notation notation)
+        : game_(game), src_(source), errors_(errors), file_(file), number_(number), out_(out), forced_(notation) {}
+
+    void run();
+
+private:
+    struct LineState {
+        GameState pos;
+        int ply = 0; // plies from the game's start to `pos`
+        bool number_checked = false;
+    };
+
+    Diagnostic& report(Severity sev, std::string_view code, std::uint32_t offset, std::string message);
+    Diagnostic& report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st, std::string message);
+    int move_number(int ply) const;
+    std::string move_label(const LineState& st) const;
+
+    Move full_resolve(const ast::Move& m, const LineState& st, bool main);
+    // The official and LC4 notations: the pieces of one written move, from elements[i] on, grouped
+    // into `out` (i moves to the last piece taken). `none` when elements[i] is a move as it stands.
+    enum class Group { none, grouped, failed };
+    Group group(const std::vector<ast::Element>& elements, std::size_t& i, const LineState& st, ast::Move& out);
+    // LC4's `g8#`: the stack on the square leaves the board, how is not written.
+    Move resolve_exit_from(const ast::Move& m, const LineState& st, bool main);
+    // A stone game's move (or a Gounki move written in one, or a point in a Gounki game): the move,
+    // or none after reporting why there is none.
+    Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
+    bool set_up_stones();
+    void read_tags();
+    bool set_up();
+    void read_players(const ast::TableHeader& h);
+    // Replays `elements` from st into `line`; returns false when the line stopped at an error.
+    bool resolve_line(const std::vector<ast::Element>& elements, LineState st, Line& line, int depth);
+    // One line being replayed: its elements, position, plies so far, and the last ply with its undo
+    // record (a variation after it starts from the position before it, rebuilt on demand rather
+    // than copied at every ply).
+    struct LineRun {
+        const std::vector<ast::Element>& elements;
+        LineState st;
+        Line& line;
+        Move last;
+        Undo undo;
+        int depth;
+    };
+    // Each kind of element of a line; those returning bool return false when the line stops there.
+    void read_number(const ast::MoveNumber& n, LineRun& run);
+    bool read_move(std::size_t& i, LineRun& run); // i moves to the last element the move took
+    void read_annotation(const ast::Annotation& a, LineRun& run);
+    bool read_comment(const ast::Comment& c, LineRun& run);
+    bool read_variation(const ast::Variation& v, LineRun& run);
+    bool read_unknown(const ast::Unknown& u, LineRun& run);
+    void check_result();
+
+    const ast::Game& game_;
+    const SourceMap& src_;
+    std::span<const ast::SyntaxError> errors_;
+    const std::string& file_;
+    int number_;
+    GameRecord& out_;
+    Notation forced_; // Notation::automatic: detected from the game's moves
+    Notation notation_ = Notation::wikipedia;
+
+    bool black_first_ = false; // the start position has the second player of a move pair to move
+    Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
+    bool set_up_ = false; // the game starts from a position other than the start
+    int number_base_ = 1; // the number of the first move
+    bool main_cut_ = false; // the main line stopped at an error
+    bool players_read_ = false;
+    // How the main line ended the game, for messages: the ply and its text.
+    int end_ply_ = -1;
+    std::string end_text_;
+    std::uint32_t last_offset_ = 0;
+    GameState main_end_; // the position after the main line
+};
+
+} // namespace gounki::parser::resolve_detail
