@@ -82,17 +82,19 @@ Diagnostic& Resolver::report(Severity sev, std::string_view code, std::uint32_t 
     return add_diagnostic(out_, src_, file_, number_, sev, code, offset, std::move(message));
 }
 
-int Resolver::move_number(int ply) const { return number_base_ + (ply + (black_first_ ? 1 : 0)) / 2; }
+int Resolver::move_number(const LineState& st) const { return number_base_ + (st.ply + st.slots + (black_first_ ? 1 : 0)) / 2; }
+
+bool Resolver::first_of_pair(const LineState& st) const { return (st.ply + st.slots + (black_first_ ? 1 : 0)) % 2 == 0; }
 
 std::string Resolver::move_label(const LineState& st) const {
-    return std::to_string(move_number(st.ply)) + (st.pos.side_to_move() == pair_first_ ? "." : "...");
+    return std::to_string(move_number(st)) + (first_of_pair(st) ? "." : "...");
 }
 
 Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
                                   std::string message) {
     const std::string written(src_.slice(m.offset, m.length));
     Diagnostic& d = report(sev, code, m.offset, move_label(st) + " " + written + ": " + std::move(message));
-    d.move_number = move_number(st.ply);
+    d.move_number = move_number(st);
     d.side = st.pos.side_to_move();
     d.written = written;
     return d;
@@ -130,8 +132,8 @@ void Resolver::read_number(const ast::MoveNumber& n, LineRun& run) {
         return;
     }
     if (st.number_checked) return; // one warning per line: after a slip every number is off
-    const int expected = move_number(st.ply);
-    const bool first = st.pos.side_to_move() == pair_first_;
+    const int expected = move_number(st);
+    const bool first = first_of_pair(st);
     if (int(n.number) != expected || (n.ellipsis && first)) {
         st.number_checked = true;
         const std::string want = std::to_string(expected) + (first ? "." : "...");
@@ -174,7 +176,7 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
         end_ply_ = st.ply;
         GameState before = st.pos;
         before.undo_move(move, run.undo);
-        end_text_ = move_label(LineState{before, st.ply, false}) + " " + move_to_text(before.g, move);
+        end_text_ = move_label(LineState{before, st.ply, false, st.slots}) + " " + move_to_text(before.g, move);
     }
     ++st.ply;
     Ply& p = run.line.plies.emplace_back();
@@ -222,7 +224,7 @@ bool Resolver::read_variation(const ast::Variation& v, LineRun& run) {
         Line alt;
         GameState before = run.st.pos;
         before.undo_move(run.last, run.undo);
-        LineState vs{before, run.st.ply - 1, false};
+        LineState vs{before, run.st.ply - 1, false, run.st.slots};
         resolve_line(v.elements, vs, alt, run.depth + 1);
         // A variation broken before its first move holds nothing to keep (its comments
         // alone would be written as an empty variation, which reads back as nothing).
@@ -244,6 +246,7 @@ bool Resolver::read_unknown(const ast::Unknown& u, LineRun& run) {
         report(Severity::error, "unmatched-paren", u.offset, "')' closes no variation");
         return true;
     }
+    if (st.pos.stone && read_stone_token(text, u, run)) return true;
     if (text == "-" || text == "--") { // a table's empty cell, as a notes column writes it
         report(Severity::warning, "placeholder", u.offset, "'" + text + "' alone read as an empty table cell; ignored");
         return true;
@@ -270,7 +273,7 @@ bool Resolver::read_unknown(const ast::Unknown& u, LineRun& run) {
         message += cat("; a ", game_kind_name(out_.kind), " move is a point such as h8 (", files_and_ranks(size), ")");
     }
     Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + text + ": " + message);
-    d.move_number = move_number(st.ply);
+    d.move_number = move_number(st);
     d.side = st.pos.side_to_move();
     d.written = text;
     d.suggestion = near;
@@ -319,6 +322,7 @@ void Resolver::run() {
         }
         LineState st{start, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
+        apply_playok();
     }
     if (!main_cut_) {
         for (const ast::Comment& c : game_.trailing_comments) {
@@ -377,6 +381,7 @@ void read_game_header(const ast::Game& game, const SourceMap& source, const std:
         }
         out.tags.emplace_back(t.name, std::move(value));
     }
+    normalize_date_tag(out.tags);
     if (const std::string* g = out.tag("Game"))
         if (const auto kind = parse_game_kind(*g)) out.kind = *kind;
     if (game.result.value != ast::Result::none) {

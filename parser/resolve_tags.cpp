@@ -59,6 +59,56 @@ void Resolver::read_tags() {
         }
         out_.tags.emplace_back(t.name, std::move(value));
     }
+    normalize_date_tag(out_.tags);
+}
+
+namespace {
+
+// A number of one or two digits at s[i]; i moves past it. -1 when there is none.
+int small_number(std::string_view s, std::size_t& i) {
+    int v = -1;
+    for (std::size_t start = i; i < s.size() && i - start < 2 && s[i] >= '0' && s[i] <= '9'; ++i)
+        v = (v < 0 ? 0 : v * 10) + (s[i] - '0');
+    return v;
+}
+
+bool month_first_source(const std::vector<std::pair<std::string, std::string>>& tags) {
+    for (const auto& [name, value] : tags)
+        if (name == "Site" && lower(value).find("pente.org") != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+std::string date_value(std::string_view v, bool month_first) {
+    const std::string t = trim(v);
+    std::size_t i = 0;
+    const int a = small_number(t, i);
+    if (a < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
+    const int b = small_number(t, i);
+    if (b < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
+    if (t.size() - i != 4 || t.find_first_not_of("0123456789", i) != std::string::npos) return std::string(v);
+    int month = 0, day = 0;
+    if (a == b || month_first || (b > 12 && a <= 12)) {
+        month = a;
+        day = b;
+    } else if (a > 12 && b <= 12) {
+        month = b;
+        day = a;
+    } else {
+        return std::string(v); // 03/04/2010: March or April, nothing says which
+    }
+    if (month < 1 || month > 12 || day < 1 || day > 31) return std::string(v);
+    auto two = [](int n) { return std::string(1, char('0' + n / 10)) + char('0' + n % 10); };
+    return t.substr(i) + "." + two(month) + "." + two(day);
+}
+
+void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags) {
+    for (auto& [name, value] : tags)
+        if (name == "Date" && value.find('/') != std::string::npos) {
+            value = date_value(value, month_first_source(tags));
+            return;
+        }
 }
 
 // A stone game's rules (Game, Size and Rules tags) and start (Position tag, else an empty board).
@@ -100,6 +150,7 @@ bool Resolver::set_up_stones() {
         set_up_ = !(p == stones::StonePosition(rules));
     }
     black_first_ = out_.stone_start.side_to_move() != pair_first_;
+    go_coordinates_ = detect_go_coordinates(out_.stone_start.size());
     return true;
 }
 
@@ -110,6 +161,17 @@ bool Resolver::set_up() {
             if (t.name == name) return t.offset;
         return game_.offset;
     };
+    if (const std::string* type = out_.tag("GameType"); type && !out_.tag("Game")) {
+        // PlayOK writes no Game tag: its gomoku is standard gomoku (docs/rules.md 2.3). The tags that
+        // say so are added, so that the record says what it is once stored or written.
+        int size = 0;
+        if (playok_game_type(*type, swap2_, size)) {
+            playok_ = true;
+            out_.tags.emplace_back("Game", "Gomoku");
+            if (!out_.tag("Rules")) out_.tags.emplace_back("Rules", "standard");
+            if (!out_.tag("Size")) out_.tags.emplace_back("Size", std::to_string(size));
+        }
+    }
     if (const std::string* g = out_.tag("Game")) {
         const auto kind = parse_game_kind(*g);
         if (!kind) {
@@ -182,6 +244,7 @@ void Resolver::read_players(const ast::TableHeader& h) {
 }
 
 void Resolver::check_result() {
+    auto flip = [&](std::string r) { return !flip_results_ ? r : r == "1-0" ? "0-1" : r == "0-1" ? "1-0" : r; };
     const std::string* tag = out_.tag("Result");
     std::uint32_t tag_at = game_.offset;
     for (const ast::Tag& t : game_.tags)
@@ -191,7 +254,7 @@ void Resolver::check_result() {
         }
     std::string tag_result;
     if (tag) {
-        tag_result = result_tag_value(*tag);
+        tag_result = result_tag_value(*tag); // a PlayOK value is read already (apply_playok)
         if (!is_result_text(tag_result)) {
             report(Severity::warning, "bad-result-tag", tag_at,
                    "Result tag \"" + *tag + "\" is not 1-0, 0-1, 1/2-1/2 or *; ignored");
@@ -207,7 +270,7 @@ void Resolver::check_result() {
     std::uint32_t at = tag ? tag_at : game_.offset;
     if (written) {
         at = game_.result.offset;
-        out_.result = std::string(result_text(game_.result.value));
+        out_.result = flip(std::string(result_text(game_.result.value)));
         out_.result_written = true;
         if (!tag_result.empty() && tag_result != out_.result)
             report(Severity::error, "result-mismatch", at,

@@ -25,6 +25,15 @@ std::string comment_text(std::string_view s);
 const Position& initial_position();
 std::string color_name(Color c);
 std::string files_and_ranks(int size);
+std::string go_files_and_ranks(int size);
+// PlayOK's GameType tag, `60,15` (gomoku) or `61,15` (gomoku with a swap2 opening): its size.
+bool playok_game_type(std::string_view v, bool& swap2, int& size); // columns A-T without I
+// A date written `MM/DD/YYYY` or `DD/MM/YYYY` in the project's form `YYYY.MM.DD`: month first when
+// `month_first` (the source's convention) or when the first number is at most 12 and the second is
+// not, day first when the reverse; otherwise (03/04/2010 from an unknown source) as written.
+std::string date_value(std::string_view v, bool month_first);
+// The Date tag of `tags` in the project's form (date_value; month first for pente.org's records).
+void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags);
 
 // The common case of a Gounki move without core's resolve_move (resolve_gounki.cpp); none when in doubt.
 Move quick_resolve(const Position& pos, const MoveSpec& spec);
@@ -82,11 +91,13 @@ private:
         GameState pos;
         int ply = 0; // plies from the game's start to `pos`
         bool number_checked = false;
+        int slots = 0; // swap2's choices and passes so far: they take a move's place in the numbering
     };
 
     Diagnostic& report(Severity sev, std::string_view code, std::uint32_t offset, std::string message);
     Diagnostic& report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st, std::string message);
-    int move_number(int ply) const;
+    int move_number(const LineState& st) const;
+    bool first_of_pair(const LineState& st) const; // the first move of a numbered pair is to be written
     std::string move_label(const LineState& st) const;
 
     Move full_resolve(const ast::Move& m, const LineState& st, bool main);
@@ -100,6 +111,7 @@ private:
     // or none after reporting why there is none.
     Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
     bool set_up_stones();
+    bool detect_go_coordinates(int size) const;
     void read_tags();
     bool set_up();
     void read_players(const ast::TableHeader& h);
@@ -123,6 +135,12 @@ private:
     bool read_comment(const ast::Comment& c, LineRun& run);
     bool read_variation(const ast::Variation& v, LineRun& run);
     bool read_unknown(const ast::Unknown& u, LineRun& run);
+    // Words a stone game's movetext may hold (resolve_stones.cpp): `Resign`, `Forfeit` (pente.org) and
+    // swap2's `black`, `white` and `--` (PlayOK). False when `text` is none of them.
+    bool read_stone_token(const std::string& text, const ast::Unknown& u, LineRun& run);
+    // PlayOK's conventions, once the moves are read (resolve_stones.cpp): players by colour after a
+    // swap2 choice, results by colour.
+    void apply_playok();
     void check_result();
 
     const ast::Game& game_;
@@ -136,6 +154,12 @@ private:
 
     bool black_first_ = false; // the start position has the second player of a move pair to move
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
+    bool flip_results_ = false; // PlayOK: `1-0` and `0-1` read the other way round (apply_playok)
+    bool swap2_ = false; // the opening is swap2: `black`, `white` and `--` in the movetext
+    bool playok_ = false; // a PlayOK record (GameType 60 or 61): results name the players in column order
+    int swap_choice_column_ = 0; // swap2: the column (1 or 2) whose player chose a colour; 0: none
+    Color swap_choice_ = Color::black; // ... and the colour chosen
+    bool go_coordinates_ = false; // stone points in Go style: A-T without I (detect_go_coordinates)
     bool set_up_ = false; // the game starts from a position other than the start
     int number_base_ = 1; // the number of the first move
     bool main_cut_ = false; // the main line stopped at an error

@@ -47,7 +47,7 @@ bool Normalizer::parse_pair(std::size_t p, Pair& r) const {
     r.open = p;
     std::size_t q = skip_line_blanks(p + 1);
     r.name_b = q;
-    while (q < n_ && word_byte(s_[q])) ++q;
+    q = tag_name_end(s_, q, n_);
     if (q == r.name_b) return false;
     r.name_e = q;
     r.spaced = false;
@@ -107,8 +107,7 @@ bool Normalizer::tag_line_follows(std::size_t p) const {
         else break;
     }
     if (q < n_ && s_[q] == '[') { // the ASCII form, exactly as the grammar checks it
-        std::size_t k = q + 1;
-        while (k < n_ && word_byte(s_[k])) ++k;
+        std::size_t k = tag_name_end(s_, q + 1, n_);
         if (k > q + 1 && k < n_ && (s_[k] == ' ' || s_[k] == '\t')) {
             while (k < n_ && (s_[k] == ' ' || s_[k] == '\t')) ++k;
             if (k < n_ && s_[k] == '"') return true;

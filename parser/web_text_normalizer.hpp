@@ -70,6 +70,17 @@ std::size_t find_either(const unsigned char* s, std::size_t from, std::size_t n,
 inline bool ascii_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 inline bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 inline bool word_byte(unsigned char c) { return ascii_alpha(c) || ascii_digit(c) || c == '_'; }
+// The end of a tag name from q: words of word bytes with one space between them (`Player 1 Name`).
+inline std::size_t tag_name_end(const unsigned char* s, std::size_t q, std::size_t n) {
+    const std::size_t b = q;
+    while (q < n && word_byte(s[q])) ++q;
+    if (q == b) return q;
+    while (q + 1 < n && s[q] == ' ' && word_byte(s[q + 1])) {
+        ++q;
+        while (q < n && word_byte(s[q])) ++q;
+    }
+    return q;
+}
 // Blanks as the grammar's skipper has them (without '.').
 inline bool blank_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 inline bool eol_byte(unsigned char c) { return c == '\n' || c == '\r'; }
