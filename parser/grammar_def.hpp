@@ -44,7 +44,7 @@ struct square_parser : x3::parser<square_parser> {
     }
 };
 
-// A point of a stone game alone: a letter `a`..`s` (either case) and a rank of one or two digits,
+// A point of a stone game alone: a letter `a`..`s` (either case) or `T` and a rank of one or two digits,
 // followed by the end of the text, a blank, a suffix or a delimiter (so `h8-z9` stays one unreadable
 // token). Its attribute: file | rank << 8 (both 0-based).
 struct point_parser : x3::parser<point_parser> {
@@ -56,7 +56,9 @@ struct point_parser : x3::parser<point_parser> {
         x3::skip_over(first, last, ctx);
         if (last - first < 2) return false;
         const char f = char(first[0] | 0x20);
-        if (f < 'a' || f > 's' || first[1] < '1' || first[1] > '9') return false;
+        // `T` in upper case too: the last column of Go-style coordinates (A-T without I, pente.org).
+        if ((f < 'a' || f > 's') && first[0] != 'T') return false;
+        if (first[1] < '1' || first[1] > '9') return false;
         Iterator p = first + 2;
         int rank = first[1] - '0';
         if (p != last && *p >= '0' && *p <= '9') rank = rank * 10 + (*p++ - '0');
@@ -401,7 +403,10 @@ const auto push_trailing_comment = [](auto& ctx) { x3::_val(ctx).trailing_commen
 // The rules.
 
 // Tag pairs: committed at `[`, one line each.
-const auto tag_name_def = lexeme[+char_("a-zA-Z0-9_")];
+// A tag name is words of letters, digits and '_' with one space between them: pente.org writes
+// `[Player 1 Name "..."]`.
+const auto name_word = +char_("a-zA-Z0-9_");
+const auto tag_name_def = lexeme[x3::raw[name_word >> *(lit(' ') >> name_word)]];
 const auto tag_value_def = lexeme[lit('"') > x3::raw[*((lit('\\') >> ~char_("\r\n")) | ~char_("\"\\\r\n"))] > lit('"')];
 const auto tag_def = lit('[') > tag_name > tag_value > lit(']');
 const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];

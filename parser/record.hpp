@@ -42,7 +42,7 @@ enum class Severity : std::uint8_t { warning, error };
 //             duplicate-tag, missing-setup, not-utf8, wrong-deploy-order (LC4), ambiguous-exit (LC4 `g8#`
 //             where the stack could leave in several ways: read as the exit of the whole stack),
 //             typographic (a typographic or Unicode character read as the ASCII one it stands for),
-//             placeholder (`-` alone: a table's empty cell),
+//             placeholder (`-` alone: a table's empty cell), swap2-choice (a second swap2 colour choice),
 //             SGF only (parser/sgf/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
 //             (AB/AW after the first node); `syntax` there also names text outside any game tree
 struct Diagnostic {

@@ -27,10 +27,17 @@ Look tag_line_at(const char* p, const char* end, bool eof) {
     while (p != end && (blank(*p) || is_bom(p, end))) p += blank(*p) ? 1 : 3;
     if (p == end) return eof ? Look::no : Look::more;
     if (*p++ != '[') return Look::no;
-    const char* name = p;
-    while (p != end && word(*p)) ++p;
-    if (p == end) return eof ? Look::no : Look::more;
-    if (p == name || !(*p == ' ' || *p == '\t')) return Look::no;
+    for (;;) { // words with one space between them: `[Player 1 Name "`
+        const char* w = p;
+        while (p != end && word(*p)) ++p;
+        if (p == end) return eof ? Look::no : Look::more;
+        if (p == w) return Look::no; // only for the first word: a later one starts with a word byte
+        if (*p != ' ') break;
+        if (p + 1 == end) return eof ? Look::no : Look::more;
+        if (!word(p[1])) break;
+        ++p;
+    }
+    if (!(*p == ' ' || *p == '\t')) return Look::no;
     while (p != end && (*p == ' ' || *p == '\t')) ++p;
     if (p == end) return eof ? Look::no : Look::more;
     if (*p == '"') return Look::yes;

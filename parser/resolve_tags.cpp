@@ -1,0 +1,296 @@
+#include <algorithm>
+
+#include "parser/resolver.hpp"
+
+namespace gounki::parser::resolve_detail {
+
+std::string_view result_text(ast::Result r) {
+    switch (r) {
+    case ast::Result::white_wins: return "1-0";
+    case ast::Result::black_wins: return "0-1";
+    case ast::Result::draw: return "1/2-1/2";
+    case ast::Result::unfinished: return "*";
+    case ast::Result::none: break;
+    }
+    return "";
+}
+
+bool is_result_text(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
+
+std::string result_tag_value(std::string_view v) {
+    std::string out;
+    for (char c : v)
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') out += c;
+    return out;
+}
+
+void Resolver::read_tags() {
+    for (const ast::Tag& t : game_.tags) {
+        const std::string& raw = t.raw_value;
+        std::string value(raw, 0, std::min(raw.find('\\'), raw.size())); // up to the first escape, if any
+        for (std::size_t i = value.size(); i < raw.size(); ++i) {
+            if (raw[i] != '\\' || i + 1 == raw.size()) {
+                value += raw[i];
+                continue;
+            }
+            const char next = raw[i + 1];
+            if (next == '"' || next == '\\') {
+                value += next;
+                ++i;
+                continue;
+            }
+            // The value starts after `[Name "`: find the backslash in the source for its column.
+            const std::string_view src = src_.slice(t.offset, t.length);
+            const std::size_t quote = src.find('"');
+            const std::uint32_t at = t.offset + std::uint32_t(quote == std::string_view::npos ? 0 : quote + 1 + i);
+            Diagnostic& d = report(Severity::warning, "bad-escape", at,
+                                   "unknown escape '\\" + std::string(1, next) + "' in the value of tag " + t.name +
+                                       " (only \\\" and \\\\ exist); kept as written");
+            d.written = std::string(src);
+            value += '\\';
+        }
+        for (const auto& [name, v] : out_.tags) {
+            if (name == t.name) {
+                Diagnostic& d = report(Severity::warning, "duplicate-tag", t.offset,
+                                       "tag " + t.name + " appears twice; the first value \"" + v + "\" is used");
+                d.written = std::string(src_.slice(t.offset, t.length));
+                break;
+            }
+        }
+        out_.tags.emplace_back(t.name, std::move(value));
+    }
+    normalize_date_tag(out_.tags);
+}
+
+namespace {
+
+// A number of one or two digits at s[i]; i moves past it. -1 when there is none.
+int small_number(std::string_view s, std::size_t& i) {
+    int v = -1;
+    for (std::size_t start = i; i < s.size() && i - start < 2 && s[i] >= '0' && s[i] <= '9'; ++i)
+        v = (v < 0 ? 0 : v * 10) + (s[i] - '0');
+    return v;
+}
+
+bool month_first_source(const std::vector<std::pair<std::string, std::string>>& tags) {
+    for (const auto& [name, value] : tags)
+        if (name == "Site" && lower(value).find("pente.org") != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+std::string date_value(std::string_view v, bool month_first) {
+    const std::string t = trim(v);
+    std::size_t i = 0;
+    const int a = small_number(t, i);
+    if (a < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
+    const int b = small_number(t, i);
+    if (b < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
+    if (t.size() - i != 4 || t.find_first_not_of("0123456789", i) != std::string::npos) return std::string(v);
+    int month = 0, day = 0;
+    if (a == b || month_first || (b > 12 && a <= 12)) {
+        month = a;
+        day = b;
+    } else if (a > 12 && b <= 12) {
+        month = b;
+        day = a;
+    } else {
+        return std::string(v); // 03/04/2010: March or April, nothing says which
+    }
+    if (month < 1 || month > 12 || day < 1 || day > 31) return std::string(v);
+    auto two = [](int n) { return std::string(1, char('0' + n / 10)) + char('0' + n % 10); };
+    return t.substr(i) + "." + two(month) + "." + two(day);
+}
+
+void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags) {
+    for (auto& [name, value] : tags)
+        if (name == "Date" && value.find('/') != std::string::npos) {
+            value = date_value(value, month_first_source(tags));
+            return;
+        }
+}
+
+// A stone game's rules (Game, Size and Rules tags) and start (Position tag, else an empty board).
+bool Resolver::set_up_stones() {
+    auto tag_offset = [&](std::string_view name) {
+        for (const ast::Tag& t : game_.tags)
+            if (t.name == name) return t.offset;
+        return game_.offset;
+    };
+    pair_first_ = Color::black;
+    stones::Rules rules = stones::Rules::defaults(out_.kind);
+    out_.stone_start = stones::StonePosition(rules); // until the tags say otherwise
+    if (const std::string* size = out_.tag("Size"))
+        if (auto e = stones::apply_size_tag(rules, *size)) {
+            report(Severity::error, "bad-rules", tag_offset("Size"), *e + "; the moves are not replayed");
+            return false;
+        }
+    if (const std::string* r = out_.tag("Rules"))
+        if (auto e = stones::apply_rules_tag(rules, *r)) {
+            report(Severity::error, "bad-rules", tag_offset("Rules"), *e + "; the moves are not replayed");
+            return false;
+        }
+    out_.stone_start = stones::StonePosition(rules);
+    if (const std::string* position = out_.tag("Position")) {
+        auto parsed = stones::StonePosition::from_text(trim(*position));
+        if (auto* e = std::get_if<PositionError>(&parsed)) {
+            report(Severity::error, "bad-position", tag_offset("Position"),
+                   "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+            return false;
+        }
+        const stones::StonePosition& p = std::get<stones::StonePosition>(parsed);
+        if (!(p.rules() == rules)) {
+            report(Severity::error, "bad-position", tag_offset("Position"),
+                   cat("the Position tag is a ", game_kind_name(p.rules().kind), " ", std::to_string(p.size()), "x",
+                       std::to_string(p.size()), " position with other rules than the Game, Size and Rules tags say"));
+            return false;
+        }
+        out_.stone_start = p;
+        set_up_ = !(p == stones::StonePosition(rules));
+    }
+    black_first_ = out_.stone_start.side_to_move() != pair_first_;
+    go_coordinates_ = detect_go_coordinates(out_.stone_start.size());
+    return true;
+}
+
+// Game kind and start position. False when the moves cannot be replayed.
+bool Resolver::set_up() {
+    auto tag_offset = [&](std::string_view name) {
+        for (const ast::Tag& t : game_.tags)
+            if (t.name == name) return t.offset;
+        return game_.offset;
+    };
+    if (const std::string* type = out_.tag("GameType"); type && !out_.tag("Game")) {
+        // PlayOK writes no Game tag: its gomoku is standard gomoku (docs/rules.md 2.3). The tags that
+        // say so are added, so that the record says what it is once stored or written.
+        int size = 0;
+        if (playok_game_type(*type, swap2_, size)) {
+            playok_ = true;
+            out_.tags.emplace_back("Game", "Gomoku");
+            if (!out_.tag("Rules")) out_.tags.emplace_back("Rules", "standard");
+            if (!out_.tag("Size")) out_.tags.emplace_back("Size", std::to_string(size));
+        }
+    }
+    if (const std::string* g = out_.tag("Game")) {
+        const auto kind = parse_game_kind(*g);
+        if (!kind) {
+            std::string known;
+            for (const GameInfo& info : games()) known += cat(known.empty() ? "" : ", ", info.name);
+            report(Severity::error, "unknown-game", tag_offset("Game"),
+                   "unknown game \"" + *g + "\" (known: " + known + "); the moves are not replayed");
+            return false;
+        }
+        if (is_stone_game(*kind)) {
+            out_.kind = *kind;
+            return set_up_stones();
+        }
+    }
+    const std::string* setup = out_.tag("SetUp");
+    const std::string* position = out_.tag("Position");
+    if (!position) {
+        if (setup && trim(*setup) == "1") {
+            report(Severity::error, "missing-position", tag_offset("SetUp"),
+                   "SetUp \"1\" without a Position tag: the start position is unknown");
+            return false;
+        }
+        return true;
+    }
+    auto parsed = Position::from_text(trim(*position));
+    if (auto* e = std::get_if<PositionError>(&parsed)) {
+        // Point at the offending character inside the value (escapes aside, the value is as written).
+        std::uint32_t at = tag_offset("Position");
+        for (const ast::Tag& t : game_.tags) {
+            if (t.name != "Position") continue;
+            const std::size_t quote = src_.slice(t.offset, t.length).find('"');
+            const std::size_t lead = t.raw_value.find_first_not_of(" \t\r\n");
+            if (quote != std::string_view::npos && lead != std::string::npos)
+                at = t.offset + std::uint32_t(quote + 1 + lead + std::size_t(e->column));
+            break;
+        }
+        Diagnostic& d = report(Severity::error, "bad-position", at,
+                               "bad Position tag at character " + std::to_string(e->column + 1) + ": " + e->message);
+        d.written = *position;
+        return false;
+    }
+    if (!setup || trim(*setup) != "1")
+        report(Severity::warning, "missing-setup", tag_offset("Position"),
+               "a Position tag without SetUp \"1\"; the position is used");
+    out_.start = std::get<Position>(parsed);
+    set_up_ = !(out_.start == initial_position());
+    black_first_ = out_.start.side_to_move() == Color::black;
+    return true;
+}
+
+void Resolver::read_players(const ast::TableHeader& h) {
+    if (players_read_) return;
+    players_read_ = true;
+    std::vector<std::string> names;
+    for (const std::string& c : h.cells) {
+        const std::string l = lower(c);
+        if (l.empty() || l == "#" || l == "move" || l == "moves" || l == "no" || l == "no." || l == "n°" ||
+            l.find_first_not_of("-:.") == std::string::npos)
+            continue;
+        // A third column for notes (as the Wikipedia article's example game has) names no player.
+        if (l == "notes" || l == "note" || l == "comments" || l == "comment" || l == "remarks" || l == "remarques" ||
+            l == "commentaires")
+            continue;
+        names.push_back(c);
+    }
+    if (names.size() != 2) return;
+    auto generic = [](const std::string& n, std::string_view label) { return lower(n) == label; };
+    if (!out_.tag("White") && !generic(names[0], "white")) out_.tags.emplace_back("White", names[0]);
+    if (!out_.tag("Black") && !generic(names[1], "black")) out_.tags.emplace_back("Black", names[1]);
+}
+
+void Resolver::check_result() {
+    auto flip = [&](std::string r) { return !flip_results_ ? r : r == "1-0" ? "0-1" : r == "0-1" ? "1-0" : r; };
+    const std::string* tag = out_.tag("Result");
+    std::uint32_t tag_at = game_.offset;
+    for (const ast::Tag& t : game_.tags)
+        if (t.name == "Result") {
+            tag_at = t.offset;
+            break;
+        }
+    std::string tag_result;
+    if (tag) {
+        tag_result = result_tag_value(*tag); // a PlayOK value is read already (apply_playok)
+        if (!is_result_text(tag_result)) {
+            report(Severity::warning, "bad-result-tag", tag_at,
+                   "Result tag \"" + *tag + "\" is not 1-0, 0-1, 1/2-1/2 or *; ignored");
+            tag_result.clear();
+        }
+    }
+    // Who won on the board, when the main line was read to its end.
+    const bool over = !main_cut_ && main_end_.game_over();
+    const Outcome outcome = main_end_.outcome();
+    const std::string_view winner = over ? outcome_text(outcome) : "";
+
+    const bool written = game_.result.value != ast::Result::none;
+    std::uint32_t at = tag ? tag_at : game_.offset;
+    if (written) {
+        at = game_.result.offset;
+        out_.result = flip(std::string(result_text(game_.result.value)));
+        out_.result_written = true;
+        if (!tag_result.empty() && tag_result != out_.result)
+            report(Severity::error, "result-mismatch", at,
+                   "the game ends with " + out_.result + " but its Result tag says " + tag_result);
+    } else {
+        out_.result = !tag_result.empty() ? tag_result : over ? std::string(winner) : "*";
+        if (!main_cut_)
+            report(Severity::warning, "no-result", std::max(last_offset_, game_.offset + game_.length),
+                   "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *); read as " + out_.result);
+    }
+    if (!over || out_.result == winner) return; // open: a resignation or unfinished; or agreed
+    const std::string who = outcome == Outcome::white_wins ? "White" : "Black";
+    const std::string how = end_ply_ >= 0 ? " with " + end_text_ : " already in the start position";
+    const std::string what = outcome == Outcome::draw ? "the board is full and the game drawn" : who + " won" + how;
+    if (out_.result == "*") {
+        report(Severity::warning, "result-incomplete", at, cat("the result is * but ", what, " (write ", winner, ")"));
+    } else if (out_.result != winner) {
+        report(Severity::error, "result-contradicts", at,
+               "the result " + out_.result + " contradicts the final position: " + what);
+    }
+}
+
+} // namespace gounki::parser::resolve_detail

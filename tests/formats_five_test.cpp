@@ -1,0 +1,138 @@
+// Five-in-a-row records as collections publish them (docs/rules.md 2.3): tag names with spaces,
+// dates written MM/DD/YYYY, Go-style coordinates, pente.org's Resign, PlayOK's GameType, results
+// and swap2 tokens. The fixtures are written by hand in tests/data/records (*.pgn).
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "parser/reader.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+
+namespace {
+
+std::string tag_or(const GameRecord& g, const char* name, const char* otherwise = "(none)") {
+    const std::string* v = g.tag(name);
+    return v ? *v : otherwise;
+}
+
+std::string codes(const GameRecord& g) {
+    std::string out;
+    for (const Diagnostic& d : g.diagnostics) out += (out.empty() ? "" : " ") + d.code;
+    return out;
+}
+
+std::vector<GameRecord> read_file(const char* name) {
+    const std::string path = source_path(std::string("tests/data/records/") + name).string();
+    return read_records(slurp(path), name);
+}
+
+GameRecord one(const std::string& text) {
+    auto games = read_records(text);
+    REQUIRE(games.size() == 1);
+    return games[0];
+}
+
+} // namespace
+
+TEST_CASE("tag names may hold spaces between their words, as pente.org writes them", "[parser][five]") {
+    const GameRecord g =
+        one("[Game \"Gomoku\"]\n[Player 1 Name \"alice\"]\n[Player  2 \"x\"]\n[Player 2 Rating \"1855\"]\n\n1. h8 *\n");
+    CHECK(tag_or(g, "Player 1 Name") == "alice");
+    CHECK(tag_or(g, "Player 2 Rating") == "1855");
+    // Two spaces end the name: `Player` is followed by a word that is not the value.
+    CHECK(codes(g).find("bad-tag") != std::string::npos);
+    CHECK(g.main.plies.size() == 1);
+}
+
+TEST_CASE("dates written with slashes are read in the project's form when nothing is ambiguous", "[parser][five]") {
+    auto date = [](const std::string& value, const std::string& site = "") {
+        const std::string text =
+            "[Game \"Gomoku\"]\n" + (site.empty() ? "" : "[Site \"" + site + "\"]\n") + "[Date \"" + value + "\"]\n\n1. h8 *\n";
+        return tag_or(one(text), "Date");
+    };
+    CHECK(date("13/02/2010") == "2010.02.13"); // 13 is no month
+    CHECK(date("02/13/2010") == "2010.02.13"); // 13 is no month either way round
+    CHECK(date("5/5/2010") == "2010.05.05");
+    CHECK(date("03/04/2010") == "03/04/2010"); // March or April: kept as written
+    CHECK(date("03/04/2010", "Pente.org") == "2010.03.04"); // pente.org writes the month first
+    CHECK(date("13/13/2010") == "13/13/2010");
+    CHECK(date("2010.03.04") == "2010.03.04");
+    CHECK(date("03/04/10") == "03/04/10"); // a year of two digits is left alone
+}
+
+TEST_CASE("Go-style coordinates: pente.org's records, a column T, upper case without I", "[parser][five]") {
+    const auto games = read_file("go_coordinates.pgn");
+    REQUIRE(games.size() == 1);
+    const GameRecord& g = games[0];
+    CHECK(codes(g).empty());
+    CHECK(g.status == GameStatus::valid);
+    CHECK(tag_or(g, "Date") == "2006.06.08");
+    CHECK(tag_or(g, "Player 1 Name") == "alice");
+    REQUIRE(g.main.plies.size() == 9); // the line breaks between `5.` and its move
+    // K10 is the centre of 19x19: column K is the tenth letter when I is skipped.
+    CHECK(g.main.plies[0].move.point() == stones::make_point(9, 9));
+    CHECK(g.main.plies[8].move.point() == stones::make_point(13, 9)); // O10
+    CHECK(g.result == "0-1"); // Black's five
+
+    // Upper case with a column T on 19x19 says Go style; so do upper case letters past I and no I.
+    const GameRecord t = one("[Game \"Gomoku\"]\n[Size \"19\"]\n\n1. T19 A1 *\n");
+    CHECK(codes(t) == "");
+    CHECK(t.main.plies[0].move.point() == stones::make_point(18, 18));
+    const GameRecord upper = one("[Game \"Gomoku\"]\n[Size \"19\"]\n\n1. K10 J10 *\n");
+    CHECK(upper.main.plies[0].move.point() == stones::make_point(9, 9));
+    const GameRecord lower = one("[Game \"Gomoku\"]\n[Size \"19\"]\n\n1. k10 j10 *\n"); // renju algebraic
+    CHECK(lower.main.plies[0].move.point() == stones::make_point(10, 9));
+    // Column I does not exist in Go style.
+    const GameRecord i = one("[Game \"Gomoku\"]\n[Size \"19\"]\n[Site \"pente.org\"]\n\n1. K10 I9 *\n");
+    CHECK(codes(i) == "illegal-move");
+    CHECK(i.diagnostics[0].message.find("no column I") != std::string::npos);
+    CHECK(i.main.plies.size() == 1);
+}
+
+TEST_CASE("Resign and Forfeit end a stone game's moves as a comment", "[parser][five]") {
+    const GameRecord g = one("[Game \"Ninuki\"]\n[Result \"1-0\"]\n\n1. j10 k10 2. a1 Resign 1-0\n");
+    CHECK(codes(g).empty());
+    REQUIRE(g.main.plies.size() == 3);
+    CHECK(g.main.plies[2].comments == std::vector<std::string>{"Resign"});
+    const GameRecord f = one("[Game \"Gomoku\"]\n\n1. h8 forfeit 0-1\n");
+    CHECK(codes(f).empty());
+}
+
+TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in column order, swap2 tokens", "[parser][five]") {
+    const auto games = read_file("playok_swap2.pgn");
+    REQUIRE(games.size() == 3);
+    for (const GameRecord& g : games) {
+        INFO("game " << g.number << ": " << codes(g));
+        CHECK(g.status == GameStatus::valid);
+        CHECK(g.kind == GameKind::gomoku);
+        CHECK(tag_or(g, "Rules") == "standard");
+        CHECK(g.stone_start.size() == 15);
+        CHECK(g.result == "0-1"); // Black's five on row 8 each time
+        CHECK(tag_or(g, "Result") == "0-1");
+    }
+    // 1: the second player chose White and the first passed: Ann holds Black as her tag says.
+    CHECK(games[0].main.plies.size() == 9);
+    CHECK(tag_or(games[0], "Black") == "ann");
+    CHECK(tag_or(games[0], "Swap2Black") == "(none)");
+    CHECK(tag_or(games[0], "PlayOKResult") == "1-0"); // Ann's column won
+    // 2: the second player chose Black: the players' tags are put right, the originals kept.
+    const GameRecord& swapped = games[1];
+    CHECK(swapped.main.plies.size() == 9);
+    CHECK(tag_or(swapped, "Black") == "bob");
+    CHECK(tag_or(swapped, "White") == "ann");
+    CHECK(tag_or(swapped, "BlackElo") == "1500");
+    CHECK(tag_or(swapped, "Swap2Black") == "ann");
+    CHECK(tag_or(swapped, "Swap2White") == "bob");
+    CHECK(tag_or(swapped, "PlayOKResult") == "(none)"); // column 2 won, and it holds Black
+    // 3: no swap2 (GameType 60): `1-0` is Black's win.
+    CHECK(tag_or(games[2], "PlayOKResult") == "1-0");
+
+    // Outside a swap2 opening, the words are no moves.
+    const GameRecord plain = one("[Game \"Gomoku\"]\n\n1. h8 white 2. a1 *\n");
+    CHECK(codes(plain) == "bad-move");
+    // A result that disagrees with the board is still reported, in the players' terms.
+    const GameRecord wrong = one("[GameType \"60,15\"]\n\n1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n");
+    CHECK(codes(wrong) == "result-contradicts");
+}
