@@ -93,62 +93,6 @@ int parse_point(std::string_view text, int size) {
     return make_point(f - 'a', rank - 1);
 }
 
-Rules Rules::defaults(GameKind kind) {
-    Rules r;
-    r.kind = kind;
-    r.size = game_info(kind).default_size();
-    return r;
-}
-
-std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value) {
-    const std::string_view v = trim(value);
-    int n = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    const std::string_view rest(end, std::size_t(v.data() + v.size() - end));
-    const std::string_view digits = v.substr(0, v.size() - rest.size());
-    const bool square = rest.empty() || (rest.size() > 1 && rest[0] == 'x' && rest.substr(1) == digits); // "15x15"
-    if (ec != std::errc() || !square || !game_info(rules.kind).has_size(n))
-        return "board size \"" + std::string(value) + "\" is not supported (" + sizes_text(rules.kind) + ")";
-    rules.size = n;
-    return std::nullopt;
-}
-
-std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value) {
-    std::string word;
-    auto apply = [&](const std::string& w) -> std::optional<std::string> {
-        if (w.empty()) return std::nullopt;
-        const bool ninuki = rules.kind == GameKind::ninuki;
-        if (w == "standard" || w == "full" || w == (ninuki ? "ninuki" : "freestyle")) {
-            if (ninuki) rules.endgame_capture = rules.no_double_three = true;
-            return std::nullopt;
-        }
-        if (w == "simple" || w == "no-endgame-capture" || w == "allow-double-three") {
-            if (!ninuki) return "rule option \"" + w + "\" applies to Ninuki only (Gomoku has no captures nor double-three rule)";
-            if (w != "allow-double-three") rules.endgame_capture = false;
-            if (w != "no-endgame-capture") rules.no_double_three = false;
-            return std::nullopt;
-        }
-        return "unknown rule option \"" + w + "\" (known: simple, no-endgame-capture, allow-double-three, standard)";
-    };
-    for (char c : value) {
-        if (c == ' ' || c == ',' || c == '\t' || c == ';') {
-            if (auto e = apply(lower(word))) return e;
-            word.clear();
-        } else {
-            word += c;
-        }
-    }
-    return apply(lower(word));
-}
-
-std::string rules_tag_text(const Rules& rules) {
-    if (!rules.captures()) return {};
-    if (!rules.endgame_capture && !rules.no_double_three) return "simple";
-    if (!rules.endgame_capture) return "no-endgame-capture";
-    if (!rules.no_double_three) return "allow-double-three";
-    return {};
-}
-
 std::string_view place_error_text(PlaceError e) {
     switch (e) {
     case PlaceError::none: return "legal";

@@ -32,6 +32,7 @@
 
 #include "core/game.hpp"
 #include "core/gounki/position.hpp" // PositionError
+#include "core/stones/rules.hpp"
 #include "core/types.hpp"
 
 namespace gounki::stones {
@@ -53,27 +54,6 @@ int parse_point(std::string_view text, int size);
 
 enum class Stone : std::uint8_t { empty = 0, black = 1, white = 2 };
 constexpr Stone stone_of(Color c) { return c == Color::black ? Stone::black : Stone::white; }
-
-// Which game and which options. Gomoku ignores the Ninuki options (no captures at all).
-struct Rules {
-    GameKind kind = GameKind::gomoku; // gomoku or ninuki
-    int size = 15; // 15 or 19
-    bool endgame_capture = true; // Ninuki: a breakable five does not win at once
-    bool no_double_three = true; // Ninuki: double-threes are forbidden
-
-    static Rules defaults(GameKind kind); // Gomoku 15x15; Ninuki 19x19 with both options
-    bool captures() const { return kind == GameKind::ninuki; }
-    bool operator==(const Rules&) const = default;
-};
-
-// The `Size` tag ("15" or "19"): an error message when the value is not one of them.
-std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value);
-// The `Rules` tag: words separated by spaces or commas, any case: "simple", "no-endgame-capture",
-// "allow-double-three" (also "standard"/"full": both options on). An error message for any other
-// word, or for a Rules tag on a Gomoku game that sets an option.
-std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value);
-// The Rules tag value a writer prints for `rules`; empty when the options are the defaults.
-std::string rules_tag_text(const Rules& rules);
 
 // Why a placement is not legal.
 enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over };
