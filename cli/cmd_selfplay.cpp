@@ -1,4 +1,4 @@
-// gounki selfplay [--game gounki|gomoku|ninuki] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
+// gounki selfplay [--game KIND [--size N] [--rules WORDS]] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
 //                 [--threads T] [--fit] [--json] -o FILE
 #include <QDate>
 #include <QJsonDocument>
@@ -65,7 +65,7 @@ std::uint64_t game_seed(std::uint64_t seed, int i) { return Random(seed * 0x1000
 } // namespace
 
 void describe_selfplay(QCommandLineParser& p) {
-    p.addOption({"game", "gounki (default), gomoku (15x15) or ninuki (19x19, both options).", "KIND"});
+    add_game_options(p, QString::fromStdString(game_ids_text() + ": the game (default gounki), from its start"));
     p.addOption({"games", "Number of games (default 10).", "N"});
     p.addOption({"depth", "Search depth per move (default 4).", "N"});
     p.addOption({"nodes", "Search this many nodes per move instead of a depth.", "N"});
@@ -102,7 +102,8 @@ int run_selfplay(const QCommandLineParser& p) {
     if (!number("threads", 1, 1, 256, threads)) return usage_error(self, "--threads must be from 1 to 256");
     if (p.isSet("depth") && p.isSet("nodes")) return usage_error(self, "give --depth or --nodes, not both");
     GameKind kind = GameKind::gounki;
-    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
+    AnyPosition game_start;
+    if (!read_game_options(self, p, kind, game_start)) return exit_usage;
     const bool json = p.isSet("json");
     if (json && p.value("output") == "-") return usage_error(self, "--json prints on standard output: give -o FILE, not '-'");
 
@@ -139,7 +140,7 @@ int run_selfplay(const QCommandLineParser& p) {
                 out.samples.push_back({plies[k].score, result});
             }
         };
-        AnyPosition::start(kind).visit([&](const auto& start) {
+        game_start.visit([&](const auto& start) {
             using Pos = std::decay_t<decltype(start)>;
             const std::vector<Move> opening = random_opening(start, int(random_plies), rng);
             typename EngineOf<Pos>::Options options;

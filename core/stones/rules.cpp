@@ -30,12 +30,15 @@ static_assert([] {
 // Per option, one Use per game in GameKind order (Gounki first: it has no stone rules).
 constexpr Use endgame_uses[] = {Use::none, Use::none, Use::default_on};
 constexpr Use double_three_uses[] = {Use::none, Use::none, Use::default_on};
+constexpr Use exact_five_uses[] = {Use::none, Use::default_off, Use::fixed_off};
 
 constexpr RuleOption options[] = {
     {&Rules::endgame_capture, "end-game capture", "endgame-capture", "no-endgame-capture",
      "a five that the opponent can break by a capture does not win at once", true, endgame_uses},
     {&Rules::no_double_three, "no double-three", "no-double-three", "allow-double-three",
      "a stone may not make two free threes at once (double-three)", true, double_three_uses},
+    {&Rules::exact_five, "exact five", "standard", "freestyle",
+     "only exactly five in a row wins; six or more in a row does not win (and is allowed)", true, exact_five_uses},
 };
 
 // Words that set several options of one game at once.
@@ -67,9 +70,6 @@ constexpr Preset presets[] = {
      {{{&Rules::endgame_capture, true}, {&Rules::no_double_three, true}}},
      "the same as standard",
      false},
-    {"freestyle", GameKind::gomoku, {}, "five or more in a row wins (the only rules of Gomoku)", true},
-    {"standard", GameKind::gomoku, {}, "the same as freestyle", false},
-    {"full", GameKind::gomoku, {}, "the same as freestyle", false},
 };
 
 std::string lower(std::string_view s) {

@@ -27,11 +27,14 @@ struct Rules {
     int size = 15;
     bool endgame_capture = true; // Ninuki: a five that a capture may still break does not win at once
     bool no_double_three = true; // Ninuki: double-threes are forbidden
+    bool exact_five = false; // Gomoku standard: only exactly five in a row wins, six or more does not
 
     // The rules a game is played by when no Size or Rules tag says otherwise.
     static Rules defaults(GameKind kind);
     // Pair captures and the win by ten captured stones (Ninuki).
     bool captures() const;
+    // Whether a line of six or more of `c` wins as five does.
+    bool overline_wins(Color) const { return !exact_five; }
     bool operator==(const Rules&) const = default;
 };
 
