@@ -1,4 +1,4 @@
-// gounki bench [--game gounki|gomoku|ninuki] [--depth N] [--hash MB] [--json] [--verbose]
+// gounki bench [--game KIND [--size N] [--rules WORDS]] [--depth N] [--hash MB] [--json] [--verbose]
 // gounki bench --judge [--nodes N] [--json]: judging a fixed 59-ply Ninuki game (stone_judge_defaults)
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,7 +11,10 @@
 namespace gounki::cli {
 
 void describe_bench(QCommandLineParser& p) {
-    p.addOption({"game", "gounki (default), gomoku or ninuki: which engine and positions.", "KIND"});
+    add_game_options(p,
+                     QString::fromStdString(game_ids_text() +
+                                            ": which engine and positions (default gounki); with --size or --rules, "
+                                            "the game's positions are played under those rules, centred on that board"));
     p.addOption({"depth",
                  "Search depth for every position (default " + QString::number(analysis::default_bench_depth) + "; " +
                      QString::number(analysis::default_stone_bench_depth) + " for the stone games).",
@@ -30,7 +33,8 @@ int run_bench(const QCommandLineParser& p) {
     const Command& self = *find_command("bench");
     if (!p.positionalArguments().isEmpty()) return usage_error(self, "bench takes no arguments");
     GameKind kind = GameKind::gounki;
-    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
+    AnyPosition start;
+    if (!read_game_options(self, p, kind, start)) return exit_usage;
     int depth = analysis::default_bench_depth_of(kind);
     std::size_t hash_mb = 16;
     bool ok = true;
@@ -73,7 +77,14 @@ int run_bench(const QCommandLineParser& p) {
     }
     const bool verbose = p.isSet("verbose");
     analysis::BenchResult r;
-    const auto texts = analysis::bench_positions(kind);
+    std::vector<std::string> owned; // the positions under the rules of --size and --rules
+    for (std::string_view t : analysis::bench_positions(kind)) owned.emplace_back(t);
+    if (const stones::StonePosition* rules = start.stones(); rules && !(rules->rules() == stones::Rules::defaults(kind)))
+        for (std::string& t : owned)
+            t = stones::StonePosition::transplanted(std::get<stones::StonePosition>(stones::StonePosition::from_text(t)),
+                                                    rules->rules())
+                    .to_text();
+    const std::vector<std::string_view> texts(owned.begin(), owned.end());
     const std::size_t positions = texts.size();
     const auto show = [&](const analysis::BenchEntry& e) {
         if (!verbose) return;

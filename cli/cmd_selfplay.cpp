@@ -1,4 +1,4 @@
-// gounki selfplay [--game gounki|gomoku|ninuki] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
+// gounki selfplay [--game KIND [--size N] [--rules WORDS]] --games N [--depth N | --nodes N] [--seed S] [--random-plies K]
 //                 [--threads T] [--fit] [--json] -o FILE
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -35,7 +35,7 @@ std::uint64_t game_seed(std::uint64_t seed, int i) { return Random(seed * 0x1000
 } // namespace
 
 void describe_selfplay(QCommandLineParser& p) {
-    p.addOption({"game", "gounki (default), gomoku (15x15) or ninuki (19x19, both options).", "KIND"});
+    add_game_options(p, QString::fromStdString(game_ids_text() + ": the game (default gounki), from its start"));
     p.addOption({"games", "Number of games (default 10).", "N"});
     p.addOption({"depth", "Search depth per move (default 4).", "N"});
     p.addOption({"nodes", "Search this many nodes per move instead of a depth.", "N"});
@@ -54,6 +54,7 @@ namespace {
 struct SelfplayOptions {
     long long games = 10, depth = 4, nodes = 0, seed = 1, random_plies = 4, max_plies = 400, threads = 1;
     GameKind kind = GameKind::gounki;
+    AnyPosition start; // the game's start, with its size and rules
     SearchLimits limits;
     std::string player; // both players' name in the records
     QString output;
@@ -75,7 +76,7 @@ bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOpti
     if (!number("max-plies", 10, 100000, o.max_plies)) return fail("--max-plies must be from 10 to 100000");
     if (!number("threads", 1, 256, o.threads)) return fail("--threads must be from 1 to 256");
     if (p.isSet("depth") && p.isSet("nodes")) return fail("give --depth or --nodes, not both");
-    if (p.isSet("game") && !read_game(self, "game", p.value("game"), o.kind)) return code = exit_usage, false;
+    if (!read_game_options(self, p, o.kind, o.start)) return code = exit_usage, false;
     o.json = p.isSet("json");
     o.fit = p.isSet("fit");
     o.output = p.value("output");
@@ -90,7 +91,7 @@ bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOpti
 GameSummary play_one(const SelfplayOptions& o, int i) {
     Random rng(game_seed(std::uint64_t(o.seed), i));
     GameSummary out;
-    AnyPosition::start(o.kind).visit([&](const auto& start) {
+    o.start.visit([&](const auto& start) {
         using Pos = std::decay_t<decltype(start)>;
         const std::vector<Move> opening = random_opening(start, int(o.random_plies), rng);
         typename EngineOf<Pos>::Options options;

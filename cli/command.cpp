@@ -334,6 +334,39 @@ bool read_game(const Command& cmd, const QString& option, const QString& text, G
     return false;
 }
 
+void add_game_options(QCommandLineParser& p, const QString& game_help) {
+    p.addOption({"game", game_help, "KIND"});
+    QString sizes;
+    for (const GameInfo& g : games())
+        if (is_stone_game(g.kind))
+            sizes += QString::fromStdString((sizes.isEmpty() ? "" : "; ") + std::string(g.name) + " " + sizes_text(g.kind));
+    p.addOption({"size", "A stone game's board size (" + sizes + ").", "N"});
+    p.addOption({"rules",
+                 QString::fromStdString("A stone game's rule options, the words of the Rules tag (blanks or commas between):\n" +
+                                        stones::rule_options_text()),
+                 "WORDS"});
+}
+
+bool read_game_options(const Command& cmd, const QCommandLineParser& p, GameKind& kind, AnyPosition& start) {
+    if (p.isSet("game") && !read_game(cmd, "game", p.value("game"), kind)) return false;
+    start = AnyPosition::start(kind);
+    if (!p.isSet("size") && !p.isSet("rules")) return true;
+    if (!is_stone_game(kind)) {
+        usage_error(cmd, "--size and --rules are for the stone games (" + game_ids_text(Family::stones) + ")");
+        return false;
+    }
+    stones::Rules rules = stones::Rules::defaults(kind);
+    std::optional<std::string> e;
+    if (p.isSet("size")) e = stones::apply_size_tag(rules, p.value("size").toStdString());
+    if (!e && p.isSet("rules")) e = stones::apply_rules_tag(rules, p.value("rules").toStdString());
+    if (e) {
+        usage_error(cmd, *e);
+        return false;
+    }
+    start = stones::StonePosition(rules);
+    return true;
+}
+
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
     parser.setApplicationDescription(
         QString::fromLatin1("gounki %1: %2").arg(QLatin1String(cmd.name), QLatin1String(cmd.summary)));

@@ -87,6 +87,13 @@ bool read_number(const QCommandLineParser& parser, const char* name, long long l
 // A game's name given to `--option` (core/game.hpp); a usage error naming the games otherwise.
 bool read_game(const Command& cmd, const QString& option, const QString& text, GameKind& out);
 
+// --game, --size and --rules: the game and, for a stone game, its board size and rule options (the
+// words of the Rules tag; the help text lists every game's words from core/stones/rules.hpp). Fills
+// `kind` and `start` (the game's start under those rules); a usage error for a bad size or word,
+// or for --size/--rules with Gounki.
+void add_game_options(QCommandLineParser& parser, const QString& game_help);
+bool read_game_options(const Command& cmd, const QCommandLineParser& parser, GameKind& kind, AnyPosition& start);
+
 // --notation: how Gounki moves are read (`reading`: auto, the default, detects it per game) or
 // written (wikipedia, official, lc4). read_notation prints a usage error and returns false on a bad name.
 void add_notation_option(QCommandLineParser& parser, bool reading);

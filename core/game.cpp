@@ -13,7 +13,7 @@ constexpr std::array<GameInfo, 3> table{{
      "gounki",
      {},
      Family::gounki,
-     {8, 0},
+     {8, 0, 0},
      Color::white,
      "stacks of rounds and squares on an 8x8 board; White moves first"},
     {GameKind::gomoku,
@@ -21,15 +21,15 @@ constexpr std::array<GameInfo, 3> table{{
      "gomoku",
      {"freestyle gomoku", "gomoku freestyle"},
      Family::stones,
-     {15, 19},
+     {15, 19, 20},
      Color::black,
-     "five in a row (or more) wins; 15x15 or 19x19; Black moves first"},
+     "five in a row (or more; exactly five with the standard option) wins; 15x15, 19x19 or 20x20; Black moves first"},
     {GameKind::ninuki,
      "Ninuki",
      "ninuki",
      {"gomoku ninuki", "ninuki renju"},
      Family::stones,
-     {19, 15},
+     {19, 15, 0},
      Color::black,
      "five in a row or ten captured stones win; pairs are captured; 19x19 or 15x15"},
 }};
@@ -81,10 +81,17 @@ std::optional<GameKind> parse_game_kind(std::string_view text, Family family) {
 }
 
 std::string sizes_text(GameKind kind) {
-    const GameInfo& g = game_info(kind);
-    const int small = g.sizes[1] ? std::min(g.sizes[0], g.sizes[1]) : g.sizes[0];
-    std::string out = std::to_string(small);
-    if (g.sizes[1]) out.append(" or ").append(std::to_string(std::max(g.sizes[0], g.sizes[1])));
+    std::array<int, 3> sizes = game_info(kind).sizes;
+    std::sort(sizes.begin(), sizes.end());
+    std::string out;
+    const auto count = std::size_t(std::count_if(sizes.begin(), sizes.end(), [](int n) { return n > 0; }));
+    std::size_t written = 0;
+    for (int n : sizes) {
+        if (n <= 0) continue;
+        if (written > 0) out += written + 1 == count ? " or " : ", ";
+        out += std::to_string(n);
+        ++written;
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 // Game tag, a position text, a --game option, a search filter) goes through parse_game_kind; a new
 // rule set is a new row here plus its rules code (docs/rules.md).
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <span>
@@ -24,11 +25,12 @@ struct GameInfo {
     std::string_view id; // as typed in options: the name in lower case
     std::array<std::string_view, 3> aliases; // other names read in Game tags (lower case; empty: none)
     Family family;
-    std::array<int, 2> sizes; // the board sizes it is played on (0: none), default first
+    std::array<int, 3> sizes; // the board sizes it is played on (0: none), default first
     Color first_mover;
     std::string_view description; // one line for --help texts and the rules document
     int default_size() const { return sizes[0]; }
-    bool has_size(int n) const { return n > 0 && (sizes[0] == n || sizes[1] == n); }
+    int largest_size() const { return std::max({sizes[0], sizes[1], sizes[2]}); }
+    bool has_size(int n) const { return n > 0 && (sizes[0] == n || sizes[1] == n || sizes[2] == n); }
 };
 
 // Every game, in GameKind order.
@@ -46,7 +48,7 @@ inline Color first_mover(GameKind kind) { return game_info(kind).first_mover; }
 std::optional<GameKind> parse_game_kind(std::string_view text);
 // The same for one family only (nullopt for a game of another family).
 std::optional<GameKind> parse_game_kind(std::string_view text, Family family);
-// "15 or 19": the board sizes of `kind`, smallest first, for messages.
+// "15, 19 or 20": the board sizes of `kind`, smallest first, for messages.
 std::string sizes_text(GameKind kind);
 // "gounki, gomoku or ninuki": the ids of the games of `family` (every game without one), for
 // messages and --help texts.

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/stones/points.hpp"
 #include "core/types.hpp"
 
 namespace gounki::db {
@@ -33,16 +34,29 @@ inline bool get_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uin
     return false;
 }
 
-// The code of one move in the moves BLOB: the raw bits with the MoveType moved to the bottom, so
-// that movements (type 0, 12 bits of squares) take two varint bytes.
+// A move as the database stores it (moves BLOBs, judgements, tree_stats.move): Move::raw(), but a
+// stone placement's point by its stored number (core/stones/points.hpp), so that what was stored
+// before 20x20 boards reads the same.
+inline std::uint32_t stored_raw(Move m) {
+    if (m.type() != MoveType::placement) return m.raw();
+    return Move::placement(stones::stored_point(m.point())).raw();
+}
+inline Move move_from_stored_raw(std::uint32_t raw) {
+    const Move m = Move::from_raw(raw);
+    if (m.type() != MoveType::placement || m.point() >= stones::point_count) return m;
+    return Move::placement(stones::point_from_stored(m.point()));
+}
+
+// The code of one move in the moves BLOB: the stored raw bits with the MoveType moved to the
+// bottom, so that movements (type 0, 12 bits of squares) take two varint bytes.
 inline std::uint64_t move_code(Move m) {
-    const std::uint64_t raw = m.raw();
+    const std::uint64_t raw = stored_raw(m);
     return ((raw & 0x00FFFFFFu) | (raw >> 26) << 24) << 2 | ((raw >> 24) & 3);
 }
 inline Move move_from_code(std::uint64_t v) {
     const std::uint32_t type = std::uint32_t(v & 3);
     const std::uint32_t rest = std::uint32_t(v >> 2);
-    return Move::from_raw((rest & 0x00FFFFFFu) | type << 24 | (rest >> 24) << 26);
+    return move_from_stored_raw((rest & 0x00FFFFFFu) | type << 24 | (rest >> 24) << 26);
 }
 
 // The moves BLOB of schema.sql: one varint move_code per move.

@@ -465,7 +465,7 @@ void Importer::Impl::add_tree_counts(const std::vector<Prepared>& batch) {
     for (const Prepared& p : batch) {
         if (p.skip) continue;
         for (std::size_t ply = 0; ply < depth && ply < p.in.moves.size(); ++ply)
-            hits.push_back({p.keys[ply], p.in.moves[ply].raw(), p.in.result, p.date_key, p.report.game_id});
+            hits.push_back({p.keys[ply], stored_raw(p.in.moves[ply]), p.in.result, p.date_key, p.report.game_id});
     }
     std::sort(hits.begin(), hits.end(),
               [](const Hit& a, const Hit& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; });

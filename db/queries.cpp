@@ -374,7 +374,7 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
             bool have = false;
             for (std::uint32_t i = 0; i <= e.ply && (have = moves.next(m)); ++i) {}
             if (have) {
-                Acc& a = by_move[m.raw()];
+                Acc& a = by_move[stored_raw(m)];
                 const auto result = ResultCode(game.get_int(0));
                 ++a.move.games;
                 a.move.white_wins += result == ResultCode::white_wins;
@@ -387,7 +387,7 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
 
     Tree out;
     for (auto& [raw, a] : by_move) {
-        a.move.move = Move::from_raw(raw);
+        a.move.move = move_from_stored_raw(raw);
         a.move.latest = summary(a.latest_id);
         out.games += a.move.games;
         out.moves.push_back(std::move(a.move));
@@ -506,7 +506,7 @@ void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosit
     }
     Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
     update.bind(1, std::int64_t(key))
-        .bind(2, std::int64_t(move.raw()))
+        .bind(2, std::int64_t(stored_raw(move)))
         .bind(3, best_id)
         .bind(4, std::max<std::int64_t>(best_date, 0));
     update.run();
@@ -540,7 +540,7 @@ bool GameDatabase::delete_game(std::int64_t id) {
     for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = (*moves)[ply];
         dec.bind(1, std::int64_t(keys[ply]))
-            .bind(2, std::int64_t(m.raw()))
+            .bind(2, std::int64_t(stored_raw(m)))
             .bind(3, int(result == ResultCode::white_wins))
             .bind(4, int(result == ResultCode::black_wins))
             .bind(5, int(result == ResultCode::draw));
@@ -553,7 +553,7 @@ bool GameDatabase::delete_game(std::int64_t id) {
             }
         }
         if (left == 0) {
-            drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(m.raw()));
+            drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(stored_raw(m)));
             drop.run();
         } else if (left > 0 && latest == id) {
             recompute_latest(keys[ply], m, pos);

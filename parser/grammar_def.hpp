@@ -44,7 +44,8 @@ struct square_parser : x3::parser<square_parser> {
     }
 };
 
-// A point of a stone game alone: a letter `a`..`s` (either case) or `T` and a rank of one or two digits,
+// A point of a stone game alone: a letter `a`..`t` (either case; `T` is also the last column of
+// Go-style coordinates, A-T without I) and a rank of one or two digits,
 // followed by the end of the text, a blank, a suffix or a delimiter (so `h8-z9` stays one unreadable
 // token). Its attribute: file | rank << 8 (both 0-based).
 struct point_parser : x3::parser<point_parser> {
@@ -56,9 +57,7 @@ struct point_parser : x3::parser<point_parser> {
         x3::skip_over(first, last, ctx);
         if (last - first < 2) return false;
         const char f = char(first[0] | 0x20);
-        // `T` in upper case too: the last column of Go-style coordinates (A-T without I, pente.org).
-        if ((f < 'a' || f > 's') && first[0] != 'T') return false;
-        if (first[1] < '1' || first[1] > '9') return false;
+        if (f < 'a' || f > 't' || first[1] < '1' || first[1] > '9') return false;
         Iterator p = first + 2;
         int rank = first[1] - '0';
         if (p != last && *p >= '0' && *p <= '9') rank = rank * 10 + (*p++ - '0');

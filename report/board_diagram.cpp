@@ -420,8 +420,13 @@ std::string stack_letters(Stack st) {
 std::string board_svg(const Position& pos, const BoardStyle& style) { return Svg(pos, style).render(); }
 
 std::vector<int> star_points(int size) {
-    const std::vector<int> lines = size >= 19 ? std::vector<int>{3, 9, 15} : std::vector<int>{3, size / 2, size - 4};
     std::vector<int> out;
+    if (size % 2 == 0) { // no centre: the four points on the fourth lines (20x20)
+        for (int r : {3, size - 4})
+            for (int f : {3, size - 4}) out.push_back(stones::make_point(f, r));
+        return out;
+    }
+    const std::vector<int> lines = size >= 19 ? std::vector<int>{3, 9, 15} : std::vector<int>{3, size / 2, size - 4};
     for (int r : lines)
         for (int f : lines)
             // 15x15 has the centre and the four corner points only.

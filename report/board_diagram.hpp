@@ -68,7 +68,7 @@ std::string stone_board_text(const stones::StonePosition& pos, const std::vector
                              int last_move = stones::no_point);
 
 // The star points of a board size: the centre and the points four lines in from the edges
-// (15x15: 5 points, 19x19: 9 points).
+// (15x15: 5 points, 19x19: 9 points; 20x20, which has no centre: the 4 on the fourth lines).
 std::vector<int> star_points(int size);
 
 } // namespace gounki::report

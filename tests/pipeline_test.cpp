@@ -289,7 +289,7 @@ TEST_CASE("a position of any game on the command line: a game's name, a stone te
     }
     const auto bad = run_gounki("position @" + shell_quoted(dir / "bad.txt"));
     CHECK(bad.status == 2);
-    CHECK(count_of(bad.err, "bad.txt:1: bad position at character 8: the board size must be 15 or 19") == 1);
+    CHECK(count_of(bad.err, "bad.txt:1: bad position at character 8: the board size must be 15, 19 or 20") == 1);
     // A stone position where only Gounki will do; an unknown game's name.
     const auto perft = run_gounki("perft --position gomoku 1");
     CHECK(perft.status == 2);

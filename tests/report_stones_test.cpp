@@ -133,7 +133,7 @@ TEST_CASE("the text diagram of a stone position puts x, o and . at their coordin
             CHECK(line[std::size_t(2 + 2 * file)] == ' ');
             const char c = line[std::size_t(3 + 2 * file)];
             REQUIRE(std::strchr("xoXO.", c));
-            const int point = (rank - 1) * 19 + file;
+            const int point = stones::make_point(file, rank - 1);
             if (c == 'x' || c == 'X') back.put(point, stones::Stone::black);
             if (c == 'o' || c == 'O') back.put(point, stones::Stone::white);
             CHECK((std::isupper(static_cast<unsigned char>(c)) != 0) == (point == P("j11")));

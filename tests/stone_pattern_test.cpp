@@ -76,8 +76,10 @@ TEST_CASE("stone pattern errors say what went wrong and at which column", "[db]"
         {"Gounki", 0},
         {"h8=x", 0}, // the game word is required
         {"Gomoku h8=q", 10}, // unknown cell
-        {"Gomoku t8=x", 7}, // no file t
-        {"Gomoku h20=x", 7}, // no rank 20
+        {"Ninuki t8=x", 7}, // no file t (Gomoku has one, on 20x20)
+        {"Gomoku u8=x", 7},
+        {"Ninuki h20=x", 7}, // no rank 20 (Gomoku has one, on 20x20)
+        {"Gomoku h21=x", 7},
         {"Gomoku h8", 9}, // no '='
         {"Gomoku h8=", 10}, // no cell
         {"Gomoku h8=xo", 11}, // text after the cell
@@ -95,7 +97,7 @@ TEST_CASE("stone pattern errors say what went wrong and at which column", "[db]"
         {"Ninuki Bc>>2", 10}, // ">" then no number
         {"Ninuki Bc", 9},
         {"Ninuki Bc>=", 11},
-        {"Ninuki Bc>=400", 11},
+        {"Ninuki Bc>=401", 11}, // counts go up to 400 (20x20)
         {"Ninuki Bc>=4x", 12},
         {"Ninuki Ws=-1", 10},
         {"Gomoku b w", 9}, // two different sides

@@ -35,18 +35,19 @@ void expect_no_capture(StonePosition& pos, const std::string& point, const std::
 // ---------------------------------------------------------------------------------------------
 // Points and rules tags
 
-TEST_CASE("point names: a1 is 0, s19 is 360, the same name on both board sizes", "[stones]") {
+TEST_CASE("point names: a1 is 0, s19 is stored as 360, the same name on every board size", "[stones]") {
     CHECK(point_name(0) == "a1");
     CHECK(point_name(make_point(7, 7)) == "h8"); // centre of 15x15
     CHECK(point_name(make_point(9, 9)) == "j10"); // centre of 19x19: i is not skipped
     CHECK(point_name(make_point(8, 0)) == "i1");
     CHECK(point_name(make_point(14, 14)) == "o15");
-    CHECK(point_name(360) == "s19");
+    CHECK(point_name(make_point(18, 18)) == "s19");
+    CHECK(stored_point(make_point(18, 18)) == 360); // as files numbered it before 20x20 boards
     CHECK(parse_point("h8", 15) == make_point(7, 7));
     CHECK(parse_point("H8", 15) == make_point(7, 7));
     CHECK(parse_point("j10", 19) == make_point(9, 9));
     CHECK(parse_point("o15", 15) == make_point(14, 14));
-    CHECK(parse_point("s19", 19) == 360);
+    CHECK(parse_point("s19", 19) == make_point(18, 18));
     // Off a 15x15 board, on a 19x19 one.
     CHECK(parse_point("p1", 15) == no_point);
     CHECK(parse_point("a16", 15) == no_point);
@@ -183,7 +184,8 @@ TEST_CASE("Gomoku: 15x15 by default, 19x19 by the Size tag; off-board and occupi
     CHECK(small.check(M("p1")) == PlaceError::off_board);
     CHECK(small.check(M("a16")) == PlaceError::off_board);
     CHECK(small.check(M("s19")) == PlaceError::off_board);
-    CHECK(small.check(Move::placement(361)) == PlaceError::off_board);
+    CHECK(small.check(M("t1")) == PlaceError::off_board);
+    CHECK(small.check(Move::placement(stones::point_count)) == PlaceError::off_board);
     CHECK(small.check(Move::placement(511)) == PlaceError::off_board);
     CHECK(small.legal_moves().size() == 225);
 
@@ -193,7 +195,8 @@ TEST_CASE("Gomoku: 15x15 by default, 19x19 by the Size tag; off-board and occupi
     CHECK(big.size() == 19);
     CHECK(big.check(M("s19")) == PlaceError::none);
     CHECK(big.check(M("p1")) == PlaceError::none);
-    CHECK(big.check(Move::placement(361)) == PlaceError::off_board);
+    CHECK(big.check(M("t1")) == PlaceError::off_board); // the 20th file
+    CHECK(big.check(M("a20")) == PlaceError::off_board);
     CHECK(big.legal_moves().size() == 361);
 
     play(small, "h8");

@@ -284,7 +284,7 @@ void play(Position& pos, const std::string& text) {
 int P(const std::string& name) {
     const int file = name.at(0) - 'a';
     const int rank = std::stoi(name.substr(1)) - 1;
-    return rank * 19 + file;
+    return rank * 20 + file; // points.hpp: stride 20
 }
 
 Move M(const std::string& name) { return Move::placement(P(name)); }

@@ -152,7 +152,7 @@ void play(Position& pos, const std::string& text);
 
 // ---------------------------------------------------------------------------------------------
 // Stone-game points, named by the tests' own reading (file letter a..s with no letter skipped,
-// rank from the bottom, rank * 19 + file as core/stones/position.hpp numbers them), not by
+// rank from the bottom, rank * 20 + file as core/stones/points.hpp numbers them), not by
 // stones::parse_point, so that a bug there cannot hide one here.
 
 int P(const std::string& name);

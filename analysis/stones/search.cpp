@@ -77,11 +77,17 @@ void StoneSearcher::analyse(int ply) {
     const stones::Rules& rules = pos_.rules();
     const bool double_three_allowed = !(rules.captures() && rules.no_double_three);
     const bool caps = rules.captures();
+    const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
     auto add = [&](int p) {
         Candidate& c = pd.cands[std::size_t(pd.count)];
         std::array<std::array<LineThreat, 4>, 2> t;
         board_.threats(p, t);
         c.point = std::int16_t(p);
+        if (!overline_wins) { // Gomoku standard: a "five" of the pattern table may be an overline
+            for (Color c6 : {us, them})
+                for (LineThreat& l : t[std::size_t(index(c6))])
+                    if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(p, c6)) l = LineThreat::none;
+        }
         c.lines_us = t[std::size_t(index(us))];
         c.us = point_worth(t[std::size_t(index(us))], double_three_allowed);
         c.them = point_worth(t[std::size_t(index(them))], double_three_allowed);
@@ -114,7 +120,8 @@ int StoneSearcher::win_now(const PlyData& pd, int ply) {
         const Candidate& c = pd.cands[std::size_t(i)];
         const bool tenth = caps && c.caps_us > 0 && pos_.captured(us) + 2 * c.caps_us >= 10;
         if (!c.us.five && !tenth) continue;
-        if (!caps && !pos_.pending_five()) return c.point; // Gomoku: a five wins, nothing to check
+        // Gomoku: a five wins, nothing to check (the candidate's five is exact where it must be).
+        if (!caps && !pos_.pending_five()) return c.point;
         if (!pos_.is_legal(Move::placement(c.point))) continue;
         play(c.point, ply);
         const bool won = pos_.outcome() == win_for(us);

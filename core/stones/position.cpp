@@ -17,27 +17,41 @@ constexpr std::uint64_t splitmix(std::uint64_t& state) {
 }
 
 constexpr int max_captured_key = 32;
+constexpr int legacy_points = legacy_size * legacy_size;
+constexpr int kinds = 8; // room for GameKind values to come
 
+// The random numbers of the position keys. The values that existed before 20x20 boards and new
+// games come out of the generator in the same order as then (the stones of the 361 points of the
+// 19x19 corner by their stored number, captured counts, side, pending fives, the first three
+// game kinds, 19x19, the two Ninuki options), so every key of a 15x15 or 19x19 Gomoku or Ninuki
+// position is what it was; the newer ones are drawn after them.
 struct Zobrist {
-    std::uint64_t stone[point_count][2]{};
+    std::uint64_t stone[point_count][2]{}; // by point (not by stored number)
     std::uint64_t captured[2][max_captured_key]{};
     std::uint64_t side = 0; // White to move
     std::uint64_t pending[3]{};
-    std::uint64_t kind[3]{};
-    std::uint64_t size19 = 0, no_endgame = 0, allow_double_three = 0;
+    std::uint64_t kind[kinds]{};
+    std::uint64_t size19 = 0, size20 = 0;
+    std::uint64_t option[8]{}; // by row of rule_options(), when the option differs from the game's default
 
     constexpr Zobrist() {
         std::uint64_t s = 0x5EED0F57011E5ull;
-        for (auto& p : stone)
-            for (auto& v : p) v = splitmix(s);
+        for (int i = 0; i < legacy_points; ++i)
+            for (auto& v : stone[point_from_stored(i)]) v = splitmix(s);
         for (auto& c : captured)
             for (auto& v : c) v = splitmix(s);
         side = splitmix(s);
         for (auto& v : pending) v = splitmix(s);
-        for (auto& v : kind) v = splitmix(s);
+        for (int k = 0; k < 3; ++k) kind[k] = splitmix(s);
         size19 = splitmix(s);
-        no_endgame = splitmix(s);
-        allow_double_three = splitmix(s);
+        option[0] = splitmix(s); // end-game capture off (Ninuki)
+        option[1] = splitmix(s); // double-threes allowed (Ninuki)
+        // Drawn after everything above, so that nothing above moves.
+        for (int i = legacy_points; i < point_count; ++i)
+            for (auto& v : stone[point_from_stored(i)]) v = splitmix(s);
+        for (int k = 3; k < kinds; ++k) kind[k] = splitmix(s);
+        size20 = splitmix(s);
+        for (int o = 2; o < 8; ++o) option[o] = splitmix(s);
         pending[0] = 0;
         captured[0][0] = captured[1][0] = 0;
     }
@@ -48,9 +62,12 @@ constexpr Zobrist zobrist{};
 std::uint64_t rules_key(const Rules& r) {
     std::uint64_t k = zobrist.kind[int(r.kind)];
     if (r.size == 19) k ^= zobrist.size19;
-    if (r.captures()) {
-        if (!r.endgame_capture) k ^= zobrist.no_endgame;
-        if (!r.no_double_three) k ^= zobrist.allow_double_three;
+    if (r.size == 20) k ^= zobrist.size20;
+    const Rules base = Rules::defaults(r.kind);
+    const auto options = rule_options();
+    for (std::size_t o = 0; o < options.size(); ++o) {
+        const RuleOption& opt = options[o];
+        if (opt.in_key && opt.accepted(r.kind) && r.*(opt.field) != base.*(opt.field)) k ^= zobrist.option[o];
     }
     return k;
 }
@@ -91,62 +108,6 @@ int parse_point(std::string_view text, int size) {
     }
     if (text[1] == '0' || rank < 1 || rank > size) return no_point;
     return make_point(f - 'a', rank - 1);
-}
-
-Rules Rules::defaults(GameKind kind) {
-    Rules r;
-    r.kind = kind;
-    r.size = game_info(kind).default_size();
-    return r;
-}
-
-std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value) {
-    const std::string_view v = trim(value);
-    int n = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    const std::string_view rest(end, std::size_t(v.data() + v.size() - end));
-    const std::string_view digits = v.substr(0, v.size() - rest.size());
-    const bool square = rest.empty() || (rest.size() > 1 && rest[0] == 'x' && rest.substr(1) == digits); // "15x15"
-    if (ec != std::errc() || !square || !game_info(rules.kind).has_size(n))
-        return "board size \"" + std::string(value) + "\" is not supported (" + sizes_text(rules.kind) + ")";
-    rules.size = n;
-    return std::nullopt;
-}
-
-std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value) {
-    std::string word;
-    auto apply = [&](const std::string& w) -> std::optional<std::string> {
-        if (w.empty()) return std::nullopt;
-        const bool ninuki = rules.kind == GameKind::ninuki;
-        if (w == "standard" || w == "full" || w == (ninuki ? "ninuki" : "freestyle")) {
-            if (ninuki) rules.endgame_capture = rules.no_double_three = true;
-            return std::nullopt;
-        }
-        if (w == "simple" || w == "no-endgame-capture" || w == "allow-double-three") {
-            if (!ninuki) return "rule option \"" + w + "\" applies to Ninuki only (Gomoku has no captures nor double-three rule)";
-            if (w != "allow-double-three") rules.endgame_capture = false;
-            if (w != "no-endgame-capture") rules.no_double_three = false;
-            return std::nullopt;
-        }
-        return "unknown rule option \"" + w + "\" (known: simple, no-endgame-capture, allow-double-three, standard)";
-    };
-    for (char c : value) {
-        if (c == ' ' || c == ',' || c == '\t' || c == ';') {
-            if (auto e = apply(lower(word))) return e;
-            word.clear();
-        } else {
-            word += c;
-        }
-    }
-    return apply(lower(word));
-}
-
-std::string rules_tag_text(const Rules& rules) {
-    if (!rules.captures()) return {};
-    if (!rules.endgame_capture && !rules.no_double_three) return "simple";
-    if (!rules.endgame_capture) return "no-endgame-capture";
-    if (!rules.no_double_three) return "allow-double-three";
-    return {};
 }
 
 std::string_view place_error_text(PlaceError e) {
@@ -224,7 +185,7 @@ bool StonePosition::five_through(int point, Color c) const {
                 r += sign * d[1];
             }
         }
-        if (run >= 5) return true;
+        if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
     }
     return false;
 }
@@ -243,7 +204,7 @@ bool StonePosition::has_five(Color c) const {
                     ff += d[0];
                     rr += d[1];
                 }
-                if (run >= 5) return true;
+                if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
             }
         }
     return false;
@@ -446,6 +407,21 @@ void StonePosition::update_outcome() {
     if (stones_ == size() * size()) outcome_ = Outcome::draw;
 }
 
+StonePosition StonePosition::transplanted(const StonePosition& pos, const Rules& rules) {
+    StonePosition out(rules);
+    const int shift = (rules.size - pos.size()) / 2;
+    for (int r = 0; r < pos.size(); ++r)
+        for (int f = 0; f < pos.size(); ++f) {
+            const Stone s = pos.at(make_point(f, r));
+            if (s != Stone::empty && out.on_board(f + shift, r + shift)) out.set(make_point(f + shift, r + shift), s);
+        }
+    out.set_side_to_move(pos.side_to_move());
+    if (rules.captures())
+        for (Color c : {Color::black, Color::white}) out.set_captured(c, pos.captured(c));
+    out.update_outcome();
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Text
 
@@ -470,16 +446,14 @@ std::string StonePosition::to_text() const {
         if (r) s += '/';
     }
     s += side_ == Color::black ? " b" : " w";
-    if (rules_.captures()) {
+    if (rules_.captures())
         for (Color c : {Color::black, Color::white}) {
             s += ' ';
             s += std::to_string(captured_[index(c)]);
         }
-        const std::string options = rules_tag_text(rules_);
-        if (!options.empty()) {
-            s += ' ';
-            s += options;
-        }
+    if (const std::string options = rules_tag_text(rules_); !options.empty()) {
+        s += ' ';
+        s += options;
     }
     if (pending_) s += pending_ == 1 + index(Color::black) ? " pending-black" : " pending-white";
     return s;

@@ -1,11 +1,10 @@
 #pragma once
 // The rules of the stone games: freestyle Gomoku and Gomoku Ninuki (docs/rules.md section 2).
 //
-// Points: one numbering for both board sizes, point = rank * 19 + file (a1 = 0, b1 = 1, ...,
-// s19 = 360), so a point's name never depends on the board size; a 15x15 board uses files a..o and
-// ranks 1..15 of it. A move of a stone game is Move::placement(point) (core/types.hpp).
+// Points: core/stones/points.hpp. Rules and their options: core/stones/rules.hpp.
 //
-// Colours: Black plays first. Results keep the record convention: "1-0" is a win for White.
+// Colours: the game's first mover (core/game.hpp) plays first. Results keep the record convention:
+// "1-0" is a win for White.
 //
 // Ninuki decisions implemented exactly as docs/rules.md 2.2 says:
 //   - capture: the placed stone and another stone of its colour enclose exactly two enemy stones in
@@ -32,48 +31,11 @@
 
 #include "core/game.hpp"
 #include "core/gounki/position.hpp" // PositionError
+#include "core/stones/points.hpp"
+#include "core/stones/rules.hpp"
 #include "core/types.hpp"
 
 namespace gounki::stones {
-
-constexpr int stride = 19;
-constexpr int max_size = 19;
-constexpr int point_count = stride * max_size; // 361
-constexpr int no_point = -1;
-
-constexpr int make_point(int file, int rank) { return rank * stride + file; }
-constexpr int point_file(int p) { return p % stride; }
-constexpr int point_rank(int p) { return p / stride; }
-
-// "h8", "j10"; the caller guarantees 0 <= p < point_count.
-std::string point_name(int p);
-// Parses a point name ("h8", "J10"; file letter in either case, letters a..s, no letter skipped);
-// no_point when it is not a point of a `size` x `size` board.
-int parse_point(std::string_view text, int size);
-
-enum class Stone : std::uint8_t { empty = 0, black = 1, white = 2 };
-constexpr Stone stone_of(Color c) { return c == Color::black ? Stone::black : Stone::white; }
-
-// Which game and which options. Gomoku ignores the Ninuki options (no captures at all).
-struct Rules {
-    GameKind kind = GameKind::gomoku; // gomoku or ninuki
-    int size = 15; // 15 or 19
-    bool endgame_capture = true; // Ninuki: a breakable five does not win at once
-    bool no_double_three = true; // Ninuki: double-threes are forbidden
-
-    static Rules defaults(GameKind kind); // Gomoku 15x15; Ninuki 19x19 with both options
-    bool captures() const { return kind == GameKind::ninuki; }
-    bool operator==(const Rules&) const = default;
-};
-
-// The `Size` tag ("15" or "19"): an error message when the value is not one of them.
-std::optional<std::string> apply_size_tag(Rules& rules, std::string_view value);
-// The `Rules` tag: words separated by spaces or commas, any case: "simple", "no-endgame-capture",
-// "allow-double-three" (also "standard"/"full": both options on). An error message for any other
-// word, or for a Rules tag on a Gomoku game that sets an option.
-std::optional<std::string> apply_rules_tag(Rules& rules, std::string_view value);
-// The Rules tag value a writer prints for `rules`; empty when the options are the defaults.
-std::string rules_tag_text(const Rules& rules);
 
 // Why a placement is not legal.
 enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over };
@@ -137,11 +99,17 @@ public:
     void set_captured(Color by, int count);
     // After editing: decides the outcome of the position as set up (ten captures, a five).
     void update_outcome();
+    // The stones, side to move and captured counts (where `rules` has captures) of `pos` under
+    // `rules`; on another board size, centred on it (stones off a smaller board are dropped). The
+    // outcome is decided anew.
+    static StonePosition transplanted(const StonePosition& pos, const Rules& rules);
 
     // Rule queries (also used by the engines).
-    // Whether `c` has a line of five or more anywhere on the board.
+    // Whether `c` has a winning line anywhere on the board: five in a row, or more where the rules
+    // let an overline win (Rules::overline_wins).
     bool has_five(Color c) const;
-    // Whether a line of five or more of `c` runs through `point`.
+    // Whether a winning line of `c` runs through `point` (the stone there, or to be put there: the
+    // point itself counts as `c`'s).
     bool five_through(int point, Color c) const;
     // The points of the pairs a stone of `c` placed on the empty `point` would capture (0 in Gomoku).
     int captures_at(int point, Color c, std::array<std::int16_t, 16>& out) const;

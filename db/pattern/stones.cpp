@@ -9,7 +9,7 @@ namespace {
 
 using stones::Stone;
 
-constexpr int max_count = stones::point_count; // no count of a stone game goes past 361
+constexpr int max_count = stones::point_count; // no count of a stone game goes past 400 (20x20)
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -67,10 +67,13 @@ struct Token {
     std::size_t column;
 };
 
-std::optional<PatternError> parse_board(const Token& t, std::array<StoneCell, stones::point_count>& cells, int& size) {
+std::optional<PatternError> parse_board(const Token& t, GameKind kind, std::array<StoneCell, stones::point_count>& cells,
+                                        int& size) {
     const auto fail = [&t](std::size_t at, std::string message) { return PatternError{int(t.column + at), std::move(message)}; };
     const int ranks = int(std::count(t.text.begin(), t.text.end(), '/')) + 1;
-    if (ranks != 15 && ranks != 19) return fail(0, cat("a board has 15 or 19 ranks separated by '/', this one has ", ranks));
+    if (!game_info(kind).has_size(ranks))
+        return fail(
+            0, cat("a ", game_kind_name(kind), " board has ", sizes_text(kind), " ranks separated by '/', this one has ", ranks));
     size = ranks;
     cells.fill(StoneCell::any);
     int rank = size - 1, file = 0;
@@ -203,7 +206,7 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
         if (t.text.find('/') != std::string_view::npos) {
             if (pat.size_) return fail(0, "a second board: a pattern has at most one board");
             int size = 0;
-            if (auto e = parse_board(t, board, size)) return *e;
+            if (auto e = parse_board(t, pat.kind_, board, size)) return *e;
             pat.size_ = size;
             board_column = t.column;
             board_order = points.size();
@@ -217,9 +220,9 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
         }
         if (t.text.size() >= 2 && count_named(t.text.substr(0, 2))) {
             const StoneCountTerm::Count count = *count_named(t.text.substr(0, 2));
-            if (pat.kind_ == GameKind::gomoku &&
+            if (!stones::Rules::defaults(pat.kind_).captures() &&
                 (count == StoneCountTerm::Count::black_captured || count == StoneCountTerm::Count::white_captured))
-                return fail(0, "Gomoku has no captures: Bc and Wc are for Ninuki patterns");
+                return fail(0, cat(game_kind_name(pat.kind_), " has no captures: Bc and Wc are for games with captures"));
             auto term = parse_count(t, count);
             if (auto* e = std::get_if<PatternError>(&term)) return *e;
             pat.terms_.push_back(std::get<StoneCountTerm>(term));
@@ -228,9 +231,12 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
         if (t.text.size() >= 2 && std::isalpha(static_cast<unsigned char>(t.text[0])) && is_digit(t.text[1])) {
             const std::size_t eq = std::min(t.text.find('='), t.text.size());
             const std::string_view name = t.text.substr(0, eq);
-            const int p = stones::parse_point(name, stones::max_size);
+            const int largest = game_info(pat.kind_).largest_size();
+            const int p = stones::parse_point(name, largest);
             if (p == stones::no_point)
-                return fail(0, cat("'", name, "' is not a point: files a to s, ranks 1 to 19, e.g. h8 or j10"));
+                return fail(0,
+                            cat("'", name, "' is not a point of ", game_kind_name(pat.kind_), ": files a to ",
+                                char('a' + largest - 1), ", ranks 1 to ", largest, ", e.g. h8 or j10"));
             if (eq == t.text.size()) return fail(eq, "expected '=' and a cell (x o . ? *) after the point");
             if (eq + 1 >= t.text.size()) return fail(eq + 1, "expected a cell after '=': x o . ? *");
             const std::optional<StoneCell> cell = cell_of(t.text[eq + 1]);
@@ -284,14 +290,14 @@ void StonePattern::finish() {
     min_stones_ = std::max(stones, black + white);
 
     prunes_ = false;
-    const bool gomoku = kind_ == GameKind::gomoku;
+    const bool no_captures = !stones::Rules::defaults(kind_).captures(); // stones never leave the board
     for (const StoneCountTerm& t : terms_) {
         const bool captured =
             t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
         const bool upper = t.op == StoneCountTerm::Op::le || t.op == StoneCountTerm::Op::lt || t.op == StoneCountTerm::Op::eq;
-        prunes_ |= upper && (captured || gomoku);
+        prunes_ |= upper && (captured || no_captures);
     }
-    if (gomoku)
+    if (no_captures)
         for (const Check& c : checks_) prunes_ |= c.allowed != allowed_stones(StoneCell::stone);
 }
 
@@ -328,14 +334,14 @@ bool StonePattern::reachable(const stones::StonePosition& pos) const {
     if (pos.rules().kind != kind_) return false;
     if (size_ ? pos.size() != *size_ : pos.size() < extent_) return false;
     if (!prunes_) return true;
-    const bool gomoku = kind_ == GameKind::gomoku;
+    const bool no_captures = !stones::Rules::defaults(kind_).captures(); // stones never leave the board
     int black_stones = -1;
     for (const StoneCountTerm& t : terms_) {
         const bool captured =
             t.count == StoneCountTerm::Count::black_captured || t.count == StoneCountTerm::Count::white_captured;
-        if ((captured || gomoku) && t.exceeded(count_of(t.count, pos, black_stones))) return false;
+        if ((captured || no_captures) && t.exceeded(count_of(t.count, pos, black_stones))) return false;
     }
-    if (gomoku)
+    if (no_captures)
         for (const Check& c : checks_) {
             const Stone s = pos.at(c.point);
             if (s != Stone::empty && !((c.allowed >> unsigned(s)) & 1u)) return false;

@@ -20,7 +20,7 @@
 //             board: off the 19x19 board). Terms apply in order: a point term, or the board, replaces
 //             what earlier terms said about the same points.
 //   b  w      the side to move
-//   COUNT OP N  OP one of >= <= = > <, N from 0 to 361, COUNT one of
+//   COUNT OP N  OP one of >= <= = > <, N from 0 to 400, COUNT one of
 //               Bc Wc      stones captured by Black, by White (Ninuki only: Gomoku has no captures)
 //               Bs Ws      black stones, white stones on the board
 //
