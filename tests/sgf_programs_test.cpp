@@ -109,7 +109,7 @@ TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never
         {"(;GM[4]GN[Renju game, RIF]\n;B[hh])", "unsupported-game", "GN[Renju game, RIF]: Renju"},
         {"(;GM[4]RU[Yamaguchi]\n;B[hh])", "unsupported-game", "Renju"},
         {"(;GM[4]RU[Caro]\n;B[hh])", "unsupported-game", "Caro"},
-        {"(;GM[4]SZ[20]\n;B[hh])", "bad-rules", "SZ[20]"},
+        {"(;GM[4]SZ[21]\n;B[hh])", "bad-rules", "SZ[21]"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.text);
@@ -121,6 +121,10 @@ TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never
         CHECK(g.main.plies.empty());
         CHECK(g.status == GameStatus::partial);
     }
+    // Gomoku on 20x20 (Gomocup's freestyle board) reads.
+    const GameRecord twenty = one("(;GM[4]SZ[20]\n;B[hh];W[tt])");
+    CHECK(twenty.status == GameStatus::valid);
+    CHECK(twenty.main.plies.size() == 2);
     // Gomoku standard (exactly five) until the rules code gives the word a meaning.
     const FiveRuleChoice standard = choose_five_rules("standard");
     stones::Rules r = stones::Rules::defaults(GameKind::gomoku);
