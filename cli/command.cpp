@@ -18,6 +18,7 @@ namespace {
 const Command command_table[] = {
     {"perft", "count move sequences of a given length (move generator check and benchmark)", describe_perft, run_perft, true},
     {"validate", "check record files: replay every game, report problems with file:line:col", describe_validate, run_validate},
+    {"format", "write record files in canonical form, fixing what validate warns about", describe_format, run_format},
     {"import", "import record files into the game database", describe_import, run_import},
     {"search", "find games by position, pattern or tags in the game database", describe_search, run_search},
     {"tree", "the moves played from a position in the game database, with results", describe_tree, run_tree},

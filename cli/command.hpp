@@ -123,6 +123,8 @@ void describe_perft(QCommandLineParser&);
 int run_perft(const QCommandLineParser&);
 void describe_validate(QCommandLineParser&);
 int run_validate(const QCommandLineParser&);
+void describe_format(QCommandLineParser&);
+int run_format(const QCommandLineParser&);
 void describe_import(QCommandLineParser&);
 int run_import(const QCommandLineParser&);
 void describe_search(QCommandLineParser&);

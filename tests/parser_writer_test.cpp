@@ -322,3 +322,109 @@ TEST_CASE("every legal move of random positions resolves from its canonical and 
     }
     CHECK(checked == 200);
 }
+
+namespace {
+
+// The main-line moves of every game of `text`, as canonical move texts.
+std::vector<std::vector<std::string>> main_lines(const std::string& text) {
+    std::vector<std::vector<std::string>> out;
+    for (const GameRecord& g : read_records(text)) {
+        out.emplace_back();
+        Position pos = g.start;
+        for (const Ply& ply : g.main.plies) {
+            out.back().push_back(move_to_text(pos, ply.move));
+            UndoRecord undo;
+            pos.do_move(ply.move, undo);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("gounki format writes canonical records, fixes warnings, keeps broken games as written", "[parser][writer][cli]") {
+    TempDir dir("format");
+    // Game 1: wrong markers, an en dash, curly quotes, a comment, a variation, no result marker.
+    // Game 2: an illegal move (partial). Game 3: canonical but for a wrong move number.
+    const std::string game1 = "[Event \xE2\x80\x9C"
+                              "Club\xE2\x80\x9D]\n[White \"Anne\"]\n\n"
+                              "1. c2\xE2\x80\x93"
+                              "d3 f7-e6 {a plan} 2. d3-e4+ (2. b2-c2) e6-d5 3. e4-d5 e7xe6 4. d1-e2\n\n";
+    const std::string game2 = "[Event \"Broken\"]\n\n1. c2-d3 f7-e6 2. d3-d7 e7-e6 *\n\n";
+    const std::string game3 = "[Event \"Third\"]\n[Result \"*\"]\n\n1. c2-d3 f7-e6 5. b2-c2 *\n";
+    const std::string messy = dir.file("messy.gpn");
+    write_text(messy, game1 + game2 + game3);
+    const std::vector<GameRecord> before = read_records(game1 + game2 + game3);
+    REQUIRE(before.size() == 3);
+    REQUIRE(before[0].status == GameStatus::valid);
+    REQUIRE(before[1].status == GameStatus::partial);
+    REQUIRE(before[0].diagnostics.size() >= 5);
+
+    SECTION("-o writes the canonical text: same moves, no warning left, the broken game as written") {
+        const std::string out = dir.file("out.gpn");
+        const CliRun r = run_gounki("format -o " + shell_quoted(out) + " " + shell_quoted(messy));
+        CHECK(r.status == 1); // a game kept as written
+        CHECK(r.err.find("messy.gpn:8:19: warning: game 2 kept as written: 2. d3-d7: d3-d7 is not a legal move") !=
+              std::string::npos);
+        CHECK(r.err.find("[illegal-move] [kept-as-written]") != std::string::npos);
+        CHECK(r.err.find("3 games in 1 file: 2 formatted") != std::string::npos);
+        const std::string text = slurp(out);
+        CHECK(text.find(game2) != std::string::npos);
+        CHECK(text.find("{a plan}") != std::string::npos);
+        CHECK(text.find("(2. b2-c2)") != std::string::npos);
+        CHECK(text.find("[Event \"Club\"]") != std::string::npos);
+        CHECK(main_lines(text) == main_lines(game1 + game2 + game3));
+        const std::vector<GameRecord> after = read_records(text);
+        REQUIRE(after.size() == 3);
+        CHECK(after[0].diagnostics.empty());
+        CHECK(after[2].diagnostics.empty());
+        CHECK(after[1].status == GameStatus::partial);
+        CHECK(run_gounki("validate " + shell_quoted(out))
+                  .out.find("3 games in 1 file: 2 valid, 0 invalid, 1 partial; 1 error, 0 warnings") != std::string::npos);
+    }
+    SECTION("--check lists a file that is not canonical; --in-place rewrites it once; a second run changes nothing") {
+        const std::string good = dir.file("good.gpn");
+        write_text(good, game1 + game3);
+        CliRun r = run_gounki("format --check " + shell_quoted(good));
+        CHECK(r.status == 1);
+        CHECK(r.out == good + "\n");
+        CHECK(slurp(good) == game1 + game3);
+        r = run_gounki("format --in-place " + shell_quoted(good));
+        CHECK(r.status == 0);
+        CHECK(r.err.find("1 file rewritten") != std::string::npos);
+        const std::string once = slurp(good);
+        CHECK(once != game1 + game3);
+        CHECK(main_lines(once) == main_lines(game1 + game3));
+        r = run_gounki("format --check " + shell_quoted(good));
+        CHECK(r.status == 0);
+        CHECK(r.out.empty());
+        CHECK(run_gounki("format --in-place " + shell_quoted(good)).err.find("0 files rewritten") != std::string::npos);
+        CHECK(slurp(good) == once);
+        CHECK(!fs::exists(good + ".part"));
+    }
+    SECTION("a broken game in Windows-1252 is kept as written, converted to UTF-8") {
+        const std::string latin = dir.file("latin.gpn");
+        write_text(latin, "[White \"M\xFCller\"]\n\n1. c2-d3 f7-e6 2. d3-d7 *\n");
+        const CliRun r = run_gounki("format " + shell_quoted(latin));
+        CHECK(r.status == 1);
+        CHECK(r.out == "[White \"M\xC3\xBCller\"]\n\n1. c2-d3 f7-e6 2. d3-d7 *\n");
+    }
+    SECTION("each file keeps its format: an SGF file is written as SGF") {
+        const std::string sgf = dir.file("game.sgf");
+        write_text(sgf, "(;GM[4]SZ[15];B[hh];W[hi]\n;B[ih])");
+        const CliRun r = run_gounki("format " + shell_quoted(sgf));
+        CHECK(r.status == 0);
+        CHECK(r.out.rfind("(;", 0) == 0);
+        CHECK(run_shell(gounki_command() + " format " + shell_quoted(sgf) + " | " + gounki_command() + " validate -")
+                  .out.find("1 valid") != std::string::npos);
+        CHECK(run_gounki("format " + shell_quoted(sgf) + " " + shell_quoted(messy)).status == 2); // two formats, one output
+    }
+    SECTION("usage errors change nothing") {
+        CHECK(run_gounki("format -o x.gpn --in-place " + shell_quoted(messy)).status == 2);
+        CHECK(run_gounki("format --in-place -").status == 2);
+        CHECK(run_gounki("format " + shell_quoted(dir.file("missing.gpn"))).status == 2);
+        CHECK(run_gounki("format").status == 2);
+        CHECK(count_of(slurp(messy), "[Event") == 3);
+        CHECK(slurp(messy) == game1 + game2 + game3);
+    }
+}

@@ -30,6 +30,13 @@ std::string slurp(const std::filesystem::path& p) {
     return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
+void write_text(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    REQUIRE(out);
+}
+
 std::filesystem::path source_path(const std::string& relative) { return std::filesystem::path(GOUNKI_SOURCE_DIR) / relative; }
 
 TempDir::TempDir(const std::string& name) {

@@ -31,6 +31,9 @@ namespace gounki::test {
 // The whole file, byte for byte; "" when it cannot be read.
 std::string slurp(const std::filesystem::path& p);
 
+// Writes `text` to `p`, byte for byte, replacing the file; fails the test when it cannot.
+void write_text(const std::filesystem::path& p, const std::string& text);
+
 // A path inside the source tree, e.g. source_path("tests/data/records").
 std::filesystem::path source_path(const std::string& relative);
 
