@@ -6,7 +6,8 @@
 
 #include <fstream>
 
-#include "cli/command.hpp"
+#include "cli/db_options.hpp"
+#include "cli/game_ply.hpp"
 #include "report/board_diagram.hpp"
 #include "core/gounki/notation.hpp"
 
@@ -78,7 +79,38 @@ struct Diagram {
     std::string text; // the SVG or text diagram
     QJsonObject position; // for --json
     std::string move; // the marked move, canonical
+    std::string heading; // a stored game's board: which game, which ply (game_ply_heading)
 };
+
+// --game ID [--ply N]: the stored game's board; nullopt after printing why not.
+std::optional<GamePly> stored_board(const Command& self, const QCommandLineParser& p) {
+    if (p.isSet("position") || p.isSet("moves")) {
+        usage_error(self, "--game draws a stored game's board: give --position and --moves, or --game, not both");
+        return std::nullopt;
+    }
+    bool ok = false;
+    const qlonglong id = p.value("game").toLongLong(&ok);
+    if (!ok || id <= 0) {
+        usage_error(self, "--game must be a game id (a positive whole number), got '" + p.value("game").toStdString() + "'");
+        return std::nullopt;
+    }
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return std::nullopt;
+    std::optional<db::StoredGame> game;
+    try {
+        game = database->game(id);
+    } catch (const std::exception& e) {
+        database_error(self, e);
+        return std::nullopt;
+    }
+    if (!game) {
+        print_err("gounki board: no game with id " + std::to_string(id) + " in " + db_path(p) + "\n");
+        return std::nullopt;
+    }
+    std::optional<GamePly> at = read_game_ply(self, p, *game);
+    if (at) at->heading = game_ply_heading(*game, *at);
+    return at;
+}
 
 // --move: the move to mark (none when not given) and its canonical text; false after printing a
 // usage error, when it is not a legal move.
@@ -96,8 +128,9 @@ bool read_marked_move(const Command& self, const QCommandLineParser& p, const An
     return true;
 }
 
-// A Gounki diagram; false after printing a usage error.
-bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Diagram& out) {
+// A Gounki diagram (`played`: the stored game's last move, drawn as an arrow on the SVG); false
+// after printing a usage error.
+bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Move played, Diagram& out) {
     if (p.isSet("last")) {
         usage_error(self, "--last marks a stone of Gomoku or Ninuki; a Gounki move is drawn with --move");
         return false;
@@ -106,6 +139,7 @@ bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, 
     Move marked;
     if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
     if (marked) arrows.push_back({marked, report::ArrowKind::move});
+    if (played && svg) arrows.push_back({played, report::ArrowKind::played});
     if (svg) {
         report::BoardStyle style;
         style.arrows = arrows;
@@ -119,8 +153,9 @@ bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, 
 }
 
 // A Gomoku or Ninuki diagram: --move rings an empty point where the side to move may play, --last
-// highlights a stone.
-bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, const stones::StonePosition& pos, Diagram& out) {
+// (or the stored game's last move, `played`) highlights a stone.
+bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, const stones::StonePosition& pos, Move played,
+                   Diagram& out) {
     if (p.isSet("flip")) {
         usage_error(self, "--flip turns a Gounki board; a stone board is drawn with a1 at the bottom left");
         return false;
@@ -129,7 +164,7 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
     Move marked;
     if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
     if (marked) marks.push_back({marked, report::ArrowKind::move});
-    int last = stones::no_point;
+    int last = played ? played.point() : stones::no_point;
     if (p.isSet("last")) {
         const std::string written = p.value("last").toStdString();
         last = read_point(self, pos, "last", written);
@@ -168,6 +203,9 @@ void describe_board(QCommandLineParser& p) {
     p.addOption({"format", "svg (default; text when FILE ends in .txt or .md) or text.", "FORMAT"});
     p.addOption({{"o", "output"}, "Write to FILE; '-' or no -o: standard output.", "FILE", "-"});
     p.addOption({"flip", "Black's side at the bottom (Gounki)."});
+    p.addOption({"game", "Draw a stored game's board (with --ply; --db names the database) instead of --position.", "ID"});
+    add_ply_option(p);
+    add_db_option(p);
     p.addOption({"json",
                  "Print one JSON object: the game, the position (stacks or stones), the move, the format and "
                  "the file written; with no -o FILE the diagram is its 'diagram' field."});
@@ -189,10 +227,23 @@ int run_board(const QCommandLineParser& p) {
 
     Diagram d;
     AnyPosition pos;
-    if (!read_position(self, p.value("position"), pos) || !apply_moves_option(self, p, pos)) return exit_usage;
-    const bool svg = format == "svg";
-    if (!(pos.stones() ? stone_diagram(self, p, svg, *pos.stones(), d) : gounki_diagram(self, p, svg, *pos.gounki(), d)))
+    Move played;
+    if (p.isSet("game")) {
+        const std::optional<GamePly> at = stored_board(self, p);
+        if (!at) return exit_usage;
+        pos = at->position;
+        played = at->last;
+        d.heading = at->heading;
+    } else if (p.isSet("ply")) {
+        return usage_error(self, "--ply goes with --game ID (a stored game)");
+    } else if (!read_position(self, p.value("position"), pos) || !apply_moves_option(self, p, pos)) {
         return exit_usage;
+    }
+    const bool svg = format == "svg";
+    if (!(pos.stones() ? stone_diagram(self, p, svg, *pos.stones(), played, d)
+                       : gounki_diagram(self, p, svg, *pos.gounki(), played, d)))
+        return exit_usage;
+    if (!d.heading.empty() && !svg) d.text = d.heading + "\n" + d.text;
 
     const bool json = p.isSet("json");
     if (file != "-") {
@@ -210,6 +261,7 @@ int run_board(const QCommandLineParser& p) {
         o.insert("format", qs(format));
         o.insert("move", d.move.empty() ? QJsonValue() : QJsonValue(qs(d.move)));
         o.insert("output", file == "-" ? QJsonValue() : QJsonValue(qs(file)));
+        if (!d.heading.empty()) o.insert("heading", qs(d.heading));
         if (file == "-") o.insert("diagram", qs(d.text));
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     }

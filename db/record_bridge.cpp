@@ -90,6 +90,11 @@ parser::GameRecord game_record(const StoredGame& game) {
     return r;
 }
 
+AnyPosition start_position(const StoredGame& game) {
+    if (is_stone_game(game.summary.kind)) return AnyPosition(game.stone_start);
+    return AnyPosition(game.start);
+}
+
 parser::GameRecord game_record(const GameInput& game) {
     parser::GameRecord r;
     fill_record(r, game.kind, game.tags, game.start ? *game.start : Position::start(), game.moves, game.result);

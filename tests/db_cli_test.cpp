@@ -80,6 +80,57 @@ TEST_CASE("the commands work on a database file, in text and JSON", "[db]") {
     CHECK(contains(by_env.out, "\"total\":29"));
 }
 
+namespace {
+
+// The value of the string field `name` of a one-line JSON object ("" when absent).
+std::string json_field(const std::string& json, const std::string& name) {
+    const std::string key = "\"" + name + "\":\"";
+    const std::size_t at = json.find(key);
+    if (at == std::string::npos) return "";
+    return json.substr(at + key.size(), json.find('"', at + key.size()) - at - key.size());
+}
+
+} // namespace
+
+TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("ply.db");
+    REQUIRE(run_gounki_args({"import", "--db", db, "--quiet", source_path("samples/games/01-deployment-out.gpn").string(),
+                             source_path("samples/games/10-gomoku.gpn").string()})
+                .status == 0);
+    // Game 2 is Gomoku: h8 i9 i8 j9 j8 ...; its board after five plies is the one --moves gives.
+    const CliRun shown = run_gounki_args({"show", "--db", db, "2", "--json"});
+    CHECK(contains(shown.out, "\"moves\":[\"h8\",\"i9\",\"i8\",\"j9\",\"j8\","));
+    const CliRun five = run_gounki_args({"show", "--db", db, "2", "--ply", "5"});
+    CHECK(five.status == 0);
+    CHECK(contains(five.out, "game 2, ply 5 of 9, after 3. j8; White to move\n"));
+    CHECK(contains(five.out, "Last: j8\n"));
+    const std::string by_moves = json_field(
+        run_gounki_args({"board", "--position", "gomoku", "--moves", "1. h8 i9 2. i8 j9 3. j8", "--json"}).out, "position");
+    CHECK(!by_moves.empty());
+    CHECK(contains(five.out, "Position: " + by_moves + "\n"));
+    const CliRun board = run_gounki_args({"board", "--db", db, "--game", "2", "--ply", "5", "--json"});
+    CHECK(board.status == 0);
+    CHECK(json_field(board.out, "position") == by_moves);
+    CHECK(json_field(board.out, "last") == "j8");
+    // Gounki: ply 0 is the start, the default is the end; the heading names the move that led there.
+    CHECK(json_field(run_gounki_args({"show", "--db", db, "1", "--ply", "0", "--json"}).out, "position") ==
+          Position::start().to_text());
+    const CliRun end = run_gounki_args({"board", "--db", db, "--game", "1", "--format", "text"});
+    CHECK(contains(end.out, "game 1, ply 21 of 21, after 11. "));
+    CHECK(contains(end.out, "White has won"));
+    const CliRun three = run_gounki_args({"show", "--db", db, "1", "--ply", "3", "--json"});
+    CHECK(json_field(three.out, "last") == "2. d2-c2+");
+    // Mistakes are usage errors that name the game's length or the clash.
+    const CliRun past = run_gounki_args({"show", "--db", db, "2", "--ply", "10"});
+    CHECK(past.status == 2);
+    CHECK(contains(past.err, "game 2 has 9 plies (--ply 0 to 9)"));
+    CHECK(run_gounki_args({"show", "--db", db, "2", "--ply", "x"}).status == 2);
+    CHECK(run_gounki_args({"board", "--db", db, "--game", "2", "--position", "gomoku"}).status == 2);
+    CHECK(run_gounki_args({"board", "--ply", "3"}).status == 2);
+    CHECK(contains(run_gounki_args({"board", "--db", db, "--game", "7"}).err, "no game with id 7"));
+}
+
 TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db]") {
     TempDir dir;
     const std::string db = dir.file("io.db");
