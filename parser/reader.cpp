@@ -323,10 +323,10 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         if (n.entity) {
             std::string itself;
             append_utf8(n.code_point, itself);
-            if (n.code_point == 0xA0 || n.read_as == itself) continue;
+            if (n.code_point == 0xA0 || n.read_as() == itself) continue;
         }
         auto k = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) {
-            return x.first->code_point == n.code_point && x.first->read_as == n.read_as;
+            return x.first->code_point == n.code_point && x.first->read_as() == n.read_as();
         });
         if (k == kinds.end()) kinds.push_back({&n, 1});
         else ++k->count;
@@ -336,9 +336,10 @@ void RecordReader::add_web_notes(const ast::Game& g, GameRecord& game) const {
         const WebTextNote& n = *k.first;
         std::string what = describe_code_point(n.code_point);
         if (n.entity) what = "an HTML entity for " + what;
-        const std::string as = n.read_as.empty() ? "removed"
-            : n.read_as == " "                   ? "read as a space"
-                                                 : "read as '" + n.read_as + "'";
+        const std::string_view read_as = n.read_as();
+        const std::string as = read_as.empty() ? "removed"
+            : read_as == " "                   ? "read as a space"
+                                               : "read as '" + std::string(read_as) + "'";
         std::string message = what + " " + as;
         if (k.count > 1) message += " (" + std::to_string(k.count) + " times in this game)";
         add_diagnostic(game, source_, name_, game.number, Severity::warning, "typographic", n.offset, std::move(message));

@@ -32,6 +32,8 @@
 //     as they are. Without a table, '<' and '&' are plain text.
 // Tabs are never changed. Bytes that are not UTF-8 are kept as they are.
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,13 +41,23 @@
 
 namespace gounki::parser {
 
-// One character (or entity) read as something else.
+// One character (or entity) read as something else. Trivially copyable (a text full of dashes gives
+// a note per dash): what it was read as is held in place, at most four bytes.
 struct WebTextNote {
     std::uint32_t offset = 0; // byte offset in the input where it starts
     char32_t code_point = 0; // what was there (for an entity: the code point it stands for)
-    std::string read_as; // what it was read as: "-", "x", "\"", " ", "" (removed); for an
-        // entity, the UTF-8 text it was decoded to ("é", "&", ...)
+    std::array<char, 4> as{}; // what it was read as (read_as())
+    std::uint8_t as_length = 0;
     bool entity = false; // an HTML entity (&ndash; &#8211;)
+
+    WebTextNote() = default;
+    // `read_as` is at most four bytes (longer is cut).
+    WebTextNote(std::uint32_t at, char32_t cp, std::string_view read_as, bool is_entity)
+        : offset(at), code_point(cp), as_length(std::uint8_t(std::min<std::size_t>(read_as.size(), 4))), entity(is_entity) {
+        std::copy_n(read_as.data(), as_length, as.data());
+    }
+    // "-", "x", "\"", " ", "" (removed); for an entity, the UTF-8 text it was decoded to ("é", "&").
+    std::string_view read_as() const { return {as.data(), as_length}; }
 };
 
 // Cheap test on the raw bytes: false when the text holds no byte >= 0x80, no '<' and no '&', and

@@ -147,13 +147,8 @@ private:
 
     // ---- output ---------------------------------------------------------------------------
 
-    // `read_as` is at most four bytes: the string is built in place, within its small buffer.
     void note(std::size_t at, char32_t cp, std::string_view read_as, bool entity) {
-        WebTextNote& n = notes_.emplace_back();
-        n.offset = std::uint32_t(at);
-        n.code_point = cp;
-        n.read_as.append(read_as.data(), read_as.size()); // empty: append is assign
-        n.entity = entity;
+        notes_.emplace_back(std::uint32_t(at), cp, read_as, entity);
     }
     void spaces(std::size_t b, std::size_t e) {
         if (e > b) std::memset(&out_[b], ' ', e - b);

@@ -45,7 +45,7 @@ std::vector<std::string> web_notes(const std::vector<WebTextNote>& notes) {
     for (const WebTextNote& n : notes) {
         char cp[16];
         std::snprintf(cp, sizeof cp, "U+%04X", unsigned(n.code_point));
-        v.push_back(std::to_string(n.offset) + " " + cp + " '" + n.read_as + "'" + (n.entity ? "&" : ""));
+        v.push_back(std::to_string(n.offset) + " " + cp + " '" + std::string(n.read_as()) + "'" + (n.entity ? "&" : ""));
     }
     return v;
 }
