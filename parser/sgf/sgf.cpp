@@ -80,7 +80,7 @@ private:
     Diagnostic& report_move(Severity sev, std::string_view code, const Property& prop, int ply, std::string message);
     int move_number(int ply) const { return 1 + (ply + (white_first_ ? 1 : 0)) / 2; }
     std::string move_label(int ply, Color side) const {
-        return std::to_string(move_number(ply)) + (side == Color::black ? "." : "...");
+        return std::to_string(move_number(ply)) + (side == first_ ? "." : "...");
     }
     // Rules and start position from the root node. False when the moves cannot be replayed.
     bool set_up(const Node& root);
@@ -99,7 +99,8 @@ private:
     int number_;
     GameRecord& out_;
     stones::Rules rules_;
-    bool white_first_ = false;
+    bool white_first_ = false; // the start has the second player of a move pair to move
+    Color first_ = Color::black; // the game's first mover
     bool main_cut_ = false;
     int end_ply_ = -1;
     std::string end_text_;
@@ -217,7 +218,7 @@ bool Builder::set_up(const Node& root) {
             replay = false;
         }
     }
-    if (kind == GameKind::ninuki && !option_words.empty()) {
+    if (kind != GameKind::gomoku && !option_words.empty()) { // Gomoku's words are rule names (above)
         std::string joined;
         for (const std::string& w : option_words) joined += (joined.empty() ? "" : " ") + w;
         if (auto e = stones::apply_rules_tag(rules_, joined)) {
@@ -240,20 +241,22 @@ bool Builder::set_up(const Node& root) {
         if (!place_setup(*p, id[1] == 'B' ? stones::Stone::black : stones::Stone::white, start)) return false;
         set = true;
     }
+    const Color first = first_mover(kind);
     if (const std::string* pl = root.value("PL")) {
         const std::string v = lower(trim(*pl));
-        if (v == "w" || v == "white") {
-            start.set_side_to_move(Color::white);
+        const bool w = v == "w" || v == "white", b = v == "b" || v == "black";
+        if ((w || b) && (w ? Color::white : Color::black) != start.side_to_move()) {
+            start.set_side_to_move(w ? Color::white : Color::black);
             set = true;
         }
     } else if (set) {
-        // No PL: White moves when Black has one stone more (an opening laid out as AB/AW).
-        int black = 0, white = 0;
+        // No PL: the second player moves when the first has one stone more (an opening laid out as AB/AW).
+        int own = 0, other = 0;
         for (int p = 0; p < stones::point_count; ++p) {
-            black += start.at(p) == stones::Stone::black;
-            white += start.at(p) == stones::Stone::white;
+            own += start.at(p) == stones::stone_of(first);
+            other += start.at(p) == stones::stone_of(~first);
         }
-        if (black == white + 1) start.set_side_to_move(Color::white);
+        if (own == other + 1) start.set_side_to_move(~first);
     }
     if (set) {
         start.update_outcome();
@@ -261,7 +264,8 @@ bool Builder::set_up(const Node& root) {
         tag("Position", start.to_text());
     }
     out_.stone_start = start;
-    white_first_ = start.side_to_move() == Color::white;
+    white_first_ = start.side_to_move() != first;
+    first_ = first;
     return true;
 }
 
@@ -315,6 +319,8 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
         report_move(Severity::error, "illegal-move", *m, ply, why);
         return false;
     }
+    if (pos.breaks_tournament_rule(point))
+        report_move(Severity::warning, "tournament-rule", *m, ply, std::string(pos.tournament_rule_text()));
     stones::StoneUndo undo;
     pos.play(move, undo);
     if (main && pos.game_over() && end_ply_ < 0) {
