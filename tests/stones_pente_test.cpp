@@ -209,6 +209,12 @@ TEST_CASE("pente.org records: White is Player 1, Go-style points, captured point
     CHECK(codes(free).empty());
     // A first stone off the centre is the same warning.
     CHECK(codes(one("[Game \"Pente\"]\n\n1. a1 b2 *\n")) == "tournament-rule");
+    // A move after the end is an error that names the winning move in the record's own letters.
+    const parser::GameRecord after =
+        one("[Game \"Pente\"]\n[Site \"Pente.org\"]\n\n1. K10 A1 2. K13 A2 3. K12 A3 4. K11 A4 5. K14 A5 1-0\n");
+    CHECK(codes(after) == "move-after-end");
+    CHECK(after.status == parser::GameStatus::partial);
+    CHECK(after.diagnostics[0].message.find("White won with 5. K14") != std::string::npos);
     // The result is checked against the board: Black's five cannot be White's win.
     CHECK(codes(one("[Game \"Pente\"]\n\n1. j10 a1 2. j13 b1 3. a19 c1 4. b19 d1 5. c19 e1 1-0\n")) == "result-contradicts");
 }

@@ -84,6 +84,7 @@ private:
     }
     // Rules and start position from the root node. False when the moves cannot be replayed.
     bool set_up(const Node& root);
+    bool set_up_start(const Node& root, Color first);
     bool place_setup(const Property& prop, stones::Stone stone, stones::StonePosition& pos);
     // Replays tree `t` from node `first` into `line`; recursion only for the alternatives.
     void walk(int t, std::size_t first, Line& line, stones::StonePosition pos, int ply, bool main, int depth);
@@ -171,7 +172,7 @@ bool Builder::set_up(const Node& root) {
                "no GM property (SGF's default is Go, GM[1]); read as Gomoku, GM[4]");
     }
     // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
-    // other words are Ninuki's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
+    // other words are the game's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
     const Property* ru = root.find("RU");
     FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
     const Property* named_by = names.rule.empty() ? nullptr : ru;
@@ -181,9 +182,9 @@ bool Builder::set_up(const Node& root) {
         if (names.rule.empty()) names.rule = g.rule;
         if (names.opening.empty()) names.opening = g.opening;
     }
-    std::vector<std::string> option_words;
+    std::string option_words; // blanks between, as in a Rules tag
     for (const std::string& w : names.others)
-        if (w != "rules" && w != "rule") option_words.push_back(w);
+        if (w != "rules" && w != "rule") option_words += (option_words.empty() ? "" : " ") + w;
     const FiveRuleChoice choice = choose_five_rules(names.rule);
     if (!choice.error.empty()) {
         report(Severity::error, "unsupported-game", named_by->offset,
@@ -219,9 +220,7 @@ bool Builder::set_up(const Node& root) {
         }
     }
     if (kind != GameKind::gomoku && !option_words.empty()) { // Gomoku's words are rule names (above)
-        std::string joined;
-        for (const std::string& w : option_words) joined += (joined.empty() ? "" : " ") + w;
-        if (auto e = stones::apply_rules_tag(rules_, joined)) {
+        if (auto e = stones::apply_rules_tag(rules_, option_words)) {
             if (replay)
                 report(Severity::error, "bad-rules", offset_of("RU"),
                        "RU[" + *root.value("RU") + "]: " + *e + "; the moves are not replayed");
@@ -230,9 +229,13 @@ bool Builder::set_up(const Node& root) {
     }
     if (const std::string t = stones::rules_tag_text(rules_); !t.empty()) tag("Rules", t);
     if (!names.opening.empty()) tag("OpeningRule", names.opening);
-    if (!replay) return false;
+    return replay && set_up_start(root, first_mover(kind));
+}
 
-    // The start position.
+// The start position: AB/AW stones and PL, as SetUp and Position tags when they change the empty
+// board with the first mover to move.
+bool Builder::set_up_start(const Node& root, Color first) {
+    auto tag = [&](std::string name, std::string value) { out_.tags.emplace_back(std::move(name), std::move(value)); };
     stones::StonePosition start(rules_);
     bool set = false;
     for (const char* id : {"AB", "AW"}) {
@@ -241,7 +244,6 @@ bool Builder::set_up(const Node& root) {
         if (!place_setup(*p, id[1] == 'B' ? stones::Stone::black : stones::Stone::white, start)) return false;
         set = true;
     }
-    const Color first = first_mover(kind);
     if (const std::string* pl = root.value("PL")) {
         const std::string v = lower(trim(*pl));
         const bool w = v == "w" || v == "white", b = v == "b" || v == "black";
