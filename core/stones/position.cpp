@@ -130,8 +130,8 @@ bool is_stone_position_text(std::string_view text) {
 
 // ---------------------------------------------------------------------------------------------
 
-// An empty board, Black to move, nothing captured: the key is the rules' part alone (records and
-// resolvers make one per game, so no 361-point loop here).
+// An empty board, the first mover to move, nothing captured: the key is the rules' part and the side
+// (records and resolvers make one per game, so no 361-point loop here).
 StonePosition::StonePosition(Rules rules) : rules_(rules) {
     key_ = rules_key(rules_);
     set_side_to_move(first_mover(rules_.kind));
