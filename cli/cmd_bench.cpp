@@ -79,11 +79,11 @@ int run_bench(const QCommandLineParser& p) {
     analysis::BenchResult r;
     std::vector<std::string> owned; // the positions under the rules of --size and --rules
     for (std::string_view t : analysis::bench_positions(kind)) owned.emplace_back(t);
-    if (const stones::StonePosition* rules = start.stones(); rules && !(rules->rules() == stones::Rules::defaults(kind)))
-        for (std::string& t : owned)
-            t = stones::StonePosition::transplanted(std::get<stones::StonePosition>(stones::StonePosition::from_text(t)),
-                                                    rules->rules())
-                    .to_text();
+    if (const stones::StonePosition* rules = start.stones())
+        for (std::string& t : owned) {
+            const auto pos = std::get<stones::StonePosition>(stones::StonePosition::from_text(t));
+            if (!(pos.rules() == rules->rules())) t = stones::StonePosition::transplanted(pos, rules->rules()).to_text();
+        }
     const std::vector<std::string_view> texts(owned.begin(), owned.end());
     const std::size_t positions = texts.size();
     const auto show = [&](const analysis::BenchEntry& e) {

@@ -138,7 +138,7 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
 
 void describe_best(QCommandLineParser& p) {
     p.addOption({"position",
-                 "The position to search (docs/rules.md 1.7 format, a Gomoku/Ninuki position text, a game's name for its start, "
+                 "The position to search (docs/rules.md 1.7 format, a stone-game position text, a game's name for its start, "
                  "or @FILE); the Gounki start position if left out.",
                  "position"});
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});

@@ -132,7 +132,7 @@ bool read_marked_move(const Command& self, const QCommandLineParser& p, const An
 // after printing a usage error.
 bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Move played, Diagram& out) {
     if (p.isSet("last")) {
-        usage_error(self, "--last marks a stone of Gomoku or Ninuki; a Gounki move is drawn with --move");
+        usage_error(self, "--last marks a stone of a stone game; a Gounki move is drawn with --move");
         return false;
     }
     std::vector<report::Arrow> arrows;
@@ -191,7 +191,7 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
 
 void describe_board(QCommandLineParser& p) {
     p.addOption({"position",
-                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), a Gomoku/Ninuki position "
+                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), a stone-game position "
                  "('Gomoku 15 15/.../15 b'), a game's name for its start ('gomoku'), or @FILE.",
                  "POSITION", "start"});
     p.addOption({"move",

@@ -11,7 +11,7 @@ void describe_search(QCommandLineParser& p) {
     add_db_option(p);
     p.addOption({"position",
                  "Games that reached this position, whatever the move order: a Gounki position (docs/rules.md 1.7 "
-                 "format) or a Gomoku/Ninuki one (\"Gomoku 15 ...\", docs/rules.md 2).",
+                 "format) or a stone game's one (\"Gomoku 15 ...\", docs/rules.md 2).",
                  "position"});
     p.addOption({"pattern",
                  "Games that reached a partial position. Terms, separated by spaces or ';': a board of 8 ranks "
@@ -20,7 +20,7 @@ void describe_search(QCommandLineParser& p) {
                  "rN sN nN: at least N rounds, squares, pieces); SQ=CELL for one square (e4=W, c3=(RS)); w or b, the "
                  "side to move; counts COUNT OP N with OP >= <= = > < and COUNT #CELL (stacks matching CELL), Wr Ws Wp "
                  "(White's rounds, squares, pieces) or Br Bs Bp. Example: '#[Wn3]>=2' (White has two stacks of three). "
-                 "Gomoku and Ninuki patterns start with the game's name, then a board of 15 or 19 ranks (x o . ? * "
+                 "Stone-game patterns start with the game's name, then a board of 15 or 19 ranks (x o . ? * "
                  "and digits), PT=CELL terms (h8=x), b or w, and counts Bc Wc (stones captured by Black, White) "
                  "and Bs Ws (stones on the board): 'Ninuki h8=x i9=x Bc>=4'.",
                  "spec"});

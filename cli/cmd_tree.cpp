@@ -11,11 +11,13 @@ namespace gounki::cli {
 void describe_tree(QCommandLineParser& p) {
     add_db_option(p);
     p.addOption({"position",
-                 "The position to explore: a Gounki position (docs/rules.md 1.7 format) or a Gomoku/Ninuki one "
+                 "The position to explore: a Gounki position (docs/rules.md 1.7 format) or a stone game's one "
                  "(\"Ninuki 19 ...\", docs/rules.md 2); default: the start position of --game.",
                  "position"});
-    p.addOption(
-        {"game", "Without --position: start from the empty board of gomoku or ninuki (default: gounki).", "kind", "gounki"});
+    p.addOption({"game",
+                 QString::fromStdString("Without --position: start from the empty board of " + game_ids_text(Family::stones) +
+                                        " (default: gounki)."),
+                 "kind", "gounki"});
     p.addOption({"json", "Print one JSON object instead of a table."});
     add_moves_option(p);
 }

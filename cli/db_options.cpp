@@ -23,7 +23,7 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
-    p.addOption({"game", "Games of this game: gounki, gomoku or ninuki.", "kind"});
+    p.addOption({"game", QString::fromStdString("Games of this game: " + game_ids_text() + "."), "kind"});
 }
 
 void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {

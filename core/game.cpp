@@ -7,7 +7,7 @@ namespace gounki {
 namespace {
 
 // One row per GameKind, in its order (the values are stored in databases: append only).
-constexpr std::array<GameInfo, 3> table{{
+constexpr std::array<GameInfo, 4> table{{
     {GameKind::gounki,
      "Gounki",
      "gounki",
@@ -32,6 +32,14 @@ constexpr std::array<GameInfo, 3> table{{
      {19, 15, 0},
      Color::black,
      "five in a row or ten captured stones win; pairs are captured; 19x19 or 15x15"},
+    {GameKind::pente,
+     "Pente",
+     "pente",
+     {},
+     Family::stones,
+     {19, 0, 0},
+     Color::white,
+     "five or more in a row or ten captured stones win; pairs are captured; 19x19; White moves first, on the centre"},
 }};
 
 static_assert([] {

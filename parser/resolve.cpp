@@ -176,7 +176,9 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
         end_ply_ = st.ply;
         GameState before = st.pos;
         before.undo_move(move, run.undo);
-        end_text_ = move_label(LineState{before, st.ply, false, st.slots}) + " " + move_to_text(before.g, move);
+        // A game in Go-style points is told in its own letters (`L8`, not gounki's `k8`).
+        const std::string text = go_coordinates_ ? std::string(src_.slice(m.offset, m.length)) : move_to_text(before.g, move);
+        end_text_ = move_label(LineState{before, st.ply, false, st.slots}) + " " + text;
     }
     ++st.ply;
     Ply& p = run.line.plies.emplace_back();

@@ -7,11 +7,12 @@ std::string go_files_and_ranks(int size) {
     return cat("columns A-", std::string(1, last), " without I, rows 1-", std::to_string(size), " from the bottom");
 }
 
-// docs/rules.md 2.3, Coordinates: Go style when the Site names pente.org, or when every point is
-// written in upper case and a column T appears on a board of fewer than 20 columns (algebraic columns
+// docs/rules.md 2.3, Coordinates: Go style when every point is written in upper case and the Site
+// names pente.org, or a column T appears on a board of fewer than 20 columns (algebraic columns
 // of 19x19 end at S), or none is in column I and some are past it on 19x19 (`K10`, pente.org's way).
 bool Resolver::detect_go_coordinates(int size) const {
-    if (const std::string* site = out_.tag("Site"); site && lower(*site).find("pente.org") != std::string::npos) return true;
+    const std::string* site = out_.tag("Site");
+    const bool pente_org = site && lower(*site).find("pente.org") != std::string::npos;
     bool t = false, i = false, past_i = false, upper = true, any = false;
     for (const ast::Element& e : game_.elements) {
         if (e.get().which() != 1) continue;
@@ -25,15 +26,15 @@ bool Resolver::detect_go_coordinates(int size) const {
         past_i |= l > 'i';
         upper &= c >= 'A' && c <= 'Z';
     }
-    if (!any || !upper) return false;
-    return (t && size < 20) || (!i && past_i && size == 19);
+    if (!any || !upper) return false; // gounki's own export of a pente.org game writes k10, in lower case
+    return pente_org || (t && size < 20) || (!i && past_i && size == 19);
 }
 
 Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main) {
     if (!st.pos.stone) { // a point alone in a Gounki game
         report_move(Severity::error, "bad-move", m, st,
-                    "a point alone is a Gomoku or Ninuki move; a Gounki move names a stack and where it goes "
-                    "(e.g. c2-d3); for a stone game, add a [Game \"Gomoku\"] or [Game \"Ninuki\"] tag");
+                    "a point alone is a move of a stone game; a Gounki move names a stack and where it goes "
+                    "(e.g. c2-d3); for a stone game, add a [Game \"Gomoku\"], [Game \"Ninuki\"] or [Game \"Pente\"] tag");
         return Move::none();
     }
     const stones::StonePosition& pos = st.pos.s;
@@ -61,7 +62,11 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
     }
     const Move move = Move::placement(stones::make_point(file, m.place_rank));
     const stones::PlaceError e = pos.check(move);
-    if (e == stones::PlaceError::none) return move;
+    if (e == stones::PlaceError::none) {
+        if (pos.breaks_tournament_rule(move.point()))
+            report_move(Severity::warning, "tournament-rule", m, st, std::string(pos.tournament_rule_text()));
+        return move;
+    }
     if (e == stones::PlaceError::game_over) {
         std::string how = "the game is already over";
         if (main && end_ply_ >= 0)

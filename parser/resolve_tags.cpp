@@ -118,7 +118,8 @@ bool Resolver::set_up_stones() {
             if (t.name == name) return t.offset;
         return game_.offset;
     };
-    pair_first_ = Color::black;
+    pair_first_ = first_mover(out_.kind);
+    name_players_by_colour();
     stones::Rules rules = stones::Rules::defaults(out_.kind);
     out_.stone_start = stones::StonePosition(rules); // until the tags say otherwise
     if (const std::string* size = out_.tag("Size"))
@@ -152,6 +153,24 @@ bool Resolver::set_up_stones() {
     black_first_ = out_.stone_start.side_to_move() != pair_first_;
     go_coordinates_ = detect_go_coordinates(out_.stone_start.size());
     return true;
+}
+
+// pente.org names the players by their turn, not their colour: `Player 1 Name` moves first, and
+// so holds the game's first colour (White in Pente). The White/Black tags (and WhiteElo/BlackElo
+// from `Player N Rating`) are added where the record has none; the originals are kept.
+void Resolver::name_players_by_colour() {
+    const bool first_white = first_mover(out_.kind) == Color::white;
+    const std::pair<const char*, const char*> names[] = {
+        {"Player 1 Name", first_white ? "White" : "Black"},
+        {"Player 2 Name", first_white ? "Black" : "White"},
+        {"Player 1 Rating", first_white ? "WhiteElo" : "BlackElo"},
+        {"Player 2 Rating", first_white ? "BlackElo" : "WhiteElo"},
+    };
+    for (const auto& [from, to] : names)
+        if (const std::string* v = out_.tag(from); v && !out_.tag(to)) {
+            std::string value = *v; // copied before the vector may grow
+            out_.tags.emplace_back(to, std::move(value));
+        }
 }
 
 // Game kind and start position. False when the moves cannot be replayed.

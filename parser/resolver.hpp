@@ -111,6 +111,7 @@ private:
     // or none after reporting why there is none.
     Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
     bool set_up_stones();
+    void name_players_by_colour();
     bool detect_go_coordinates(int size) const;
     void read_tags();
     bool set_up();
@@ -153,7 +154,7 @@ private:
     Notation notation_ = Notation::wikipedia;
 
     bool black_first_ = false; // the start position has the second player of a move pair to move
-    Color pair_first_ = Color::white; // who plays first in a numbered move pair: White in Gounki, Black in stone games
+    Color pair_first_ = Color::white; // who plays first in a numbered move pair: the game's first mover
     bool flip_results_ = false; // PlayOK: `1-0` and `0-1` read the other way round (apply_playok)
     bool swap2_ = false; // the opening is swap2: `black`, `white` and `--` in the movetext
     bool playok_ = false; // a PlayOK record (GameType 60 or 61): results name the players in column order

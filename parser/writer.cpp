@@ -80,18 +80,19 @@ void write_comment(Movetext& mt, const std::string& text) {
     }
 }
 
-// How the writer replays a line: Gounki positions, or stone games' (where Black plays first).
+// How the writer replays a line: Gounki positions, or stone games' (where the game's first mover
+// plays first: Black in Gomoku and Ninuki, White in Pente).
 struct GounkiReplay {
     using Pos = Position;
     using Undo = UndoRecord;
-    static constexpr Color pair_first = Color::white;
+    static Color pair_first(const Pos&) { return Color::white; }
     static std::string text(const Pos& pos, Move m, Notation n) { return move_to_text(pos, m, n); }
     static void play(Pos& pos, Move m, Undo& u) { pos.do_move(m, u); }
 };
 struct StoneReplay {
     using Pos = stones::StonePosition;
     using Undo = stones::StoneUndo;
-    static constexpr Color pair_first = Color::black;
+    static Color pair_first(const Pos& pos) { return first_mover(pos.rules().kind); }
     static std::string text(const Pos&, Move m, Notation) { return stones::point_name(m.point()); }
     static void play(Pos& pos, Move m, Undo& u) { pos.play(m, u); }
 };
@@ -104,7 +105,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
     typename Replay::Undo undo;
     for (const Ply& p : line.plies) {
         const int move_number = first_number + (ply + (black_first ? 1 : 0)) / 2;
-        const bool white = pos.side_to_move() == Replay::pair_first;
+        const bool white = pos.side_to_move() == Replay::pair_first(pos);
         // The number and its move are one token, so that a line never ends with a bare number.
         std::string text;
         if (white || number) text = std::to_string(move_number) + (white ? ". " : "... ");
@@ -190,7 +191,7 @@ std::string write_record(const GameRecord& game, Notation notation) {
     out += '\n';
     Movetext mt(out);
     if (stone)
-        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0, game.stone_start.side_to_move() != Color::black,
+        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0, game.stone_start.side_to_move() != first_mover(game.kind),
                                  game.first_number, notation);
     else
         write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number,

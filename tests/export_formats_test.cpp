@@ -91,7 +91,16 @@ void same_line(const Line& a, const Line& b, bool comments) {
 
 // Built inside a test: the helpers check their input with Catch's macros.
 std::vector<stones::Rules> every_rule_set() {
-    return {gomoku(15), gomoku(19), ninuki(19), ninuki(15), ninuki_with("simple"), ninuki_with("allow-double-three", 15)};
+    stones::Rules pente_free = stones::Rules::defaults(GameKind::pente);
+    pente_free.tournament_rule = false;
+    return {gomoku(15),
+            gomoku(19),
+            ninuki(19),
+            ninuki(15),
+            ninuki_with("simple"),
+            ninuki_with("allow-double-three", 15),
+            stones::Rules::defaults(GameKind::pente),
+            pente_free};
 }
 
 } // namespace
@@ -116,7 +125,7 @@ TEST_CASE("SGF export: random games of each stone game read back as the same gam
             for (const Diagnostic& d : b.diagnostics) CHECK(d.severity == Severity::warning);
             ++games;
         }
-    CHECK(games == 150);
+    CHECK(games == 200);
 }
 
 TEST_CASE("SGF export: set-up stones and White to move, several games in one file", "[parser][sgf][export]") {

@@ -52,7 +52,7 @@ std::vector<Move> random_opening(const stones::StonePosition& start, int plies, 
             choices.push_back(Move::placement(stones::make_point(pos.size() / 2, pos.size() / 2)));
         } else {
             for (Move m : pos.legal_moves()) {
-                if (!near_stone(pos, m.point())) continue;
+                if (!near_stone(pos, m.point()) || pos.breaks_tournament_rule(m.point())) continue;
                 stones::StoneUndo u;
                 pos.play(m, u);
                 const bool quiet = !pos.game_over() && !pos.pending_five();
@@ -70,7 +70,8 @@ std::vector<Move> random_opening(const stones::StonePosition& start, int plies, 
 }
 
 std::span<const std::string_view> stone_bench_positions(GameKind kind) {
-    if (kind == GameKind::ninuki) return ninuki_positions;
+    // A game with captures and no positions of its own (Pente) takes Ninuki's, under its rules (cmd_bench).
+    if (stones::Rules::defaults(kind).captures()) return ninuki_positions;
     return gomoku_positions;
 }
 

@@ -60,6 +60,7 @@ void StoneSearcher::update_pv(int ply, Move m) {
 
 bool StoneSearcher::legal(int point, const Candidate& c) const {
     const stones::Rules& r = pos_.rules();
+    if (pos_.breaks_tournament_rule(point)) return false; // legal in a record, but never played
     if (!r.captures() || !r.no_double_three || c.caps_us > 0) return true;
     // A free three is always at least a closed three by the pattern table: fewer than two such
     // lines cannot be a double three, and the exact rule is asked only otherwise.

@@ -1,6 +1,8 @@
 #include "core/stones/position.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 
 namespace gounki::stones {
 
@@ -128,9 +130,12 @@ bool is_stone_position_text(std::string_view text) {
 
 // ---------------------------------------------------------------------------------------------
 
-// An empty board, Black to move, nothing captured: the key is the rules' part alone (records and
-// resolvers make one per game, so no 361-point loop here).
-StonePosition::StonePosition(Rules rules) : rules_(rules) { key_ = rules_key(rules_); }
+// An empty board, the first mover to move, nothing captured: the key is the rules' part and the side
+// (records and resolvers make one per game, so no 361-point loop here).
+StonePosition::StonePosition(Rules rules) : rules_(rules) {
+    key_ = rules_key(rules_);
+    set_side_to_move(first_mover(rules_.kind));
+}
 
 std::optional<Color> StonePosition::pending_five() const {
     if (pending_ == 0) return std::nullopt;
@@ -327,6 +332,20 @@ PlaceError StonePosition::check(Move move) const {
     return PlaceError::none;
 }
 
+bool StonePosition::breaks_tournament_rule(int point) const {
+    if (!rules_.tournament_rule || side_ != first_mover(rules_.kind) || captured_[0] + captured_[1] != 0) return false;
+    const int centre = size() / 2;
+    const int distance = std::max(std::abs(point_file(point) - centre), std::abs(point_rank(point) - centre));
+    if (stones_ == 0) return distance != 0;
+    return stones_ == 2 && distance < 3;
+}
+
+std::string_view StonePosition::tournament_rule_text() const {
+    return stones_ == 0 ? "the first stone is not on the centre, as the tournament rule says; played all the same"
+                        : "the first player's second stone is less than three points from the centre (the tournament "
+                          "rule); played all the same";
+}
+
 std::vector<Move> StonePosition::legal_moves() const {
     std::vector<Move> out;
     if (game_over()) return out;
@@ -478,7 +497,7 @@ std::variant<StonePosition, PositionError> StonePosition::from_text(std::string_
         return PositionError{column, std::move(message)};
     };
     const int end_column = int(text.size());
-    if (tokens.empty()) return fail(0, "empty position (expected \"Gomoku\" or \"Ninuki\", the size, the board, the side)");
+    if (tokens.empty()) return fail(0, "empty position (expected the game, the size, the board, the side)");
     Rules rules;
     const auto kind = parse_game_kind(tokens[0].text, Family::stones);
     if (!kind)

@@ -1,5 +1,5 @@
 #pragma once
-// The rules of the stone games: freestyle Gomoku and Gomoku Ninuki (docs/rules.md section 2).
+// The rules of the stone games: Gomoku, Gomoku Ninuki and Pente (docs/rules.md section 2).
 //
 // Points: core/stones/points.hpp. Rules and their options: core/stones/rules.hpp.
 //
@@ -20,6 +20,8 @@
 //     each containing the placed stone, is illegal, unless it captures a pair or wins at once.
 //     A free three is a window of six points `_XXX__`, `__XXX_`, `_X_XX_` or `_XX_X_`.
 //   - ten captured stones win at once (captures always count, whatever the options).
+// Pente is Ninuki's captures with both options fixed off, White first, and the tournament rule
+// (an option) which a record may break with a warning: breaks_tournament_rule, not check().
 
 #include <array>
 #include <cstdint>
@@ -53,7 +55,7 @@ struct StoneUndo {
 
 class StonePosition {
 public:
-    // An empty board, Black to move.
+    // An empty board, the game's first mover (core/game.hpp) to move.
     explicit StonePosition(Rules rules = Rules{});
 
     // The one-line text format (docs/rules.md 2; README "Stone positions"):
@@ -87,6 +89,13 @@ public:
     // Why `move` cannot be played here (PlaceError::none when it can).
     PlaceError check(Move move) const;
     bool is_legal(Move move) const { return check(move) == PlaceError::none; }
+    // Whether a stone of the side to move on `point` breaks the tournament rule (Rules::tournament_rule):
+    // the first stone of an empty board off the centre, or the first mover's stone on a board of two
+    // stones and no captures (their second stone) less than three points from the centre. A legal
+    // move all the same (a record that breaks it gets a warning); the engine does not play it.
+    bool breaks_tournament_rule(int point) const;
+    // What a record's reader says of a move that breaks it (the `tournament-rule` warning).
+    std::string_view tournament_rule_text() const;
     // Every legal move, in point order. Empty when the game is over.
     std::vector<Move> legal_moves() const;
     // Plays a legal move (the caller checked it); the outcome is updated.

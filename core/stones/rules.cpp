@@ -16,10 +16,11 @@ struct RuleSet {
     GameKind kind;
     bool captures; // pair captures, ten captured stones win
 };
-constexpr std::array<RuleSet, 3> rule_sets{{
+constexpr std::array<RuleSet, 4> rule_sets{{
     {GameKind::gounki, false},
     {GameKind::gomoku, false},
     {GameKind::ninuki, true},
+    {GameKind::pente, true},
 }};
 static_assert([] {
     for (std::size_t i = 0; i < rule_sets.size(); ++i)
@@ -28,9 +29,10 @@ static_assert([] {
 }());
 
 // Per option, one Use per game in GameKind order (Gounki first: it has no stone rules).
-constexpr Use endgame_uses[] = {Use::none, Use::none, Use::default_on};
-constexpr Use double_three_uses[] = {Use::none, Use::none, Use::default_on};
-constexpr Use exact_five_uses[] = {Use::none, Use::default_off, Use::fixed_off};
+constexpr Use endgame_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off};
+constexpr Use double_three_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off};
+constexpr Use exact_five_uses[] = {Use::none, Use::default_off, Use::fixed_off, Use::fixed_off};
+constexpr Use tournament_uses[] = {Use::none, Use::none, Use::none, Use::default_on};
 
 constexpr RuleOption options[] = {
     {&Rules::endgame_capture, "end-game capture", "endgame-capture", "no-endgame-capture",
@@ -39,6 +41,10 @@ constexpr RuleOption options[] = {
      "a stone may not make two free threes at once (double-three)", true, double_three_uses},
     {&Rules::exact_five, "exact five", "standard", "freestyle",
      "only exactly five in a row wins; six or more in a row does not win (and is allowed)", true, exact_five_uses},
+    {&Rules::tournament_rule, "tournament rule", "tournament-rule", "no-tournament-rule",
+     "the first player's first stone is on the centre and their second at least three points from it (outside the "
+     "5x5 square around it); a record that breaks it gets a warning, the engine keeps it",
+     true, tournament_uses},
 };
 
 // Words that set several options of one game at once.

@@ -28,10 +28,11 @@ struct Rules {
     bool endgame_capture = true; // Ninuki: a five that a capture may still break does not win at once
     bool no_double_three = true; // Ninuki: double-threes are forbidden
     bool exact_five = false; // Gomoku standard: only exactly five in a row wins, six or more does not
+    bool tournament_rule = false; // Pente: the first player opens on the centre, their second stone 3+ points away
 
     // The rules a game is played by when no Size or Rules tag says otherwise.
     static Rules defaults(GameKind kind);
-    // Pair captures and the win by ten captured stones (Ninuki).
+    // Pair captures and the win by ten captured stones (Ninuki, Pente).
     bool captures() const;
     // Whether a line of six or more of `c` wins as five does.
     bool overline_wins(Color) const { return !exact_five; }

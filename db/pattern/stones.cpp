@@ -179,11 +179,13 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
         while (i < text.size() && !is_space(text[i]) && text[i] != ';') ++i;
         tokens.push_back({text.substr(start, i - start), start});
     }
-    if (tokens.empty()) return PatternError{0, "empty pattern: expected the game first, Gomoku or Ninuki"};
+    if (tokens.empty()) return PatternError{0, cat("empty pattern: expected the game first: ", game_ids_text(Family::stones))};
 
     StonePattern pat;
     if (const auto kind = parse_game_kind(tokens[0].text, Family::stones)) pat.kind_ = *kind;
-    else return PatternError{int(tokens[0].column), cat("expected the game first, Gomoku or Ninuki, not '", tokens[0].text, "'")};
+    else
+        return PatternError{int(tokens[0].column),
+                            cat("expected the game first (", game_ids_text(Family::stones), "), not '", tokens[0].text, "'")};
 
     // Point terms are read against the 19x19 board and checked against the pattern's board at the end,
     // so a board may come after them. Cells a later term sets replace what the board said, so the

@@ -80,10 +80,11 @@ private:
     Diagnostic& report_move(Severity sev, std::string_view code, const Property& prop, int ply, std::string message);
     int move_number(int ply) const { return 1 + (ply + (white_first_ ? 1 : 0)) / 2; }
     std::string move_label(int ply, Color side) const {
-        return std::to_string(move_number(ply)) + (side == Color::black ? "." : "...");
+        return std::to_string(move_number(ply)) + (side == first_ ? "." : "...");
     }
     // Rules and start position from the root node. False when the moves cannot be replayed.
     bool set_up(const Node& root);
+    bool set_up_start(const Node& root, Color first);
     bool place_setup(const Property& prop, stones::Stone stone, stones::StonePosition& pos);
     // Replays tree `t` from node `first` into `line`; recursion only for the alternatives.
     void walk(int t, std::size_t first, Line& line, stones::StonePosition pos, int ply, bool main, int depth);
@@ -99,7 +100,8 @@ private:
     int number_;
     GameRecord& out_;
     stones::Rules rules_;
-    bool white_first_ = false;
+    bool white_first_ = false; // the start has the second player of a move pair to move
+    Color first_ = Color::black; // the game's first mover
     bool main_cut_ = false;
     int end_ply_ = -1;
     std::string end_text_;
@@ -170,7 +172,7 @@ bool Builder::set_up(const Node& root) {
                "no GM property (SGF's default is Go, GM[1]); read as Gomoku, GM[4]");
     }
     // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
-    // other words are Ninuki's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
+    // other words are the game's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
     const Property* ru = root.find("RU");
     FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
     const Property* named_by = names.rule.empty() ? nullptr : ru;
@@ -180,9 +182,9 @@ bool Builder::set_up(const Node& root) {
         if (names.rule.empty()) names.rule = g.rule;
         if (names.opening.empty()) names.opening = g.opening;
     }
-    std::vector<std::string> option_words;
+    std::string option_words; // blanks between, as in a Rules tag
     for (const std::string& w : names.others)
-        if (w != "rules" && w != "rule") option_words.push_back(w);
+        if (w != "rules" && w != "rule") option_words += (option_words.empty() ? "" : " ") + w;
     const FiveRuleChoice choice = choose_five_rules(names.rule);
     if (!choice.error.empty()) {
         report(Severity::error, "unsupported-game", named_by->offset,
@@ -217,10 +219,8 @@ bool Builder::set_up(const Node& root) {
             replay = false;
         }
     }
-    if (kind == GameKind::ninuki && !option_words.empty()) {
-        std::string joined;
-        for (const std::string& w : option_words) joined += (joined.empty() ? "" : " ") + w;
-        if (auto e = stones::apply_rules_tag(rules_, joined)) {
+    if (kind != GameKind::gomoku && !option_words.empty()) { // Gomoku's words are rule names (above)
+        if (auto e = stones::apply_rules_tag(rules_, option_words)) {
             if (replay)
                 report(Severity::error, "bad-rules", offset_of("RU"),
                        "RU[" + *root.value("RU") + "]: " + *e + "; the moves are not replayed");
@@ -229,9 +229,13 @@ bool Builder::set_up(const Node& root) {
     }
     if (const std::string t = stones::rules_tag_text(rules_); !t.empty()) tag("Rules", t);
     if (!names.opening.empty()) tag("OpeningRule", names.opening);
-    if (!replay) return false;
+    return replay && set_up_start(root, first_mover(kind));
+}
 
-    // The start position.
+// The start position: AB/AW stones and PL, as SetUp and Position tags when they change the empty
+// board with the first mover to move.
+bool Builder::set_up_start(const Node& root, Color first) {
+    auto tag = [&](std::string name, std::string value) { out_.tags.emplace_back(std::move(name), std::move(value)); };
     stones::StonePosition start(rules_);
     bool set = false;
     for (const char* id : {"AB", "AW"}) {
@@ -242,18 +246,19 @@ bool Builder::set_up(const Node& root) {
     }
     if (const std::string* pl = root.value("PL")) {
         const std::string v = lower(trim(*pl));
-        if (v == "w" || v == "white") {
-            start.set_side_to_move(Color::white);
+        const bool w = v == "w" || v == "white", b = v == "b" || v == "black";
+        if ((w || b) && (w ? Color::white : Color::black) != start.side_to_move()) {
+            start.set_side_to_move(w ? Color::white : Color::black);
             set = true;
         }
     } else if (set) {
-        // No PL: White moves when Black has one stone more (an opening laid out as AB/AW).
-        int black = 0, white = 0;
+        // No PL: the second player moves when the first has one stone more (an opening laid out as AB/AW).
+        int own = 0, other = 0;
         for (int p = 0; p < stones::point_count; ++p) {
-            black += start.at(p) == stones::Stone::black;
-            white += start.at(p) == stones::Stone::white;
+            own += start.at(p) == stones::stone_of(first);
+            other += start.at(p) == stones::stone_of(~first);
         }
-        if (black == white + 1) start.set_side_to_move(Color::white);
+        if (own == other + 1) start.set_side_to_move(~first);
     }
     if (set) {
         start.update_outcome();
@@ -261,7 +266,8 @@ bool Builder::set_up(const Node& root) {
         tag("Position", start.to_text());
     }
     out_.stone_start = start;
-    white_first_ = start.side_to_move() == Color::white;
+    white_first_ = start.side_to_move() != first;
+    first_ = first;
     return true;
 }
 
@@ -315,6 +321,8 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
         report_move(Severity::error, "illegal-move", *m, ply, why);
         return false;
     }
+    if (pos.breaks_tournament_rule(point))
+        report_move(Severity::warning, "tournament-rule", *m, ply, std::string(pos.tournament_rule_text()));
     stones::StoneUndo undo;
     pos.play(move, undo);
     if (main && pos.game_over() && end_ply_ < 0) {

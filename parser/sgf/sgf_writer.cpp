@@ -128,6 +128,7 @@ void root(std::string& out, const GameRecord& game) {
         if (!points.empty()) out += id + points;
     }
     if (start.side_to_move() == Color::white) out += "PL[W]";
+    else if (first_mover(game.kind) != Color::black) out += "PL[B]";
 }
 
 } // namespace
