@@ -18,6 +18,7 @@ std::string_view import_action_name(ImportAction a) {
     case ImportAction::duplicate: return "duplicate";
     case ImportAction::already_imported: return "already imported";
     case ImportAction::rejected: return "rejected";
+    case ImportAction::replaced: return "replaced";
     }
     return "?";
 }
@@ -53,7 +54,7 @@ std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::un
     return id;
 }
 
-void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
+void Importer::Impl::store(Prepared& p, std::int64_t source_id, std::int64_t replacing) {
     GameInput& g = p.in;
     insert_game.bind(1, std::int64_t(g.kind));
     if (!p.event.empty()) insert_game.bind(2, name_id(find_event, insert_event, events, p.event));
@@ -68,9 +69,9 @@ void Importer::Impl::store(Prepared& p, std::int64_t source_id) {
     insert_game.bind(12, std::int64_t(g.status)).bind_static_blob(13, p.moves_blob);
     insert_game.bind_static_text_or_null(18, g.annotated);
     if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
-    insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id_counter);
+    const std::int64_t id = replacing ? replacing : id_counter++;
+    insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id);
     insert_game.run();
-    const std::int64_t id = id_counter++;
     p.report.game_id = id;
     int seq = 0;
     for (const auto& [name, value] : p.other_tags) {
@@ -150,7 +151,8 @@ void Importer::Impl::decide_lookup_indexes() {
         Statement count(db, "SELECT count(*) FROM games");
         if (count.step()) stored = count.get_int64(0);
     }
-    if (opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
+    // Replacing looks games up by player: it keeps the indexes.
+    if (!opt.replace && opt.expected_games >= std::max<std::int64_t>(stored, 1000)) {
         gdb.drop_lookup_indexes(); // with this batch: rolled back with it
         lookup_dropped = true;
     }
@@ -160,13 +162,22 @@ void Importer::Impl::decide_lookup_indexes() {
 void Importer::Impl::store_games(std::vector<Prepared>& batch) {
     std::vector<std::uint64_t> batch_end_keys;
     has_empty_in_batch = false;
+    if (!first_import_id) first_import_id = id_counter;
     for (Prepared& p : batch) {
         if (p.skip) continue;
         std::int64_t source_id = 0;
         if (!p.in.source_file.empty()) source_id = name_id(find_source, insert_source, sources, absolute_paths[p.in.source_file]);
-        check_duplicate(p, source_id);
+        const std::int64_t replacing = opt.replace ? find_replaced(p, source_id) : 0;
         if (p.skip) continue;
-        store(p, source_id);
+        if (replacing) {
+            gdb.delete_game(replacing); // joins this transaction; its judgements go with it
+            p.report.action = ImportAction::replaced;
+            replaced_in_batch = true;
+        } else {
+            check_duplicate(p, source_id);
+            if (p.skip) continue;
+        }
+        store(p, source_id, replacing);
         if (p.in.moves.size() >= short_game_plies) batch_ends.emplace(p.keys.back(), p.report.game_id);
         has_empty_in_batch |= p.in.moves.empty();
         flag_prefixes(p, batch);
@@ -188,7 +199,8 @@ void Importer::Impl::store_games(std::vector<Prepared>& batch) {
     add_end_keys(batch_end_keys);
 }
 
-// The batch's run of the position index: ids grow with the batch index, so the order holds.
+// The batch's run of the position index: ids grow with the batch index, so the order holds, unless
+// a game replaced an older one and took its id.
 void Importer::Impl::add_index_run(const PreparedBatch& prepared) {
     std::vector<IndexEntry> entries;
     entries.reserve(prepared.entries.size());
@@ -196,6 +208,9 @@ void Importer::Impl::add_index_run(const PreparedBatch& prepared) {
         const Prepared& p = prepared.games[e.game];
         if (!p.skip) entries.push_back({e.key, p.report.game_id, e.ply});
     }
+    if (replaced_in_batch) std::sort(entries.begin(), entries.end());
+    replaced_in_batch = false;
+    if (entries.empty()) return;
     gdb.index().add_run(entries);
 }
 
@@ -258,6 +273,10 @@ void Importer::Impl::tally(std::vector<Prepared>& batch, ImportStats& stats) {
         case ImportAction::duplicate: ++stats.duplicates; break;
         case ImportAction::already_imported: ++stats.already_imported; break;
         case ImportAction::rejected: ++stats.rejected; break;
+        case ImportAction::replaced:
+            ++stats.replaced;
+            stats.prefix_flagged += r.flagged();
+            break;
         }
         if (on_report) on_report(r);
     }

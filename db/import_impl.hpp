@@ -4,8 +4,10 @@
 // replaces. Internal to db/import*.cpp.
 
 #include <future>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "db/import.hpp"
@@ -71,7 +73,14 @@ struct Importer::Impl {
     void match_end_keys(PreparedBatch& b);
     void games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids);
     void check_duplicate(Prepared& p, std::int64_t source_id);
-    void store(Prepared& p, std::int64_t source_id);
+    // Stores a game under the next id, or under `replacing` (a stored game just deleted).
+    void store(Prepared& p, std::int64_t source_id, std::int64_t replacing = 0);
+    // replace: the stored game `p` replaces, or 0 (none, or `p` is settled: skipped or rejected).
+    std::int64_t find_replaced(Prepared& p, std::int64_t source_id);
+    std::vector<std::int64_t> same_players_and_opening(const Prepared& p);
+    bool same_as_stored(const Prepared& p, std::int64_t id);
+    // A statement prepared once for the importer's life (the replace lookups, rarely used).
+    Statement& statement(const std::string& sql);
     void flag_prefixes(Prepared& p, std::span<Prepared> batch);
     // The steps of write(), in order.
     void decide_lookup_indexes();
@@ -105,6 +114,11 @@ struct Importer::Impl {
     // This batch's stored games of at least short_game_plies plies by final position: they are in
     // no run of the position index until the batch's run is added.
     std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;
+    std::int64_t first_import_id = 0; // the id of this import's first stored game: later ids are its own
+    bool replaced_in_batch = false;
+    std::unordered_set<std::int64_t>
+        replaced_ids; // the stored games this import replaced // a game took an old id: the batch's index entries need sorting
+    std::unordered_map<std::string, std::unique_ptr<Statement>> statements;
 };
 
 } // namespace gounki::db

@@ -1,6 +1,7 @@
 // The importer's matching of new games against stored ones: final positions, duplicates, prefix
-// flags both ways.
+// flags both ways, and (replace) the stored game a new one replaces.
 #include <algorithm>
+#include <optional>
 
 #include "db/import_impl.hpp"
 
@@ -164,6 +165,120 @@ void Importer::Impl::mark_prefix_candidates(std::vector<Prepared>& batch) {
     for (const auto& f : finals) keys.push_back(f.first);
     const std::vector<bool> maybe = gdb.index().may_contain(keys);
     for (std::size_t k = 0; k < finals.size(); ++k) batch[finals[k].second].index_maybe = maybe[k];
+}
+
+Statement& Importer::Impl::statement(const std::string& sql) {
+    auto& slot = statements[sql];
+    if (!slot) slot = std::make_unique<Statement>(db, sql);
+    slot->reset();
+    return *slot;
+}
+
+namespace {
+
+// The plies compared when a game is matched by its players and date rather than by its place.
+constexpr std::size_t replace_opening_plies = 10;
+
+std::string id_list(const std::vector<std::int64_t>& ids) {
+    std::string out;
+    for (std::int64_t id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
+    return out;
+}
+
+} // namespace
+
+// The stored games of the same game, start, White, Black and Date whose first plies are this game's.
+std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepared& p) {
+    std::vector<std::int64_t> out;
+    // A player the database does not know cannot match; no name matches games without one.
+    const auto player = [&](const std::string& name) -> std::optional<std::int64_t> {
+        if (name.empty()) return 0;
+        const ResetAtExit done(find_player);
+        find_player.bind(1, name);
+        return find_player.step() ? std::optional(find_player.get_int64(0)) : std::nullopt;
+    };
+    const auto white = player(p.white), black = player(p.black);
+    if (!white || !black) return out;
+    Statement& st =
+        statement("SELECT id, moves, ply_count FROM games WHERE kind = ?1 AND white_id IS ?2 AND black_id IS ?3 AND date IS ?4 "
+                  "AND coalesce(start_position, '') = ?5 ORDER BY id");
+    const ResetAtExit done(st);
+    st.bind(1, std::int64_t(p.in.kind));
+    if (*white) st.bind(2, *white);
+    if (*black) st.bind(3, *black);
+    st.bind_text_or_null(4, p.date).bind(5, p.start_text);
+    const std::size_t n = p.in.moves.size();
+    while (st.step()) {
+        const std::size_t k = std::min({replace_opening_plies, n, std::size_t(st.get_int64(2))});
+        if (k == 0 && (n != 0 || st.get_int64(2) != 0)) continue;
+        const std::vector<std::uint8_t> opening = encode_moves(std::span<const Move>(p.in.moves).first(k));
+        if (blob_starts_with(st.get_blob(1), opening)) out.push_back(st.get_int64(0));
+    }
+    return out;
+}
+
+// Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
+// tags, status and annotations.
+bool Importer::Impl::same_as_stored(const Prepared& p, std::int64_t id) {
+    Statement& st =
+        statement("SELECT g.moves, coalesce(g.start_position, ''), g.result, g.kind, coalesce(w.name, ''), coalesce(b.name, ''), "
+                  "coalesce(e.name, ''), coalesce(g.site, ''), coalesce(g.date, ''), coalesce(g.round, ''), g.status, "
+                  "coalesce(g.annotated, '') FROM games g LEFT JOIN players w ON w.id = g.white_id "
+                  "LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id WHERE g.id = ?1");
+    {
+        const ResetAtExit done(st);
+        st.bind(1, id);
+        if (!st.step()) return false;
+        const auto blob = st.get_blob(0);
+        if (blob.size() != p.moves_blob.size() || !blob_starts_with(blob, p.moves_blob) || st.get_text(1) != p.start_text ||
+            st.get_int64(2) != std::int64_t(p.in.result) || st.get_int64(3) != std::int64_t(p.in.kind) ||
+            st.get_text(4) != p.white || st.get_text(5) != p.black || st.get_text(6) != p.event || st.get_text(7) != p.site ||
+            st.get_text(8) != p.date || st.get_text(9) != p.round || st.get_int64(10) != std::int64_t(p.in.status) ||
+            st.get_text(11) != p.in.annotated)
+            return false;
+    }
+    Statement& tags = statement("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+    const ResetAtExit done(tags);
+    tags.bind(1, id);
+    std::size_t i = 0;
+    for (; tags.step(); ++i)
+        if (i >= p.other_tags.size() || tags.get_text(0) != p.other_tags[i].first || tags.get_text(1) != p.other_tags[i].second)
+            return false;
+    return i == p.other_tags.size();
+}
+
+std::int64_t Importer::Impl::find_replaced(Prepared& p, std::int64_t source_id) {
+    std::vector<std::int64_t> ids;
+    if (source_id) {
+        Statement& st = statement("SELECT id FROM games WHERE source_id = ?1 AND source_line = ?2 ORDER BY id");
+        const ResetAtExit done(st);
+        st.bind(1, source_id).bind(2, p.in.source_line);
+        while (st.step()) ids.push_back(st.get_int64(0));
+    }
+    const bool by_place = !ids.empty();
+    if (!by_place) ids = same_players_and_opening(p);
+    if (ids.empty()) return 0;
+    const auto reject = [&](const std::string& why) {
+        p.skip = true;
+        p.report.action = ImportAction::rejected;
+        p.report.reason = why;
+        return std::int64_t(0);
+    };
+    const std::string how = by_place ? "its file and line" : "its players, date and first moves";
+    if (ids.size() > 1)
+        return reject("it matches " + std::to_string(ids.size()) + " stored games by " + how + " (" + id_list(ids) +
+                      "), so none was replaced: delete the wrong ones, or change their tags, and import again");
+    if ((first_import_id && ids[0] >= first_import_id) || replaced_ids.count(ids[0]))
+        return reject("it matches game " + std::to_string(ids[0]) + " by " + how +
+                      ", which this same import stored or replaced already");
+    if (same_as_stored(p, ids[0])) {
+        p.skip = true;
+        p.report.action = by_place ? ImportAction::already_imported : ImportAction::duplicate;
+        p.report.other_id = ids[0];
+        return 0;
+    }
+    replaced_ids.insert(ids[0]);
+    return ids[0];
 }
 
 } // namespace gounki::db

@@ -391,3 +391,124 @@ TEST_CASE("--status chooses valid, partial or invalid games on every command tha
     CHECK(run_gounki_args({"delete", "--db", db, "--status", "partial", "--yes"}).status == 0);
     CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"total\":2"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Importing corrections (import --replace)
+
+namespace {
+
+// Random games of at least 12 plies, each from `file` at line 10 * (i + 1).
+std::vector<GameInput> long_games(int n, std::uint64_t seed, const std::string& file) {
+    std::vector<GameInput> out;
+    for (GameInput& g : random_games(n * 3, seed, 30))
+        if (g.moves.size() >= 12 && int(out.size()) < n) {
+            g.source_file = file;
+            g.source_line = 10 * int(out.size() + 1);
+            out.push_back(std::move(g));
+        }
+    return out;
+}
+
+void set_tag(GameInput& g, const std::string& name, const std::string& value) {
+    for (auto& [n, v] : g.tags)
+        if (n == name) v = value;
+}
+
+} // namespace
+
+TEST_CASE("import --replace puts a corrected game in place of the stored one, same id, judgements gone", "[db][edit]") {
+    TempDir dir;
+    GameDatabase db(dir.file("replace.db"), Access::read_write);
+    const std::string file = dir.file("club.gpn");
+    const auto games = long_games(3, 21, file);
+    REQUIRE(games.size() == 3);
+    const auto first = import(db, games);
+    const std::int64_t second_id = first[1].game_id;
+    AnalysisStore(db.sql()).save(second_id, "depth=1", analysis::GameJudgement{});
+    const Position old_end = after(games[1].moves, games[1].moves.size());
+    REQUIRE(db.search_position(old_end, {}, {}).total == 1);
+
+    // The same file again: game 1 unchanged, game 2 corrected (a move list cut short, another
+    // event), and a new game.
+    std::vector<GameInput> again = games;
+    again[1].moves.resize(8);
+    set_tag(again[1], "Event", "Corrected event");
+    again.push_back(long_games(1, 22, file)[0]);
+    again[3].source_line = 40;
+    ImportOptions replace;
+    replace.replace = true;
+    const auto second = import(db, again, replace);
+    REQUIRE(second.size() == 4);
+    CHECK(second[0].action == ImportAction::already_imported);
+    CHECK(second[1].action == ImportAction::replaced);
+    CHECK(second[1].game_id == second_id);
+    CHECK(second[2].action == ImportAction::already_imported);
+    CHECK(second[3].action == ImportAction::stored);
+    CHECK(second[3].game_id > first[2].game_id);
+
+    const auto stored = db.game(second_id);
+    REQUIRE(stored);
+    CHECK(stored->moves == again[1].moves);
+    CHECK(stored->summary.event == "Corrected event");
+    CHECK(db.list_games({}, {}).total == 4);
+    CHECK(scalar(db, "SELECT count(*) FROM analyses") == 0);
+    CHECK(db.search_position(old_end, {}, {}).total == 0);
+    CHECK(ids_of(db.search_position(after(again[1].moves, 8), {}, {})) == std::vector<std::int64_t>{second_id});
+    check_consistent(db);
+
+    // Another file: matched by White, Black, Date and the first 10 plies.
+    GameInput elsewhere = games[0];
+    elsewhere.source_file = dir.file("other.gpn");
+    elsewhere.source_line = 1;
+    elsewhere.moves.resize(11);
+    elsewhere.result = ResultCode::draw;
+    set_tag(elsewhere, "Result", "1/2-1/2");
+    GameInput other_opening = games[2];
+    other_opening.source_file = dir.file("other.gpn");
+    other_opening.source_line = 20;
+    other_opening.moves.resize(9); // fewer than 10 plies: its 9 must match, and do
+    const auto third = import(db, {elsewhere, other_opening}, replace);
+    CHECK(third[0].action == ImportAction::replaced);
+    CHECK(third[0].game_id == first[0].game_id);
+    CHECK(third[1].action == ImportAction::replaced);
+    CHECK(db.game(first[0].game_id)->summary.result == ResultCode::draw);
+    check_consistent(db);
+
+    // Two stored games match: refused, nothing replaced.
+    GameInput twin = games[0];
+    twin.source_file = dir.file("twin.gpn");
+    import(db, {twin}, ImportOptions{.keep_duplicates = true}); // stored beside the replaced one
+    GameInput ambiguous = games[0];
+    ambiguous.source_file = dir.file("third.gpn");
+    const auto fourth = import(db, {ambiguous}, replace);
+    CHECK(fourth[0].action == ImportAction::rejected);
+    CHECK(contains(fourth[0].reason, "matches 2 stored games"));
+    CHECK(db.list_games({}, {}).total == 5);
+    check_consistent(db);
+}
+
+TEST_CASE("gounki import --replace reports the games replaced, in text and JSON", "[db][edit]") {
+    TempDir dir;
+    const std::string db = dir.file("r.db");
+    auto games = random_games(4, 5, 20);
+    write_gpn(dir.file("club.gpn"), games);
+    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("club.gpn")}).status == 0);
+    set_tag(games[2], "Round", "final");
+    write_gpn(dir.file("club.gpn"), games);
+    const CliRun without = run_gounki_args({"import", "--db", db, "--json", dir.file("club.gpn")});
+    // Same file, line, players, moves and result: the corrected Round is skipped without --replace.
+    CHECK(contains(without.out, "\"already_imported\":4"));
+    const CliRun text = run_gounki_args({"import", "--db", db, "--replace", dir.file("club.gpn")});
+    CHECK(text.status == 0);
+    CHECK(contains(text.out, "replaced game 3"));
+    CHECK(contains(text.err, "4 games read: 1 replaced, 0 stored"));
+    CHECK(contains(run_gounki_args({"show", "--db", db, "3"}).out, "[Round \"final\"]"));
+    set_tag(games[0], "Site", "Lyon");
+    write_gpn(dir.file("club.gpn"), games);
+    const CliRun json = run_gounki_args({"import", "--db", db, "--replace", "--json", dir.file("club.gpn")});
+    CHECK(json.status == 0);
+    CHECK(contains(json.out, "\"action\":\"replaced\""));
+    CHECK(contains(json.out, "\"id\":1"));
+    CHECK(contains(json.out, "\"replaced\":1"));
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"total\":4"));
+}
