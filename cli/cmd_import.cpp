@@ -89,6 +89,35 @@ std::string report_text(const db::ImportReport& r) {
     return t + "\n";
 }
 
+// The summary line: JSON, or text on stderr (none under --quiet).
+void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double seconds, bool io_errors) {
+    if (p.isSet("json")) {
+        QJsonObject o = summary_json({{"read", s.added},
+                                      {"stored", s.stored},
+                                      {"broken", s.broken},
+                                      {"duplicates", s.duplicates},
+                                      {"already_imported", s.already_imported},
+                                      {"rejected", s.rejected},
+                                      {"prefix_flagged", s.prefix_flagged},
+                                      {"replaced", s.replaced}});
+        o.insert("database", QString::fromStdString(db_path(p)));
+        o.insert("seconds", seconds);
+        o.insert("phases_s", import_phases_json(s));
+        o.insert("io_errors", io_errors);
+        print_json_line(o);
+        return;
+    }
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  " %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
+                  "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
+                  static_cast<long long>(s.stored), static_cast<long long>(s.broken), static_cast<long long>(s.duplicates),
+                  static_cast<long long>(s.already_imported), static_cast<long long>(s.rejected),
+                  static_cast<long long>(s.prefix_flagged), seconds, seconds > 0 ? double(s.added) / seconds : 0.0);
+    const std::string replaced = p.isSet("replace") ? " " + std::to_string(s.replaced) + " replaced," : "";
+    print_info(counted(s.added, "game") + " read:" + replaced + line);
+}
+
 } // namespace
 
 int run_import(const QCommandLineParser& p) {
@@ -142,34 +171,7 @@ int run_import(const QCommandLineParser& p) {
         progress.update(std::uint64_t(result.stats.added), total_bytes, true);
         progress.clear();
 
-        const db::ImportStats& s = result.stats;
-        const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        if (json) {
-            QJsonObject o = summary_json({{"read", s.added},
-                                          {"stored", s.stored},
-                                          {"broken", s.broken},
-                                          {"duplicates", s.duplicates},
-                                          {"already_imported", s.already_imported},
-                                          {"rejected", s.rejected},
-                                          {"prefix_flagged", s.prefix_flagged},
-                                          {"replaced", s.replaced}});
-            o.insert("database", QString::fromStdString(db_path(p)));
-            o.insert("seconds", seconds);
-            o.insert("phases_s", import_phases_json(s));
-            o.insert("io_errors", io_errors);
-            print_json_line(o);
-        } else {
-            char line[320];
-            std::snprintf(line, sizeof line,
-                          " %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
-                          "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
-                          static_cast<long long>(s.stored), static_cast<long long>(s.broken),
-                          static_cast<long long>(s.duplicates), static_cast<long long>(s.already_imported),
-                          static_cast<long long>(s.rejected), static_cast<long long>(s.prefix_flagged), seconds,
-                          seconds > 0 ? double(s.added) / seconds : 0.0);
-            const std::string replaced = request.options.replace ? " " + std::to_string(s.replaced) + " replaced," : "";
-            print_info(counted(s.added, "game") + " read:" + replaced + line);
-        }
+        print_summary(p, result.stats, double(timer.nsecsElapsed()) / 1e9, io_errors);
     } catch (const std::exception& e) {
         progress.clear();
         return database_error(self, e);
