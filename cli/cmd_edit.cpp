@@ -1,6 +1,8 @@
 // gounki edit [--db PATH] ID --tag Name=value... --remove-tag Name... [--json]
 #include <QJsonDocument>
 
+#include <filesystem>
+
 #include "cli/db_options.hpp"
 
 namespace gounki::cli {
@@ -55,6 +57,11 @@ int run_edit(const QCommandLineParser& p) {
     int code = exit_ok;
     db::TagEdit edit;
     if (!read_edit(self, p, edit, code)) return code;
+    // A database that is not there is not created by asking for a change.
+    if (!std::filesystem::exists(db_path(p))) {
+        print_err("gounki edit: no database at '" + db_path(p) + "' (import games to create one)\n");
+        return exit_usage;
+    }
     auto database = open_database(self, p, db::Access::read_write);
     if (!database) return exit_usage;
     std::optional<std::vector<db::TagChange>> changes;

@@ -51,8 +51,6 @@ bool date_reads(std::string_view text) {
     return std::all_of(text.begin(), text.end(), [](char c) { return c == '?' || c == '.' || c == '-' || c == '/'; });
 }
 
-std::string quoted(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "none"; }
-
 // The game's columns and stored tags as an edit changes them.
 struct EditPlan {
     std::string event, site, date, round, white, black;
@@ -87,6 +85,16 @@ std::optional<std::string> shown_value(const StoredGame& g, std::string_view nam
     return std::nullopt;
 }
 
+// Whether a defining tag set to `value` says what the game is already: its value as shown, or the
+// game's name in any case, or a stone game's board size when no Size is shown (the default).
+bool says_already(const StoredGame& g, std::string_view name, const std::string& value) {
+    if (shown_value(g, name) == value) return true;
+    if (name == "Game") return parse_game_kind(value) == g.summary.kind;
+    if (name == "Size" && g.summary.kind != GameKind::gounki && !shown_value(g, name))
+        return value == std::to_string(g.stone_start.rules().size);
+    return false;
+}
+
 void plan_remove(EditPlan& plan, const StoredGame& g, const std::string& name) {
     const std::int64_t id = g.summary.id;
     if (find_name(defining_tags, name)) {
@@ -117,7 +125,7 @@ void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, cons
     const std::int64_t id = g.summary.id;
     if (has_control(value)) throw EditRefused(refusal_prefix(id) + "the value of " + name + " holds a control character");
     if (find_name(defining_tags, name)) {
-        if (shown_value(g, name) != value) refuse_defining(id, name);
+        if (!says_already(g, name, value)) refuse_defining(id, name);
         return; // already so
     }
     if (name == "Result") {
@@ -131,7 +139,7 @@ void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, cons
     }
     if (std::string* col = plan.column(name)) {
         if (name == "Date" && !date_reads(value))
-            throw EditRefused(refusal_prefix(id) + "Date must read as YYYY.MM.DD (unknown parts as ??), not '" + value + "'");
+            throw EditRefused(refusal_prefix(id) + "Date must read as YYYY.MM.DD (unknown parts as ?\?), not '" + value + "'");
         if (*col == value) return;
         plan.changes.push_back(
             {name, col->empty() ? std::nullopt : std::optional(*col), value.empty() ? std::nullopt : std::optional(value)});
@@ -301,8 +309,29 @@ void GameDatabase::update_tree_for_edit(const StoredGame& g, ResultCode result, 
 
 std::int64_t GameDatabase::delete_games(std::span<const std::int64_t> ids) {
     Transaction tx(db_, TransactionKind::immediate);
+    // Every game of the database: emptied at once rather than game by game (tags, diagnostics and
+    // judgements go by ON DELETE CASCADE; ids still only grow, meta keeps the next one).
+    std::vector<std::int64_t> distinct(ids.begin(), ids.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::int64_t existing = 0, total = 0;
+    {
+        Statement exists(db_, "SELECT 1 FROM games WHERE id = ?1");
+        for (std::int64_t id : distinct) {
+            const ResetAtExit done(exists);
+            exists.bind(1, id);
+            existing += exists.step();
+        }
+        Statement count(db_, "SELECT count(*) FROM games");
+        if (count.step()) total = count.get_int64(0);
+    }
+    if (existing > 0 && existing == total) {
+        db_.exec("DELETE FROM games; DELETE FROM tree_stats; DELETE FROM position_blocks; DELETE FROM position_runs;");
+        tx.commit();
+        return existing;
+    }
     std::int64_t deleted = 0;
-    for (std::int64_t id : ids) deleted += delete_game(id);
+    for (std::int64_t id : distinct) deleted += delete_game(id);
     tx.commit();
     return deleted;
 }

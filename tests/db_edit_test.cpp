@@ -251,6 +251,11 @@ TEST_CASE("gounki edit: changes, refusals, an unknown id, JSON", "[db][edit]") {
     CHECK(run_gounki_args({"edit", "--db", db, "1"}).status == 2); // nothing to change
     CHECK(run_gounki_args({"edit", "--db", db, "1", "--tag", "Round"}).status == 2); // no '='
     CHECK(run_gounki_args({"edit", "--db", dir.file("none.db"), "1", "--tag", "Round=1"}).status == 2);
+    CHECK_FALSE(std::filesystem::exists(dir.file("none.db")));
+    // Defining tags given as they are already: nothing to change (the default size is not shown).
+    const CliRun same = run_gounki_args({"edit", "--db", db, "2", "--tag", "Game=gomoku", "--tag", "Size=15"});
+    CHECK(same.status == 0);
+    CHECK(contains(same.out, "nothing to change"));
 
     // The invalid game put right: valid, and out of the invalid games.
     CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"status\":\"invalid\""));
@@ -263,6 +268,8 @@ TEST_CASE("gounki edit: changes, refusals, an unknown id, JSON", "[db][edit]") {
 
 TEST_CASE("deleting several games takes them out of the index, the tree and the judgements, all or none", "[db][edit]") {
     Fixture f;
+    // A game that stays: deleting every game takes another way (the tables emptied at once).
+    const std::int64_t kept = import(f.db, {game({"a2-b3"}, "Keep", "Me", ResultCode::unknown)})[0].game_id;
     AnalysisStore store(f.db.sql());
     analysis::GameJudgement judged;
     store.save(f.id(0), "depth=1", judged);
@@ -271,12 +278,12 @@ TEST_CASE("deleting several games takes them out of the index, the tree and the 
 
     const std::vector<std::int64_t> ids = {f.id(0), f.id(2), 999};
     CHECK(f.db.delete_games(ids) == 2);
-    CHECK(ids_of(f.db.list_games({}, {})) == std::vector<std::int64_t>{f.id(1), f.id(3)});
+    CHECK(ids_of(f.db.list_games({}, {})) == std::vector<std::int64_t>{f.id(1), f.id(3), kept});
     const Position reached = after(line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"}), 4);
     CHECK(ids_of(f.db.search_position(reached, {}, {})) == std::vector<std::int64_t>{f.id(1)});
     CHECK(f.start_move("c2-d3").games == 0);
     CHECK(f.start_move("g2-f3").games == 1);
-    CHECK(f.db.tree(Position::start()).games == 2); // g2-f3 and e2-f3
+    CHECK(f.db.tree(Position::start()).games == 3); // g2-f3, e2-f3 and a2-b3
     CHECK(scalar(f.db, "SELECT count(*) FROM analyses") == 1);
     CHECK(scalar(f.db, "SELECT count(*) FROM analyses WHERE game_id = " + std::to_string(f.id(1))) == 1);
     check_consistent(f.db);
@@ -329,8 +336,9 @@ TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes befor
     REQUIRE_FALSE(expected.empty());
     const CliRun filtered = run_gounki_args({"delete", "--db", db, "10-20", "--white", "Player 1", "--yes"});
     CHECK(filtered.status == 0);
-    CHECK(contains(filtered.out,
-                   expected.size() == 1 ? std::string("deleted game ") : "deleted " + std::to_string(expected.size()) + " games"));
+    CHECK(
+        contains(filtered.out,
+                 expected.size() == 1 ? std::string("deleted game ") : "deleted " + std::to_string(expected.size()) + " games"));
     CHECK(before.list_games(player1, {}).total == 0);
     CHECK(total() == 24 - std::int64_t(expected.size()));
 
