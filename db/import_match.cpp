@@ -249,7 +249,8 @@ bool Importer::Impl::same_as_stored(const Prepared& p, std::int64_t id) {
 
 std::int64_t Importer::Impl::find_replaced(Prepared& p, std::int64_t source_id) {
     std::vector<std::int64_t> ids;
-    if (source_id) {
+    // Standard input ("-") is no place: two different inputs read from it share its name.
+    if (source_id && p.in.source_file != "-") {
         Statement& st = statement("SELECT id FROM games WHERE source_id = ?1 AND source_line = ?2 ORDER BY id");
         const ResetAtExit done(st);
         st.bind(1, source_id).bind(2, p.in.source_line);

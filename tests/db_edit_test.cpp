@@ -519,4 +519,14 @@ TEST_CASE("gounki import --replace reports the games replaced, in text and JSON"
     CHECK(contains(json.out, "\"id\":1"));
     CHECK(contains(json.out, "\"replaced\":1"));
     CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"total\":4"));
+
+    // Standard input is no place: other games read from it at the same lines replace nothing.
+    write_gpn(dir.file("other.gpn"), random_games(2, 99, 20));
+    const std::string stdin_db = dir.file("stdin.db");
+    REQUIRE(run_shell(gounki_command() + " import --db " + shell_quoted(stdin_db) + " - < " + shell_quoted(dir.file("club.gpn")))
+                .status == 0);
+    const CliRun piped = run_shell(gounki_command() + " import --replace --db " + shell_quoted(stdin_db) + " - < " +
+                                   shell_quoted(dir.file("other.gpn")));
+    CHECK(piped.status == 0);
+    CHECK(contains(piped.err, "0 replaced, 2 stored"));
 }
