@@ -1,4 +1,4 @@
-// gounki delete [--db PATH] [--json] ID
+// gounki delete [--db PATH] (IDS... | filters | --all) [--yes] [--json]
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
@@ -7,33 +7,86 @@ namespace gounki::cli {
 
 void describe_delete(QCommandLineParser& p) {
     add_db_option(p);
+    add_game_choice_options(p, "delete");
+    p.addOption({"yes", "Delete more than one game (without it, the games that would go are listed, and none is)."});
     p.addOption({"json", "Print one JSON object instead of text."});
-    p.addPositionalArgument("ID", "The id of the game to delete (as listed by games or search).");
 }
+
+namespace {
+
+// "3-7, 9, 12" for ids in increasing order.
+std::string id_ranges(std::vector<std::int64_t> ids) {
+    std::sort(ids.begin(), ids.end());
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+QJsonArray json_ids(const std::vector<std::int64_t>& ids) {
+    QJsonArray out;
+    for (std::int64_t id : ids) out.append(qint64(id));
+    return out;
+}
+
+// Without --yes, more than one game: what would go, and nothing deleted (exit status 1).
+int preview(const QCommandLineParser& p, const std::vector<db::GameSummary>& games, const std::vector<std::int64_t>& ids) {
+    if (p.isSet("json")) {
+        const QJsonObject o{{"deleted", 0}, {"would_delete", qint64(ids.size())}, {"ids", json_ids(ids)}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else {
+        constexpr std::size_t shown = 20;
+        const std::vector<db::GameSummary> head(games.begin(), games.begin() + std::ptrdiff_t(std::min(shown, games.size())));
+        print_out(games_table(head, false));
+        if (games.size() > shown) print_out("... and " + counted(std::int64_t(games.size() - shown), "more game") + "\n");
+    }
+    print_err("gounki delete: " + counted(std::int64_t(ids.size()), "game") + " would be deleted (ids " + id_ranges(ids) +
+              "); nothing was deleted: add --yes to delete them\n");
+    return exit_findings;
+}
+
+} // namespace
 
 int run_delete(const QCommandLineParser& p) {
     const Command& self = *find_command("delete");
-    const QStringList args = p.positionalArguments();
-    if (args.size() != 1) return usage_error(self, "expected exactly one game ID");
-    bool ok = false;
-    const qlonglong id = args[0].toLongLong(&ok);
-    if (!ok || id <= 0) return usage_error(self, "ID must be a positive whole number, got '" + args[0].toStdString() + "'");
-    auto database = open_database(self, p, db::Access::read_write);
-    if (!database) return exit_usage;
-    bool deleted = false;
-    try {
-        deleted = database->delete_game(id);
-    } catch (const std::exception& e) { return database_error(self, e); }
+    int code = exit_ok;
+    GameChoice choice;
+    if (!read_game_choice(self, p, "delete", choice, code)) return code;
+    std::vector<db::GameSummary> games;
+    {
+        // Chosen on a read-only connection: a missing database file is not created by asking.
+        auto reader = open_database(self, p, db::Access::read_only);
+        if (!reader) return exit_usage;
+        try {
+            if (!chosen_summaries(self, *reader, choice, games)) return exit_usage;
+        } catch (const std::exception& e) { return database_error(self, e); }
+    }
+    std::vector<std::int64_t> ids;
+    for (const db::GameSummary& g : games) ids.push_back(g.id);
+    if (ids.size() > 1 && !p.isSet("yes")) return preview(p, games, ids);
+    std::int64_t deleted = 0;
+    if (!ids.empty()) {
+        auto database = open_database(self, p, db::Access::read_write);
+        if (!database) return exit_usage;
+        try {
+            deleted = database->delete_games(ids);
+        } catch (const std::exception& e) { return database_error(self, e); }
+    }
     if (p.isSet("json")) {
-        QJsonObject o{{"id", id}, {"deleted", deleted}};
+        const QJsonObject o{{"deleted", qint64(deleted)}, {"ids", json_ids(ids)}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-    } else if (deleted) {
-        print_out("deleted game " + std::to_string(id) + "\n");
+    } else if (ids.size() == 1 && deleted == 1) {
+        print_out("deleted game " + std::to_string(ids[0]) + "\n");
+    } else {
+        print_out("deleted " + counted(deleted, "game") + (ids.empty() ? "" : " (ids " + id_ranges(ids) + ")") + "\n");
     }
-    if (!deleted) {
-        print_err("gounki delete: no game with id " + std::to_string(id) + "\n");
-        return exit_usage;
-    }
+    if (deleted != std::int64_t(ids.size()))
+        print_err("gounki delete: " + counted(std::int64_t(ids.size()) - deleted, "game") +
+                  " went meanwhile (deleted by another process)\n");
     return exit_ok;
 }
 

@@ -1,4 +1,4 @@
-// gounki import [--db PATH] [--keep-duplicates] [--reject-broken] [--json] FILE...
+// gounki import [--db PATH] [--keep-duplicates] [--reject-broken] [--replace] [--json] FILE...
 // Options and printing only: reading, parsing and storing the games is pipeline/import.hpp.
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -24,6 +24,9 @@ void describe_import(QCommandLineParser& p) {
     p.addOption({"reject-broken",
                  "Do not store broken games (illegal moves, contradicting results...); by default they are stored "
                  "as partial or invalid with their diagnostics."});
+    p.addOption({"replace",
+                 "A game that matches one stored game replaces it, keeping its id: the game stored from the same file "
+                 "and line, else the one with the same players, date, game and first 10 plies. Its judgements go."});
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
     add_format_option(p);
@@ -43,7 +46,8 @@ QJsonObject report_json(const db::ImportReport& r) {
                   {"line", r.source_line},
                   {"action", QString::fromStdString(std::string(db::import_action_name(r.action)))}};
     if (r.game_id) o["id"] = qint64(r.game_id);
-    if (r.action == db::ImportAction::stored) o["status"] = QString::fromStdString(std::string(db::status_name(r.status)));
+    if (r.action == db::ImportAction::stored || r.action == db::ImportAction::replaced)
+        o["status"] = QString::fromStdString(std::string(db::status_name(r.status)));
     if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
     const auto ids = [&o](const char* name, const std::vector<std::int64_t>& v) {
         QJsonArray a;
@@ -77,8 +81,41 @@ std::string report_text(const db::ImportReport& r) {
     case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
     case db::ImportAction::already_imported: t += "already imported as game " + std::to_string(r.other_id); break;
     case db::ImportAction::rejected: t += "rejected: " + r.reason; break;
+    case db::ImportAction::replaced:
+        t += "replaced game " + std::to_string(r.game_id);
+        if (r.status != db::GameStatus::valid) t += " (" + std::string(db::status_name(r.status)) + ")";
+        break;
     }
     return t + "\n";
+}
+
+// The summary line: JSON, or text on stderr (none under --quiet).
+void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double seconds, bool io_errors) {
+    if (p.isSet("json")) {
+        QJsonObject o = summary_json({{"read", s.added},
+                                      {"stored", s.stored},
+                                      {"broken", s.broken},
+                                      {"duplicates", s.duplicates},
+                                      {"already_imported", s.already_imported},
+                                      {"rejected", s.rejected},
+                                      {"prefix_flagged", s.prefix_flagged},
+                                      {"replaced", s.replaced}});
+        o.insert("database", QString::fromStdString(db_path(p)));
+        o.insert("seconds", seconds);
+        o.insert("phases_s", import_phases_json(s));
+        o.insert("io_errors", io_errors);
+        print_json_line(o);
+        return;
+    }
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  " %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
+                  "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
+                  static_cast<long long>(s.stored), static_cast<long long>(s.broken), static_cast<long long>(s.duplicates),
+                  static_cast<long long>(s.already_imported), static_cast<long long>(s.rejected),
+                  static_cast<long long>(s.prefix_flagged), seconds, seconds > 0 ? double(s.added) / seconds : 0.0);
+    const std::string replaced = p.isSet("replace") ? " " + std::to_string(s.replaced) + " replaced," : "";
+    print_info(counted(s.added, "game") + " read:" + replaced + line);
 }
 
 } // namespace
@@ -100,6 +137,7 @@ int run_import(const QCommandLineParser& p) {
     request.notation = notation;
     request.options.keep_duplicates = p.isSet("keep-duplicates");
     request.options.reject_broken = p.isSet("reject-broken");
+    request.options.replace = p.isSet("replace");
     request.options.batch_games = std::size_t(batch);
     const std::uint64_t total_bytes = pipeline::input_bytes(request.files);
 
@@ -113,7 +151,8 @@ int run_import(const QCommandLineParser& p) {
     pipeline::ImportEvents events;
     events.report = [&](const db::ImportReport& r) {
         if (!r.noteworthy()) return;
-        if (r.action != db::ImportAction::already_imported) ++findings;
+        // Replacing is what --replace asked for: not a finding.
+        if (r.action != db::ImportAction::already_imported && r.action != db::ImportAction::replaced) ++findings;
         progress.clear();
         if (json) print_json_line(report_json(r));
         else print_out(report_text(r));
@@ -132,32 +171,7 @@ int run_import(const QCommandLineParser& p) {
         progress.update(std::uint64_t(result.stats.added), total_bytes, true);
         progress.clear();
 
-        const db::ImportStats& s = result.stats;
-        const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        if (json) {
-            QJsonObject o = summary_json({{"read", s.added},
-                                          {"stored", s.stored},
-                                          {"broken", s.broken},
-                                          {"duplicates", s.duplicates},
-                                          {"already_imported", s.already_imported},
-                                          {"rejected", s.rejected},
-                                          {"prefix_flagged", s.prefix_flagged}});
-            o.insert("database", QString::fromStdString(db_path(p)));
-            o.insert("seconds", seconds);
-            o.insert("phases_s", import_phases_json(s));
-            o.insert("io_errors", io_errors);
-            print_json_line(o);
-        } else {
-            char line[320];
-            std::snprintf(line, sizeof line,
-                          " read: %lld stored (%lld broken), %lld duplicates, %lld already imported, %lld rejected, "
-                          "%lld flagged as prefixes; %.2f s, %.0f games/s\n",
-                          static_cast<long long>(s.stored), static_cast<long long>(s.broken),
-                          static_cast<long long>(s.duplicates), static_cast<long long>(s.already_imported),
-                          static_cast<long long>(s.rejected), static_cast<long long>(s.prefix_flagged), seconds,
-                          seconds > 0 ? double(s.added) / seconds : 0.0);
-            print_info(counted(s.added, "game") + line);
-        }
+        print_summary(p, result.stats, double(timer.nsecsElapsed()) / 1e9, io_errors);
     } catch (const std::exception& e) {
         progress.clear();
         return database_error(self, e);

@@ -137,6 +137,8 @@ void describe_show(QCommandLineParser&);
 int run_show(const QCommandLineParser&);
 void describe_export(QCommandLineParser&);
 int run_export(const QCommandLineParser&);
+void describe_edit(QCommandLineParser&);
+int run_edit(const QCommandLineParser&);
 void describe_delete(QCommandLineParser&);
 int run_delete(const QCommandLineParser&);
 void describe_dbbench(QCommandLineParser&);

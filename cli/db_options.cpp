@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include <cstdio>
+#include <unordered_set>
 
 namespace gounki::cli {
 
@@ -24,6 +25,8 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"game", QString::fromStdString("Games of this game: " + game_ids_text() + "."), "kind"});
+    p.addOption(
+        {"status", "Games of this status: valid, partial (moves cut at an error) or invalid (errors, moves whole).", "status"});
 }
 
 void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {
@@ -66,6 +69,33 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
     return true;
 }
 
+bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out) {
+    if (choice.spans.empty()) {
+        out = db.list_games(choice.filter, {}).games;
+        return true;
+    }
+    std::unordered_set<std::int64_t> seen;
+    for (const GameChoice::Span& span : choice.spans) {
+        db::GameFilter in_span;
+        in_span.id_from = span.first;
+        in_span.id_to = span.last;
+        if (db.list_games(in_span, {0, 0}).total == 0) {
+            const std::string which = span.first == span.last
+                ? "game " + std::to_string(span.first)
+                : "game from " + std::to_string(span.first) + " to " + std::to_string(span.last);
+            print_err("gounki " + std::string(cmd.name) + ": no " + which + " in " + db.sql().path() + "\n");
+            out.clear();
+            return false;
+        }
+        db::GameFilter f = choice.filter;
+        f.id_from = span.first;
+        f.id_to = span.last;
+        for (db::GameSummary& g : db.list_games(f, {}).games)
+            if (seen.insert(g.id).second) out.push_back(std::move(g));
+    }
+    return true;
+}
+
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out) {
     if (choice.spans.empty()) {
         db.for_each_game(choice.filter, [&](const db::StoredGame& g) {
@@ -74,22 +104,10 @@ bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& ch
         });
         return true;
     }
-    for (const GameChoice::Span& span : choice.spans) {
-        std::size_t found = 0;
-        for (std::int64_t id = span.first; id <= span.last; ++id)
-            if (auto g = db.game(id)) {
-                out.push_back(std::move(*g));
-                ++found;
-            }
-        if (found == 0) {
-            const std::string which = span.first == span.last
-                ? "game " + std::to_string(span.first)
-                : "game from " + std::to_string(span.first) + " to " + std::to_string(span.last);
-            print_err("gounki " + std::string(cmd.name) + ": no " + which + " in " + db.sql().path() + "\n");
-            out.clear();
-            return false;
-        }
-    }
+    std::vector<db::GameSummary> games;
+    if (!chosen_summaries(cmd, db, choice, games)) return false;
+    for (const db::GameSummary& s : games)
+        if (auto g = db.game(s.id)) out.push_back(std::move(*g));
     return true;
 }
 
@@ -104,6 +122,14 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         if (!f.result) {
             exit_code =
                 usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
+            return false;
+        }
+    }
+    if (p.isSet("status")) {
+        f.status = db::parse_status(p.value("status").toStdString());
+        if (!f.status) {
+            exit_code =
+                usage_error(cmd, "--status must be valid, partial or invalid, got '" + p.value("status").toStdString() + "'");
             return false;
         }
     }
@@ -198,6 +224,8 @@ QJsonObject filter_json(const db::GameFilter& f) {
     if (f.result) o["result"] = QString::fromStdString(std::string(db::result_text(*f.result)));
     if (f.date_from) o["from"] = qint64(*f.date_from);
     if (f.date_to) o["to"] = qint64(*f.date_to);
+    if (f.status)
+        o["status"] = QString::fromUtf8(db::status_name(*f.status).data(), qsizetype(db::status_name(*f.status).size()));
     if (f.kind) o["game"] = QString::fromUtf8(game_kind_name(*f.kind).data(), qsizetype(game_kind_name(*f.kind).size()));
     return o;
 }

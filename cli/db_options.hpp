@@ -20,7 +20,7 @@ namespace gounki::cli {
 void add_db_option(QCommandLineParser& p);
 std::string db_path(const QCommandLineParser& p);
 
-// --white --black --player --event --result --from --to
+// --white --black --player --event --source --result --from --to --game --status
 void add_filter_options(QCommandLineParser& p);
 // False (after printing a usage error into exit_code) when a value is malformed.
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& out, int& exit_code);
@@ -39,10 +39,13 @@ void add_game_choice_options(QCommandLineParser& p, const std::string& verb);
 // False (after printing a usage error into exit_code) for a malformed id or range, or when nothing
 // was chosen.
 bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std::string& verb, GameChoice& out, int& exit_code);
-// Every chosen game: the ids in the order given (a missing single id is an error; a range takes the
-// games it holds, and one holding none is an error), else the filter's games in id order. False,
-// after printing "gounki CMD: no game ... in PATH", with `out` left empty.
+// Every chosen game: the ids in the order given, each once (a missing single id is an error; a range
+// takes the games it holds, and one holding none is an error), only those the filters keep; else
+// the filters' games in id order. False, after printing "gounki CMD: no game ... in PATH", with
+// `out` left empty.
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out);
+// The same, as summaries only (what a command lists or deletes).
+bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out);
 
 // --limit N (0: all) --offset N
 void add_paging_options(QCommandLineParser& p, int default_limit);

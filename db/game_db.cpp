@@ -1,6 +1,8 @@
 // Opening a game database: file checks, schema version, migrations, connection settings.
 #include "db/game_db.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -81,6 +83,17 @@ std::string_view status_name(GameStatus s) {
     case GameStatus::invalid: return "invalid";
     }
     return "?";
+}
+
+std::optional<GameStatus> parse_status(std::string_view text) {
+    for (GameStatus s : {GameStatus::valid, GameStatus::partial, GameStatus::invalid}) {
+        const std::string_view name = status_name(s);
+        if (text.size() == name.size() && std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) == b;
+            }))
+            return s;
+    }
+    return std::nullopt;
 }
 
 std::string default_database_path() {

@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <unordered_map>
 #include <string>
 #include <utility>
@@ -36,6 +38,8 @@ inline constexpr std::int64_t application_id = 0x474F554B;
 // main line. Both are "broken".
 enum class GameStatus : std::uint8_t { valid = 0, partial = 1, invalid = 2 };
 std::string_view status_name(GameStatus s);
+// "valid", "partial" or "invalid" (any case); empty optional otherwise.
+std::optional<GameStatus> parse_status(std::string_view text);
 enum class Severity : std::uint8_t { note = 0, warning = 1, error = 2 };
 std::string_view severity_name(Severity s);
 
@@ -75,9 +79,11 @@ struct GameFilter {
     std::optional<std::int64_t> date_from, date_to; // date_key bounds (codec.hpp date_bound)
     std::string source; // a substring of the path of the file the game was imported from
     std::optional<GameKind> kind;
+    std::optional<GameStatus> status;
+    std::optional<std::int64_t> id_from, id_to; // game ids, both bounds included (ids and ranges chosen)
     bool any() const {
         return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
-            !source.empty() || kind;
+            !source.empty() || kind || status || id_from || id_to;
     }
 };
 
@@ -133,6 +139,27 @@ struct DatabaseStats {
     std::int64_t file_bytes = 0; // page_count * page_size (WAL checkpointed or not)
 };
 
+// A change to a stored game's tags (gounki edit): `set` gives tags their new values (a tag the game
+// lacks is added after its others), `remove` names tags to drop. Tag names of the columns and of
+// the tags that define the game (Game, SetUp, Position, FEN, Size, Rules, GameType) are matched
+// without regard to case.
+struct TagEdit {
+    std::vector<std::pair<std::string, std::string>> set;
+    std::vector<std::string> remove;
+};
+
+// One tag changed by an edit; an absent value: the tag was not there, or is not any more.
+struct TagChange {
+    std::string name;
+    std::optional<std::string> before, after;
+};
+
+// An edit refused, with a message fit for the user that says why. Nothing was written.
+class EditRefused : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 enum class Access { read_only, read_write };
 
 class GameDatabase {
@@ -163,8 +190,19 @@ public:
     std::optional<StoredGame> game(std::int64_t id);
     // Calls f for each game matching the filter, in id order, until f returns false.
     void for_each_game(const GameFilter& filter, const std::function<bool(const StoredGame&)>& f);
-    // Deletes a game with its index entries, tree counts, tags and diagnostics. False: no such game.
+    // Deletes a game with its index entries, tree counts, tags, diagnostics and stored judgements.
+    // False: no such game.
     bool delete_game(std::int64_t id);
+    // Deletes these games in one transaction (all or none); ids of no game are skipped. The number
+    // of games deleted.
+    std::int64_t delete_games(std::span<const std::int64_t> ids);
+    // Changes the tags of game `id` in one transaction, with what follows from them: the columns
+    // (Event, Site, Date, Round, White, Black, Result), the tree counts and latest games, and for a
+    // new Result the result's diagnostics and the game's status. Throws EditRefused (nothing
+    // written) for a Result the final position contradicts, a change to a tag that defines the
+    // game, a tag removed that the game lacks, a malformed name or value. Empty optional: no such
+    // game. The changes made, in the order asked (none when every value was already so).
+    std::optional<std::vector<TagChange>> edit_tags(std::int64_t id, const TagEdit& edit);
 
     DatabaseStats stats();
     // Copies the write-ahead log into the database file and empties it (sizes, backups).
@@ -188,6 +226,8 @@ private:
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
     GameSummary summary(std::int64_t id);
     void recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos);
+    void update_tree_for_edit(const StoredGame& g, ResultCode result, std::int64_t old_date, std::int64_t new_date);
+    void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
     Tree tree_of_key(std::uint64_t key);
 

@@ -26,13 +26,21 @@ struct ImportOptions {
     // many as the database holds, the indexes of games by player, event and date are dropped at
     // the first batch and built again by finish(): one sort instead of an insertion per game each.
     std::int64_t expected_games = 0;
+    // A game that matches one stored game replaces it, keeping its id (its judgements go, since the
+    // moves may differ): the game stored from the same file and line, else the one with the same
+    // game, start, White, Black and Date whose first 10 plies (all, when either is shorter) are the
+    // same. More than one stored match: the game is rejected. A match identical to the new game in
+    // moves, tags, result and annotations is left as it is (already imported, or a duplicate).
+    bool replace = false;
 };
 
 enum class ImportAction {
     stored, // stored (valid or partial: see status)
     duplicate, // same as other_id: skipped
     already_imported, // this very record (file, line, content) is stored as other_id: skipped
-    rejected, // not stored: broken with reject_broken, or a game kind not supported yet
+    rejected, // not stored: broken with reject_broken, a game kind not supported yet, or (replace) more
+    // than one stored game matched
+    replaced, // (replace) stored in place of game_id, which keeps its id
 };
 std::string_view import_action_name(ImportAction a);
 
@@ -43,7 +51,7 @@ struct ImportReport {
     int source_line = 0;
     ImportAction action = ImportAction::stored;
     GameStatus status = GameStatus::valid;
-    std::int64_t game_id = 0; // stored: the new id
+    std::int64_t game_id = 0; // stored: the new id; replaced: the id of the game replaced (and kept)
     std::int64_t other_id = 0; // duplicate, already_imported: the stored game
     std::vector<std::int64_t> prefix_of; // its moves are a proper prefix of these stored games' moves
     std::vector<std::int64_t> has_prefix; // these stored games' moves are a proper prefix of its moves
@@ -61,6 +69,7 @@ struct ImportReport {
 
 struct ImportStats {
     std::int64_t added = 0, stored = 0, broken = 0, duplicates = 0, already_imported = 0, rejected = 0, prefix_flagged = 0;
+    std::int64_t replaced = 0; // stored in place of a matching stored game (replace)
     std::int64_t batches = 0, merges = 0;
     // Where the time went, in seconds. Preparing (replays, sorting) runs on another thread, while
     // the batch before is written; waiting is the writer's wait for it.

@@ -1,5 +1,5 @@
 // The read side of the game database: listing, position and pattern search, the opening tree,
-// one game, export; and deleting a game.
+// one game, export. Changing stored games (editing tags, deleting) is in db/edit.cpp.
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -65,6 +65,9 @@ std::string where(const GameFilter& f, Params& params) {
                         " ESCAPE '\\')");
     if (f.result) terms.push_back("g.result = " + params.add(std::int64_t(*f.result)));
     if (f.kind) terms.push_back("g.kind = " + params.add(std::int64_t(*f.kind)));
+    if (f.status) terms.push_back("g.status = " + params.add(std::int64_t(*f.status)));
+    if (f.id_from) terms.push_back("g.id >= " + params.add(*f.id_from));
+    if (f.id_to) terms.push_back("g.id <= " + params.add(*f.id_to));
     if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
     if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
     if (terms.empty()) return "1";
@@ -477,94 +480,6 @@ void GameDatabase::for_each_game(const GameFilter& filter, const std::function<b
         if (g && !f(*g)) break;
     }
     tx.commit();
-}
-
-void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos) {
-    // The games that played `move` from `pos` reach the position after it one ply later.
-    const GameKind kind = pos.kind();
-    AnyPosition child = pos;
-    child.play(move);
-    std::vector<IndexEntry> entries;
-    index_->lookup(index_key(child), entries);
-    Statement game(db_, "SELECT start_position, moves, date_key, kind FROM games WHERE id = ?1");
-    std::int64_t best_id = 0, best_date = -1;
-    for (const IndexEntry& e : entries) {
-        if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
-        const ResetAtExit done(game);
-        game.bind(1, e.game);
-        if (game.step() && GameKind(game.get_int(3)) == kind) {
-            AnyPosition p = stored_start(kind, game.get_text(0));
-            MoveDecoder moves(game.get_blob(1));
-            Move m;
-            for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.play(m);
-            if (index_key(p) == key && moves.next(m) && m == move &&
-                std::pair(game.get_int64(2), e.game) > std::pair(best_date, best_id)) {
-                best_date = game.get_int64(2);
-                best_id = e.game;
-            }
-        }
-    }
-    Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
-    update.bind(1, std::int64_t(key))
-        .bind(2, std::int64_t(stored_raw(move)))
-        .bind(3, best_id)
-        .bind(4, std::max<std::int64_t>(best_date, 0));
-    update.run();
-}
-
-bool GameDatabase::delete_game(std::int64_t id) {
-    Transaction tx(db_, TransactionKind::immediate);
-    GameKind kind = GameKind::gounki;
-    std::optional<AnyPosition> start;
-    std::optional<std::vector<Move>> moves;
-    ResultCode result = ResultCode::unknown;
-    {
-        Statement st(db_, "SELECT kind, start_position, moves, result FROM games WHERE id = ?1");
-        st.bind(1, id);
-        if (!st.step()) return false;
-        kind = GameKind(st.get_int(0));
-        start = stored_start(kind, st.get_text(1));
-        moves = decode_moves(st.get_blob(2));
-        result = ResultCode(st.get_int(3));
-    }
-    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
-
-    const std::vector<std::uint64_t> keys = position_keys(*start, *moves);
-    index_->remove_game(id, keys);
-
-    Statement dec(db_,
-                  "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
-                  "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
-    Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
-    AnyPosition pos = *start;
-    for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
-        const Move m = (*moves)[ply];
-        dec.bind(1, std::int64_t(keys[ply]))
-            .bind(2, std::int64_t(stored_raw(m)))
-            .bind(3, int(result == ResultCode::white_wins))
-            .bind(4, int(result == ResultCode::black_wins))
-            .bind(5, int(result == ResultCode::draw));
-        std::int64_t left = -1, latest = 0;
-        {
-            const ResetAtExit done(dec);
-            if (dec.step()) {
-                left = dec.get_int64(0);
-                latest = dec.get_int64(1);
-            }
-        }
-        if (left == 0) {
-            drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(stored_raw(m)));
-            drop.run();
-        } else if (left > 0 && latest == id) {
-            recompute_latest(keys[ply], m, pos);
-        }
-        pos.play(m);
-    }
-    Statement del(db_, "DELETE FROM games WHERE id = ?1");
-    del.bind(1, id);
-    del.run();
-    tx.commit();
-    return true;
 }
 
 } // namespace gounki::db

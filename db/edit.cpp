@@ -1,0 +1,427 @@
+// Changing stored games: editing a game's tags, deleting games. Each change runs in one write
+// transaction and keeps the columns, the position index, the opening tree counts and the stored
+// judgements in step with the games.
+#include <algorithm>
+#include <cctype>
+
+#include "db/game_db.hpp"
+
+namespace gounki::db {
+
+namespace {
+
+// Tags kept as columns of games, in their canonical spelling.
+constexpr std::string_view column_tags[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+// Tags that say which game is played and from where: changing one would need the moves replayed
+// under other rules, which an edit does not do.
+constexpr std::string_view defining_tags[] = {"Game", "SetUp", "Position", "FEN", "Size", "Rules", "GameType"};
+
+bool same_name(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+template <std::size_t N>
+const std::string_view* find_name(const std::string_view (&names)[N], std::string_view name) {
+    const auto it = std::find_if(std::begin(names), std::end(names), [&](std::string_view n) { return same_name(n, name); });
+    return it == std::end(names) ? nullptr : it;
+}
+
+// The canonical spelling of a column or defining tag, else the name as given.
+std::string canonical_name(const std::string& name) {
+    if (const auto* c = find_name(column_tags, name)) return std::string(*c);
+    if (const auto* d = find_name(defining_tags, name)) return std::string(*d);
+    return name;
+}
+
+bool has_control(std::string_view text) {
+    return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+void check_name(const std::string& name) {
+    if (name.empty()) throw EditRefused("a tag name cannot be empty");
+    if (has_control(name) || name.find_first_of("\"[]{}") != std::string::npos || name.front() == ' ' || name.back() == ' ')
+        throw EditRefused("'" + name + "' is not a tag name (no quotes, brackets, braces, control characters or outer spaces)");
+}
+
+// A Date as records write it: YYYY.MM.DD, parts unknown as ??, or no date at all.
+bool date_reads(std::string_view text) {
+    if (text.empty() || date_key(text) != 0) return true;
+    return std::all_of(text.begin(), text.end(), [](char c) { return c == '?' || c == '.' || c == '-' || c == '/'; });
+}
+
+// The game's columns and stored tags as an edit changes them.
+struct EditPlan {
+    std::string event, site, date, round, white, black;
+    ResultCode result = ResultCode::unknown;
+    std::vector<std::pair<std::string, std::string>> others; // the tags table, in order
+    bool columns_changed = false, others_changed = false;
+    std::vector<TagChange> changes;
+
+    std::string* column(std::string_view name) {
+        if (name == "Event") return &event;
+        if (name == "Site") return &site;
+        if (name == "Date") return &date;
+        if (name == "Round") return &round;
+        if (name == "White") return &white;
+        if (name == "Black") return &black;
+        return nullptr;
+    }
+};
+
+std::string refusal_prefix(std::int64_t id) { return "game " + std::to_string(id) + ": "; }
+
+[[noreturn]] void refuse_defining(std::int64_t id, const std::string& name) {
+    throw EditRefused(refusal_prefix(id) + "the " + name +
+                      " tag defines the game (its rules, board or start), and changing it would mean replaying the "
+                      "moves again, which edit does not do: delete the game and import the corrected record instead");
+}
+
+// A tag of the game as it is shown (show, export), or none.
+std::optional<std::string> shown_value(const StoredGame& g, std::string_view name) {
+    for (const auto& [n, v] : g.tags)
+        if (n == name) return v;
+    return std::nullopt;
+}
+
+// Whether a defining tag set to `value` says what the game is already: its value as shown, or the
+// game's name in any case, or a stone game's board size when no Size is shown (the default).
+bool says_already(const StoredGame& g, std::string_view name, const std::string& value) {
+    if (shown_value(g, name) == value) return true;
+    if (name == "Game") return parse_game_kind(value) == g.summary.kind;
+    if (name == "Size" && g.summary.kind != GameKind::gounki && !shown_value(g, name))
+        return value == std::to_string(g.stone_start.rules().size);
+    return false;
+}
+
+void plan_remove(EditPlan& plan, const StoredGame& g, const std::string& name) {
+    const std::int64_t id = g.summary.id;
+    if (find_name(defining_tags, name)) {
+        if (shown_value(g, name)) refuse_defining(id, name);
+        throw EditRefused(refusal_prefix(id) + "it has no " + name + " tag to remove");
+    }
+    if (name == "Result") {
+        plan.changes.push_back({name, std::string(result_text(plan.result)), std::nullopt});
+        plan.result = ResultCode::unknown;
+        plan.columns_changed = true;
+        return;
+    }
+    if (std::string* col = plan.column(name)) {
+        if (col->empty()) throw EditRefused(refusal_prefix(id) + "it has no " + name + " tag to remove");
+        plan.changes.push_back({name, *col, std::nullopt});
+        col->clear();
+        plan.columns_changed = true;
+        return;
+    }
+    const auto it = std::find_if(plan.others.begin(), plan.others.end(), [&](const auto& t) { return t.first == name; });
+    if (it == plan.others.end()) throw EditRefused(refusal_prefix(id) + "it has no " + name + " tag to remove");
+    plan.changes.push_back({name, it->second, std::nullopt});
+    plan.others.erase(it);
+    plan.others_changed = true;
+}
+
+void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, const std::string& value) {
+    const std::int64_t id = g.summary.id;
+    if (has_control(value)) throw EditRefused(refusal_prefix(id) + "the value of " + name + " holds a control character");
+    if (find_name(defining_tags, name)) {
+        if (!says_already(g, name, value)) refuse_defining(id, name);
+        return; // already so
+    }
+    if (name == "Result") {
+        const auto r = parse_result(value);
+        if (!r) throw EditRefused(refusal_prefix(id) + "Result must be 1-0, 0-1, 1/2-1/2 or *, not '" + value + "'");
+        if (*r == plan.result) return;
+        plan.changes.push_back({name, std::string(result_text(plan.result)), std::string(result_text(*r))});
+        plan.result = *r;
+        plan.columns_changed = true;
+        return;
+    }
+    if (std::string* col = plan.column(name)) {
+        if (name == "Date" && !date_reads(value))
+            throw EditRefused(refusal_prefix(id) + "Date must read as YYYY.MM.DD (unknown parts as ?\?), not '" + value + "'");
+        if (*col == value) return;
+        plan.changes.push_back(
+            {name, col->empty() ? std::nullopt : std::optional(*col), value.empty() ? std::nullopt : std::optional(value)});
+        *col = value;
+        plan.columns_changed = true;
+        return;
+    }
+    const auto it = std::find_if(plan.others.begin(), plan.others.end(), [&](const auto& t) { return t.first == name; });
+    if (it != plan.others.end() && it->second == value) return;
+    plan.changes.push_back({name, it == plan.others.end() ? std::nullopt : std::optional(it->second), value});
+    if (it == plan.others.end()) plan.others.emplace_back(name, value);
+    else it->second = value;
+    plan.others_changed = true;
+}
+
+AnyPosition start_of(const StoredGame& g) {
+    return g.summary.kind == GameKind::gounki ? AnyPosition(g.start) : AnyPosition(g.stone_start);
+}
+
+// Refuses a Result that the game's final position contradicts (a game won on the board).
+void check_result(const StoredGame& g, ResultCode result) {
+    if (result == ResultCode::unknown) return;
+    AnyPosition pos = start_of(g);
+    for (Move m : g.moves) pos.play(m);
+    if (!pos.game_over() || outcome_text(pos.outcome()) == result_text(result)) return;
+    const Outcome o = pos.outcome();
+    const std::string what = o == Outcome::draw ? "a draw" : o == Outcome::white_wins ? "a win for White" : "a win for Black";
+    throw EditRefused(refusal_prefix(g.summary.id) + "its moves end in " + what + " on the board (" +
+                      std::string(outcome_text(o)) + ", after ply " + std::to_string(g.moves.size()) + "): a Result of " +
+                      std::string(result_text(result)) + " contradicts it");
+}
+
+// The id of `name` in players or events, added when new; 0 for no name.
+std::int64_t name_id(Database& db, const char* table, const std::string& name) {
+    if (name.empty()) return 0;
+    {
+        Statement find(db, std::string("SELECT id FROM ") + table + " WHERE name = ?1");
+        find.bind(1, name);
+        if (find.step()) return find.get_int64(0);
+    }
+    Statement insert(db, std::string("INSERT INTO ") + table + " (name) VALUES (?1)");
+    insert.bind(1, name);
+    insert.run();
+    return db.last_insert_rowid();
+}
+
+Statement& bind_id_or_null(Statement& st, int index, std::int64_t id) { return id ? st.bind(index, id) : st.bind_null(index); }
+
+} // namespace
+
+std::optional<std::vector<TagChange>> GameDatabase::edit_tags(std::int64_t id, const TagEdit& edit) {
+    Transaction tx(db_, TransactionKind::immediate);
+    const std::optional<StoredGame> g = game(id);
+    if (!g) return std::nullopt;
+    const GameSummary& s = g->summary;
+    EditPlan plan{s.event, s.site, s.date, s.round, s.white, s.black, s.result, {}, false, false, {}};
+    {
+        Statement tags(db_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+        tags.bind(1, id);
+        while (tags.step()) plan.others.emplace_back(tags.get_string(0), tags.get_string(1));
+    }
+    std::vector<std::string> named;
+    const auto once = [&](const std::string& name) {
+        check_name(name);
+        if (std::find(named.begin(), named.end(), name) != named.end())
+            throw EditRefused(refusal_prefix(id) + "the tag " + name + " is named twice in one edit");
+        named.push_back(name);
+    };
+    for (const std::string& raw : edit.remove) {
+        const std::string name = canonical_name(raw);
+        once(name);
+        plan_remove(plan, *g, name);
+    }
+    for (const auto& [raw, value] : edit.set) {
+        const std::string name = canonical_name(raw);
+        once(name);
+        plan_set(plan, *g, name, value);
+    }
+    if (plan.result != s.result) check_result(*g, plan.result);
+
+    const std::int64_t old_date = date_key(s.date), new_date = date_key(plan.date);
+    if (plan.columns_changed) {
+        Statement update(db_,
+                         "UPDATE games SET event_id = ?2, site = ?3, date = ?4, date_key = ?5, round = ?6, white_id = ?7, "
+                         "black_id = ?8, result = ?9 WHERE id = ?1");
+        update.bind(1, id);
+        bind_id_or_null(update, 2, name_id(db_, "events", plan.event));
+        update.bind_text_or_null(3, plan.site).bind_text_or_null(4, plan.date).bind(5, new_date).bind_text_or_null(6, plan.round);
+        bind_id_or_null(update, 7, name_id(db_, "players", plan.white));
+        bind_id_or_null(update, 8, name_id(db_, "players", plan.black));
+        update.bind(9, std::int64_t(plan.result));
+        update.run();
+    }
+    if (plan.others_changed) {
+        Statement clear(db_, "DELETE FROM tags WHERE game_id = ?1");
+        clear.bind(1, id);
+        clear.run();
+        Statement insert(db_, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)");
+        int seq = 0;
+        for (const auto& [name, value] : plan.others) {
+            insert.bind(1, id).bind(2, seq++).bind(3, name).bind(4, value);
+            insert.run();
+        }
+    }
+    if (plan.result != s.result) settle_result_diagnostics(id, s.status);
+    if (plan.result != s.result || new_date != old_date) update_tree_for_edit(*g, plan.result, old_date, new_date);
+    tx.commit();
+    return std::move(plan.changes);
+}
+
+// A new Result settles what the import said about the old one; an invalid game whose only errors
+// were those becomes valid (a partial one stays partial: its moves stop at an error).
+void GameDatabase::settle_result_diagnostics(std::int64_t id, GameStatus status) {
+    Statement drop(db_,
+                   "DELETE FROM diagnostics WHERE game_id = ?1 AND code IN ('result-contradicts', 'result-mismatch', "
+                   "'result-incomplete', 'no-result', 'bad-result-tag')");
+    drop.bind(1, id);
+    drop.run();
+    if (status != GameStatus::invalid) return;
+    Statement errors(db_, "SELECT count(*) FROM diagnostics WHERE game_id = ?1 AND severity = 2");
+    errors.bind(1, id);
+    if (errors.step() && errors.get_int64(0) == 0) {
+        Statement valid(db_, "UPDATE games SET status = 0 WHERE id = ?1");
+        valid.bind(1, id);
+        valid.run();
+    }
+}
+
+// The tree counts of the game's shallow plies follow its new result, and the latest game of each
+// (position, move) its new date.
+void GameDatabase::update_tree_for_edit(const StoredGame& g, ResultCode result, std::int64_t old_date, std::int64_t new_date) {
+    const ResultCode old = g.summary.result;
+    const std::int64_t id = g.summary.id;
+    const auto delta = [&](ResultCode r) { return std::int64_t(result == r) - std::int64_t(old == r); };
+    Statement counts(db_,
+                     "UPDATE tree_stats SET white_wins = white_wins + ?3, black_wins = black_wins + ?4, draws = draws + ?5 "
+                     "WHERE key = ?1 AND move = ?2 RETURNING latest_game, latest_date");
+    Statement newer(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
+    AnyPosition pos = start_of(g);
+    for (std::size_t ply = 0; ply < g.moves.size() && ply < std::size_t(tree_depth_); ++ply) {
+        const Move m = g.moves[ply];
+        const std::uint64_t key = index_key(pos);
+        std::int64_t latest_game = 0, latest_date = 0;
+        {
+            const ResetAtExit done(counts);
+            counts.bind(1, std::int64_t(key))
+                .bind(2, std::int64_t(stored_raw(m)))
+                .bind(3, delta(ResultCode::white_wins))
+                .bind(4, delta(ResultCode::black_wins))
+                .bind(5, delta(ResultCode::draw));
+            if (!counts.step())
+                throw DbError(0, "the database is damaged: the opening tree lacks a move of game " + std::to_string(id));
+            latest_game = counts.get_int64(0);
+            latest_date = counts.get_int64(1);
+        }
+        if (new_date != old_date) {
+            if (std::pair(new_date, id) > std::pair(latest_date, latest_game)) {
+                newer.bind(1, std::int64_t(key)).bind(2, std::int64_t(stored_raw(m))).bind(3, id).bind(4, new_date);
+                newer.run();
+            } else if (latest_game == id) {
+                recompute_latest(key, m, pos);
+            }
+        }
+        pos.play(m);
+    }
+}
+
+std::int64_t GameDatabase::delete_games(std::span<const std::int64_t> ids) {
+    Transaction tx(db_, TransactionKind::immediate);
+    // Every game of the database: emptied at once rather than game by game (tags, diagnostics and
+    // judgements go by ON DELETE CASCADE; ids still only grow, meta keeps the next one).
+    std::vector<std::int64_t> distinct(ids.begin(), ids.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::int64_t existing = 0, total = 0;
+    {
+        Statement exists(db_, "SELECT 1 FROM games WHERE id = ?1");
+        for (std::int64_t id : distinct) {
+            const ResetAtExit done(exists);
+            exists.bind(1, id);
+            existing += exists.step();
+        }
+        Statement count(db_, "SELECT count(*) FROM games");
+        if (count.step()) total = count.get_int64(0);
+    }
+    if (existing > 0 && existing == total) {
+        db_.exec("DELETE FROM games; DELETE FROM tree_stats; DELETE FROM position_blocks; DELETE FROM position_runs;");
+        tx.commit();
+        return existing;
+    }
+    std::int64_t deleted = 0;
+    for (std::int64_t id : distinct) deleted += delete_game(id);
+    tx.commit();
+    return deleted;
+}
+
+void GameDatabase::recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos) {
+    // The games that played `move` from `pos` reach the position after it one ply later.
+    const GameKind kind = pos.kind();
+    AnyPosition child = pos;
+    child.play(move);
+    std::vector<IndexEntry> entries;
+    index_->lookup(index_key(child), entries);
+    Statement game(db_, "SELECT start_position, moves, date_key, kind FROM games WHERE id = ?1");
+    std::int64_t best_id = 0, best_date = -1;
+    for (const IndexEntry& e : entries) {
+        if (e.ply == 0 || e.ply > std::uint32_t(tree_depth_)) continue; // tree_stats counts plies below the depth
+        const ResetAtExit done(game);
+        game.bind(1, e.game);
+        if (game.step() && GameKind(game.get_int(3)) == kind) {
+            AnyPosition p = stored_start(kind, game.get_text(0));
+            MoveDecoder moves(game.get_blob(1));
+            Move m;
+            for (std::uint32_t i = 0; i + 1 < e.ply && moves.next(m); ++i) p.play(m);
+            if (index_key(p) == key && moves.next(m) && m == move &&
+                std::pair(game.get_int64(2), e.game) > std::pair(best_date, best_id)) {
+                best_date = game.get_int64(2);
+                best_id = e.game;
+            }
+        }
+    }
+    Statement update(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
+    update.bind(1, std::int64_t(key))
+        .bind(2, std::int64_t(stored_raw(move)))
+        .bind(3, best_id)
+        .bind(4, std::max<std::int64_t>(best_date, 0));
+    update.run();
+}
+
+bool GameDatabase::delete_game(std::int64_t id) {
+    Transaction tx(db_, TransactionKind::immediate);
+    GameKind kind = GameKind::gounki;
+    std::optional<AnyPosition> start;
+    std::optional<std::vector<Move>> moves;
+    ResultCode result = ResultCode::unknown;
+    {
+        Statement st(db_, "SELECT kind, start_position, moves, result FROM games WHERE id = ?1");
+        st.bind(1, id);
+        if (!st.step()) return false;
+        kind = GameKind(st.get_int(0));
+        start = stored_start(kind, st.get_text(1));
+        moves = decode_moves(st.get_blob(2));
+        result = ResultCode(st.get_int(3));
+    }
+    if (!moves) throw DbError(0, "the database is damaged: the moves of game " + std::to_string(id) + " do not decode");
+
+    const std::vector<std::uint64_t> keys = position_keys(*start, *moves);
+    index_->remove_game(id, keys);
+
+    Statement dec(db_,
+                  "UPDATE tree_stats SET games = games - 1, white_wins = white_wins - ?3, black_wins = black_wins - ?4, "
+                  "draws = draws - ?5 WHERE key = ?1 AND move = ?2 RETURNING games, latest_game");
+    Statement drop(db_, "DELETE FROM tree_stats WHERE key = ?1 AND move = ?2");
+    AnyPosition pos = *start;
+    for (std::size_t ply = 0; ply < moves->size() && ply < std::size_t(tree_depth_); ++ply) {
+        const Move m = (*moves)[ply];
+        dec.bind(1, std::int64_t(keys[ply]))
+            .bind(2, std::int64_t(stored_raw(m)))
+            .bind(3, int(result == ResultCode::white_wins))
+            .bind(4, int(result == ResultCode::black_wins))
+            .bind(5, int(result == ResultCode::draw));
+        std::int64_t left = -1, latest = 0;
+        {
+            const ResetAtExit done(dec);
+            if (dec.step()) {
+                left = dec.get_int64(0);
+                latest = dec.get_int64(1);
+            }
+        }
+        if (left == 0) {
+            drop.bind(1, std::int64_t(keys[ply])).bind(2, std::int64_t(stored_raw(m)));
+            drop.run();
+        } else if (left > 0 && latest == id) {
+            recompute_latest(keys[ply], m, pos);
+        }
+        pos.play(m);
+    }
+    Statement del(db_, "DELETE FROM games WHERE id = ?1");
+    del.bind(1, id);
+    del.run();
+    tx.commit();
+    return true;
+}
+
+} // namespace gounki::db

@@ -1,0 +1,124 @@
+#pragma once
+// The importer's state (Importer::Impl), shared by its two halves: db/import.cpp writes the batches,
+// db/import_match.cpp finds the stored games a new one duplicates, extends, is a prefix of, or
+// replaces. Internal to db/import*.cpp.
+
+#include <future>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "db/import.hpp"
+#include "db/import_prepare.hpp"
+
+namespace gounki::db {
+
+using namespace detail;
+
+// Games shorter than this are found by final position through the partial index games_short_end
+// (db/game_db.cpp, migration 4); longer ones through the position index.
+constexpr std::uint32_t short_game_plies = 8;
+
+struct Importer::Impl {
+    Impl(GameDatabase& g, ImportOptions o, std::function<void(const ImportReport&)> cb)
+        : gdb(g), db(g.sql()), opt(o), on_report(std::move(cb)),
+          same_end(db,
+                   "SELECT g.id, g.source_id, g.source_line, g.moves, g.start_position, g.result, g.kind, w.name, b.name "
+                   "FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
+                   "WHERE g.id = ?1 AND g.ply_count = ?2"),
+          // The bound ply count alone does not let SQLite use the partial index: the literal does.
+          short_end(db,
+                    "SELECT id FROM games WHERE end_key = ?1 AND ply_count = ?2 AND ply_count < " +
+                        std::to_string(short_game_plies)),
+          find_player(db, "SELECT id FROM players WHERE name = ?1"), insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
+          find_event(db, "SELECT id FROM events WHERE name = ?1"), insert_event(db, "INSERT INTO events (name) VALUES (?1)"),
+          find_source(db, "SELECT id FROM sources WHERE path = ?1"), insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
+          insert_game(db,
+                      "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
+                      "start_position, ply_count, status, moves, source_id, source_line, end_key, id, annotated) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"),
+          insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
+          insert_diag(
+              db,
+              "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+          insert_note(db,
+                      "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
+                      "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
+          find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE id = ?1 AND ply_count = ?2"),
+          game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
+          all_end_keys(db, "SELECT end_key FROM games"), new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
+          max_id(db, "SELECT coalesce(max(id), 0) FROM games"),
+          tree_upsert(db,
+                      "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
+                      "games = games + excluded.games, white_wins = white_wins + excluded.white_wins, "
+                      "black_wins = black_wins + excluded.black_wins, draws = draws + excluded.draws, "
+                      "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                      "THEN excluded.latest_game ELSE latest_game END, "
+                      "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
+                      "THEN excluded.latest_date ELSE latest_date END"),
+          next_id(
+              db,
+              "SELECT max((SELECT value FROM meta WHERE name = 'next_game_id'), (SELECT coalesce(max(id), 0) + 1 FROM games))"),
+          set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'") {}
+
+    void submit(ImportStats& stats);
+    void write(PreparedBatch& batch, ImportStats& stats);
+    std::int64_t name_id(Statement& find, Statement& insert, std::unordered_map<std::string, std::int64_t>& cache,
+                         const std::string& name);
+    void load_end_keys();
+    void add_end_keys(std::vector<std::uint64_t>& keys);
+    void match_end_keys(PreparedBatch& b);
+    void games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids);
+    void check_duplicate(Prepared& p, std::int64_t source_id);
+    // Stores a game under the next id, or under `replacing` (a stored game just deleted).
+    void store(Prepared& p, std::int64_t source_id, std::int64_t replacing = 0);
+    // replace: the stored game `p` replaces, or 0 (none, or `p` is settled: skipped or rejected).
+    std::int64_t find_replaced(Prepared& p, std::int64_t source_id);
+    std::vector<std::int64_t> same_players_and_opening(const Prepared& p);
+    bool same_as_stored(const Prepared& p, std::int64_t id);
+    // A statement prepared once for the importer's life (the replace lookups, rarely used).
+    Statement& statement(const std::string& sql);
+    void flag_prefixes(Prepared& p, std::span<Prepared> batch);
+    // The steps of write(), in order.
+    void decide_lookup_indexes();
+    void mark_prefix_candidates(std::vector<Prepared>& batch);
+    void store_games(std::vector<Prepared>& batch);
+    void add_index_run(const PreparedBatch& prepared);
+    void add_tree_counts(const std::vector<Prepared>& batch);
+    void tally(std::vector<Prepared>& batch, ImportStats& stats);
+    void note(std::int64_t game, const std::string& text);
+
+    GameDatabase& gdb;
+    Database& db;
+    ImportOptions opt;
+    std::function<void(const ImportReport&)> on_report;
+    std::vector<GameInput> queue;
+    std::future<PreparedBatch> pending; // the batch being prepared on another thread
+    Statement same_end, short_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
+    Statement insert_game, insert_tag, insert_diag, insert_note, find_end, game_moves;
+    Statement all_end_keys, new_end_keys, max_id, tree_upsert, next_id, set_next_id;
+    std::int64_t id_counter = 0; // the id the next stored game of this batch gets
+    std::unordered_map<std::string, std::int64_t> players, events, sources;
+    std::unordered_map<std::string, std::string> absolute_paths;
+    std::vector<std::uint64_t> end_keys; // final positions of the stored games, in key_less order
+    bool end_keys_loaded = false;
+    bool has_empty_in_batch = false; // an empty game was stored in this batch already
+    std::int64_t last_seen_id = 0;
+    bool lookup_decided = false; // whether to defer the lookup indexes (expected_games)
+    bool lookup_dropped = false; // they were dropped: finish() builds them again
+    std::vector<IndexEntry> found; // scratch
+    std::vector<std::int64_t> ending; // scratch: games_ending's answer
+    // This batch's stored games of at least short_game_plies plies by final position: they are in
+    // no run of the position index until the batch's run is added.
+    std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;
+    std::int64_t first_import_id = 0; // the id of this import's first stored game: later ids are its own
+    bool replaced_in_batch = false;
+    std::unordered_set<std::int64_t>
+        replaced_ids; // the stored games this import replaced // a game took an old id: the batch's index entries need sorting
+    std::unordered_map<std::string, std::unique_ptr<Statement>> statements;
+};
+
+} // namespace gounki::db

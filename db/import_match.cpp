@@ -1,0 +1,285 @@
+// The importer's matching of new games against stored ones: final positions, duplicates, prefix
+// flags both ways, and (replace) the stored game a new one replaces.
+#include <algorithm>
+#include <optional>
+
+#include "db/import_impl.hpp"
+
+namespace gounki::db {
+
+void Importer::Impl::games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids) {
+    // The stored games whose final position is `key` at ply `plies`, in id order. A game's final
+    // position is in the position index at its last ply; the rows are checked for that ply count.
+    ids.clear();
+    if (plies < short_game_plies) {
+        const ResetAtExit done(short_end);
+        short_end.bind(1, std::int64_t(key)).bind(2, std::int64_t(plies));
+        while (short_end.step()) ids.push_back(short_end.get_int64(0));
+        return;
+    }
+    found.clear();
+    gdb.index().lookup_filtered(key, found);
+    for (const IndexEntry& e : found)
+        if (e.ply == plies) ids.push_back(e.game);
+    const auto [from, to] = batch_ends.equal_range(key);
+    for (auto it = from; it != to; ++it) ids.push_back(it->second);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
+
+void Importer::Impl::load_end_keys() {
+    // Inside the write transaction: the keys and the id they reach are one consistent snapshot.
+    std::vector<std::uint64_t> added;
+    {
+        Statement& st = end_keys_loaded ? new_end_keys : all_end_keys;
+        const ResetAtExit done(st);
+        if (end_keys_loaded) st.bind(1, last_seen_id); // games other importers stored since our last batch
+        while (st.step()) added.push_back(std::uint64_t(st.get_int64(0)));
+    }
+    end_keys_loaded = true;
+    add_end_keys(added);
+    const ResetAtExit done(max_id);
+    max_id.step();
+    last_seen_id = max_id.get_int64(0);
+}
+
+void Importer::Impl::add_end_keys(std::vector<std::uint64_t>& keys) {
+    std::sort(keys.begin(), keys.end(), key_less);
+    const std::size_t old = end_keys.size();
+    end_keys.insert(end_keys.end(), keys.begin(), keys.end());
+    std::inplace_merge(end_keys.begin(), end_keys.begin() + std::ptrdiff_t(old), end_keys.end(), key_less);
+}
+
+// Walks the batch's sorted entries and the sorted final positions of the stored games side by side:
+// the plies at which a game stands where a stored game ended, without a lookup per position.
+void Importer::Impl::match_end_keys(PreparedBatch& b) {
+    std::size_t j = 0;
+    for (const BatchEntry& e : b.entries) {
+        while (j < end_keys.size() && key_less(end_keys[j], e.key)) ++j;
+        if (j == end_keys.size()) break;
+        if (end_keys[j] == e.key && e.ply > 0) b.games[e.game].stored_end_plies.push_back(e.ply);
+    }
+    for (Prepared& p : b.games) std::sort(p.stored_end_plies.begin(), p.stored_end_plies.end());
+}
+
+void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
+    // A duplicate ends on the same position at the same ply; then compare what the rule names.
+    const std::uint32_t n = std::uint32_t(p.in.moves.size());
+    const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
+        (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
+    if (!stored_end && p.longer_in_batch.empty() && (n > 0 || !has_empty_in_batch)) return;
+    std::int64_t dup = 0, same_record = 0;
+    games_ending(p.keys.back(), n, ending);
+    for (std::int64_t other : ending) {
+        const ResetAtExit done(same_end);
+        same_end.bind(1, other).bind(2, std::int64_t(n));
+        const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
+            blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
+            same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
+            same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
+        if (same) {
+            if (!dup) dup = other;
+            if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = other;
+        }
+    }
+    if (same_record) {
+        p.skip = true;
+        p.report.action = ImportAction::already_imported;
+        p.report.other_id = same_record;
+    } else if (dup && !opt.keep_duplicates) {
+        p.skip = true;
+        p.report.action = ImportAction::duplicate;
+        p.report.other_id = dup;
+    } else if (dup) {
+        p.report.other_id = dup; // stored anyway, still reported
+    }
+}
+
+void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
+    const std::size_t n = p.in.moves.size();
+    if (n == 0) return; // an empty game is a prefix of everything: not worth a flag
+    constexpr std::size_t max_flags = 10;
+    const std::int64_t id = p.report.game_id;
+
+    // Stored games that are prefixes of this one (or hold the same moves): their final position is
+    // one of ours, at the same ply, found by match_end_keys or, in this batch, while preparing.
+    const auto add = [&](std::int64_t other, bool same_length) {
+        // A game of this batch can turn up twice: by the query (it is stored already) and in-batch.
+        auto& list = same_length ? p.report.same_moves : p.report.has_prefix;
+        if (list.size() < max_flags && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
+    };
+    for (std::uint32_t ply : p.stored_end_plies) {
+        games_ending(p.keys[ply], ply, ending);
+        for (std::int64_t other : ending) {
+            if (other == id || other == p.report.other_id) continue;
+            const ResetAtExit done(find_end);
+            find_end.bind(1, other).bind(2, std::int64_t(ply));
+            if (find_end.step() && find_end.get_text(2) == p.start_text && find_end.get_int64(3) == std::int64_t(p.in.kind) &&
+                blob_starts_with(p.moves_blob, find_end.get_blob(1)))
+                add(other, ply == n);
+        }
+    }
+    for (std::uint32_t i : p.shorter_in_batch) {
+        const Prepared& other = batch[i];
+        if (other.skip || other.report.game_id == p.report.other_id) continue;
+        if (other.start_text == p.start_text && other.in.kind == p.in.kind && blob_starts_with(p.moves_blob, other.moves_blob))
+            add(other.report.game_id, other.in.moves.size() == n);
+    }
+
+    // Stored games of which this one is a proper prefix: they reach our final position at our
+    // last ply. The runs' Bloom filters rule out almost every lookup.
+    if (!p.can_go_on) return; // a won game cannot go on
+    std::vector<std::int64_t> candidates;
+    if (p.index_maybe) {
+        found.clear();
+        gdb.index().lookup_filtered(p.keys[n], found);
+        for (const IndexEntry& e : found)
+            if (e.ply == n && e.game != id) candidates.push_back(e.game);
+    }
+    // Games of this batch stored before this one are not in a run yet.
+    for (std::uint32_t other : p.longer_in_batch)
+        if (!batch[other].skip) candidates.push_back(batch[other].report.game_id);
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (std::int64_t other : candidates) {
+        if (p.report.prefix_of.size() >= max_flags) break;
+        const ResetAtExit done(game_moves);
+        game_moves.bind(1, other);
+        if (game_moves.step() && game_moves.get_int64(3) > std::int64_t(n) && game_moves.get_text(1) == p.start_text &&
+            game_moves.get_int64(2) == std::int64_t(p.in.kind) && blob_starts_with(game_moves.get_blob(0), p.moves_blob))
+            p.report.prefix_of.push_back(other);
+    }
+}
+
+// Which unfinished games may be a prefix of a stored one: their final positions against the
+// runs' Bloom filters, all at once in key order.
+void Importer::Impl::mark_prefix_candidates(std::vector<Prepared>& batch) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> finals;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        if (!batch[i].skip && batch[i].can_go_on && !batch[i].in.moves.empty())
+            finals.emplace_back(batch[i].keys.back(), std::uint32_t(i));
+    if (finals.empty()) return;
+    std::sort(finals.begin(), finals.end(), [](const auto& a, const auto& b) { return key_less(a.first, b.first); });
+    std::vector<std::uint64_t> keys;
+    keys.reserve(finals.size());
+    for (const auto& f : finals) keys.push_back(f.first);
+    const std::vector<bool> maybe = gdb.index().may_contain(keys);
+    for (std::size_t k = 0; k < finals.size(); ++k) batch[finals[k].second].index_maybe = maybe[k];
+}
+
+Statement& Importer::Impl::statement(const std::string& sql) {
+    auto& slot = statements[sql];
+    if (!slot) slot = std::make_unique<Statement>(db, sql);
+    slot->reset();
+    return *slot;
+}
+
+namespace {
+
+// The plies compared when a game is matched by its players and date rather than by its place.
+constexpr std::size_t replace_opening_plies = 10;
+
+std::string id_list(const std::vector<std::int64_t>& ids) {
+    std::string out;
+    for (std::int64_t id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
+    return out;
+}
+
+} // namespace
+
+// The stored games of the same game, start, White, Black and Date whose first plies are this game's.
+std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepared& p) {
+    std::vector<std::int64_t> out;
+    // A player the database does not know cannot match; no name matches games without one.
+    const auto player = [&](const std::string& name) -> std::optional<std::int64_t> {
+        if (name.empty()) return 0;
+        const ResetAtExit done(find_player);
+        find_player.bind(1, name);
+        return find_player.step() ? std::optional(find_player.get_int64(0)) : std::nullopt;
+    };
+    const auto white = player(p.white), black = player(p.black);
+    if (!white || !black) return out;
+    Statement& st =
+        statement("SELECT id, moves, ply_count FROM games WHERE kind = ?1 AND white_id IS ?2 AND black_id IS ?3 AND date IS ?4 "
+                  "AND coalesce(start_position, '') = ?5 ORDER BY id");
+    const ResetAtExit done(st);
+    st.bind(1, std::int64_t(p.in.kind));
+    if (*white) st.bind(2, *white);
+    if (*black) st.bind(3, *black);
+    st.bind_text_or_null(4, p.date).bind(5, p.start_text);
+    const std::size_t n = p.in.moves.size();
+    while (st.step()) {
+        const std::size_t k = std::min({replace_opening_plies, n, std::size_t(st.get_int64(2))});
+        if (k == 0 && (n != 0 || st.get_int64(2) != 0)) continue;
+        const std::vector<std::uint8_t> opening = encode_moves(std::span<const Move>(p.in.moves).first(k));
+        if (blob_starts_with(st.get_blob(1), opening)) out.push_back(st.get_int64(0));
+    }
+    return out;
+}
+
+// Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
+// tags, status and annotations.
+bool Importer::Impl::same_as_stored(const Prepared& p, std::int64_t id) {
+    Statement& st =
+        statement("SELECT g.moves, coalesce(g.start_position, ''), g.result, g.kind, coalesce(w.name, ''), coalesce(b.name, ''), "
+                  "coalesce(e.name, ''), coalesce(g.site, ''), coalesce(g.date, ''), coalesce(g.round, ''), g.status, "
+                  "coalesce(g.annotated, '') FROM games g LEFT JOIN players w ON w.id = g.white_id "
+                  "LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id WHERE g.id = ?1");
+    {
+        const ResetAtExit done(st);
+        st.bind(1, id);
+        if (!st.step()) return false;
+        const auto blob = st.get_blob(0);
+        if (blob.size() != p.moves_blob.size() || !blob_starts_with(blob, p.moves_blob) || st.get_text(1) != p.start_text ||
+            st.get_int64(2) != std::int64_t(p.in.result) || st.get_int64(3) != std::int64_t(p.in.kind) ||
+            st.get_text(4) != p.white || st.get_text(5) != p.black || st.get_text(6) != p.event || st.get_text(7) != p.site ||
+            st.get_text(8) != p.date || st.get_text(9) != p.round || st.get_int64(10) != std::int64_t(p.in.status) ||
+            st.get_text(11) != p.in.annotated)
+            return false;
+    }
+    Statement& tags = statement("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
+    const ResetAtExit done(tags);
+    tags.bind(1, id);
+    std::size_t i = 0;
+    for (; tags.step(); ++i)
+        if (i >= p.other_tags.size() || tags.get_text(0) != p.other_tags[i].first || tags.get_text(1) != p.other_tags[i].second)
+            return false;
+    return i == p.other_tags.size();
+}
+
+std::int64_t Importer::Impl::find_replaced(Prepared& p, std::int64_t source_id) {
+    std::vector<std::int64_t> ids;
+    // Standard input ("-") is no place: two different inputs read from it share its name.
+    if (source_id && p.in.source_file != "-") {
+        Statement& st = statement("SELECT id FROM games WHERE source_id = ?1 AND source_line = ?2 ORDER BY id");
+        const ResetAtExit done(st);
+        st.bind(1, source_id).bind(2, p.in.source_line);
+        while (st.step()) ids.push_back(st.get_int64(0));
+    }
+    const bool by_place = !ids.empty();
+    if (!by_place) ids = same_players_and_opening(p);
+    if (ids.empty()) return 0;
+    const auto reject = [&](const std::string& why) {
+        p.skip = true;
+        p.report.action = ImportAction::rejected;
+        p.report.reason = why;
+        return std::int64_t(0);
+    };
+    const std::string how = by_place ? "its file and line" : "its players, date and first moves";
+    if (ids.size() > 1)
+        return reject("it matches " + std::to_string(ids.size()) + " stored games by " + how + " (" + id_list(ids) +
+                      "), so none was replaced: delete the wrong ones, or change their tags, and import again");
+    if ((first_import_id && ids[0] >= first_import_id) || replaced_ids.count(ids[0]))
+        return reject("it matches game " + std::to_string(ids[0]) + " by " + how +
+                      ", which this same import stored or replaced already");
+    if (same_as_stored(p, ids[0])) {
+        p.skip = true;
+        p.report.action = by_place ? ImportAction::already_imported : ImportAction::duplicate;
+        p.report.other_id = ids[0];
+        return 0;
+    }
+    replaced_ids.insert(ids[0]);
+    return ids[0];
+}
+
+} // namespace gounki::db
