@@ -218,7 +218,7 @@ int run_board(const QCommandLineParser& p) {
                            "unexpected argument '" + p.positionalArguments().first().toStdString() +
                                "' (the position goes after --position, quoted)");
     const std::string file = p.value("output").toStdString();
-    std::string format = p.value("format").toStdString();
+    std::string format = p.value("format").trimmed().toLower().toStdString();
     if (format.empty()) {
         const bool texty = file.size() > 4 && (file.ends_with(".txt") || file.ends_with(".md"));
         format = texty ? "text" : "svg";

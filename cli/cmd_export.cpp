@@ -22,8 +22,9 @@ void describe_export(QCommandLineParser& p) {
     p.addOption(
         {"format",
          QString::fromStdString("The records' format: " + parser::format_names_text() +
-                                " (gpn, the default: every game; sgf: the stone games; psq: Gomoku games, one file each)."),
-         "name", "gpn"});
+                                " (gpn: every game; sgf: the stone games; psq: Gomoku games, one file each); by default told "
+                                "by the extension of -o, else gpn."),
+         "name"});
     add_notation_option(p, false);
     p.addOption({"json", "Print a JSON summary instead of a line of text."});
 }
@@ -134,10 +135,18 @@ int run_export(const QCommandLineParser& p) {
     const std::string path = p.value("output").toStdString();
     Notation notation = Notation::wikipedia;
     if (!read_notation(self, p, false, notation)) return exit_usage;
-    const auto format = parser::parse_record_format(p.value("format").toStdString());
+    // --format, else the extension of -o (games.sgf), else gpn; never a format the name contradicts.
+    std::optional<parser::RecordFormat> by_name;
+    if (path != "-" && parser::has_record_extension(path)) by_name = parser::format_of(path, {});
+    const auto format = p.isSet("format") ? parser::parse_record_format(p.value("format").trimmed().toStdString())
+                                          : by_name.value_or(parser::RecordFormat::gpn);
     if (!format)
         return usage_error(self,
                            "--format must be " + parser::format_names_text() + ", got '" + p.value("format").toStdString() + "'");
+    if (by_name && *by_name != *format)
+        return usage_error(self,
+                           "-o " + path + " names a " + std::string(parser::format_name(*by_name)) + " file but --format is " +
+                               std::string(parser::format_name(*format)) + ": give a matching name, or leave --format out");
     const parser::FormatInfo& info = parser::format_info(*format);
     if (info.one_game_per_file && path == "-")
         return usage_error(self, "--format psq writes one file per game: -o names a folder");

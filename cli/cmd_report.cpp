@@ -1,5 +1,6 @@
 // gounki report [--db PATH] (IDS... | filters | --all) --format html|md|gpn -o OUT
 // Annotated reports of stored games from their stored judgements (gounki analyze).
+#include <QFileInfo>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,7 +23,10 @@ namespace gounki::cli {
 void describe_report(QCommandLineParser& p) {
     add_db_option(p);
     add_game_choice_options(p, "report on");
-    p.addOption({"format", "html (one self-contained file), md (Markdown) or gpn (annotated records).", "FORMAT", "html"});
+    p.addOption({"format",
+                 "html (one self-contained file), md (Markdown) or gpn (annotated records); by default told by the "
+                 "extension of -o (.html .htm, .md .markdown, .gpn .pgn), else html.",
+                 "FORMAT"});
     p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
     p.addOption({"title", "The report's title.", "TEXT"});
     p.addOption({"json", "Print one JSON object saying what was written."});
@@ -49,6 +53,34 @@ report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgemen
     r.black = g.summary.black;
     r.result = std::string(db::result_text(g.summary.result));
     return r;
+}
+
+// The format the extension of `path` names ("" for none that a report format has).
+QString format_of_extension(const QString& path) {
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == "html" || ext == "htm") return "html";
+    if (ext == "md" || ext == "markdown") return "md";
+    if (ext == "gpn" || ext == "pgn") return "gpn";
+    return {};
+}
+
+// --format in any case, else the extension of -o, else html; a --format that the extension of -o
+// contradicts (-o games.md --format html) is refused rather than writing HTML into a .md file.
+bool report_format(const Command& self, const QCommandLineParser& p, QString& format) {
+    const QString output = p.value("output");
+    const QString by_name = output == "-" ? QString() : format_of_extension(output);
+    format = p.isSet("format") ? p.value("format").trimmed().toLower() : by_name.isEmpty() ? QString("html") : by_name;
+    if (format != "html" && format != "md" && format != "gpn") {
+        usage_error(self, "--format must be html, md or gpn, not '" + p.value("format").toStdString() + "'");
+        return false;
+    }
+    if (!by_name.isEmpty() && by_name != format) {
+        usage_error(self,
+                    "-o " + output.toStdString() + " names a " + by_name.toStdString() + " file but --format is " +
+                        format.toStdString() + ": give a matching name, or leave --format out");
+        return false;
+    }
+    return true;
 }
 
 bool write_output(const std::string& path, const std::string& text, std::string& error) {
@@ -79,10 +111,9 @@ bool write_output(const std::string& path, const std::string& text, std::string&
 
 int run_report(const QCommandLineParser& p) {
     const Command& self = *find_command("report");
-    const QString format = p.value("format");
-    if (format != "html" && format != "md" && format != "gpn")
-        return usage_error(self, "--format must be html, md or gpn, not '" + format.toStdString() + "'");
     if (!p.isSet("output")) return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output)");
+    QString format;
+    if (!report_format(self, p, format)) return exit_usage;
     report::GpnOptions gpn;
     if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
     if (p.isSet("notation") && format != "gpn") return usage_error(self, "--notation is for --format gpn (annotated records)");

@@ -118,7 +118,7 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
     f.event = p.value("event").toStdString();
     f.source = p.value("source").toStdString();
     if (p.isSet("result")) {
-        f.result = db::parse_result(p.value("result").toStdString());
+        f.result = db::parse_result(p.value("result").trimmed().toLower().toStdString());
         if (!f.result) {
             exit_code =
                 usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
@@ -126,7 +126,7 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         }
     }
     if (p.isSet("status")) {
-        f.status = db::parse_status(p.value("status").toStdString());
+        f.status = db::parse_status(p.value("status").trimmed().toLower().toStdString());
         if (!f.status) {
             exit_code =
                 usage_error(cmd, "--status must be valid, partial or invalid, got '" + p.value("status").toStdString() + "'");

@@ -325,3 +325,44 @@ TEST_CASE("gounki report writes a stored Gomoku game with its stone moves and ru
     CHECK(count_of(r.out, "[Size \"19\"]") == 1);
     CHECK(count_of(r.out, "1. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
 }
+
+TEST_CASE("report and export tell the format from the output's extension, and option values are read in any case",
+          "[report][cli]") {
+    const TempDir dir("formats");
+    const std::string db = dir.file("games.db");
+    const std::string record = dir.file("games.gpn");
+    write_text(record,
+               "[Game \"Gomoku\"]\n[White \"Wanda\"]\n[Black \"Bert\"]\n[Result \"0-1\"]\n\n"
+               "1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 0-1\n\n"
+               "[Game \"Gomoku\"]\n[White \"Wanda\"]\n[Black \"Bert\"]\n[Result \"1-0\"]\n\n"
+               "1. h8 h9 2. a1 i9 3. b1 j9 4. c1 k9 5. e1 g9 1-0\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, record}).status == 0);
+
+    // report: -o x.md writes Markdown, -o x.gpn annotated records, an unknown extension HTML.
+    CHECK(run_gounki_args({"report", "--quiet", "--db", db, "--all", "-o", dir.file("r.md")}).status == 0);
+    CHECK(slurp(dir.file("r.md")).rfind("# ", 0) == 0);
+    CHECK(run_gounki_args({"report", "--quiet", "--db", db, "--all", "-o", dir.file("r.gpn")}).status == 0);
+    CHECK(contains(slurp(dir.file("r.gpn")), "[Game \"Gomoku\"]"));
+    CHECK(run_gounki_args({"report", "--quiet", "--db", db, "--all", "-o", dir.file("r.out")}).status == 0);
+    CHECK(contains(slurp(dir.file("r.out")), "<!DOCTYPE html>"));
+    CHECK(run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "HTML", "-o", dir.file("R.HTM")}).status == 0);
+    CHECK(contains(slurp(dir.file("R.HTM")), "<!DOCTYPE html>"));
+    const CliRun clash = run_gounki_args({"report", "--db", db, "--all", "--format", "html", "-o", dir.file("clash.md")});
+    CHECK(clash.status == 2);
+    CHECK(contains(clash.err, "names a md file but --format is html"));
+    CHECK(!std::filesystem::exists(dir.file("clash.md")));
+
+    // export: -o x.sgf writes SGF; a contradicting --format is refused; --format in any case.
+    CHECK(run_gounki_args({"export", "--db", db, "-o", dir.file("e.sgf")}).status == 0);
+    CHECK(slurp(dir.file("e.sgf")).rfind("(;", 0) == 0);
+    CHECK(run_gounki_args({"export", "--db", db, "--format", "sgf", "-o", dir.file("e.gpn")}).status == 2);
+    CHECK(!std::filesystem::exists(dir.file("e.gpn")));
+    CHECK(run_gounki_args({"export", "--db", db, "--format", "GPN", "-o", dir.file("e.txt")}).status == 0);
+    CHECK(contains(slurp(dir.file("e.txt")), "[Game \"Gomoku\"]"));
+
+    // Filter values and board formats in any case.
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--result", "White", "--json"}).out, "\"total\":1"));
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--result", "BLACK", "--json"}).out, "\"total\":1"));
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--status", "Valid", "--json"}).out, "\"total\":2"));
+    CHECK(contains(run_gounki_args({"board", "--position", "gomoku", "--format", "Text"}).out, "Black to move"));
+}
