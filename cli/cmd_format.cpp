@@ -62,6 +62,10 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
     }
     out.text = std::move(text).str();
     const std::string_view head = std::string_view(out.text).substr(0, 256);
+    if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
+        print_err(parser::format_diagnostic(parser::file_diagnostic("binary-file", name, why)) + "\n");
+        return false;
+    }
     out.format = parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
     return true;
 }
@@ -123,6 +127,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     const Lines lines(input.text);
     std::string out;
     int kept_from = 0; // the first line of a game kept as written, until the next game's line is known
+    const long games_before = t.games;
     GameRecord game;
     while (source->next(game)) {
         for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
@@ -142,6 +147,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     }
     for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
     if (kept_from) out += lines.between(kept_from, 0);
+    if (t.games == games_before) print_err(parser::format_diagnostic(parser::no_game_found(input.name)) + "\n");
     t.io_failed |= source->io_failed();
     return out;
 }

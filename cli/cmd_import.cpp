@@ -1,6 +1,10 @@
 // gounki import [--db PATH] [--keep-duplicates] [--reject-broken] [--replace] [--json] FILE...
 // Options and printing only: reading, parsing and storing the games is pipeline/import.hpp.
 #include <QElapsedTimer>
+#include <fstream>
+#include <filesystem>
+#include <cstring>
+#include <cerrno>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -12,6 +16,7 @@
 #include "cli/json_lines.hpp"
 #include "cli/progress.hpp"
 #include "db/import.hpp"
+#include "parser/formats.hpp"
 #include "parser/record.hpp"
 #include "pipeline/import.hpp"
 
@@ -139,6 +144,21 @@ int run_import(const QCommandLineParser& p) {
     request.options.reject_broken = p.isSet("reject-broken");
     request.options.replace = p.isSet("replace");
     request.options.batch_games = std::size_t(batch);
+    // Files that cannot be opened are reported before the database is opened: an import of nothing
+    // readable leaves no new empty database behind.
+    std::erase_if(request.files, [&](const std::string& file) {
+        std::error_code ec;
+        if (file == "-" || (std::ifstream(file, std::ios::binary) && !std::filesystem::is_directory(file, ec))) return false;
+        const std::string why = std::filesystem::is_directory(file, ec) ? "it is a directory" : std::strerror(errno);
+        folder_errors.push_back(parser::file_diagnostic("io-error", file, "cannot read the file: " + why));
+        return true;
+    });
+    if (request.files.empty()) {
+        for (const parser::Diagnostic& d : folder_errors)
+            json ? print_json_line(diagnostic_json(d)) : print_err(parser::format_diagnostic(d) + "\n");
+        print_err("gounki import: nothing to import; the database was not opened\n");
+        return exit_usage;
+    }
     const std::uint64_t total_bytes = pipeline::input_bytes(request.files);
 
     auto database = open_database(self, p, db::Access::read_write);

@@ -165,10 +165,17 @@ int run_validate(const QCommandLineParser& p) {
             file.clear();
             file.seekg(0);
         }
+        if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
+            out.diagnostic(parser::file_diagnostic("binary-file", name, why), t);
+            t.io_failed = true;
+            continue;
+        }
         const parser::RecordFormat format =
             parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
         std::istream& in = name == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
+        const long games_before = t.games;
         read_file(*parser::open_source(format, in, name, options), out, t);
+        if (t.games == games_before) out.diagnostic(parser::no_game_found(name), t);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.summary(t, p.isSet("stats"), seconds);

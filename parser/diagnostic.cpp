@@ -1,6 +1,8 @@
 #include "core/gounki/movegen.hpp"
 #include "parser/record.hpp"
 
+#include <cstdio>
+
 namespace gounki::parser {
 
 std::string_view severity_name(Severity s) { return s == Severity::error ? "error" : "warning"; }
@@ -23,7 +25,24 @@ std::string format_diagnostic(const Diagnostic& d) {
     out += ": ";
     out += severity_name(d.severity);
     out += ": ";
-    out += d.message;
+    // Control characters (from a binary file, or typed by mistake) would act on a terminal: shown
+    // as escapes instead (\x01 for C0 and DEL, \u0085 for C1).
+    const std::string& m = d.message;
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        const auto c = static_cast<unsigned char>(m[i]);
+        const auto next = i + 1 < m.size() ? static_cast<unsigned char>(m[i + 1]) : 0;
+        char escape[8];
+        if (c < 0x20 || c == 0x7F) {
+            std::snprintf(escape, sizeof escape, "\\x%02x", c);
+            out += escape;
+        } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
+            std::snprintf(escape, sizeof escape, "\\u%04x", next);
+            out += escape;
+            ++i;
+        } else {
+            out += char(c);
+        }
+    }
     out += " [" + d.code + "]";
     return out;
 }

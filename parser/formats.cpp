@@ -106,6 +106,31 @@ bool has_record_extension(const std::filesystem::path& name, std::optional<Recor
     return false;
 }
 
+std::string not_a_record_file(std::string_view head) {
+    using namespace std::string_view_literals;
+    if (head.starts_with("\xFF\xFE\0\0"sv) || head.starts_with("\0\0\xFE\xFF"sv))
+        return "the file is UTF-32 text: save it as UTF-8 to read it";
+    if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
+        return "the file is UTF-16 text: save it as UTF-8 to read it";
+    const std::size_t nul = head.find('\0');
+    if (nul == std::string_view::npos) return {};
+    return "the file holds a NUL byte (at byte " + std::to_string(nul + 1) +
+        "): it is a binary file, not a record file; not read";
+}
+
+Diagnostic file_diagnostic(std::string code, const std::string& file, std::string message, Severity severity) {
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.file = file;
+    d.message = std::move(message);
+    return d;
+}
+
+Diagnostic no_game_found(const std::string& file) {
+    return file_diagnostic("no-game", file, "no game found in the file", Severity::warning);
+}
+
 RecordFormat format_of(const std::filesystem::path& name, std::string_view head, std::optional<RecordFormat> forced) {
     if (forced) return *forced;
     head = without_bom(head);

@@ -85,6 +85,14 @@ RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
 // Whether a file name has an extension of some record format (of `format` when given).
 bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
 
+// Why a file whose first bytes are `head` is no record file at all, for an error that refuses it
+// (binary-file): UTF-16 or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one.
+std::string not_a_record_file(std::string_view head);
+// A diagnostic about a whole file (no line): binary-file, no-game, io-error.
+Diagnostic file_diagnostic(std::string code, const std::string& file, std::string message, Severity severity = Severity::error);
+// The warning for a file in which no game was found (an empty file, or one of blanks only).
+Diagnostic no_game_found(const std::string& file);
+
 // A reader of `in` in `format`.
 std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, std::string name, const ReadOptions& options = {});
 

@@ -35,8 +35,9 @@ enum class Severity : std::uint8_t { warning, error };
 //   errors:   illegal-move, ambiguous-move, move-after-end, bad-move (unreadable movetext), unterminated-comment,
 //             unterminated-variation, unmatched-paren, unterminated-tag, bad-tag, too-deep, syntax,
 //             result-contradicts, result-mismatch, bad-position, missing-position, bad-rules, unsupported-game,
-//             unknown-game, game-too-large, io-error
-//   warnings: plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
+//             unknown-game, game-too-large, io-error, binary-file (UTF-16/32 text or NUL bytes: the file is
+//             not read)
+//   warnings: no-game (a file without any game), plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
 //             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,
 //             bad-escape, bad-nag, misplaced-annotation, misplaced-variation, empty-variation,
 //             duplicate-tag, missing-setup, not-utf8, wrong-deploy-order (LC4), ambiguous-exit (LC4 `g8#`

@@ -240,6 +240,24 @@ bool Resolver::read_variation(const ast::Variation& v, LineRun& run) {
     return true;
 }
 
+namespace {
+
+// A token as a message shows it: at most 40 characters, then "... (N bytes)" (a binary file makes
+// tokens of kilobytes).
+std::string shortened(const std::string& text) {
+    constexpr std::size_t shown = 40;
+    if (utf8_length(text) <= shown) return text;
+    std::size_t at = 0;
+    for (std::size_t chars = 0; at < text.size() && chars < shown; ++chars) {
+        std::size_t length = 0;
+        first_code_point(std::string_view(text).substr(at), length);
+        at += std::max<std::size_t>(length, 1);
+    }
+    return text.substr(0, at) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+} // namespace
+
 bool Resolver::read_unknown(const ast::Unknown& u, LineRun& run) {
     const LineState& st = run.st;
     last_offset_ = std::max(last_offset_, u.offset + u.length);
@@ -274,10 +292,11 @@ bool Resolver::read_unknown(const ast::Unknown& u, LineRun& run) {
         const int size = st.pos.s.size();
         message += cat("; a ", game_kind_name(out_.kind), " move is a point such as h8 (", files_and_ranks(size), ")");
     }
-    Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + text + ": " + message);
+    const std::string shown = shortened(text);
+    Diagnostic& d = report(Severity::error, "bad-move", u.offset, move_label(st) + " " + shown + ": " + message);
     d.move_number = move_number(st);
     d.side = st.pos.side_to_move();
-    d.written = text;
+    d.written = shown;
     d.suggestion = near;
     return false;
 }

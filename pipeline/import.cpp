@@ -191,11 +191,18 @@ private:
             file.clear();
             file.seekg(0);
         }
+        if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
+            diagnostic(parser::file_diagnostic("binary-file", path, why));
+            io_errors_ = true;
+            return;
+        }
         std::istream& input = path == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
         const parser::RecordFormat format =
             parser::format_of(path == "-" ? std::filesystem::path() : std::filesystem::path(path), head, request_.format);
+        const std::int64_t games_before = games_read_;
         if (format == parser::RecordFormat::gpn) gpn(input, path);
         else source(*parser::open_source(format, input, path));
+        if (games_read_ == games_before) diagnostic(parser::no_game_found(path));
     }
 
     // Every format but GPN (parser/formats.hpp): game by game, in order.
@@ -206,6 +213,7 @@ private:
             for (const parser::Diagnostic& d : reader.take_file_diagnostics()) diagnostic(d);
             for (const parser::Diagnostic& d : record.diagnostics) diagnostic(d);
             importer_.add(db::game_input(std::move(record)));
+            ++games_read_;
             bytes_done_ = bytes_before + reader.bytes_read();
             progress();
         }
@@ -239,6 +247,7 @@ private:
                 importer_.add(std::move(g.input));
             }
             games_before += int(chunk.games.size());
+            games_read_ += std::int64_t(chunk.games.size());
             bytes_done_ += chunk.bytes;
             progress();
         };
@@ -262,6 +271,7 @@ private:
     const ImportEvents& events_;
     db::Importer importer_;
     std::uint64_t bytes_done_ = 0;
+    std::int64_t games_read_ = 0; // every file's games so far, to tell a file with none
     bool io_errors_ = false;
 };
 

@@ -248,7 +248,8 @@ TEST_CASE("a database from a newer gounki is refused and left unchanged", "[db]"
     }
     const std::string before = slurp(path);
     expect_refused(path, {"newer", "99"});
-    const CliRun r = run_gounki_args({"import", "--db", path, dir.file("none.gpn")});
+    write_text(dir / "one.gpn", "1. c2-d3 f7-e6 *\n");
+    const CliRun r = run_gounki_args({"import", "--db", path, dir.file("one.gpn")});
     CHECK(r.status == 2);
     CHECK(contains(r.err, "newer"));
     CHECK(slurp(path) == before);

@@ -182,3 +182,48 @@ TEST_CASE("gounki validate prints diagnostics with places, a summary, and the do
         CHECK(run_gounki("validate").status == 2);
     }
 }
+
+TEST_CASE("files that are no records are refused, empty ones warned about, control characters escaped", "[parser][cli]") {
+    TempDir dir("awkward");
+    write_text(dir / "empty.gpn", "");
+    write_text(dir / "blank.gpn", "\n  \n\t\n");
+    write_text(dir / "image.gpn", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+    write_text(dir / "utf16.pgn", std::string("\xFF\xFE[\0G\0a\0m\0e\0", 12));
+    write_text(dir / "good.gpn", "1. c2-d3 f7-e6 *\n");
+    write_text(dir / "utf32.gpn", std::string("\xFF\xFE\0\0[\0\0\0", 8));
+    write_text(dir / "control.gpn", "1. c2-d3 \x01\x1b[31m f7-e6 *\n");
+    write_text(dir / "long.gpn", "1. c2-d3 " + std::string(500, 'q') + " *\n");
+
+    const CliRun v = run_gounki_args({"validate", dir.file("empty.gpn"), dir.file("blank.gpn"), dir.file("image.gpn"),
+                                      dir.file("utf16.pgn"), dir.file("good.gpn")});
+    CHECK(v.status == 2); // a file refused as binary is an input error, as an unreadable one
+    CHECK(contains(v.out, dir.file("empty.gpn") + ": warning: no game found in the file [no-game]"));
+    CHECK(contains(v.out, dir.file("blank.gpn") + ": warning: no game found in the file [no-game]"));
+    CHECK(contains(v.out, dir.file("image.gpn") + ": error: the file holds a NUL byte (at byte 9)"));
+    CHECK(contains(v.out, dir.file("utf16.pgn") + ": error: the file is UTF-16 text: save it as UTF-8"));
+    CHECK(contains(v.out, "1 game in 5 files: 1 valid"));
+    CHECK(count_of(v.out, "[binary-file]") == 2);
+    CHECK(contains(run_gounki_args({"validate", dir.file("utf32.gpn")}).out, "the file is UTF-32 text"));
+
+    // import: the same, nothing stored from them; nothing readable at all creates no database.
+    const std::string db = dir.file("games.db");
+    const CliRun imp =
+        run_gounki_args({"import", "--db", db, dir.file("image.gpn"), dir.file("empty.gpn"), dir.file("good.gpn")});
+    CHECK(imp.status == 2);
+    CHECK(contains(imp.err, "[binary-file]"));
+    CHECK(contains(imp.err, dir.file("empty.gpn") + ": warning: no game found in the file [no-game]"));
+    CHECK(contains(imp.out + imp.err, "1 stored"));
+    const std::string none = dir.file("none.db");
+    const CliRun missing = run_gounki_args({"import", "--db", none, dir.file("missing.gpn")});
+    CHECK(missing.status == 2);
+    CHECK(contains(missing.err, "cannot read the file"));
+    CHECK(!fs::exists(none));
+
+    // A control character is shown as an escape, never sent to the terminal; a long token is cut.
+    const CliRun c = run_gounki_args({"validate", dir.file("control.gpn"), dir.file("long.gpn")});
+    CHECK(contains(c.out, "\\x01\\x1b"));
+    CHECK(c.out.find('\x1b') == std::string::npos);
+    CHECK(c.out.find('\x01') == std::string::npos);
+    CHECK(contains(c.out, std::string(40, 'q') + "... (500 bytes)"));
+    CHECK(!contains(c.out, std::string(41, 'q')));
+}
