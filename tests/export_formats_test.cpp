@@ -100,7 +100,8 @@ std::vector<stones::Rules> every_rule_set() {
             ninuki_with("simple"),
             ninuki_with("allow-double-three", 15),
             stones::Rules::defaults(GameKind::pente),
-            pente_free};
+            pente_free,
+            stones::Rules::defaults(GameKind::renju)};
 }
 
 } // namespace
@@ -125,7 +126,7 @@ TEST_CASE("SGF export: random games of each stone game read back as the same gam
             for (const Diagnostic& d : b.diagnostics) CHECK(d.severity == Severity::warning);
             ++games;
         }
-    CHECK(games == 200);
+    CHECK(games == 225);
 }
 
 TEST_CASE("SGF export: set-up stones and White to move, several games in one file", "[parser][sgf][export]") {
