@@ -1,6 +1,7 @@
 #include "core/stones/renju.hpp"
 
 #include <array>
+#include <utility>
 
 #include "core/stones/position.hpp"
 
@@ -127,10 +128,26 @@ Forbidden judge(Board& b, int c, int depth) {
     return Forbidden::none;
 }
 
+// Whether the lines through the empty `point` hold enough black stones for a forbidden shape: an
+// overline or a four needs three others within four points on one line, a double-three two on each
+// of two lines (judge's own bounds). Most points of a game fail it, and skip the board's copy.
+bool may_be_forbidden(const StonePosition& pos, int point) {
+    const int f0 = point_file(point), r0 = point_rank(point);
+    int lines_of_two = 0;
+    for (const auto& [df, dr] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{1, 1}, std::pair{1, -1}}) {
+        int n = 0;
+        for (int k = -4; k <= 4; ++k)
+            n += k != 0 && pos.on_board(f0 + k * df, r0 + k * dr) && pos.at(make_point(f0 + k * df, r0 + k * dr)) == Stone::black;
+        if (n >= 3) return true;
+        lines_of_two += n >= 2;
+    }
+    return lines_of_two >= 2;
+}
+
 } // namespace
 
 Forbidden renju_forbidden(const StonePosition& pos, int point) {
-    if (!pos.on_board(point) || pos.at(point) != Stone::empty) return Forbidden::none;
+    if (!pos.on_board(point) || pos.at(point) != Stone::empty || !may_be_forbidden(pos, point)) return Forbidden::none;
     Board b;
     b.cells.fill(blocked);
     for (int r = 0; r < pos.size(); ++r)
