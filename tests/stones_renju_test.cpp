@@ -173,6 +173,11 @@ TEST_CASE("Renju: records, SGF and the engine", "[stones][renju]") {
     REQUIRE(sgf[0].tag("OpeningRule") != nullptr);
     CHECK(*sgf[0].tag("OpeningRule") == "RIF");
     CHECK(parser::read_sgf("(;GM[4]RU[Yamaguchi];B[hh])", "y.sgf")[0].kind == GameKind::renju);
+    const auto gn = parser::read_sgf("(;GM[4]GN[Renju game, Soosyrv 8];B[hh])", "g.sgf");
+    CHECK(gn[0].kind == GameKind::renju);
+    CHECK(*gn[0].tag("OpeningRule") == "Soosyrv-8");
+    // Written back, RU names the game and the opening rule.
+    CHECK(parser::write_sgf(sgf[0]).find("RU[Renju RIF]") != std::string::npos);
 
     // The engine never plays a forbidden point: Black to move, where h8 (a double-three) would
     // otherwise be its strongest move.
@@ -183,5 +188,19 @@ TEST_CASE("Renju: records, SGF and the engine", "[stones][renju]") {
     const auto r = s.search(pos, l);
     REQUIRE(r.best != Move::none());
     CHECK(r.best != M("h8"));
+
+    // White wins by a four whose only five point is forbidden to Black: f5 f6 f7 (f4 Black) and f9
+    // leave f8, where a black stone makes c8-h8, an overline. In Gomoku the same f8 would be Black's
+    // winning six, so White has no such win there.
+    const auto black = {"c8", "d8", "e8", "g8", "h8", "f4"};
+    const auto white = {"f5", "f6", "f7", "a15", "o15", "o1"};
+    const StonePosition trap = setup(renju(), black, white, Color::white);
+    analysis::StoneSearcher v;
+    const analysis::VcfResult win = v.find_vcf(trap, 5);
+    REQUIRE(win.found);
+    CHECK(win.plies == 3);
+    CHECK(win.line.front() == M("f9"));
+    analysis::StoneSearcher free_searcher;
+    CHECK_FALSE(free_searcher.find_vcf(setup(gomoku(), black, white, Color::white), 5).found);
     CHECK(pos.is_legal(r.best));
 }
