@@ -204,3 +204,18 @@ TEST_CASE("Renju: records, SGF and the engine", "[stones][renju]") {
     CHECK_FALSE(free_searcher.find_vcf(setup(gomoku(), black, white, Color::white), 5).found);
     CHECK(pos.is_legal(r.best));
 }
+
+TEST_CASE("Renju: engine games never hold a forbidden black move", "[stones][renju]") {
+    TempDir dir("renju-selfplay");
+    const std::string file = (dir / "r.gpn").string();
+    const CliRun r = run_gounki("selfplay --game renju --games 2 --depth 2 --seed 5 -o '" + file + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto games = parser::read_records(slurp(file), "r.gpn");
+    REQUIRE(games.size() == 2);
+    for (const parser::GameRecord& g : games) {
+        CHECK(g.kind == GameKind::renju);
+        CHECK(g.status == parser::GameStatus::valid); // a forbidden move would be an illegal-move error
+        CHECK(g.main.plies.size() > 10);
+    }
+}
