@@ -119,6 +119,9 @@ TEST_CASE("Renju: double-fours, on two lines and on one", "[stones][renju]") {
     CHECK(black_at({"d8", "f8", "h8", "j8"}, {}, "g8") == PlaceError::double_four);
     // The same on a diagonal: c3 _ e5 [f6] g7 _ i9.
     CHECK(black_at({"c3", "e5", "g7", "i9"}, {}, "f6") == PlaceError::double_four);
+    // A four is a line that one more stone makes an exact five: b8 _ d8 e8 f8 [g8] (h8 White) becomes
+    // only an overline at c8, so it is no four, and with g5 g6 g7 up (g4 White) [g8] makes one four.
+    CHECK(black_at({"b8", "d8", "e8", "f8", "g5", "g6", "g7"}, {"h8", "g4"}, "g8") == PlaceError::none);
     // A straight four (e8 f8 g8 [h8], d8 and i8 empty) is one four, not two: allowed.
     CHECK(black_at({"e8", "f8", "g8"}, {}, "h8") == PlaceError::none);
     // d8 e8 _ [g8] _ i8 j8: no point makes a five (f8 and h8 make runs of four): a three, allowed.
