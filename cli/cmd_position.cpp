@@ -32,7 +32,7 @@ void describe_position(QCommandLineParser& p) {
     p.addPositionalArgument("POSITION",
                             "A position in the format of docs/rules.md 1.7, or 'start'; or a stone-game position "
                             "(\"Ninuki 19 ...\", README \"Stone positions\"), or a stone game's name ('gomoku', 'ninuki', "
-                            "'pente') for its empty board; "
+                            "'pente', 'renju') for its empty board; "
                             "or @FILE, a file holding an LC4 position file (64 cells V0, B1-B9, N1-N9 from a1 to h8) "
                             "or a Gounki position text on its first line.");
 }

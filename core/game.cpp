@@ -7,7 +7,7 @@ namespace gounki {
 namespace {
 
 // One row per GameKind, in its order (the values are stored in databases: append only).
-constexpr std::array<GameInfo, 4> table{{
+constexpr std::array<GameInfo, 5> table{{
     {GameKind::gounki,
      "Gounki",
      "gounki",
@@ -40,6 +40,15 @@ constexpr std::array<GameInfo, 4> table{{
      {19, 0, 0},
      Color::white,
      "five or more in a row or ten captured stones win; pairs are captured; 19x19; White moves first, on the centre"},
+    {GameKind::renju,
+     "Renju",
+     "renju",
+     {},
+     Family::stones,
+     {15, 0, 0},
+     Color::black,
+     "Black wins with exactly five and may not make a double-three, a double-four or an overline; White wins with five "
+     "or more; 15x15; Black moves first"},
 }};
 
 static_assert([] {

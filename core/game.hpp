@@ -40,7 +40,7 @@ const GameInfo& game_info(GameKind kind);
 inline std::string_view game_kind_name(GameKind kind) { return game_info(kind).name; }
 inline Family family_of(GameKind kind) { return game_info(kind).family; }
 inline bool is_stone_game(GameKind kind) { return family_of(kind) == Family::stones; }
-// The colour that makes a game's first move: White in Gounki and Pente, Black in Gomoku and Ninuki.
+// The colour that makes a game's first move: White in Gounki and Pente, Black in Gomoku, Ninuki and Renju.
 inline Color first_mover(GameKind kind) { return game_info(kind).first_mover; }
 
 // A game's name as people write it: the name or an alias, in any case, blanks around it ignored,

@@ -9,7 +9,7 @@ namespace gounki {
 
 // The games the tool knows (their names and traits: core/game.hpp). Stored in records, position
 // keys and database rows, so the numeric values are part of the file formats: append only.
-enum class GameKind : std::uint8_t { gounki = 0, gomoku = 1, ninuki = 2, pente = 3 };
+enum class GameKind : std::uint8_t { gounki = 0, gomoku = 1, ninuki = 2, pente = 3, renju = 4 };
 
 enum class Color : std::uint8_t { white = 0, black = 1 };
 

@@ -58,7 +58,6 @@ std::optional<std::string> opening_of(const std::vector<std::string>& words, std
 std::optional<std::string> rule_of(const std::string& w) {
     if (w == "freestyle" || w == "free" || w == "free-style" || w == "gomoku") return "freestyle";
     if (w == "standard" || w == "exact") return "standard";
-    if (w == "renju") return "renju";
     if (w == "caro") return "caro";
     if (const auto kind = parse_game_kind(w, Family::stones)) return std::string(game_info(*kind).id);
     return std::nullopt;
@@ -117,9 +116,7 @@ FiveRuleChoice choose_five_rules(std::string_view rule) {
         out.kind = *kind;
         return out;
     }
-    if (rule == "renju")
-        out.error = "Renju (Black may not make a double-three, a double-four or an overline) is not a game gounki plays yet";
-    else out.error = "'" + std::string(rule) + "' is not a game gounki plays";
+    out.error = "'" + std::string(rule) + "' is not a game gounki plays";
     return out;
 }
 

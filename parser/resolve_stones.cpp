@@ -34,7 +34,8 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
     if (!st.pos.stone) { // a point alone in a Gounki game
         report_move(Severity::error, "bad-move", m, st,
                     "a point alone is a move of a stone game; a Gounki move names a stack and where it goes "
-                    "(e.g. c2-d3); for a stone game, add a [Game \"Gomoku\"], [Game \"Ninuki\"] or [Game \"Pente\"] tag");
+                    "(e.g. c2-d3); for a stone game, add a [Game \"Gomoku\"], [Game \"Ninuki\"], [Game \"Pente\"] or [Game "
+                    "\"Renju\"] tag");
         return Move::none();
     }
     const stones::StonePosition& pos = st.pos.s;

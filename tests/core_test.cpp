@@ -325,7 +325,7 @@ TEST_CASE("looks_like_lc4 tells an LC4 file from a one-line position text", "[co
 }
 
 TEST_CASE("the game registry: one row per kind, names and aliases in any case, sizes and first movers", "[core][games]") {
-    REQUIRE(games().size() == 4);
+    REQUIRE(games().size() == 5);
     for (std::size_t i = 0; i < games().size(); ++i) {
         const GameInfo& g = games()[i];
         CHECK(std::size_t(g.kind) == i); // stored in databases: the table follows the enum
@@ -344,11 +344,12 @@ TEST_CASE("the game registry: one row per kind, names and aliases in any case, s
     CHECK_FALSE(parse_game_kind("gomokuninuki"));
     CHECK_FALSE(parse_game_kind("gounki", Family::stones));
     CHECK(parse_game_kind("ninuki", Family::stones) == GameKind::ninuki);
-    CHECK(game_ids_text() == "gounki, gomoku, ninuki or pente");
-    CHECK(game_ids_text(Family::stones) == "gomoku, ninuki or pente");
+    CHECK(game_ids_text() == "gounki, gomoku, ninuki, pente or renju");
+    CHECK(game_ids_text(Family::stones) == "gomoku, ninuki, pente or renju");
     CHECK(first_mover(GameKind::gounki) == Color::white);
     CHECK(first_mover(GameKind::gomoku) == Color::black);
     CHECK(first_mover(GameKind::pente) == Color::white);
+    CHECK(first_mover(GameKind::renju) == Color::black);
     CHECK(game_info(GameKind::gomoku).default_size() == 15);
     CHECK(game_info(GameKind::ninuki).default_size() == 19);
     CHECK_FALSE(game_info(GameKind::gounki).has_size(15));

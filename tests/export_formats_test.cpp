@@ -100,7 +100,8 @@ std::vector<stones::Rules> every_rule_set() {
             ninuki_with("simple"),
             ninuki_with("allow-double-three", 15),
             stones::Rules::defaults(GameKind::pente),
-            pente_free};
+            pente_free,
+            stones::Rules::defaults(GameKind::renju)};
 }
 
 } // namespace
@@ -125,7 +126,7 @@ TEST_CASE("SGF export: random games of each stone game read back as the same gam
             for (const Diagnostic& d : b.diagnostics) CHECK(d.severity == Severity::warning);
             ++games;
         }
-    CHECK(games == 200);
+    CHECK(games == 225);
 }
 
 TEST_CASE("SGF export: set-up stones and White to move, several games in one file", "[parser][sgf][export]") {
@@ -160,7 +161,24 @@ TEST_CASE("PSQ export: random Gomoku games read back as the same games; other ga
               (opening ? std::to_string(std::min<std::size_t>(std::stoul(*opening), g.main.plies.size())) : "0"));
         same_line(g.main, b.main, false);
     }
-    CHECK(contains(psq_cannot_hold(random_stone_game(rng, ninuki(19), 1, false)), "Gomoku games only"));
+    CHECK(contains(psq_cannot_hold(random_stone_game(rng, ninuki(19), 1, false)), "PSQ holds Gomoku and Renju games only"));
+    // Renju's games go as Gomocup's Renju group, and read back as Renju.
+    for (int i = 0; i < 10; ++i) {
+        GameRecord g = random_stone_game(rng, stones::Rules::defaults(GameKind::renju), i, false);
+        if (g.result == "*") { // the rule is named in the result line: a game without one cannot say it
+            CHECK(contains(psq_cannot_hold(g), "result line"));
+            g.result = "1/2-1/2";
+        }
+        REQUIRE(psq_cannot_hold(g).empty());
+        const std::string text = write_psq(g);
+        CAPTURE(text);
+        CHECK(contains(text, ",Renju15"));
+        const GameRecord b = read_psq(text, "r.psq");
+        CHECK(b.kind == GameKind::renju);
+        CHECK(b.status == GameStatus::valid);
+        CHECK(b.result == g.result);
+        same_line(g.main, b.main, false);
+    }
     GameRecord set_up = read_sgf("(;GM[4]AB[hh];W[ii])")[0];
     CHECK(contains(psq_cannot_hold(set_up), "start position"));
     GameRecord gounki_game;

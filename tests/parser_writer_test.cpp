@@ -182,7 +182,7 @@ TEST_CASE("thousands of random legal games survive write and read with the same 
     CHECK(plies > 50 * count);
 }
 
-TEST_CASE("random Gomoku, Ninuki and Pente games survive write and read with the same moves and rules",
+TEST_CASE("random Gomoku, Ninuki, Pente and Renju games survive write and read with the same moves and rules",
           "[parser][writer][stones]") {
     std::mt19937 rng(20261121);
     const stones::Rules rule_sets[] = {
@@ -210,6 +210,7 @@ TEST_CASE("random Gomoku, Ninuki and Pente games survive write and read with the
             r.tournament_rule = false;
             return r;
         }(),
+        stones::Rules::defaults(GameKind::renju),
     };
     std::vector<GameRecord> games;
     std::string text;

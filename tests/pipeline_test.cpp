@@ -177,7 +177,7 @@ TEST_CASE("stone-game inputs that are wrong get a clear error and the usage stat
     REQUIRE(run_gounki("import " + db + " " + samples + "10-gomoku.gpn").status == 0);
     const auto game = run_gounki("games " + db + " --game chess");
     CHECK(game.status == 2);
-    CHECK(count_of(game.err, "--game must be gounki, gomoku, ninuki or pente, got 'chess'") == 1);
+    CHECK(count_of(game.err, "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'") == 1);
     const auto pattern = run_gounki("search " + db + " --pattern 'Gomoku h8=q'");
     CHECK(pattern.status == 2);
     CHECK(count_of(pattern.err, "bad pattern at character") == 1);
@@ -299,7 +299,7 @@ TEST_CASE("a position of any game on the command line: a game's name, a stone te
     CHECK(count_of(lc4.err, "Ninuki has no LC4 format") == 1);
     const auto tree = run_gounki("tree --game chess --db " + shell_quoted(dir / "none.db"));
     CHECK(tree.status == 2);
-    CHECK(count_of(tree.err, "--game must be gounki, gomoku, ninuki or pente, got 'chess'") == 1);
+    CHECK(count_of(tree.err, "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'") == 1);
 }
 
 TEST_CASE("a pasted move list (--moves) is played before search, tree, best and board look at the position", "[pipeline]") {

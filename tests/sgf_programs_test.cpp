@@ -105,9 +105,6 @@ TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never
         const char* says;
     };
     const Case cases[] = {
-        {"(;GM[4]RU[Renju]\n;B[hh])", "unsupported-game", "RU[Renju]: Renju"},
-        {"(;GM[4]GN[Renju game, RIF]\n;B[hh])", "unsupported-game", "GN[Renju game, RIF]: Renju"},
-        {"(;GM[4]RU[Yamaguchi]\n;B[hh])", "unsupported-game", "Renju"},
         {"(;GM[4]RU[Caro]\n;B[hh])", "unsupported-game", "Caro"},
         {"(;GM[4]SZ[21]\n;B[hh])", "bad-rules", "SZ[21]"},
     };

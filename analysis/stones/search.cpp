@@ -61,6 +61,9 @@ void StoneSearcher::update_pv(int ply, Move m) {
 bool StoneSearcher::legal(int point, const Candidate& c) const {
     const stones::Rules& r = pos_.rules();
     if (pos_.breaks_tournament_rule(point)) return false; // legal in a record, but never played
+    // Renju's Black: a forbidden point may hide in any line (an overline reads as no threat at all
+    // once analyse() corrected it); an exact five is never forbidden.
+    if (r.forbidden_for(pos_.side_to_move())) return c.us.five || pos_.is_legal(Move::placement(point));
     if (!r.captures() || !r.no_double_three || c.caps_us > 0) return true;
     // A free three is always at least a closed three by the pattern table: fewer than two such
     // lines cannot be a double three, and the exact rule is asked only otherwise.
@@ -76,7 +79,6 @@ void StoneSearcher::analyse(int ply) {
     pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
     const stones::Rules& rules = pos_.rules();
-    const bool double_three_allowed = !(rules.captures() && rules.no_double_three);
     const bool caps = rules.captures();
     const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
     auto add = [&](int p) {
@@ -84,14 +86,14 @@ void StoneSearcher::analyse(int ply) {
         std::array<std::array<LineThreat, 4>, 2> t;
         board_.threats(p, t);
         c.point = std::int16_t(p);
-        if (!overline_wins) { // Gomoku standard: a "five" of the pattern table may be an overline
+        if (!overline_wins) { // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline
             for (Color c6 : {us, them})
                 for (LineThreat& l : t[std::size_t(index(c6))])
                     if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(p, c6)) l = LineThreat::none;
         }
         c.lines_us = t[std::size_t(index(us))];
-        c.us = point_worth(t[std::size_t(index(us))], double_three_allowed);
-        c.them = point_worth(t[std::size_t(index(them))], double_three_allowed);
+        c.us = point_worth(t[std::size_t(index(us))], !rules.double_three_forbidden(us));
+        c.them = point_worth(t[std::size_t(index(them))], !rules.double_three_forbidden(them));
         c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
         c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
         c.order = 0;

@@ -173,6 +173,9 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
             update_pv(ply, Move::placement(p));
         }
     }
+    // No block may be played (each one forbidden to the defender: Renju's Black): without captures,
+    // nothing else stops the five, which follows whatever the defender plays.
+    if (!any && !rules.captures()) return 2;
     return any ? longest : -1;
 }
 

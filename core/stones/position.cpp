@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "core/stones/renju.hpp"
+
 namespace gounki::stones {
 
 namespace {
@@ -93,25 +95,6 @@ std::string_view trim(std::string_view s) {
 
 } // namespace
 
-std::string point_name(int p) {
-    std::string s(1, char('a' + point_file(p)));
-    s += std::to_string(point_rank(p) + 1);
-    return s;
-}
-
-int parse_point(std::string_view text, int size) {
-    if (text.size() < 2 || text.size() > 3) return no_point;
-    const char f = char(text[0] | 0x20);
-    if (f < 'a' || f >= 'a' + size) return no_point;
-    int rank = 0;
-    for (std::size_t i = 1; i < text.size(); ++i) {
-        if (text[i] < '0' || text[i] > '9') return no_point;
-        rank = rank * 10 + (text[i] - '0');
-    }
-    if (text[1] == '0' || rank < 1 || rank > size) return no_point;
-    return make_point(f - 'a', rank - 1);
-}
-
 std::string_view place_error_text(PlaceError e) {
     switch (e) {
     case PlaceError::none: return "legal";
@@ -119,6 +102,8 @@ std::string_view place_error_text(PlaceError e) {
     case PlaceError::occupied: return "the point is occupied";
     case PlaceError::double_three: return "the stone makes two free threes at once (double-three, forbidden)";
     case PlaceError::game_over: return "the game has already ended";
+    case PlaceError::double_four: return "the stone makes two fours at once (double-four, forbidden)";
+    case PlaceError::overline: return "the stone makes six or more in a row (overline, forbidden)";
     }
     return "?";
 }
@@ -329,6 +314,11 @@ PlaceError StonePosition::check(Move move) const {
         if (captures_at(p, side_, taken) > 0) return PlaceError::none;
         if (free_threes_at(p, side_) >= 2 && !wins_at_once(p)) return PlaceError::double_three;
     }
+    if (rules_.forbidden_for(side_)) {
+        constexpr PlaceError errors[] = {PlaceError::none, PlaceError::double_three, PlaceError::double_four,
+                                         PlaceError::overline};
+        return errors[std::size_t(renju_forbidden(*this, p))];
+    }
     return PlaceError::none;
 }
 
@@ -370,8 +360,8 @@ void StonePosition::play(Move move, StoneUndo& undo) {
     if (undo.captured_count) set_captured(mover, captured_[index(mover)] + undo.captured_count);
     set_side_to_move(~mover);
     outcome_ = decide(mover, p, undo.captured_count > 0);
-    // No legal move left (every empty point a forbidden double-three): the game is drawn.
-    if (outcome_ == Outcome::none && rules_.captures() && rules_.no_double_three && stones_ < size() * size()) {
+    // No legal move left (every empty point forbidden): the game is drawn.
+    if (outcome_ == Outcome::none && rules_.double_three_forbidden(side_) && stones_ < size() * size()) {
         bool any = false;
         for (int r = 0; r < size() && !any; ++r)
             for (int f = 0; f < size() && !any; ++f) any = check(Move::placement(make_point(f, r))) == PlaceError::none;

@@ -1,5 +1,5 @@
 #pragma once
-// The rules of the stone games: Gomoku, Gomoku Ninuki and Pente (docs/rules.md section 2).
+// The rules of the stone games: Gomoku, Gomoku Ninuki, Pente and Renju (docs/rules.md section 2).
 //
 // Points: core/stones/points.hpp. Rules and their options: core/stones/rules.hpp.
 //
@@ -22,6 +22,8 @@
 //   - ten captured stones win at once (captures always count, whatever the options).
 // Pente is Ninuki's captures with both options fixed off, White first, and the tournament rule
 // (an option) which a record may break with a warning: breaks_tournament_rule, not check().
+// Renju is Gomoku on 15x15 where Black wins with exactly five and may not play a forbidden point
+// (double-three, double-four, overline: core/stones/renju.hpp); check() says which.
 
 #include <array>
 #include <cstdint>
@@ -40,7 +42,7 @@
 namespace gounki::stones {
 
 // Why a placement is not legal.
-enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over };
+enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over, double_four, overline };
 std::string_view place_error_text(PlaceError e);
 
 // What play() changed, kept by the caller for undo().

@@ -15,12 +15,14 @@ using Use = RuleOption::Use;
 struct RuleSet {
     GameKind kind;
     bool captures; // pair captures, ten captured stones win
+    bool black_forbidden; // Renju: Black may not make a double-three, a double-four or an overline
 };
-constexpr std::array<RuleSet, 4> rule_sets{{
-    {GameKind::gounki, false},
-    {GameKind::gomoku, false},
-    {GameKind::ninuki, true},
-    {GameKind::pente, true},
+constexpr std::array<RuleSet, 5> rule_sets{{
+    {GameKind::gounki, false, false},
+    {GameKind::gomoku, false, false},
+    {GameKind::ninuki, true, false},
+    {GameKind::pente, true, false},
+    {GameKind::renju, false, true},
 }};
 static_assert([] {
     for (std::size_t i = 0; i < rule_sets.size(); ++i)
@@ -29,10 +31,11 @@ static_assert([] {
 }());
 
 // Per option, one Use per game in GameKind order (Gounki first: it has no stone rules).
-constexpr Use endgame_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off};
-constexpr Use double_three_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off};
-constexpr Use exact_five_uses[] = {Use::none, Use::default_off, Use::fixed_off, Use::fixed_off};
-constexpr Use tournament_uses[] = {Use::none, Use::none, Use::none, Use::default_on};
+// Renju's rules are its traits above (Black's exact five among them): exact five is off for White.
+constexpr Use endgame_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off, Use::none};
+constexpr Use double_three_uses[] = {Use::none, Use::none, Use::default_on, Use::fixed_off, Use::none};
+constexpr Use exact_five_uses[] = {Use::none, Use::default_off, Use::fixed_off, Use::fixed_off, Use::fixed_off};
+constexpr Use tournament_uses[] = {Use::none, Use::none, Use::none, Use::default_on, Use::none};
 
 constexpr RuleOption options[] = {
     {&Rules::endgame_capture, "end-game capture", "endgame-capture", "no-endgame-capture",
@@ -169,6 +172,11 @@ Rules Rules::defaults(GameKind kind) {
 bool Rules::captures() const {
     const auto i = std::size_t(kind);
     return i < rule_sets.size() && rule_sets[i].captures;
+}
+
+bool Rules::forbidden_for(Color c) const {
+    const auto i = std::size_t(kind);
+    return c == Color::black && i < rule_sets.size() && rule_sets[i].black_forbidden;
 }
 
 std::span<const RuleOption> rule_options() { return options; }

@@ -34,8 +34,13 @@ struct Rules {
     static Rules defaults(GameKind kind);
     // Pair captures and the win by ten captured stones (Ninuki, Pente).
     bool captures() const;
+    // Whether `c` has Renju's forbidden points (core/stones/renju.hpp): Black in Renju. Such a colour
+    // wins with exactly five only.
+    bool forbidden_for(Color c) const;
     // Whether a line of six or more of `c` wins as five does.
-    bool overline_wins(Color) const { return !exact_five; }
+    bool overline_wins(Color c) const { return !exact_five && !forbidden_for(c); }
+    // Whether a double-three of `c` is forbidden: Ninuki's option, or Renju's Black.
+    bool double_three_forbidden(Color c) const { return (captures() && no_double_three) || forbidden_for(c); }
     bool operator==(const Rules&) const = default;
 };
 

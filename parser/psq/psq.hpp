@@ -73,13 +73,14 @@ private:
 GameRecord read_psq(std::string_view text, const std::string& name = "<text>",
                     std::vector<Diagnostic>* file_diagnostics = nullptr);
 
-// The PSQ text of a Gomoku game: the header, the moves of the main line (the OpeningStones tag's
+// The PSQ text of a Gomoku or Renju game: the header, the moves of the main line (the OpeningStones tag's
 // first stones with time 0, the others with 1 ms: gounki keeps no thinking times), the players
 // (the one moving first after the opening first), -1, and a result line whose group is the Event
 // when it names the game's rule, else the rule and the size ("Freestyle15"); no result line for *.
 // Comments and variations are left out. The PSQ reader reads it back as the same game.
 std::string write_psq(const GameRecord& game);
-// Why `game` cannot be written as PSQ (not Gomoku; a set-up start); empty when it can.
+// Why `game` cannot be written as PSQ (not Gomoku or Renju; a set-up start; a rule other than
+// freestyle and no result, so no result line to name it); empty when it can.
 std::string psq_cannot_hold(const GameRecord& game);
 
 // Whether the start of a file is a PSQ header: "Piskvorky" (any case) as its first word.

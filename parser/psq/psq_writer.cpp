@@ -1,4 +1,4 @@
-// PSQ export of a Gomoku game (psq.hpp write_psq): what the PSQ reader reads back as the same game.
+// PSQ export of a Gomoku or Renju game (psq.hpp write_psq): what the PSQ reader reads back as the same game.
 
 #include <algorithm>
 #include <string>
@@ -17,8 +17,22 @@ int opening_stones(const GameRecord& game) {
     return std::min(std::stoi(*t), int(game.main.plies.size()));
 }
 
-// The rule word that read_five_rule_names reads back as this game's rules.
+// PSQ's games: no captures, Black first, so that the stones alternate from Black (Gomoku, Renju).
+bool psq_game(GameKind kind) {
+    return is_stone_game(kind) && !stones::Rules::defaults(kind).captures() && first_mover(kind) == Color::black;
+}
+
+std::string psq_games_text() {
+    std::string out;
+    for (const GameInfo& g : games())
+        if (psq_game(g.kind)) out += (out.empty() ? "" : " and ") + std::string(g.name);
+    return out;
+}
+
+// The rule word that read_five_rule_names reads back as this game's rules: Gomoku's rule, or the
+// game's name.
 std::string rule_word(const GameRecord& game) {
+    if (game.kind != GameKind::gomoku) return std::string(game_info(game.kind).id);
     const std::string words = stones::rules_tag_text(game.stone_start.rules());
     return words.empty() ? "freestyle" : words;
 }
@@ -49,10 +63,12 @@ std::string group(const GameRecord& game) {
 } // namespace
 
 std::string psq_cannot_hold(const GameRecord& game) {
-    if (game.kind != GameKind::gomoku)
-        return "PSQ holds Gomoku games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
+    if (!psq_game(game.kind))
+        return "PSQ holds " + psq_games_text() + " games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
     if (!(game.stone_start == stones::StonePosition(game.stone_start.rules())))
         return "PSQ cannot hold a start position other than the empty board";
+    if (game.result == "*" && rule_word(game) != "freestyle")
+        return "PSQ names the rule (" + rule_word(game) + ") in the result line only, which a game without a result has not";
     return {};
 }
 

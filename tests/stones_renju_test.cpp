@@ -1,0 +1,224 @@
+// Renju under the RIF rules (docs/rules.md 2.5): Black wins with exactly five and may not make a
+// double-three, a double-four or an overline (a three counts only when its straight four can be
+// made by an allowed move); a five wins even with a forbidden shape; White is free and wins with an
+// overline. Every position is made by hand, its answer derived from the rules in the comments.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "analysis/stones/search.hpp"
+#include "core/stones/position.hpp"
+#include "core/stones/renju.hpp"
+#include "parser/reader.hpp"
+#include "parser/sgf/sgf.hpp"
+
+using namespace gounki;
+using namespace gounki::stones;
+using namespace gounki::test;
+
+namespace {
+
+Rules renju() { return Rules::defaults(GameKind::renju); }
+
+PlaceError black_at(std::initializer_list<const char*> black, std::initializer_list<const char*> white, const char* point) {
+    const StonePosition pos = setup(renju(), black, white, Color::black);
+    const PlaceError e = pos.check(M(point));
+    // The engine's own test and the position's say the same.
+    CHECK((e == PlaceError::none) == (renju_forbidden(pos, P(point)) == Forbidden::none));
+    return e;
+}
+
+parser::GameRecord one(const std::string& text) {
+    auto games = parser::read_records(text);
+    REQUIRE(games.size() == 1);
+    return games[0];
+}
+
+} // namespace
+
+TEST_CASE("Renju: the registry row and the rules", "[stones][renju]") {
+    CHECK(parse_game_kind("RENJU") == GameKind::renju);
+    CHECK(parse_game_kind("Ninuki-Renju") == GameKind::ninuki); // another game's full name
+    CHECK(first_mover(GameKind::renju) == Color::black);
+    CHECK(sizes_text(GameKind::renju) == "15");
+    const Rules r = renju();
+    CHECK(r.size == 15);
+    CHECK_FALSE(r.captures());
+    CHECK(r.forbidden_for(Color::black));
+    CHECK_FALSE(r.forbidden_for(Color::white));
+    CHECK_FALSE(r.overline_wins(Color::black));
+    CHECK(r.overline_wins(Color::white));
+    CHECK(r.double_three_forbidden(Color::black));
+    CHECK_FALSE(r.double_three_forbidden(Color::white));
+    CHECK(rules_tag_text(r).empty());
+    // No other game forbids anything to Black this way.
+    for (GameKind k : {GameKind::gomoku, GameKind::ninuki, GameKind::pente})
+        CHECK_FALSE(Rules::defaults(k).forbidden_for(Color::black));
+    Rules t = renju();
+    CHECK(apply_size_tag(t, "19").has_value());
+    CHECK(apply_rules_tag(t, "standard").has_value()); // Renju's fives are fixed, not an option
+    const StonePosition start(r);
+    CHECK(start.side_to_move() == Color::black);
+    CHECK(start.to_text() == "Renju 15 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b");
+    const auto back = StonePosition::from_text(start.to_text());
+    REQUIRE(std::holds_alternative<StonePosition>(back));
+    CHECK(std::get<StonePosition>(back) == start);
+    CHECK(start.key() != StonePosition(Rules::defaults(GameKind::gomoku)).key());
+}
+
+TEST_CASE("Renju: a plain double-three is forbidden to Black, allowed to White", "[stones][renju]") {
+    // f8 g8 [h8] across and [h8] h9 h10 up: two open threes.
+    CHECK(black_at({"f8", "g8", "h9", "h10"}, {}, "h8") == PlaceError::double_three);
+    CHECK(place_error_text(PlaceError::double_three).find("forbidden") != std::string_view::npos);
+    // One three alone is fine; the other points near it too.
+    CHECK(black_at({"f8", "g8", "a1"}, {}, "h8") == PlaceError::none);
+    // White has no restriction.
+    const StonePosition w = setup(renju(), {"a1", "a2", "a3", "a4"}, {"f8", "g8", "h9", "h10"}, Color::white);
+    CHECK(w.check(M("h8")) == PlaceError::none);
+    // A split three counts as a three: f8 _ h8 i8 (g8 makes f8-i8 a straight four) and h9 h10.
+    CHECK(black_at({"f8", "i8", "h9", "h10"}, {}, "h8") == PlaceError::double_three);
+}
+
+TEST_CASE("Renju: a three blocked at one end is no three", "[stones][renju]") {
+    // e8 White: f8 g8 h8 can only become a four with one five point, never a straight four.
+    CHECK(black_at({"f8", "g8", "h9", "h10"}, {"e8"}, "h8") == PlaceError::none);
+    // Blocked by the board's edge the same way: a8 b8 [c8] across (no room left of a8), c9 c10 up.
+    CHECK(black_at({"a8", "b8", "c9", "c10"}, {}, "c8") == PlaceError::none);
+    // A three with room for only a four: a white stone two points away on the other side too.
+    CHECK(black_at({"f8", "g8", "h9", "h10"}, {"e8", "k8"}, "h8") == PlaceError::none);
+}
+
+TEST_CASE("Renju: a three whose straight-four point is forbidden is a false three", "[stones][renju]") {
+    // h8 i8 _ k8 across: only j8 makes a straight four (h8-k8). Column j holds j5 j6 j7 and j9 j10,
+    // so a black stone on j8 makes j5-j10, an overline: forbidden, and the three across is false.
+    // With h9 h10 up, [h8] makes one real three only: allowed.
+    const auto black = {"i8", "k8", "h9", "h10", "j5", "j6", "j7", "j9", "j10"};
+    CHECK(black_at(black, {}, "h8") == PlaceError::none);
+    // Without j10, j8 makes j5-j9, an exact five: never forbidden, so the three is real and [h8]
+    // makes a double-three.
+    CHECK(black_at({"i8", "k8", "h9", "h10", "j5", "j6", "j7", "j9"}, {}, "h8") == PlaceError::double_three);
+    // The straight-four point forbidden by a double-three of its own (one level deeper): with j9 j10
+    // up and k9 l10 on the diagonal, a black j8 (once h8 stands) makes a straight four across
+    // (h8 i8 j8 k8) and two real threes (j8 j9 j10, j8 k9 l10): a double-three, so the three across
+    // is false again and h8 is allowed.
+    const auto deep = {"i8", "k8", "h9", "h10", "j9", "j10", "k9", "l10"};
+    const StonePosition pos = setup(renju(), deep, {}, Color::black);
+    StonePosition with_h8 = pos;
+    with_h8.put(P("h8"), Stone::black);
+    CHECK(renju_forbidden(with_h8, P("j8")) == Forbidden::double_three);
+    CHECK(pos.check(M("h8")) == PlaceError::none);
+}
+
+TEST_CASE("Renju: double-fours, on two lines and on one", "[stones][renju]") {
+    // e8 f8 g8 (d8 White) across and h5 h6 h7 (h4 White) up: two fours through h8.
+    CHECK(black_at({"e8", "f8", "g8", "h5", "h6", "h7"}, {"d8", "h4"}, "h8") == PlaceError::double_four);
+    CHECK(place_error_text(PlaceError::double_four).find("double-four") != std::string_view::npos);
+    // A four and a three is allowed (the four-three wins in Renju).
+    CHECK(black_at({"e8", "f8", "g8", "h6", "h7"}, {"d8"}, "h8") == PlaceError::none);
+    // d8 _ f8 [g8] h8 _ j8: e8 makes d8-h8 and i8 makes f8-j8, two fives of different stones: two
+    // fours in one line.
+    CHECK(black_at({"d8", "f8", "h8", "j8"}, {}, "g8") == PlaceError::double_four);
+    // The same on a diagonal: c3 _ e5 [f6] g7 _ i9.
+    CHECK(black_at({"c3", "e5", "g7", "i9"}, {}, "f6") == PlaceError::double_four);
+    // A four is a line that one more stone makes an exact five: b8 _ d8 e8 f8 [g8] (h8 White) becomes
+    // only an overline at c8, so it is no four, and with g5 g6 g7 up (g4 White) [g8] makes one four.
+    CHECK(black_at({"b8", "d8", "e8", "f8", "g5", "g6", "g7"}, {"h8", "g4"}, "g8") == PlaceError::none);
+    // A straight four (e8 f8 g8 [h8], d8 and i8 empty) is one four, not two: allowed.
+    CHECK(black_at({"e8", "f8", "g8"}, {}, "h8") == PlaceError::none);
+    // d8 e8 _ [g8] _ i8 j8: no point makes a five (f8 and h8 make runs of four): a three, allowed.
+    CHECK(black_at({"d8", "e8", "i8", "j8"}, {}, "g8") == PlaceError::none);
+    // d8 e8 f8 _ [h8] _ j8 k8 l8: g8 makes d8-h8 and i8 makes h8-l8, two fours in one line.
+    CHECK(black_at({"d8", "e8", "f8", "j8", "k8", "l8"}, {}, "h8") == PlaceError::double_four);
+}
+
+TEST_CASE("Renju: overlines, exact fives and fives with a forbidden shape", "[stones][renju]") {
+    // c8 d8 e8 _ g8 h8: f8 makes six in a row.
+    CHECK(black_at({"c8", "d8", "e8", "g8", "h8"}, {}, "f8") == PlaceError::overline);
+    CHECK(place_error_text(PlaceError::overline).find("overline") != std::string_view::npos);
+    // White's overline wins.
+    StonePosition w = setup(renju(), {"a1", "a2", "a3", "a5", "b1", "b2"}, {"c8", "d8", "e8", "g8", "h8"}, Color::white);
+    REQUIRE(w.check(M("f8")) == PlaceError::none);
+    play(w, "f8");
+    CHECK(w.outcome() == Outcome::white_wins);
+    // Black's exact five wins.
+    StonePosition b = setup(renju(), {"d8", "e8", "f8", "g8"}, {"a1", "a2", "a3", "a4"}, Color::black);
+    play(b, "h8");
+    CHECK(b.outcome() == Outcome::black_wins);
+    // A five that also makes a double-four (h5 h6 h7 up, h4 White; e5 f6 g7 on the diagonal, d4
+    // White) is not forbidden: the five wins.
+    StonePosition f = setup(renju(), {"d8", "e8", "f8", "g8", "h5", "h6", "h7", "e5", "f6", "g7"},
+                            {"h4", "d4", "a1", "a3", "a5", "a7", "a9", "a11", "a13", "c1"}, Color::black);
+    REQUIRE(f.check(M("h8")) == PlaceError::none);
+    play(f, "h8");
+    CHECK(f.outcome() == Outcome::black_wins);
+    // A five and an overline at once (b8-f8 across, f5-f10 up): the five wins, so not forbidden.
+    CHECK(black_at({"b8", "c8", "d8", "e8", "f5", "f6", "f7", "f9", "f10"}, {}, "f8") == PlaceError::none);
+}
+
+TEST_CASE("Renju: records, SGF and the engine", "[stones][renju]") {
+    // Black's fifth stone makes f8 g8 [h8] and [h8] h9 h10: an error at that move, the game partial.
+    const parser::GameRecord g = one("[Game \"Renju\"]\n\n1. f8 a1 2. g8 a15 3. h9 o1 4. h10 o15 5. h8 *\n");
+    const parser::Diagnostic* d = nullptr;
+    for (const parser::Diagnostic& x : g.diagnostics)
+        if (x.code == "illegal-move") d = &x;
+    REQUIRE(d != nullptr);
+    CHECK(d->message.find("double-three, forbidden") != std::string::npos);
+    CHECK(d->line == 3);
+    CHECK(g.status == parser::GameStatus::partial);
+    CHECK(g.main.plies.size() == 8);
+    // The same stones with White on h8 instead: White has no forbidden point.
+    CHECK(one("[Game \"Renju\"]\n\n1. f8 h8 2. g8 a15 3. h9 o1 4. h10 *\n").status == parser::GameStatus::valid);
+
+    // RU[renju] reads as Renju, with its opening rule kept as a tag.
+    const auto sgf = parser::read_sgf("(;GM[4]SZ[15]RU[Renju, RIF];B[hh];W[ii];B[gg])", "r.sgf");
+    REQUIRE(sgf.size() == 1);
+    CHECK(sgf[0].kind == GameKind::renju);
+    CHECK(sgf[0].status == parser::GameStatus::valid);
+    REQUIRE(sgf[0].tag("OpeningRule") != nullptr);
+    CHECK(*sgf[0].tag("OpeningRule") == "RIF");
+    CHECK(parser::read_sgf("(;GM[4]RU[Yamaguchi];B[hh])", "y.sgf")[0].kind == GameKind::renju);
+    const auto gn = parser::read_sgf("(;GM[4]GN[Renju game, Soosyrv 8];B[hh])", "g.sgf");
+    CHECK(gn[0].kind == GameKind::renju);
+    CHECK(*gn[0].tag("OpeningRule") == "Soosyrv-8");
+    // Written back, RU names the game and the opening rule.
+    CHECK(parser::write_sgf(sgf[0]).find("RU[Renju RIF]") != std::string::npos);
+
+    // The engine never plays a forbidden point: Black to move, where h8 (a double-three) would
+    // otherwise be its strongest move.
+    const StonePosition pos = setup(renju(), {"f8", "g8", "h9", "h10"}, {"a1", "a15", "o1", "o15"}, Color::black);
+    analysis::StoneSearcher s;
+    analysis::SearchLimits l;
+    l.depth = 3;
+    const auto r = s.search(pos, l);
+    REQUIRE(r.best != Move::none());
+    CHECK(r.best != M("h8"));
+
+    // White wins by a four whose only five point is forbidden to Black: f5 f6 f7 (f4 Black) and f9
+    // leave f8, where a black stone makes c8-h8, an overline. In Gomoku the same f8 would be Black's
+    // winning six, so White has no such win there.
+    const auto black = {"c8", "d8", "e8", "g8", "h8", "f4"};
+    const auto white = {"f5", "f6", "f7", "a15", "o15", "o1"};
+    const StonePosition trap = setup(renju(), black, white, Color::white);
+    analysis::StoneSearcher v;
+    const analysis::VcfResult win = v.find_vcf(trap, 5);
+    REQUIRE(win.found);
+    CHECK(win.plies == 3);
+    CHECK(win.line.front() == M("f9"));
+    analysis::StoneSearcher free_searcher;
+    CHECK_FALSE(free_searcher.find_vcf(setup(gomoku(), black, white, Color::white), 5).found);
+    CHECK(pos.is_legal(r.best));
+}
+
+TEST_CASE("Renju: engine games never hold a forbidden black move", "[stones][renju]") {
+    TempDir dir("renju-selfplay");
+    const std::string file = (dir / "r.gpn").string();
+    const CliRun r = run_gounki("selfplay --game renju --games 2 --depth 2 --seed 5 -o '" + file + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto games = parser::read_records(slurp(file), "r.gpn");
+    REQUIRE(games.size() == 2);
+    for (const parser::GameRecord& g : games) {
+        CHECK(g.kind == GameKind::renju);
+        CHECK(g.status == parser::GameStatus::valid); // a forbidden move would be an illegal-move error
+        CHECK(g.main.plies.size() > 10);
+    }
+}
