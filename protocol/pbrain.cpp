@@ -131,8 +131,7 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
     if (word == "TAKEBACK") return takeback(args, out);
     if (word == "PLAY") return play_given(args, out);
     if (word == "ABOUT")
-        return out("name=\"gounki\", version=\"" + options_.version +
-                   "\", author=\"the gounki authors\", country=\"unknown\", www=\"README.md\"");
+        return out("name=\"gounki\", version=\"" + options_.version + "\", author=\"the gounki authors\", country=\"unknown\"");
     if (word == "END") {
         ended_ = true;
         return;

@@ -1,6 +1,7 @@
 #pragma once
 // The brain side of the Gomocup ("Piskvork") protocol: gounki's stone engine as a Gomoku brain
-// that managers and GUIs drive through standard input and output (README "gounki pbrain").
+// that managers and GUIs drive through standard input and output (README "gounki pbrain";
+// the decisions the protocol leaves to a brain: docs/rules.md section 5).
 //
 // A PbrainSession reads one command line at a time and answers through a sink, one line per call
 // (no line ends): the driver writes each line and flushes. Nothing here reads or writes a stream,

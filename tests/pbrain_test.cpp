@@ -243,5 +243,5 @@ TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]"
     CHECK(twenty.status == 0);
     CHECK(twenty.out ==
           "OK\nname=\"gounki\", version=\"" GOUNKI_TEST_VERSION
-          "\", author=\"the gounki authors\", country=\"unknown\", www=\"README.md\"\n10,10\n");
+          "\", author=\"the gounki authors\", country=\"unknown\"\n10,10\n");
 }
