@@ -1,6 +1,9 @@
 // gounki pbrain: the Gomocup brain protocol (protocol/pbrain.hpp), driven line by line, and once
 // through the built binary.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -244,4 +247,43 @@ TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]"
     CHECK(twenty.out ==
           "OK\nname=\"gounki\", version=\"" GOUNKI_TEST_VERSION
           "\", author=\"the gounki authors\", country=\"unknown\"\n10,10\n");
+}
+
+TEST_CASE("pbrain: lines made of the protocol's words and junk never crash it", "[pbrain]") {
+    const std::vector<std::string> words{"START",    "RECTSTART",
+                                         "RESTART",  "BEGIN",
+                                         "TURN",     "BOARD",
+                                         "DONE",     "INFO",
+                                         "TAKEBACK", "PLAY",
+                                         "ABOUT",    "SWAP2BOARD",
+                                         "rule",     "time_left",
+                                         "1",        "2",
+                                         "3",        "-1",
+                                         "15",       "20",
+                                         "7,7",      "0,0,1",
+                                         "19,19",    ",",
+                                         ",,",       "99999999999999999999",
+                                         "\t",       "x",
+                                         "\xff"};
+    const std::vector<std::string> prefixes{"OK", "ERROR ", "UNKNOWN ", "MESSAGE ", "name="};
+    PbrainSession s;
+    REQUIRE(s.handle("INFO timeout_turn 20").empty()); // searches of a millisecond or so
+    std::uint32_t seed = 12345;
+    const auto next = [&seed](std::size_t n) {
+        seed = seed * 1664525u + 1013904223u;
+        return std::size_t(seed >> 8) % n;
+    };
+    for (int i = 0; i < 3000; ++i) {
+        std::string line;
+        const std::size_t parts = 1 + next(3);
+        for (std::size_t k = 0; k < parts; ++k) line += (k ? (next(2) ? " " : ",") : "") + words[next(words.size())];
+        for (const auto& answer : s.handle(line)) {
+            const bool move = !answer.empty() && std::isdigit(static_cast<unsigned char>(answer[0]));
+            const bool known = move ||
+                std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return answer.rfind(p, 0) == 0; });
+            INFO(line << " -> " << answer);
+            CHECK(known);
+        }
+    }
+    CHECK(!s.ended());
 }
