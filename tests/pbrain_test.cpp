@@ -287,3 +287,28 @@ TEST_CASE("pbrain: lines made of the protocol's words and junk never crash it", 
     }
     CHECK(!s.ended());
 }
+
+TEST_CASE("pbrain: two brains play a whole game through the protocol", "[pbrain]") {
+    PbrainSession first, second;
+    for (PbrainSession* s : {&first, &second}) {
+        REQUIRE(s->handle("START 15").at(0) == "OK");
+        REQUIRE(s->handle("INFO rule 1").empty());
+        REQUIRE(s->handle("INFO timeout_turn 40").empty());
+    }
+    std::set<std::pair<int, int>> stones[2];
+    std::string move = move_of(first, "BEGIN");
+    int side = 0;
+    for (int ply = 0; ply < 225; ++ply) {
+        const auto xy = xy_of(move);
+        REQUIRE(!stones[0].count(xy));
+        REQUIRE(!stones[1].count(xy));
+        stones[side].insert(xy);
+        if (has_five(stones[side])) break;
+        side ^= 1;
+        const auto a = answers((side ? second : first).handle("TURN " + move));
+        REQUIRE(a.size() == 1);
+        if (starts_with(a[0], "ERROR the game is over")) break; // an overline does not win: the board filled up
+        move = a[0];
+    }
+    CHECK(stones[0].size() + stones[1].size() >= 9); // no five before the ninth stone
+}
