@@ -27,6 +27,14 @@ constexpr int make_point(int file, int rank) { return rank * stride + file; }
 constexpr int point_file(int p) { return p % stride; }
 constexpr int point_rank(int p) { return p / stride; }
 
+// Coordinates counted from the top-left corner, as Piskvork PSQ files (from 1) and the Gomocup
+// protocol (from 0) count them: column x from the left and row y from the top, both from 0 here,
+// on a `size` x `size` board (a1, the bottom-left corner, is x 0, y size - 1). The one conversion.
+constexpr int point_from_top_left(int x, int y, int size) { return make_point(x, size - 1 - y); }
+constexpr int top_left_x(int p) { return point_file(p); }
+constexpr int top_left_y(int p, int size) { return size - 1 - point_rank(p); }
+static_assert(point_from_top_left(0, 14, 15) == make_point(0, 0) && top_left_y(make_point(7, 7), 15) == 7);
+
 // The stored number of a point: rank * 19 + file on the 19x19 corner (0..360, as before 20x20
 // boards), then the 20th rank (361 + file) and the 20th file (381 + rank).
 constexpr int legacy_size = 19;

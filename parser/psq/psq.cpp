@@ -257,7 +257,7 @@ bool Builder::replay(stones::StonePosition& pos) {
             return fail("illegal-move",
                         "the point is off the " + std::to_string(size) + "x" + std::to_string(size) +
                             " board (x and y from 1 to " + std::to_string(size) + ")");
-        const int point = stones::make_point(m.x - 1, size - m.y);
+        const int point = stones::point_from_top_left(m.x - 1, m.y - 1, size);
         const std::string name = stones::point_name(point);
         if (pos.game_over())
             return fail("move-after-end",

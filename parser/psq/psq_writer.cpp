@@ -79,8 +79,8 @@ std::string write_psq(const GameRecord& game) {
     const int opening = opening_stones(game);
     int ply = 0;
     for (const Ply& p : game.main.plies) {
-        const int x = stones::point_file(p.move.point()) + 1;
-        const int y = size - stones::point_rank(p.move.point());
+        const int x = stones::top_left_x(p.move.point()) + 1;
+        const int y = stones::top_left_y(p.move.point(), size) + 1;
         out += std::to_string(x) + "," + std::to_string(y) + (ply++ < opening ? ",0\n" : ",1\n");
     }
     // The engine that plays the first stone after the opening is named first.

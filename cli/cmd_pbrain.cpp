@@ -1,0 +1,41 @@
+// gounki pbrain [--hash MB]: the stone engine as a Gomocup-protocol brain on standard input and
+// output (protocol/pbrain.hpp; README "gounki pbrain"). One command per line in, the answers out,
+// flushed after each line; END or the end of the input exits 0.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "cli/command.hpp"
+#include "protocol/pbrain.hpp"
+
+namespace gounki::cli {
+
+void describe_pbrain(QCommandLineParser& p) {
+    p.addOption({"hash", "Transposition table size in MiB (default 16; INFO max_memory may ask for less).", "MB"});
+}
+
+int run_pbrain(const QCommandLineParser& p) {
+    const Command& self = *find_command("pbrain");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    protocol::PbrainOptions options;
+    options.version = GOUNKI_VERSION;
+    if (p.isSet("hash")) {
+        bool ok = false;
+        const int mb = p.value("hash").toInt(&ok);
+        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
+        options.hash_mb = std::size_t(mb);
+    }
+    protocol::PbrainSession session(options);
+    const auto sink = [](std::string_view line) {
+        std::string text(line);
+        text += '\n';
+        print_out(text);
+        std::fflush(stdout);
+    };
+    std::string line;
+    while (!session.ended() && std::getline(std::cin, line)) session.handle(line, sink);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

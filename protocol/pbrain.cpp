@@ -1,0 +1,326 @@
+#include "protocol/pbrain.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <limits>
+
+#include "analysis/score.hpp"
+#include "analysis/stones/search.hpp"
+#include "core/game.hpp"
+
+namespace gounki::protocol {
+
+namespace {
+
+constexpr GameKind brain_game = GameKind::gomoku;
+constexpr int rule_exact_five = 1; // INFO rule's bits that gounki plays; the others: 2 continuous, 4 renju, 8 caro
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+std::string upper(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// A whole number, blanks around it allowed; nothing for anything else.
+std::optional<std::int64_t> whole_number(std::string_view text) {
+    text = trimmed(text);
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return n;
+}
+
+// "a,b" (or "a,b,c" with `count` 3) as whole numbers.
+bool numbers(std::string_view text, std::size_t count, std::int64_t* out) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t comma = i + 1 < count ? text.find(',') : std::string_view::npos;
+        if (i + 1 < count && comma == std::string_view::npos) return false;
+        const auto n = whole_number(text.substr(0, comma));
+        if (!n) return false;
+        out[i] = *n;
+        text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    }
+    return true;
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string eval_text(analysis::Score s) {
+    const int w = analysis::win_in(s);
+    if (w > 0) return "win" + std::to_string(w);
+    if (w < 0) return "loss" + std::to_string(-w);
+    return std::to_string(s);
+}
+
+} // namespace
+
+analysis::SearchLimits turn_limits(const TurnClock& clock) {
+    analysis::SearchLimits limits;
+    const bool match_clock = clock.time_left >= 0 && clock.timeout_match != 0;
+    if (clock.timeout_turn < 0 && !match_clock) {
+        limits.nodes = analysis::default_stone_search_nodes;
+        return limits;
+    }
+    if (clock.timeout_turn == 0) {
+        limits.nodes = fast_turn_nodes;
+        return limits;
+    }
+    std::int64_t budget = clock.timeout_turn > 0 ? clock.timeout_turn : std::numeric_limits<int>::max();
+    if (match_clock) budget = std::min(budget, clock.time_left / 20);
+    budget -= std::max<std::int64_t>(budget / 10, 30);
+    limits.time_ms = int(std::clamp<std::int64_t>(budget, 1, std::numeric_limits<int>::max()));
+    return limits;
+}
+
+PbrainSession::PbrainSession(PbrainOptions options) : options_(std::move(options)) {}
+PbrainSession::~PbrainSession() = default;
+
+std::vector<std::string> PbrainSession::handle(std::string_view line) {
+    std::vector<std::string> out;
+    handle(line, [&out](std::string_view s) { out.emplace_back(s); });
+    return out;
+}
+
+void PbrainSession::handle(std::string_view line, const Sink& out) {
+    line = trimmed(line);
+    if (line.empty() || ended_) return;
+    if (board_input_) {
+        if (upper(line) == "DONE") board_done(out);
+        else board_line(line, out);
+        return;
+    }
+    const std::size_t blank = line.find_first_of(" \t");
+    const std::string_view word = line.substr(0, blank);
+    const std::string_view args = blank == std::string_view::npos ? std::string_view{} : trimmed(line.substr(blank));
+    dispatch(word, args, out);
+}
+
+void PbrainSession::dispatch(std::string_view word_text, std::string_view args, const Sink& out) {
+    const std::string word = upper(word_text);
+    if (word == "START") {
+        const auto n = whole_number(args);
+        if (!n) return out("ERROR START: expected a board size, got " + quoted(args));
+        return start(int(std::clamp<std::int64_t>(*n, -1, 1000)), out);
+    }
+    if (word == "RECTSTART") {
+        std::int64_t wh[2];
+        if (!numbers(args, 2, wh)) return out("ERROR RECTSTART: expected width,height, got " + quoted(args));
+        if (wh[0] != wh[1]) return out("ERROR RECTSTART: gounki plays square boards only, not " + quoted(args));
+        return start(int(std::clamp<std::int64_t>(wh[0], -1, 1000)), out);
+    }
+    if (word == "RESTART") {
+        if (!size_) return out("ERROR RESTART: no board yet (START first)");
+        return start(size_, out);
+    }
+    if (word == "BEGIN") return begin(out);
+    if (word == "TURN") return turn(args, out);
+    if (word == "BOARD" || word == "SWAP2BOARD") {
+        board_input_.emplace();
+        board_input_->swap2 = word == "SWAP2BOARD";
+        if (!size_) board_input_->error = word + ": no board yet (START first)";
+        return;
+    }
+    if (word == "INFO") return info(args, out);
+    if (word == "TAKEBACK") return takeback(args, out);
+    if (word == "PLAY") return play_given(args, out);
+    if (word == "ABOUT")
+        return out("name=\"gounki\", version=\"" + options_.version + "\", author=\"the gounki authors\", country=\"unknown\"");
+    if (word == "END") {
+        ended_ = true;
+        return;
+    }
+    out("UNKNOWN " + quoted(word_text) + " is not a command of the Gomocup protocol that gounki knows");
+}
+
+void PbrainSession::start(int size, const Sink& out) {
+    if (!game_info(brain_game).has_size(size))
+        return out("ERROR unsupported board size " + std::to_string(size) + ": gounki plays Gomoku on " + sizes_text(brain_game));
+    size_ = size;
+    board_.assign(stones::point_count, Owner::none);
+    order_.clear();
+    out("OK");
+}
+
+std::optional<std::string> PbrainSession::cannot_play() const {
+    if (!size_) return std::string("no board yet (START first)");
+    if (rule_ & ~rule_exact_five) {
+        std::string names;
+        for (const auto& [bit, name] : {std::pair{2, "continuous game"}, {4, "renju"}, {8, "caro"}})
+            if (rule_ & bit) names += (names.empty() ? "" : ", ") + std::string(name);
+        return "INFO rule " + std::to_string(rule_) + " (" + (names.empty() ? std::string("unknown bits") : names) +
+            ") is not supported: gounki plays freestyle (rule 0) and standard, exactly five (rule 1)";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> PbrainSession::read_point(std::string_view text, std::string_view what, int& point) const {
+    std::int64_t xy[2];
+    if (!numbers(text, 2, xy)) return std::string(what) + ": expected x,y, got " + quoted(text);
+    if (xy[0] < 0 || xy[1] < 0 || xy[0] >= size_ || xy[1] >= size_)
+        return std::string(what) + " " + std::string(text) + ": off the " + std::to_string(size_) + "x" + std::to_string(size_) +
+            " board (x and y from 0 to " + std::to_string(size_ - 1) + ")";
+    point = stones::point_from_top_left(int(xy[0]), int(xy[1]), size_);
+    return std::nullopt;
+}
+
+std::string PbrainSession::board_text() const {
+    return std::to_string(size_) + "x" + std::to_string(size_) + " board (x and y from 0 to " + std::to_string(size_ - 1) + ")";
+}
+
+std::string PbrainSession::coords(int point) const {
+    return std::to_string(stones::top_left_x(point)) + "," + std::to_string(stones::top_left_y(point, size_));
+}
+
+void PbrainSession::begin(const Sink& out) {
+    if (auto why = cannot_play()) return out("ERROR BEGIN: " + *why);
+    think_and_play(out);
+}
+
+void PbrainSession::turn(std::string_view args, const Sink& out) {
+    if (auto why = cannot_play()) return out("ERROR TURN: " + *why);
+    int p = 0;
+    if (auto why = read_point(args, "TURN", p)) return out("ERROR " + *why);
+    if (board_[std::size_t(p)] != Owner::none) return out("ERROR TURN " + std::string(args) + ": the point is occupied");
+    if (position().game_over()) return out("ERROR TURN " + std::string(args) + ": the game is already over");
+    board_[std::size_t(p)] = Owner::opponent;
+    order_.push_back(p);
+    think_and_play(out);
+}
+
+void PbrainSession::play_given(std::string_view args, const Sink& out) {
+    if (auto why = cannot_play()) return out("ERROR PLAY: " + *why);
+    int p = 0;
+    if (auto why = read_point(args, "PLAY", p)) return out("ERROR " + *why);
+    if (board_[std::size_t(p)] != Owner::none) return out("ERROR PLAY " + std::string(args) + ": the point is occupied");
+    if (position().game_over()) return out("ERROR PLAY " + std::string(args) + ": the game is already over");
+    board_[std::size_t(p)] = Owner::own;
+    order_.push_back(p);
+    out(coords(p));
+}
+
+void PbrainSession::takeback(std::string_view args, const Sink& out) {
+    if (!size_) return out("ERROR TAKEBACK: no board yet (START first)");
+    int p = 0;
+    if (auto why = read_point(args, "TAKEBACK", p)) return out("ERROR " + *why);
+    if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + std::string(args) + ": no stone there");
+    board_[std::size_t(p)] = Owner::none;
+    order_.erase(std::find(order_.begin(), order_.end(), p));
+    out("OK");
+}
+
+void PbrainSession::info(std::string_view args, const Sink& out) {
+    const std::size_t blank = args.find_first_of(" \t");
+    const std::string key = upper(args.substr(0, blank));
+    const std::string_view value = blank == std::string_view::npos ? std::string_view{} : trimmed(args.substr(blank));
+    std::int64_t* field = key == "TIMEOUT_TURN" ? &clock_.timeout_turn
+        : key == "TIMEOUT_MATCH"                ? &clock_.timeout_match
+        : key == "TIME_LEFT"                    ? &clock_.time_left
+        : key == "MAX_MEMORY"                   ? &max_memory_
+                                                : nullptr;
+    const bool numeric = field || key == "RULE" || key == "GAME_TYPE";
+    if (!numeric) return; // folder, evaluate and keys of later protocols: nothing gounki uses
+    const auto n = whole_number(value);
+    if (!n || *n < 0)
+        return out("ERROR INFO " + std::string(args.substr(0, blank)) + ": expected a whole number, got " + quoted(value));
+    if (field) *field = *n;
+    if (key == "RULE") rule_ = int(std::min<std::int64_t>(*n, 1 << 16));
+}
+
+void PbrainSession::board_line(std::string_view line, const Sink&) {
+    BoardInput& in = *board_input_;
+    ++in.line;
+    if (!in.error.empty()) return;
+    const std::string where = "BOARD line " + std::to_string(in.line) + " " + quoted(line);
+    std::int64_t v[3];
+    if (!numbers(line, 3, v)) {
+        in.error = where + ": expected x,y,who";
+        return;
+    }
+    if (v[0] < 0 || v[1] < 0 || v[0] >= size_ || v[1] >= size_) {
+        in.error = where + ": off the " + board_text();
+        return;
+    }
+    const int p = stones::point_from_top_left(int(v[0]), int(v[1]), size_);
+    if (v[2] == 3) in.error = where + ": who 3 (a continuous game's winning line) is not supported";
+    else if (v[2] != 1 && v[2] != 2) in.error = where + ": who must be 1 (own stone) or 2 (opponent's)";
+    else if (std::any_of(in.stones.begin(), in.stones.end(), [p](const auto& s) { return s.first == p; }))
+        in.error = where + ": a second stone on the same point";
+    else in.stones.emplace_back(p, v[2] == 1 ? Owner::own : Owner::opponent);
+}
+
+void PbrainSession::board_done(const Sink& out) {
+    BoardInput in = std::move(*board_input_);
+    board_input_.reset();
+    if (in.swap2) return out("ERROR SWAP2BOARD is not supported: gounki plays no swap2 opening");
+    if (!in.error.empty()) return out("ERROR " + in.error);
+    board_.assign(stones::point_count, Owner::none);
+    order_.clear();
+    for (const auto& [p, owner] : in.stones) {
+        board_[std::size_t(p)] = owner;
+        order_.push_back(p);
+    }
+    if (auto why = cannot_play()) return out("ERROR BOARD: " + *why);
+    think_and_play(out);
+}
+
+stones::StonePosition PbrainSession::position() const {
+    stones::Rules rules = stones::Rules::defaults(brain_game);
+    rules.size = size_;
+    rules.exact_five = (rule_ & rule_exact_five) != 0;
+    int own = 0, opponent = 0;
+    for (int p : order_) ++(board_[std::size_t(p)] == Owner::own ? own : opponent);
+    // Freestyle and standard Gomoku treat both colours alike: the brain is the first mover when the
+    // counts are level (or it has fewer stones), the second when the opponent has one stone more.
+    const Color first = first_mover(brain_game);
+    const Color mine = own + 1 == opponent || own > opponent ? ~first : first;
+    stones::StonePosition pos(rules);
+    for (int p : order_) pos.put(p, stones::stone_of(board_[std::size_t(p)] == Owner::own ? mine : ~mine));
+    pos.set_side_to_move(mine);
+    pos.update_outcome();
+    return pos;
+}
+
+void PbrainSession::think_and_play(const Sink& out) {
+    const stones::StonePosition pos = position();
+    if (pos.game_over()) {
+        const Outcome o = pos.outcome();
+        const bool mine = o == win_for(pos.side_to_move());
+        return out(std::string("ERROR the game is over: ") +
+                   (o == Outcome::draw ? "the board is full"
+                        : mine         ? "gounki has five in a row"
+                                       : "the opponent has five in a row"));
+    }
+    int point = stones::point_from_top_left(size_ / 2, size_ / 2, size_);
+    if (pos.stone_count() > 0) {
+        std::size_t hash_mb = options_.hash_mb;
+        if (max_memory_ > 0) hash_mb = std::clamp<std::size_t>(std::size_t(max_memory_ / 2 / (1 << 20)), 1, hash_mb);
+        if (!searcher_ || searcher_hash_mb_ != hash_mb) {
+            analysis::StoneSearchOptions so;
+            so.hash_mb = hash_mb;
+            searcher_ = std::make_unique<analysis::StoneSearcher>(so);
+            searcher_hash_mb_ = hash_mb;
+        }
+        const auto on_info = [&](const analysis::SearchInfo& info) {
+            std::string line = "MESSAGE depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) +
+                " eval " + eval_text(info.score) + " nodes " + std::to_string(info.nodes) + " time " +
+                std::to_string(info.time_ms) + " pv";
+            for (Move m : info.pv) line += " " + coords(m.point());
+            out(line);
+        };
+        const analysis::SearchResult r = searcher_->search(pos, turn_limits(clock_), on_info);
+        if (!r.best) return out("ERROR the engine found no move");
+        point = r.best.point();
+    }
+    board_[std::size_t(point)] = Owner::own;
+    order_.push_back(point);
+    out(coords(point));
+}
+
+} // namespace gounki::protocol

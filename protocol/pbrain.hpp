@@ -1,0 +1,114 @@
+#pragma once
+// The brain side of the Gomocup ("Piskvork") protocol: gounki's stone engine as a Gomoku brain
+// that managers and GUIs drive through standard input and output (README "gounki pbrain";
+// the decisions the protocol leaves to a brain: docs/rules.md section 5).
+//
+// A PbrainSession reads one command line at a time and answers through a sink, one line per call
+// (no line ends): the driver writes each line and flushes. Nothing here reads or writes a stream,
+// so tests drive a whole game without a process.
+//
+// Commands (any case; a line may end in CR): START n, RECTSTART w,h, RESTART, BEGIN, TURN x,y,
+// BOARD (then lines x,y,who up to DONE), INFO key value, TAKEBACK x,y, PLAY x,y, ABOUT, END,
+// SWAP2BOARD (its board is read up to DONE and refused). Coordinates count from 0, x from the
+// left and y from the top (core/stones/points.hpp: point_from_top_left).
+//
+// Answers: OK, a move "x,y", the ABOUT line, `ERROR message` (a malformed line, an illegal move,
+// a size or rule gounki does not play, the game already over), `UNKNOWN message` (a command the
+// protocol does not have). While thinking: one `MESSAGE depth D seldepth S eval E nodes N time MS
+// pv x,y ...` per completed iteration, E from the brain's side: evaluation units, or `winN` /
+// `lossN` for a proven result N plies away. INFO answers nothing; an unsupported rule is reported
+// by the ERROR of the next command that asks for a move.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/gounki/search.hpp"
+#include "core/stones/position.hpp"
+
+namespace gounki::analysis {
+class StoneSearcher;
+}
+
+namespace gounki::protocol {
+
+struct PbrainOptions {
+    std::string version = "0"; // ABOUT's version
+    std::size_t hash_mb = 16; // the transposition table, unless INFO max_memory asks for less
+};
+
+// The engine's limits for one move from what INFO said (times in ms; -1: not said).
+struct TurnClock {
+    std::int64_t timeout_turn = -1; // 0: play as fast as possible
+    std::int64_t timeout_match = -1; // 0: no limit for the match
+    std::int64_t time_left = -1; // what remains of the match
+};
+// Without a time: the node budget of `gounki best`. timeout_turn 0: a small node budget
+// (fast_turn_nodes). Otherwise a time: timeout_turn, at most a twentieth of time_left when the
+// match has a limit, less a safety margin (a tenth, at least 30 ms; at least 1 ms in all).
+analysis::SearchLimits turn_limits(const TurnClock& clock);
+constexpr std::uint64_t fast_turn_nodes = 20'000;
+
+class PbrainSession {
+public:
+    using Sink = std::function<void(std::string_view line)>;
+
+    explicit PbrainSession(PbrainOptions options = {});
+    ~PbrainSession();
+    PbrainSession(const PbrainSession&) = delete;
+    PbrainSession& operator=(const PbrainSession&) = delete;
+
+    // Handles one line of input; the answers (and MESSAGE lines while thinking) go to `out`.
+    void handle(std::string_view line, const Sink& out);
+    // The same, the answers returned (tests).
+    std::vector<std::string> handle(std::string_view line);
+    // END was read: the driver stops reading and exits 0.
+    bool ended() const { return ended_; }
+
+private:
+    enum class Owner : std::uint8_t { none, own, opponent };
+    struct BoardInput { // between BOARD (or SWAP2BOARD) and DONE
+        bool swap2 = false;
+        std::vector<std::pair<int, Owner>> stones;
+        std::string error; // the first bad line's complaint
+        int line = 0;
+    };
+
+    void dispatch(std::string_view word, std::string_view args, const Sink& out);
+    void start(int size, const Sink& out);
+    void turn(std::string_view args, const Sink& out);
+    void begin(const Sink& out);
+    void info(std::string_view args, const Sink& out);
+    void takeback(std::string_view args, const Sink& out);
+    void play_given(std::string_view args, const Sink& out);
+    void board_line(std::string_view line, const Sink& out);
+    void board_done(const Sink& out);
+
+    // The point of "x,y" on the board, or an error message naming `what`.
+    std::optional<std::string> read_point(std::string_view text, std::string_view what, int& point) const;
+    // Why no move can be asked for now (no board, an unsupported rule), or nothing.
+    std::optional<std::string> cannot_play() const;
+    stones::StonePosition position() const;
+    // Searches, places the brain's stone and answers its point (or ERROR).
+    void think_and_play(const Sink& out);
+    std::string coords(int point) const;
+    std::string board_text() const; // "15x15 board (x and y from 0 to 14)"
+
+    PbrainOptions options_;
+    int size_ = 0; // 0 until START
+    int rule_ = 0; // INFO rule's bitmask
+    TurnClock clock_;
+    std::int64_t max_memory_ = 0;
+    std::vector<Owner> board_; // by point
+    std::vector<int> order_; // the stones' points in the order they came
+    std::optional<BoardInput> board_input_;
+    std::unique_ptr<analysis::StoneSearcher> searcher_;
+    std::size_t searcher_hash_mb_ = 0;
+    bool ended_ = false;
+};
+
+} // namespace gounki::protocol

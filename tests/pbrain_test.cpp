@@ -1,0 +1,314 @@
+// gounki pbrain: the Gomocup brain protocol (protocol/pbrain.hpp), driven line by line, and once
+// through the built binary.
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis/stones/search.hpp"
+#include "protocol/pbrain.hpp"
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+using gounki::protocol::PbrainSession;
+using gounki::protocol::TurnClock;
+using namespace gounki::test;
+
+namespace {
+
+// The answers that are not MESSAGE lines.
+std::vector<std::string> answers(const std::vector<std::string>& lines) {
+    std::vector<std::string> out;
+    for (const auto& l : lines)
+        if (l.rfind("MESSAGE ", 0) != 0) out.push_back(l);
+    return out;
+}
+
+// The one answer of a command that asks for a move.
+std::string move_of(PbrainSession& s, const std::string& line) {
+    const auto a = answers(s.handle(line));
+    REQUIRE(a.size() == 1);
+    return a[0];
+}
+
+// A BOARD command with its lines, then DONE; the non-MESSAGE answers.
+std::vector<std::string> board(PbrainSession& s, const std::vector<std::string>& stones) {
+    REQUIRE(s.handle("BOARD").empty());
+    for (const auto& st : stones) REQUIRE(s.handle(st).empty());
+    return answers(s.handle("DONE"));
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::pair<int, int> xy_of(const std::string& answer) {
+    const auto comma = answer.find(',');
+    REQUIRE(comma != std::string::npos);
+    return {std::stoi(answer.substr(0, comma)), std::stoi(answer.substr(comma + 1))};
+}
+
+// Five in a row of `stones` (exactly five or more).
+bool has_five(const std::set<std::pair<int, int>>& stones) {
+    for (const auto& [x, y] : stones)
+        for (const auto& [dx, dy] : {std::pair{1, 0}, {0, 1}, {1, 1}, {1, -1}}) {
+            int n = 1;
+            while (stones.count({x + n * dx, y + n * dy})) ++n;
+            if (n >= 5) return true;
+        }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("pbrain: START, RECTSTART, ABOUT, END", "[pbrain]") {
+    PbrainSession s;
+    CHECK(starts_with(s.handle("BEGIN").at(0), "ERROR BEGIN: no board yet"));
+    CHECK(starts_with(s.handle("START 16").at(0), "ERROR unsupported board size 16"));
+    CHECK(starts_with(s.handle("START abc").at(0), "ERROR START: expected a board size"));
+    CHECK(starts_with(s.handle("RECTSTART 15,19").at(0), "ERROR RECTSTART: gounki plays square boards only"));
+    CHECK(s.handle("RECTSTART 19,19") == std::vector<std::string>{"OK"});
+    CHECK(s.handle("start 15\r") == std::vector<std::string>{"OK"}); // any case, CR LF line ends
+    CHECK(s.handle("").empty());
+    CHECK(starts_with(s.handle("ABOUT").at(0), "name=\"gounki\", version=\""));
+    CHECK(starts_with(s.handle("FROB 1").at(0), "UNKNOWN 'FROB'"));
+    CHECK(s.handle("END").empty());
+    CHECK(s.ended());
+    CHECK(s.handle("BEGIN").empty()); // nothing after END
+}
+
+TEST_CASE("pbrain: the first move is the centre, on every board size", "[pbrain]") {
+    for (const auto& [size, centre] : {std::pair{15, "7,7"}, {19, "9,9"}, {20, "10,10"}}) {
+        PbrainSession s;
+        REQUIRE(s.handle("START " + std::to_string(size)) == std::vector<std::string>{"OK"});
+        CHECK(s.handle("BEGIN") == std::vector<std::string>{centre});
+    }
+}
+
+TEST_CASE("pbrain: malformed lines and illegal moves are ERROR, never a crash", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 100").empty());
+    CHECK(starts_with(s.handle("TURN 3").at(0), "ERROR TURN: expected x,y, got '3'"));
+    CHECK(starts_with(s.handle("TURN a,b").at(0), "ERROR TURN: expected x,y"));
+    CHECK(starts_with(s.handle("TURN 15,0").at(0), "ERROR TURN 15,0: off the 15x15 board"));
+    CHECK(starts_with(s.handle("TURN -1,0").at(0), "ERROR TURN -1,0: off the 15x15 board"));
+    CHECK(starts_with(s.handle("INFO timeout_turn soon").at(0), "ERROR INFO timeout_turn: expected a whole number"));
+    CHECK(s.handle("INFO folder C:\\temp").empty()); // keys gounki does not use are passed over
+    const std::string reply = move_of(s, "TURN 7,7");
+    CHECK(starts_with(s.handle("TURN 7,7").at(0), "ERROR TURN 7,7: the point is occupied"));
+    CHECK(starts_with(s.handle("TURN " + reply).at(0), "ERROR TURN " + reply + ": the point is occupied"));
+    CHECK(starts_with(s.handle("PLAY 7,7").at(0), "ERROR PLAY 7,7: the point is occupied"));
+    CHECK(s.handle("PLAY 0,0") == std::vector<std::string>{"0,0"});
+    CHECK(starts_with(s.handle("TURN 0,0").at(0), "ERROR TURN 0,0: the point is occupied"));
+}
+
+TEST_CASE("pbrain: a whole game against a weak opponent, every answer legal, won with a five", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 100").empty());
+    std::set<std::pair<int, int>> mine, theirs;
+    std::string answer = move_of(s, "BEGIN");
+    CHECK(answer == "7,7");
+    for (int turn = 0; turn < 40; ++turn) {
+        const auto xy = xy_of(answer);
+        REQUIRE(xy.first >= 0);
+        REQUIRE(xy.first < 15);
+        REQUIRE(xy.second >= 0);
+        REQUIRE(xy.second < 15);
+        REQUIRE(!mine.count(xy));
+        REQUIRE(!theirs.count(xy));
+        mine.insert(xy);
+        if (has_five(mine)) break;
+        // The opponent: the first free point of a grid two points apart from the corner (it never
+        // has two stones side by side, so it never threatens anything).
+        std::pair<int, int> theirs_next{-1, -1};
+        for (int i = 0; i < 64 && theirs_next.first < 0; ++i) {
+            const std::pair<int, int> p{2 * (i % 8), 2 * (i / 8)};
+            if (!mine.count(p) && !theirs.count(p)) theirs_next = p;
+        }
+        REQUIRE(theirs_next.first >= 0);
+        theirs.insert(theirs_next);
+        answer = move_of(s, "TURN " + std::to_string(theirs_next.first) + "," + std::to_string(theirs_next.second));
+    }
+    CHECK(has_five(mine));
+    CHECK(mine.size() <= 10);
+}
+
+TEST_CASE("pbrain: BOARD completes its own four and blocks the opponent's", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 150").empty());
+    // Its own open four and the opponent's scattered stones: the five, at either end.
+    const auto win = board(s, {"3,7,1", "0,0,2", "4,7,1", "14,14,2", "5,7,1", "0,14,2", "6,7,1", "14,0,2"});
+    REQUIRE(win.size() == 1);
+    CHECK((win[0] == "2,7" || win[0] == "7,7"));
+    // The opponent's four, closed on one end: the other end must be blocked.
+    REQUIRE(s.handle("RESTART").at(0) == "OK");
+    CHECK(board(s, {"3,7,2", "4,7,2", "5,7,2", "6,7,2", "2,7,1", "0,0,1", "14,14,1", "0,14,1"}) ==
+          std::vector<std::string>{"7,7"});
+    // Mixed stones of a game sent out of order, the brain second: a legal answer on a free point.
+    REQUIRE(s.handle("RESTART").at(0) == "OK");
+    const auto reply = board(s, {"8,8,1", "7,7,2", "6,6,2", "9,9,1", "8,6,2"});
+    REQUIRE(reply.size() == 1);
+    const auto xy = xy_of(reply[0]);
+    CHECK(std::set<std::pair<int, int>>{{8, 8}, {7, 7}, {6, 6}, {9, 9}, {8, 6}}.count(xy) == 0);
+}
+
+TEST_CASE("pbrain: rule 1 (exact five): an overline does not win", "[pbrain]") {
+    // Own: four in a row and a stone beyond the gap (filling it makes six); the five on the other
+    // side is blocked. The opponent threatens a five at 7,10.
+    const std::vector<std::string> stones{"2,5,1", "3,5,1",  "4,5,1",  "5,5,1",  "7,5,1",  "2,10,1",
+                                          "1,5,2", "3,10,2", "4,10,2", "5,10,2", "6,10,2", "14,0,2"};
+    PbrainSession freestyle;
+    REQUIRE(freestyle.handle("START 15").at(0) == "OK");
+    REQUIRE(freestyle.handle("INFO timeout_turn 150").empty());
+    CHECK(board(freestyle, stones) == std::vector<std::string>{"6,5"});
+    PbrainSession standard;
+    REQUIRE(standard.handle("START 15").at(0) == "OK");
+    REQUIRE(standard.handle("INFO rule 1").empty());
+    REQUIRE(standard.handle("INFO timeout_turn 150").empty());
+    CHECK(board(standard, stones) == std::vector<std::string>{"7,10"});
+}
+
+TEST_CASE("pbrain: unsupported rules, BOARD errors, SWAP2BOARD", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    CHECK(s.handle("INFO rule 4").empty());
+    CHECK(starts_with(s.handle("BEGIN").at(0), "ERROR BEGIN: INFO rule 4 (renju) is not supported"));
+    CHECK(s.handle("INFO rule 0").empty());
+    CHECK(s.handle("BEGIN") == std::vector<std::string>{"7,7"});
+    REQUIRE(s.handle("RESTART").at(0) == "OK");
+    CHECK(board(s, {"1,1,1", "nonsense"}).at(0) == "ERROR BOARD line 2 'nonsense': expected x,y,who");
+    CHECK(board(s, {"1,1,3"}).at(0) == "ERROR BOARD line 1 '1,1,3': who 3 (a continuous game's winning line) is not supported");
+    CHECK(starts_with(board(s, {"1,1,1", "1,1,2"}).at(0), "ERROR BOARD line 2 '1,1,2': a second stone"));
+    CHECK(starts_with(board(s, {"20,1,1"}).at(0), "ERROR BOARD line 1 '20,1,1': off the 15x15 board"));
+    REQUIRE(s.handle("SWAP2BOARD").empty());
+    REQUIRE(s.handle("7,7").empty()); // the board's lines, not commands
+    CHECK(s.handle("DONE") == std::vector<std::string>{"ERROR SWAP2BOARD is not supported: gounki plays no swap2 opening"});
+    // A board whose game is over: no move.
+    CHECK(board(s, {"0,0,2", "1,1,2", "2,2,2", "3,3,2", "4,4,2", "9,9,1", "9,10,1", "10,9,1", "12,12,1"}).at(0) ==
+          "ERROR the game is over: the opponent has five in a row");
+}
+
+TEST_CASE("pbrain: RESTART and TAKEBACK", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 100").empty());
+    REQUIRE(move_of(s, "BEGIN") == "7,7");
+    const std::string reply = move_of(s, "TURN 8,8");
+    CHECK(s.handle("TAKEBACK " + reply) == std::vector<std::string>{"OK"});
+    CHECK(s.handle("TAKEBACK 8,8") == std::vector<std::string>{"OK"});
+    CHECK(starts_with(s.handle("TAKEBACK 8,8").at(0), "ERROR TAKEBACK 8,8: no stone there"));
+    const std::string again = move_of(s, "TURN 8,8"); // 8,8 is free again
+    CHECK(again != "7,7");
+    CHECK(again != "8,8");
+    CHECK(s.handle("RESTART") == std::vector<std::string>{"OK"});
+    CHECK(s.handle("BEGIN") == std::vector<std::string>{"7,7"}); // an empty board again
+}
+
+TEST_CASE("pbrain: MESSAGE lines while thinking, and the turn's time honoured", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 19").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_match 0").empty());
+    REQUIRE(s.handle("INFO timeout_turn 200").empty());
+    REQUIRE(s.handle("BOARD").empty());
+    for (const char* st : {"9,9,1", "10,10,2", "10,8,1", "8,10,2", "11,9,1", "9,11,2"}) REQUIRE(s.handle(st).empty());
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto lines = s.handle("DONE");
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(ms < 2000);
+    REQUIRE(!lines.empty());
+    CHECK(answers(lines).size() == 1);
+    CHECK(starts_with(lines[0], "MESSAGE depth 1 seldepth "));
+    CHECK(lines[0].find(" eval ") != std::string::npos);
+    CHECK(lines[0].find(" pv ") != std::string::npos);
+}
+
+TEST_CASE("pbrain: the turn's limits from INFO", "[pbrain]") {
+    using gounki::protocol::turn_limits;
+    CHECK(turn_limits(TurnClock{}).nodes == gounki::analysis::default_stone_search_nodes);
+    CHECK(turn_limits(TurnClock{0, -1, -1}).nodes == gounki::protocol::fast_turn_nodes);
+    CHECK(turn_limits(TurnClock{1000, -1, -1}).time_ms == 900);
+    CHECK(turn_limits(TurnClock{200, -1, -1}).time_ms == 170);
+    CHECK(turn_limits(TurnClock{5000, 100000, 20000}).time_ms == 900); // a twentieth of what is left, less a tenth
+    CHECK(turn_limits(TurnClock{5000, 0, 20000}).time_ms == 4500); // no match limit: time_left means nothing
+    CHECK(turn_limits(TurnClock{5000, 100000, 100}).time_ms == 1);
+    CHECK(turn_limits(TurnClock{-1, 180000, 60000}).time_ms == 2700);
+}
+
+TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]") {
+    const auto run = run_shell("printf 'START 15\\nBEGIN\\nTURN 7,7\\nEND\\n' | " + gounki_command() + " pbrain");
+    CHECK(run.status == 0);
+    CHECK(run.out == "OK\n7,7\nERROR TURN 7,7: the point is occupied\n");
+    const auto twenty = run_shell("printf 'START 20\\r\\nABOUT\\r\\nBEGIN\\r\\nEND\\r\\n' | " + gounki_command() + " pbrain");
+    CHECK(twenty.status == 0);
+    CHECK(twenty.out ==
+          "OK\nname=\"gounki\", version=\"" GOUNKI_TEST_VERSION
+          "\", author=\"the gounki authors\", country=\"unknown\"\n10,10\n");
+}
+
+TEST_CASE("pbrain: lines made of the protocol's words and junk never crash it", "[pbrain]") {
+    const std::vector<std::string> words{"START",    "RECTSTART",
+                                         "RESTART",  "BEGIN",
+                                         "TURN",     "BOARD",
+                                         "DONE",     "INFO",
+                                         "TAKEBACK", "PLAY",
+                                         "ABOUT",    "SWAP2BOARD",
+                                         "rule",     "time_left",
+                                         "1",        "2",
+                                         "3",        "-1",
+                                         "15",       "20",
+                                         "7,7",      "0,0,1",
+                                         "19,19",    ",",
+                                         ",,",       "99999999999999999999",
+                                         "\t",       "x",
+                                         "\xff"};
+    const std::vector<std::string> prefixes{"OK", "ERROR ", "UNKNOWN ", "MESSAGE ", "name="};
+    PbrainSession s;
+    REQUIRE(s.handle("INFO timeout_turn 20").empty()); // searches of a millisecond or so
+    std::uint32_t seed = 12345;
+    const auto next = [&seed](std::size_t n) {
+        seed = seed * 1664525u + 1013904223u;
+        return std::size_t(seed >> 8) % n;
+    };
+    for (int i = 0; i < 3000; ++i) {
+        std::string line;
+        const std::size_t parts = 1 + next(3);
+        for (std::size_t k = 0; k < parts; ++k) line += (k ? (next(2) ? " " : ",") : "") + words[next(words.size())];
+        for (const auto& answer : s.handle(line)) {
+            const bool move = !answer.empty() && std::isdigit(static_cast<unsigned char>(answer[0]));
+            const bool known = move ||
+                std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return answer.rfind(p, 0) == 0; });
+            INFO(line << " -> " << answer);
+            CHECK(known);
+        }
+    }
+    CHECK(!s.ended());
+}
+
+TEST_CASE("pbrain: two brains play a whole game through the protocol", "[pbrain]") {
+    PbrainSession first, second;
+    for (PbrainSession* s : {&first, &second}) {
+        REQUIRE(s->handle("START 15").at(0) == "OK");
+        REQUIRE(s->handle("INFO rule 1").empty());
+        REQUIRE(s->handle("INFO timeout_turn 40").empty());
+    }
+    std::set<std::pair<int, int>> stones[2];
+    std::string move = move_of(first, "BEGIN");
+    int side = 0;
+    for (int ply = 0; ply < 225; ++ply) {
+        const auto xy = xy_of(move);
+        REQUIRE(!stones[0].count(xy));
+        REQUIRE(!stones[1].count(xy));
+        stones[side].insert(xy);
+        if (has_five(stones[side])) break;
+        side ^= 1;
+        const auto a = answers((side ? second : first).handle("TURN " + move));
+        REQUIRE(a.size() == 1);
+        if (starts_with(a[0], "ERROR the game is over")) break; // an overline does not win: the board filled up
+        move = a[0];
+    }
+    CHECK(stones[0].size() + stones[1].size() >= 9); // no five before the ninth stone
+}
