@@ -54,8 +54,8 @@ struct Diagnostic {
 // A game as the importer receives it: a record already read and checked against the rules.
 struct GameInput {
     GameKind kind = GameKind::gounki;
-    // Every tag of the record in order. Game, SetUp and Position are not stored as tags (kind and
-    // start say it); Event, Site, Date, Round, White, Black and Result become columns.
+    // Every tag of the record in order. Game, SetUp, Position and Status are not stored as tags
+    // (kind, start and status say it); Event, Site, Date, Round, White, Black and Result become columns.
     std::vector<std::pair<std::string, std::string>> tags;
     std::optional<Position> start; // none: the standard start position (Gounki)
     // Gomoku and Ninuki: the start (its rules say the size and options); none: an empty board

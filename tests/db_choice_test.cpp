@@ -98,6 +98,11 @@ TEST_CASE("the command line's name filters ignore case and accents", "[db]") {
         CHECK(contains(run.out, "\"total\":1"));
         CHECK(contains(run.out, "\"white\":\"Hélène\""));
     }
+    // The pattern search reads on a connection per thread: each has the fold too.
+    const CliRun pattern =
+        run_gounki_args({"search", "--db", db, "--pattern", "Wp>=0", "--player", "HELENE", "--threads", "2", "--json"});
+    CHECK(pattern.status == 0);
+    CHECK(contains(pattern.out, "\"total\":1"));
     const CliRun exp = run_gounki_args({"export", "--db", db, "--player", "helene", "-o", "-"});
     CHECK(contains(exp.out, "[White \"Hélène\"]"));
     CHECK(!contains(exp.out, "[White \"Bob\"]"));
