@@ -204,6 +204,14 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
     const CliRun report = run_gounki_args({"report", "--db", db, "--all", "--sort", "date", "--format", "md", "-o", "-"});
     CHECK(report.status == 0);
     CHECK(order(report.out.substr(report.out.find("## Game 1"))) == "Ádám Bea Carl "); // after the players table
+    const CliRun judged =
+        run_gounki_args({"analyze", "--db", db, "--all", "--sort", "player", "--nodes", "200", "--threads", "1"});
+    REQUIRE(judged.status == 0);
+    const std::size_t g2 = judged.out.find("game 2:"), g3 = judged.out.find("game 3:"), g1 = judged.out.find("game 1:");
+    CHECK(g2 != std::string::npos);
+    CHECK(g2 < g3);
+    CHECK(g3 < g1);
+    CHECK(g1 != std::string::npos);
     const CliRun bad = run_gounki_args({"games", "--db", db, "--sort", "colour"});
     CHECK(bad.status == 2);
     CHECK(contains(bad.err, "--sort must be id, date, player, event or result"));
