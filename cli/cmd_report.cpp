@@ -12,6 +12,7 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
+#include "db/record_bridge.hpp"
 #include "report/from_record.hpp"
 #include "report/render.hpp"
 #include "report/report_model.hpp"
@@ -38,12 +39,8 @@ namespace {
 // One game of the model, any game: tags, plies with the position before each, and the stored
 // judgement (report::game_report does the replaying).
 report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
-    parser::GameRecord rec;
-    rec.kind = g.summary.kind;
-    rec.tags = g.tags;
-    rec.start = g.start;
-    rec.stone_start = g.stone_start;
-    for (Move m : g.moves) rec.main.plies.emplace_back(m);
+    // The record export writes: a broken game's status, errors and Status tag come with it.
+    const parser::GameRecord rec = db::game_record(g);
     report::GameReport r = report::game_report(rec, stored ? &stored->judgement : nullptr);
     // The database's own reading of the players, date and result.
     r.id = std::to_string(g.summary.id);

@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include <cstdio>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace gounki::cli {
@@ -16,17 +17,22 @@ std::string db_path(const QCommandLineParser& p) {
 }
 
 void add_filter_options(QCommandLineParser& p) {
-    p.addOption({"white", "Games whose White player's name contains this text (any case).", "name"});
-    p.addOption({"black", "Games whose Black player's name contains this text (any case).", "name"});
-    p.addOption({"player", "Games in which a player's name contains this text (any case).", "name"});
-    p.addOption({"event", "Games whose event's name contains this text (any case).", "name"});
-    p.addOption({"source", "Games imported from a file whose path contains this text.", "text"});
+    p.addOption({"white", "Games whose White player's name contains this text (any case or accents).", "name"});
+    p.addOption({"black", "Games whose Black player's name contains this text (any case or accents).", "name"});
+    p.addOption({"player", "Games in which a player's name contains this text (any case or accents).", "name"});
+    p.addOption({"event", "Games whose event's name contains this text (any case or accents).", "name"});
+    p.addOption({"source", "Games imported from a file whose path contains this text (any case or accents).", "text"});
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"game", QString::fromStdString("Games of this game: " + game_ids_text() + "."), "kind"});
     p.addOption(
         {"status", "Games of this status: valid, partial (moves cut at an error) or invalid (errors, moves whole).", "status"});
+    p.addOption({"sort",
+                 "Games in this order: id (default), date (unknown last), player (White, then Black), event or result "
+                 "(1-0, 0-1, 1/2-1/2, *); ties by id.",
+                 "key"});
+    p.addOption({"desc", "Sort in descending order (unknown dates, names and results still last)."});
 }
 
 void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {
@@ -69,6 +75,28 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
     return true;
 }
 
+namespace {
+
+// Games chosen by id, put in the filter's order (--sort): that of the filter's games over their ids.
+void sort_chosen(db::GameDatabase& db, const db::GameFilter& filter, std::vector<db::GameSummary>& games) {
+    if (games.empty()) return;
+    db::GameFilter span = filter;
+    span.id_from = span.id_to = games.front().id;
+    std::unordered_map<std::int64_t, std::size_t> at;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        at.emplace(games[i].id, i);
+        span.id_from = std::min(*span.id_from, games[i].id);
+        span.id_to = std::max(*span.id_to, games[i].id);
+    }
+    std::vector<db::GameSummary> sorted;
+    sorted.reserve(games.size());
+    for (std::int64_t id : db.game_ids(span))
+        if (const auto it = at.find(id); it != at.end()) sorted.push_back(std::move(games[it->second]));
+    games = std::move(sorted);
+}
+
+} // namespace
+
 bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out) {
     if (choice.spans.empty()) {
         out = db.list_games(choice.filter, {}).games;
@@ -93,6 +121,7 @@ bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice
         for (db::GameSummary& g : db.list_games(f, {}).games)
             if (seen.insert(g.id).second) out.push_back(std::move(g));
     }
+    if (choice.filter.order.given()) sort_chosen(db, choice.filter, out);
     return true;
 }
 
@@ -141,6 +170,16 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
         }
         f.kind = kind;
     }
+    if (p.isSet("sort")) {
+        const auto key = db::parse_sort_key(p.value("sort").toStdString());
+        if (!key) {
+            exit_code =
+                usage_error(cmd, "--sort must be id, date, player, event or result, got '" + p.value("sort").toStdString() + "'");
+            return false;
+        }
+        f.order.key = *key;
+    }
+    f.order.descending = p.isSet("desc");
     for (const char* name : {"from", "to"}) {
         if (!p.isSet(name)) continue;
         const std::string text = p.value(name).toStdString();
@@ -226,6 +265,11 @@ QJsonObject filter_json(const db::GameFilter& f) {
     if (f.date_to) o["to"] = qint64(*f.date_to);
     if (f.status)
         o["status"] = QString::fromUtf8(db::status_name(*f.status).data(), qsizetype(db::status_name(*f.status).size()));
+    if (f.order.given()) {
+        static constexpr const char* keys[] = {"id", "date", "player", "event", "result"};
+        o["sort"] = keys[int(f.order.key)];
+        o["desc"] = f.order.descending;
+    }
     if (f.kind) o["game"] = QString::fromUtf8(game_kind_name(*f.kind).data(), qsizetype(game_kind_name(*f.kind).size()));
     return o;
 }

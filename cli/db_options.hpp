@@ -20,7 +20,8 @@ namespace gounki::cli {
 void add_db_option(QCommandLineParser& p);
 std::string db_path(const QCommandLineParser& p);
 
-// --white --black --player --event --source --result --from --to --game --status
+// --white --black --player --event --source --result --from --to --game --status, and --sort --desc
+// (the order of the games chosen, GameFilter::order)
 void add_filter_options(QCommandLineParser& p);
 // False (after printing a usage error into exit_code) when a value is malformed.
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& out, int& exit_code);
@@ -39,9 +40,9 @@ void add_game_choice_options(QCommandLineParser& p, const std::string& verb);
 // False (after printing a usage error into exit_code) for a malformed id or range, or when nothing
 // was chosen.
 bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std::string& verb, GameChoice& out, int& exit_code);
-// Every chosen game: the ids in the order given, each once (a missing single id is an error; a range
-// takes the games it holds, and one holding none is an error), only those the filters keep; else
-// the filters' games in id order. False, after printing "gounki CMD: no game ... in PATH", with
+// Every chosen game: the ids in the order given (or in the --sort order when given), each once (a
+// missing single id is an error; a range takes the games it holds, and one holding none is an
+// error), only those the filters keep; else the filters' games in their order (id by default). False, after printing "gounki CMD: no game ... in PATH", with
 // `out` left empty.
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out);
 // The same, as summaries only (what a command lists or deletes).

@@ -96,6 +96,20 @@ std::optional<GameStatus> parse_status(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<SortKey> parse_sort_key(std::string_view text) {
+    static constexpr std::pair<std::string_view, SortKey> names[] = {{"id", SortKey::id},
+                                                                     {"date", SortKey::date},
+                                                                     {"player", SortKey::player},
+                                                                     {"event", SortKey::event},
+                                                                     {"result", SortKey::result}};
+    for (const auto& [name, key] : names)
+        if (text.size() == name.size() && std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) == b;
+            }))
+            return key;
+    return std::nullopt;
+}
+
 std::string default_database_path() {
     const char* env = std::getenv("GOUNKI_DB");
     return env && *env ? env : "gounki.db";

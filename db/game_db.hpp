@@ -54,8 +54,8 @@ struct Diagnostic {
 // A game as the importer receives it: a record already read and checked against the rules.
 struct GameInput {
     GameKind kind = GameKind::gounki;
-    // Every tag of the record in order. Game, SetUp and Position are not stored as tags (kind and
-    // start say it); Event, Site, Date, Round, White, Black and Result become columns.
+    // Every tag of the record in order. Game, SetUp, Position and Status are not stored as tags
+    // (kind, start and status say it); Event, Site, Date, Round, White, Black and Result become columns.
     std::vector<std::pair<std::string, std::string>> tags;
     std::optional<Position> start; // none: the standard start position (Gounki)
     // Gomoku and Ninuki: the start (its rules say the size and options); none: an empty board
@@ -72,7 +72,21 @@ struct GameInput {
     std::string annotated;
 };
 
-// Tag filters. Names match as case-insensitive substrings; empty means any.
+// The order of a list of games: by id (the default); by date (games of unknown date last); by
+// player (White's name, then Black's, compared by their folds); by event (its name's fold); by
+// result (1-0, 0-1, 1/2-1/2, then *). Ties go by id. Descending reverses the key and the ties;
+// unknown dates, names and results stay last either way.
+enum class SortKey : std::uint8_t { id, date, player, event, result };
+struct GameOrder {
+    SortKey key = SortKey::id;
+    bool descending = false;
+    bool given() const { return key != SortKey::id || descending; } // not plain id order
+};
+// "id", "date", "player", "event", "result" (any case); empty optional otherwise.
+std::optional<SortKey> parse_sort_key(std::string_view text);
+
+// Tag filters. Names (and the source path) match as substrings of their folds (fold.hpp): any case,
+// any accents, any dash. Empty means any.
 struct GameFilter {
     std::string white, black, player, event;
     std::optional<ResultCode> result;
@@ -81,6 +95,7 @@ struct GameFilter {
     std::optional<GameKind> kind;
     std::optional<GameStatus> status;
     std::optional<std::int64_t> id_from, id_to; // game ids, both bounds included (ids and ranges chosen)
+    GameOrder order; // not a filter: the order in which the games come (lists, searches, for_each_game)
     bool any() const {
         return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
             !source.empty() || kind || status || id_from || id_to;
@@ -188,7 +203,9 @@ public:
     Tree tree(const AnyPosition& pos);
 
     std::optional<StoredGame> game(std::int64_t id);
-    // Calls f for each game matching the filter, in id order, until f returns false.
+    // The ids of the games matching the filter, in the filter's order.
+    std::vector<std::int64_t> game_ids(const GameFilter& filter) { return filtered_ids(filter); }
+    // Calls f for each game matching the filter, in the filter's order, until f returns false.
     void for_each_game(const GameFilter& filter, const std::function<bool(const StoredGame&)>& f);
     // Deletes a game with its index entries, tree counts, tags, diagnostics and stored judgements.
     // False: no such game.

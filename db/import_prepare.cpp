@@ -9,9 +9,11 @@ namespace gounki::db::detail {
 
 namespace {
 
+// Tags kept in columns, not in the tags table. Status (export's mark of a broken game) is the
+// status column: the record's reading made the game broken, and export writes the tag again.
 bool is_column_tag(std::string_view name) {
     return name == "Event" || name == "Site" || name == "Date" || name == "Round" || name == "White" || name == "Black" ||
-        name == "Result" || name == "Game" || name == "SetUp" || name == "Position";
+        name == "Result" || name == "Game" || name == "SetUp" || name == "Position" || name == "Status";
 }
 
 void radix_sort(std::vector<BatchEntry>& v) {

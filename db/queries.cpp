@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "db/fold.hpp"
 #include "db/game_db.hpp"
 #include "db/pattern/gounki.hpp"
 #include "db/pattern/stones.hpp"
@@ -37,21 +38,13 @@ struct Params {
     }
 };
 
-// A case-insensitive substring for LIKE, with its wildcards escaped.
-std::string like_pattern(const std::string& text) {
-    std::string out = "%";
-    for (char c : text) {
-        if (c == '%' || c == '_' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "%";
-}
-
 // The WHERE condition (on games aliased g) of a filter; "1" when it has none.
 std::string where(const GameFilter& f, Params& params) {
     std::vector<std::string> terms;
+    // Names match as substrings of their folds (db/fold.hpp): any case, any accents.
     auto names = [&](const char* table, const std::string& text) {
-        return std::string("(SELECT id FROM ") + table + " WHERE name LIKE " + params.add(like_pattern(text)) + " ESCAPE '\\')";
+        return std::string("(SELECT id FROM ") + table + " WHERE instr(gounki_fold(name), " + params.add(fold_text(text)) +
+            ") > 0)";
     };
     if (!f.white.empty()) terms.push_back("g.white_id IN " + names("players", f.white));
     if (!f.black.empty()) terms.push_back("g.black_id IN " + names("players", f.black));
@@ -61,8 +54,8 @@ std::string where(const GameFilter& f, Params& params) {
     }
     if (!f.event.empty()) terms.push_back("g.event_id IN " + names("events", f.event));
     if (!f.source.empty())
-        terms.push_back("g.source_id IN (SELECT id FROM sources WHERE path LIKE " + params.add(like_pattern(f.source)) +
-                        " ESCAPE '\\')");
+        terms.push_back("g.source_id IN (SELECT id FROM sources WHERE instr(gounki_fold(path), " +
+                        params.add(fold_text(f.source)) + ") > 0)");
     if (f.result) terms.push_back("g.result = " + params.add(std::int64_t(*f.result)));
     if (f.kind) terms.push_back("g.kind = " + params.add(std::int64_t(*f.kind)));
     if (f.status) terms.push_back("g.status = " + params.add(std::int64_t(*f.status)));
@@ -74,6 +67,32 @@ std::string where(const GameFilter& f, Params& params) {
     std::string out;
     for (const std::string& t : terms) out += (out.empty() ? "" : " AND ") + t;
     return out;
+}
+
+// The joins (beyond games g) that order_by needs, for a query that has none.
+std::string order_joins(const GameOrder& o) {
+    if (o.key == SortKey::player) return " LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id";
+    if (o.key == SortKey::event) return " LEFT JOIN events e ON e.id = g.event_id";
+    return "";
+}
+
+// The ORDER BY clause of an order (GameOrder), on games g, players w and b, events e. Each key is
+// preceded by whether it is unknown, always ascending: unknown values come last either way.
+std::string order_by(const GameOrder& o) {
+    const std::string dir = o.descending ? " DESC" : "";
+    const auto name = [&](const char* alias) {
+        const std::string n = std::string(alias) + ".name";
+        return "coalesce(" + n + ", '') = '', gounki_fold(" + n + ")" + dir + ", ";
+    };
+    std::string keys;
+    switch (o.key) {
+    case SortKey::id: break;
+    case SortKey::date: keys = "g.date_key = 0, g.date_key" + dir + ", "; break;
+    case SortKey::player: keys = name("w") + name("b"); break;
+    case SortKey::event: keys = name("e"); break;
+    case SortKey::result: keys = "g.result = 0, g.result" + dir + ", "; break;
+    }
+    return " ORDER BY " + keys + "g.id" + dir;
 }
 
 // The columns read_summary reads, and the tables they come from.
@@ -119,7 +138,8 @@ GameSummary GameDatabase::summary(std::int64_t id) {
 
 std::vector<std::int64_t> GameDatabase::filtered_ids(const GameFilter& filter) {
     Params params;
-    Statement st(db_, "SELECT g.id FROM games g WHERE " + where(filter, params) + " ORDER BY g.id");
+    Statement st(
+        db_, "SELECT g.id FROM games g" + order_joins(filter.order) + " WHERE " + where(filter, params) + order_by(filter.order));
     params.bind(st);
     std::vector<std::int64_t> ids;
     while (st.step()) ids.push_back(st.get_int64(0));
@@ -139,21 +159,23 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
     Params page_params = params;
     const std::string limit = page_params.add(paging.limit), offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
     Statement st(db_,
-                 std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + " ORDER BY g.id LIMIT " + limit +
-                     " OFFSET " + offset);
+                 std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + order_by(filter.order) + " LIMIT " +
+                     limit + " OFFSET " + offset);
     page_params.bind(st);
     while (st.step()) out.games.push_back(read_summary(st));
     tx.commit();
     return out;
 }
 
-// `matches`: (game id, ply) sorted by id, one per game. Applies the filter, counts, pages.
+// `matches`: (game id, ply) sorted by id, one per game. Applies the filter, sorts, counts, pages.
 GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging) {
     if (filter.any()) {
         std::vector<std::pair<std::int64_t, int>> kept;
         if (matches.size() > 2000) {
             // Many matches: one pass over the filter's games beats a query per match.
-            const std::vector<std::int64_t> ids = filtered_ids(filter);
+            GameFilter by_id = filter;
+            by_id.order = {};
+            const std::vector<std::int64_t> ids = filtered_ids(by_id);
             for (const auto& m : matches)
                 if (std::binary_search(ids.begin(), ids.end(), m.first)) kept.push_back(m);
         } else {
@@ -167,6 +189,18 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
             }
         }
         matches = std::move(kept);
+    }
+    if (filter.order.given() && !matches.empty()) {
+        // Every game in the order asked, keeping those that matched.
+        GameFilter all;
+        all.order = filter.order;
+        std::vector<std::pair<std::int64_t, int>> ordered;
+        ordered.reserve(matches.size());
+        for (std::int64_t id : filtered_ids(all)) {
+            const auto it = std::lower_bound(matches.begin(), matches.end(), std::pair<std::int64_t, int>(id, -1));
+            if (it != matches.end() && it->first == id) ordered.push_back(*it);
+        }
+        matches = std::move(ordered);
     }
     GameList out;
     out.total = std::int64_t(matches.size());
@@ -295,7 +329,9 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     if (failure) std::rethrow_exception(failure);
 
     std::sort(matches.begin(), matches.end());
-    GameList out = page_of(std::move(matches), GameFilter{}, paging); // the filter is already applied
+    GameFilter order_only; // the filter is already applied; the order is not
+    order_only.order = filter.order;
+    GameList out = page_of(std::move(matches), order_only, paging);
     tx.commit();
     return out;
 }
@@ -329,7 +365,9 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
         }
         if (ply >= 0) matches.emplace_back(st.get_int64(0), ply);
     }
-    GameList out = page_of(std::move(matches), GameFilter{}, paging); // the filter is already applied
+    GameFilter order_only; // the filter is already applied; the order is not
+    order_only.order = filter.order;
+    GameList out = page_of(std::move(matches), order_only, paging);
     tx.commit();
     return out;
 }

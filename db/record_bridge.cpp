@@ -1,5 +1,7 @@
 #include "db/record_bridge.hpp"
 
+#include <algorithm>
+
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 
@@ -68,6 +70,32 @@ GameInput game_input(parser::GameRecord&& r) {
     return g;
 }
 
+namespace {
+
+// A broken game's mark in its record: a Status tag with its status (any Status tag kept from an
+// import gives way to it), and a comment with its errors where it broke: after the last move of
+// a partial game, before the moves of an invalid one. The errors that only repeat the Status tag
+// of a record imported again are left out of the comment, and a comment already there (kept
+// with the game's annotations) is not written twice.
+void mark_broken(parser::GameRecord& r, const StoredGame& game) {
+    std::erase_if(r.tags, [](const auto& t) { return t.first == "Status"; });
+    const GameStatus status = game.summary.status;
+    if (status == GameStatus::valid) return;
+    r.tags.emplace_back("Status", std::string(status_name(status)));
+    std::string text;
+    for (const Diagnostic& d : game.diagnostics)
+        if (d.severity == Severity::error && d.code != "marked-partial" && d.code != "marked-invalid")
+            text += (text.empty() ? "" : "; ") + d.message + " [" + d.code + "]";
+    if (text.empty()) return;
+    std::replace(text.begin(), text.end(), '}', ')'); // a comment ends at '}'
+    text = std::string(status_name(status)) + ": " + text;
+    std::vector<std::string>& comments =
+        status == GameStatus::partial && !r.main.plies.empty() ? r.main.plies.back().comments : r.main.comments;
+    if (std::find(comments.begin(), comments.end(), text) == comments.end()) comments.push_back(std::move(text));
+}
+
+} // namespace
+
 parser::GameRecord game_record(const StoredGame& game) {
     parser::GameRecord r;
     fill_record(r, game.summary.kind, game.tags, game.start, game.moves, game.summary.result);
@@ -87,6 +115,18 @@ parser::GameRecord game_record(const StoredGame& game) {
                                                         : parser::GameStatus::invalid;
     r.file = game.source_file;
     r.line = game.source_line;
+    for (const Diagnostic& d : game.diagnostics) {
+        if (d.severity == Severity::note) continue;
+        parser::Diagnostic pd;
+        pd.severity = d.severity == Severity::error ? parser::Severity::error : parser::Severity::warning;
+        pd.code = d.code;
+        pd.message = d.message;
+        pd.file = game.source_file;
+        pd.line = d.line;
+        pd.column = d.column;
+        r.diagnostics.push_back(std::move(pd));
+    }
+    mark_broken(r, game);
     return r;
 }
 

@@ -1,5 +1,7 @@
 #include "db/sqlite.hpp"
 
+#include "db/fold.hpp"
+
 #include <sqlite3.h>
 
 #include <unistd.h>
@@ -60,6 +62,12 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
         throw DbError(rc & 0xff, msg);
     }
     read_only_ = sqlite3_db_readonly(db_, "main") == 1;
+    try {
+        register_fold_function(db_); // name filters match through it, on every connection
+    } catch (...) {
+        sqlite3_close_v2(db_);
+        throw;
+    }
 }
 
 Database::~Database() { sqlite3_close_v2(db_); }

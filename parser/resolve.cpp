@@ -352,6 +352,7 @@ void Resolver::run() {
             else out_.main.plies.back().comments.push_back(std::move(text));
         }
     }
+    check_status_tag(); // before the result: a partial game's result is not checked against its board
     check_result();
     std::stable_sort(out_.diagnostics.begin(), out_.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
         return a.line != b.line ? a.line < b.line : a.column < b.column;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 
 #include "parser/resolver.hpp"
 
@@ -260,6 +261,23 @@ void Resolver::read_players(const ast::TableHeader& h) {
     auto generic = [](const std::string& n, std::string_view label) { return lower(n) == label; };
     if (!out_.tag("White") && !generic(names[0], "white")) out_.tags.emplace_back("White", names[0]);
     if (!out_.tag("Black") && !generic(names[1], "black")) out_.tags.emplace_back("Black", names[1]);
+}
+
+void Resolver::check_status_tag() {
+    for (const ast::Tag& t : game_.tags) {
+        if (t.name != "Status") continue;
+        std::string value;
+        for (char c : out_.tag("Status") ? *out_.tag("Status") : std::string())
+            value += char(std::tolower(static_cast<unsigned char>(c)));
+        if (value == "partial") {
+            main_cut_ = true;
+            report(Severity::error, "marked-partial", t.offset,
+                   "the record is marked partial (Status tag): its moves stop where the game broke");
+        } else if (value == "invalid") {
+            report(Severity::error, "marked-invalid", t.offset, "the record is marked invalid (Status tag)");
+        }
+        return;
+    }
 }
 
 void Resolver::check_result() {

@@ -143,6 +143,9 @@ private:
     // swap2 choice, results by colour.
     void apply_playok();
     void check_result();
+    // A Status tag "partial" or "invalid" (gounki export's mark of a broken game) keeps the game so:
+    // an error (code "marked-partial" or "marked-invalid"), and a partial game's main line is cut.
+    void check_status_tag();
 
     const ast::Game& game_;
     const SourceMap& src_;

@@ -252,4 +252,19 @@ bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out)
     return true;
 }
 
+std::string broken_note(const GameReport& game) {
+    if (!game.broken()) return {};
+    std::string out = game.status == "partial" ? "Partial game: the moves stop at an error" : "Invalid game";
+    std::string problems;
+    for (const std::string& p : game.problems) problems += (problems.empty() ? "" : "; ") + p;
+    return out + (problems.empty() ? "" : ": " + problems);
+}
+
+std::string left_out_note(const std::vector<GameReport>& games) {
+    const int n = broken_games(games);
+    if (n == 0) return {};
+    return std::to_string(n) + (n == 1 ? " broken game (partial or invalid) is" : " broken games (partial or invalid) are") +
+        " left out of these tables.";
+}
+
 } // namespace gounki::report

@@ -53,6 +53,13 @@ std::string move_number_text(const GameReport& game, std::size_t ply);
 // "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
 std::string opening_text(const OpeningLine& line);
 
+// A broken game's mark: "Partial game: the moves stop at an error: MESSAGE [code]" or "Invalid
+// game: MESSAGE [code]" (errors joined by "; "); empty for a valid game.
+std::string broken_note(const GameReport& game);
+// The note under the statistics of many games when some are broken: "2 broken games (partial or
+// invalid) are left out of these tables."; empty when none is.
+std::string left_out_note(const std::vector<GameReport>& games);
+
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);
 // The start position text, canonical: game.start_position or the standard start (a stone game:

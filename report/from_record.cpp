@@ -110,6 +110,11 @@ GameReport game_report(const parser::GameRecord& record, const analysis::GameJud
     }
     if (record.is_stone_game()) stone_plies(record, judgement, r);
     else gounki_plies(record, judgement, r);
+    if (record.status != parser::GameStatus::valid) {
+        r.status = std::string(parser::status_name(record.status));
+        for (const parser::Diagnostic& d : record.diagnostics)
+            if (d.severity == parser::Severity::error) r.problems.push_back(d.message + " [" + d.code + "]");
+    }
     summarize(r);
     if (judgement)
         for (int c = 0; c < 2; ++c)

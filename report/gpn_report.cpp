@@ -82,6 +82,12 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
     const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
     rec.set_start(start);
     add_plies(rec, g, start, o);
+    // A broken game says so where it broke: after its last move when partial, before its moves
+    // when invalid (its Status tag comes with the other tags).
+    if (const std::string note = broken_note(g); !note.empty()) {
+        if (g.status == "partial" && !rec.main.plies.empty()) rec.main.plies.back().comments.push_back(note);
+        else rec.main.comments.push_back(note);
+    }
     return rec;
 }
 

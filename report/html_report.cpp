@@ -50,6 +50,7 @@ figure.flagged svg{max-width:100%;height:auto}
 .key-played{color:#c0392b;font-weight:bold}
 .key-best{color:#1e8c3a;font-weight:bold}
 nav ol{columns:2}
+.broken{background:#fdecea;border-left:4px solid #c0392b;padding:.4em .8em;font-weight:bold}
 )";
 
 std::string e(std::string_view s) { return xml_escape(s); }
@@ -57,7 +58,7 @@ std::string e(std::string_view s) { return xml_escape(s); }
 std::string game_title(const GameReport& g, std::size_t k) {
     std::string t = "Game " + std::to_string(k + 1);
     if (!g.id.empty()) t += " (#" + g.id + ")";
-    return t + ": " + players_line(g) + ", " + g.result;
+    return t + ": " + players_line(g) + ", " + g.result + (g.broken() ? " (" + g.status + ")" : "");
 }
 
 std::string verdict_class(Verdict v) { return std::string(verdict_name(v)); }
@@ -233,11 +234,15 @@ std::string render_html(const ReportModel& model) {
         players_section(out, model.players.empty() ? player_statistics(model.games) : model.players);
         openings_section(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
                          model.opening_plies);
+        if (const std::string note = left_out_note(model.games); !note.empty())
+            out += "<p class=\"legend broken-note\">" + e(note) + "</p>\n";
     }
     for (std::size_t k = 0; k < model.games.size(); ++k) {
         const GameReport& g = model.games[k];
         const std::string anchor = "game-" + std::to_string(k + 1);
-        out += "<section class=\"game\" id=\"" + anchor + "\">\n<h2>" + e(game_title(g, k)) + "</h2>\n";
+        out += "<section class=\"game" + std::string(g.broken() ? " broken" : "") + "\" id=\"" + anchor + "\">\n<h2>" +
+            e(game_title(g, k)) + "</h2>\n";
+        if (g.broken()) out += "<p class=\"broken\">" + e(broken_note(g)) + "</p>\n";
         tags_table(out, g);
         out += "<h3>Moves</h3>\n";
         move_list(out, g, anchor);

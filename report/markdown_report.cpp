@@ -61,6 +61,7 @@ void moves(std::string& out, const GameReport& g) {
         if (i == 0 || g.plies[i].side == first_mover(g)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
         line.append(" ").append(marked_move(g.plies[i]));
     }
+    if (g.status == "partial") line.append(line.empty() ? "" : " ").append("_(the record breaks here)_");
     line.append(line.empty() ? "" : " ").append(md(g.result));
     // A paragraph starting "1. " would be an ordered list.
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), 1, '\\');
@@ -157,11 +158,13 @@ std::string render_markdown(const ReportModel& model) {
         players(out, model.players.empty() ? player_statistics(model.games) : model.players);
         openings(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
                  model.opening_plies);
+        if (const std::string note = left_out_note(model.games); !note.empty()) out += md(note) + "\n\n";
     }
     for (std::size_t k = 0; k < model.games.size(); ++k) {
         const GameReport& g = model.games[k];
         out += "## Game " + std::to_string(k + 1) + (g.id.empty() ? "" : " (" + md("#" + g.id) + ")") + ": " +
-            md(players_line(g)) + ", " + md(g.result) + "\n\n";
+            md(players_line(g)) + ", " + md(g.result) + (g.broken() ? " (" + g.status + ")" : "") + "\n\n";
+        if (g.broken()) out += "> **" + md(broken_note(g)) + "**\n\n";
         tags(out, g);
         out += "### Moves\n\n";
         moves(out, g);

@@ -77,6 +77,7 @@ std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games)
     std::map<std::string, PlayerStats> by_name;
     std::map<std::string, std::pair<double, int>> accuracy; // sum, count
     for (const GameReport& g : games) {
+        if (g.broken()) continue;
         for (Color c : {Color::white, Color::black}) {
             const std::string& name = c == Color::white ? g.white : g.black;
             PlayerStats& p = by_name[name.empty() ? "?" : name];
@@ -102,7 +103,7 @@ std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games)
 std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies) {
     std::map<std::vector<std::string>, OpeningLine> lines;
     for (const GameReport& g : games) {
-        if (plies <= 0 || g.plies.size() < std::size_t(plies) || !starts_from_standard_position(g)) continue;
+        if (g.broken() || plies <= 0 || g.plies.size() < std::size_t(plies) || !starts_from_standard_position(g)) continue;
         // The start first (the same for every Gounki game here), so that games of different
         // kinds, sizes or options with the same move texts stay apart.
         std::vector<std::string> key{start_position_text(g)};
@@ -119,6 +120,10 @@ std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int
     for (auto& [key, line] : lines) out.push_back(line);
     std::stable_sort(out.begin(), out.end(), [](const OpeningLine& a, const OpeningLine& b) { return a.games > b.games; });
     return out;
+}
+
+int broken_games(const std::vector<GameReport>& games) {
+    return int(std::count_if(games.begin(), games.end(), [](const GameReport& g) { return g.broken(); }));
 }
 
 } // namespace gounki::report

@@ -85,6 +85,12 @@ struct GameReport {
         // an empty board with the default rules of its kind)
     std::vector<Ply> plies;
     SideSummary summary[2]; // index(Color)
+    // A broken game (the record parser's statuses): "partial" (the moves stop at an error: plies
+    // holds those before it) or "invalid" (errors, the moves whole); empty for a valid game. The
+    // renderers mark it, and the statistics over many games leave it out.
+    std::string status;
+    std::vector<std::string> problems; // its errors, as "message [code]"
+    bool broken() const { return !status.empty(); }
 };
 
 // Per player over all games of a report.
@@ -121,10 +127,13 @@ struct ReportModel {
 SideSummary summarize_side(const GameReport& game, Color side);
 // Fills game.summary[] counts for both sides (accuracy kept).
 void summarize(GameReport& game);
-// Per-player statistics, sorted by games played (most first), then name.
+// Per-player statistics, sorted by games played (most first), then name. Broken games (partial or
+// invalid) are left out, as in opening_table: their results and accuracy do not count.
 std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games);
-// Games grouped by their start and first `plies` plies (games shorter than that, and games from a
-// set-up position, are left out), most frequent first.
+// Games grouped by their start and first `plies` plies (games shorter than that, games from a
+// set-up position and broken games are left out), most frequent first.
 std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies);
+// How many of the games are broken (left out of the statistics).
+int broken_games(const std::vector<GameReport>& games);
 
 } // namespace gounki::report

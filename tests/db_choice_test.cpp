@@ -1,0 +1,219 @@
+// Choosing games: names matched without regard to case or accents (db/fold.hpp), the order of
+// game lists (--sort), through the library and the command line.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "db/fold.hpp"
+
+using namespace gounki;
+using namespace gounki::db;
+using namespace gounki::test;
+
+namespace {
+
+std::vector<std::int64_t> ids_of(const GameList& l) {
+    std::vector<std::int64_t> ids;
+    for (const GameSummary& g : l.games) ids.push_back(g.id);
+    return ids;
+}
+
+} // namespace
+
+TEST_CASE("a text's fold ignores case, accents, dashes and typographic quotes", "[db]") {
+    CHECK(fold_text("Hélène") == "helene");
+    CHECK(fold_text("HÉLÈNE") == "helene");
+    CHECK(fold_text("He\xCC\x81le\xCC\x80ne") == "helene"); // already decomposed
+    CHECK(fold_text("Lyon–Genève") == "lyon-geneve"); // en dash
+    CHECK(fold_text("Lyon—Genève") == "lyon-geneve"); // em dash
+    CHECK(fold_text("Müller") == fold_text("MÜLLER"));
+    CHECK(fold_text("Müller") == "muller");
+    CHECK(fold_text("Straße") == "strasse"); // full case folding, not only simple
+    CHECK(fold_text("STRASSE") == "strasse");
+    CHECK(fold_text("ẞ") == "ss");
+    CHECK(fold_text("ΣΊΣΥΦΟΣ") == fold_text("σίσυφος")); // final sigma too
+    CHECK(fold_text("Σ") == fold_text("σ"));
+    CHECK(fold_text("ДМИТРИЙ") == fold_text("дмитрий"));
+    CHECK(fold_text("Ёлкин") == fold_text("елкин")); // the diaeresis is a mark
+    CHECK(fold_text("ﬁnal") == "final"); // compatibility ligature
+    CHECK(fold_text("O’Brien “Jr”") == "o'brien \"jr\"");
+    CHECK(fold_text("Plain ASCII 12") == "plain ascii 12");
+    CHECK(fold_text("") == "");
+    CHECK(fold_text("bad \xFF byte") == "bad \xEF\xBF\xBD byte"); // U+FFFD, not a crash
+}
+
+TEST_CASE("name filters match without regard to case or accents", "[db]") {
+    TempDir dir;
+    GameDatabase db(dir.file("names.db"), Access::read_write);
+    const auto r =
+        import(db,
+               {game({"c2-d3"}, "Hélène Dupré", "Jörg Müller", ResultCode::white_wins, "2020.01.01", "Lyon–Genève Cup"),
+                game({"g2-f3"}, "Στέφανος Σίσυφος", "Дмитрий Ёлкин", ResultCode::draw, "2020.02.01", "Straße Open"),
+                game({"e2-f3"}, "Helen Dupre", "Joerg Mueller", ResultCode::black_wins, "2020.03.01", "Lyon Open")});
+    const std::int64_t a = r[0].game_id, b = r[1].game_id, c = r[2].game_id;
+    const auto ids = [&](auto set) {
+        GameFilter f;
+        set(f);
+        return ids_of(db.list_games(f, {}));
+    };
+    using V = std::vector<std::int64_t>;
+    CHECK(ids([](GameFilter& f) { f.player = "helene"; }) == V{a});
+    CHECK(ids([](GameFilter& f) { f.player = "HELEN"; }) == V{a, c});
+    CHECK(ids([](GameFilter& f) { f.white = "dupre"; }) == V{a, c});
+    CHECK(ids([](GameFilter& f) { f.black = "MÜLLER"; }) == V{a});
+    CHECK(ids([](GameFilter& f) { f.black = "muller"; }) == V{a});
+    CHECK(ids([](GameFilter& f) { f.black = "Müller"; }) == V{a}); // "Mueller" is another spelling
+    CHECK(ids([](GameFilter& f) { f.event = "lyon-geneve"; }) == V{a});
+    CHECK(ids([](GameFilter& f) { f.event = "LYON–GENÈVE"; }) == V{a});
+    CHECK(ids([](GameFilter& f) { f.event = "strasse"; }) == V{b});
+    CHECK(ids([](GameFilter& f) { f.event = "STRAẞE"; }) == V{b});
+    CHECK(ids([](GameFilter& f) { f.white = "σίσυφοσ"; }) == V{b});
+    CHECK(ids([](GameFilter& f) { f.white = "ΣΙΣΥΦΟΣ"; }) == V{b});
+    CHECK(ids([](GameFilter& f) { f.black = "ЕЛКИН"; }) == V{b});
+    CHECK(ids([](GameFilter& f) { f.player = "nobody"; }).empty());
+    CHECK(ids([](GameFilter& f) { f.player = "%"; }).empty()); // no wildcards
+    CHECK(ids([](GameFilter& f) { f.player = "_"; }).empty());
+    // The filters also hold on searches and on the pattern search's own connections.
+    GameFilter f;
+    f.player = "helene";
+    CHECK(ids_of(db.search_position(Position::start(), f, {})) == V{a});
+}
+
+TEST_CASE("the command line's name filters ignore case and accents", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("cli.db");
+    write_text(dir.file("g.gpn"),
+               "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
+               "1. c2-d3 1-0\n\n"
+               "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
+    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    for (const std::vector<std::string>& filter : {std::vector<std::string>{"--player", "helene"},
+                                                   {"--event", "lyon-geneve"},
+                                                   {"--black", "STRASSE"},
+                                                   {"--white", "HÉLÈNE"}}) {
+        std::vector<std::string> args{"games", "--db", db, "--json"};
+        args.insert(args.end(), filter.begin(), filter.end());
+        const CliRun run = run_gounki_args(args);
+        INFO(filter[0] << " " << filter[1]);
+        CHECK(run.status == 0);
+        CHECK(contains(run.out, "\"total\":1"));
+        CHECK(contains(run.out, "\"white\":\"Hélène\""));
+    }
+    // The pattern search reads on a connection per thread: each has the fold too.
+    const CliRun pattern =
+        run_gounki_args({"search", "--db", db, "--pattern", "Wp>=0", "--player", "HELENE", "--threads", "2", "--json"});
+    CHECK(pattern.status == 0);
+    CHECK(contains(pattern.out, "\"total\":1"));
+    const CliRun exp = run_gounki_args({"export", "--db", db, "--player", "helene", "-o", "-"});
+    CHECK(contains(exp.out, "[White \"Hélène\"]"));
+    CHECK(!contains(exp.out, "[White \"Bob\"]"));
+}
+
+namespace {
+
+// Five games whose dates, players, events and results each put them in another order.
+struct Sorted {
+    TempDir dir;
+    GameDatabase db{dir.file("sort.db"), Access::read_write};
+    std::vector<std::int64_t> id;
+    Sorted() {
+        for (const ImportReport& r :
+             import(db,
+                    {game({"c2-d3"}, "Zoë", "Bob", ResultCode::draw, "2021.05.01", "Brest Open"),
+                     game({"g2-f3"}, "Élise", "Carl", ResultCode::white_wins, "", "Autumn Cup"),
+                     game({"c2-d3", "b7-a6"}, "adam", "Dora", ResultCode::unknown, "2019.01.01", ""),
+                     game({"e2-f3"}, "Élise", "Anna", ResultCode::black_wins, "2021.05.01", "Échecs Club"),
+                     game({"c2-d3", "f7-e6"}, "Fritz", "Eve", ResultCode::white_wins, "2020.12.31", "Dijon Open")}))
+            id.push_back(r.game_id);
+    }
+    std::vector<std::int64_t> ids(std::initializer_list<int> at) const {
+        std::vector<std::int64_t> out;
+        for (int i : at) out.push_back(id[std::size_t(i)]);
+        return out;
+    }
+    std::vector<std::int64_t> listed(SortKey key, bool desc, Paging paging = {}) {
+        GameFilter f;
+        f.order = {key, desc};
+        return ids_of(db.list_games(f, paging));
+    }
+};
+
+} // namespace
+
+TEST_CASE("game lists come sorted by date, player, event or result, ties by id, then paged", "[db]") {
+    Sorted s;
+    CHECK(s.listed(SortKey::id, false) == s.ids({0, 1, 2, 3, 4}));
+    CHECK(s.listed(SortKey::id, true) == s.ids({4, 3, 2, 1, 0}));
+    CHECK(s.listed(SortKey::date, false) == s.ids({2, 4, 0, 3, 1})); // the undated game last
+    CHECK(s.listed(SortKey::date, true) == s.ids({3, 0, 4, 2, 1})); // still last; the tie reversed
+    // By White's name, folded (adam < Élise < Fritz < Zoë), then Black's (Anna < Carl).
+    CHECK(s.listed(SortKey::player, false) == s.ids({2, 3, 1, 4, 0}));
+    CHECK(s.listed(SortKey::player, true) == s.ids({0, 4, 1, 3, 2}));
+    CHECK(s.listed(SortKey::event, false) == s.ids({1, 0, 4, 3, 2})); // Échecs with the E's; no event last
+    CHECK(s.listed(SortKey::result, false) == s.ids({1, 4, 3, 0, 2})); // 1-0, 0-1, 1/2-1/2, *
+    CHECK(s.listed(SortKey::result, true) == s.ids({0, 3, 4, 1, 2}));
+    // Paging cuts the sorted list.
+    CHECK(s.listed(SortKey::date, false, {2, 1}) == s.ids({4, 0}));
+    CHECK(s.db.list_games({}, {2, 1}).total == 5);
+
+    // Searches and for_each_game follow the order too, with filters.
+    GameFilter f;
+    f.order = {SortKey::date, true};
+    CHECK(ids_of(s.db.search_position(Position::start(), f, {})) == s.ids({3, 0, 4, 2, 1}));
+    CHECK(ids_of(s.db.search_position(Position::start(), f, {1, 1})) == s.ids({0}));
+    f.player = "elise";
+    CHECK(ids_of(s.db.search_position(Position::start(), f, {})) == s.ids({3, 1}));
+    std::vector<std::int64_t> seen;
+    s.db.for_each_game(f, [&](const StoredGame& g) {
+        seen.push_back(g.summary.id);
+        return true;
+    });
+    CHECK(seen == s.ids({3, 1}));
+    CHECK(s.db.game_ids(f) == s.ids({3, 1}));
+}
+
+TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
+    TempDir dir;
+    const std::string db = dir.file("cli.db");
+    write_text(dir.file("g.gpn"),
+               "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+               "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
+               "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
+    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    // The order of the names in a command's output.
+    const auto order = [](const std::string& out) {
+        std::vector<std::pair<std::size_t, std::string>> at;
+        for (const char* n : {"Carl", "Ádám", "Bea"})
+            if (out.find(n) != std::string::npos) at.emplace_back(out.find(n), n);
+        std::sort(at.begin(), at.end());
+        std::string s;
+        for (const auto& [p, n] : at) s += n + std::string(" ");
+        return s;
+    };
+    CHECK(order(run_gounki_args({"games", "--db", db}).out) == "Carl Ádám Bea ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date"}).out) == "Ádám Bea Carl ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "DATE", "--desc"}).out) == "Carl Bea Ádám ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player"}).out) == "Ádám Bea Carl ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--desc"}).out) == "Bea Ádám Carl ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date", "--limit", "1", "--offset", "1"}).out) == "Bea ");
+    CHECK(order(run_gounki_args({"search", "--db", db, "--sort", "player", "--desc"}).out) == "Carl Bea Ádám ");
+    CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "date", "-o", "-"}).out) == "Ádám Bea Carl ");
+    // Ids given on the command line keep their order unless --sort asks for another.
+    CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2"}).out) == "Bea Carl Ádám ");
+    CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2", "--sort", "date"}).out) == "Ádám Bea Carl ");
+    CHECK(order(run_gounki_args({"delete", "--db", db, "--all", "--sort", "result"}).out) == "Carl Ádám Bea ");
+    const CliRun report = run_gounki_args({"report", "--db", db, "--all", "--sort", "date", "--format", "md", "-o", "-"});
+    CHECK(report.status == 0);
+    CHECK(order(report.out.substr(report.out.find("## Game 1"))) == "Ádám Bea Carl "); // after the players table
+    const CliRun judged =
+        run_gounki_args({"analyze", "--db", db, "--all", "--sort", "player", "--nodes", "200", "--threads", "1"});
+    REQUIRE(judged.status == 0);
+    const std::size_t g2 = judged.out.find("game 2:"), g3 = judged.out.find("game 3:"), g1 = judged.out.find("game 1:");
+    CHECK(g2 != std::string::npos);
+    CHECK(g2 < g3);
+    CHECK(g3 < g1);
+    CHECK(g1 != std::string::npos);
+    const CliRun bad = run_gounki_args({"games", "--db", db, "--sort", "colour"});
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.err, "--sort must be id, date, player, event or result"));
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--sort", "date", "--desc", "--json"}).out, "\"desc\":true"));
+}
