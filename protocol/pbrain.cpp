@@ -13,8 +13,12 @@ namespace gounki::protocol {
 
 namespace {
 
-constexpr GameKind brain_game = GameKind::gomoku;
-constexpr int rule_exact_five = 1; // INFO rule's bits that gounki plays; the others: 2 continuous, 4 renju, 8 caro
+constexpr GameKind brain_game = GameKind::gomoku; // the game of a START, before INFO rule says more
+constexpr int rule_exact_five = 1; // INFO rule's bits that gounki plays; the others: 2 continuous, 8 caro
+constexpr int rule_renju = 4;
+
+// The game INFO rule names: Renju (bit 4: Black's forbidden points, exact five for Black), else Gomoku.
+GameKind game_of_rule(int rule) { return rule & rule_renju ? GameKind::renju : brain_game; }
 
 std::string_view trimmed(std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -150,13 +154,16 @@ void PbrainSession::start(int size, const Sink& out) {
 
 std::optional<std::string> PbrainSession::cannot_play() const {
     if (!size_) return std::string("no board yet (START first)");
-    if (rule_ & ~rule_exact_five) {
+    if (rule_ & ~(rule_exact_five | rule_renju)) {
         std::string names;
-        for (const auto& [bit, name] : {std::pair{2, "continuous game"}, {4, "renju"}, {8, "caro"}})
+        for (const auto& [bit, name] : {std::pair{2, "continuous game"}, {8, "caro"}})
             if (rule_ & bit) names += (names.empty() ? "" : ", ") + std::string(name);
         return "INFO rule " + std::to_string(rule_) + " (" + (names.empty() ? std::string("unknown bits") : names) +
-            ") is not supported: gounki plays freestyle (rule 0) and standard, exactly five (rule 1)";
+            ") is not supported: gounki plays freestyle (rule 0), standard, exactly five (rule 1) and renju (rule 4)";
     }
+    if (const GameKind kind = game_of_rule(rule_); !game_info(kind).has_size(size_))
+        return "INFO rule " + std::to_string(rule_) + ": " + std::string(game_kind_name(kind)) + " is played on " +
+            sizes_text(kind) + ", not on the " + board_text();
     return std::nullopt;
 }
 
@@ -271,14 +278,16 @@ void PbrainSession::board_done(const Sink& out) {
 }
 
 stones::StonePosition PbrainSession::position() const {
-    stones::Rules rules = stones::Rules::defaults(brain_game);
+    const GameKind kind = game_of_rule(rule_);
+    stones::Rules rules = stones::Rules::defaults(kind);
     rules.size = size_;
-    rules.exact_five = (rule_ & rule_exact_five) != 0;
+    if (kind == brain_game) rules.exact_five = (rule_ & rule_exact_five) != 0;
     int own = 0, opponent = 0;
     for (int p : order_) ++(board_[std::size_t(p)] == Owner::own ? own : opponent);
-    // Freestyle and standard Gomoku treat both colours alike: the brain is the first mover when the
-    // counts are level (or it has fewer stones), the second when the opponent has one stone more.
-    const Color first = first_mover(brain_game);
+    // The brain is the first mover (Black) when the counts are level (or it has fewer stones), the
+    // second when the opponent has one stone more: in Renju, where the colours differ, that is the
+    // colour its stones have.
+    const Color first = first_mover(kind);
     const Color mine = own + 1 == opponent || own > opponent ? ~first : first;
     stones::StonePosition pos(rules);
     for (int p : order_) pos.put(p, stones::stone_of(board_[std::size_t(p)] == Owner::own ? mine : ~mine));

@@ -175,8 +175,8 @@ TEST_CASE("pbrain: rule 1 (exact five): an overline does not win", "[pbrain]") {
 TEST_CASE("pbrain: unsupported rules, BOARD errors, SWAP2BOARD", "[pbrain]") {
     PbrainSession s;
     REQUIRE(s.handle("START 15").at(0) == "OK");
-    CHECK(s.handle("INFO rule 4").empty());
-    CHECK(starts_with(s.handle("BEGIN").at(0), "ERROR BEGIN: INFO rule 4 (renju) is not supported"));
+    CHECK(s.handle("INFO rule 2").empty());
+    CHECK(starts_with(s.handle("BEGIN").at(0), "ERROR BEGIN: INFO rule 2 (continuous game) is not supported"));
     CHECK(s.handle("INFO rule 0").empty());
     CHECK(s.handle("BEGIN") == std::vector<std::string>{"7,7"});
     REQUIRE(s.handle("RESTART").at(0) == "OK");
@@ -190,6 +190,23 @@ TEST_CASE("pbrain: unsupported rules, BOARD errors, SWAP2BOARD", "[pbrain]") {
     // A board whose game is over: no move.
     CHECK(board(s, {"0,0,2", "1,1,2", "2,2,2", "3,3,2", "4,4,2", "9,9,1", "9,10,1", "10,9,1", "12,12,1"}).at(0) ==
           "ERROR the game is over: the opponent has five in a row");
+}
+
+TEST_CASE("pbrain: rule 4 (renju): Black wins with exactly five and never plays a forbidden point", "[pbrain]") {
+    // The brain has five stones and the opponent five: the brain is the first player, Black. On row
+    // y=7 it has x=1..4 and 6: x=5 makes six (an overline, forbidden to Black in renju), x=0 exactly five.
+    const std::vector<std::string> stones = {"1,7,1",  "2,7,1",  "3,7,1",  "4,7,1",   "6,7,1",
+                                             "10,0,2", "12,0,2", "14,0,2", "10,14,2", "12,14,2"};
+    PbrainSession renju;
+    REQUIRE(renju.handle("START 15").at(0) == "OK");
+    REQUIRE(renju.handle("INFO rule 4").empty());
+    REQUIRE(renju.handle("INFO timeout_turn 150").empty());
+    CHECK(board(renju, stones) == std::vector<std::string>{"0,7"});
+    // Renju is played on 15x15 only.
+    PbrainSession big;
+    REQUIRE(big.handle("START 19").at(0) == "OK");
+    REQUIRE(big.handle("INFO rule 4").empty());
+    CHECK(starts_with(big.handle("BEGIN").at(0), "ERROR BEGIN: INFO rule 4: Renju is played on 15"));
 }
 
 TEST_CASE("pbrain: RESTART and TAKEBACK", "[pbrain]") {
