@@ -21,6 +21,7 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"black", "Games whose Black player's name contains this text (any case or accents).", "name"});
     p.addOption({"player", "Games in which a player's name contains this text (any case or accents).", "name"});
     p.addOption({"event", "Games whose event's name contains this text (any case or accents).", "name"});
+    p.addOption({"site", "Games whose site contains this text (any case or accents).", "place"});
     p.addOption({"source", "Games imported from a file whose path contains this text (any case or accents).", "text"});
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
     p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
@@ -145,6 +146,7 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
     f.black = p.value("black").toStdString();
     f.player = p.value("player").toStdString();
     f.event = p.value("event").toStdString();
+    f.site = p.value("site").toStdString();
     f.source = p.value("source").toStdString();
     if (p.isSet("result")) {
         f.result = db::parse_result(p.value("result").trimmed().toLower().toStdString());
@@ -260,6 +262,7 @@ QJsonObject filter_json(const db::GameFilter& f) {
     text("black", f.black);
     text("player", f.player);
     text("event", f.event);
+    text("site", f.site);
     if (f.result) o["result"] = QString::fromStdString(std::string(db::result_text(*f.result)));
     if (f.date_from) o["from"] = qint64(*f.date_from);
     if (f.date_to) o["to"] = qint64(*f.date_to);

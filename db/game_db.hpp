@@ -88,7 +88,7 @@ std::optional<SortKey> parse_sort_key(std::string_view text);
 // Tag filters. Names (and the source path) match as substrings of their folds (fold.hpp): any case,
 // any accents, any dash. Empty means any.
 struct GameFilter {
-    std::string white, black, player, event;
+    std::string white, black, player, event, site;
     std::optional<ResultCode> result;
     std::optional<std::int64_t> date_from, date_to; // date_key bounds (codec.hpp date_bound)
     std::string source; // a substring of the path of the file the game was imported from
@@ -97,8 +97,8 @@ struct GameFilter {
     std::optional<std::int64_t> id_from, id_to; // game ids, both bounds included (ids and ranges chosen)
     GameOrder order; // not a filter: the order in which the games come (lists, searches, for_each_game)
     bool any() const {
-        return !white.empty() || !black.empty() || !player.empty() || !event.empty() || result || date_from || date_to ||
-            !source.empty() || kind || status || id_from || id_to;
+        return !white.empty() || !black.empty() || !player.empty() || !event.empty() || !site.empty() || result || date_from ||
+            date_to || !source.empty() || kind || status || id_from || id_to;
     }
 };
 

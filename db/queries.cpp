@@ -53,6 +53,7 @@ std::string where(const GameFilter& f, Params& params) {
         terms.push_back("(g.white_id IN " + ids + " OR g.black_id IN " + ids + ")");
     }
     if (!f.event.empty()) terms.push_back("g.event_id IN " + names("events", f.event));
+    if (!f.site.empty()) terms.push_back("instr(gounki_fold(g.site), " + params.add(fold_text(f.site)) + ") > 0");
     if (!f.source.empty())
         terms.push_back("g.source_id IN (SELECT id FROM sources WHERE instr(gounki_fold(path), " +
                         params.add(fold_text(f.source)) + ") > 0)");

@@ -217,3 +217,22 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
     CHECK(contains(bad.err, "--sort must be id, date, player, event or result"));
     CHECK(contains(run_gounki_args({"games", "--db", db, "--sort", "date", "--desc", "--json"}).out, "\"desc\":true"));
 }
+
+TEST_CASE("the --site filter chooses games by their site, without regard to case or accents", "[db][cli]") {
+    TempDir dir;
+    const std::string db = dir.file("sites.db");
+    write_text(dir / "sites.gpn",
+               "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
+               "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("sites.gpn")}).status == 0);
+    const auto total = [&](const std::string& site) {
+        const CliRun r = run_gounki_args({"games", "--db", db, "--site", site, "--json"});
+        const std::size_t at = r.out.find("\"total\":");
+        return at == std::string::npos ? -1 : std::atoi(r.out.c_str() + at + 8);
+    };
+    CHECK(total("geneve") == 1);
+    CHECK(total("CAFÉ") == 1);
+    CHECK(total("lyon") == 1);
+    CHECK(total("paris") == 0);
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--site", "cafe", "--json"}).out, "\"site\":\"cafe\""));
+}
