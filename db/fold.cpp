@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/sqlite.hpp"
+#include "parser/web_text.hpp"
 
 namespace gounki::db {
 
@@ -41,9 +42,12 @@ Units nfkd(const Units& in) {
     });
 }
 
-// The ASCII character a dash or a typographic quote reads as; 0 for any other.
+// The ASCII character a dash or a typographic quote reads as; 0 for any other. Double quotes and
+// dashes as a record's reader reads them (parser/web_text.hpp), with every other dash of Unicode and
+// the single quotes and primes of names (O'Brien) besides.
 UChar32 ascii_punctuation(UChar32 c) {
-    if (u_charType(c) == U_DASH_PUNCTUATION || c == 0x2212) return '-';
+    if (const char a = parser::ascii_stand_in(char32_t(c)); a == '-' || a == '"') return a;
+    if (u_charType(c) == U_DASH_PUNCTUATION) return '-';
     switch (c) {
     case 0x2018:
     case 0x2019:
@@ -51,13 +55,6 @@ UChar32 ascii_punctuation(UChar32 c) {
     case 0x201B:
     case 0x2032:
     case 0x2035: return '\'';
-    case 0x201C:
-    case 0x201D:
-    case 0x201E:
-    case 0x201F:
-    case 0x00AB:
-    case 0x00BB:
-    case 0x2033:
     case 0x2036: return '"';
     default: return 0;
     }

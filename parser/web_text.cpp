@@ -317,6 +317,16 @@ bool normalize_web_text(std::string_view text, std::string& out, std::vector<Web
     return std::string_view(out) != text;
 }
 
+char ascii_stand_in(char32_t c) {
+    switch (web_detail::classify(c)) {
+    case web_detail::Kind::dash: return '-';
+    case web_detail::Kind::times: return 'x';
+    case web_detail::Kind::quote: return '"';
+    case web_detail::Kind::space: return ' ';
+    default: return 0;
+    }
+}
+
 std::string describe_code_point(char32_t c) {
     const char* name = nullptr;
     switch (c) {

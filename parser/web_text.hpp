@@ -69,6 +69,11 @@ bool may_need_web_text_pass(std::string_view text);
 // get no note. Returns true when the output differs from the input. `text` may be a view of `out`.
 bool normalize_web_text(std::string_view text, std::string& out, std::vector<WebTextNote>& notes);
 
+// What a typographic character stands for in plain text, as the web-text pass reads it: '-' for a
+// dash or a minus sign, 'x' for the multiplication sign, '"' for a typographic double quote, ' ' for
+// a Unicode space; 0 for any other character (and for the zero-width ones, which read as nothing).
+char ascii_stand_in(char32_t c);
+
 // A name for messages: "an en dash (U+2013)", "a non-breaking space (U+00A0)", "a multiplication
 // sign (U+00D7)", "a left double quotation mark (U+201C)"..., else "the character U+XXXX".
 std::string describe_code_point(char32_t c);
