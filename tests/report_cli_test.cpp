@@ -366,3 +366,18 @@ TEST_CASE("report and export tell the format from the output's extension, and op
     CHECK(contains(run_gounki_args({"games", "--db", db, "--status", "Valid", "--json"}).out, "\"total\":2"));
     CHECK(contains(run_gounki_args({"board", "--position", "gomoku", "--format", "Text"}).out, "Black to move"));
 }
+
+TEST_CASE("cmake --install puts gounki in bin/ and the rules document beside README in share/doc/gounki/", "[cli]") {
+    const TempDir prefix("install");
+    const CliRun r =
+        run_shell("cmake --install " + shell_quoted(GOUNKI_BINARY_DIR) + " --prefix " + shell_quoted(prefix.path()) + " 2>&1");
+    REQUIRE(r.status == 0);
+    const auto bin = prefix.path() / "bin" / "gounki";
+    REQUIRE(std::filesystem::exists(bin));
+    const CliRun version = run_shell(shell_quoted(bin) + " --version");
+    CHECK(version.status == 0);
+    CHECK(contains(version.out, GOUNKI_TEST_VERSION));
+    CHECK(slurp(prefix.path() / "share" / "doc" / "gounki" / "rules.md") == slurp(source_path("docs/rules.md")));
+    CHECK(std::filesystem::exists(prefix.path() / "share" / "doc" / "gounki" / "README.md"));
+    CHECK(contains(run_shell(shell_quoted(bin) + " --help").out, "format"));
+}
