@@ -1,4 +1,5 @@
 #include "parser/formats.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <system_error>
@@ -11,13 +12,6 @@
 namespace gounki::parser {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
-    return out;
-}
 
 std::unique_ptr<GameSource> open_gpn(std::istream& in, std::string name, const ReadOptions& options) {
     auto reader = std::make_unique<RecordReader>(in, std::move(name));

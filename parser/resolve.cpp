@@ -1,4 +1,5 @@
 #include "parser/resolve.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -43,13 +44,6 @@ SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
 } // namespace gounki::parser
 
 namespace gounki::parser::resolve_detail {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
-    return out;
-}
 
 // A comment's text: trimmed, with Windows line ends read as '\n'.
 std::string comment_text(std::string_view s) {

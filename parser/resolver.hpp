@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/gounki/notation.hpp"
+#include "core/text.hpp"
 #include "parser/resolve.hpp"
 
 namespace gounki::parser::resolve_detail {
@@ -19,7 +20,6 @@ bool is_result_text(std::string_view s);
 // as `1-0`.
 std::string result_tag_value(std::string_view v);
 std::string trim(std::string_view s);
-std::string lower(std::string_view s);
 // A comment's text: trimmed, with Windows line ends read as '\n'.
 std::string comment_text(std::string_view s);
 const Position& initial_position();

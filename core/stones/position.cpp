@@ -1,4 +1,5 @@
 #include "core/stones/position.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -78,19 +79,6 @@ std::uint64_t rules_key(const Rules& r) {
 
 std::uint64_t captured_key(int by, int count) {
     return zobrist.captured[by][count < max_captured_key ? count : max_captured_key - 1];
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "core/stones/rules.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -80,19 +81,6 @@ constexpr Preset presets[] = {
      "the same as standard",
      false},
 };
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
 
 // The words `kind` knows. With `listed_only`, the ones messages list, in their order: the words
 // that change the defaults (presets first, then the options' words), then the presets that restore

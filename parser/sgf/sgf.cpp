@@ -3,6 +3,7 @@
 // cutting a collection into game trees (sgf_reader.cpp).
 
 #include "parser/sgf/sgf.hpp"
+#include "core/text.hpp"
 #include "parser/sgf/sgf_tree.hpp"
 
 #include <algorithm>
@@ -26,13 +27,6 @@ using namespace sgf; // the syntax tree of sgf_tree.hpp
 
 // ---------------------------------------------------------------------------------------------
 // Rules: the tree as a GameRecord, replayed.
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
-    return out;
-}
 
 std::string trim(std::string_view s) {
     std::size_t b = 0, e = s.size();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "parser/encoding.hpp"
+#include "core/text.hpp"
 #include "parser/sgf/sgf.hpp"
 #include "parser/sgf/sgf_tree.hpp"
 
@@ -14,16 +15,7 @@ namespace gounki::parser {
 
 using sgf::is_blank;
 
-namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c | 0x20);
-    return out;
-}
-
-} // namespace
+namespace {} // namespace
 
 // ---------------------------------------------------------------------------------------------
 // The reader: splits the collection into game trees.
