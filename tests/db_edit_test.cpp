@@ -22,14 +22,7 @@ struct Fixture {
     TempDir dir;
     GameDatabase db{dir.file("edit.db"), Access::read_write};
     std::vector<ImportReport> r;
-    Fixture() {
-        r = import(db,
-                   {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01",
-                         "Spring Open"),
-                    game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
-                    game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
-                    game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")});
-    }
+    Fixture() { r = import(db, club_games()); }
     std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
     // The tree row of `move` from the start position.
     TreeMove start_move(const std::string& move) {

@@ -27,12 +27,7 @@ struct Fixture {
     std::vector<ImportReport> r;
     std::vector<Move> a_moves;
     Fixture() {
-        r = import(db,
-                   {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01",
-                         "Spring Open"),
-                    game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
-                    game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
-                    game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")});
+        r = import(db, club_games());
         a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
     }
     std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }

@@ -417,6 +417,15 @@ db::GameInput game(const std::vector<std::string>& moves, const std::string& whi
     return g;
 }
 
+std::vector<db::GameInput> club_games() {
+    using db::ResultCode;
+    return {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"}, "Ann Smith", "Bob", ResultCode::white_wins, "2020.05.01",
+                 "Spring Open"),
+            game({"g2-f3", "b7-a6", "c2-d3", "f7-e6"}, "Bob", "Cy", ResultCode::black_wins, "2021.01.10", "Winter Cup"),
+            game({"c2-d3", "b7-a6"}, "Cy", "Ann Smith", ResultCode::draw, "2019.12.31", "Winter Cup"),
+            game({"e2-f3"}, "Dee", "Eve", ResultCode::unknown, "", "Spring Open")};
+}
+
 std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies) {
     std::mt19937_64 rng(seed);
     db::RandomGameOptions o;

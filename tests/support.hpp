@@ -194,6 +194,11 @@ parser::Line random_line(std::mt19937& rng, Position pos, int max_plies, const R
 // A Gounki game from the start with the usual tags.
 db::GameInput game(const std::vector<std::string>& moves, const std::string& white, const std::string& black,
                    db::ResultCode result, const std::string& date = "", const std::string& event = "Test event");
+// Four games of a small club, for the database tests: from the start, c2-d3 f7-e6 g2-f3 b7-a6 b2-c2
+// (Ann Smith-Bob 1-0, 2020.05.01, Spring Open), g2-f3 b7-a6 c2-d3 f7-e6 (Bob-Cy 0-1, 2021.01.10,
+// Winter Cup), c2-d3 b7-a6 (Cy-Ann Smith 1/2, 2019.12.31, Winter Cup), e2-f3 (Dee-Eve *, no date,
+// Spring Open).
+std::vector<db::GameInput> club_games();
 // `n` random legal games of at most `plies` plies from `seed` (db/random_games.hpp).
 std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies = 40);
 // Imports `games` in one importer; the report of every game.
