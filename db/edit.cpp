@@ -95,8 +95,18 @@ bool says_already(const StoredGame& g, std::string_view name, const std::string&
     return false;
 }
 
+// The Status tag is gounki's own reading of the game (docs/rules.md 1.8), written by export from the
+// stored status: not a tag a user sets.
+void refuse_status(std::int64_t id, std::string_view name) {
+    if (same_name(name, "Status"))
+        throw EditRefused(refusal_prefix(id) +
+                          "Status is gounki's own reading of the game (valid, partial or invalid, from its import), "
+                          "written by export; it is not edited");
+}
+
 void plan_remove(EditPlan& plan, const StoredGame& g, const std::string& name) {
     const std::int64_t id = g.summary.id;
+    refuse_status(id, name);
     if (find_name(defining_tags, name)) {
         if (shown_value(g, name)) refuse_defining(id, name);
         throw EditRefused(refusal_prefix(id) + "it has no " + name + " tag to remove");
@@ -124,6 +134,7 @@ void plan_remove(EditPlan& plan, const StoredGame& g, const std::string& name) {
 void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, const std::string& value) {
     const std::int64_t id = g.summary.id;
     if (has_control(value)) throw EditRefused(refusal_prefix(id) + "the value of " + name + " holds a control character");
+    refuse_status(id, name);
     if (find_name(defining_tags, name)) {
         if (!says_already(g, name, value)) refuse_defining(id, name);
         return; // already so

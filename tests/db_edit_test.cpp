@@ -159,6 +159,8 @@ TEST_CASE("an edit that cannot be made is refused whole, with nothing written", 
     refused({{{"White", "Changed"}, {"white", "Twice"}}, {}}, "named twice");
     refused({{{"White", "Changed"}, {"Bad\"Name", "x"}}, {}}, "is not a tag name");
     refused({{{"White", "Changed"}, {"Note", "two\nlines"}}, {}}, "control character");
+    refused({{{"White", "Changed"}, {"Status", "valid"}}, {}}, "Status is gounki's own reading of the game");
+    refused({{{"White", "Changed"}}, {"status"}}, "Status is gounki's own reading of the game");
     CHECK(f.db.game(f.id(0))->summary.white == "Ann Smith");
     CHECK(f.db.list_games(white("Changed"), {}).total == 0);
     CHECK(f.start_move("c2-d3").white_wins == 1);
