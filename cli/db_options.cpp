@@ -1,5 +1,7 @@
 #include "cli/db_options.hpp"
 
+#include "db/fold.hpp"
+
 #include <QRegularExpression>
 
 #include <cstdio>
@@ -148,6 +150,15 @@ bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter
     f.event = p.value("event").toStdString();
     f.site = p.value("site").toStdString();
     f.source = p.value("source").toStdString();
+    // A name filter of accents or other marks alone folds to nothing, which every name contains.
+    for (const char* name : {"white", "black", "player", "event", "site", "source"}) {
+        const std::string text = p.value(name).toStdString();
+        if (!text.empty() && db::fold_text(text).empty()) {
+            exit_code = usage_error(
+                cmd, std::string("--") + name + " '" + text + "': nothing is left to match once case and accents are set aside");
+            return false;
+        }
+    }
     if (p.isSet("result")) {
         f.result = db::parse_result(p.value("result").trimmed().toLower().toStdString());
         if (!f.result) {

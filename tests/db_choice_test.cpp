@@ -234,5 +234,9 @@ TEST_CASE("the --site filter chooses games by their site, without regard to case
     CHECK(total("CAFÉ") == 1);
     CHECK(total("lyon") == 1);
     CHECK(total("paris") == 0);
+    // Accents alone would match every name: refused.
+    const CliRun marks = run_gounki_args({"games", "--db", db, "--player", "\xCC\x81\xCC\x80"});
+    CHECK(marks.status == 2);
+    CHECK(contains(marks.err, "nothing is left to match"));
     CHECK(contains(run_gounki_args({"games", "--db", db, "--site", "cafe", "--json"}).out, "\"site\":\"cafe\""));
 }
