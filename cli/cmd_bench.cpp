@@ -93,7 +93,7 @@ int run_bench(const QCommandLineParser& p) {
                   std::to_string(e.result.score) + " nodes " + std::to_string(e.result.nodes) + "\n");
     };
     r = AnyPosition::start(kind).visit(
-        [&](const auto& start) { return analysis::run_bench_over<std::decay_t<decltype(start)>>(texts, depth, hash_mb, show); });
+        [&](const auto& origin) { return analysis::run_bench_over<std::decay_t<decltype(origin)>>(texts, depth, hash_mb, show); });
     const double nps = r.time_ms > 0 ? double(r.nodes) * 1000.0 / double(r.time_ms) : 0.0;
     // On a busy machine the wall clock also counts time spent waiting for a processor.
     const double cpu_nps = r.cpu_ms > 0 ? double(r.nodes) * 1000.0 / double(r.cpu_ms) : 0.0;
