@@ -412,17 +412,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         result.seldepth = seldepth_;
         result.nodes = nodes_;
         result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
-        if (on_info) {
-            SearchInfo info;
-            info.depth = depth;
-            info.seldepth = seldepth_;
-            info.score = s;
-            info.win_in = result.win_in;
-            info.nodes = nodes_;
-            info.time_ms = result.time_ms;
-            info.pv = result.pv;
-            on_info(info);
-        }
+        if (on_info) on_info(search_info(result));
         // A proven result found by a full-width search at least as deep as its distance is final:
         // no shorter win (or longer defence) can exist.
         if (is_proven(s) && depth >= std::abs(result.win_in)) break;

@@ -79,6 +79,11 @@ struct SearchResult {
     bool stopped = false; // a limit cut an iteration short
 };
 
+// What an iteration reports: the result so far.
+inline SearchInfo search_info(const SearchResult& r) {
+    return {r.depth, r.seldepth, r.score, r.win_in, r.nodes, r.time_ms, r.pv};
+}
+
 struct SearchOptions {
     std::size_t hash_mb = 16;
     EvalWeights eval{};

@@ -432,17 +432,10 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         result.depth = depth;
         result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
         result.best = result.pv.empty() ? Move::none() : result.pv.front();
-        if (on_info) {
-            SearchInfo info;
-            info.depth = depth;
-            info.seldepth = seldepth_;
-            info.score = s;
-            info.win_in = result.win_in;
-            info.nodes = nodes_;
-            info.time_ms = (steady_now_ns() - start_ns_) / 1000000;
-            info.pv = result.pv;
-            on_info(info);
-        }
+        result.seldepth = seldepth_;
+        result.nodes = nodes_;
+        result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+        if (on_info) on_info(search_info(result));
         // A proven result from an iteration at least as deep as its distance is final.
         if (is_proven(s) && std::abs(win_in(s)) <= depth) break;
     }
