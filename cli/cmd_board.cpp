@@ -88,25 +88,8 @@ std::optional<GamePly> stored_board(const Command& self, const QCommandLineParse
         usage_error(self, "--game draws a stored game's board: give --position and --moves, or --game, not both");
         return std::nullopt;
     }
-    bool ok = false;
-    const qlonglong id = p.value("game").toLongLong(&ok);
-    if (!ok || id <= 0) {
-        usage_error(self, "--game must be a game id (a positive whole number), got '" + p.value("game").toStdString() + "'");
-        return std::nullopt;
-    }
-    auto database = open_database(self, p, db::Access::read_only);
-    if (!database) return std::nullopt;
-    std::optional<db::StoredGame> game;
-    try {
-        game = database->game(id);
-    } catch (const std::exception& e) {
-        database_error(self, e);
-        return std::nullopt;
-    }
-    if (!game) {
-        print_err("gounki board: no game with id " + std::to_string(id) + " in " + db_path(p) + "\n");
-        return std::nullopt;
-    }
+    const std::optional<db::StoredGame> game = stored_game(self, p, p.value("game"), "--game");
+    if (!game) return std::nullopt;
     std::optional<GamePly> at = read_game_ply(self, p, *game);
     if (at) at->heading = game_ply_heading(*game, *at);
     return at;

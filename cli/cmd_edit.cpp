@@ -51,9 +51,8 @@ int run_edit(const QCommandLineParser& p) {
     const Command& self = *find_command("edit");
     const QStringList args = p.positionalArguments();
     if (args.size() != 1) return usage_error(self, "expected exactly one game ID");
-    bool ok = false;
-    const qlonglong id = args[0].toLongLong(&ok);
-    if (!ok || id <= 0) return usage_error(self, "ID must be a positive whole number, got '" + args[0].toStdString() + "'");
+    std::int64_t id = 0;
+    if (!read_game_id(self, args[0], "ID", id)) return exit_usage;
     int code = exit_ok;
     db::TagEdit edit;
     if (!read_edit(self, p, edit, code)) return code;
@@ -80,7 +79,7 @@ int run_edit(const QCommandLineParser& p) {
         for (const db::TagChange& c : *changes)
             list.append(QJsonObject{
                 {"tag", QString::fromStdString(c.name)}, {"before", json_value(c.before)}, {"after", json_value(c.after)}});
-        print_out(QJsonDocument(QJsonObject{{"id", id}, {"changes", list}}).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        print_out(QJsonDocument(QJsonObject{{"id", qint64(id)}, {"changes", list}}).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (changes->empty()) {
         print_out("game " + std::to_string(id) + ": nothing to change (the tags already say so)\n");
     } else {

@@ -49,19 +49,8 @@ int run_show(const QCommandLineParser& p) {
     const Command& self = *find_command("show");
     const QStringList args = p.positionalArguments();
     if (args.size() != 1) return usage_error(self, "expected exactly one game ID");
-    bool ok = false;
-    const qlonglong id = args[0].toLongLong(&ok);
-    if (!ok || id <= 0) return usage_error(self, "ID must be a positive whole number, got '" + args[0].toStdString() + "'");
-    auto database = open_database(self, p, db::Access::read_only);
-    if (!database) return exit_usage;
-    std::optional<db::StoredGame> game;
-    try {
-        game = database->game(id);
-    } catch (const std::exception& e) { return database_error(self, e); }
-    if (!game) {
-        print_err("gounki show: no game with id " + std::to_string(id) + "\n");
-        return exit_usage;
-    }
+    const std::optional<db::StoredGame> game = stored_game(self, p, args[0], "ID");
+    if (!game) return exit_usage;
     if (p.isSet("ply")) return show_ply(self, p, *game);
     const std::string record = parser::write_record(db::game_record(*game));
     if (p.isSet("json")) {

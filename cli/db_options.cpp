@@ -240,6 +240,32 @@ int database_error(const Command& cmd, const std::exception& e) {
     return exit_usage;
 }
 
+bool read_game_id(const Command& cmd, const QString& text, const std::string& what, std::int64_t& id) {
+    bool ok = false;
+    id = text.toLongLong(&ok);
+    if (ok && id > 0) return true;
+    usage_error(cmd, what + " must be a game id (a positive whole number), got '" + text.toStdString() + "'");
+    return false;
+}
+
+std::optional<db::StoredGame> stored_game(const Command& cmd, const QCommandLineParser& p, const QString& text,
+                                          const std::string& what) {
+    std::int64_t id = 0;
+    if (!read_game_id(cmd, text, what, id)) return std::nullopt;
+    auto database = open_database(cmd, p, db::Access::read_only);
+    if (!database) return std::nullopt;
+    std::optional<db::StoredGame> game;
+    try {
+        game = database->game(id);
+    } catch (const std::exception& e) {
+        database_error(cmd, e);
+        return std::nullopt;
+    }
+    if (!game)
+        print_err("gounki " + std::string(cmd.name) + ": no game with id " + std::to_string(id) + " in " + db_path(p) + "\n");
+    return game;
+}
+
 QJsonObject summary_json(const db::GameSummary& g) {
     QJsonObject o;
     o["id"] = qint64(g.id);

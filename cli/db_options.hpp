@@ -7,6 +7,7 @@
 #include <QJsonObject>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out);
 // The same, as summaries only (what a command lists or deletes).
 bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out);
+
+// A game id as typed (`what` names it in the message: "ID", "--game"); false after a usage error.
+bool read_game_id(const Command& cmd, const QString& text, const std::string& what, std::int64_t& id);
+// One stored game by its id as typed, from the --db database opened read-only; nullopt after
+// printing why not (a malformed id, a database error, no such game).
+std::optional<db::StoredGame> stored_game(const Command& cmd, const QCommandLineParser& p, const QString& text,
+                                          const std::string& what);
 
 // --limit N (0: all) --offset N
 void add_paging_options(QCommandLineParser& p, int default_limit);
