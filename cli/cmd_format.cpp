@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -44,23 +45,16 @@ struct Input {
 // Reads a whole file ("-": standard input); an io-error message when it cannot.
 bool read_input(const std::string& name, std::optional<parser::RecordFormat> forced, Input& out) {
     out.name = name;
-    std::ostringstream text;
     if (name == "-") {
+        std::ostringstream text;
         text << std::cin.rdbuf();
-    } else {
-        std::error_code ec;
-        std::ifstream file(name, std::ios::binary);
-        if (!file || std::filesystem::is_directory(name, ec)) {
-            print_err(name + ": error: cannot read the file [io-error]\n");
-            return false;
-        }
-        text << file.rdbuf();
-        if (file.bad()) {
-            print_err(name + ": error: reading the file failed [io-error]\n");
-            return false;
-        }
+        out.text = std::move(text).str();
+    } else if (const int err = pipeline::read_whole_file(name.c_str(), out.text)) {
+        print_err(parser::format_diagnostic(
+                      parser::file_diagnostic("io-error", name, "cannot read the file: " + std::string(std::strerror(err)))) +
+                  "\n");
+        return false;
     }
-    out.text = std::move(text).str();
     const std::string_view head = std::string_view(out.text).substr(0, 256);
     if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
         print_err(parser::format_diagnostic(parser::file_diagnostic("binary-file", name, why)) + "\n");
