@@ -289,10 +289,10 @@ std::string viewer_script() {
     this.n = data.plies.length; this.ply = this.n; this.line = null; this.step = 0; this.flip = false;
     this.board = box.querySelector(".vboard"); this.side = box.querySelector(".vside");
     var bar = h("div", "vcontrols", box);
-    button(bar, "vfirst", "\u23ee", "First position (Home)", function () { self.go(0); });
+    button(bar, "vfirst", "|\u25c0", "First position (Home)", function () { self.go(0); });
     button(bar, "vprev", "\u25c0", "Previous move (Left)", function () { self.prev(); });
     button(bar, "vnext", "\u25b6", "Next move (Right)", function () { self.next(); });
-    button(bar, "vlast", "\u23ed", "Last position (End)", function () { self.go(self.n); });
+    button(bar, "vlast", "\u25b6|", "Last position (End)", function () { self.go(self.n); });
     button(bar, "vflip", "Flip", "Flip the board (F)", function () { self.flip = !self.flip; self.draw(); });
     box.addEventListener("click", function () { active = self; });
     if (!this.section) return;
