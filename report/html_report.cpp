@@ -311,7 +311,9 @@ void game_section(std::string& out, const GameReport& g, std::size_t k) {
     out += "<h3>Moves</h3>\n";
     move_list(out, g, anchor);
     out += "<h3>Evaluation</h3>\n";
-    eval_graph(out, g);
+    // An unjudged game's curve would be a flat line: a note instead (and a lighter page).
+    if (std::any_of(g.plies.begin(), g.plies.end(), [](const Ply& p) { return p.judgement.has_value(); })) eval_graph(out, g);
+    else out += "<p class=\"legend\">Not judged (gounki analyze judges it): no evaluation graph.</p>\n";
     out += "<h3>Summary</h3>\n";
     summary_table(out, g);
     flagged_diagrams(out, g, anchor);

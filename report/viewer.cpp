@@ -174,8 +174,9 @@ std::string_view viewer_css() {
 .movelist .nag{color:#1f5fbf;font-weight:bold}
 .graph .cursor{pointer-events:none}
 .graph .axis{font-family:sans-serif;font-size:11px;fill:#ddd}
+section.game{content-visibility:auto;contain-intrinsic-size:auto 1800px}
 @media (max-width:700px){.viewer{grid-template-columns:1fr;grid-template-areas:"board" "controls" "side"}}
-@media print{.vcontrols,.venter,.vback{display:none}.viewer,figure{break-inside:avoid}body{background:#fff}nav{display:none}}
+@media print{.vcontrols,.venter,.vback{display:none}section.game{content-visibility:visible}.viewer,figure{break-inside:avoid}body{background:#fff}nav{display:none}}
 )css";
     return css;
 }
@@ -184,7 +185,7 @@ std::string viewer_script() {
     static constexpr std::string_view script = R"js(
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg", viewers = [], active = null;
+  var NS = "http://www.w3.org/2000/svg", active = null;
 
   function el(name, attrs, parent, text) {
     var e = document.createElementNS(NS, name);
@@ -204,7 +205,7 @@ std::string viewer_script() {
     var b = h("button", "vbtn " + cls, parent, text);
     b.type = "button";
     if (title) { b.title = title; b.setAttribute("aria-label", title); }
-    b.addEventListener("click", fn);
+    if (fn) b.addEventListener("click", fn);
     return b;
   }
   function apply(cells, d) { d.forEach(function (c) { cells[c[0]] = c[1]; }); }
@@ -282,33 +283,28 @@ std::string viewer_script() {
     return svg;
   }
 
+  // A game's viewer, made when its game is first used (a page of many games reads no data before).
   function Viewer(box, data) {
-    var self = this;
     this.box = box; this.data = data; this.id = box.getAttribute("data-for");
     this.section = document.getElementById(this.id);
+    this.graph = this.section && this.section.querySelector("svg.graph");
     this.n = data.plies.length; this.ply = this.n; this.line = null; this.step = 0; this.flip = false;
     this.board = box.querySelector(".vboard"); this.side = box.querySelector(".vside");
-    var bar = h("div", "vcontrols", box);
-    button(bar, "vfirst", "|\u25c0", "First position (Home)", function () { self.go(0); });
-    button(bar, "vprev", "\u25c0", "Previous move (Left)", function () { self.prev(); });
-    button(bar, "vnext", "\u25b6", "Next move (Right)", function () { self.next(); });
-    button(bar, "vlast", "\u25b6|", "Last position (End)", function () { self.go(self.n); });
-    button(bar, "vflip", "Flip", "Flip the board (F)", function () { self.flip = !self.flip; self.draw(); });
-    box.addEventListener("click", function () { active = self; });
-    if (!this.section) return;
-    this.section.querySelectorAll(".movelist .ply").forEach(function (span) {
-      var m = /-p(\d+)$/.exec(span.id);
-      if (m) span.addEventListener("click", function (ev) { ev.preventDefault(); active = self; self.go(+m[1]); });
-    });
-    this.section.querySelectorAll(".movelist .vmove").forEach(function (span) {
-      span.addEventListener("click", function () {
-        active = self;
-        self.enter(+span.getAttribute("data-ply") - 1, +span.getAttribute("data-line"), +span.getAttribute("data-step"));
-      });
-    });
-    this.graph = this.section.querySelector("svg.graph");
-    if (this.graph) this.graph.addEventListener("click", function (ev) { active = self; self.graphClick(ev); });
   }
+  function viewerOf(node) {
+    var box = node && node.closest("section.game") && node.closest("section.game").querySelector(".viewer");
+    if (!box) return null;
+    if (!box.viewer) {
+      var script = box.parentNode.querySelector("script.viewer-data"), data = script && JSON.parse(script.textContent);
+      if (!data) return null;
+      box.viewer = new Viewer(box, data);
+    }
+    return box.viewer;
+  }
+  var actions = {
+    first: function (v) { v.go(0); }, prev: function (v) { v.prev(); }, next: function (v) { v.next(); },
+    last: function (v) { v.go(v.n); }, flip: function (v) { v.flip = !v.flip; v.draw(); }
+  };
 
   Viewer.prototype.cells = function () {
     var cells = [], upto = this.line ? this.line.at : this.ply;
@@ -405,8 +401,20 @@ std::string viewer_script() {
     this.cursor.style.display = ply > 0 ? "" : "none";
   };
 
+  // One listener for every game: the controls, the move list (a move, a variation's move), the graph.
+  document.addEventListener("click", function (ev) {
+    var t = ev.target, v = viewerOf(t);
+    if (!v) return;
+    active = v;
+    var control = t.closest(".vcontrols button"), ply = t.closest(".movelist .ply"), vmove = t.closest(".movelist .vmove");
+    if (control) actions[control.getAttribute("data-act")](v);
+    else if (vmove) v.enter(+vmove.getAttribute("data-ply") - 1, +vmove.getAttribute("data-line"), +vmove.getAttribute("data-step"));
+    else if (ply && /-p(\d+)$/.test(ply.id)) { ev.preventDefault(); v.go(+/-p(\d+)$/.exec(ply.id)[1]); }
+    else if (t.closest("svg.graph")) v.graphClick(ev);
+  });
+
   document.addEventListener("keydown", function (ev) {
-    var v = active || viewers[0], t = ev.target.tagName;
+    var v = active || viewerOf(boxes[0]), t = ev.target.tagName;
     if (!v || ev.altKey || ev.ctrlKey || ev.metaKey || t === "INPUT" || t === "TEXTAREA" || t === "SELECT") return;
     var keys = {
       ArrowLeft: v.prev, ArrowRight: v.next, ArrowUp: v.leave, Escape: v.leave,
@@ -419,12 +427,16 @@ std::string viewer_script() {
     keys[ev.key].call(v);
   });
 
-  document.querySelectorAll("script.viewer-data").forEach(function (s) {
-    var box = document.querySelector('.viewer[data-for="' + s.getAttribute("data-for") + '"]'), data = JSON.parse(s.textContent);
-    if (box && data) viewers.push(new Viewer(box, data));
+  var boxes = document.querySelectorAll(".viewer");
+  boxes.forEach(function (box) {
+    var bar = h("div", "vcontrols", box);
+    [["first", "|\u25c0", "First position (Home)"], ["prev", "\u25c0", "Previous move (Left)"], ["next", "\u25b6", "Next move (Right)"],
+     ["last", "\u25b6|", "Last position (End)"], ["flip", "Flip", "Flip the board (F)"]].forEach(function (b) {
+      button(bar, "v" + b[0], b[1], b[2], null).setAttribute("data-act", b[0]);
+    });
   });
   // A page of a few games starts drawn (at the last move); a long one draws each board when it is used.
-  if (viewers.length <= 20) viewers.forEach(function (v) { v.draw(); });
+  if (boxes.length <= 20) boxes.forEach(function (box) { var v = viewerOf(box); if (v) v.draw(); });
 })();
 )js";
     // In a CDATA section (a comment to a browser's script parser) for readers of the page as XML.

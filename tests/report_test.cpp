@@ -876,7 +876,10 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
         CHECK(count_of(page, "<a href=\"index.html\">") == 1);
     }
     CHECK(count_of(slurp(dir / "game-1.html"), "<span class=\"comment\">{The end.}</span>") == 1);
-    CHECK(count_of(slurp(dir / "game-3.html"), "<p class=\"legend\">Black's expected result") == 1);
+    const std::string gomoku = slurp(dir / "game-3.html");
+    CHECK(count_of(gomoku, "Bea \u2013 Wim, B+</h2>") == 1);
+    CHECK(count_of(gomoku, "Not judged (gounki analyze judges it): no evaluation graph.") == 1); // a flat line says nothing
+    CHECK(count_of(gomoku, "<svg class=\"graph\"") == 0);
 
     // What does not fit is refused before anything is written.
     for (const std::string& bad : {std::string(" --split ") + shell_quoted(dir) + " -o x.html", std::string(" --summary --format md -o -"),
