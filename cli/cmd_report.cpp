@@ -138,20 +138,32 @@ bool write_split(const std::string& dir, const report::ReportModel& model, std::
     return write_output((std::filesystem::path(dir) / "index.html").string(), text, error);
 }
 
+// Where the report goes (-o FILE or --split DIR) and in which format, with --summary; false after
+// saying what does not fit.
+bool output_options(const Command& self, const QCommandLineParser& p, QString& format) {
+    auto refuse = [&](const std::string& message) {
+        usage_error(self, message);
+        return false;
+    };
+    const bool split = p.isSet("split");
+    if (split && p.isSet("output")) return refuse("--split DIR writes its own files: leave -o out");
+    if (!split && !p.isSet("output"))
+        return refuse("say where to write the report with -o FILE (or -o - for standard output), or --split DIR");
+    if (split && p.value("split").isEmpty()) return refuse("--split needs a directory");
+    if (!report_format(self, p, format)) return false;
+    if ((split || p.isSet("summary")) && format != "html")
+        return refuse(std::string(split ? "--split" : "--summary") + " is for HTML reports, not --format " + format.toStdString());
+    if (split && p.isSet("summary")) return refuse("--split writes the summary as its index.html: give one of --split and --summary");
+    return true;
+}
+
 } // namespace
 
 int run_report(const QCommandLineParser& p) {
     const Command& self = *find_command("report");
     const bool split = p.isSet("split");
-    if (split && p.isSet("output")) return usage_error(self, "--split DIR writes its own files: leave -o out");
-    if (!split && !p.isSet("output"))
-        return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output), or --split DIR");
-    if (split && p.value("split").isEmpty()) return usage_error(self, "--split needs a directory");
     QString format;
-    if (!report_format(self, p, format)) return exit_usage;
-    if ((split || p.isSet("summary")) && format != "html")
-        return usage_error(self, std::string(split ? "--split" : "--summary") + " is for HTML reports, not --format " + format.toStdString());
-    if (split && p.isSet("summary")) return usage_error(self, "--split writes the summary as its index.html: give one of --split and --summary");
+    if (!output_options(self, p, format)) return exit_usage;
     report::GpnOptions gpn;
     if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
     if (p.isSet("notation") && format != "gpn") return usage_error(self, "--notation is for --format gpn (annotated records)");

@@ -185,7 +185,8 @@ std::string viewer_script() {
     static constexpr std::string_view script = R"js(
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg", active = null;
+  // The SVG namespace, from the boards the page holds (the page names no address).
+  var NS = (document.querySelector("svg") || {}).namespaceURI, active = null;
 
   function el(name, attrs, parent, text) {
     var e = document.createElementNS(NS, name);
