@@ -349,7 +349,8 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
     if (games)
         for (std::size_t k = 0; k < model.games.size(); ++k) game_section(out, model.games[k], k);
     if (model.games.empty()) out += "<p>No games.</p>\n";
-    out += "<footer class=\"legend\"><p>Scores are from the side that moved, in pieces; +#n: a forced win, the "
+    out += "<footer class=\"legend\"><p>Scores in the move comments are from the side that moved, in pieces; beside "
+           "the board and on the graph, from White's side (Black's in the stone games); +#n: a forced win, the "
            "winning move n plies ahead. Marks: ?? blunder, ? mistake, ?! inaccuracy. Board: click a move or the graph; "
            "keys Left/Right step, Home/End, Down steps into a line, Up leaves it, F flips.</p><p>" +
         e(model.annotator) + "</p></footer>\n";
