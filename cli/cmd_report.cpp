@@ -128,6 +128,7 @@ bool write_split(const std::string& dir, const report::ReportModel& model, std::
         one.games.push_back(g);
         report::HtmlOptions page;
         page.back_link = "index.html";
+        page.games_before = k;
         const std::string text = report::render_html(one, page);
         if (!write_output((std::filesystem::path(dir) / name).string(), text, error)) return false;
         bytes += std::int64_t(text.size());

@@ -347,7 +347,7 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
         if (!games) games_table(out, model, options.game_links);
     }
     if (games)
-        for (std::size_t k = 0; k < model.games.size(); ++k) game_section(out, model.games[k], k);
+        for (std::size_t k = 0; k < model.games.size(); ++k) game_section(out, model.games[k], options.games_before + k);
     if (model.games.empty()) out += "<p>No games.</p>\n";
     out += "<footer class=\"legend\"><p>Scores in the move comments are from the side that moved, in pieces; beside "
            "the board and on the graph, from White's side (Black's in the stone games); +#n: a forced win, the "

@@ -23,6 +23,9 @@ struct HtmlOptions {
     std::vector<std::string> game_links;
     // A link at the top of the page back to an index (a split report's game pages), when set.
     std::string back_link;
+    // How many games come before this page's in the whole report (a split report's game pages are
+    // numbered as in its index).
+    std::size_t games_before = 0;
 };
 
 // One self-contained HTML5 file (UTF-8; inline CSS, SVG and one inline script; no external

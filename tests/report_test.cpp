@@ -878,6 +878,7 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
         CHECK(count_of(page, "<div class=\"viewer\"") == 1);
         CHECK(count_of(page, "<script type=\"application/json\" class=\"viewer-data\"") == 1);
         CHECK(count_of(page, "<a href=\"index.html\">") == 1);
+        CHECK(count_of(page, std::string("<h2>Game ") + id + " (#" + id + "): ") == 1); // numbered as in the index
     }
     CHECK(count_of(slurp(dir / "game-1.html"), "<span class=\"comment\">{The end.}</span>") == 1);
     const std::string gomoku = slurp(dir / "game-3.html");
