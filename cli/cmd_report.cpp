@@ -153,8 +153,10 @@ bool output_options(const Command& self, const QCommandLineParser& p, QString& f
     if (split && p.value("split").isEmpty()) return refuse("--split needs a directory");
     if (!report_format(self, p, format)) return false;
     if ((split || p.isSet("summary")) && format != "html")
-        return refuse(std::string(split ? "--split" : "--summary") + " is for HTML reports, not --format " + format.toStdString());
-    if (split && p.isSet("summary")) return refuse("--split writes the summary as its index.html: give one of --split and --summary");
+        return refuse(std::string(split ? "--split" : "--summary") + " is for HTML reports, not --format " +
+                      format.toStdString());
+    if (split && p.isSet("summary"))
+        return refuse("--split writes the summary as its index.html: give one of --split and --summary");
     return true;
 }
 

@@ -47,7 +47,8 @@ void record_notes(const parser::Ply& rp, const AnyPosition& before, Ply& ply) {
         AnyPosition pos = before;
         for (const parser::Ply& vp : line.plies) {
             if (!pos.is_legal(vp.move)) break;
-            LineMove lm{pos.gounki() ? move_to_text(*pos.gounki(), vp.move) : pos.move_text(vp.move), pos.side_to_move(), pos, {}, {}};
+            LineMove lm{
+                pos.gounki() ? move_to_text(*pos.gounki(), vp.move) : pos.move_text(vp.move), pos.side_to_move(), pos, {}, {}};
             pos.play(vp.move);
             lm.after = pos;
             lm.nags.assign(vp.nags.begin(), vp.nags.end());

@@ -160,8 +160,8 @@ void eval_graph(std::string& out, const GameReport& g) {
     std::string pts;
     for (std::size_t i = 0; i < n; ++i) pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
     out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) + "\" data-pad=\"" +
-        format_number(n > 1 ? pad : w / 2, 3) + "\" data-step=\"" + format_number(step, 6) + "\" role=\"img\" aria-label=\"Evaluation graph: " +
-        side + "'s expected result after each ply\">\n";
+        format_number(n > 1 ? pad : w / 2, 3) + "\" data-step=\"" + format_number(step, 6) +
+        "\" role=\"img\" aria-label=\"Evaluation graph: " + side + "'s expected result after each ply\">\n";
     out += "<rect x=\"0\" y=\"0\" width=\"" + format_number(w) + "\" height=\"" + format_number(h) + "\" fill=\"#3d3d3d\"/>\n";
     // The area runs from edge to edge, level with the first and last points.
     const std::string y0 = format_number(y(curve[0])), yn = format_number(y(curve[n - 1]));
@@ -175,7 +175,7 @@ void eval_graph(std::string& out, const GameReport& g) {
     for (std::size_t i = 0; i < n; ++i)
         if (i % std::size_t(every) == 0 && g.plies[i].side == first_mover(g))
             out += "<text x=\"" + format_number(x(i)) + "\" y=\"" + format_number(h - 3) + "\" text-anchor=\"middle\">" +
-            std::to_string(move_number(g, i)) + "</text>";
+                std::to_string(move_number(g, i)) + "</text>";
     out += "</g>\n";
     out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
     for (std::size_t i = 0; i < n; ++i) {
@@ -196,8 +196,8 @@ void eval_graph(std::string& out, const GameReport& g) {
             format_number(r) + "\" fill=\"" + colour + "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) +
             "</title></circle>\n";
     }
-    out += "</svg>\n<p class=\"legend\">" + side + "'s expected result after each ply (top: " + side + " wins, bottom: " +
-        (black_view ? "White" : "Black") + " wins), by move number. Large dots mark verdicts.</p>\n";
+    out += "</svg>\n<p class=\"legend\">" + side + "'s expected result after each ply (top: " + side +
+        " wins, bottom: " + (black_view ? "White" : "Black") + " wins), by move number. Large dots mark verdicts.</p>\n";
 }
 
 void summary_table(std::string& out, const GameReport& g) {
@@ -328,7 +328,8 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<meta name=\"generator\" content=\"" +
         e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css + std::string(viewer_css()) +
         "</style>\n</head>\n<body>\n";
-    if (!options.back_link.empty()) out += "<p class=\"back\"><a href=\"" + e(options.back_link) + "\">\u2190 All games</a></p>\n";
+    if (!options.back_link.empty())
+        out += "<p class=\"back\"><a href=\"" + e(options.back_link) + "\">\u2190 All games</a></p>\n";
     out += "<h1>" + e(model.title) + "</h1>\n";
     const bool games = !options.summary && options.game_links.empty();
     const bool many = model.games.size() > 1 || !games;

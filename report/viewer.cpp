@@ -85,16 +85,17 @@ std::string step_json(std::string_view move, const std::string& number, const An
     return out;
 }
 
-// The moves of a line from `before` (the position before ply `ply` of the game, played by `side`).
+// The moves of a line from `before`, the position before ply `ply` of the game (which it replaces).
 std::string line_json(const std::string& name, const std::vector<std::string>& comments, const GameReport& g, std::size_t ply,
                       AnyPosition before, const std::vector<LineMove>& moves) {
-    std::string out = "{\"name\":" + json_string(name) + (comments.empty() ? "" : ",\"c\":" + json_strings(comments)) + ",\"moves\":[";
+    std::string out =
+        "{\"name\":" + json_string(name) + (comments.empty() ? "" : ",\"c\":" + json_strings(comments)) + ",\"moves\":[";
     const Color first = first_mover(g);
     int number = move_number(g, ply);
     for (std::size_t j = 0; j < moves.size(); ++j) {
         const LineMove& m = moves[j];
-        out += (j ? "," : "") + step_json(m.move, number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags,
-                                          m.comments) + "}";
+        out += (j ? "," : "") +
+            step_json(m.move, number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags, m.comments) + "}";
         if (m.side != first) ++number;
         before = m.after;
     }
@@ -136,8 +137,8 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
     }
     std::string lines;
     for (std::size_t k = 0; k < p.variations.size(); ++k)
-        lines += (lines.empty() ? "" : ",") + line_json("Variation " + std::to_string(k + 1), p.variations[k].comments, g, i,
-                                                          before, p.variations[k].moves);
+        lines += (lines.empty() ? "" : ",") +
+            line_json("Variation " + std::to_string(k + 1), p.variations[k].comments, g, i, before, p.variations[k].moves);
     if (p.judgement && !p.judgement->best_line_after.empty())
         lines += (lines.empty() ? "" : ",") + line_json("Engine's best line", {}, g, i, before, best_line_moves(p));
     if (!lines.empty()) out += ",\"lines\":[" + lines + "]";
@@ -423,6 +424,7 @@ std::string viewer_script() {
       ArrowDown: function () { if (!this.line) this.enter(this.ply - 1, 0, 0); },
       f: function () { this.flip = !this.flip; this.draw(); }
     };
+    keys.F = keys.f;
     if (!keys[ev.key]) return;
     ev.preventDefault();
     keys[ev.key].call(v);
@@ -501,7 +503,8 @@ std::string viewer_json(const GameReport& game) {
     std::string start_cells;
     const std::vector<std::string> cells = board_cells(start);
     for (std::size_t i = 0; i < cells.size(); ++i)
-        if (!cells[i].empty()) start_cells += (start_cells.empty() ? "[" : ",[") + std::to_string(i) + "," + json_string(cells[i]) + "]";
+        if (!cells[i].empty())
+            start_cells += (start_cells.empty() ? "[" : ",[") + std::to_string(i) + "," + json_string(cells[i]) + "]";
     std::string out = "{\"kind\":" + json_string(game_kind_name(game.kind)) + ",\"size\":" + std::to_string(board_size(start)) +
         ",\"fixed\":\"" + (is_stone_game(game) ? "Black" : "White") + "\",\"start\":{\"d\":[" + start_cells +
         "],\"st\":" + json_string(status_text(start)) + ",\"pieces\":" + std::to_string(piece_count(start)) +

@@ -2,12 +2,14 @@
 // The interactive board of an HTML report: per game, the positions of every ply as data (JSON in a
 // `<script type="application/json">` block) and one small inline script that draws the current
 // board as SVG and steps through the game, its variations and the engine's best lines. Without
-// the script the page shows the final position drawn here; the script only adds. Internal to
-// report/ (render_html uses it); the tests read the data through viewer_json.
+// the script the page shows the final position drawn here; the script only adds. render_html
+// uses it; a page of its own (a server's game page) can hold one game's viewer_html, inside a
+// `<section class="game" id="ANCHOR">` (with the move list and graph of render_html, when it has
+// them), viewer_css in its style and viewer_script once at the end; the tests read viewer_json.
 //
 // The data of a game (cells are indexed file + size * rank, a1 = 0):
-//   {"kind":"gounki","size":8,"fixed":"White","start":{"d":[[cell,"value"],...],"st":"White to move"},
-//    "plies":[STEP...]}
+//   {"kind":"Gounki","size":8,"fixed":"White","start":{"d":[[cell,"value"],...],"st":"White to move",
+//    "pieces":32,"c":["the record's comments before the first move"]},"plies":[STEP...]}
 //   STEP: {"m":"c2-d3","no":"1.","d":[[cell,"value"],...] (the cells the move changed, "" when
 //          emptied),"last":[cells of the move],"st":"Black to move","pieces":N,
 //          "eval":"White +0.4 (56%)","v":"blunder","mark":"??","eng":"engine's comment",

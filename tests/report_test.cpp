@@ -808,8 +808,9 @@ TEST_CASE("the interactive board of a stone game: numbered stones, captures and 
         d.push_back(cell + "=" + (++it)->second.get_value<std::string>());
     }
     std::sort(d.begin(), d.end());
-    CHECK(d == std::vector<std::string>{std::to_string(8 + 15 * 7) + "=", std::to_string(9 + 15 * 7) + "=",
-                                        std::to_string(10 + 15 * 7) + "=b5"});
+    CHECK(d ==
+          std::vector<std::string>{std::to_string(8 + 15 * 7) + "=", std::to_string(9 + 15 * 7) + "=",
+                                   std::to_string(10 + 15 * 7) + "=b5"});
     CHECK(texts(steps[4].get_child("last")) == std::vector<std::string>{std::to_string(10 + 15 * 7)});
     CHECK(steps[4].get<std::string>("st") == "White to move \u00b7 Captured: Black 2, White 0");
     CHECK(std::stoi(steps[4].get<std::string>("pieces")) == 3);
@@ -836,7 +837,8 @@ TEST_CASE("the interactive board of a stone game: numbered stones, captures and 
     CHECK(count_of(html, "<p class=\"legend\">Black's expected result after each ply") == 1);
 }
 
-TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one page per game and an index", "[report][viewer]") {
+TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one page per game and an index",
+          "[report][viewer]") {
     const TempDir scratch("report");
     const std::string db = scratch.file("games.db");
     const GameReport a = play_generated(9);
@@ -844,7 +846,8 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
     for (std::size_t i = 0; i < a.plies.size(); ++i)
         records += (i % 2 == 0 ? std::to_string(i / 2 + 1) + ". " : std::string()) + a.plies[i].move + " ";
     records += "{The end.} *\n\n[Game \"Ninuki\"]\n[Size \"15\"]\n[Result \"*\"]\n\n1. h8 i8 2. a1 j8 3. k8 *\n\n";
-    records += "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"0-1\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 0-1\n";
+    records += "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"0-1\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. "
+               "l8 0-1\n";
     write_text(scratch / "games.gpn", records);
     REQUIRE(run_gounki("import --quiet --db " + shell_quoted(db) + " " + shell_quoted(scratch / "games.gpn")).status == 0);
 
@@ -887,9 +890,10 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
     CHECK(count_of(gomoku, "<svg class=\"graph\"") == 0);
 
     // What does not fit is refused before anything is written.
-    for (const std::string& bad : {std::string(" --split ") + shell_quoted(dir) + " -o x.html", std::string(" --summary --format md -o -"),
-                                   std::string(" --split ") + shell_quoted(scratch / "md") + " --format md",
-                                   std::string(" --summary --split ") + shell_quoted(scratch / "both")}) {
+    for (const std::string& bad :
+         {std::string(" --split ") + shell_quoted(dir) + " -o x.html", std::string(" --summary --format md -o -"),
+          std::string(" --split ") + shell_quoted(scratch / "md") + " --format md",
+          std::string(" --summary --split ") + shell_quoted(scratch / "both")}) {
         INFO(bad);
         r = run_gounki("report --db " + shell_quoted(db) + " --all" + bad);
         CHECK(r.status == 2);
