@@ -1,5 +1,7 @@
-// gounki best --position "<position>" [--depth N | --nodes N | --time MS] [--hash MB] [--json] [--progress]
-// A Gomoku or Ninuki position is searched by the stone engine.
+// gounki best --position "<position>" [--depth N | --nodes N | --time MS | --engine CMD [--engine-time MS]]
+//            [--hash MB] [--json] [--progress]
+// A Gomoku or Ninuki position is searched by the stone engine; with --engine a Gomoku or Renju
+// position is given to an external Gomocup brain (protocol/brain_client.hpp).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,6 +10,7 @@
 #include "analysis/stones/search.hpp"
 #include "cli/command.hpp"
 #include "core/gounki/notation.hpp"
+#include "protocol/brain_client.hpp"
 
 namespace gounki::cli {
 
@@ -134,6 +137,62 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
     return exit_ok;
 }
 
+// --engine: the external brain's move, evaluation and line.
+int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyPosition& any) {
+    const stones::StonePosition* pos = any.stones();
+    if (!pos) return usage_error(self, "--engine takes a Gomoku or Renju position (a Gomocup brain plays no Gounki)");
+    if (!protocol::gomocup_rule(pos->rules()))
+        return usage_error(self, "--engine: the Gomocup protocol has no INFO rule for " + std::string(game_kind_name(pos->rules().kind)) +
+                                     "'s captures");
+    if (pos->game_over()) {
+        print_err("gounki best: the game is over\n");
+        return exit_findings;
+    }
+    protocol::BrainSettings settings;
+    settings.command = p.value("engine").trimmed().toStdString();
+    if (p.isSet("engine-time")) {
+        bool ok = false;
+        settings.turn_ms = p.value("engine-time").toInt(&ok);
+        if (!ok || settings.turn_ms < 1 || settings.turn_ms > 3'600'000)
+            return usage_error(self, "--engine-time must be a whole number of milliseconds from 1 to 3600000");
+    }
+    SearchResult r;
+    std::string name;
+    try {
+        protocol::BrainClient brain(settings);
+        name = brain.name();
+        brain.new_game(pos->rules());
+        const protocol::BrainAnswer a = brain.think(*pos);
+        r.best = Move::placement(a.point);
+        r.depth = a.depth;
+        r.score = a.eval.value_or(0);
+        r.win_in = a.eval ? win_in(*a.eval) : 0;
+        r.pv = {r.best};
+        for (std::size_t i = a.pv.empty() || a.pv.front() != a.point ? 0 : 1; i < a.pv.size(); ++i)
+            r.pv.push_back(Move::placement(a.pv[i]));
+        if (p.isSet("progress"))
+            for (const std::string& m : a.messages) print_err(m + "\n");
+        if (!a.eval) {
+            if (p.isSet("json")) {
+                print_out(QJsonDocument(QJsonObject{{"position", QString::fromStdString(pos->to_text())},
+                                                    {"move", QString::fromStdString(stones::point_name(a.point))},
+                                                    {"score", QJsonValue()},
+                                                    {"engine", QString::fromStdString(name)}})
+                              .toJson(QJsonDocument::Compact)
+                              .toStdString() +
+                          "\n");
+            } else print_out("best " + stones::point_name(a.point) + "\nscore none (the engine printed no evaluation)\nengine " + name + "\n");
+            return exit_ok;
+        }
+    } catch (const protocol::BrainError& e) {
+        print_err("gounki best: " + std::string(e.what()) + "\n");
+        return exit_findings;
+    }
+    print_result(p, pos->to_text(), r, stones::point_name(r.best.point()), point_names(r.pv));
+    if (!p.isSet("json")) print_out("engine " + name + "\n");
+    return exit_ok;
+}
+
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
@@ -148,6 +207,8 @@ void describe_best(QCommandLineParser& p) {
          "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
+    p.addOption({"engine", "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "CMD"});
+    p.addOption({"engine-time", "The engine's time for the move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
     add_moves_option(p);
@@ -170,6 +231,12 @@ int run_best(const QCommandLineParser& p) {
     AnyPosition any;
     if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
     if (!apply_moves_option(self, p, any)) return exit_usage;
+    if (p.isSet("engine")) {
+        if (p.isSet("depth") || p.isSet("nodes") || p.isSet("time") || p.isSet("hash"))
+            return usage_error(self, "--engine takes --engine-time, not --depth, --nodes, --time or --hash");
+        return run_best_engine(self, p, any);
+    }
+    if (p.isSet("engine-time")) return usage_error(self, "--engine-time is for --engine");
     if (const stones::StonePosition* stone = any.stones()) return run_best_stone(p, *stone, limits, options.hash_mb);
     const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();

@@ -1,5 +1,6 @@
 // gounki pbrain: the Gomocup brain protocol (protocol/pbrain.hpp), driven line by line, and once
-// through the built binary.
+// through the built binary. The manager side (protocol/brain_client.hpp): MESSAGE lines, and
+// `gounki analyze --engine` with gounki pbrain and with fake brains that fail.
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include "analysis/stones/search.hpp"
+#include "db/analysis_store.hpp"
+#include "protocol/brain_client.hpp"
 #include "protocol/pbrain.hpp"
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
@@ -328,4 +331,173 @@ TEST_CASE("pbrain: two brains play a whole game through the protocol", "[pbrain]
         move = a[0];
     }
     CHECK(stones[0].size() + stones[1].size() >= 9); // no five before the ninth stone
+}
+
+TEST_CASE("brain client: MESSAGE lines are read leniently", "[pbrain]") {
+    using gounki::protocol::parse_brain_message;
+    namespace a = gounki::analysis;
+    const auto ours = parse_brain_message("depth 7 seldepth 9 eval -35 nodes 1000 time 12 pv 7,7 8,8");
+    REQUIRE(ours);
+    CHECK(ours->depth == 7);
+    CHECK(ours->eval == -35);
+    CHECK(ours->pv == std::vector<std::pair<int, int>>{{7, 7}, {8, 8}});
+    CHECK(parse_brain_message("depth 12 eval win5 pv 1,2")->eval == a::win_at(5));
+    CHECK(parse_brain_message("depth 12 eval loss4")->eval == a::loss_at(4));
+    const auto pipes = parse_brain_message("Depth 12-20 | Eval +M9 | Time 1234ms");
+    REQUIRE(pipes);
+    CHECK(pipes->depth == 12);
+    CHECK(pipes->eval == a::win_at(9));
+    CHECK(parse_brain_message("depth 9 ev -M4 n 12345")->eval == a::loss_at(4));
+    CHECK(parse_brain_message("depth=3 score=250")->eval == 250);
+    CHECK(parse_brain_message("eval 99999999")->eval == a::score_heuristic_max); // heuristic stays heuristic
+    CHECK(parse_brain_message("depth 4")->eval == std::nullopt);
+    CHECK(!parse_brain_message("thinking hard about 7,7"));
+    CHECK(!parse_brain_message("eval nonsense"));
+}
+
+namespace {
+
+// A hand-written Gomoku game: White blocks Black's three at one end (g8), and when Black makes
+// it a four (k8), White plays a1 instead of blocking at l8; Black completes the five.
+constexpr const char* missed_block_game = R"([Game "Gomoku"]
+[White "Wanda"]
+[Black "Bert"]
+[Result "0-1"]
+
+1. h8 g8 2. i8 h9 3. j8 h10 4. k8 a1 5. l8 0-1
+)";
+
+// A database holding the game above as game 1.
+std::string missed_block_db(const TempDir& dir) {
+    write_text(dir / "game.gpn", missed_block_game);
+    const std::string db = dir.file("games.db");
+    REQUIRE(run_gounki("import " + shell_quoted(db) + " " + shell_quoted(dir / "game.gpn")).status == 0);
+    return db;
+}
+
+// A fake brain: a shell script that answers ABOUT and START and does `action` when asked for a
+// move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1.
+std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action) {
+    const std::string script = "n=0\n"
+                               "while IFS= read -r line; do\n"
+                               "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
+                               "  case \"$line\" in\n"
+                               "    ABOUT) echo 'name=\"" + name + "\", version=\"1\"' ;;\n"
+                               "    START*) echo OK ;;\n"
+                               "    END) exit 0 ;;\n"
+                               "    BEGIN|DONE) n=$((n+1)); " + action + " ;;\n"
+                               "  esac\n"
+                               "done\n";
+    write_text(dir / (name + ".sh"), script);
+    return "sh " + shell_quoted(dir / (name + ".sh"));
+}
+
+bool judged(const std::string& db, std::int64_t id) {
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    return gounki::db::AnalysisStore(database.sql()).load(id).has_value();
+}
+
+} // namespace
+
+TEST_CASE("analyze --engine: gounki pbrain as the external brain names the missed block", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    const std::string engine = gounki_command() + " pbrain";
+    const auto run = run_gounki_args({"analyze", "--db", db, "1", "--engine", engine, "--engine-time", "300", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    // The text names the ply, the move, the verdict and the engine's move.
+    CHECK(contains(run.out, "ply 8 White a1: allows-loss (engine prefers l8)"));
+    CHECK(contains(run.out, "stone-game settings: engine='gounki "));
+    CHECK(contains(run.out, "command='" + engine + "' time=300"));
+
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
+    REQUIRE(stored);
+    CHECK(stored->engine.rfind("gounki ", 0) == 0); // the name and version of its ABOUT
+    REQUIRE(stored->judgement.plies.size() == 9);
+    const auto& miss = stored->judgement.plies[7];
+    CHECK(miss.scored);
+    CHECK(miss.verdict == gounki::analysis::Verdict::allows_loss);
+    CHECK(miss.best == gounki::Move::placement(gounki::stones::point_from_top_left(11, 7, 15))); // l8
+    CHECK(gounki::analysis::is_proven_loss(miss.played_score));
+    CHECK(stored->judgement.sides[gounki::index(gounki::Color::white)].counts[int(gounki::analysis::Verdict::allows_loss)] == 1);
+
+    // The same settings again: nothing to do. A rerun in JSON prints the stored plies.
+    const auto again = run_gounki_args({"analyze", "--db", db, "1", "--engine", engine, "--engine-time", "300", "--json"});
+    REQUIRE(again.status == 0);
+    CHECK(contains(again.out, "\"skipped\":1"));
+    CHECK(contains(again.out, "\"verdict\":\"allows-loss\""));
+    CHECK(contains(again.out, "\"engine\":\"gounki "));
+}
+
+TEST_CASE("analyze --engine: a brain without evaluations says which move it prefers, and grades nothing", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    write_text(dir / "quiet.sh", gounki_command() + " pbrain | grep --line-buffered -v '^MESSAGE'\n");
+    const auto run = run_gounki_args(
+        {"analyze", "--db", db, "1", "--engine", "sh " + shell_quoted(dir / "quiet.sh"), "--engine-time", "300", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(contains(run.out, "ply 8 White a1: engine prefers l8 (no evaluation to grade the move with)"));
+    CHECK(!contains(run.out, "allows-loss ("));
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
+    REQUIRE(stored);
+    for (const auto& p : stored->judgement.plies) {
+        CHECK(!p.scored);
+        CHECK(p.verdict == gounki::analysis::Verdict::best);
+    }
+    CHECK(stored->judgement.sides[0].moves == 0);
+    CHECK(stored->judgement.sides[1].moves == 0);
+}
+
+TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the game unjudged", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    struct Case {
+        std::string name, action, error;
+    };
+    const std::vector<Case> cases{
+        {"hang", "sleep 600 & echo $! > " + shell_quoted(dir / "sleep.pid") + "; wait", "engine 'hang 1' hung: no answer within 1050 ms while gounki waited for a move after BEGIN "
+                              "(the position before ply 1)"},
+        {"crash", "if [ $n -ge 3 ]; then exit 3; fi; echo \"$n,0\"",
+         "engine 'crash 1' stopped (exited with status 3) while gounki waited for a move after BOARD (the position after ply 2)"},
+        {"garbage", "echo 'let me think'",
+         "engine 'garbage 1' answered 'let me think' to BEGIN (expected a move x,y) (the position before ply 1)"},
+        {"occupied", "echo 'MESSAGE depth 1 eval 0'; echo 7,7",
+         "engine 'occupied 1' answered '7,7' to BOARD: not a legal move (the point is occupied) (the position after ply 1)"},
+        {"offboard", "echo 15,3", "engine 'offboard 1' answered '15,3' to BEGIN: off the 15x15 board (the position before ply 1)"},
+        {"refuses", "echo 'ERROR out of memory'",
+         "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
+    };
+    for (const Case& c : cases) {
+        const auto run = run_gounki_args(
+            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action), "--engine-time", "50", "--threads", "1"});
+        INFO(c.name << ": " << run.out << run.err);
+        CHECK(run.status == 1);
+        CHECK(contains(run.err, "gounki analyze: game 1: " + c.error + "; the game is left unjudged"));
+        CHECK(contains(run.out, "1 game left unjudged"));
+        CHECK(!judged(db, 1));
+    }
+    // The hung brain's process group was killed: its sleep is gone (or a zombie waiting for init).
+    const std::string sleeper = slurp(dir / "sleep.pid");
+    REQUIRE(!sleeper.empty());
+    const std::string stat = slurp("/proc/" + sleeper.substr(0, sleeper.find('\n')) + "/stat");
+    CHECK((stat.empty() || contains(stat, ") Z ")));
+
+    // A command that does not run fails before any game.
+    const auto missing = run_gounki_args({"analyze", "--db", db, "1", "--engine", dir.file("no-such-brain")});
+    CHECK(missing.status == 1);
+    CHECK(contains(missing.err, "gounki analyze: cannot use the engine: engine '" + dir.file("no-such-brain") + "' stopped (exited "
+                                                                                                              "with status 127)"));
+    // Games a Gomocup brain cannot play: each named, none judged.
+    write_text(dir / "ninuki.gpn", "[Game \"Ninuki\"]\n[Result \"*\"]\n\n1. j10 k10 *\n");
+    REQUIRE(run_gounki("import " + shell_quoted(db) + " " + shell_quoted(dir / "ninuki.gpn")).status == 0);
+    const auto ninuki = run_gounki_args({"analyze", "--db", db, "2", "--engine", fake_brain(dir, "any", "echo 0,0")});
+    CHECK(ninuki.status == 1);
+    CHECK(contains(ninuki.err, "game 2 is a Ninuki game: the Gomocup protocol has no INFO rule for captures"));
+    CHECK(!judged(db, 2));
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--depth", "3"}).status == 2);
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine-time", "30"}).status == 2);
 }
