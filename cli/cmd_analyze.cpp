@@ -330,8 +330,10 @@ void print_summary(const AnalyzeOptions& o, const Totals& t, const std::string& 
                           t.seconds > 0 ? double(t.nodes) / t.seconds : 0.0);
         else std::snprintf(rate, sizeof rate, " in %.1f s on %d threads; ", t.seconds, o.threads);
         print_out("judged " + counted(qint64(t.judged), "game") + " (" + counted(qint64(t.plies), "ply", "plies") + ")" + rate +
-                  std::to_string(t.skipped) + " already judged with these settings (--force judges them again)\nsettings: " +
-                  settings_text + "\n" + (t.any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()) +
+                  std::to_string(t.skipped) + " already judged with these settings (--force judges them again)\n" +
+                  (t.engine.empty() ? "settings: " + settings_text + "\n" +
+                           (t.any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string())
+                                    : "engine settings: " + stone_settings_text + "\n") +
                   (t.failed ? counted(t.failed, "game") + " left unjudged (see the errors above)\n" : std::string()));
     }
 }

@@ -288,10 +288,14 @@ void BrainClient::fail(const std::string& what) {
     throw BrainError(text);
 }
 
-// A line that is not DEBUG or MESSAGE, these being kept in `messages_`.
+// The next line; a failure when the brain stops or says nothing for `timeout_ms`.
 std::string BrainClient::read_line(int timeout_ms, std::string_view waiting_for) {
+    return read_line_until(Clock::now() + std::chrono::milliseconds(timeout_ms), timeout_ms, waiting_for);
+}
+
+std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms,
+                                         std::string_view waiting_for) {
     if (!process_) fail("was stopped after an earlier failure");
-    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
     std::string line;
     switch (process_->read_line(line, deadline)) {
     case BrainProcess::Read::line: return line;
@@ -337,8 +341,7 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
     const int timeout = settings_.turn_ms + settings_.grace_ms();
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout);
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        const std::string line = read_line(int(std::max<long long>(left, 0)), "a move after " + std::string(after));
+        const std::string line = read_line_until(deadline, timeout, "a move after " + std::string(after));
         const std::string_view t = trimmed(line);
         const std::string low = lower(t);
         if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) {

@@ -371,7 +371,7 @@ constexpr const char* missed_block_game = R"([Game "Gomoku"]
 std::string missed_block_db(const TempDir& dir) {
     write_text(dir / "game.gpn", missed_block_game);
     const std::string db = dir.file("games.db");
-    REQUIRE(run_gounki("import " + shell_quoted(db) + " " + shell_quoted(dir / "game.gpn")).status == 0);
+    REQUIRE(run_gounki("import --db " + shell_quoted(db) + " " + shell_quoted(dir / "game.gpn")).status == 0);
     return db;
 }
 
@@ -408,7 +408,7 @@ TEST_CASE("analyze --engine: gounki pbrain as the external brain names the misse
     REQUIRE(run.status == 0);
     // The text names the ply, the move, the verdict and the engine's move.
     CHECK(contains(run.out, "ply 8 White a1: allows-loss (engine prefers l8)"));
-    CHECK(contains(run.out, "stone-game settings: engine='gounki "));
+    CHECK(contains(run.out, "engine settings: engine='gounki "));
     CHECK(contains(run.out, "command='" + engine + "' time=300"));
 
     gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
@@ -493,7 +493,7 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
                                                                                                               "with status 127)"));
     // Games a Gomocup brain cannot play: each named, none judged.
     write_text(dir / "ninuki.gpn", "[Game \"Ninuki\"]\n[Result \"*\"]\n\n1. j10 k10 *\n");
-    REQUIRE(run_gounki("import " + shell_quoted(db) + " " + shell_quoted(dir / "ninuki.gpn")).status == 0);
+    REQUIRE(run_gounki("import --db " + shell_quoted(db) + " " + shell_quoted(dir / "ninuki.gpn")).status == 0);
     const auto ninuki = run_gounki_args({"analyze", "--db", db, "2", "--engine", fake_brain(dir, "any", "echo 0,0")});
     CHECK(ninuki.status == 1);
     CHECK(contains(ninuki.err, "game 2 is a Ninuki game: the Gomocup protocol has no INFO rule for captures"));
