@@ -137,6 +137,33 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
     return exit_ok;
 }
 
+// The external brain's move, its last evaluation (none when it printed none) and line.
+void print_engine_answer(const QCommandLineParser& p, const stones::StonePosition& pos, const protocol::BrainAnswer& a,
+                         const std::string& engine) {
+    std::vector<Move> pv{Move::placement(a.point)};
+    for (std::size_t i = a.pv.empty() || a.pv.front() != a.point ? 0 : 1; i < a.pv.size(); ++i)
+        pv.push_back(Move::placement(a.pv[i]));
+    const std::vector<std::string> line = point_names(pv);
+    const int w = a.eval ? win_in(*a.eval) : 0;
+    if (p.isSet("json")) {
+        QJsonArray arr;
+        for (const auto& m : line) arr.append(QString::fromStdString(m));
+        QJsonObject o{{"position", QString::fromStdString(pos.to_text())},
+                      {"move", QString::fromStdString(line.front())},
+                      {"score", a.eval ? QJsonValue(*a.eval) : QJsonValue()},
+                      {"win_in", w ? QJsonValue(w) : QJsonValue()},
+                      {"pv", arr},
+                      {"depth", a.depth ? QJsonValue(a.depth) : QJsonValue()},
+                      {"engine", QString::fromStdString(engine)}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return;
+    }
+    print_out("best " + line.front() + "\nscore " +
+              (a.eval ? score_text(*a.eval) : std::string("none (the engine printed no evaluation)")) + "\nwin_in " +
+              (w ? std::to_string(w) : std::string("none")) + "\npv " + join(line) + "\ndepth " +
+              (a.depth ? std::to_string(a.depth) : std::string("not said")) + "\nengine " + engine + "\n");
+}
+
 // --engine: the external brain's move, evaluation and line.
 int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyPosition& any) {
     const stones::StonePosition* pos = any.stones();
@@ -156,40 +183,17 @@ int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyP
         if (!ok || settings.turn_ms < 1 || settings.turn_ms > 3'600'000)
             return usage_error(self, "--engine-time must be a whole number of milliseconds from 1 to 3600000");
     }
-    SearchResult r;
-    std::string name;
     try {
         protocol::BrainClient brain(settings);
-        name = brain.name();
         brain.new_game(pos->rules());
         const protocol::BrainAnswer a = brain.think(*pos);
-        r.best = Move::placement(a.point);
-        r.depth = a.depth;
-        r.score = a.eval.value_or(0);
-        r.win_in = a.eval ? win_in(*a.eval) : 0;
-        r.pv = {r.best};
-        for (std::size_t i = a.pv.empty() || a.pv.front() != a.point ? 0 : 1; i < a.pv.size(); ++i)
-            r.pv.push_back(Move::placement(a.pv[i]));
         if (p.isSet("progress"))
             for (const std::string& m : a.messages) print_err(m + "\n");
-        if (!a.eval) {
-            if (p.isSet("json")) {
-                print_out(QJsonDocument(QJsonObject{{"position", QString::fromStdString(pos->to_text())},
-                                                    {"move", QString::fromStdString(stones::point_name(a.point))},
-                                                    {"score", QJsonValue()},
-                                                    {"engine", QString::fromStdString(name)}})
-                              .toJson(QJsonDocument::Compact)
-                              .toStdString() +
-                          "\n");
-            } else print_out("best " + stones::point_name(a.point) + "\nscore none (the engine printed no evaluation)\nengine " + name + "\n");
-            return exit_ok;
-        }
+        print_engine_answer(p, *pos, a, brain.name());
     } catch (const protocol::BrainError& e) {
         print_err("gounki best: " + std::string(e.what()) + "\n");
         return exit_findings;
     }
-    print_result(p, pos->to_text(), r, stones::point_name(r.best.point()), point_names(r.pv));
-    if (!p.isSet("json")) print_out("engine " + name + "\n");
     return exit_ok;
 }
 

@@ -431,6 +431,22 @@ TEST_CASE("analyze --engine: gounki pbrain as the external brain names the misse
     CHECK(contains(again.out, "\"engine\":\"gounki "));
 }
 
+TEST_CASE("best --engine: the external brain's move, evaluation and line", "[pbrain]") {
+    const std::string engine = gounki_command() + " pbrain";
+    // Black's open three h8-j8: White must block at g8 or k8.
+    const std::string position = "Gomoku 15 15/15/15/15/15/15/8oo5/7xxx5/15/15/15/15/15/15/15 w";
+    const auto run = run_gounki_args({"best", "--position", position, "--engine", engine, "--engine-time", "300", "--json"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK((contains(run.out, "\"move\":\"g8\"") || contains(run.out, "\"move\":\"k8\"")));
+    CHECK(contains(run.out, "\"engine\":\"gounki "));
+    CHECK(contains(run.out, "\"score\":")); // pbrain prints its evaluation
+    CHECK(!contains(run.out, "\"score\":null"));
+    const auto gounki_game = run_gounki_args({"best", "--engine", engine});
+    CHECK(gounki_game.status == 2);
+    CHECK(contains(gounki_game.err, "--engine takes a Gomoku or Renju position"));
+}
+
 TEST_CASE("analyze --engine: a brain without evaluations says which move it prefers, and grades nothing", "[pbrain]") {
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
@@ -498,6 +514,14 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     CHECK(ninuki.status == 1);
     CHECK(contains(ninuki.err, "game 2 is a Ninuki game: the Gomocup protocol has no INFO rule for captures"));
     CHECK(!judged(db, 2));
+    // A Renju-forbidden point for Black (a double-three at h8) is an illegal answer too.
+    write_text(dir / "renju.gpn", "[Game \"Renju\"]\n[Result \"*\"]\n\n1. i8 a1 2. j8 a2 3. h9 a3 4. h10 a4 5. k12 *\n");
+    REQUIRE(run_gounki("import --db " + shell_quoted(db) + " " + shell_quoted(dir / "renju.gpn")).status == 0);
+    const auto renju = run_gounki_args({"analyze", "--db", db, "3", "--engine", fake_brain(dir, "centre", "echo 7,7")});
+    CHECK(renju.status == 1);
+    CHECK(contains(renju.err, "game 3: engine 'centre 1' answered '7,7' to BOARD: not a legal move (the stone makes two free "
+                              "threes at once (double-three, forbidden)) (the position after ply 8)"));
+    CHECK(!judged(db, 3));
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--depth", "3"}).status == 2);
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine-time", "30"}).status == 2);
 }
