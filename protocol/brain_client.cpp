@@ -139,12 +139,12 @@ public:
         posix_spawnattr_destroy(&attr);
         ::close(in[0]);
         ::close(out[1]);
-        to_ = in[1];
-        from_ = out[0];
         if (rc != 0) {
-            pid_ = -1;
+            ::close(in[1]), ::close(out[0]);
             throw BrainError(std::string("cannot start /bin/sh: ") + std::strerror(rc));
         }
+        to_ = in[1];
+        from_ = out[0];
     }
     ~BrainProcess() { kill(); }
     BrainProcess(const BrainProcess&) = delete;
@@ -258,8 +258,11 @@ BrainClient::BrainClient(BrainSettings settings) : settings_(std::move(settings)
     name_ = std::string(cmd.substr(0, cmd.find_first_of(" \t")));
     if (name_.empty()) throw BrainError("the engine command is empty");
     process_ = std::make_unique<BrainProcess>(settings_.command);
-    if (!process_->send("ABOUT")) fail("does not read its input");
-    about_ = read_line(settings_.start_timeout_ms, "its ABOUT line");
+    if (!process_->send("ABOUT")) fail("stopped (" + process_->exit_text() + ") before ABOUT");
+    const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
+    do { // a brain may greet with MESSAGE or DEBUG lines first
+        about_ = std::string(trimmed(read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line")));
+    } while (lower(about_).rfind("message", 0) == 0 || lower(about_).rfind("debug", 0) == 0);
     if (about_.rfind("UNKNOWN", 0) == 0 || about_.rfind("ERROR", 0) == 0) return; // no ABOUT: named by its command
     // name="Rapfi", version="2023", author="...": the name and version.
     const auto field = [&](std::string_view key) -> std::string {

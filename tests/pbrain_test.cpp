@@ -375,14 +375,14 @@ std::string missed_block_db(const TempDir& dir) {
     return db;
 }
 
-// A fake brain: a shell script that answers ABOUT and START and does `action` when asked for a
-// move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1.
+// A fake brain: a shell script that answers ABOUT (after a greeting) and START and does `action`
+// when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1.
 std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action) {
     const std::string script = "n=0\n"
                                "while IFS= read -r line; do\n"
                                "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
                                "  case \"$line\" in\n"
-                               "    ABOUT) echo 'name=\"" + name + "\", version=\"1\"' ;;\n"
+                               "    ABOUT) echo 'MESSAGE hello'; echo 'name=\"" + name + "\", version=\"1\"' ;;\n"
                                "    START*) echo OK ;;\n"
                                "    END) exit 0 ;;\n"
                                "    BEGIN|DONE) n=$((n+1)); " + action + " ;;\n"
@@ -466,6 +466,14 @@ TEST_CASE("analyze --engine: a brain without evaluations says which move it pref
     }
     CHECK(stored->judgement.sides[0].moves == 0);
     CHECK(stored->judgement.sides[1].moves == 0);
+    // Stored as such: a rerun prints the stored plies, ungraded.
+    const auto again = run_gounki_args(
+        {"analyze", "--db", db, "1", "--engine", "sh " + shell_quoted(dir / "quiet.sh"), "--engine-time", "300", "--json"});
+    REQUIRE(again.status == 0);
+    CHECK(contains(again.out, "\"skipped\":1"));
+    CHECK(contains(again.out, "\"best\":\"l8\",\"best_score\":null"));
+    CHECK(contains(again.out, "\"verdict\":\"engine-prefers\""));
+    CHECK(count_of(again.out, "\"graded\":false") == 9);
 }
 
 TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the game unjudged", "[pbrain]") {
