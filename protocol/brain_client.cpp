@@ -212,8 +212,8 @@ public:
             if (r == pid_) {
                 pid_ = -1;
                 status_text_ = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                    : WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-                            std::string(strsignal(WTERMSIG(status))) + ")"
+                    : WIFSIGNALED(status)        ? "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                        std::string(strsignal(WTERMSIG(status))) + ")"
                                           : std::string("stopped");
                 return status_text_;
             }
@@ -302,7 +302,8 @@ std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point d
     std::string line;
     switch (process_->read_line(line, deadline)) {
     case BrainProcess::Read::line: return line;
-    case BrainProcess::Read::closed: fail("stopped (" + process_->exit_text() + ") while gounki waited for " + std::string(waiting_for));
+    case BrainProcess::Read::closed:
+        fail("stopped (" + process_->exit_text() + ") while gounki waited for " + std::string(waiting_for));
     case BrainProcess::Read::timeout:
         fail("hung: no answer within " + std::to_string(timeout_ms) + " ms while gounki waited for " + std::string(waiting_for));
     }
@@ -321,8 +322,9 @@ void BrainClient::expect_ok(std::string_view after) {
 
 void BrainClient::new_game(const stones::Rules& rules) {
     const auto rule = gomocup_rule(rules);
-    if (!rule) throw BrainError("Gomocup brains play freestyle, standard and Renju; " + std::string(game_kind_name(rules.kind)) +
-                                "'s captures are not part of their protocol");
+    if (!rule)
+        throw BrainError("Gomocup brains play freestyle, standard and Renju; " + std::string(game_kind_name(rules.kind)) +
+                         "'s captures are not part of their protocol");
     if (!process_) fail("was stopped after an earlier failure");
     if (size_ != rules.size) {
         if (!process_->send("START " + std::to_string(rules.size))) fail("stopped (" + process_->exit_text() + ") before START");
@@ -363,8 +365,7 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
             }
             continue;
         }
-        if (low.rfind("error", 0) == 0 || low.rfind("unknown", 0) == 0)
-            fail("refused " + std::string(after) + ": " + quoted(t));
+        if (low.rfind("error", 0) == 0 || low.rfind("unknown", 0) == 0) fail("refused " + std::string(after) + ": " + quoted(t));
         const auto p = xy(t);
         if (!p) fail("answered " + quoted(t) + " to " + std::string(after) + " (expected a move x,y)");
         answer.x = p->first;

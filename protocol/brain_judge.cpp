@@ -41,8 +41,9 @@ Look look_at(BrainClient& brain, const Game& g, std::size_t i) {
         for (int p : a.pv) look.pv.push_back(Move::placement(p));
         if (look.pv.empty() || look.pv.front() != look.best) look.pv.insert(look.pv.begin(), look.best);
     } catch (const BrainError& e) {
-        throw BrainError(std::string(e.what()) + (i == 0 ? std::string(" (the position before ply 1)")
-                                                         : " (the position after ply " + std::to_string(i) + ")"));
+        throw BrainError(
+            std::string(e.what()) +
+            (i == 0 ? std::string(" (the position before ply 1)") : " (the position after ply " + std::to_string(i) + ")"));
     }
     return look;
 }
@@ -92,8 +93,9 @@ GameJudgement judge_with_brain(BrainClient& brain, const stones::StonePosition& 
         // The next position is needed for the next ply, or for the played move's score.
         std::optional<Look> next;
         if (i + 1 < plies || !played_is_best) next = look_at(brain, g, i + 1);
-        const std::optional<Score> played =
-            played_is_best ? current->score : next->score ? std::optional(parent_score(*next->score)) : std::nullopt;
+        const std::optional<Score> played = played_is_best ? current->score
+            : next->score                                  ? std::optional(parent_score(*next->score))
+                                                           : std::nullopt;
         j.scored = current->score && played;
         if (j.scored) {
             j.best_score = *current->score;

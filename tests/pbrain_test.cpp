@@ -492,6 +492,9 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
         {"occupied", "echo 'MESSAGE depth 1 eval 0'; echo 7,7",
          "engine 'occupied 1' answered '7,7' to BOARD: not a legal move (the point is occupied) (the position after ply 1)"},
         {"offboard", "echo 15,3", "engine 'offboard 1' answered '15,3' to BEGIN: off the 15x15 board (the position before ply 1)"},
+        {"segv", "kill -SEGV $$",
+         "engine 'segv 1' stopped (killed by signal 11 (Segmentation fault)) while gounki waited for a move after BEGIN (the "
+         "position before ply 1)"},
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
     };
