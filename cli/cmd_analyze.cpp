@@ -24,6 +24,7 @@
 #include "cli/progress.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
+#include "cli/brain_options.hpp"
 #include "protocol/brain_judge.hpp"
 
 namespace gounki::cli {
@@ -45,6 +46,10 @@ void describe_analyze(QCommandLineParser& p) {
                  "one process per thread.",
                  "CMD"});
     p.addOption({"engine-time", "The engine's time per position in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes",
+                 "A node budget per position for engines that read INFO max_node (gounki pbrain does): deterministic "
+                 "judgements within --engine-time.",
+                 "N"});
     p.addOption({"force", "Judge again games already judged with the same settings."});
     p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
 }
@@ -238,19 +243,13 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
         if (!ok || o.threads < 1 || o.threads > 256)
             return code = usage_error(self, "--threads must be a whole number from 1 to 256"), false;
     }
-    if (p.isSet("engine-time") && !p.isSet("engine")) return code = usage_error(self, "--engine-time is for --engine"), false;
+    if ((p.isSet("engine-time") || p.isSet("engine-nodes")) && !p.isSet("engine"))
+        return code = usage_error(self, "--engine-time and --engine-nodes are for --engine"), false;
     if (p.isSet("engine")) {
         if (p.isSet("depth") || p.isSet("nodes"))
             return code = usage_error(self, "--engine judges by time (--engine-time), not by --depth or --nodes"), false;
         protocol::BrainSettings b;
-        b.command = p.value("engine").trimmed().toStdString();
-        if (b.command.empty()) return code = usage_error(self, "--engine needs a command line"), false;
-        if (p.isSet("engine-time")) {
-            bool ok = false;
-            b.turn_ms = p.value("engine-time").toInt(&ok);
-            if (!ok || b.turn_ms < 1 || b.turn_ms > 3'600'000)
-                return code = usage_error(self, "--engine-time must be a whole number of milliseconds from 1 to 3600000"), false;
-        }
+        if (!read_brain_settings(p, b, error)) return code = usage_error(self, error), false;
         o.engine = std::move(b);
     }
     if (!read_game_choice(self, p, "judge", o.games, code)) return false;
@@ -388,7 +387,7 @@ int run_analyze(const QCommandLineParser& p) {
         if (o.engine && !start_engine(*o.engine, brains, totals.engine)) return exit_findings;
         const std::string settings_text = db::analysis_settings_text(o.settings);
         const std::string stone_settings_text = brains
-            ? db::engine_settings_text(totals.engine, o.engine->command, o.engine->turn_ms, o.stone_settings)
+            ? db::engine_settings_text(totals.engine, o.engine->command, o.engine->turn_ms, o.engine->max_node, o.stone_settings)
             : db::analysis_settings_text(o.stone_settings);
         std::vector<Job> jobs;
         for (const db::StoredGame& g : games) {

@@ -10,6 +10,7 @@
 #include "analysis/stones/search.hpp"
 #include "cli/command.hpp"
 #include "core/gounki/notation.hpp"
+#include "cli/brain_options.hpp"
 #include "protocol/brain_client.hpp"
 
 namespace gounki::cli {
@@ -176,13 +177,8 @@ int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyP
         return exit_findings;
     }
     protocol::BrainSettings settings;
-    settings.command = p.value("engine").trimmed().toStdString();
-    if (p.isSet("engine-time")) {
-        bool ok = false;
-        settings.turn_ms = p.value("engine-time").toInt(&ok);
-        if (!ok || settings.turn_ms < 1 || settings.turn_ms > 3'600'000)
-            return usage_error(self, "--engine-time must be a whole number of milliseconds from 1 to 3600000");
-    }
+    std::string error;
+    if (!read_brain_settings(p, settings, error)) return usage_error(self, error);
     try {
         protocol::BrainClient brain(settings);
         brain.new_game(pos->rules());
@@ -213,6 +209,7 @@ void describe_best(QCommandLineParser& p) {
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
     p.addOption({"engine", "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "CMD"});
     p.addOption({"engine-time", "The engine's time for the move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes", "A node budget for engines that read INFO max_node (gounki pbrain does).", "N"});
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
     add_moves_option(p);
@@ -240,7 +237,7 @@ int run_best(const QCommandLineParser& p) {
             return usage_error(self, "--engine takes --engine-time, not --depth, --nodes, --time or --hash");
         return run_best_engine(self, p, any);
     }
-    if (p.isSet("engine-time")) return usage_error(self, "--engine-time is for --engine");
+    if (p.isSet("engine-time") || p.isSet("engine-nodes")) return usage_error(self, "--engine-time and --engine-nodes are for --engine");
     if (const stones::StonePosition* stone = any.stones()) return run_best_stone(p, *stone, limits, options.hash_mb);
     const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();

@@ -44,10 +44,11 @@ ALTER TABLE analysis_settings ADD COLUMN engine TEXT;
 PRAGMA user_version = 5;
 )sql";
 
-std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms,
+std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms, std::uint64_t max_node,
                                  const analysis::JudgeSettings& s) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, " time=%d curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f", turn_ms,
+    char buf[200];
+    const std::string nodes = max_node ? " nodes=" + std::to_string(max_node) : std::string();
+    std::snprintf(buf, sizeof buf, " time=%d%s curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f", turn_ms, nodes.c_str(),
                   s.curve_scale > 0 ? s.curve_scale : analysis::default_stone_curve_scale, s.inaccuracy, s.mistake, s.blunder);
     return "engine='" + engine + "' command='" + command + "'" + buf;
 }

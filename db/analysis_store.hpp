@@ -31,7 +31,8 @@ struct StoredJudgement {
 // depth limits).
 std::string analysis_settings_text(const analysis::JudgeSettings& s);
 // The same for an external engine: "engine='NAME' command='CMD' time=MS curve=... inaccuracy=...".
-std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms,
+// " nodes=N" follows the time when a node budget (INFO max_node) was given.
+std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms, std::uint64_t max_node,
                                  const analysis::JudgeSettings& s);
 
 class AnalysisStore {

@@ -332,8 +332,9 @@ void BrainClient::new_game(const stones::Rules& rules) {
         size_ = rules.size;
         for (const std::string& line :
              {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
-              std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory)})
-            if (!process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
+              std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
+              settings_.max_node ? "INFO max_node " + std::to_string(settings_.max_node) : std::string()})
+            if (!line.empty() && !process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
         rule_ = -1;
     }
     if (rule_ != *rule && !process_->send("INFO rule " + std::to_string(*rule)))

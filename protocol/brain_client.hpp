@@ -5,7 +5,9 @@
 //
 // The child runs `CMD ARGS` through /bin/sh in its own process group, standard input and output
 // connected to gounki by pipes (its standard error is gounki's). Commands sent: START n, INFO
-// timeout_turn / timeout_match / time_left / max_memory / rule, BOARD ... DONE, BEGIN, TURN x,y,
+// timeout_turn / timeout_match / time_left / max_memory / rule (and max_node when a node budget is
+// given: an extension of the protocol that brains which do not know it pass over), BOARD ... DONE,
+// BEGIN, TURN x,y,
 // ABOUT and END. Coordinates count from 0, x from the left and y from the top.
 //
 // Lines read: a move "x,y"; `MESSAGE text` (depth, eval and pv read leniently: parse_brain_message);
@@ -58,6 +60,7 @@ std::optional<int> gomocup_rule(const stones::Rules& rules);
 struct BrainSettings {
     std::string command; // run through /bin/sh -c
     int turn_ms = 1000; // INFO timeout_turn
+    std::uint64_t max_node = 0; // INFO max_node when above 0 (an extension: brains that know it search so many nodes)
     std::int64_t max_memory = std::int64_t(256) << 20; // INFO max_memory, bytes
     int start_timeout_ms = 30'000; // for START and ABOUT (a brain may load its network first)
     // How long past timeout_turn a brain may take to answer before it counts as hung.

@@ -256,6 +256,15 @@ TEST_CASE("pbrain: the turn's limits from INFO", "[pbrain]") {
     CHECK(turn_limits(TurnClock{5000, 0, 20000}).time_ms == 4500); // no match limit: time_left means nothing
     CHECK(turn_limits(TurnClock{5000, 100000, 100}).time_ms == 1);
     CHECK(turn_limits(TurnClock{-1, 180000, 60000}).time_ms == 2700);
+    // INFO max_node: the node budget, under the time when one is given.
+    CHECK(turn_limits(TurnClock{-1, -1, -1, 5000}).nodes == 5000);
+    CHECK(turn_limits(TurnClock{0, -1, -1, 5000}).nodes == 5000);
+    const auto both = turn_limits(TurnClock{1000, -1, -1, 5000});
+    CHECK(both.nodes == 5000);
+    CHECK(both.time_ms == 900);
+    PbrainSession s;
+    CHECK(s.handle("INFO max_node 300").empty());
+    CHECK(starts_with(s.handle("INFO max_node many").at(0), "ERROR INFO max_node: expected a whole number"));
 }
 
 TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]") {
@@ -403,13 +412,16 @@ TEST_CASE("analyze --engine: gounki pbrain as the external brain names the misse
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
     const std::string engine = gounki_command() + " pbrain";
-    const auto run = run_gounki_args({"analyze", "--db", db, "1", "--engine", engine, "--engine-time", "300", "--threads", "1"});
+    // A node budget (INFO max_node, which gounki pbrain reads): the same verdicts on every run.
+    const std::vector<std::string> args{"analyze", "--db",          db,      "1",         "--engine", engine,
+                                        "--engine-time", "20000", "--engine-nodes", "5000", "--threads", "1"};
+    const auto run = run_gounki_args(args);
     INFO(run.out << run.err);
     REQUIRE(run.status == 0);
     // The text names the ply, the move, the verdict and the engine's move.
     CHECK(contains(run.out, "ply 8 White a1: allows-loss (engine prefers l8)"));
     CHECK(contains(run.out, "engine settings: engine='gounki "));
-    CHECK(contains(run.out, "command='" + engine + "' time=300"));
+    CHECK(contains(run.out, "command='" + engine + "' time=20000 nodes=5000"));
 
     gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
     const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
@@ -424,18 +436,30 @@ TEST_CASE("analyze --engine: gounki pbrain as the external brain names the misse
     CHECK(stored->judgement.sides[gounki::index(gounki::Color::white)].counts[int(gounki::analysis::Verdict::allows_loss)] == 1);
 
     // The same settings again: nothing to do. A rerun in JSON prints the stored plies.
-    const auto again = run_gounki_args({"analyze", "--db", db, "1", "--engine", engine, "--engine-time", "300", "--json"});
+    std::vector<std::string> json = args;
+    json.push_back("--json");
+    const auto again = run_gounki_args(json);
     REQUIRE(again.status == 0);
     CHECK(contains(again.out, "\"skipped\":1"));
     CHECK(contains(again.out, "\"verdict\":\"allows-loss\""));
     CHECK(contains(again.out, "\"engine\":\"gounki "));
+    // --force judges again, to the same verdicts (the node budget makes the brain deterministic).
+    json.push_back("--force");
+    const auto forced = run_gounki_args(json);
+    REQUIRE(forced.status == 0);
+    CHECK(contains(forced.out, "\"judged\":1"));
+    const auto plies = [](const std::string& out) { return out.substr(0, out.find("{\"engine\"")); };
+    CHECK(plies(forced.out) == plies(again.out));
+    const auto show = run_gounki_args({"show", "--db", db, "1"});
+    CHECK(contains(show.out, "; judged by engine 'gounki "));
 }
 
 TEST_CASE("best --engine: the external brain's move, evaluation and line", "[pbrain]") {
     const std::string engine = gounki_command() + " pbrain";
     // Black's open three h8-j8: White must block at g8 or k8.
     const std::string position = "Gomoku 15 15/15/15/15/15/15/8oo5/7xxx5/15/15/15/15/15/15/15 w";
-    const auto run = run_gounki_args({"best", "--position", position, "--engine", engine, "--engine-time", "300", "--json"});
+    const auto run = run_gounki_args(
+        {"best", "--position", position, "--engine", engine, "--engine-time", "20000", "--engine-nodes", "5000", "--json"});
     INFO(run.out << run.err);
     REQUIRE(run.status == 0);
     CHECK((contains(run.out, "\"move\":\"g8\"") || contains(run.out, "\"move\":\"k8\"")));
@@ -535,4 +559,5 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     CHECK(!judged(db, 3));
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--depth", "3"}).status == 2);
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine-time", "30"}).status == 2);
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--engine-nodes", "0"}).status == 2);
 }
