@@ -67,7 +67,8 @@ std::optional<analysis::Score> eval_word(std::string_view w) {
     return std::clamp<analysis::Score>(*n, -analysis::score_heuristic_max, analysis::score_heuristic_max);
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// A brain's text in an error message, cut after 80 characters.
+std::string quoted(std::string_view s) { return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'"); }
 
 } // namespace
 
@@ -188,6 +189,11 @@ public:
                 if (!line.empty() && line.back() == '\r') line.pop_back();
                 return Read::line;
             }
+            if (buffer_.size() > max_line) { // no line end in a megabyte: handed over as it is, and refused
+                line = std::move(buffer_);
+                buffer_.clear();
+                return Read::line;
+            }
             if (closed_) return Read::closed;
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
             if (left <= 0) return Read::timeout;
@@ -246,6 +252,7 @@ public:
     }
 
 private:
+    static constexpr std::size_t max_line = 1 << 20;
     pid_t pid_ = -1;
     int to_ = -1, from_ = -1;
     std::string buffer_;

@@ -519,6 +519,9 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
         {"segv", "kill -SEGV $$",
          "engine 'segv 1' stopped (killed by signal 11 (Segmentation fault)) while gounki waited for a move after BEGIN (the "
          "position before ply 1)"},
+        {"endless", "head -c 3000000 /dev/zero | tr '\\0' x", // no line end: refused after a megabyte
+         "engine 'endless 1' answered '" + std::string(80, 'x') +
+             "...' to BEGIN (expected a move x,y) (the position before ply 1)"},
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
     };
