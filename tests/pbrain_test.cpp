@@ -564,3 +564,29 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine-time", "30"}).status == 2);
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--engine-nodes", "0"}).status == 2);
 }
+
+TEST_CASE("match --engine: an external brain against gounki's stone engine", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string engine = gounki_command() + " pbrain";
+    const auto run = run_gounki_args({"match", "--engine", engine, "--engine-nodes", "2000", "--engine-time", "20000", "--b-nodes",
+                                      "2000", "--games", "2", "-o", dir.file("match.gpn")});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(contains(run.out, "A = engine 'gounki "));
+    CHECK(contains(run.out, "(time 20000 ms, nodes 2000), B = gounki nodes 2000"));
+    CHECK(contains(run.out, "2 games: A won"));
+    // The games as records: one with the engine as Black (first), one as White.
+    const std::string records = slurp(dir / "match.gpn");
+    CHECK(count_of(records, "[Game \"Gomoku\"]") == 2);
+    CHECK(count_of(records, "[Black \"engine 'gounki ") == 1);
+    CHECK(count_of(records, "[White \"engine 'gounki ") == 1);
+    CHECK(run_gounki("validate " + shell_quoted(dir / "match.gpn")).status == 0);
+
+    // A brain that fails stops the match with its error.
+    const auto bad = run_gounki_args({"match", "--engine", fake_brain(dir, "garbage", "echo 'let me think'"), "--games", "2"});
+    CHECK(bad.status == 1);
+    CHECK(contains(bad.err, "gounki match: game 1: engine 'garbage 1' answered 'let me think'"));
+    CHECK(run_gounki_args({"match", "--engine", engine, "--game", "ninuki"}).status == 2);
+    CHECK(run_gounki_args({"match", "--engine", engine, "--a-nodes", "100"}).status == 2);
+    CHECK(run_gounki_args({"match", "--engine-time", "100"}).status == 2);
+}
