@@ -590,3 +590,27 @@ TEST_CASE("match --engine: an external brain against gounki's stone engine", "[p
     CHECK(run_gounki_args({"match", "--engine", engine, "--a-nodes", "100"}).status == 2);
     CHECK(run_gounki_args({"match", "--engine-time", "100"}).status == 2);
 }
+
+TEST_CASE("brain client: BEGIN and TURN keep the game in the brain", "[pbrain]") {
+    using namespace gounki;
+    protocol::BrainSettings settings;
+    settings.command = gounki_command() + " pbrain";
+    settings.turn_ms = 20000;
+    settings.max_node = 2000;
+    protocol::BrainClient brain(settings);
+    CHECK(brain.name().rfind("gounki ", 0) == 0);
+    CHECK(brain.about().rfind("name=\"gounki\"", 0) == 0);
+    stones::StonePosition pos(stones::Rules::defaults(GameKind::gomoku));
+    brain.new_game(pos.rules());
+    const protocol::BrainAnswer first = brain.begin(pos);
+    CHECK(first.point == stones::point_from_top_left(7, 7, 15)); // gounki pbrain opens in the centre
+    stones::StoneUndo u;
+    pos.play(Move::placement(first.point), u);
+    const int reply = stones::point_from_top_left(8, 8, 15);
+    pos.play(Move::placement(reply), u);
+    const protocol::BrainAnswer second = brain.turn(pos, reply);
+    CHECK(pos.is_legal(Move::placement(second.point)));
+    CHECK(second.eval.has_value()); // from its MESSAGE lines
+    CHECK(second.depth > 0);
+    CHECK(!second.messages.empty());
+}
