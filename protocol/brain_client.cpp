@@ -298,11 +298,6 @@ void BrainClient::fail(const std::string& what) {
     throw BrainError(text);
 }
 
-// The next line; a failure when the brain stops or says nothing for `timeout_ms`.
-std::string BrainClient::read_line(int timeout_ms, std::string_view waiting_for) {
-    return read_line_until(Clock::now() + std::chrono::milliseconds(timeout_ms), timeout_ms, waiting_for);
-}
-
 std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms,
                                          std::string_view waiting_for) {
     if (!process_) fail("was stopped after an earlier failure");
@@ -318,8 +313,9 @@ std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point d
 }
 
 void BrainClient::expect_ok(std::string_view after) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
     for (;;) {
-        const std::string line = read_line(settings_.start_timeout_ms, "OK after " + std::string(after));
+        const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "OK after " + std::string(after));
         const std::string_view t = trimmed(line);
         if (lower(t) == "ok") return;
         if (lower(t).rfind("message", 0) == 0 || lower(t).rfind("debug", 0) == 0) continue;

@@ -105,8 +105,8 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what);
-    std::string read_line(int timeout_ms, std::string_view waiting_for);
-    // The same up to `deadline`, `timeout_ms` being the whole wait (for the message).
+    // The next line; a failure when the brain stops or says nothing up to `deadline` (`timeout_ms`
+    // being the whole wait, for the message).
     std::string read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms, std::string_view waiting_for);
     void expect_ok(std::string_view after);
     BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
