@@ -51,9 +51,11 @@ QByteArray raw_reply(int status, const Reply& r) {
     return out + r.body;
 }
 
-// Watches one connection before Qt's HTTP parser reads it: a request whose Content-Length (or
-// whose bytes, for a chunked body) pass the upload limit is answered 413 and the connection closed
-// without the request reaching the routes; a connection silent for the idle timeout is dropped.
+// Watches one connection before Qt's HTTP parser reads it: a request whose Content-Length passes
+// the upload limit (or a connection sending more bytes than that between two answers) is answered
+// 413 and the connection closed without the request reaching the routes; a chunked body is refused
+// (411: Qt HTTP Server 6.4 can hand a chunked request on before its body is whole); a connection
+// silent for the idle timeout is dropped.
 class ConnectionGuard : public QObject {
 public:
     ConnectionGuard(QTcpSocket* socket, qint64 limit, int idle_ms) : QObject(socket), socket_(socket), limit_(limit) {
@@ -73,21 +75,25 @@ private:
             return;
         }
         const qint64 n = socket_->bytesAvailable();
+        const std::string too_large = "the request body is larger than the upload limit of " + std::to_string(limit_ >> 20) + " MiB";
         if (received_ == 0) {
             static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
                                                    QRegularExpression::CaseInsensitiveOption);
-            const QRegularExpressionMatch m = length.match(QString::fromLatin1(socket_->peek(16384)));
-            if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse();
+            static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
+            const QString head = QString::fromLatin1(socket_->peek(16384));
+            const QRegularExpressionMatch m = length.match(head);
+            if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse(413, "too-large", too_large);
+            if (chunked.match(head).hasMatch())
+                return refuse(411, "length-required", "a request body needs a Content-Length (chunked bodies are refused)");
         }
         received_ += n;
-        if (received_ > limit_ + (qint64(1) << 20)) refuse();
+        if (received_ > limit_ + (qint64(1) << 20)) refuse(413, "too-large", too_large);
     }
 
-    void refuse() {
+    void refuse(int status, const std::string& code, const std::string& message) {
         refused_ = true;
         socket_->readAll();
-        const std::string limit = std::to_string(limit_ >> 20) + " MiB";
-        socket_->write(raw_reply(413, error_reply(413, "too-large", "the request body is larger than the upload limit of " + limit)));
+        socket_->write(raw_reply(status, error_reply(status, code, message)));
         socket_->disconnectFromHost();
     }
 
