@@ -151,6 +151,7 @@ class Fixture(unittest.TestCase):
         with open(club, "w") as f:
             f.write(CLUB)
         subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
+        subprocess.run([GOUNKI, "analyze", "--db", cls.db, "--quiet", "--depth", "2", "1"], check=True)  # game 1 judged
         cls.broken = os.path.join(cls.dir, "broken.gpn")
         with open(cls.broken, "w") as f:
             f.write(BROKEN)
@@ -182,11 +183,19 @@ class HttpTest(Fixture):
                 self.assertEqual(status, 200, api)
                 self.assertEqual(api, cli_json(self.db, *args))
         self.assertEqual(s.get_json("/api/search?moves=c2-d3")[1]["total"], 2)
-        status, game = s.get_json("/api/games/1")
+        status, game = s.get_json("/api/games/2")
         self.assertEqual(status, 200)
         self.assertIsNone(game.pop("judgement"))
+        self.assertEqual(game, cli_json(self.db, "show", "2"))
+        status, game = s.get_json("/api/games/1")
+        judgement = game.pop("judgement")
         self.assertEqual(game, cli_json(self.db, "show", "1"))
         self.assertEqual(game["moves"], ["c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"])
+        # The stored judgement: one entry per ply, the played moves those of the game.
+        self.assertEqual([p["played"] for p in judgement["plies"]], game["moves"])
+        self.assertIn("depth", judgement["settings"])
+        self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss")
+                            for p in judgement["plies"]), judgement)
 
     def test_bad_query_values_get_clear_json_errors(self):
         for path, words in [
@@ -453,6 +462,8 @@ class BrowserTest(Fixture):
         self.browser.get(self.server.url + "game/1")
         self.assertIn("Ann Smith - Bob", self.by("h1").text)
         self.assertEqual(len(self.all(".moves a")), 5)
+        self.assertTrue(self.all("#judgements"))  # game 1 was judged
+        self.assertFalse(self.all("#unjudged"))
         self.browser.switch_to.frame(self.by("iframe#report"))
         self.wait_for(lambda: "Ann Smith" in self.by("body").text, "the report inside the viewer")
         self.browser.switch_to.default_content()
