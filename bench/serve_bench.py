@@ -43,8 +43,10 @@ def main():
         line = first + " " + reply
         total = json.loads(timed_get(host, port, "/api/games?limit=1"))["total"]
         kinds = [
-            ("a page of 50 games (API)", "/api/games?limit=50&offset=%d" % (total // 2)),
-            ("a page of 50 games (HTML)", "/?offset=%d" % (total // 2)),
+            ("the first page of 50 games (API)", "/api/games?limit=50"),
+            ("the first page of 50 games (HTML)", "/"),
+            ("page 101 of 50 games (API)", "/api/games?limit=50&page=101"),
+            ("a page of 50 games half-way (API)", "/api/games?limit=50&offset=%d" % (total // 2)),
             ("position search, 2 plies (API)", "/api/search?moves=" + urllib.parse.quote(line)),
             ("explorer at the start (API)", "/api/tree"),
             ("explorer at the start (HTML)", "/explorer"),
