@@ -85,6 +85,8 @@ std::string read_position_values(const Request& r, AnyPosition& pos, bool& given
 std::int64_t path_id(const QString& text);
 // Text made safe inside HTML.
 std::string escape(const std::string& text);
+// A query value for a link (percent-encoded).
+std::string url_value(const std::string& text);
 
 // Runs the server until SIGINT or SIGTERM; returns the exit code. Prints "listening on
 // http://HOST:PORT/" on stdout once it accepts connections.

@@ -10,9 +10,12 @@
 #include "cli/views.hpp"
 #include "db/analysis_store.hpp"
 #include "db/record_bridge.hpp"
-#include "report/board_diagram.hpp"
 
 namespace gounki::cli::serve {
+
+std::string url_value(const std::string& text) {
+    return QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(text))).toStdString();
+}
 
 std::string escape(const std::string& text) {
     std::string out;
@@ -29,11 +32,6 @@ std::string escape(const std::string& text) {
 }
 
 namespace {
-
-// A query value for a link (percent-encoded).
-std::string url_value(const std::string& text) {
-    return QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(text))).toStdString();
-}
 
 const char* style_sheet = R"(
 body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fafafa}

@@ -12,10 +12,6 @@ namespace gounki::cli::serve {
 
 namespace {
 
-std::string url_value(const std::string& text) {
-    return QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(text))).toStdString();
-}
-
 // The board editor: a palette, the board, the side to move; it writes the position text into the
 // form's `position` field. Gounki stacks grow by one piece a click (up to three of one colour).
 const char* board_editor_script = R"JS(
