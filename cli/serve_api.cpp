@@ -182,7 +182,9 @@ Reply App::api_import(const Request& r) {
     QJsonArray diagnostics, games;
     pipeline::ImportEvents events;
     events.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.append(diagnostic_json(d)); };
-    events.report = [&](const db::ImportReport& rep) { games.append(import_report_json(rep)); };
+    events.report = [&](const db::ImportReport& rep) { // the noteworthy ones, as `import --json` prints them
+        if (rep.noteworthy()) games.append(import_report_json(rep));
+    };
     std::istringstream input(r.body.toStdString());
     const pipeline::ImportResult result = pipeline::import_stream(db_, input, name, request, events);
     const db::ImportStats& s = result.stats;

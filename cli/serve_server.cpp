@@ -278,6 +278,13 @@ int run(const Options& options) {
     print_out("listening on http://" + shown.toStdString() + ":" + std::to_string(tcp->serverPort()) + "/\n");
     std::fflush(stdout);
     const int code = QCoreApplication::exec();
+    // The answers already made (the import that finished as the signal came) reach their clients.
+    tcp->close();
+    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
+        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
+        }
+        socket->disconnectFromHost();
+    }
     print_info("gounki serve: stopped\n");
     return code == 0 ? exit_ok : exit_usage;
 }
