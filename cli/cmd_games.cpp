@@ -2,6 +2,7 @@
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
+#include "cli/views.hpp"
 
 namespace gounki::cli {
 
@@ -25,13 +26,7 @@ int run_games(const QCommandLineParser& p) {
     try {
         const db::GameList list = database->list_games(filter, paging);
         if (p.isSet("json")) {
-            QJsonArray games;
-            for (const auto& g : list.games) games.append(summary_json(g));
-            QJsonObject o{{"total", qint64(list.total)},
-                          {"offset", qint64(paging.offset)},
-                          {"filter", filter_json(filter)},
-                          {"games", games}};
-            print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+            print_out(QJsonDocument(games_json(list, paging, filter)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else {
             print_out(games_table(list.games, false) + paging_note(std::int64_t(list.games.size()), list.total, paging));
         }

@@ -15,6 +15,7 @@
 #include "cli/db_options.hpp"
 #include "cli/json_lines.hpp"
 #include "cli/progress.hpp"
+#include "cli/views.hpp"
 #include "db/import.hpp"
 #include "parser/formats.hpp"
 #include "parser/record.hpp"
@@ -44,28 +45,6 @@ void describe_import(QCommandLineParser& p) {
 }
 
 namespace {
-
-QJsonObject report_json(const db::ImportReport& r) {
-    QJsonObject o{{"type", "game"},
-                  {"file", QString::fromStdString(r.source_file)},
-                  {"line", r.source_line},
-                  {"action", QString::fromStdString(std::string(db::import_action_name(r.action)))}};
-    if (r.game_id) o["id"] = qint64(r.game_id);
-    if (r.action == db::ImportAction::stored || r.action == db::ImportAction::replaced)
-        o["status"] = QString::fromStdString(std::string(db::status_name(r.status)));
-    if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
-    const auto ids = [&o](const char* name, const std::vector<std::int64_t>& v) {
-        QJsonArray a;
-        for (auto id : v) a.append(qint64(id));
-        if (!a.isEmpty()) o[name] = a;
-    };
-    ids("prefix_of", r.prefix_of);
-    ids("has_prefix", r.has_prefix);
-    ids("same_moves", r.same_moves);
-    if (!r.reason.empty()) o["reason"] = QString::fromStdString(r.reason);
-    if (r.diagnostics) o["diagnostics"] = r.diagnostics;
-    return o;
-}
 
 std::string report_text(const db::ImportReport& r) {
     std::string t = r.source_file + ":" + std::to_string(r.source_line) + ": ";
@@ -174,7 +153,7 @@ int run_import(const QCommandLineParser& p) {
         // Replacing is what --replace asked for: not a finding.
         if (r.action != db::ImportAction::already_imported && r.action != db::ImportAction::replaced) ++findings;
         progress.clear();
-        if (json) print_json_line(report_json(r));
+        if (json) print_json_line(import_report_json(r));
         else print_out(report_text(r));
     };
     events.diagnostic = [&](const parser::Diagnostic& d) {

@@ -12,6 +12,7 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
+#include "cli/views.hpp"
 #include "db/record_bridge.hpp"
 #include "report/from_record.hpp"
 #include "report/render.hpp"
@@ -40,22 +41,6 @@ void describe_report(QCommandLineParser& p) {
 }
 
 namespace {
-
-// One game of the model, any game: tags, plies with the position before each, and the stored
-// judgement (report::game_report does the replaying).
-report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
-    // The record export writes: a broken game's status, errors and Status tag come with it.
-    const parser::GameRecord rec = db::game_record(g);
-    report::GameReport r = report::game_report(rec, stored ? &stored->judgement : nullptr);
-    // The database's own reading of the players, date and result.
-    r.id = std::to_string(g.summary.id);
-    r.event = g.summary.event;
-    r.date = g.summary.date;
-    r.white = g.summary.white;
-    r.black = g.summary.black;
-    r.result = std::string(db::result_text(g.summary.result));
-    return r;
-}
 
 // The format the extension of `path` names ("" for none that a report format has).
 QString format_of_extension(const QString& path) {

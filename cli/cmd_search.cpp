@@ -2,6 +2,7 @@
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
+#include "cli/views.hpp"
 #include "db/pattern/gounki.hpp"
 #include "db/pattern/stones.hpp"
 
@@ -46,55 +47,37 @@ int run_search(const QCommandLineParser& p) {
     const int threads = p.value("threads").toInt(&ok);
     if (!ok || threads < 0) return usage_error(self, "--threads takes a whole number from 0");
 
-    AnyPosition position;
-    if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
-    if (!apply_moves_option(self, p, position)) return exit_usage;
-    const std::string position_text = position.to_text();
-    std::optional<db::Pattern> pattern;
-    std::optional<db::StonePattern> stone_pattern;
+    SearchQuery query;
+    if (by_position) {
+        AnyPosition position;
+        if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+        if (!apply_moves_option(self, p, position)) return exit_usage;
+        query.position = position;
+    }
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
-        const auto bad = [&](const db::PatternError& e) {
-            print_err("gounki search: bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message + "\n  " +
-                      text + "\n  " + std::string(std::size_t(e.column), ' ') + "^\n");
+        if (const auto e = parse_pattern(text, query)) {
+            print_err("gounki search: " + pattern_error_text(*e) + "\n  " + text + "\n  " +
+                      std::string(std::size_t(e->column), ' ') + "^\n");
             return exit_usage;
-        };
-        if (stones::is_stone_position_text(text)) {
-            auto parsed = db::StonePattern::parse(text);
-            if (auto* e = std::get_if<db::PatternError>(&parsed)) return bad(*e);
-            stone_pattern = std::get<db::StonePattern>(std::move(parsed));
-        } else {
-            auto parsed = db::Pattern::parse(text);
-            if (auto* e = std::get_if<db::PatternError>(&parsed)) return bad(*e);
-            pattern = std::get<db::Pattern>(std::move(parsed));
         }
     }
-    const std::string pattern_text = pattern ? pattern->text() : stone_pattern ? stone_pattern->text() : std::string();
 
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     db::GameList list;
     try {
-        if (by_position) list = database->search_position(position, filter, paging);
-        else if (pattern) list = database->search_pattern(*pattern, filter, paging, threads);
-        else if (stone_pattern) list = database->search_stone_pattern(*stone_pattern, filter, paging);
-        else list = database->list_games(filter, paging); // the tag filters alone
+        list = run_search(*database, query, filter, paging, threads);
     } catch (const std::exception& e) { return database_error(self, e); }
 
     const bool with_ply = by_position || p.isSet("pattern");
     if (p.isSet("json")) {
-        QJsonArray games;
-        for (const auto& g : list.games) games.append(summary_json(g));
-        QJsonObject o{
-            {"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
-        if (by_position) o["position"] = QString::fromStdString(position_text);
-        if (p.isSet("pattern")) o["pattern"] = QString::fromStdString(pattern_text);
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        print_out(QJsonDocument(search_json(list, paging, filter, query)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
-    if (by_position) out += " reached " + position_text;
-    else if (p.isSet("pattern")) out += " matched " + pattern_text;
+    if (by_position) out += " reached " + query.position->to_text();
+    else if (p.isSet("pattern")) out += " matched " + (query.pattern ? query.pattern->text() : query.stone_pattern->text());
     else out += " matched the filters";
     out += "\n";
     if (!list.games.empty()) out += games_table(list.games, with_ply);

@@ -3,6 +3,7 @@
 
 #include "cli/db_options.hpp"
 #include "cli/game_ply.hpp"
+#include "cli/views.hpp"
 #include "db/analysis_store.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/record_bridge.hpp"
@@ -69,38 +70,16 @@ int run_show(const QCommandLineParser& p) {
     const std::optional<db::StoredGame> game = stored_game(self, p, args[0], "ID");
     if (!game) return exit_usage;
     if (p.isSet("ply")) return show_ply(self, p, *game);
-    const std::string record = parser::write_record(db::game_record(*game));
     std::string judgement_error;
     const auto judgement = newest_judgement(self, p, game->summary.id, judgement_error);
     if (p.isSet("json")) {
-        QJsonObject o = summary_json(game->summary);
-        QJsonArray tags, moves, diagnostics;
-        for (const auto& [name, value] : game->tags)
-            tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
-        AnyPosition pos = db::start_position(*game);
-        for (Move m : game->moves) {
-            moves.append(QString::fromStdString(pos.move_text(m, Notation::wikipedia)));
-            pos.play(m);
-        }
-        for (const db::Diagnostic& d : game->diagnostics)
-            diagnostics.append(QJsonObject{{"severity", QString::fromStdString(std::string(db::severity_name(d.severity)))},
-                                           {"code", QString::fromStdString(d.code)},
-                                           {"line", d.line},
-                                           {"column", d.column},
-                                           {"message", QString::fromStdString(d.message)}});
-        o["tags"] = tags;
-        o["start"] = QString::fromStdString(db::start_position(*game).to_text());
-        o["moves"] = moves;
-        o["diagnostics"] = diagnostics;
-        o["source"] = QJsonObject{{"file", QString::fromStdString(game->source_file)}, {"line", game->source_line}};
-        o["record"] = QString::fromStdString(record);
-        if (judgement)
-            o["judgement"] = QJsonObject{{"settings", QString::fromStdString(judgement->settings)},
-                                         {"engine", judgement->engine.empty() ? QJsonValue() : QString::fromStdString(judgement->engine)},
-                                         {"created", QString::fromStdString(judgement->created)}};
+        // The object of the server's /api/games/ID: the game, and its newest judgement (null when none).
+        QJsonObject o = game_json(*game);
+        o["judgement"] = judgement ? QJsonValue(judgement_json(*game, *judgement)) : QJsonValue();
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
+    const std::string record = parser::write_record(db::game_record(*game));
     std::string out = record;
     if (!game->source_file.empty()) out += "; from " + game->source_file + ":" + std::to_string(game->source_line) + "\n";
     if (game->summary.status != db::GameStatus::valid)

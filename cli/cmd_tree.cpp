@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/db_options.hpp"
+#include "cli/views.hpp"
 #include "core/gounki/notation.hpp"
 
 namespace gounki::cli {
@@ -40,19 +41,7 @@ int run_tree(const QCommandLineParser& p) {
     } catch (const std::exception& e) { return database_error(self, e); }
     const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
     if (p.isSet("json")) {
-        QJsonArray moves;
-        for (const db::TreeMove& m : tree.moves)
-            moves.append(QJsonObject{{"move", QString::fromStdString(pos.move_text(m.move))},
-                                     {"games", qint64(m.games)},
-                                     {"white_wins", qint64(m.white_wins)},
-                                     {"black_wins", qint64(m.black_wins)},
-                                     {"draws", qint64(m.draws)},
-                                     {"white_pct", pct(m.white_wins, m.games)},
-                                     {"black_pct", pct(m.black_wins, m.games)},
-                                     {"draw_pct", pct(m.draws, m.games)},
-                                     {"latest", summary_json(m.latest)}});
-        QJsonObject o{{"position", QString::fromStdString(position_text)}, {"games", qint64(tree.games)}, {"moves", moves}};
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        print_out(QJsonDocument(tree_json(pos, tree)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out =

@@ -37,6 +37,8 @@ const Command command_table[] = {
     {"selfplay", "play engine games with random openings and write them as records", describe_selfplay, run_selfplay, true},
     {"match", "play one engine setting against another and report the score", describe_match, run_match, true},
     {"position", "check a position text and print it canonically, with its moves", describe_position, run_position},
+    {"serve", "a local web app on the game database: games, viewer, search, explorer, import, JSON API", describe_serve,
+     run_serve},
     {"pbrain", "play Gomoku as a Gomocup-protocol brain on standard input and output (managers, GUIs)", describe_pbrain,
      run_pbrain},
 };

@@ -159,6 +159,8 @@ void describe_match(QCommandLineParser&);
 int run_match(const QCommandLineParser&);
 void describe_position(QCommandLineParser&);
 int run_position(const QCommandLineParser&);
+void describe_serve(QCommandLineParser&);
+int run_serve(const QCommandLineParser&);
 void describe_pbrain(QCommandLineParser&);
 int run_pbrain(const QCommandLineParser&);
 

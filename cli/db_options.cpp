@@ -1,6 +1,6 @@
 #include "cli/db_options.hpp"
 
-#include "db/fold.hpp"
+#include "cli/views.hpp"
 
 #include <QRegularExpression>
 
@@ -144,67 +144,11 @@ bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& ch
 }
 
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& f, int& exit_code) {
-    f.white = p.value("white").toStdString();
-    f.black = p.value("black").toStdString();
-    f.player = p.value("player").toStdString();
-    f.event = p.value("event").toStdString();
-    f.site = p.value("site").toStdString();
-    f.source = p.value("source").toStdString();
-    // A name filter of accents or other marks alone folds to nothing, which every name contains.
-    for (const char* name : {"white", "black", "player", "event", "site", "source"}) {
-        const std::string text = p.value(name).toStdString();
-        if (!text.empty() && db::fold_text(text).empty()) {
-            exit_code = usage_error(
-                cmd, std::string("--") + name + " '" + text + "': nothing is left to match once case and accents are set aside");
-            return false;
-        }
-    }
-    if (p.isSet("result")) {
-        f.result = db::parse_result(p.value("result").trimmed().toLower().toStdString());
-        if (!f.result) {
-            exit_code =
-                usage_error(cmd, "--result must be 1-0, 0-1, 1/2-1/2 or *, got '" + p.value("result").toStdString() + "'");
-            return false;
-        }
-    }
-    if (p.isSet("status")) {
-        f.status = db::parse_status(p.value("status").trimmed().toLower().toStdString());
-        if (!f.status) {
-            exit_code =
-                usage_error(cmd, "--status must be valid, partial or invalid, got '" + p.value("status").toStdString() + "'");
-            return false;
-        }
-    }
-    if (p.isSet("game")) {
-        GameKind kind = GameKind::gounki;
-        if (!read_game(cmd, "game", p.value("game"), kind)) {
-            exit_code = exit_usage;
-            return false;
-        }
-        f.kind = kind;
-    }
-    if (p.isSet("sort")) {
-        const auto key = db::parse_sort_key(p.value("sort").toStdString());
-        if (!key) {
-            exit_code =
-                usage_error(cmd, "--sort must be id, date, player, event or result, got '" + p.value("sort").toStdString() + "'");
-            return false;
-        }
-        f.order.key = *key;
-    }
-    f.order.descending = p.isSet("desc");
-    for (const char* name : {"from", "to"}) {
-        if (!p.isSet(name)) continue;
-        const std::string text = p.value(name).toStdString();
-        const auto bound = db::date_bound(text, std::string_view(name) == "to");
-        if (!bound) {
-            exit_code =
-                usage_error(cmd, std::string("--") + name + " must be a date YYYY, YYYY.MM or YYYY.MM.DD, got '" + text + "'");
-            return false;
-        }
-        (std::string_view(name) == "to" ? f.date_to : f.date_from) = *bound;
-    }
-    return true;
+    const std::string error = read_filter_values(
+        [&p](const char* name) { return p.isSet(name) ? std::optional<QString>(p.value(name)) : std::nullopt; }, "--", f);
+    if (error.empty()) return true;
+    exit_code = usage_error(cmd, error);
+    return false;
 }
 
 void add_paging_options(QCommandLineParser& p, int default_limit) {

@@ -152,6 +152,16 @@ public:
         return {importer_.stats(), io_errors_};
     }
 
+    // One stream named `name` (the name its games and diagnostics carry).
+    ImportResult one(std::istream& input, const std::string& name) {
+        const std::string head = read_head(input);
+        input.clear();
+        input.seekg(0);
+        records(input, head, name, name);
+        importer_.finish();
+        return {importer_.stats(), io_errors_};
+    }
+
 private:
     static db::ImportOptions options(const ImportRequest& request) {
         db::ImportOptions o = request.options;
@@ -191,14 +201,19 @@ private:
             file.clear();
             file.seekg(0);
         }
+        std::istream& input = path == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
+        records(input, head, path, path == "-" ? std::string() : path);
+    }
+
+    // The records of `input`, whose first bytes are `head`; `file_name` tells the format by its
+    // extension when the content does not.
+    void records(std::istream& input, const std::string& head, const std::string& path, const std::string& file_name) {
         if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
             diagnostic(parser::file_diagnostic("binary-file", path, why));
             io_errors_ = true;
             return;
         }
-        std::istream& input = path == "-" ? *standard_input.stream : static_cast<std::istream&>(file);
-        const parser::RecordFormat format =
-            parser::format_of(path == "-" ? std::filesystem::path() : std::filesystem::path(path), head, request_.format);
+        const parser::RecordFormat format = parser::format_of(std::filesystem::path(file_name), head, request_.format);
         const std::int64_t games_before = games_read_;
         if (format == parser::RecordFormat::gpn) gpn(input, path);
         else source(*parser::open_source(format, input, path));
@@ -289,6 +304,11 @@ std::uint64_t input_bytes(const std::vector<std::string>& files) {
 
 ImportResult import_files(db::GameDatabase& database, const ImportRequest& request, const ImportEvents& events) {
     return Run(database, request, events).all();
+}
+
+ImportResult import_stream(db::GameDatabase& database, std::istream& input, const std::string& name,
+                           const ImportRequest& request, const ImportEvents& events) {
+    return Run(database, request, events).one(input, name);
 }
 
 } // namespace gounki::pipeline

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,5 +46,11 @@ std::uint64_t input_bytes(const std::vector<std::string>& files);
 
 // Imports every file of `request` into `database`. Database errors are thrown (std::exception).
 ImportResult import_files(db::GameDatabase& database, const ImportRequest& request, const ImportEvents& events);
+
+// Imports the records of one seekable stream (an upload held in memory) as if they were a file
+// called `name`: its games and diagnostics carry that name, and its extension tells the format when
+// the content does not. `request.files` is not read.
+ImportResult import_stream(db::GameDatabase& database, std::istream& input, const std::string& name,
+                           const ImportRequest& request, const ImportEvents& events);
 
 } // namespace gounki::pipeline

@@ -1,0 +1,35 @@
+// gounki serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--read-only]
+// Options only: the server is cli/serve*.cpp.
+#include "cli/db_options.hpp"
+#include "cli/serve.hpp"
+
+namespace gounki::cli {
+
+void describe_serve(QCommandLineParser& p) {
+    add_db_option(p);
+    p.addOption({"host",
+                 "The address to listen on (default 127.0.0.1: this machine only; another one is warned about).",
+                 "address", "127.0.0.1"});
+    p.addOption({"port", "The port to listen on (default 8080; 0: a free one, printed).", "N", "8080"});
+    p.addOption({"read-only", "Refuse every write (imports): the database is opened read-only."});
+    p.addOption({"max-upload", "The largest upload accepted, in MiB (default 64).", "MiB", "64"});
+}
+
+int run_serve(const QCommandLineParser& p) {
+    const Command& self = *find_command("serve");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    serve::Options options;
+    long long port = 8080, upload = 64;
+    if (!read_number(p, "port", 0, 65535, port)) return usage_error(self, "--port takes a whole number from 0 to 65535");
+    if (!read_number(p, "max-upload", 1, 4096, upload))
+        return usage_error(self, "--max-upload takes a whole number of MiB from 1 to 4096");
+    options.db_path = db_path(p);
+    options.host = p.value("host").trimmed();
+    options.port = quint16(port);
+    options.read_only = p.isSet("read-only");
+    options.max_upload = qint64(upload) << 20;
+    return serve::run(options);
+}
+
+} // namespace gounki::cli

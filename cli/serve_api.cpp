@@ -1,0 +1,229 @@
+// gounki serve: the routes and the JSON API under /api/ (the objects of the commands' --json).
+#include <QJsonArray>
+
+#include <limits>
+#include <sstream>
+
+#include "cli/command.hpp"
+#include "cli/json_lines.hpp"
+#include "cli/serve.hpp"
+#include "cli/views.hpp"
+#include "db/analysis_store.hpp"
+#include "pipeline/import.hpp"
+#include "report/render.hpp"
+
+namespace gounki::cli::serve {
+
+std::int64_t path_id(const QString& text) {
+    static const QRegularExpression digits("^[1-9][0-9]{0,17}$");
+    return digits.match(text).hasMatch() ? text.toLongLong() : 0;
+}
+
+std::string read_paging_values(const Request& r, db::Paging& paging) {
+    paging.limit = 50;
+    paging.offset = 0;
+    const auto number = [&](const char* name, long long lo, long long hi, std::int64_t& out) -> std::string {
+        const auto v = r.param(name);
+        if (!v) return {};
+        bool ok = false;
+        const long long n = v->toLongLong(&ok);
+        if (!ok || n < lo || n > hi)
+            return std::string(name) + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                ", got '" + v->toStdString() + "'";
+        out = n;
+        return {};
+    };
+    std::int64_t page = 0;
+    for (const auto& e : {number("limit", 1, 1000, paging.limit), number("offset", 0, std::numeric_limits<int>::max(), paging.offset),
+                          number("page", 1, 1000000, page)})
+        if (!e.empty()) return e;
+    if (page) paging.offset = (page - 1) * paging.limit;
+    return {};
+}
+
+namespace {
+
+std::string play_moves(const QString& list, AnyPosition& pos) {
+    static const QRegularExpression blanks("\\s+"), move_number("^\\d+\\.+$");
+    int n = 0;
+    for (const QString& token : list.split(blanks, Qt::SkipEmptyParts)) {
+        if (move_number.match(token).hasMatch()) continue;
+        const MoveReading m = read_move(pos, token.toStdString());
+        ++n;
+        if (!m.error.empty()) return "moves: move " + std::to_string(n) + " '" + token.toStdString() + "': " + m.error;
+        pos.play(m.move);
+    }
+    return {};
+}
+
+} // namespace
+
+std::string read_position_values(const Request& r, AnyPosition& pos, bool& given) {
+    given = false;
+    GameKind kind = GameKind::gounki;
+    if (const auto g = r.param("game")) {
+        const auto k = parse_game_kind(g->toStdString());
+        if (!k) return "game must be " + game_ids_text() + ", got '" + g->toStdString() + "'";
+        kind = *k;
+    }
+    pos = AnyPosition::start(kind);
+    if (const auto text = r.param("position")) {
+        auto parsed = AnyPosition::from_text(text->toStdString());
+        if (auto* e = std::get_if<PositionError>(&parsed))
+            return "position: bad position at character " + std::to_string(e->column + 1) + ": " + e->message;
+        pos = std::get<AnyPosition>(std::move(parsed));
+        given = true;
+    }
+    if (const auto moves = r.param("moves")) {
+        given = true;
+        return play_moves(*moves, pos);
+    }
+    return {};
+}
+
+Reply App::handle(const Request& r) {
+    const QStringList parts = r.path.split('/');
+    // "/api/games/12" splits as "", "api", "games", "12".
+    const auto is = [&](std::initializer_list<const char*> names) {
+        if (parts.size() != qsizetype(names.size()) + 1) return false;
+        qsizetype i = 1;
+        for (const char* n : names) {
+            if (*n != '*' && parts[i] != QLatin1String(n)) return false;
+            ++i;
+        }
+        return true;
+    };
+    const bool api = parts.size() > 1 && parts[1] == "api";
+    if (r.post && !is({"api", "import"})) return error_reply(405, "bad-method", "only /api/import takes POST");
+    if (is({"api", "import"})) return r.post ? api_import(r) : error_reply(405, "bad-method", "/api/import takes POST");
+    if (is({"api", "games"})) return api_games(r);
+    if (is({"api", "games", "*"}) && path_id(parts[3])) return api_game(path_id(parts[3]));
+    if (is({"api", "search"})) return api_search(r);
+    if (is({"api", "tree"})) return api_tree(r);
+    if (is({"api", "report", "*"}) && path_id(parts[3])) return api_report(path_id(parts[3]), r);
+    if (api) return error_reply(404, "not-found", "no such API endpoint: " + r.path.toStdString());
+    if (r.path == "/" || is({"games"})) return page_games(r);
+    if (is({"game", "*"}) && path_id(parts[2])) return page_game(path_id(parts[2]));
+    if (is({"search"})) return page_search(r);
+    if (is({"explorer"})) return page_explorer(r);
+    if (is({"import"})) return page_import();
+    return html_reply(page("Not found", "<p class=\"error\">No page at " + escape(r.path.toStdString()) +
+                                            ". <a href=\"/\">The games</a>.</p>"),
+                      404);
+}
+
+namespace {
+
+ValueLookup lookup(const Request& r) {
+    return [&r](const char* name) { return r.param(name); };
+}
+
+} // namespace
+
+Reply App::api_games(const Request& r) {
+    db::GameFilter filter;
+    db::Paging paging;
+    std::string e = read_filter_values(lookup(r), "", filter);
+    if (e.empty()) e = read_paging_values(r, paging);
+    if (!e.empty()) return error_reply(400, "bad-query", e);
+    return json_reply(games_json(db_.list_games(filter, paging), paging, filter));
+}
+
+Reply App::api_game(std::int64_t id) {
+    const auto game = db_.game(id);
+    if (!game) return error_reply(404, "no-game", "no game with id " + std::to_string(id));
+    QJsonObject o = game_json(*game);
+    db::AnalysisStore store(db_.sql());
+    const auto stored = store.load(id);
+    o["judgement"] = stored ? QJsonValue(judgement_json(*game, *stored)) : QJsonValue();
+    return json_reply(o);
+}
+
+Reply App::api_search(const Request& r) {
+    db::GameFilter filter;
+    db::Paging paging;
+    std::string e = read_filter_values(lookup(r), "", filter);
+    if (e.empty()) e = read_paging_values(r, paging);
+    SearchQuery query;
+    AnyPosition pos;
+    bool by_position = false;
+    if (e.empty()) {
+        // game= is a filter here; a position search starts from the position (or Gounki's start).
+        Request positional = r;
+        positional.query.removeAllQueryItems("game");
+        e = read_position_values(positional, pos, by_position);
+    }
+    if (e.empty() && by_position && r.param("pattern")) e = "give position (or moves) or pattern, not both";
+    if (e.empty() && by_position) query.position = pos;
+    if (e.empty() && r.param("pattern"))
+        if (const auto pe = parse_pattern(r.param("pattern")->toStdString(), query)) e = "pattern: " + pattern_error_text(*pe);
+    if (!e.empty()) return error_reply(400, "bad-query", e);
+    return json_reply(search_json(run_search(db_, query, filter, paging, 0), paging, filter, query));
+}
+
+Reply App::api_tree(const Request& r) {
+    AnyPosition pos;
+    bool given = false;
+    if (const std::string e = read_position_values(r, pos, given); !e.empty()) return error_reply(400, "bad-query", e);
+    return json_reply(tree_json(pos, db_.tree(pos)));
+}
+
+Reply App::api_import(const Request& r) {
+    // The name is a label for the games' source and the diagnostics, never a path that is opened.
+    std::string name = r.param("name").value_or("upload").toStdString();
+    if (name.size() > 200 || name.find_first_of("\r\n") != std::string::npos)
+        return error_reply(400, "bad-query", "name must be one line of at most 200 characters");
+    pipeline::ImportRequest request;
+    request.options.keep_duplicates = r.param("keep_duplicates").has_value();
+    request.options.reject_broken = r.param("reject_broken").has_value();
+    // The whole upload is one transaction: stored whole or not at all.
+    request.options.batch_games = std::numeric_limits<int>::max();
+    request.options.expected_games = 1;
+    QJsonArray diagnostics, games;
+    pipeline::ImportEvents events;
+    events.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.append(diagnostic_json(d)); };
+    events.report = [&](const db::ImportReport& rep) { // the noteworthy ones, as `import --json` prints them
+        if (rep.noteworthy()) games.append(import_report_json(rep));
+    };
+    std::istringstream input(r.body.toStdString());
+    const pipeline::ImportResult result = pipeline::import_stream(db_, input, name, request, events);
+    const db::ImportStats& s = result.stats;
+    QJsonObject summary = summary_json({{"read", s.added},
+                                        {"stored", s.stored},
+                                        {"broken", s.broken},
+                                        {"duplicates", s.duplicates},
+                                        {"already_imported", s.already_imported},
+                                        {"rejected", s.rejected},
+                                        {"prefix_flagged", s.prefix_flagged},
+                                        {"replaced", s.replaced}});
+    summary.insert("io_errors", result.io_errors);
+    return json_reply(QJsonObject{{"name", QString::fromStdString(name)},
+                                  {"bytes", qint64(r.body.size())},
+                                  {"diagnostics", diagnostics},
+                                  {"games", games},
+                                  {"summary", summary}});
+}
+
+Reply App::api_report(std::int64_t id, const Request& r) {
+    const QString format = r.param("format").value_or("html").toLower();
+    if (format != "html" && format != "md" && format != "gpn")
+        return error_reply(400, "bad-query", "format must be html, md or gpn, got '" + format.toStdString() + "'");
+    const auto game = db_.game(id);
+    if (!game) return error_reply(404, "no-game", "no game with id " + std::to_string(id));
+    db::AnalysisStore store(db_.sql());
+    const auto stored = store.load(id);
+    report::ReportModel model;
+    model.games.push_back(game_report(*game, stored ? &*stored : nullptr));
+    if (game->summary.kind != GameKind::gounki) model.title = std::string(game_kind_name(game->summary.kind)) + " game report";
+    model.annotator = "gounki " GOUNKI_VERSION + (stored ? " (" + stored->settings + ")" : std::string());
+    Reply reply;
+    if (format == "html") reply = {200, "text/html; charset=utf-8", QByteArray::fromStdString(report::render_html(model)), {}};
+    else if (format == "md") reply = {200, "text/markdown; charset=utf-8", QByteArray::fromStdString(report::render_markdown(model)), {}};
+    else reply = {200, "text/plain; charset=utf-8", QByteArray::fromStdString(report::render_annotated_gpn(model)), {}};
+    if (!r.param("inline"))
+        reply.headers.emplace_back("Content-Disposition",
+                                   "attachment; filename=\"game-" + QByteArray::number(qint64(id)) + "." + format.toLatin1() + "\"");
+    return reply;
+}
+
+} // namespace gounki::cli::serve

@@ -1,0 +1,212 @@
+// gounki serve: the HTML pages (server-rendered, a little inline script, nothing fetched from
+// elsewhere): the games list, the game viewer, position and pattern search, the opening explorer,
+// import by upload.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+
+#include "cli/command.hpp"
+#include "cli/serve.hpp"
+#include "cli/views.hpp"
+#include "db/analysis_store.hpp"
+#include "db/record_bridge.hpp"
+
+namespace gounki::cli::serve {
+
+std::string url_value(const std::string& text) {
+    return QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(text))).toStdString();
+}
+
+std::string escape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    return out;
+}
+
+namespace {
+
+const char* style_sheet = R"(
+body{font-family:system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
+nav{background:#2c3e50;padding:.6em 1em}nav a{color:#fff;margin-right:1.2em;text-decoration:none;font-weight:600}
+nav .note{color:#f1c40f}main{padding:1em 1.5em}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}th a{color:inherit}
+.error{color:#b00020;font-weight:600}.diagnostic{color:#b00020;margin-left:2em;font-family:monospace}
+.warning{color:#a15c00}form.filters label{margin-right:.8em;display:inline-block}
+#board td{width:2.6em;height:2.6em;text-align:center;padding:0;font-family:monospace;cursor:pointer;font-weight:700}
+#board td.dark{background:#d9c39a}#board td.light{background:#f3e6c8}#board td.stone{background:#e8c47c;width:1.6em;height:1.6em}
+#listing{font-family:monospace;white-space:pre}#listing li.bad{background:#fde2e2}
+iframe{width:100%;height:75vh;border:1px solid #ccc;background:#fff}.moves a{margin-right:.4em}
+)";
+
+std::string games_table_html(const std::vector<db::GameSummary>& games, bool with_ply) {
+    std::string out = "<table id=\"games\"><tr><th>Id</th><th>Game</th><th>White</th><th>Black</th><th>Date</th><th>Result</th>"
+                      "<th>Plies</th>";
+    if (with_ply) out += "<th>Ply</th>";
+    out += "<th>Event</th><th>Status</th></tr>";
+    for (const db::GameSummary& g : games) {
+        const std::string link = "<a href=\"/game/" + std::to_string(g.id) + "\">";
+        out += "<tr><td>" + link + std::to_string(g.id) + "</a></td><td>" + std::string(game_kind_name(g.kind)) + "</td><td>" +
+            link + escape(g.white.empty() ? "?" : g.white) + "</a></td><td>" + escape(g.black.empty() ? "?" : g.black) +
+            "</td><td>" + escape(g.date) + "</td><td>" + std::string(db::result_text(g.result)) + "</td><td>" +
+            std::to_string(g.ply_count) + "</td>";
+        if (with_ply) out += "<td>" + std::to_string(g.ply) + "</td>";
+        out += "<td>" + escape(g.event) + "</td><td>" + std::string(db::status_name(g.status)) + "</td></tr>";
+    }
+    return out + "</table>";
+}
+
+// The query of `r` with `changes` applied (an empty value removes the parameter), as "?a=1&b=2".
+std::string query_with(const Request& r, std::initializer_list<std::pair<const char*, std::string>> changes) {
+    QUrlQuery q = r.query;
+    for (const auto& [name, value] : changes) {
+        q.removeAllQueryItems(name);
+        if (!value.empty()) q.addQueryItem(name, QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(value))));
+    }
+    const QString text = q.toString(QUrl::FullyEncoded);
+    return text.isEmpty() ? "" : "?" + escape(text.toStdString());
+}
+
+std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total) {
+    std::string out = "<p class=\"paging\">";
+    out += total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
+            std::to_string(total)
+                 : std::string("No game matches.");
+    if (paging.offset > 0)
+        out += " <a id=\"prev\" href=\"" + r.path.toStdString() +
+            query_with(r, {{"offset", std::to_string(std::max<std::int64_t>(0, paging.offset - paging.limit))}, {"page", ""}}) +
+            "\">previous</a>";
+    if (paging.offset + shown < total)
+        out += " <a id=\"next\" href=\"" + r.path.toStdString() +
+            query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}}) + "\">next</a>";
+    return out + "</p>";
+}
+
+std::string text_input(const Request& r, const char* name, const char* label) {
+    return std::string("<label>") + label + " <input name=\"" + name + "\" value=\"" +
+        escape(r.param(name).value_or("").toStdString()) + "\" size=\"12\"></label>";
+}
+
+std::string select_input(const Request& r, const char* name, const char* label, const std::vector<std::string>& values) {
+    const std::string chosen = r.param(name).value_or("").toStdString();
+    std::string out = std::string("<label>") + label + " <select name=\"" + name + "\"><option value=\"\">any</option>";
+    for (const std::string& v : values)
+        out += "<option" + std::string(v == chosen ? " selected" : "") + ">" + escape(v) + "</option>";
+    return out + "</select></label>";
+}
+
+std::string filter_form(const Request& r, const char* action) {
+    std::vector<std::string> kinds;
+    for (const GameInfo& g : games()) kinds.emplace_back(g.name);
+    std::string out = std::string("<form class=\"filters\" method=\"get\" action=\"") + action + "\">";
+    for (const auto& [name, label] : {std::pair{"player", "Player"}, {"white", "White"}, {"black", "Black"}, {"event", "Event"},
+                                      {"site", "Site"}, {"from", "From"}, {"to", "To"}})
+        out += text_input(r, name, label);
+    out += select_input(r, "result", "Result", {"1-0", "0-1", "1/2-1/2", "*"});
+    out += select_input(r, "status", "Status", {"valid", "partial", "invalid"});
+    out += select_input(r, "game", "Game", kinds);
+    for (const char* keep : {"sort", "desc", "position", "moves", "pattern"})
+        if (const auto v = r.param(keep))
+            out += std::string("<input type=\"hidden\" name=\"") + keep + "\" value=\"" + escape(v->toStdString()) + "\">";
+    return out + " <button type=\"submit\" id=\"filter\">Filter</button></form>";
+}
+
+// Column headings that sort the list: a click sorts by the column, a second click reverses it.
+std::string sort_links(const Request& r) {
+    const std::string key = r.param("sort").value_or("id").toStdString();
+    const bool desc = r.param("desc").has_value();
+    std::string out = "<p class=\"sort\">Sort by:";
+    for (const char* k : {"id", "date", "player", "event", "result"}) {
+        const bool now = key == k;
+        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}}) +
+            "\">" + k + (now ? (desc ? " &#9660;" : " &#9650;") : "") + "</a>";
+    }
+    return out + "</p>";
+}
+
+} // namespace
+
+std::string App::page(const std::string& title, const std::string& body) const {
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"gounki-token\" content=\"" +
+        token_.toStdString() + "\"><title>" + escape(title) + " - gounki</title><style>" + style_sheet +
+        "</style></head><body><nav><a href=\"/\">Games</a><a href=\"/search\">Search</a><a href=\"/explorer\">Explorer</a>"
+        "<a href=\"/import\">Import</a>" +
+        (options_.read_only ? "<span class=\"note\">read-only</span>" : "") + "</nav><main><h1>" + escape(title) + "</h1>" + body +
+        "</main></body></html>\n";
+}
+
+Reply App::page_games(const Request& r) {
+    db::GameFilter filter;
+    db::Paging paging;
+    std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
+    if (e.empty()) e = read_paging_values(r, paging);
+    std::string body = filter_form(r, "/") + sort_links(r);
+    if (!e.empty()) return html_reply(page("Games", body + "<p class=\"error\">" + escape(e) + "</p>"), 400);
+    const db::GameList list = db_.list_games(filter, paging);
+    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total) + games_table_html(list.games, false);
+    return html_reply(page("Games", body));
+}
+
+namespace {
+
+std::string judgement_table(const db::StoredGame& game, const db::StoredJudgement& stored) {
+    const QJsonObject j = judgement_json(game, stored);
+    std::string out = "<h2>Judgements</h2><p>" + escape(stored.settings) + ", " + escape(stored.created) +
+        "</p><table id=\"judgements\"><tr><th>Ply</th><th>Played</th><th>Verdict</th><th>Best</th><th>Score</th></tr>";
+    for (const QJsonValue& v : j["plies"].toArray()) {
+        const QJsonObject p = v.toObject();
+        if (p["verdict"].toString() == "best") continue;
+        out += "<tr><td>" + std::to_string(p["ply"].toInt() + 1) + "</td><td>" + escape(p["played"].toString().toStdString()) +
+            "</td><td>" + escape(p["verdict"].toString().toStdString()) + "</td><td>" +
+            escape(p["best"].toString().toStdString()) + "</td><td>" + std::to_string(p["played_score"].toInt()) + " / " +
+            std::to_string(p["best_score"].toInt()) + "</td></tr>";
+    }
+    return out + "</table>";
+}
+
+// The moves, each a link to the explorer at the position after it.
+std::string moves_links(const db::StoredGame& game) {
+    AnyPosition pos = db::start_position(game);
+    const std::string start = url_value(pos.to_text());
+    std::string list, out = "<p class=\"moves\">";
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+        const std::string text = pos.move_text(game.moves[i]);
+        list += (list.empty() ? "" : " ") + text;
+        out += "<a href=\"/explorer?position=" + start + "&amp;moves=" + url_value(list) + "\">" +
+            (i % 2 == 0 ? std::to_string(i / 2 + 1) + ". " : "") + escape(text) + "</a>";
+        pos.play(game.moves[i]);
+    }
+    return out + "</p>";
+}
+
+} // namespace
+
+Reply App::page_game(std::int64_t id) {
+    const auto game = db_.game(id);
+    if (!game) return html_reply(page("No such game", "<p class=\"error\">No game with id " + std::to_string(id) + ".</p>"), 404);
+    const db::GameSummary& g = game->summary;
+    std::string body = "<p>" + escape(g.event) + " " + escape(g.site) + " " + escape(g.date) + " &mdash; " +
+        std::string(db::result_text(g.result)) + " (" + std::string(db::status_name(g.status)) + ")</p>";
+    const std::string report = "/api/report/" + std::to_string(id);
+    body += "<p>Download the report: <a id=\"download-html\" href=\"" + report + "?format=html\">HTML</a> <a id=\"download-md\" href=\"" +
+        report + "?format=md\">Markdown</a> <a id=\"download-gpn\" href=\"" + report + "?format=gpn\">annotated record</a> &middot; <a href=\"/api/games/" +
+        std::to_string(id) + "\">JSON</a></p>";
+    body += "<h2>Moves (open the explorer at any of them)</h2>" + moves_links(*game);
+    for (const db::Diagnostic& d : game->diagnostics)
+        body += "<p class=\"diagnostic\">line " + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+            std::string(db::severity_name(d.severity)) + ": " + escape(d.message) + "</p>";
+    db::AnalysisStore store(db_.sql());
+    if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
+    else body += "<p id=\"unjudged\">No stored judgement: run <code>gounki analyze " + std::to_string(id) + "</code>.</p>";
+    body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
+    return html_reply(page((g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black), body));
+}
+
+} // namespace gounki::cli::serve

@@ -1,0 +1,292 @@
+// gounki serve, the network side: the connection guard, the Host and token checks, replies.
+#include "cli/serve.hpp"
+
+#include <QAbstractHttpServer>
+#include <QCoreApplication>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSocketNotifier>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <csignal>
+#include <set>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cli/command.hpp"
+
+namespace gounki::cli::serve {
+
+Reply json_reply(const QJsonObject& o, int status) {
+    return Reply{status, "application/json", QJsonDocument(o).toJson(QJsonDocument::Compact), {}};
+}
+
+Reply error_reply(int status, const std::string& code, const std::string& message) {
+    return json_reply(QJsonObject{{"error", QJsonObject{{"code", QString::fromStdString(code)},
+                                                        {"message", QString::fromStdString(message)}}}},
+                      status);
+}
+
+Reply html_reply(const std::string& html, int status) {
+    return Reply{status, "text/html; charset=utf-8", QByteArray::fromStdString(html), {}};
+}
+
+std::optional<QString> Request::param(const char* name) const {
+    if (!query.hasQueryItem(name)) return std::nullopt;
+    const QString v = query.queryItemValue(name, QUrl::FullyDecoded);
+    if (v.isEmpty()) return std::nullopt;
+    return v;
+}
+
+namespace {
+
+QByteArray raw_reply(int status, const Reply& r) {
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + " Refused\r\nContent-Type: " + r.content_type +
+        "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\nConnection: close\r\n\r\n";
+    return out + r.body;
+}
+
+// Watches one connection before Qt's HTTP parser reads it: a request whose Content-Length passes
+// the upload limit (or a connection sending more bytes than that between two answers) is answered
+// 413 and the connection closed without the request reaching the routes; a chunked body is refused
+// (411: Qt HTTP Server 6.4 can hand a chunked request on before its body is whole); a connection
+// silent for the idle timeout is dropped.
+class ConnectionGuard : public QObject {
+public:
+    ConnectionGuard(QTcpSocket* socket, qint64 limit, int idle_ms) : QObject(socket), socket_(socket), limit_(limit) {
+        idle_.setSingleShot(true);
+        idle_.setInterval(idle_ms);
+        connect(&idle_, &QTimer::timeout, this, [this] { socket_->abort(); });
+        connect(socket, &QTcpSocket::readyRead, this, &ConnectionGuard::arrived);
+        connect(socket, &QTcpSocket::bytesWritten, this, [this] { received_ = 0; }); // a request was answered
+        idle_.start();
+    }
+
+private:
+    void arrived() {
+        idle_.start();
+        if (refused_) {
+            socket_->readAll(); // the rest of a refused upload is thrown away
+            return;
+        }
+        const qint64 n = socket_->bytesAvailable();
+        const std::string too_large = "the request body is larger than the upload limit of " + std::to_string(limit_ >> 20) + " MiB";
+        if (received_ == 0) {
+            static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
+                                                   QRegularExpression::CaseInsensitiveOption);
+            static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
+            const QString head = QString::fromLatin1(socket_->peek(16384));
+            const QRegularExpressionMatch m = length.match(head);
+            if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse(413, "too-large", too_large);
+            if (chunked.match(head).hasMatch())
+                return refuse(411, "length-required", "a request body needs a Content-Length (chunked bodies are refused)");
+        }
+        received_ += n;
+        if (received_ > limit_ + (qint64(1) << 20)) refuse(413, "too-large", too_large);
+    }
+
+    void refuse(int status, const std::string& code, const std::string& message) {
+        refused_ = true;
+        socket_->readAll();
+        socket_->write(raw_reply(status, error_reply(status, code, message)));
+        socket_->disconnectFromHost();
+    }
+
+    QTcpSocket* socket_;
+    qint64 limit_;
+    qint64 received_ = 0;
+    bool refused_ = false;
+    QTimer idle_;
+};
+
+class GuardedTcpServer : public QTcpServer {
+public:
+    GuardedTcpServer(qint64 limit, int idle_ms) : limit_(limit), idle_ms_(idle_ms) {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override {
+        auto* socket = new QTcpSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        new ConnectionGuard(socket, limit_, idle_ms_); // connected before the HTTP parser: it sees bytes first
+        addPendingConnection(socket);
+    }
+
+private:
+    qint64 limit_;
+    int idle_ms_;
+};
+
+class Server : public QAbstractHttpServer {
+public:
+    Server(App& app, const Options& options, QByteArray token) : app_(app), options_(options), token_(std::move(token)) {}
+
+    void allow_hosts(const QHostAddress& address, quint16 port) {
+        port_ = port;
+        any_address_ = address == QHostAddress::AnyIPv4 || address == QHostAddress::AnyIPv6 || address == QHostAddress::Any;
+        const QByteArray p = ":" + QByteArray::number(port);
+        allowed_.insert(options_.host.toLower().toUtf8() + p);
+        allowed_.insert((address.protocol() == QAbstractSocket::IPv6Protocol ? "[" + address.toString() + "]"
+                                                                               : address.toString())
+                            .toUtf8() +
+                        p);
+        if (address.isLoopback())
+            for (const char* name : {"localhost", "127.0.0.1", "[::1]"}) allowed_.insert(name + p);
+    }
+
+protected:
+    bool handleRequest(const QHttpServerRequest& request, QTcpSocket* socket) override {
+        send(request, socket, check_and_route(request));
+        return true;
+    }
+    void missingHandler(const QHttpServerRequest& request, QTcpSocket* socket) override {
+        send(request, socket, error_reply(404, "not-found", "no such page"));
+    }
+
+private:
+    // The Host header names this server: its own host and port, or a loopback form of them; with an
+    // any-address listener an IP address literal and the port (never a name a DNS rebinding could use).
+    bool host_allowed(const QByteArray& host) const {
+        const QByteArray h = host.trimmed().toLower();
+        if (allowed_.count(h)) return true;
+        if (!any_address_) return false;
+        const int colon = h.lastIndexOf(':');
+        if (colon < 0 || h.mid(colon + 1) != QByteArray::number(port_)) return false;
+        QByteArray name = h.left(colon);
+        if (name.startsWith('[') && name.endsWith(']')) name = name.mid(1, name.size() - 2);
+        return !QHostAddress(QString::fromLatin1(name)).isNull();
+    }
+
+    Reply check_and_route(const QHttpServerRequest& request) {
+        if (!host_allowed(request.value("Host")))
+            return error_reply(403, "bad-host",
+                               "the Host header '" + request.value("Host").toStdString() + "' does not name this server");
+        Request r;
+        const auto method = request.method();
+        if (method == QHttpServerRequest::Method::Post) r.post = true;
+        else if (method != QHttpServerRequest::Method::Get && method != QHttpServerRequest::Method::Head)
+            return error_reply(405, "bad-method", "only GET and POST are served");
+        r.path = request.url().path(QUrl::FullyDecoded);
+        QString q = request.url().query(QUrl::FullyEncoded);
+        r.query = QUrlQuery(q.replace('+', "%20"));
+        if (r.post) {
+            if (options_.read_only) return error_reply(403, "read-only", "the server was started with --read-only");
+            if (request.value("X-Gounki-Token") != token_)
+                return error_reply(403, "bad-token", "a write needs the session token in the X-Gounki-Token header");
+            r.body = request.body();
+        }
+        try {
+            return app_.handle(r);
+        } catch (const std::exception& e) { return error_reply(500, "database", e.what()); }
+    }
+
+    void send(const QHttpServerRequest& request, QTcpSocket* socket, const Reply& r) {
+        QHttpServerResponder responder = makeResponder(request, socket);
+        responder.writeStatusLine(QHttpServerResponder::StatusCode(r.status));
+        responder.writeHeader("Content-Type", r.content_type);
+        responder.writeHeader("Content-Length", QByteArray::number(r.body.size()));
+        responder.writeHeader("Cache-Control", "no-store");
+        responder.writeHeader("X-Content-Type-Options", "nosniff");
+        responder.writeHeader("X-Frame-Options", "SAMEORIGIN");
+        responder.writeHeader("Content-Security-Policy",
+                              "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; "
+                              "script-src 'unsafe-inline'; connect-src 'self'; frame-src 'self'; form-action 'self'; "
+                              "frame-ancestors 'self'; base-uri 'none'");
+        for (const auto& [name, value] : r.headers) responder.writeHeader(name, value);
+        if (request.method() != QHttpServerRequest::Method::Head) responder.writeBody(r.body);
+        else responder.writeBody(QByteArray());
+    }
+
+    App& app_;
+    const Options& options_;
+    QByteArray token_;
+    std::set<QByteArray> allowed_;
+    quint16 port_ = 0;
+    bool any_address_ = false;
+};
+
+int signal_pipe[2] = {-1, -1};
+
+extern "C" void on_signal(int) {
+    const char c = 1;
+    [[maybe_unused]] const auto n = ::write(signal_pipe[1], &c, 1);
+}
+
+// SIGINT and SIGTERM end the event loop between two requests: a request being handled (an import)
+// finishes first.
+void quit_on_signals() {
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, signal_pipe) != 0) return;
+    auto* notifier = new QSocketNotifier(signal_pipe[0], QSocketNotifier::Read, QCoreApplication::instance());
+    QObject::connect(notifier, &QSocketNotifier::activated, QCoreApplication::instance(), [] { QCoreApplication::quit(); });
+    struct sigaction action = {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
+
+std::optional<QHostAddress> host_address(const QString& host) {
+    if (host.compare("localhost", Qt::CaseInsensitive) == 0) return QHostAddress(QHostAddress::LocalHost);
+    QHostAddress a;
+    if (!a.setAddress(host)) return std::nullopt;
+    return a;
+}
+
+} // namespace
+
+int run(const Options& options) {
+    const auto address = host_address(options.host);
+    if (!address) {
+        print_err("gounki serve: --host must be an IP address or localhost, got '" + options.host.toStdString() + "'\n");
+        return exit_usage;
+    }
+    std::unique_ptr<db::GameDatabase> database;
+    try {
+        database = std::make_unique<db::GameDatabase>(options.db_path, options.read_only ? db::Access::read_only
+                                                                                         : db::Access::read_write);
+    } catch (const std::exception& e) {
+        print_err(std::string("gounki serve: ") + e.what() + "\n");
+        return exit_usage;
+    }
+    if (!address->isLoopback())
+        print_err("gounki serve: warning: listening on " + options.host.toStdString() +
+                  ", not only on this machine: anyone who can reach it can read the database" +
+                  (options.read_only ? "" : " and import games (with the page's token)") + "\n");
+    // The session token of write requests: 128 random bits, a new one at each start.
+    QByteArray token;
+    for (int i = 0; i < 2; ++i) token += QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
+    App app(*database, options, token);
+    Server server(app, options, token);
+    auto* tcp = new GuardedTcpServer(options.max_upload, options.idle_timeout_ms);
+    if (!tcp->listen(*address, options.port)) {
+        print_err("gounki serve: cannot listen on " + options.host.toStdString() + ":" + std::to_string(options.port) + ": " +
+                  tcp->errorString().toStdString() + "\n");
+        delete tcp;
+        return exit_usage;
+    }
+    server.bind(tcp);
+    server.allow_hosts(*address, tcp->serverPort());
+    quit_on_signals();
+    const QString shown = address->protocol() == QAbstractSocket::IPv6Protocol ? "[" + address->toString() + "]" : options.host;
+    print_out("listening on http://" + shown.toStdString() + ":" + std::to_string(tcp->serverPort()) + "/\n");
+    std::fflush(stdout);
+    const int code = QCoreApplication::exec();
+    // The answers already made (the import that finished as the signal came) reach their clients.
+    tcp->close();
+    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
+        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
+        }
+        socket->disconnectFromHost();
+    }
+    print_info("gounki serve: stopped\n");
+    return code == 0 ? exit_ok : exit_usage;
+}
+
+} // namespace gounki::cli::serve

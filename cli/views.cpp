@@ -1,0 +1,206 @@
+#include "cli/views.hpp"
+
+#include <QJsonArray>
+
+#include "cli/command.hpp"
+#include "cli/db_options.hpp"
+#include "db/fold.hpp"
+#include "db/record_bridge.hpp"
+#include "parser/writer.hpp"
+#include "report/from_record.hpp"
+
+namespace gounki::cli {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+// The name filters; a filter of accents or other marks alone folds to nothing, which every name contains.
+std::string read_name_filters(const ValueLookup& get, const std::string& prefix, db::GameFilter& f) {
+    std::string* fields[] = {&f.white, &f.black, &f.player, &f.event, &f.site, &f.source};
+    const char* names[] = {"white", "black", "player", "event", "site", "source"};
+    for (std::size_t i = 0; i < std::size(names); ++i) {
+        const std::string text = get(names[i]).value_or(QString()).toStdString();
+        if (!text.empty() && db::fold_text(text).empty())
+            return prefix + names[i] + " '" + text + "': nothing is left to match once case and accents are set aside";
+        *fields[i] = text;
+    }
+    return {};
+}
+
+} // namespace
+
+std::string read_filter_values(const ValueLookup& get, const std::string& prefix, db::GameFilter& f) {
+    if (std::string e = read_name_filters(get, prefix, f); !e.empty()) return e;
+    if (const auto v = get("result")) {
+        f.result = db::parse_result(v->trimmed().toLower().toStdString());
+        if (!f.result) return prefix + "result must be 1-0, 0-1, 1/2-1/2 or *, got '" + v->toStdString() + "'";
+    }
+    if (const auto v = get("status")) {
+        f.status = db::parse_status(v->trimmed().toLower().toStdString());
+        if (!f.status) return prefix + "status must be valid, partial or invalid, got '" + v->toStdString() + "'";
+    }
+    if (const auto v = get("game")) {
+        f.kind = parse_game_kind(v->toStdString());
+        if (!f.kind) return prefix + "game must be " + game_ids_text() + ", got '" + v->toStdString() + "'";
+    }
+    if (const auto v = get("sort")) {
+        const auto key = db::parse_sort_key(v->toStdString());
+        if (!key) return prefix + "sort must be id, date, player, event or result, got '" + v->toStdString() + "'";
+        f.order.key = *key;
+    }
+    const auto desc = get("desc");
+    f.order.descending = desc && *desc != "0" && *desc != "false";
+    for (const char* name : {"from", "to"}) {
+        const auto v = get(name);
+        if (!v) continue;
+        const bool to = std::string_view(name) == "to";
+        const auto bound = db::date_bound(v->toStdString(), to);
+        if (!bound) return prefix + name + " must be a date YYYY, YYYY.MM or YYYY.MM.DD, got '" + v->toStdString() + "'";
+        (to ? f.date_to : f.date_from) = *bound;
+    }
+    return {};
+}
+
+std::optional<db::PatternError> parse_pattern(const std::string& text, SearchQuery& out) {
+    if (stones::is_stone_position_text(text)) {
+        auto parsed = db::StonePattern::parse(text);
+        if (auto* e = std::get_if<db::PatternError>(&parsed)) return *e;
+        out.stone_pattern = std::get<db::StonePattern>(std::move(parsed));
+    } else {
+        auto parsed = db::Pattern::parse(text);
+        if (auto* e = std::get_if<db::PatternError>(&parsed)) return *e;
+        out.pattern = std::get<db::Pattern>(std::move(parsed));
+    }
+    return std::nullopt;
+}
+
+std::string pattern_error_text(const db::PatternError& e) {
+    return "bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message;
+}
+
+db::GameList run_search(db::GameDatabase& database, const SearchQuery& q, const db::GameFilter& filter,
+                        const db::Paging& paging, int threads) {
+    if (q.position) return database.search_position(*q.position, filter, paging);
+    if (q.pattern) return database.search_pattern(*q.pattern, filter, paging, threads);
+    if (q.stone_pattern) return database.search_stone_pattern(*q.stone_pattern, filter, paging);
+    return database.list_games(filter, paging); // the tag filters alone
+}
+
+QJsonObject games_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter) {
+    QJsonArray games;
+    for (const auto& g : list.games) games.append(summary_json(g));
+    return QJsonObject{
+        {"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
+}
+
+QJsonObject search_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter,
+                        const SearchQuery& q) {
+    QJsonObject o = games_json(list, paging, filter);
+    if (q.position) o["position"] = QString::fromStdString(q.position->to_text());
+    if (q.pattern) o["pattern"] = QString::fromStdString(q.pattern->text());
+    if (q.stone_pattern) o["pattern"] = QString::fromStdString(q.stone_pattern->text());
+    return o;
+}
+
+QJsonObject game_json(const db::StoredGame& game) {
+    QJsonObject o = summary_json(game.summary);
+    QJsonArray tags, moves, diagnostics;
+    for (const auto& [name, value] : game.tags) tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
+    AnyPosition pos = db::start_position(game);
+    for (Move m : game.moves) {
+        moves.append(QString::fromStdString(pos.move_text(m, Notation::wikipedia)));
+        pos.play(m);
+    }
+    for (const db::Diagnostic& d : game.diagnostics)
+        diagnostics.append(QJsonObject{{"severity", qs(db::severity_name(d.severity))},
+                                       {"code", QString::fromStdString(d.code)},
+                                       {"line", d.line},
+                                       {"column", d.column},
+                                       {"message", QString::fromStdString(d.message)}});
+    o["tags"] = tags;
+    o["start"] = QString::fromStdString(db::start_position(game).to_text());
+    o["moves"] = moves;
+    o["diagnostics"] = diagnostics;
+    o["source"] = QJsonObject{{"file", QString::fromStdString(game.source_file)}, {"line", game.source_line}};
+    o["record"] = QString::fromStdString(parser::write_record(db::game_record(game)));
+    return o;
+}
+
+QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement& stored) {
+    QJsonArray plies;
+    AnyPosition pos = db::start_position(game);
+    for (const analysis::PlyJudgement& j : stored.judgement.plies) {
+        if (j.ply < 0 || std::size_t(j.ply) >= game.moves.size()) break;
+        QJsonObject p{{"ply", j.ply},
+                      {"played", QString::fromStdString(pos.move_text(j.played))},
+                      {"best", j.best ? QString::fromStdString(pos.move_text(j.best)) : QString()},
+                      {"verdict", qs(analysis::verdict_name(j.verdict))},
+                      {"best_score", int(j.best_score)},
+                      {"played_score", int(j.played_score)},
+                      {"expected_best", j.expected_best},
+                      {"expected_played", j.expected_played}};
+        plies.append(p);
+        pos.play(game.moves[std::size_t(j.ply)]);
+    }
+    QJsonObject sides;
+    for (const Color c : {Color::white, Color::black})
+        sides[c == Color::white ? "white" : "black"] = QJsonObject{{"moves", stored.judgement.sides[index(c)].moves},
+                                                                   {"accuracy", stored.judgement.sides[index(c)].accuracy}};
+    return QJsonObject{
+        {"settings", QString::fromStdString(stored.settings)}, {"created", QString::fromStdString(stored.created)},
+        {"engine", stored.engine.empty() ? QJsonValue() : QString::fromStdString(stored.engine)},
+        {"plies", plies}, {"sides", sides}};
+}
+
+QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree) {
+    const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
+    QJsonArray moves;
+    for (const db::TreeMove& m : tree.moves)
+        moves.append(QJsonObject{{"move", QString::fromStdString(pos.move_text(m.move))},
+                                 {"games", qint64(m.games)},
+                                 {"white_wins", qint64(m.white_wins)},
+                                 {"black_wins", qint64(m.black_wins)},
+                                 {"draws", qint64(m.draws)},
+                                 {"white_pct", pct(m.white_wins, m.games)},
+                                 {"black_pct", pct(m.black_wins, m.games)},
+                                 {"draw_pct", pct(m.draws, m.games)},
+                                 {"latest", summary_json(m.latest)}});
+    return QJsonObject{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+}
+
+QJsonObject import_report_json(const db::ImportReport& r) {
+    QJsonObject o{{"type", "game"},
+                  {"file", QString::fromStdString(r.source_file)},
+                  {"line", r.source_line},
+                  {"action", qs(db::import_action_name(r.action))}};
+    if (r.game_id) o["id"] = qint64(r.game_id);
+    if (r.action == db::ImportAction::stored || r.action == db::ImportAction::replaced) o["status"] = qs(db::status_name(r.status));
+    if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
+    const auto ids = [&o](const char* name, const std::vector<std::int64_t>& v) {
+        QJsonArray a;
+        for (auto id : v) a.append(qint64(id));
+        if (!a.isEmpty()) o[name] = a;
+    };
+    ids("prefix_of", r.prefix_of);
+    ids("has_prefix", r.has_prefix);
+    ids("same_moves", r.same_moves);
+    if (!r.reason.empty()) o["reason"] = QString::fromStdString(r.reason);
+    if (r.diagnostics) o["diagnostics"] = r.diagnostics;
+    return o;
+}
+
+report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored) {
+    // The record export writes: a broken game's status, errors and Status tag come with it.
+    const parser::GameRecord rec = db::game_record(g);
+    report::GameReport r = report::game_report(rec, stored ? &stored->judgement : nullptr);
+    r.id = std::to_string(g.summary.id);
+    r.event = g.summary.event;
+    r.date = g.summary.date;
+    r.white = g.summary.white;
+    r.black = g.summary.black;
+    r.result = std::string(db::result_text(g.summary.result));
+    return r;
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,63 @@
+#pragma once
+// What the database commands print with --json and `gounki serve` answers under /api/, built once
+// so that both say the same: the tag filters read from named values, the JSON objects of games,
+// show, search, tree and import, and the report model of one stored game.
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/any_position.hpp"
+#include "db/analysis_store.hpp"
+#include "db/game_db.hpp"
+#include "db/import.hpp"
+#include "db/pattern/gounki.hpp"
+#include "db/pattern/stones.hpp"
+#include "report/report_model.hpp"
+
+namespace gounki::cli {
+
+// The value given for an option or query parameter `name` ("" for a flag), or nullopt when not given.
+using ValueLookup = std::function<std::optional<QString>(const char* name)>;
+
+// The tag filters and the order (white black player event site source result from to game status
+// sort desc) from `get`. Returns "" when all read, else what is wrong, naming the value as
+// `prefix` + name ("--result" on the command line, "result" in a query).
+std::string read_filter_values(const ValueLookup& get, const std::string& prefix, db::GameFilter& out);
+
+// A position or a pattern search, parsed; `error` says what is wrong (with the character number).
+struct SearchQuery {
+    std::optional<AnyPosition> position;
+    std::optional<db::Pattern> pattern;
+    std::optional<db::StonePattern> stone_pattern;
+};
+// Parses a pattern text (a Gounki pattern, or a stone game's when it starts with the game's name).
+std::optional<db::PatternError> parse_pattern(const std::string& text, SearchQuery& out);
+// "bad pattern at character N: why"
+std::string pattern_error_text(const db::PatternError& e);
+// The games of the search: by position, by pattern, else by the filters alone.
+db::GameList run_search(db::GameDatabase& database, const SearchQuery& query, const db::GameFilter& filter,
+                        const db::Paging& paging, int threads);
+
+// `games --json`: total, offset, filter, games.
+QJsonObject games_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter);
+// `search --json`: the same, with the position or the pattern searched for.
+QJsonObject search_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter,
+                        const SearchQuery& query);
+// `show --json`: the summary, tags, start, moves, diagnostics, source and the record.
+QJsonObject game_json(const db::StoredGame& game);
+// A stored judgement: settings, date, and per ply the verdict, scores and best move.
+QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement& stored);
+// `tree --json`: the position, its games and the moves played from it with their results.
+QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree);
+// `import --json`: one game's fate.
+QJsonObject import_report_json(const db::ImportReport& r);
+
+// The report of one stored game with its stored judgement, if any (the database's reading of the
+// players, date and result).
+report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored);
+
+} // namespace gounki::cli
