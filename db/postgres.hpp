@@ -26,6 +26,15 @@ std::string redacted_url(std::string_view url);
 // `?N` parameters (and bare `?`, numbered in order) as `$N`, outside quotes and comments. `count`
 // gets the highest parameter number.
 std::string postgres_parameters(std::string_view sql, int& count);
+// A schema script written for SQLite (db/schema.sql and the migrations) as PostgreSQL runs it:
+// PRAGMA lines dropped, STRICT and WITHOUT ROWID dropped, INTEGER as BIGINT (a single-column
+// INTEGER PRIMARY KEY as an identity column), REAL as DOUBLE PRECISION, BLOB as BYTEA.
+std::string postgres_ddl(std::string_view sql);
+// The SQL functions the queries use that PostgreSQL lacks: instr (SQLite's built-in) and
+// gounki_fold (db/fold.hpp, which SQLite calls in C++): normalized (NFKD), lower case (ICU), marks
+// removed, dashes and typographic quotes as ASCII. It agrees with fold_text on names written in
+// Latin, Greek and Cyrillic letters; it lowers where ICU folds (German ß stays ß).
+std::string_view postgres_functions();
 
 class PgConnection {
 public:

@@ -43,6 +43,7 @@ bool DbError::is_busy() const {
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     if (is_postgres_url(path)) {
         path_ = redacted_url(path);
+        url_ = path;
         pg_ = std::make_unique<PgConnection>(path, mode == OpenMode::read_only);
         read_only_ = mode == OpenMode::read_only;
         return;
@@ -92,6 +93,14 @@ void Database::exec(std::string_view sql) {
         sqlite3_free(err);
         throw DbError(rc & 0xff, msg);
     }
+}
+
+void Database::tune(std::string_view pragma) {
+    if (!pg_) exec(pragma);
+}
+
+std::unique_ptr<Database> Database::open_again(OpenMode mode) const {
+    return std::make_unique<Database>(pg_ ? url_ : path_, mode);
 }
 
 std::int64_t Database::last_insert_rowid() const { return pg_ ? pg_->last_insert_id() : sqlite3_last_insert_rowid(db_); }

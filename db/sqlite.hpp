@@ -62,6 +62,10 @@ public:
 
     // Runs one or more statements that take no parameters (schema scripts, pragmas).
     void exec(std::string_view sql);
+    // A setting of SQLite's (a PRAGMA statement) that PostgreSQL has no use for: run on SQLite only.
+    void tune(std::string_view pragma);
+    // Another connection to the same database (a file, or the server with the same credentials).
+    std::unique_ptr<Database> open_again(OpenMode mode) const;
     std::int64_t last_insert_rowid() const;
     int changes() const;
     // How long a writer waits for another connection's lock before giving up.
@@ -80,6 +84,7 @@ private:
     sqlite3* db_ = nullptr;
     std::unique_ptr<PgConnection> pg_;
     std::string path_;
+    std::string url_; // PostgreSQL: the URL as given, password included; never shown
     bool read_only_ = false;
 };
 
