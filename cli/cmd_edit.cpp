@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cli/db_options.hpp"
+#include "db/postgres.hpp"
 
 namespace gounki::cli {
 
@@ -56,8 +57,8 @@ int run_edit(const QCommandLineParser& p) {
     int code = exit_ok;
     db::TagEdit edit;
     if (!read_edit(self, p, edit, code)) return code;
-    // A database that is not there is not created by asking for a change.
-    if (!std::filesystem::exists(db_path(p))) {
+    // A database file that is not there is not created by asking for a change.
+    if (!db::is_postgres_url(db_path(p)) && !std::filesystem::exists(db_path(p))) {
         print_err("gounki edit: no database at '" + db_path(p) + "' (import games to create one)\n");
         return exit_usage;
     }

@@ -1,6 +1,7 @@
 // The read side of the game database: listing, position and pattern search, the opening tree,
 // one game, export. Changing stored games (editing tags, deleting) is in db/edit.cpp.
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -158,7 +159,9 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
         if (count.step()) out.total = count.get_int64(0);
     }
     Params page_params = params;
-    const std::string limit = page_params.add(paging.limit), offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
+    // No limit: the greatest one (SQLite's -1 means none; PostgreSQL refuses a negative one).
+    const std::string limit = page_params.add(paging.limit < 0 ? std::numeric_limits<std::int64_t>::max() : paging.limit),
+                      offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
     Statement st(db_,
                  std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + order_by(filter.order) + " LIMIT " +
                      limit + " OFFSET " + offset);

@@ -220,3 +220,83 @@ TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a rea
         }
     }
 }
+
+namespace {
+
+// A new, empty database on the test server, for one test: the URL of GOUNKI_TEST_PG with its
+// database name replaced.
+std::string fresh_server_database(const std::string& name) {
+    const std::string url = test_server();
+    {
+        Database admin(url, OpenMode::read_write);
+        admin.exec("DROP DATABASE IF EXISTS " + name);
+        admin.exec("CREATE DATABASE " + name);
+    }
+    const std::size_t slash = url.find('/', url.find("://") + 3);
+    const std::size_t query = url.find('?', slash);
+    REQUIRE(slash != std::string::npos);
+    return url.substr(0, slash + 1) + name + (query == std::string::npos ? "" : url.substr(query));
+}
+
+// What a command printed, with the database's name and the timings (which differ between runs)
+// taken out.
+std::string comparable(std::string text, const std::string& db) {
+    for (std::size_t p = text.find(db); p != std::string::npos; p = text.find(db, p)) text.replace(p, db.size(), "DB");
+    for (std::size_t p = text.find(" games/s"); p != std::string::npos; p = text.find(" games/s", p)) {
+        std::size_t b = text.rfind("; ", p);
+        if (b == std::string::npos) break;
+        text.replace(b, p + 8 - b, "; T");
+        p = b + 3;
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("every database command gives the same answers on SQLite and on PostgreSQL", "[postgres]") {
+    const TempDir dir("both");
+    const std::string file = dir.file("games.db");
+    const std::string server = fresh_server_database("gounki_same_answers");
+    const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/";
+    const std::vector<std::string> records{samples + "games/04-club-evening.gpn", samples + "games/03-pass-and-exit.gpn",
+                                           samples + "games/10-gomoku.gpn",      samples + "games/11-ninuki.gpn",
+                                           samples + "broken/02-illegal-move.gpn", samples + "broken/17-two-games-first-broken.gpn",
+                                           samples + "broken/11-result-contradicts.gpn"};
+    std::string import = "import";
+    for (const std::string& r : records) import += " " + shell_quoted(r);
+    // In order: each command sees what the ones before it changed.
+    const std::vector<std::string> commands{
+        import,
+        import, // all already imported
+        "games --json",
+        "games --player helene --json",
+        "games --event lyon-geneve",
+        "games --sort player --desc",
+        "games --status partial --json",
+        "games --game gomoku --json",
+        "show 3",
+        "show 2 --ply 4",
+        "search --moves '1. a1-a2' --json",
+        "search --position start --json",
+        "tree --json",
+        "tree --game ninuki --json",
+        "export --output -",
+        "edit 1 --tag Round=9 --tag White='Hélène D.'",
+        "games --player 'helene d' --json",
+        "delete 2 --yes",
+        "delete --status partial --yes",
+        "games --json",
+        "tree --json",
+        import + " --replace",
+        "games --json",
+    };
+    for (const std::string& c : commands) {
+        INFO(c);
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(file));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(server));
+        CHECK(a.status == b.status);
+        CHECK(comparable(a.out, file) == comparable(b.out, server));
+        CHECK(comparable(a.err, file) == comparable(b.err, server));
+        CHECK(a.status <= 1);
+    }
+}
