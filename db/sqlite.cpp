@@ -240,8 +240,12 @@ std::span<const std::uint8_t> Statement::get_blob(int column) const {
 
 Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
     if (db_.in_transaction()) return;
+    // PostgreSQL: writers take one advisory lock for the transaction, as SQLite's writers take
+    // the file's write lock: one writer at a time (ids are handed out from meta, the opening tree's
+    // counts are read and rewritten), waiting up to the lock timeout; readers never wait.
     if (db_.is_postgres())
-        db_.exec(kind == TransactionKind::immediate ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ");
+        db_.exec(kind == TransactionKind::immediate ? "BEGIN; SELECT pg_advisory_xact_lock(1196381515)"
+                                                    : "BEGIN ISOLATION LEVEL REPEATABLE READ");
     else
         db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
     open_ = true;

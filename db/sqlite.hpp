@@ -159,7 +159,7 @@ private:
 enum class TransactionKind {
     deferred, // a reader: a consistent snapshot from the first read (PostgreSQL: REPEATABLE READ)
     immediate // a writer: takes the write lock at once, waiting up to the busy timeout
-              // (PostgreSQL: READ COMMITTED, row locks taken as rows are written)
+              // (PostgreSQL: READ COMMITTED and a transaction-level advisory lock)
 };
 
 // Rolls back in the destructor unless commit() ran. Inside a transaction already open on the

@@ -300,3 +300,34 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
         CHECK(a.status <= 1);
     }
 }
+
+TEST_CASE("PostgreSQL: two importers at once store every game once", "[postgres]") {
+    const TempDir dir("importers");
+    const std::string server = fresh_server_database("gounki_importers");
+    const std::string selfplay = std::string(GOUNKI_SOURCE_DIR) + "/samples/selfplay/";
+    // The schema first, so that both importers start on a ready database.
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(server) + " " +
+                       shell_quoted(std::string(GOUNKI_SOURCE_DIR) + "/samples/games/04-club-evening.gpn"))
+                .status == 0);
+    const pid_t a = spawn_gounki({"import", "--db", server, selfplay + "selfplay-1000.gpn"}, dir.file("a.out"), dir.file("a.err"));
+    const pid_t b = spawn_gounki({"import", "--db", server, selfplay + "gomoku-200.gpn", selfplay + "ninuki-200.gpn"},
+                                 dir.file("b.out"), dir.file("b.err"));
+    CHECK(wait_exit(a) == 0);
+    CHECK(wait_exit(b) == 0);
+    INFO(slurp(dir / "a.err") << slurp(dir / "b.err"));
+    const auto total = [&](const std::string& args) {
+        const CliRun r = run_gounki(args + " --json --db " + shell_quoted(server));
+        REQUIRE(r.status == 0);
+        const std::size_t at = r.out.rfind("\"total\":");
+        REQUIRE(at != std::string::npos);
+        return std::stoll(r.out.substr(at + 8));
+    };
+    CHECK(total("games --limit 1") == 2 + 1000 + 400); // the club evening has 2 games
+    CHECK(total("games --limit 1 --game gomoku") == 200);
+    CHECK(total("games --limit 1 --game ninuki") == 200);
+    // Ids are not shared: no game is stored twice, none is lost.
+    const CliRun again = run_gounki("import --db " + shell_quoted(server) + " " + shell_quoted(selfplay + "selfplay-1000.gpn") +
+                                    " " + shell_quoted(selfplay + "gomoku-200.gpn") + " " + shell_quoted(selfplay + "ninuki-200.gpn"));
+    CHECK(contains(again.err, "0 stored"));
+    CHECK(contains(again.err, "1400 already imported"));
+}
