@@ -52,6 +52,7 @@ bool is_postgres_url(std::string_view name) {
 
 std::string redacted_url(std::string_view url) {
     std::string out(url);
+    if (!is_postgres_url(url)) return out; // a file path is shown as it is
     // user:secret@host
     const std::size_t scheme = out.find("://");
     if (scheme != std::string::npos) {
@@ -303,6 +304,23 @@ void PgStatement::reset() noexcept {
 void PgStatement::check_row(int column) const {
     if (!result_ || row_ < 0 || row_ >= rows_ || column < 0 || column >= PQnfields(result_))
         throw DbError(0, "no column " + std::to_string(column) + " in the current row of '" + sql_head_ + "'", "");
+}
+
+int PgStatement::column_count() const { return result_ ? PQnfields(result_) : 0; }
+
+int PgStatement::column_kind(int column) const {
+    if (is_null(column)) return 0;
+    switch (PQftype(result_, column)) {
+    case bool_oid:
+    case 20: // int8
+    case 21: // int2
+    case 23: return 1; // int4
+    case 700: // float4
+    case 701: // float8
+    case 1700: return 2; // numeric
+    case bytea_oid: return 4;
+    default: return 3;
+    }
 }
 
 bool PgStatement::is_null(int column) const {

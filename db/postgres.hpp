@@ -84,6 +84,9 @@ public:
     bool step();
     void reset() noexcept;
 
+    int column_count() const;
+    // 0 NULL, 1 integer, 2 real, 3 text, 4 blob (Statement::Kind's order).
+    int column_kind(int column) const;
     bool is_null(int column) const;
     std::int64_t get_int64(int column) const;
     double get_double(int column) const;

@@ -216,6 +216,19 @@ void Statement::reset() noexcept {
     sqlite3_clear_bindings(stmt_);
 }
 
+int Statement::column_count() const { return pg_ ? pg_->column_count() : sqlite3_column_count(stmt_); }
+
+Statement::Kind Statement::column_kind(int column) const {
+    if (pg_) return Kind(pg_->column_kind(column));
+    switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER: return Kind::integer;
+    case SQLITE_FLOAT: return Kind::real;
+    case SQLITE_TEXT: return Kind::text;
+    case SQLITE_BLOB: return Kind::blob;
+    default: return Kind::null;
+    }
+}
+
 bool Statement::is_null(int column) const {
     return pg_ ? pg_->is_null(column) : sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }

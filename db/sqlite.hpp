@@ -124,6 +124,11 @@ public:
     void reset() noexcept;
 
     // Columns are numbered from 0, as in SQLite's C API. PostgreSQL's booleans read as 0 and 1.
+    int column_count() const;
+    // What the current row holds in a column (SQLite: the value's own type; PostgreSQL: the
+    // column's type, NULL aside).
+    enum class Kind { null, integer, real, text, blob };
+    Kind column_kind(int column) const;
     bool is_null(int column) const;
     std::int64_t get_int64(int column) const;
     int get_int(int column) const { return int(get_int64(column)); }

@@ -6,10 +6,13 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include "db/copy.hpp"
 #include "db/postgres.hpp"
 #include "db/sqlite.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -330,4 +333,60 @@ TEST_CASE("PostgreSQL: two importers at once store every game once", "[postgres]
                                     " " + shell_quoted(selfplay + "gomoku-200.gpn") + " " + shell_quoted(selfplay + "ninuki-200.gpn"));
     CHECK(contains(again.err, "0 stored"));
     CHECK(contains(again.err, "1400 already imported"));
+}
+
+TEST_CASE("gounki copy moves a collection from SQLite to PostgreSQL and back with nothing lost", "[postgres]") {
+    const TempDir dir("copy");
+    const std::string first = dir.file("first.db"), back = dir.file("back.db");
+    const std::string server = fresh_server_database("gounki_copy");
+    const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/";
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(first) + " " + shell_quoted(samples + "games/04-club-evening.gpn") + " " +
+                       shell_quoted(samples + "games/11-ninuki.gpn") + " " + shell_quoted(samples + "broken/02-illegal-move.gpn"))
+                .status == 1); // the broken game is a finding
+    REQUIRE(run_gounki("delete 2 --yes --db " + shell_quoted(first)).status == 0); // ids with a gap
+    REQUIRE(run_gounki("analyze 1 --depth 2 --quiet --db " + shell_quoted(first)).status == 0); // a stored judgement
+
+    const CliRun there = run_gounki("copy --from " + shell_quoted(first) + " --to " + shell_quoted(server));
+    INFO(there.err);
+    REQUIRE(there.status == 0);
+    CHECK(contains(there.err, "copied 6 games"));
+    // A second copy into the same database is refused: it holds games now.
+    const CliRun twice = run_gounki("copy --from " + shell_quoted(first) + " --to " + shell_quoted(server));
+    CHECK(twice.status == 2);
+    CHECK(contains(twice.err, "already holds 6 games"));
+    REQUIRE(run_gounki("copy --from " + shell_quoted(server) + " --to " + shell_quoted(back)).status == 0);
+
+    // Every database gives the same answers; new games get new ids on each.
+    for (const std::string& c : {std::string("games --json"), std::string("show 1"), std::string("show 3"),
+                                 std::string("tree --json"), std::string("tree --game ninuki --json"),
+                                 std::string("search --position start --json"), std::string("report 1 -o -"),
+                                 std::string("export -o -"),
+                                 "import " + shell_quoted(samples + "games/10-gomoku.gpn"), std::string("games --json")}) {
+        INFO(c);
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(first));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(server));
+        const CliRun d = run_gounki(c + " --db " + shell_quoted(back));
+        CHECK(a.status <= 1);
+        CHECK(comparable(a.out, first) == comparable(b.out, server));
+        CHECK(comparable(a.out, first) == comparable(d.out, back));
+        CHECK(comparable(a.err, first) == comparable(b.err, server));
+    }
+    // A copy from nothing is refused, and creates nothing.
+    const CliRun none = run_gounki("copy --from " + shell_quoted(dir.file("none.db")) + " --to " + shell_quoted(dir.file("new.db")));
+    CHECK(none.status == 2);
+    CHECK(contains(none.err, "no database at"));
+    CHECK_FALSE(std::filesystem::exists(dir / "new.db"));
+}
+
+TEST_CASE("gounki copy knows every table of the schema", "[db]") {
+    const TempDir dir("tables");
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(dir.file("t.db")) + " " +
+                       shell_quoted(std::string(GOUNKI_SOURCE_DIR) + "/samples/games/04-club-evening.gpn"))
+                .status == 0);
+    Database d(dir.file("t.db"), OpenMode::read_only);
+    Statement tables(d, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    std::vector<std::string> schema, known(std::begin(db::collection_tables), std::end(db::collection_tables));
+    while (tables.step()) schema.emplace_back(tables.get_text(0));
+    std::sort(known.begin(), known.end());
+    CHECK(schema == known);
 }
