@@ -8,18 +8,12 @@
 
 namespace gounki::analysis {
 
-namespace {
-
-// The score of a position's parent, from the parent's side to move, given the position's own score:
-// proven results gain one ply of distance, heuristic ones change sign. A position whose game is
-// over (loss_at(0) for its side to move) makes its parent's move a win in 1.
+// A position whose game is over (loss_at(0) for its side to move) makes its parent's move a win in 1.
 Score parent_score(Score child) {
     if (is_proven_win(child)) return loss_at(win_in(child) + 1);
     if (is_proven_loss(child)) return win_at(-win_in(child) + 1);
     return -child;
 }
-
-} // namespace
 
 std::string_view verdict_name(Verdict v) {
     switch (v) {

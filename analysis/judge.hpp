@@ -64,6 +64,10 @@ struct PlyJudgement {
     double expected_played = 0.5; // after the played move
     Verdict verdict = Verdict::best;
     std::vector<Move> pv; // the engine's line from the position before the move
+    // False when the engine gave no evaluation to grade the move with (an external engine that
+    // prints none): the scores are 0, the verdict is `best` and means only "not graded"; `best`
+    // still says which move the engine prefers. Such plies count in no side's summary.
+    bool scored = true;
 };
 
 struct SideSummary {
@@ -110,6 +114,10 @@ GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosit
 // The verdict rules on their own (for tests and for callers with their own scores): the mover's
 // best and played scores, the played move being the best one or not.
 Verdict classify_move(Score best_score, Score played_score, bool played_is_best, const JudgeSettings& settings);
+
+// The score of a position's parent, from the parent's side to move, given the position's own score:
+// proven results gain one ply of distance, heuristic ones change sign.
+Score parent_score(Score child);
 
 // Per-move accuracy in percent from the mover's expected results before and after the move.
 double move_accuracy(double expected_best, double expected_played);

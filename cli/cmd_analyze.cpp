@@ -1,6 +1,8 @@
-// gounki analyze [--db PATH] [IDS... | filters | --all] [--depth N | --nodes N] [--threads N] [--json]
+// gounki analyze [--db PATH] [IDS... | filters | --all] [--depth N | --nodes N | --engine CMD [--engine-time MS]]
+//                [--threads N] [--json]
 // Judges stored games on a Qt thread pool; judgements are stored with their settings, so a rerun
-// skips what is done and an interrupted run resumes.
+// skips what is done and an interrupted run resumes. With --engine, stone games are judged by an
+// external Gomocup brain, one process per pool thread (protocol/brain_judge.hpp).
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "analysis/judge.hpp"
@@ -20,6 +24,8 @@
 #include "cli/progress.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
+#include "cli/brain_options.hpp"
+#include "protocol/brain_judge.hpp"
 
 namespace gounki::cli {
 
@@ -35,6 +41,15 @@ void describe_analyze(QCommandLineParser& p) {
     p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});
     p.addOption({"mistake", "Drop from which a move is a mistake (default 0.10).", "X"});
     p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
+    p.addOption({"engine",
+                 "Judge Gomoku and Renju games with this external Gomocup-protocol engine (a command line run by /bin/sh), "
+                 "one process per thread.",
+                 "CMD"});
+    p.addOption({"engine-time", "The engine's time per position in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes",
+                 "A node budget per position for engines that read INFO max_node (gounki pbrain does): deterministic "
+                 "judgements within --engine-time.",
+                 "N"});
     p.addOption({"force", "Judge again games already judged with the same settings."});
     p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
 }
@@ -49,15 +64,52 @@ struct Job {
     std::string settings_text;
 };
 
-analysis::GameJudgement judge(const Job& job) {
-    if (const auto* stone = job.start.stones()) return analysis::judge_stone_game(*stone, job.moves, job.settings);
-    return analysis::judge_game(*job.start.gounki(), job.moves, job.settings);
-}
-
 struct Done {
     std::int64_t id = 0;
     analysis::GameJudgement judgement;
+    std::string error; // an external engine failed: the game stays unjudged
 };
+
+// External brains, at most one per pool thread: a thread takes an idle one (or starts one) for a
+// game and gives it back after; a brain that failed is gone (its process killed).
+class BrainPool {
+public:
+    explicit BrainPool(protocol::BrainSettings settings) : settings_(std::move(settings)) {}
+    std::unique_ptr<protocol::BrainClient> take() {
+        {
+            std::lock_guard lock(mutex_);
+            if (!idle_.empty()) {
+                auto b = std::move(idle_.back());
+                idle_.pop_back();
+                return b;
+            }
+        }
+        return std::make_unique<protocol::BrainClient>(settings_);
+    }
+    void give_back(std::unique_ptr<protocol::BrainClient> b) {
+        std::lock_guard lock(mutex_);
+        idle_.push_back(std::move(b));
+    }
+    const protocol::BrainSettings& settings() const { return settings_; }
+
+private:
+    protocol::BrainSettings settings_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<protocol::BrainClient>> idle_;
+};
+
+Done judge(const Job& job, BrainPool* brains) {
+    if (!brains) {
+        if (const auto* stone = job.start.stones()) return {job.id, analysis::judge_stone_game(*stone, job.moves, job.settings), {}};
+        return {job.id, analysis::judge_game(*job.start.gounki(), job.moves, job.settings), {}};
+    }
+    try {
+        auto brain = brains->take();
+        Done done{job.id, protocol::judge_with_brain(*brain, *job.start.stones(), job.moves, job.settings), {}};
+        brains->give_back(std::move(brain));
+        return done;
+    } catch (const std::exception& e) { return {job.id, {}, e.what()}; }
+}
 
 double pieces(analysis::Score s) { return double(s) / 100.0; }
 
@@ -92,6 +144,11 @@ void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::
             {"verdict",
              QString::fromUtf8(analysis::verdict_name(p.verdict).data(), qsizetype(analysis::verdict_name(p.verdict).size()))},
             {"pv", pv}};
+        if (!p.scored) { // an external engine without evaluations: which move it prefers, no grade
+            for (const char* key : {"played_score", "best_score", "expected_before", "expected_after"}) o[key] = QJsonValue();
+            o["graded"] = false;
+            o["verdict"] = p.played == p.best ? "best" : "engine-prefers";
+        }
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         pos.play(p.played);
     }
@@ -105,6 +162,26 @@ std::string side_line(const analysis::SideSummary& s) {
         counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") + ", " +
         counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
         counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
+}
+
+// Under the game's summary, for an external engine: the graded moves that lost something and the
+// moves the engine would not have played where it gave no evaluation to grade them.
+std::string engine_notes(const AnyPosition& start, const analysis::GameJudgement& j) {
+    std::string out;
+    AnyPosition pos = start;
+    for (const analysis::PlyJudgement& p : j.plies) {
+        const bool differs = p.best && p.played != p.best;
+        if ((p.scored && p.verdict != analysis::Verdict::best) || (!p.scored && differs)) {
+            out += "  ply " + std::to_string(p.ply + 1) + " " + (pos.side_to_move() == Color::white ? "White " : "Black ") +
+                pos.move_text(p.played) + ": ";
+            const std::string prefers = differs ? "engine prefers " + pos.move_text(p.best) : std::string("engine's move");
+            if (p.scored)
+                out += std::string(analysis::verdict_name(p.verdict)) + " (" + prefers + ")\n";
+            else out += prefers + " (no evaluation to grade the move with)\n";
+        }
+        pos.play(p.played);
+    }
+    return out;
 }
 
 bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
@@ -122,6 +199,7 @@ struct AnalyzeOptions {
     // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
     analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
     int threads = QThread::idealThreadCount();
+    std::optional<protocol::BrainSettings> engine; // --engine
     GameChoice games;
     bool json = false, quiet = false, force = false;
 };
@@ -165,6 +243,15 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
         if (!ok || o.threads < 1 || o.threads > 256)
             return code = usage_error(self, "--threads must be a whole number from 1 to 256"), false;
     }
+    if ((p.isSet("engine-time") || p.isSet("engine-nodes")) && !p.isSet("engine"))
+        return code = usage_error(self, "--engine-time and --engine-nodes are for --engine"), false;
+    if (p.isSet("engine")) {
+        if (p.isSet("depth") || p.isSet("nodes"))
+            return code = usage_error(self, "--engine judges by time (--engine-time), not by --depth or --nodes"), false;
+        protocol::BrainSettings b;
+        if (!read_brain_settings(p, b, error)) return code = usage_error(self, error), false;
+        o.engine = std::move(b);
+    }
     if (!read_game_choice(self, p, "judge", o.games, code)) return false;
     o.json = p.isSet("json");
     o.quiet = cli::quiet(); // --quiet (every command): also no per-game lines
@@ -175,6 +262,8 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
 struct Totals {
     std::size_t judged = 0, plies = 0;
     int skipped = 0;
+    int failed = 0; // left unjudged: the engine failed, or cannot play the game
+    std::string engine; // the external engine's name
     std::uint64_t nodes = 0;
     bool any_stone = false;
     double seconds = 0;
@@ -183,21 +272,29 @@ struct Totals {
 // Runs the jobs on a pool of o.threads; results come back in order, each stored in its own
 // transaction as soon as it is ready, so an interruption loses at most the games under way.
 void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<Job>& jobs, const AnalyzeOptions& o,
-                     Totals& totals) {
+                     BrainPool* brains, Totals& totals) {
     QThreadPool pool;
     pool.setMaxThreadCount(o.threads);
-    for (const Job& j : jobs) totals.plies += j.moves.size();
     Progress progress("judging", jobs.size(), !o.quiet && !o.json);
     QElapsedTimer timer;
     timer.start();
-    QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [](const Job& job) { return Done{job.id, judge(job)}; });
+    QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [brains](const Job& job) { return judge(job, brains); });
     for (int i = 0; i < int(jobs.size()); ++i) {
         Done done = future.resultAt(i);
+        if (!done.error.empty()) {
+            progress.clear();
+            print_err("gounki analyze: game " + std::to_string(done.id) + ": " + done.error + "; the game is left unjudged\n");
+            ++totals.failed;
+            progress.update(std::size_t(i) + 1);
+            continue;
+        }
         {
             db::Transaction tx(database.sql(), db::TransactionKind::immediate);
-            store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement);
+            store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement, totals.engine);
             tx.commit();
         }
+        ++totals.judged;
+        totals.plies += jobs[std::size_t(i)].moves.size();
         // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
         if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
         totals.nodes += done.judgement.nodes;
@@ -206,12 +303,11 @@ void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const
             progress.clear();
             print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
                       std::string(std::to_string(done.id).size() + 7, ' ') + "Black " + side_line(done.judgement.sides[1]) +
-                      "\n");
+                      "\n" + (brains ? engine_notes(jobs[std::size_t(i)].start, done.judgement) : std::string()));
         }
         progress.update(std::size_t(i) + 1);
     }
     progress.finish();
-    totals.judged = jobs.size();
     totals.seconds = double(timer.nsecsElapsed()) / 1e9;
 }
 
@@ -223,15 +319,54 @@ void print_summary(const AnalyzeOptions& o, const Totals& t, const std::string& 
                         {"nodes", qint64(t.nodes)}, {"seconds", t.seconds},
                         {"threads", o.threads},     {"settings", QString::fromStdString(settings_text)}};
         if (t.any_stone) obj["stone_settings"] = QString::fromStdString(stone_settings_text);
+        if (!t.engine.empty()) obj["engine"] = QString::fromStdString(t.engine);
+        if (t.failed) obj["failed"] = t.failed;
         print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!o.quiet) {
         char rate[160];
-        std::snprintf(rate, sizeof rate, " in %.1f s on %d threads, %.0f nodes/s; ", t.seconds, o.threads,
-                      t.seconds > 0 ? double(t.nodes) / t.seconds : 0.0);
+        if (t.engine.empty())
+            std::snprintf(rate, sizeof rate, " in %.1f s on %d threads, %.0f nodes/s; ", t.seconds, o.threads,
+                          t.seconds > 0 ? double(t.nodes) / t.seconds : 0.0);
+        else std::snprintf(rate, sizeof rate, " in %.1f s on %d threads; ", t.seconds, o.threads);
         print_out("judged " + counted(qint64(t.judged), "game") + " (" + counted(qint64(t.plies), "ply", "plies") + ")" + rate +
-                  std::to_string(t.skipped) + " already judged with these settings (--force judges them again)\nsettings: " +
-                  settings_text + "\n" + (t.any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string()));
+                  std::to_string(t.skipped) + " already judged with these settings (--force judges them again)\n" +
+                  (t.engine.empty() ? "settings: " + settings_text + "\n" +
+                           (t.any_stone ? "stone-game settings: " + stone_settings_text + "\n" : std::string())
+                                    : "engine settings: " + stone_settings_text + "\n") +
+                  (t.failed ? counted(t.failed, "game") + " left unjudged (see the errors above)\n" : std::string()));
     }
+}
+
+// Starts the first brain (in this thread: a command that does not run fails before any game) and
+// reads its name from ABOUT.
+bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<BrainPool>& pool, std::string& name) {
+    pool = std::make_unique<BrainPool>(settings);
+    try {
+        auto first = pool->take();
+        name = first->name();
+        pool->give_back(std::move(first));
+    } catch (const std::exception& e) {
+        print_err("gounki analyze: cannot use the engine: " + std::string(e.what()) + "\n");
+        return false;
+    }
+    return true;
+}
+
+// Whether an external brain can judge the game: Gomoku (freestyle or standard) and Renju; else an
+// error names the game.
+bool engine_plays(const db::StoredGame& g, const std::string& engine) {
+    if (!is_stone_game(g.summary.kind)) {
+        print_err("gounki analyze: game " + std::to_string(g.summary.id) + " is a Gounki game: engine '" + engine +
+                  "' (a Gomocup brain) judges Gomoku and Renju games only; the game is left unjudged\n");
+        return false;
+    }
+    if (!protocol::gomocup_rule(g.stone_start.rules())) {
+        print_err("gounki analyze: game " + std::to_string(g.summary.id) + " is a " +
+                  std::string(game_kind_name(g.summary.kind)) + " game: the Gomocup protocol has no INFO rule for captures, so "
+                  "engine '" + engine + "' cannot judge it; the game is left unjudged\n");
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -245,14 +380,22 @@ int run_analyze(const QCommandLineParser& p) {
     if (!database) return exit_usage;
     try {
         db::AnalysisStore store(database->sql());
-        const std::string settings_text = db::analysis_settings_text(o.settings);
-        const std::string stone_settings_text = db::analysis_settings_text(o.stone_settings);
         std::vector<db::StoredGame> games;
         if (!chosen_games(self, *database, o.games, games)) return exit_usage;
-        std::vector<Job> jobs;
         Totals totals;
+        std::unique_ptr<BrainPool> brains;
+        if (o.engine && !start_engine(*o.engine, brains, totals.engine)) return exit_findings;
+        const std::string settings_text = db::analysis_settings_text(o.settings);
+        const std::string stone_settings_text = brains
+            ? db::engine_settings_text(totals.engine, o.engine->command, o.engine->turn_ms, o.engine->max_node, o.stone_settings)
+            : db::analysis_settings_text(o.stone_settings);
+        std::vector<Job> jobs;
         for (const db::StoredGame& g : games) {
             const bool stone = is_stone_game(g.summary.kind);
+            if (brains && !engine_plays(g, totals.engine)) {
+                ++totals.failed;
+                continue;
+            }
             totals.any_stone |= stone;
             const std::string& text = stone ? stone_settings_text : settings_text;
             const AnyPosition start = stone ? AnyPosition(g.stone_start) : AnyPosition(g.start);
@@ -264,8 +407,9 @@ int run_analyze(const QCommandLineParser& p) {
             }
             jobs.push_back({g.summary.id, start, g.moves, stone ? o.stone_settings : o.settings, text});
         }
-        judge_and_store(*database, store, jobs, o, totals);
+        judge_and_store(*database, store, jobs, o, brains.get(), totals);
         print_summary(o, totals, settings_text, stone_settings_text);
+        if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;
 }

@@ -1,5 +1,7 @@
-// gounki best --position "<position>" [--depth N | --nodes N | --time MS] [--hash MB] [--json] [--progress]
-// A Gomoku or Ninuki position is searched by the stone engine.
+// gounki best --position "<position>" [--depth N | --nodes N | --time MS | --engine CMD [--engine-time MS]]
+//            [--hash MB] [--json] [--progress]
+// A Gomoku or Ninuki position is searched by the stone engine; with --engine a Gomoku or Renju
+// position is given to an external Gomocup brain (protocol/brain_client.hpp).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,6 +10,8 @@
 #include "analysis/stones/search.hpp"
 #include "cli/command.hpp"
 #include "core/gounki/notation.hpp"
+#include "cli/brain_options.hpp"
+#include "protocol/brain_client.hpp"
 
 namespace gounki::cli {
 
@@ -134,6 +138,61 @@ int run_best_stone(const QCommandLineParser& p, const stones::StonePosition& pos
     return exit_ok;
 }
 
+// The external brain's move, its last evaluation (none when it printed none) and line.
+void print_engine_answer(const QCommandLineParser& p, const stones::StonePosition& pos, const protocol::BrainAnswer& a,
+                         const std::string& engine) {
+    std::vector<Move> pv{Move::placement(a.point)};
+    for (std::size_t i = a.pv.empty() || a.pv.front() != a.point ? 0 : 1; i < a.pv.size(); ++i)
+        pv.push_back(Move::placement(a.pv[i]));
+    const std::vector<std::string> line = point_names(pv);
+    const int w = a.eval ? win_in(*a.eval) : 0;
+    if (p.isSet("json")) {
+        QJsonArray arr;
+        for (const auto& m : line) arr.append(QString::fromStdString(m));
+        QJsonObject o{{"position", QString::fromStdString(pos.to_text())},
+                      {"move", QString::fromStdString(line.front())},
+                      {"score", a.eval ? QJsonValue(*a.eval) : QJsonValue()},
+                      {"win_in", w ? QJsonValue(w) : QJsonValue()},
+                      {"pv", arr},
+                      {"depth", a.depth ? QJsonValue(a.depth) : QJsonValue()},
+                      {"engine", QString::fromStdString(engine)}};
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return;
+    }
+    print_out("best " + line.front() + "\nscore " +
+              (a.eval ? score_text(*a.eval) : std::string("none (the engine printed no evaluation)")) + "\nwin_in " +
+              (w ? std::to_string(w) : std::string("none")) + "\npv " + join(line) + "\ndepth " +
+              (a.depth ? std::to_string(a.depth) : std::string("not said")) + "\nengine " + engine + "\n");
+}
+
+// --engine: the external brain's move, evaluation and line.
+int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyPosition& any) {
+    const stones::StonePosition* pos = any.stones();
+    if (!pos) return usage_error(self, "--engine takes a Gomoku or Renju position (a Gomocup brain plays no Gounki)");
+    if (!protocol::gomocup_rule(pos->rules()))
+        return usage_error(self, "--engine: the Gomocup protocol has no INFO rule for " + std::string(game_kind_name(pos->rules().kind)) +
+                                     "'s captures");
+    if (pos->game_over()) {
+        print_err("gounki best: the game is over\n");
+        return exit_findings;
+    }
+    protocol::BrainSettings settings;
+    std::string error;
+    if (!read_brain_settings(p, settings, error)) return usage_error(self, error);
+    try {
+        protocol::BrainClient brain(settings);
+        brain.new_game(pos->rules());
+        const protocol::BrainAnswer a = brain.think(*pos);
+        if (p.isSet("progress"))
+            for (const std::string& m : a.messages) print_err(m + "\n");
+        print_engine_answer(p, *pos, a, brain.name());
+    } catch (const protocol::BrainError& e) {
+        print_err("gounki best: " + std::string(e.what()) + "\n");
+        return exit_findings;
+    }
+    return exit_ok;
+}
+
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
@@ -148,6 +207,9 @@ void describe_best(QCommandLineParser& p) {
          "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
+    p.addOption({"engine", "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "CMD"});
+    p.addOption({"engine-time", "The engine's time for the move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes", "A node budget for engines that read INFO max_node (gounki pbrain does).", "N"});
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
     add_moves_option(p);
@@ -170,6 +232,12 @@ int run_best(const QCommandLineParser& p) {
     AnyPosition any;
     if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
     if (!apply_moves_option(self, p, any)) return exit_usage;
+    if (p.isSet("engine")) {
+        if (p.isSet("depth") || p.isSet("nodes") || p.isSet("time") || p.isSet("hash"))
+            return usage_error(self, "--engine takes --engine-time, not --depth, --nodes, --time or --hash");
+        return run_best_engine(self, p, any);
+    }
+    if (p.isSet("engine-time") || p.isSet("engine-nodes")) return usage_error(self, "--engine-time and --engine-nodes are for --engine");
     if (const stones::StonePosition* stone = any.stones()) return run_best_stone(p, *stone, limits, options.hash_mb);
     const Position pos = *any.gounki();
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = default_search_limits();

@@ -1,5 +1,7 @@
 // gounki match [--games N] [--a-depth N | --a-nodes N] [--b-depth N | --b-nodes N] [--seed S]
 //              [--random-plies K] [--threads T] [-o FILE]
+// gounki match --engine CMD [--engine-time MS] [--engine-nodes N] [--game gomoku|renju] [--b-nodes N] ...
+//   An external Gomocup brain (A) against gounki's stone engine (B), one game after another.
 // Plays engine setting A against setting B. Games go in pairs: the same random opening twice, A
 // playing White in one and Black in the other, so that neither the opening nor the colour favours
 // either side.
@@ -11,9 +13,12 @@
 #include <fstream>
 
 #include "analysis/selfplay.hpp"
+#include "analysis/stones/search.hpp"
+#include "cli/brain_options.hpp"
 #include "cli/command.hpp"
 #include "cli/engine_record.hpp"
 #include "parser/writer.hpp"
+#include "protocol/brain_client.hpp"
 
 namespace gounki::cli {
 
@@ -92,6 +97,12 @@ void describe_match(QCommandLineParser& p) {
                  "reverse_futility).",
                  "W"});
     p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
+    p.addOption({"engine", "Player A is this external Gomocup-protocol engine (a command line run by /bin/sh), B gounki's "
+                           "stone engine (--b-nodes, --b-depth): Gomoku or Renju games.",
+                 "CMD"});
+    p.addOption({"engine-time", "The engine's time per move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes", "A node budget per move for engines that read INFO max_node.", "N"});
+    p.addOption({"game", "With --engine: gomoku (freestyle, the default) or renju.", "GAME"});
 }
 
 namespace {
@@ -211,6 +222,133 @@ void print_summary(const MatchOptions& o, const MatchScore& s, std::size_t games
     print_out(line);
 }
 
+// --engine: the external brain against gounki's stone engine.
+struct EngineMatch {
+    protocol::BrainSettings brain;
+    stones::Rules rules;
+};
+
+// `plies` random legal stones near the centre (within 3 points), none ending the game.
+std::vector<Move> random_stone_opening(const stones::StonePosition& start, int plies, Random& rng) {
+    std::vector<Move> out;
+    stones::StonePosition pos = start;
+    const int c = start.size() / 2;
+    for (int i = 0; i < plies; ++i) {
+        std::vector<Move> choices;
+        for (int x = c - 3; x <= c + 3; ++x)
+            for (int y = c - 3; y <= c + 3; ++y) {
+                const Move m = Move::placement(stones::point_from_top_left(x, y, start.size()));
+                if (!pos.is_legal(m)) continue;
+                stones::StonePosition after = pos;
+                stones::StoneUndo u;
+                after.play(m, u);
+                if (!after.game_over()) choices.push_back(m);
+            }
+        if (choices.empty()) break;
+        const Move m = choices[rng.below(std::uint32_t(choices.size()))];
+        stones::StoneUndo u;
+        pos.play(m, u);
+        out.push_back(m);
+    }
+    return out;
+}
+
+// One game: the opening, then the brain (BOARD each move) and the searcher in turn.
+PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& searcher, const SearchLimits& b,
+                                 const stones::StonePosition& start, std::span<const Move> opening, Color engine_color,
+                                 int max_plies) {
+    PlayedStoneGame g;
+    g.start = start;
+    stones::StonePosition pos = start;
+    std::vector<int> order;
+    brain.new_game(start.rules());
+    while (!pos.game_over() && int(g.plies.size()) < max_plies) {
+        PlayedPly ply;
+        if (g.plies.size() < opening.size()) {
+            ply.move = opening[g.plies.size()];
+            ply.from_opening = true;
+        } else if (pos.side_to_move() == engine_color) {
+            const protocol::BrainAnswer a = brain.think(pos, order);
+            ply.move = Move::placement(a.point);
+            ply.score = a.eval.value_or(0);
+            ply.depth = a.depth;
+        } else {
+            const SearchResult r = searcher.search(pos, b);
+            if (!r.best) break;
+            ply.move = r.best;
+            ply.score = r.score;
+            ply.depth = r.depth;
+        }
+        stones::StoneUndo u;
+        pos.play(ply.move, u);
+        order.push_back(ply.move.point());
+        g.plies.push_back(ply);
+    }
+    g.outcome = pos.outcome();
+    g.adjudicated = !pos.game_over();
+    return g;
+}
+
+int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOptions& o) {
+    for (const char* a : {"a-depth", "a-nodes", "a-eval", "b-eval"})
+        if (p.isSet(a)) return usage_error(self, std::string("--") + a + " does not go with --engine (A is the engine)");
+    EngineMatch m;
+    std::string error;
+    if (!read_brain_settings(p, m.brain, error)) return usage_error(self, error);
+    GameKind kind = GameKind::gomoku;
+    if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
+    if (kind != GameKind::gomoku && kind != GameKind::renju) return usage_error(self, "--engine plays Gomoku or Renju games");
+    m.rules = stones::Rules::defaults(kind);
+    const stones::StonePosition start(m.rules);
+    std::vector<PlayedStoneGame> played;
+    std::vector<bool> engine_first;
+    try {
+        protocol::BrainClient brain(m.brain);
+        o.a_name = "engine '" + brain.name() + "' (time " + std::to_string(m.brain.turn_ms) + " ms" +
+            (m.brain.max_node ? ", nodes " + std::to_string(m.brain.max_node) : std::string()) + ")";
+        StoneSearcher searcher(StoneSearchOptions{});
+        for (long long i = 0; i < (o.games + 1) / 2 * 2; ++i) {
+            Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
+            const std::vector<Move> opening = random_stone_opening(start, int(o.random_plies), rng);
+            engine_first.push_back(i % 2 == 0);
+            const Color engine_color = engine_first.back() ? first_mover(kind) : ~first_mover(kind);
+            try {
+                played.push_back(play_engine_game(brain, searcher, o.b, start, opening, engine_color, int(o.max_plies)));
+            } catch (const protocol::BrainError& e) {
+                print_err("gounki match: game " + std::to_string(i + 1) + ": " + e.what() + "; the match stops\n");
+                return exit_findings;
+            }
+        }
+    } catch (const protocol::BrainError& e) {
+        print_err("gounki match: cannot use the engine: " + std::string(e.what()) + "\n");
+        return exit_findings;
+    }
+    MatchScore score;
+    for (std::size_t i = 0; i < played.size(); ++i) {
+        const Color a_color = engine_first[i] ? first_mover(kind) : ~first_mover(kind);
+        score.plies += played[i].plies.size();
+        if (played[i].outcome == Outcome::none || played[i].outcome == Outcome::draw) ++score.draws;
+        else if (played[i].outcome == win_for(a_color)) {
+            ++score.a_wins;
+            ++(a_color == Color::white ? score.a_white_wins : score.a_black_wins);
+        } else ++score.b_wins;
+    }
+    if (!o.output.isEmpty()) {
+        std::ofstream file(o.output.toStdString(), std::ios::binary);
+        for (std::size_t i = 0; i < played.size() && file; ++i) {
+            const bool a_white = (engine_first[i] ? first_mover(kind) : ~first_mover(kind)) == Color::white;
+            file << parser::write_record(engine_game_record(played[i], "gounki match", a_white ? o.a_name : o.b_name,
+                                                            a_white ? o.b_name : o.a_name, i + 1));
+        }
+        if (!file) {
+            print_err("gounki match: cannot write '" + o.output.toStdString() + "'\n");
+            return exit_usage;
+        }
+    }
+    print_summary(o, score, played.size());
+    return exit_ok;
+}
+
 } // namespace
 
 int run_match(const QCommandLineParser& p) {
@@ -218,6 +356,9 @@ int run_match(const QCommandLineParser& p) {
     MatchOptions o;
     int code = exit_ok;
     if (!read_options(self, p, o, code)) return code;
+    if (p.isSet("engine")) return run_engine_match(self, p, o);
+    for (const char* e : {"engine-time", "engine-nodes", "game"})
+        if (p.isSet(e)) return usage_error(self, std::string("--") + e + " is for --engine");
     std::ofstream file;
     if (!o.output.isEmpty()) {
         file.open(o.output.toStdString(), std::ios::binary);

@@ -30,6 +30,11 @@ void describe_report(QCommandLineParser& p) {
                  "FORMAT"});
     p.addOption({QStringList{"o", "output"}, "Write the report to FILE ('-' for standard output).", "FILE"});
     p.addOption({"title", "The report's title.", "TEXT"});
+    p.addOption({"summary", "HTML: players, openings and the games with their accuracy only (no game sections)."});
+    p.addOption({"split",
+                 "HTML: write one file per game (game-ID.html, each with its interactive board) and an index.html "
+                 "(the summary, linking to them) into DIR, made if missing; instead of -o.",
+                 "DIR"});
     p.addOption({"json", "Print one JSON object saying what was written."});
     add_notation_option(p, false); // the moves of --format gpn
 }
@@ -104,17 +109,68 @@ bool write_output(const std::string& path, const std::string& text, std::string&
     return true;
 }
 
+// --split DIR: one page per game and an index linking to them. False with `error` set when a file
+// cannot be written (the files written before it stay: each is whole).
+bool write_split(const std::string& dir, const report::ReportModel& model, std::int64_t& bytes, std::string& error) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) {
+        error = "cannot make the directory '" + dir + "'" + (ec ? ": " + ec.message() : std::string());
+        return false;
+    }
+    report::HtmlOptions index;
+    for (std::size_t k = 0; k < model.games.size(); ++k) {
+        const report::GameReport& g = model.games[k];
+        const std::string name = "game-" + (g.id.empty() ? std::to_string(k + 1) : g.id) + ".html";
+        report::ReportModel one;
+        one.title = model.title;
+        one.annotator = model.annotator;
+        one.games.push_back(g);
+        report::HtmlOptions page;
+        page.back_link = "index.html";
+        page.games_before = k;
+        const std::string text = report::render_html(one, page);
+        if (!write_output((std::filesystem::path(dir) / name).string(), text, error)) return false;
+        bytes += std::int64_t(text.size());
+        index.game_links.push_back(name);
+    }
+    const std::string text = report::render_html(model, index);
+    bytes += std::int64_t(text.size());
+    return write_output((std::filesystem::path(dir) / "index.html").string(), text, error);
+}
+
+// Where the report goes (-o FILE or --split DIR) and in which format, with --summary; false after
+// saying what does not fit.
+bool output_options(const Command& self, const QCommandLineParser& p, QString& format) {
+    auto refuse = [&](const std::string& message) {
+        usage_error(self, message);
+        return false;
+    };
+    const bool split = p.isSet("split");
+    if (split && p.isSet("output")) return refuse("--split DIR writes its own files: leave -o out");
+    if (!split && !p.isSet("output"))
+        return refuse("say where to write the report with -o FILE (or -o - for standard output), or --split DIR");
+    if (split && p.value("split").isEmpty()) return refuse("--split needs a directory");
+    if (!report_format(self, p, format)) return false;
+    if ((split || p.isSet("summary")) && format != "html")
+        return refuse(std::string(split ? "--split" : "--summary") + " is for HTML reports, not --format " +
+                      format.toStdString());
+    if (split && p.isSet("summary"))
+        return refuse("--split writes the summary as its index.html: give one of --split and --summary");
+    return true;
+}
+
 } // namespace
 
 int run_report(const QCommandLineParser& p) {
     const Command& self = *find_command("report");
-    if (!p.isSet("output")) return usage_error(self, "say where to write the report with -o FILE (or -o - for standard output)");
+    const bool split = p.isSet("split");
     QString format;
-    if (!report_format(self, p, format)) return exit_usage;
+    if (!output_options(self, p, format)) return exit_usage;
     report::GpnOptions gpn;
     if (!read_notation(self, p, false, gpn.notation)) return exit_usage;
     if (p.isSet("notation") && format != "gpn") return usage_error(self, "--notation is for --format gpn (annotated records)");
-    const std::string output = p.value("output").toStdString();
+    const std::string output = split ? p.value("split").toStdString() : p.value("output").toStdString();
     GameChoice choice;
     int code = exit_ok;
     if (!read_game_choice(self, p, "report on", choice, code)) return code;
@@ -149,13 +205,24 @@ int run_report(const QCommandLineParser& p) {
         else if (kind != GameKind::gounki) model.title = std::string(game_kind_name(kind)) + " game report";
     }
     model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
-    const std::string text = format == "html" ? report::render_html(model)
-        : format == "md"                      ? report::render_markdown(model)
-                                              : report::render_annotated_gpn(model, gpn);
     std::string error;
-    if (!write_output(output, text, error)) {
-        print_err("gounki report: " + error + "\n");
-        return exit_usage;
+    std::int64_t bytes = 0;
+    if (split) {
+        if (!write_split(output, model, bytes, error)) {
+            print_err("gounki report: " + error + "\n");
+            return exit_usage;
+        }
+    } else {
+        report::HtmlOptions html;
+        html.summary = p.isSet("summary");
+        const std::string text = format == "html" ? report::render_html(model, html)
+            : format == "md"                      ? report::render_markdown(model)
+                                                  : report::render_annotated_gpn(model, gpn);
+        bytes = std::int64_t(text.size());
+        if (!write_output(output, text, error)) {
+            print_err("gounki report: " + error + "\n");
+            return exit_usage;
+        }
     }
     if (unjudged)
         print_info("gounki report: " + std::to_string(unjudged) + " of " + std::to_string(model.games.size()) +
@@ -165,7 +232,8 @@ int run_report(const QCommandLineParser& p) {
                       {"format", format},
                       {"games", qint64(model.games.size())},
                       {"unjudged", unjudged},
-                      {"bytes", qint64(text.size())}};
+                      {"bytes", qint64(bytes)}};
+        if (split) o.insert("files", qint64(model.games.size() + 1));
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!quiet() && output != "-") {
         print_out("wrote " +
@@ -173,7 +241,7 @@ int run_report(const QCommandLineParser& p) {
                                   : format == "gpn" ? "annotated records"
                                                     : "HTML") +
                   " report on " + counted(qint64(model.games.size()), "game") + " to " +
-                  std::filesystem::absolute(output).string() + "\n");
+                  std::filesystem::absolute(output).string() + (split ? " (index.html and one file per game)" : "") + "\n");
     }
     return exit_ok;
 }

@@ -3,6 +3,7 @@
 
 #include "cli/db_options.hpp"
 #include "cli/game_ply.hpp"
+#include "db/analysis_store.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
@@ -43,6 +44,22 @@ int show_ply(const Command& self, const QCommandLineParser& p, const db::StoredG
     return exit_ok;
 }
 
+// What judged the game last (gounki analyze): the engine, the settings and when; nothing when the
+// game was never judged.
+std::optional<db::StoredJudgement> newest_judgement(const Command& self, const QCommandLineParser& p, std::int64_t id,
+                                                    std::string& error) {
+    auto database = open_database(self, p, db::Access::read_only);
+    if (!database) return std::nullopt;
+    try {
+        return db::AnalysisStore(database->sql()).load(id);
+    } catch (const std::exception& e) { error = e.what(); }
+    return std::nullopt;
+}
+
+std::string judged_by(const db::StoredJudgement& j) {
+    return (j.engine.empty() ? std::string("gounki's engine") : "engine '" + j.engine + "'") + " (" + j.settings + ") on " + j.created;
+}
+
 } // namespace
 
 int run_show(const QCommandLineParser& p) {
@@ -53,6 +70,8 @@ int run_show(const QCommandLineParser& p) {
     if (!game) return exit_usage;
     if (p.isSet("ply")) return show_ply(self, p, *game);
     const std::string record = parser::write_record(db::game_record(*game));
+    std::string judgement_error;
+    const auto judgement = newest_judgement(self, p, game->summary.id, judgement_error);
     if (p.isSet("json")) {
         QJsonObject o = summary_json(game->summary);
         QJsonArray tags, moves, diagnostics;
@@ -75,6 +94,10 @@ int run_show(const QCommandLineParser& p) {
         o["diagnostics"] = diagnostics;
         o["source"] = QJsonObject{{"file", QString::fromStdString(game->source_file)}, {"line", game->source_line}};
         o["record"] = QString::fromStdString(record);
+        if (judgement)
+            o["judgement"] = QJsonObject{{"settings", QString::fromStdString(judgement->settings)},
+                                         {"engine", judgement->engine.empty() ? QJsonValue() : QString::fromStdString(judgement->engine)},
+                                         {"created", QString::fromStdString(judgement->created)}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
@@ -89,6 +112,8 @@ int run_show(const QCommandLineParser& p) {
         if (!d.code.empty()) out += " [" + d.code + "]";
         out += "\n";
     }
+    if (judgement) out += "; judged by " + judged_by(*judgement) + "\n";
+    if (!judgement_error.empty()) out += "; stored judgement: " + judgement_error + "\n";
     print_out(out);
     return exit_ok;
 }

@@ -36,6 +36,23 @@ CREATE INDEX analyses_settings ON analyses (settings_id);
 PRAGMA user_version = 2;
 )sql";
 
+const char analysis_engine_sql_v5[] = R"sql(
+-- Migration 5: judgements by an external Gomocup engine (gounki analyze --engine). The engine's
+-- name and version as its ABOUT answer gave them; NULL for gounki's own engine. The settings text
+-- names the engine, its command and its time per move as well.
+ALTER TABLE analysis_settings ADD COLUMN engine TEXT;
+PRAGMA user_version = 5;
+)sql";
+
+std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms, std::uint64_t max_node,
+                                 const analysis::JudgeSettings& s) {
+    char buf[200];
+    const std::string nodes = max_node ? " nodes=" + std::to_string(max_node) : std::string();
+    std::snprintf(buf, sizeof buf, " time=%d%s curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f", turn_ms, nodes.c_str(),
+                  s.curve_scale > 0 ? s.curve_scale : analysis::default_stone_curve_scale, s.inaccuracy, s.mistake, s.blunder);
+    return "engine='" + engine + "' command='" + command + "'" + buf;
+}
+
 std::string analysis_settings_text(const analysis::JudgeSettings& s) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d",
@@ -74,6 +91,13 @@ std::vector<std::uint8_t> encode_judgement(const analysis::GameJudgement& j) {
         put_varint(out, std::uint64_t(s.moves));
         for (int c : s.counts) put_varint(out, std::uint64_t(c));
         put_varint(out, std::uint64_t(std::lround(s.accuracy * 100.0)));
+    }
+    std::vector<std::uint64_t> unscored;
+    for (const analysis::PlyJudgement& p : j.plies)
+        if (!p.scored) unscored.push_back(std::uint64_t(p.ply));
+    if (!unscored.empty()) {
+        put_varint(out, unscored.size());
+        for (std::uint64_t i : unscored) put_varint(out, i);
     }
     return out;
 }
@@ -121,6 +145,14 @@ std::optional<analysis::GameJudgement> decode_judgement(std::span<const std::uin
         if (!next(v)) return std::nullopt;
         s.accuracy = double(v) / 100.0;
     }
+    if (p != end) { // the plies an external engine did not grade
+        std::uint64_t n = 0;
+        if (!next(n) || n == 0 || n > count) return std::nullopt;
+        for (std::uint64_t k = 0; k < n; ++k) {
+            if (!next(v) || v >= count) return std::nullopt;
+            j.plies[std::size_t(v)].scored = false;
+        }
+    }
     if (p != end) return std::nullopt;
     return j;
 }
@@ -133,9 +165,10 @@ bool AnalysisStore::has(std::int64_t game_id, const std::string& settings) {
     return st.step();
 }
 
-void AnalysisStore::save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j) {
-    Statement ins(db_, "INSERT INTO analysis_settings (text) VALUES (?1) ON CONFLICT (text) DO NOTHING");
-    ins.bind(1, settings).run();
+void AnalysisStore::save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j,
+                         const std::string& engine) {
+    Statement ins(db_, "INSERT INTO analysis_settings (text, engine) VALUES (?1, NULLIF(?2, '')) ON CONFLICT (text) DO NOTHING");
+    ins.bind(1, settings).bind(2, engine).run();
     Statement st(db_,
                  "INSERT OR REPLACE INTO analyses (game_id, settings_id, created, nodes, white_accuracy, "
                  "black_accuracy, plies) SELECT ?1, id, datetime('now'), ?3, ?4, ?5, ?6 FROM analysis_settings "
@@ -152,9 +185,9 @@ void AnalysisStore::save(std::int64_t game_id, const std::string& settings, cons
 
 std::optional<StoredJudgement> AnalysisStore::load(std::int64_t game_id, const std::string& settings) {
     Statement st(db_,
-                 settings.empty() ? "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
+                 settings.empty() ? "SELECT s.text, a.created, a.plies, coalesce(s.engine, '') FROM analyses a JOIN analysis_settings s ON s.id = "
                                     "a.settings_id WHERE a.game_id = ?1 ORDER BY a.created DESC, a.settings_id DESC LIMIT 1"
-                                  : "SELECT s.text, a.created, a.plies FROM analyses a JOIN analysis_settings s ON s.id = "
+                                  : "SELECT s.text, a.created, a.plies, coalesce(s.engine, '') FROM analyses a JOIN analysis_settings s ON s.id = "
                                     "a.settings_id WHERE a.game_id = ?1 AND s.text = ?2");
     st.bind(1, game_id);
     if (!settings.empty()) st.bind(2, settings);
@@ -163,6 +196,7 @@ std::optional<StoredJudgement> AnalysisStore::load(std::int64_t game_id, const s
     out.game_id = game_id;
     out.settings = st.get_string(0);
     out.created = st.get_string(1);
+    out.engine = st.get_string(3);
     auto j = decode_judgement(st.get_blob(2));
     if (!j) throw DbError(11, "the stored analysis of game " + std::to_string(game_id) + " is damaged");
     out.judgement = std::move(*j);

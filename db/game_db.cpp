@@ -49,6 +49,7 @@ constexpr Migration migrations[] = {
     {2, analysis_schema_sql_v2}, // db/analysis_store.cpp
     {3, annotations_sql_v3},
     {4, short_end_sql_v4},
+    {5, analysis_engine_sql_v5}, // db/analysis_store.cpp
 };
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 

@@ -63,9 +63,8 @@ std::string eval_text(analysis::Score s) {
     return std::to_string(s);
 }
 
-} // namespace
-
-analysis::SearchLimits turn_limits(const TurnClock& clock) {
+// turn_limits without max_node.
+analysis::SearchLimits time_limits(const TurnClock& clock) {
     analysis::SearchLimits limits;
     const bool match_clock = clock.time_left >= 0 && clock.timeout_match != 0;
     if (clock.timeout_turn < 0 && !match_clock) {
@@ -80,6 +79,14 @@ analysis::SearchLimits turn_limits(const TurnClock& clock) {
     if (match_clock) budget = std::min(budget, clock.time_left / 20);
     budget -= std::max<std::int64_t>(budget / 10, 30);
     limits.time_ms = int(std::clamp<std::int64_t>(budget, 1, std::numeric_limits<int>::max()));
+    return limits;
+}
+
+} // namespace
+
+analysis::SearchLimits turn_limits(const TurnClock& clock) {
+    analysis::SearchLimits limits = time_limits(clock);
+    if (clock.max_node > 0) limits.nodes = std::uint64_t(clock.max_node);
     return limits;
 }
 
@@ -230,6 +237,7 @@ void PbrainSession::info(std::string_view args, const Sink& out) {
         : key == "TIMEOUT_MATCH"                ? &clock_.timeout_match
         : key == "TIME_LEFT"                    ? &clock_.time_left
         : key == "MAX_MEMORY"                   ? &max_memory_
+        : key == "MAX_NODE"                     ? &clock_.max_node
                                                 : nullptr;
     const bool numeric = field || key == "RULE" || key == "GAME_TYPE";
     if (!numeric) return; // folder, evaluate and keys of later protocols: nothing gounki uses

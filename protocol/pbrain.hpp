@@ -46,10 +46,12 @@ struct TurnClock {
     std::int64_t timeout_turn = -1; // 0: play as fast as possible
     std::int64_t timeout_match = -1; // 0: no limit for the match
     std::int64_t time_left = -1; // what remains of the match
+    std::int64_t max_node = -1; // INFO max_node (an extension some managers send): a node budget
 };
 // Without a time: the node budget of `gounki best`. timeout_turn 0: a small node budget
 // (fast_turn_nodes). Otherwise a time: timeout_turn, at most a twentieth of time_left when the
-// match has a limit, less a safety margin (a tenth, at least 30 ms; at least 1 ms in all).
+// match has a limit, less a safety margin (a tenth, at least 30 ms; at least 1 ms in all). A
+// max_node above 0 is the node budget in every case (with the time as a cap when one is given).
 analysis::SearchLimits turn_limits(const TurnClock& clock);
 constexpr std::uint64_t fast_turn_nodes = 20'000;
 

@@ -36,6 +36,41 @@ Judgement judgement_of(const analysis::PlyJudgement& pj, std::string best_move, 
 
 namespace {
 
+// The record's NAGs, comments and variations of a ply, each variation replayed from `before` (the
+// position before the ply) as far as its moves are legal.
+void record_notes(const parser::Ply& rp, const AnyPosition& before, Ply& ply) {
+    ply.nags.assign(rp.nags.begin(), rp.nags.end());
+    ply.comments = rp.comments;
+    for (const parser::Line& line : rp.variations) {
+        Variation v;
+        v.comments = line.comments;
+        AnyPosition pos = before;
+        for (const parser::Ply& vp : line.plies) {
+            if (!pos.is_legal(vp.move)) break;
+            LineMove lm{
+                pos.gounki() ? move_to_text(*pos.gounki(), vp.move) : pos.move_text(vp.move), pos.side_to_move(), pos, {}, {}};
+            pos.play(vp.move);
+            lm.after = pos;
+            lm.nags.assign(vp.nags.begin(), vp.nags.end());
+            lm.comments = vp.comments;
+            v.moves.push_back(std::move(lm));
+        }
+        if (!v.moves.empty() || !v.comments.empty()) ply.variations.push_back(std::move(v));
+    }
+}
+
+// The positions after each move of the engine's line from `before`, as far as they are legal.
+std::vector<AnyPosition> line_positions(const AnyPosition& before, const std::vector<Move>& pv) {
+    std::vector<AnyPosition> out;
+    AnyPosition pos = before;
+    for (Move m : pv) {
+        if (!pos.is_legal(m)) break;
+        pos.play(m);
+        out.push_back(pos);
+    }
+    return out;
+}
+
 // The judgement of ply `i` when it judged the move played there.
 const analysis::PlyJudgement* judged_ply(const analysis::GameJudgement* judgement, std::size_t i, Move played) {
     if (!judgement || i >= judgement->plies.size() || judgement->plies[i].played != played) return nullptr;
@@ -47,7 +82,10 @@ void gounki_plies(const parser::GameRecord& record, const analysis::GameJudgemen
     Position pos = record.start;
     for (std::size_t i = 0; i < record.main.plies.size(); ++i) {
         const Move m = record.main.plies[i].move;
-        Ply ply{move_to_text(pos, m), pos.side_to_move(), pos.to_text(), std::nullopt};
+        Ply ply;
+        ply.move = move_to_text(pos, m);
+        ply.side = pos.side_to_move();
+        ply.position_before = pos.to_text();
         if (const analysis::PlyJudgement* pj = judged_ply(judgement, i, m)) {
             std::vector<std::string> line;
             Position after = pos;
@@ -57,10 +95,13 @@ void gounki_plies(const parser::GameRecord& record, const analysis::GameJudgemen
                 after.do_move(b, undo);
             }
             ply.judgement = judgement_of(*pj, pj->best ? move_to_text(pos, pj->best) : std::string(), std::move(line));
+            ply.judgement->best_line_after = line_positions(pos, pj->pv);
         }
-        r.plies.push_back(std::move(ply));
+        record_notes(record.main.plies[i], pos, ply);
         UndoRecord undo;
         pos.do_move(m, undo);
+        ply.after = AnyPosition(pos);
+        r.plies.push_back(std::move(ply));
     }
 }
 
@@ -74,15 +115,21 @@ void stone_plies(const parser::GameRecord& record, const analysis::GameJudgement
         const Move m = record.main.plies[i].move;
         // A record's main line is legal up to its end (a partial game stops before the bad move).
         if (m.type() != MoveType::placement || !pos.is_legal(m)) break;
-        Ply ply{point_text(m), pos.side_to_move(), pos.to_text(), std::nullopt};
+        Ply ply;
+        ply.move = point_text(m);
+        ply.side = pos.side_to_move();
+        ply.position_before = pos.to_text();
         if (const analysis::PlyJudgement* pj = judged_ply(judgement, i, m)) {
             std::vector<std::string> line;
             for (Move b : pj->pv) line.push_back(point_text(b));
             ply.judgement = judgement_of(*pj, point_text(pj->best), std::move(line));
+            ply.judgement->best_line_after = line_positions(pos, pj->pv);
         }
-        r.plies.push_back(std::move(ply));
+        record_notes(record.main.plies[i], pos, ply);
         stones::StoneUndo undo;
         pos.play(m, undo);
+        ply.after = AnyPosition(pos);
+        r.plies.push_back(std::move(ply));
     }
 }
 
@@ -108,6 +155,7 @@ GameReport game_report(const parser::GameRecord& record, const analysis::GameJud
         if ((stone_tag && !record.is_stone_game()) || std::find(std::begin(shown), std::end(shown), name) == std::end(shown))
             r.other_tags.push_back({name, v});
     }
+    r.comments = record.main.comments;
     if (record.is_stone_game()) stone_plies(record, judgement, r);
     else gounki_plies(record, judgement, r);
     if (record.status != parser::GameStatus::valid) {

@@ -1,9 +1,11 @@
 // render_html: one self-contained HTML5 file. Markup is XHTML-compatible (void elements closed with
 // `/>`, every attribute quoted) so that an XML-minded checker can read it too.
+#include <algorithm>
 #include <cmath>
 
 #include "report/format.hpp"
 #include "report/render.hpp"
+#include "report/viewer.hpp"
 
 namespace gounki::report {
 
@@ -55,10 +57,21 @@ nav ol{columns:2}
 
 std::string e(std::string_view s) { return xml_escape(s); }
 
+// A stone game names Black first and gives its result as "B+", "W+" or "Draw".
+std::string players_text(const GameReport& g) {
+    if (!is_stone_game(g)) return players_line(g);
+    return (g.black.empty() ? "?" : g.black) + " \u2013 " + (g.white.empty() ? "?" : g.white);
+}
+
+std::string result_text(const GameReport& g) {
+    if (!is_stone_game(g)) return g.result;
+    return g.result == "0-1" ? "B+" : g.result == "1-0" ? "W+" : g.result == "1/2-1/2" ? "Draw" : g.result;
+}
+
 std::string game_title(const GameReport& g, std::size_t k) {
     std::string t = "Game " + std::to_string(k + 1);
     if (!g.id.empty()) t += " (#" + g.id + ")";
-    return t + ": " + players_line(g) + ", " + g.result + (g.broken() ? " (" + g.status + ")" : "");
+    return t + ": " + players_text(g) + ", " + result_text(g) + (g.broken() ? " (" + g.status + ")" : "");
 }
 
 std::string verdict_class(Verdict v) { return std::string(verdict_name(v)); }
@@ -73,8 +86,43 @@ void tags_table(std::string& out, const GameReport& g) {
     out += "</table>\n";
 }
 
+void comments(std::string& out, const std::vector<std::string>& texts) {
+    for (const std::string& c : texts) out += "<span class=\"comment\">{" + e(c) + "}</span>\n";
+}
+
+// What the record says of ply i: its NAGs, comments and variations (each move of a variation a
+// span the script steps into: data-ply, data-line, data-step).
+void record_notes(std::string& out, const GameReport& g, std::size_t i) {
+    const Ply& p = g.plies[i];
+    if (!p.nags.empty()) {
+        out += "<span class=\"nag\">";
+        for (int n : p.nags) out += e(nag_text(n));
+        out += "</span>\n";
+    }
+    comments(out, p.comments);
+    for (std::size_t k = 0; k < p.variations.size(); ++k) {
+        const Variation& var = p.variations[k];
+        out += "<span class=\"variation\">(";
+        comments(out, var.comments);
+        int number = move_number(g, i);
+        for (std::size_t j = 0; j < var.moves.size(); ++j) {
+            const LineMove& m = var.moves[j];
+            const bool first = m.side == first_mover(g);
+            if (j == 0 || first) out += std::to_string(number) + (first ? ". " : "... ");
+            if (!first) ++number;
+            out += "<span class=\"vmove\" data-ply=\"" + std::to_string(i + 1) + "\" data-line=\"" + std::to_string(k) +
+                "\" data-step=\"" + std::to_string(j) + "\">" + e(m.move);
+            for (int n : m.nags) out += e(nag_text(n));
+            out += "</span> ";
+            comments(out, m.comments);
+        }
+        out += ")</span>\n";
+    }
+}
+
 void move_list(std::string& out, const GameReport& g, const std::string& anchor) {
     out += "<div class=\"movelist\">\n";
+    comments(out, g.comments);
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
         const Ply& p = g.plies[i];
         if (i == 0 || p.side == first_mover(g)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
@@ -88,25 +136,32 @@ void move_list(std::string& out, const GameReport& g, const std::string& anchor)
         if (!verdict_badge(v).empty()) body += "<span class=\"badge\">" + e(verdict_badge(v)) + "</span>";
         if (is_flagged(v)) body = "<a href=\"#" + anchor + "-d" + std::to_string(i + 1) + "\">" + body + "</a>";
         out += body + "</span>\n";
+        record_notes(out, g, i);
     }
     if (g.plies.empty()) out += "<em>No moves.</em>\n";
-    out += "<span class=\"no\">" + e(g.result) + "</span>\n</div>\n";
+    out += "<span class=\"no\">" + e(result_text(g)) + "</span>\n</div>\n";
 }
 
-// One point per ply: White's expected result after it, 1 at the top. The area under the line is
-// White's share, as on the usual evaluation charts.
+// One point per ply: the expected result after it from the side every score is shown from (White
+// in Gounki, Black in the stone games), 1 at the top; the area under the line is that side's share,
+// as on the usual evaluation charts. Move numbers along the bottom.
 void eval_graph(std::string& out, const GameReport& g) {
     const std::size_t n = g.plies.size();
     if (n == 0) return;
     const double w = 720, h = 170, pad = 14;
-    const std::vector<double> curve = white_curve(g);
+    const bool black_view = is_stone_game(g);
+    const std::string side = black_view ? "Black" : "White";
+    std::vector<double> curve = white_curve(g);
+    if (black_view)
+        for (double& v : curve) v = 1 - v;
     const double step = n > 1 ? (w - 2 * pad) / double(n - 1) : 0;
     auto x = [&](std::size_t i) { return n > 1 ? pad + step * double(i) : w / 2; };
     auto y = [&](double v) { return pad + (1 - v) * (h - 2 * pad); };
     std::string pts;
     for (std::size_t i = 0; i < n; ++i) pts += (i ? " " : "") + format_number(x(i)) + "," + format_number(y(curve[i]));
-    out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) +
-        "\" role=\"img\" aria-label=\"Evaluation graph: White's expected result after each ply\">\n";
+    out += "<svg class=\"graph\" viewBox=\"0 0 " + format_number(w) + " " + format_number(h) + "\" data-pad=\"" +
+        format_number(n > 1 ? pad : w / 2, 3) + "\" data-step=\"" + format_number(step, 6) +
+        "\" role=\"img\" aria-label=\"Evaluation graph: " + side + "'s expected result after each ply\">\n";
     out += "<rect x=\"0\" y=\"0\" width=\"" + format_number(w) + "\" height=\"" + format_number(h) + "\" fill=\"#3d3d3d\"/>\n";
     // The area runs from edge to edge, level with the first and last points.
     const std::string y0 = format_number(y(curve[0])), yn = format_number(y(curve[n - 1]));
@@ -114,6 +169,14 @@ void eval_graph(std::string& out, const GameReport& g) {
         format_number(w) + "," + yn + " " + format_number(w) + "," + format_number(h) + "\"/>\n";
     out += "<line x1=\"0\" x2=\"" + format_number(w) + "\" y1=\"" + format_number(y(0.5)) + "\" y2=\"" + format_number(y(0.5)) +
         "\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n";
+    // Move numbers: about ten ticks, at the first mover's moves.
+    const int every = std::max(1, int(n / 10 + 1) / 2 * 2);
+    out += "<g class=\"axis\">";
+    for (std::size_t i = 0; i < n; ++i)
+        if (i % std::size_t(every) == 0 && g.plies[i].side == first_mover(g))
+            out += "<text x=\"" + format_number(x(i)) + "\" y=\"" + format_number(h - 3) + "\" text-anchor=\"middle\">" +
+                std::to_string(move_number(g, i)) + "</text>";
+    out += "</g>\n";
     out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
     for (std::size_t i = 0; i < n; ++i) {
         const Ply& p = g.plies[i];
@@ -127,14 +190,14 @@ void eval_graph(std::string& out, const GameReport& g) {
         const double r = v == Verdict::none ? 2.5 : 5;
         std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
         if (p.judgement) tip += " " + judgement_comment(*p.judgement);
-        tip += " (White " + format_number(curve[i] * 100, 0) + "%)";
+        tip += " (" + side + " " + format_number(curve[i] * 100, 0) + "%)";
         out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" data-ply=\"" +
             std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" + format_number(y(curve[i])) + "\" r=\"" +
             format_number(r) + "\" fill=\"" + colour + "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) +
             "</title></circle>\n";
     }
-    out += "</svg>\n<p class=\"legend\">White's expected result after each ply (top: White wins, bottom: Black "
-           "wins). Large dots mark verdicts.</p>\n";
+    out += "</svg>\n<p class=\"legend\">" + side + "'s expected result after each ply (top: " + side +
+        " wins, bottom: " + (black_view ? "White" : "Black") + " wins), by move number. Large dots mark verdicts.</p>\n";
 }
 
 void summary_table(std::string& out, const GameReport& g) {
@@ -217,47 +280,83 @@ void openings_section(std::string& out, const std::vector<OpeningLine>& lines, i
     out += "</table>\n</section>\n";
 }
 
+// The games of a summary or of a split report's index: one row each, with accuracy; in an index
+// each links to its file.
+void games_table(std::string& out, const ReportModel& model, const std::vector<std::string>& links) {
+    out += "<section id=\"games\">\n<h2>Games</h2>\n<table class=\"games\">\n<tr><th>#</th><th>Players</th><th>Result</th>"
+           "<th>Plies</th><th>Accuracy (first mover)</th><th>Accuracy (second)</th></tr>\n";
+    for (std::size_t k = 0; k < model.games.size(); ++k) {
+        const GameReport& g = model.games[k];
+        const std::string title = players_text(g) + (g.event.empty() ? "" : " (" + g.event + ")");
+        const std::string cell = k < links.size() ? "<a href=\"" + e(links[k]) + "\">" + e(title) + "</a>" : e(title);
+        out += "<tr><td class=\"num\">" + std::to_string(k + 1) + "</td><td>" + cell + "</td><td>" + e(result_text(g)) +
+            (g.broken() ? " (" + e(g.status) + ")" : "") + "</td><td class=\"num\">" + std::to_string(g.plies.size()) + "</td>";
+        const Color first = first_mover(g);
+        for (Color c : {first, ~first}) {
+            const auto& a = g.summary[index(c)].accuracy;
+            out += "<td class=\"num\">" + (a ? format_number(*a, 1) + "%" : std::string("\u2013")) + "</td>";
+        }
+        out += "</tr>\n";
+    }
+    out += "</table>\n</section>\n";
+}
+
+void game_section(std::string& out, const GameReport& g, std::size_t k) {
+    const std::string anchor = "game-" + std::to_string(k + 1);
+    out += "<section class=\"game" + std::string(g.broken() ? " broken" : "") + "\" id=\"" + anchor + "\">\n<h2>" +
+        e(game_title(g, k)) + "</h2>\n";
+    if (g.broken()) out += "<p class=\"broken\">" + e(broken_note(g)) + "</p>\n";
+    tags_table(out, g);
+    out += "<h3>Board</h3>\n" + viewer_html(g, anchor);
+    out += "<h3>Moves</h3>\n";
+    move_list(out, g, anchor);
+    out += "<h3>Evaluation</h3>\n";
+    // An unjudged game's curve would be a flat line: a note instead (and a lighter page).
+    if (std::any_of(g.plies.begin(), g.plies.end(), [](const Ply& p) { return p.judgement.has_value(); })) eval_graph(out, g);
+    else out += "<p class=\"legend\">Not judged (gounki analyze judges it): no evaluation graph.</p>\n";
+    out += "<h3>Summary</h3>\n";
+    summary_table(out, g);
+    flagged_diagrams(out, g, anchor);
+    out += "</section>\n";
+}
+
 } // namespace
 
-std::string render_html(const ReportModel& model) {
+std::string render_html(const ReportModel& model, const HtmlOptions& options) {
     std::string out =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<meta name=\"generator\" content=\"" +
-        e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css + "</style>\n</head>\n<body>\n<h1>" +
-        e(model.title) + "</h1>\n";
-    const bool many = model.games.size() > 1;
+        e(model.annotator) + "\"/>\n<title>" + e(model.title) + "</title>\n<style>" + css + std::string(viewer_css()) +
+        "</style>\n</head>\n<body>\n";
+    if (!options.back_link.empty())
+        out += "<p class=\"back\"><a href=\"" + e(options.back_link) + "\">\u2190 All games</a></p>\n";
+    out += "<h1>" + e(model.title) + "</h1>\n";
+    const bool games = !options.summary && options.game_links.empty();
+    const bool many = model.games.size() > 1 || !games;
     if (many) {
-        out += "<nav>\n<ol>\n";
-        for (std::size_t k = 0; k < model.games.size(); ++k)
-            out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k)) + "</a></li>\n";
-        out += "</ol>\n</nav>\n";
+        if (games) {
+            out += "<nav>\n<ol>\n";
+            for (std::size_t k = 0; k < model.games.size(); ++k)
+                out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k)) + "</a></li>\n";
+            out += "</ol>\n</nav>\n";
+        }
         players_section(out, model.players.empty() ? player_statistics(model.games) : model.players);
         openings_section(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
                          model.opening_plies);
         if (const std::string note = left_out_note(model.games); !note.empty())
             out += "<p class=\"legend broken-note\">" + e(note) + "</p>\n";
+        if (!games) games_table(out, model, options.game_links);
     }
-    for (std::size_t k = 0; k < model.games.size(); ++k) {
-        const GameReport& g = model.games[k];
-        const std::string anchor = "game-" + std::to_string(k + 1);
-        out += "<section class=\"game" + std::string(g.broken() ? " broken" : "") + "\" id=\"" + anchor + "\">\n<h2>" +
-            e(game_title(g, k)) + "</h2>\n";
-        if (g.broken()) out += "<p class=\"broken\">" + e(broken_note(g)) + "</p>\n";
-        tags_table(out, g);
-        out += "<h3>Moves</h3>\n";
-        move_list(out, g, anchor);
-        out += "<h3>Evaluation</h3>\n";
-        eval_graph(out, g);
-        out += "<h3>Summary</h3>\n";
-        summary_table(out, g);
-        flagged_diagrams(out, g, anchor);
-        out += "</section>\n";
-    }
+    if (games)
+        for (std::size_t k = 0; k < model.games.size(); ++k) game_section(out, model.games[k], options.games_before + k);
     if (model.games.empty()) out += "<p>No games.</p>\n";
-    out += "<footer class=\"legend\"><p>Scores are from the side that moved, in pieces; +#n: a forced win, the "
-           "winning move n plies ahead. Marks: ?? blunder, ? mistake, ?! inaccuracy.</p><p>" +
-        e(model.annotator) + "</p></footer>\n</body>\n</html>\n";
-    return out;
+    out += "<footer class=\"legend\"><p>Scores in the move comments are from the side that moved, in pieces; beside "
+           "the board and on the graph, from White's side (Black's in the stone games); +#n: a forced win, the "
+           "winning move n plies ahead. Marks: ?? blunder, ? mistake, ?! inaccuracy. Board: click a move or the graph; "
+           "keys Left/Right step, Home/End, Down steps into a line, Up leaves it, F flips.</p><p>" +
+        e(model.annotator) + "</p></footer>\n";
+    if (games && !model.games.empty()) out += viewer_script();
+    return out + "</body>\n</html>\n";
 }
 
 } // namespace gounki::report

@@ -5,6 +5,7 @@
 
 #include "report/format.hpp"
 #include "report/render.hpp"
+#include "report/viewer.hpp"
 
 namespace gounki::report {
 
@@ -55,11 +56,41 @@ void tags(std::string& out, const GameReport& g) {
     out += "\n";
 }
 
+std::string comments(const std::vector<std::string>& texts) {
+    std::string out;
+    for (const std::string& c : texts) out += " _{" + md(c) + "}_";
+    return out;
+}
+
+// The record's own NAGs, comments and variations of ply i, after its move.
+std::string record_notes(const GameReport& g, std::size_t i) {
+    const Ply& p = g.plies[i];
+    std::string out;
+    for (int n : p.nags) out += md(nag_text(n));
+    out += comments(p.comments);
+    for (const Variation& v : p.variations) {
+        std::string line = comments(v.comments);
+        int number = move_number(g, i);
+        for (std::size_t j = 0; j < v.moves.size(); ++j) {
+            const LineMove& m = v.moves[j];
+            const bool first = m.side == first_mover(g);
+            if (j == 0 || first) line += " " + std::to_string(number) + (first ? "." : "...");
+            if (!first) ++number;
+            line += " " + md(m.move);
+            for (int n : m.nags) line += md(nag_text(n));
+            line += comments(m.comments);
+        }
+        out += " (" + line.substr(line.empty() ? 0 : 1) + ")";
+    }
+    return out;
+}
+
 void moves(std::string& out, const GameReport& g) {
-    std::string line;
+    std::string line = comments(g.comments);
+    if (!line.empty()) line.erase(0, 1);
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
         if (i == 0 || g.plies[i].side == first_mover(g)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
-        line.append(" ").append(marked_move(g.plies[i]));
+        line.append(" ").append(marked_move(g.plies[i])).append(record_notes(g, i));
     }
     if (g.status == "partial") line.append(line.empty() ? "" : " ").append("_(the record breaks here)_");
     line.append(line.empty() ? "" : " ").append(md(g.result));

@@ -8,17 +8,35 @@
 // by a badge and a colour of their own.
 
 #include <string>
+#include <vector>
 
 #include "report/report_model.hpp"
 #include "core/gounki/notation.hpp"
 
 namespace gounki::report {
 
-// One self-contained HTML5 file (UTF-8; inline CSS and SVG; no script, no external reference).
-// Per game: tags, move list with marks, evaluation graph (one point per ply: White's expected
-// result after it), a diagram at every flagged move (played move red, best move green), per-side
-// summary. With more than one game: an index, per-player statistics and the opening table.
-std::string render_html(const ReportModel& model);
+struct HtmlOptions {
+    // Players, openings and a table of the games with their accuracy only (no game sections).
+    bool summary = false;
+    // An index of a split report: the summary, each game's row linking to the file given here
+    // (one per game, in order).
+    std::vector<std::string> game_links;
+    // A link at the top of the page back to an index (a split report's game pages), when set.
+    std::string back_link;
+    // How many games come before this page's in the whole report (a split report's game pages are
+    // numbered as in its index).
+    std::size_t games_before = 0;
+};
+
+// One self-contained HTML5 file (UTF-8; inline CSS, SVG and one inline script; no external
+// reference). Per game: tags, an interactive board (report/viewer.hpp: the final position for a
+// reader without script; with it, a board that follows the move list, the evaluation graph, the
+// keys, the variations and the engine's lines), the move list with marks and the record's NAGs,
+// comments and variations, the evaluation graph (one point per ply: the expected result after it
+// from White's side in Gounki, Black's in the stone games, move numbers along the bottom), a diagram
+// at every flagged move (played move red, best move green), per-side summary. With more than one
+// game: an index, per-player statistics and the opening table.
+std::string render_html(const ReportModel& model, const HtmlOptions& options = {});
 
 // The same content in Markdown (CommonMark with pipe tables): boards as text diagrams in code
 // blocks, the evaluation as a sparkline (one character per ply) in a code block.

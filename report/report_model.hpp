@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/any_position.hpp"
 #include "core/types.hpp"
 
 namespace gounki::report {
@@ -46,6 +47,25 @@ struct Judgement {
     double expected_after = 0.5; // ... after the move played (still the mover's view)
     Verdict verdict = Verdict::none;
     std::vector<std::string> best_line; // canonical texts, starting with best_move
+    // The position after each move of best_line, when whoever filled the model replayed it (the
+    // interactive board steps through them); empty otherwise.
+    std::vector<AnyPosition> best_line_after;
+};
+
+// A move of a variation (a line the record gives as an alternative), with the position after it.
+struct LineMove {
+    std::string move; // canonical text, as Ply::move
+    Color side = Color::white;
+    AnyPosition after;
+    std::vector<int> nags; // the record's NAGs (1 !, 2 ?, 3 !!, 4 ??, 5 !?, 6 ?!, others $n)
+    std::vector<std::string> comments; // the record's comments after the move
+};
+
+// A variation of the record: an alternative to the ply it hangs on, from the position before it.
+// Variations inside a variation are not kept.
+struct Variation {
+    std::vector<std::string> comments; // before its first move
+    std::vector<LineMove> moves;
 };
 
 struct Ply {
@@ -54,6 +74,13 @@ struct Ply {
     Color side = Color::white; // who played it
     std::string position_before; // position text (docs/rules.md 1.7; a stone game: StonePosition::to_text)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
+    // What the record says of the move (the players' or the annotator's own, beside the engine's).
+    std::vector<int> nags;
+    std::vector<std::string> comments;
+    std::vector<Variation> variations;
+    // The position after the move, when whoever filled the model replayed it; else the renderers
+    // take it from the next ply's position_before (or replay the move text on the last one).
+    std::optional<AnyPosition> after;
 };
 
 struct Tag {
@@ -83,6 +110,7 @@ struct GameReport {
     std::vector<Tag> other_tags; // shown and written as they are (not Game/SetUp/Position)
     std::string start_position; // position text; empty means the start position (a stone game:
         // an empty board with the default rules of its kind)
+    std::vector<std::string> comments; // the record's comments before the first move
     std::vector<Ply> plies;
     SideSummary summary[2]; // index(Color)
     // A broken game (the record parser's statuses): "partial" (the moves stop at an error: plies

@@ -91,7 +91,10 @@ report::GameReport played(const std::string& white, const std::string& black, co
     g.result = result;
     g.status = status;
     if (!status.empty()) g.problems.push_back("3. d3-d5: d3-d5 is not a legal move [illegal-move]");
-    for (const char* m : {"c2-d3", "f7-e6", "b2-c2", "e7-e6+"}) g.plies.push_back({m, Color::white, "", std::nullopt});
+    for (const char* m : {"c2-d3", "f7-e6", "b2-c2", "e7-e6+"}) {
+        g.plies.emplace_back();
+        g.plies.back().move = m;
+    }
     return g;
 }
 

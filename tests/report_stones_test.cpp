@@ -213,8 +213,8 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     ReportModel m;
     m.games = {g};
     const std::string html = render_html(m);
-    CHECK(count_of(html, "<svg class=\"board\"") == 1);
-    CHECK(count_of(html, "data-game=\"Ninuki\" data-size=\"19\"") == 1);
+    CHECK(count_of(html, "<svg class=\"board\"") == 2); // the flagged ply's and the viewer's final position
+    CHECK(count_of(html, "data-game=\"Ninuki\" data-size=\"19\"") == 2);
     CHECK(count_of(html, "<g class=\"mark best\" data-point=\"j11\"") == 1);
-    CHECK(count_of(html, "Captured: Black 0, White 0") == 1);
+    CHECK(count_of(between(html, "<figure", "</figure>"), "Captured: Black 0, White 0") == 1);
 }

@@ -11,12 +11,16 @@
 #include <fstream>
 #include <optional>
 
+#include <sstream>
+
+#include <boost/property_tree/json_parser.hpp>
 #include <unistd.h>
 
 #include "report/board_diagram.hpp"
 #include "report/format.hpp"
 #include "report/from_record.hpp"
 #include "report/render.hpp"
+#include "report/viewer.hpp"
 #include "parser/reader.hpp"
 
 using namespace gounki;
@@ -25,6 +29,15 @@ using namespace gounki::test;
 
 namespace {
 
+// A ply of a model built by hand: its move, who played it and the position before it.
+Ply hand_ply(std::string move, Color side, std::string before) {
+    Ply p;
+    p.move = std::move(move);
+    p.side = side;
+    p.position_before = std::move(before);
+    return p;
+}
+
 // Plays `moves` (record notation) from `start` into a GameReport with canonical texts.
 GameReport play(const std::string& start, const std::vector<std::string>& moves) {
     GameReport g;
@@ -32,7 +45,7 @@ GameReport play(const std::string& start, const std::vector<std::string>& moves)
     Position pos = start.empty() ? Position::start() : position_of(start);
     for (const std::string& text : moves) {
         const Move m = move_of(pos, text);
-        g.plies.push_back({move_to_text(pos, m), pos.side_to_move(), pos.to_text(), std::nullopt});
+        g.plies.push_back(hand_ply(move_to_text(pos, m), pos.side_to_move(), pos.to_text()));
         UndoRecord u;
         pos.do_move(m, u);
     }
@@ -149,10 +162,14 @@ bool valid_utf8(const std::string& s) {
 
 // What the HTML may not contain: anything that loads from outside the file.
 void check_self_contained(const std::string& html) {
-    for (const char* outside : {"http", "src=", "<link", "<script", "@import", "url("}) {
+    for (const char* outside : {"http", "src=", "<link", "@import", "url(", "fetch(", "XMLHttpRequest"}) {
         INFO(outside);
         CHECK(count_of(html, outside) == 0);
     }
+    // Scripts are inline: the viewer's data blocks and its one script.
+    const std::size_t script = count_of(html, "<script>//<![CDATA[");
+    CHECK(script <= 1);
+    CHECK(count_of(html, "<script") == script + count_of(html, "<script type=\"application/json\" class=\"viewer-data\""));
     for (std::size_t at = html.find("href=\""); at != std::string::npos; at = html.find("href=\"", at + 1))
         CHECK(html[at + 6] == '#');
 }
@@ -165,7 +182,7 @@ GameReport play_stones(GameKind kind, const std::vector<std::string>& moves) {
     for (const std::string& name : moves) {
         const Move m = Move::placement(P(name));
         REQUIRE(pos.is_legal(m));
-        g.plies.push_back({name, pos.side_to_move(), pos.to_text(), std::nullopt});
+        g.plies.push_back(hand_ply(name, pos.side_to_move(), pos.to_text()));
         stones::StoneUndo u;
         pos.play(m, u);
     }
@@ -377,11 +394,11 @@ TEST_CASE("the HTML report: marks, one graph point per ply, one diagram per flag
             CHECK(count_of(fig, "class=\"arrow played\" data-move=\"" + xml_escape(p.move) + "\"") == 1);
         }
         CHECK(count_of(section, "<figure class=\"flagged") == flagged);
-        CHECK(count_of(section, "<svg class=\"board\"") == flagged);
+        CHECK(count_of(section, "<svg class=\"board\"") == flagged + 1); // and the viewer's final position
         flagged_total += flagged;
     }
     CHECK(flagged_total == 4); // blunder, mistake, missed win, allowed loss; not the inaccuracy
-    CHECK(count_of(html, "<svg class=\"board\"") == flagged_total);
+    CHECK(count_of(html, "<svg class=\"board\"") == flagged_total + m.games.size());
 
     const GameReport& g = m.games[0];
     CHECK(count_of(html, xml_escape(g.plies[4].move) + "<span class=\"mark\">?\?</span>") == 1);
@@ -403,7 +420,7 @@ TEST_CASE("the HTML report: marks, one graph point per ply, one diagram per flag
     const std::string single = render_html(one);
     CHECK(check_markup(single).empty());
     CHECK(count_of(single, "id=\"players\"") == 0);
-    CHECK(count_of(single, "<svg class=\"board\"") == 2);
+    CHECK(count_of(single, "<svg class=\"board\"") == 3);
 }
 
 TEST_CASE("the Markdown report has the same content with text diagrams and a sparkline", "[report]") {
@@ -475,8 +492,8 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
     const std::string html = render_html(m);
     INFO(check_markup(html));
     CHECK(check_markup(html).empty());
-    CHECK(count_of(html, "<svg class=\"board\"") == flagged.size());
-    CHECK(count_of(html, "data-game=\"Gomoku\"") == flagged.size());
+    CHECK(count_of(html, "<svg class=\"board\"") == flagged.size() + 1); // and the final position
+    CHECK(count_of(html, "data-game=\"Gomoku\"") == flagged.size() + 1);
     for (std::size_t i : flagged) {
         const Ply& p = g.plies[i];
         INFO("ply " << i + 1);
@@ -546,8 +563,8 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
     ReportModel mixed;
     mixed.games = {blunder_game(), g};
     const std::string both = render_html(mixed);
-    CHECK(count_of(both, "<svg class=\"board\"") == 2 + flagged.size());
-    CHECK(count_of(both, "data-game=\"Gomoku\"") == flagged.size());
+    CHECK(count_of(both, "<svg class=\"board\"") == 2 + flagged.size() + 2);
+    CHECK(count_of(both, "data-game=\"Gomoku\"") == flagged.size() + 1);
     CHECK(count_of(both, "class=\"stack ") > 0);
 }
 
@@ -586,4 +603,307 @@ TEST_CASE("the HTML report renders in headless Chromium to a picture that is not
     // A blank page compresses to a few kilobytes; boards, tables and text take many times that.
     INFO("blank " << blank.size() << " bytes, report " << report.size() << " bytes, in " << dir.string());
     CHECK(report.size() > 5 * std::max<std::size_t>(blank.size(), 1000));
+}
+
+namespace {
+
+using boost::property_tree::ptree;
+
+// The viewer's data of a game, read back with Boost's JSON reader.
+ptree viewer_data(const GameReport& g) {
+    std::istringstream in(viewer_json(g));
+    ptree t;
+    boost::property_tree::read_json(in, t);
+    return t;
+}
+
+// Applies a step's changed cells ("d") to `cells`; a stone's number is left out ("b12" -> "b").
+void apply_changes(std::vector<std::string>& cells, const ptree& step) {
+    for (const auto& change : step.get_child("d")) {
+        auto it = change.second.begin();
+        const std::size_t i = std::stoul(it->second.get_value<std::string>());
+        std::string v = (++it)->second.get_value<std::string>();
+        if (v.size() > 1 && (v[0] == 'b' || v[0] == 'w')) v.resize(1);
+        REQUIRE(i < cells.size());
+        cells[i] = v;
+    }
+}
+
+std::vector<std::string> texts(const ptree& list) {
+    std::vector<std::string> out;
+    for (const auto& item : list) out.push_back(item.second.get_value<std::string>());
+    return out;
+}
+
+// Follows the data of a game ply by ply and checks each board against `positions` (the start,
+// then the position after each ply), and each line of a ply against the positions of `lines`.
+void check_steps(const ptree& data, const std::vector<AnyPosition>& positions) {
+    std::vector<std::string> cells(board_cells(positions[0]).size());
+    apply_changes(cells, data.get_child("start"));
+    CHECK(cells == board_cells(positions[0]));
+    std::size_t i = 0;
+    for (const auto& step : data.get_child("plies")) {
+        ++i;
+        INFO("ply " << i);
+        REQUIRE(i < positions.size());
+        apply_changes(cells, step.second);
+        CHECK(cells == board_cells(positions[i]));
+        CHECK(step.second.get<std::string>("st").find(positions[i].side_to_move() == Color::white ? "White" : "Black") !=
+              std::string::npos);
+    }
+    CHECK(i + 1 == positions.size());
+}
+
+// The cells after the moves of a line of the data, from the position before the ply it hangs on.
+std::vector<std::vector<std::string>> line_boards(const ptree& line, const AnyPosition& before) {
+    std::vector<std::vector<std::string>> out;
+    std::vector<std::string> cells = board_cells(before);
+    for (const auto& step : line.get_child("moves")) {
+        apply_changes(cells, step.second);
+        out.push_back(cells);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the interactive board's data: every ply's position, the record's comments, NAGs and variations", "[report][viewer]") {
+    // A real game of the rules core, written as a record with comments, NAGs and a variation.
+    const GameReport played = play_generated(10);
+    REQUIRE(played.plies.size() == 10);
+    const std::vector<std::string> alt = other_line(played.plies[3]);
+    REQUIRE(alt.size() == 2);
+    std::string text = "[Event \"Viewer\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n{Before the game.} ";
+    for (std::size_t i = 0; i < played.plies.size(); ++i) {
+        if (i % 2 == 0) text += std::to_string(i / 2 + 1) + ". ";
+        text += played.plies[i].move + " ";
+        if (i == 0) text += "{A quiet start.} ";
+        if (i == 2) text += "$1 ";
+        if (i == 3) text += "$6 {Bob's doubt.} (2... " + alt[0] + " {The other way.} 3. " + alt[1] + ") ";
+    }
+    text += "*\n";
+    const std::vector<parser::GameRecord> records = parser::read_records(text);
+    REQUIRE(records.size() == 1);
+    INFO(text);
+    REQUIRE(records[0].status == parser::GameStatus::valid);
+    const GameReport g = game_report(records[0]);
+
+    // The model keeps what the record says, and a position after every ply and variation move.
+    CHECK(g.comments == std::vector<std::string>{"Before the game."});
+    CHECK(g.plies[0].comments == std::vector<std::string>{"A quiet start."});
+    CHECK(g.plies[2].nags == std::vector<int>{1});
+    CHECK(g.plies[3].nags == std::vector<int>{6});
+    CHECK(g.plies[3].comments == std::vector<std::string>{"Bob's doubt."});
+    REQUIRE(g.plies[3].variations.size() == 1);
+    const Variation& var = g.plies[3].variations[0];
+    REQUIRE(var.moves.size() == 2);
+    CHECK(var.moves[0].move == alt[0]);
+    CHECK(var.moves[1].move == alt[1]);
+    CHECK(var.moves[0].comments == std::vector<std::string>{"The other way."});
+    Position replay = position_of(played.plies[3].position_before);
+    for (const LineMove& m : var.moves) {
+        UndoRecord u;
+        replay.do_move(move_of(replay, m.move), u);
+        CHECK(m.after.to_text() == replay.to_text());
+    }
+    const std::vector<AnyPosition> positions = game_positions(g);
+    REQUIRE(positions.size() == 11);
+    for (std::size_t i = 0; i < 10; ++i) CHECK(positions[i].to_text() == played.plies[i].position_before);
+    // A model built by hand (no positions held) gives the same positions from its texts.
+    const std::vector<AnyPosition> by_text = game_positions(played);
+    REQUIRE(by_text.size() == 11);
+    CHECK(by_text.back() == positions.back());
+
+    // The data: each ply's changes lead to the replayed board; comments, NAGs and the variation come along.
+    const ptree data = viewer_data(g);
+    CHECK(data.get<std::string>("kind") == "Gounki");
+    CHECK(std::stoi(data.get<std::string>("size")) == 8);
+    CHECK(texts(data.get_child("start.c")) == std::vector<std::string>{"Before the game."});
+    check_steps(data, positions);
+    std::vector<ptree> steps;
+    for (const auto& step : data.get_child("plies")) steps.push_back(step.second);
+    CHECK(steps[0].get<std::string>("m") == played.plies[0].move);
+    CHECK(steps[0].get<std::string>("no") == "1.");
+    CHECK(steps[3].get<std::string>("no") == "2...");
+    CHECK(texts(steps[0].get_child("c")) == std::vector<std::string>{"A quiet start."});
+    CHECK(steps[2].get<std::string>("nag") == "!");
+    CHECK(steps[3].get<std::string>("nag") == "?!");
+    CHECK(std::stoi(steps[0].get<std::string>("pieces")) == 32);
+    CHECK_FALSE(steps[1].get_child_optional("lines").has_value());
+    const ptree& line = steps[3].get_child("lines").begin()->second;
+    CHECK(line.get<std::string>("name") == "Variation 1");
+    const auto boards = line_boards(line, positions[3]);
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0] == board_cells(var.moves[0].after));
+    CHECK(boards[1] == board_cells(var.moves[1].after));
+    CHECK(texts(line.get_child("moves").begin()->second.get_child("c")) == std::vector<std::string>{"The other way."});
+
+    // The page: the static move list shows them too, the viewer holds the final position, the
+    // markup stays well formed and self-contained.
+    ReportModel m;
+    m.games = {g};
+    const std::string html = render_html(m);
+    INFO(check_markup(html));
+    CHECK(check_markup(html).empty());
+    check_self_contained(html);
+    CHECK(count_of(html, "<span class=\"comment\">{A quiet start.}</span>") == 1);
+    CHECK(count_of(html, "<span class=\"comment\">{Before the game.}</span>") == 1);
+    CHECK(count_of(html, "<span class=\"nag\">?!</span>") == 1);
+    CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"4\" data-line=\"0\" data-step=\"1\">" + xml_escape(alt[1])) == 1);
+    CHECK(count_of(html, "<div class=\"viewer\" data-for=\"game-1\">") == 1);
+    CHECK(count_of(between(html, "<div class=\"vboard\">", "</svg>"), "<title>" + xml_escape(positions.back().to_text())) == 1);
+    CHECK(count_of(html, "<script>//<![CDATA[") == 1);
+    CHECK(count_of(html, "</script>") == 2);
+    // Markdown writes them the same way, in the move text.
+    const std::string markdown = render_markdown(m);
+    CHECK(count_of(markdown, "_{Before the game.}_ 1. ") == 1);
+    CHECK(count_of(markdown, " _{A quiet start.}_ ") == 1);
+    CHECK(count_of(markdown, "?! _{Bob's doubt.}_ (2... ") == 1);
+    CHECK(count_of(markdown, " _{The other way.}_ 3. ") == 1);
+    // The data block cannot be cut short by markup in a comment.
+    GameReport tricky = g;
+    tricky.plies[0].comments = {"</script><b>&"};
+    const std::string json = viewer_json(tricky);
+    CHECK(json.find('<') == std::string::npos);
+    CHECK(json.find("\\u003c/script\\u003e\\u003cb\\u003e\\u0026") != std::string::npos);
+}
+
+TEST_CASE("the interactive board of a stone game: numbered stones, captures and the engine's line", "[report][viewer][stones]") {
+    const std::string text = "[Game \"Ninuki\"]\n[Size \"15\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"*\"]\n\n"
+                             "1. h8 i8 2. a1 j8 3. k8 {Takes two.} ( 3. a2 a3 ) *\n";
+    const std::vector<parser::GameRecord> records = parser::read_records(text);
+    REQUIRE(records.size() == 1);
+    REQUIRE(records[0].status == parser::GameStatus::valid);
+    GameReport g = game_report(records[0]);
+    REQUIRE(g.plies.size() == 5);
+    const std::vector<AnyPosition> positions = game_positions(g);
+    REQUIRE(positions.size() == 6);
+    CHECK(positions.back().stones()->captured(Color::black) == 2);
+    // A judged ply with the engine's line and its positions (as report::game_report fills them from a judgement).
+    Judgement j;
+    j.best_move = "g8";
+    j.best_line = {"g8", "g9"};
+    AnyPosition after = positions[4];
+    for (const std::string& m : j.best_line) {
+        after.play(std::get<Move>(after.parse_move(m)));
+        j.best_line_after.push_back(after);
+    }
+    j.verdict = Verdict::mistake;
+    j.played = {-1.5, 0};
+    j.expected_after = 0.3;
+    g.plies[4].judgement = j;
+
+    const ptree data = viewer_data(g);
+    CHECK(data.get<std::string>("kind") == "Ninuki");
+    CHECK(std::stoi(data.get<std::string>("size")) == 15);
+    CHECK(data.get<std::string>("fixed") == "Black");
+    check_steps(data, positions);
+    std::vector<ptree> steps;
+    for (const auto& step : data.get_child("plies")) steps.push_back(step.second);
+    // The capturing move: its stone numbered 5, the two taken stones emptied, only the new stone marked.
+    std::vector<std::string> d;
+    for (const auto& c : steps[4].get_child("d")) {
+        auto it = c.second.begin();
+        const std::string cell = it->second.get_value<std::string>();
+        d.push_back(cell + "=" + (++it)->second.get_value<std::string>());
+    }
+    std::sort(d.begin(), d.end());
+    CHECK(d ==
+          std::vector<std::string>{std::to_string(8 + 15 * 7) + "=", std::to_string(9 + 15 * 7) + "=",
+                                   std::to_string(10 + 15 * 7) + "=b5"});
+    CHECK(texts(steps[4].get_child("last")) == std::vector<std::string>{std::to_string(10 + 15 * 7)});
+    CHECK(steps[4].get<std::string>("st") == "White to move \u00b7 Captured: Black 2, White 0");
+    CHECK(std::stoi(steps[4].get<std::string>("pieces")) == 3);
+    // Scores from Black's side: a Black move's score as it is.
+    CHECK(steps[4].get<std::string>("eval") == "Black -1.5 (30%)");
+    CHECK(steps[4].get<std::string>("v") == "mistake");
+    std::vector<ptree> lines;
+    for (const auto& l : steps[4].get_child("lines")) lines.push_back(l.second);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].get<std::string>("name") == "Variation 1");
+    CHECK(lines[1].get<std::string>("name") == "Engine's best line");
+    const auto best = line_boards(lines[1], positions[4]);
+    REQUIRE(best.size() == 2);
+    CHECK(best[1] == board_cells(j.best_line_after[1]));
+    CHECK(lines[1].get_child("moves").begin()->second.get<std::string>("no") == "3.");
+
+    // The page names Black first and gives the result as stone players write it.
+    g.result = "0-1";
+    ReportModel m;
+    m.games = {g};
+    const std::string html = render_html(m);
+    CHECK(check_markup(html).empty());
+    CHECK(count_of(html, "Game 1: Bea \u2013 Wim, B+") == 1);
+    CHECK(count_of(html, "<p class=\"legend\">Black's expected result after each ply") == 1);
+}
+
+TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one page per game and an index",
+          "[report][viewer]") {
+    const TempDir scratch("report");
+    const std::string db = scratch.file("games.db");
+    const GameReport a = play_generated(9);
+    std::string records = "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n";
+    for (std::size_t i = 0; i < a.plies.size(); ++i)
+        records += (i % 2 == 0 ? std::to_string(i / 2 + 1) + ". " : std::string()) + a.plies[i].move + " ";
+    records += "{The end.} *\n\n[Game \"Ninuki\"]\n[Size \"15\"]\n[Result \"*\"]\n\n1. h8 i8 2. a1 j8 3. k8 *\n\n";
+    records += "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"0-1\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. "
+               "l8 0-1\n";
+    write_text(scratch / "games.gpn", records);
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(db) + " " + shell_quoted(scratch / "games.gpn")).status == 0);
+
+    CliRun r = run_gounki("report --quiet --db " + shell_quoted(db) + " --all --summary -o " + shell_quoted(scratch / "s.html"));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const std::string summary = slurp(scratch / "s.html");
+    CHECK(check_markup(summary).empty());
+    CHECK(count_of(summary, "<section id=\"players\">") == 1);
+    CHECK(count_of(summary, "<section id=\"openings\">") == 1);
+    CHECK(count_of(summary, "<table class=\"games\">") == 1);
+    CHECK(count_of(summary, "<section class=\"game") == 0);
+    CHECK(count_of(summary, "<script") == 0);
+    CHECK(count_of(summary, "<td>Bea \u2013 Wim</td><td>B+</td>") == 1);
+
+    const auto dir = scratch / "split";
+    r = run_gounki("report --db " + shell_quoted(db) + " --all --split " + shell_quoted(dir) + " --json");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(count_of(r.out, "\"files\":4") == 1);
+    const std::string index = slurp(dir / "index.html");
+    CHECK(check_markup(index).empty());
+    CHECK(count_of(index, "<section class=\"game") == 0);
+    for (const char* id : {"1", "2", "3"}) {
+        INFO(id);
+        const std::string name = std::string("game-") + id + ".html";
+        CHECK(count_of(index, "<a href=\"" + name + "\">") == 1);
+        const std::string page = slurp(dir / name);
+        CHECK(check_markup(page).empty());
+        CHECK(count_of(page, "<section class=\"game") == 1);
+        CHECK(count_of(page, "<div class=\"viewer\"") == 1);
+        CHECK(count_of(page, "<script type=\"application/json\" class=\"viewer-data\"") == 1);
+        CHECK(count_of(page, "<a href=\"index.html\">") == 1);
+        CHECK(count_of(page, std::string("<h2>Game ") + id + " (#" + id + "): ") == 1); // numbered as in the index
+    }
+    CHECK(count_of(slurp(dir / "game-1.html"), "<span class=\"comment\">{The end.}</span>") == 1);
+    const std::string gomoku = slurp(dir / "game-3.html");
+    CHECK(count_of(gomoku, "Bea \u2013 Wim, B+</h2>") == 1);
+    CHECK(count_of(gomoku, "Not judged (gounki analyze judges it): no evaluation graph.") == 1); // a flat line says nothing
+    CHECK(count_of(gomoku, "<svg class=\"graph\"") == 0);
+
+    // What does not fit is refused before anything is written.
+    for (const std::string& bad :
+         {std::string(" --split ") + shell_quoted(dir) + " -o x.html", std::string(" --summary --format md -o -"),
+          std::string(" --split ") + shell_quoted(scratch / "md") + " --format md",
+          std::string(" --summary --split ") + shell_quoted(scratch / "both")}) {
+        INFO(bad);
+        r = run_gounki("report --db " + shell_quoted(db) + " --all" + bad);
+        CHECK(r.status == 2);
+        CHECK(count_of(r.err, "gounki report:") == 1);
+    }
+    CHECK_FALSE(std::filesystem::exists(scratch / "md"));
+    CHECK_FALSE(std::filesystem::exists(scratch / "both"));
+    // A file where the directory should be.
+    write_text(scratch / "file", "x");
+    r = run_gounki("report --db " + shell_quoted(db) + " --all --split " + shell_quoted(scratch / "file"));
+    CHECK(r.status != 0);
+    CHECK(count_of(r.err, "cannot make the directory") == 1);
 }

@@ -525,6 +525,12 @@ std::string check_markup(const std::string& s) {
             i += 3;
             continue;
         }
+        if (s.compare(i, 9, "<![CDATA[") == 0) { // an inline script's text
+            i = s.find("]]>", i);
+            if (i == std::string::npos) return "open CDATA section";
+            i += 3;
+            continue;
+        }
         if (s.compare(i, 2, "<!") == 0 || s.compare(i, 2, "<?") == 0) {
             i = s.find('>', i) + 1;
             continue;

@@ -1,0 +1,419 @@
+#include "protocol/brain_client.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+extern char** environ;
+
+namespace gounki::protocol {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+std::optional<int> whole(std::string_view s) {
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    int n = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return n;
+}
+
+// "x,y" as two whole numbers.
+std::optional<std::pair<int, int>> xy(std::string_view s) {
+    const std::size_t comma = s.find(',');
+    if (comma == std::string_view::npos) return std::nullopt;
+    const auto x = whole(trimmed(s.substr(0, comma))), y = whole(trimmed(s.substr(comma + 1)));
+    if (!x || !y) return std::nullopt;
+    return std::pair{*x, *y};
+}
+
+// An evaluation word: a whole number, winN / lossN, +MN / -MN / MN.
+std::optional<analysis::Score> eval_word(std::string_view w) {
+    const auto proven = [](std::string_view digits, bool win) -> std::optional<analysis::Score> {
+        const auto n = whole(digits);
+        if (!n || *n < 0 || *n > analysis::max_ply) return std::nullopt;
+        return win ? analysis::win_at(std::max(*n, 1)) : analysis::loss_at(std::max(*n, 0));
+    };
+    if (w.rfind("win", 0) == 0) return proven(w.substr(3), true);
+    if (w.rfind("loss", 0) == 0) return proven(w.substr(4), false);
+    if (w.size() > 1 && w[0] == 'm') return proven(w.substr(1), true);
+    if (w.size() > 2 && (w[0] == '+' || w[0] == '-') && w[1] == 'm') return proven(w.substr(2), w[0] == '+');
+    const auto n = whole(w);
+    if (!n) return std::nullopt;
+    // A heuristic value stays heuristic, however large the brain's scale.
+    return std::clamp<analysis::Score>(*n, -analysis::score_heuristic_max, analysis::score_heuristic_max);
+}
+
+// A brain's text in an error message, cut after 80 characters.
+std::string quoted(std::string_view s) { return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'"); }
+
+} // namespace
+
+std::optional<BrainInfo> parse_brain_message(std::string_view text) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : text) {
+        if (std::isspace(static_cast<unsigned char>(c)) || c == '|' || c == '=' || c == ':') {
+            if (!word.empty()) words.push_back(lower(word));
+            word.clear();
+        } else word += c;
+    }
+    if (!word.empty()) words.push_back(lower(word));
+    BrainInfo info;
+    bool said = false;
+    for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+        const std::string& key = words[i];
+        const std::string& value = words[i + 1];
+        if (key == "depth") {
+            if (const auto d = whole(value.substr(0, value.find('-'))); d && *d >= 0) info.depth = *d, said = true;
+        } else if (key == "eval" || key == "ev" || key == "score" || key == "evaluation") {
+            if (const auto e = eval_word(value)) info.eval = e, said = true;
+        } else if (key == "pv" || key == "bestline") {
+            info.pv.clear();
+            for (std::size_t j = i + 1; j < words.size(); ++j) {
+                const auto p = xy(words[j]);
+                if (!p) break;
+                info.pv.push_back(*p);
+            }
+        }
+    }
+    if (!said) return std::nullopt;
+    return info;
+}
+
+std::optional<int> gomocup_rule(const stones::Rules& rules) {
+    if (rules.captures()) return std::nullopt;
+    if (rules.kind == GameKind::renju) return 4;
+    return rules.exact_five ? 1 : 0;
+}
+
+// The child process: spawned through /bin/sh in its own process group, killed with the group.
+class BrainProcess {
+public:
+    explicit BrainProcess(const std::string& command) {
+        int in[2], out[2];
+        if (::pipe2(in, O_CLOEXEC) != 0) throw BrainError(std::string("cannot make a pipe: ") + std::strerror(errno));
+        if (::pipe2(out, O_CLOEXEC) != 0) {
+            ::close(in[0]), ::close(in[1]);
+            throw BrainError(std::string("cannot make a pipe: ") + std::strerror(errno));
+        }
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        posix_spawnattr_setpgroup(&attr, 0);
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGPIPE);
+        sigaddset(&defaults, SIGINT);
+        posix_spawnattr_setsigdefault(&attr, &defaults);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+        const std::string script = "exec " + command;
+        const char* argv[] = {"sh", "-c", script.c_str(), nullptr};
+        const int rc = ::posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        ::close(in[0]);
+        ::close(out[1]);
+        if (rc != 0) {
+            ::close(in[1]), ::close(out[0]);
+            throw BrainError(std::string("cannot start /bin/sh: ") + std::strerror(rc));
+        }
+        to_ = in[1];
+        from_ = out[0];
+    }
+    ~BrainProcess() { kill(); }
+    BrainProcess(const BrainProcess&) = delete;
+    BrainProcess& operator=(const BrainProcess&) = delete;
+
+    // False when the brain no longer reads (it exited).
+    bool send(std::string_view line) {
+        std::string text(line);
+        text += '\n';
+        // A brain that exited makes write() raise SIGPIPE: blocked here, taken back before returning.
+        sigset_t pipe_set, old;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+        std::size_t done = 0;
+        bool ok = true;
+        while (done < text.size()) {
+            const ssize_t n = ::write(to_, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                ok = false;
+                break;
+            }
+            done += std::size_t(n);
+        }
+        if (!ok) {
+            const timespec zero{0, 0};
+            while (sigtimedwait(&pipe_set, nullptr, &zero) == SIGPIPE) {}
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        return ok;
+    }
+
+    enum class Read { line, closed, timeout };
+    // The next line (without its CR LF), waiting until `deadline`.
+    Read read_line(std::string& line, Clock::time_point deadline) {
+        for (;;) {
+            if (const std::size_t nl = buffer_.find('\n'); nl != std::string::npos) {
+                line = buffer_.substr(0, nl);
+                buffer_.erase(0, nl + 1);
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                return Read::line;
+            }
+            if (buffer_.size() > max_line) { // no line end in a megabyte: handed over as it is, and refused
+                line = std::move(buffer_);
+                buffer_.clear();
+                return Read::line;
+            }
+            if (closed_) return Read::closed;
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            if (left <= 0) return Read::timeout;
+            pollfd fd{from_, POLLIN, 0};
+            const int r = ::poll(&fd, 1, int(std::min<long long>(left, 1 << 30)));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) continue; // the deadline is checked above
+            char chunk[4096];
+            const ssize_t n = ::read(from_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) closed_ = true;
+            else buffer_.append(chunk, std::size_t(n));
+        }
+    }
+
+    // "exited with status 3", "killed by signal 11 (Segmentation fault)", "still running".
+    std::string exit_text() {
+        if (pid_ < 0) return status_text_;
+        int status = 0;
+        for (int i = 0; i < 50; ++i) { // a brain that closed its output is usually exiting: wait up to 0.5 s
+            const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+            if (r == pid_) {
+                pid_ = -1;
+                status_text_ = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
+                    : WIFSIGNALED(status)        ? "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                        std::string(strsignal(WTERMSIG(status))) + ")"
+                                          : std::string("stopped");
+                return status_text_;
+            }
+            ::usleep(10'000);
+        }
+        return "closed its output";
+    }
+
+    // Closes the pipes and kills the process group; waits for the child.
+    void kill() {
+        if (to_ >= 0) ::close(to_), to_ = -1;
+        if (from_ >= 0) ::close(from_), from_ = -1;
+        if (pid_ > 0) {
+            ::kill(-pid_, SIGKILL);
+            int status = 0;
+            while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
+            pid_ = -1;
+        }
+    }
+
+    // After END: a moment to exit on its own, then the kill.
+    void finish() {
+        if (to_ >= 0) ::close(to_), to_ = -1;
+        for (int i = 0; i < 20 && pid_ > 0; ++i) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) pid_ = -1;
+            else ::usleep(10'000);
+        }
+        kill();
+    }
+
+private:
+    static constexpr std::size_t max_line = 1 << 20;
+    pid_t pid_ = -1;
+    int to_ = -1, from_ = -1;
+    std::string buffer_;
+    bool closed_ = false;
+    std::string status_text_;
+};
+
+BrainClient::BrainClient(BrainSettings settings) : settings_(std::move(settings)) {
+    const std::string_view cmd = trimmed(settings_.command);
+    name_ = std::string(cmd.substr(0, cmd.find_first_of(" \t")));
+    if (name_.empty()) throw BrainError("the engine command is empty");
+    process_ = std::make_unique<BrainProcess>(settings_.command);
+    if (!process_->send("ABOUT")) fail("stopped (" + process_->exit_text() + ") before ABOUT");
+    const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
+    do { // a brain may greet with MESSAGE or DEBUG lines first
+        about_ = std::string(trimmed(read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line")));
+    } while (lower(about_).rfind("message", 0) == 0 || lower(about_).rfind("debug", 0) == 0);
+    if (about_.rfind("UNKNOWN", 0) == 0 || about_.rfind("ERROR", 0) == 0) return; // no ABOUT: named by its command
+    // name="Rapfi", version="2023", author="...": the name and version.
+    const auto field = [&](std::string_view key) -> std::string {
+        const std::string low = lower(about_);
+        const std::size_t at = low.find(std::string(key) + "=\"");
+        if (at == std::string::npos) return {};
+        const std::size_t from = at + key.size() + 2, to = about_.find('"', from);
+        return to == std::string::npos ? std::string() : about_.substr(from, to - from);
+    };
+    const std::string name = field("name"), version = field("version");
+    if (!name.empty()) name_ = version.empty() ? name : name + " " + version;
+}
+
+BrainClient::~BrainClient() {
+    if (!process_) return;
+    process_->send("END");
+    process_->finish();
+}
+
+void BrainClient::fail(const std::string& what) {
+    std::string text = "engine " + quoted(name_) + " " + what;
+    if (process_) {
+        process_->kill();
+        process_.reset();
+    }
+    throw BrainError(text);
+}
+
+std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms,
+                                         std::string_view waiting_for) {
+    if (!process_) fail("was stopped after an earlier failure");
+    std::string line;
+    switch (process_->read_line(line, deadline)) {
+    case BrainProcess::Read::line: return line;
+    case BrainProcess::Read::closed:
+        fail("stopped (" + process_->exit_text() + ") while gounki waited for " + std::string(waiting_for));
+    case BrainProcess::Read::timeout:
+        fail("hung: no answer within " + std::to_string(timeout_ms) + " ms while gounki waited for " + std::string(waiting_for));
+    }
+    fail("read nothing");
+}
+
+void BrainClient::expect_ok(std::string_view after) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
+    for (;;) {
+        const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "OK after " + std::string(after));
+        const std::string_view t = trimmed(line);
+        if (lower(t) == "ok") return;
+        if (lower(t).rfind("message", 0) == 0 || lower(t).rfind("debug", 0) == 0) continue;
+        fail("answered " + quoted(t) + " to " + std::string(after) + " (expected OK)");
+    }
+}
+
+void BrainClient::new_game(const stones::Rules& rules) {
+    const auto rule = gomocup_rule(rules);
+    if (!rule)
+        throw BrainError("Gomocup brains play freestyle, standard and Renju; " + std::string(game_kind_name(rules.kind)) +
+                         "'s captures are not part of their protocol");
+    if (!process_) fail("was stopped after an earlier failure");
+    if (size_ != rules.size) {
+        if (!process_->send("START " + std::to_string(rules.size))) fail("stopped (" + process_->exit_text() + ") before START");
+        expect_ok("START " + std::to_string(rules.size));
+        size_ = rules.size;
+        for (const std::string& line :
+             {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
+              std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
+              settings_.max_node ? "INFO max_node " + std::to_string(settings_.max_node) : std::string()})
+            if (!line.empty() && !process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
+        rule_ = -1;
+    }
+    if (rule_ != *rule && !process_->send("INFO rule " + std::to_string(*rule)))
+        fail("stopped (" + process_->exit_text() + ") while reading INFO");
+    rule_ = *rule;
+}
+
+BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string_view after) {
+    BrainAnswer answer;
+    const int timeout = settings_.turn_ms + settings_.grace_ms();
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout);
+    for (;;) {
+        const std::string line = read_line_until(deadline, timeout, "a move after " + std::string(after));
+        const std::string_view t = trimmed(line);
+        const std::string low = lower(t);
+        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) {
+            answer.messages.emplace_back(t);
+            if (low.rfind("message", 0) != 0) continue;
+            if (const auto info = parse_brain_message(t.substr(7))) {
+                if (info->eval) answer.eval = info->eval;
+                if (info->depth) answer.depth = info->depth;
+                if (!info->pv.empty()) {
+                    answer.pv.clear();
+                    for (const auto& [x, y] : info->pv) {
+                        if (x < 0 || y < 0 || x >= pos.size() || y >= pos.size()) break;
+                        answer.pv.push_back(stones::point_from_top_left(x, y, pos.size()));
+                    }
+                }
+            }
+            continue;
+        }
+        if (low.rfind("error", 0) == 0 || low.rfind("unknown", 0) == 0) fail("refused " + std::string(after) + ": " + quoted(t));
+        const auto p = xy(t);
+        if (!p) fail("answered " + quoted(t) + " to " + std::string(after) + " (expected a move x,y)");
+        answer.x = p->first;
+        answer.y = p->second;
+        if (p->first < 0 || p->second < 0 || p->first >= pos.size() || p->second >= pos.size())
+            fail("answered " + quoted(t) + " to " + std::string(after) + ": off the " + std::to_string(pos.size()) + "x" +
+                 std::to_string(pos.size()) + " board");
+        answer.point = stones::point_from_top_left(p->first, p->second, pos.size());
+        if (const auto e = pos.check(Move::placement(answer.point)); e != stones::PlaceError::none)
+            fail("answered " + quoted(t) + " to " + std::string(after) + ": not a legal move (" +
+                 std::string(stones::place_error_text(e)) + ")");
+        return answer;
+    }
+}
+
+BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {
+    if (!process_) fail("was stopped after an earlier failure");
+    if (pos.stone_count() == 0) return begin(pos);
+    std::vector<int> points(order.begin(), order.end());
+    if (points.empty())
+        for (int p = 0; p < stones::point_count; ++p)
+            if (pos.on_board(p) && pos.at(p) != stones::Stone::empty) points.push_back(p);
+    const stones::Stone own = stones::stone_of(pos.side_to_move());
+    std::string text = "BOARD\n";
+    for (int p : points)
+        text += std::to_string(stones::top_left_x(p)) + "," + std::to_string(stones::top_left_y(p, pos.size())) + "," +
+            (pos.at(p) == own ? "1" : "2") + "\n";
+    text += "DONE";
+    if (!process_->send(text)) fail("stopped (" + process_->exit_text() + ") before BOARD");
+    return read_move(pos, "BOARD");
+}
+
+BrainAnswer BrainClient::turn(const stones::StonePosition& after_opponent, int point) {
+    if (!process_) fail("was stopped after an earlier failure");
+    const std::string cmd = "TURN " + std::to_string(stones::top_left_x(point)) + "," +
+        std::to_string(stones::top_left_y(point, after_opponent.size()));
+    if (!process_->send(cmd)) fail("stopped (" + process_->exit_text() + ") before " + cmd);
+    return read_move(after_opponent, cmd);
+}
+
+BrainAnswer BrainClient::begin(const stones::StonePosition& empty) {
+    if (!process_) fail("was stopped after an earlier failure");
+    if (!process_->send("BEGIN")) fail("stopped (" + process_->exit_text() + ") before BEGIN");
+    return read_move(empty, "BEGIN");
+}
+
+} // namespace gounki::protocol

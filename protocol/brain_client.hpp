@@ -1,0 +1,121 @@
+#pragma once
+// The manager side of the Gomocup ("Piskvork") protocol: gounki drives an external brain (any
+// Gomoku engine that speaks the protocol) as a child process, asks it for moves and reads its
+// evaluations (README "Judging with an external engine").
+//
+// The child runs `CMD ARGS` through /bin/sh in its own process group, standard input and output
+// connected to gounki by pipes (its standard error is gounki's). Commands sent: START n, INFO
+// timeout_turn / timeout_match / time_left / max_memory / rule (and max_node when a node budget is
+// given: an extension of the protocol that brains which do not know it pass over), BOARD ... DONE,
+// BEGIN, TURN x,y,
+// ABOUT and END. Coordinates count from 0, x from the left and y from the top.
+//
+// Lines read: a move "x,y"; `MESSAGE text` (depth, eval and pv read leniently: parse_brain_message);
+// `DEBUG text`; `ERROR text` and `UNKNOWN text` (a failure); `OK`. A brain that exits, says nothing
+// within the time for a move plus a grace, answers something else, or answers an occupied,
+// off-board or illegal point (a Renju-forbidden point for Black) is killed and a BrainError says
+// what happened, naming the engine.
+//
+// Not thread-safe: one BrainClient per thread (each with its own child process).
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/score.hpp"
+#include "core/stones/position.hpp"
+
+namespace gounki::protocol {
+
+// A brain failed (hung, crashed, answered garbage or an illegal move); the brain was killed.
+struct BrainError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What one MESSAGE line says about the search, as far as it says it.
+struct BrainInfo {
+    int depth = 0; // 0: not said
+    // The evaluation for the brain's side: heuristic units, or a proven result (analysis/score.hpp)
+    // for "winN" / "lossN" / "+MN" / "-MN".
+    std::optional<analysis::Score> eval;
+    std::vector<std::pair<int, int>> pv; // x,y points after "pv"
+};
+
+// Reads a MESSAGE line's text (without "MESSAGE"): words "depth N" (or "depth N-M"), "eval V" /
+// "ev V" / "score V" (V a whole number, winN, lossN, +MN or -MN), "pv x,y x,y ...", in any case,
+// with '|', ':' or '=' allowed between and after words. Nothing when it names no depth and no eval.
+std::optional<BrainInfo> parse_brain_message(std::string_view text);
+
+// The INFO rule of a stone game: 0 freestyle Gomoku, 1 standard (exactly five), 4 Renju; nothing
+// for games with captures (Ninuki, Pente), which the protocol's brains do not play.
+std::optional<int> gomocup_rule(const stones::Rules& rules);
+
+struct BrainSettings {
+    std::string command; // run through /bin/sh -c
+    int turn_ms = 1000; // INFO timeout_turn
+    std::uint64_t max_node = 0; // INFO max_node when above 0 (an extension: brains that know it search so many nodes)
+    std::int64_t max_memory = std::int64_t(256) << 20; // INFO max_memory, bytes
+    int start_timeout_ms = 30'000; // for START and ABOUT (a brain may load its network first)
+    // How long past timeout_turn a brain may take to answer before it counts as hung.
+    int grace_ms() const { return std::max(1000, turn_ms / 2); }
+};
+
+// The brain's move and what its MESSAGE lines said while it thought.
+struct BrainAnswer {
+    int point = stones::no_point;
+    int x = 0, y = 0;
+    std::optional<analysis::Score> eval; // the last MESSAGE that had one
+    int depth = 0;
+    std::vector<int> pv; // points; starts with the brain's move when the brain said so
+    std::vector<std::string> messages; // MESSAGE and DEBUG lines as read
+};
+
+class BrainProcess;
+
+class BrainClient {
+public:
+    // Starts the brain and asks it ABOUT (its name and version); throws BrainError.
+    explicit BrainClient(BrainSettings settings);
+    ~BrainClient(); // END, then the process is killed if it has not exited
+    BrainClient(const BrainClient&) = delete;
+    BrainClient& operator=(const BrainClient&) = delete;
+
+    const BrainSettings& settings() const { return settings_; }
+    // "NAME VERSION" from ABOUT; the command's first word when the brain does not say.
+    const std::string& name() const { return name_; }
+    const std::string& about() const { return about_; } // the ABOUT line as read
+
+    // Sends START (when the size changed or no game was started) and the INFO keys for `rules`.
+    void new_game(const stones::Rules& rules);
+    // The brain's move in `pos` given as a board (BOARD ... DONE, or BEGIN on an empty board):
+    // `order` lists the stones in the order they were played (empty: board order). The brain's
+    // own stones are those of the side to move. Throws BrainError on a failure or an illegal answer.
+    BrainAnswer think(const stones::StonePosition& pos, std::span<const int> order = {});
+    // The opponent played `point`: TURN x,y and the brain's answer (the brain keeps the game).
+    BrainAnswer turn(const stones::StonePosition& after_opponent, int point);
+    // The brain moves first on an empty board: BEGIN.
+    BrainAnswer begin(const stones::StonePosition& empty);
+
+private:
+    [[noreturn]] void fail(const std::string& what);
+    // The next line; a failure when the brain stops or says nothing up to `deadline` (`timeout_ms`
+    // being the whole wait, for the message).
+    std::string read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms, std::string_view waiting_for);
+    void expect_ok(std::string_view after);
+    BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
+
+    BrainSettings settings_;
+    std::unique_ptr<BrainProcess> process_;
+    std::string name_, about_;
+    int size_ = 0; // of the last START
+    int rule_ = -1;
+};
+
+} // namespace gounki::protocol
