@@ -292,6 +292,11 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
         "tree --json",
         import + " --replace",
         "games --json",
+        "analyze 1 --depth 2 --quiet",
+        "analyze 1 --depth 2 --quiet", // already judged: skipped
+        "analyze 1 --depth 2 --quiet --force", // judged again: replaces the stored judgement
+        "report 1 --format gpn -o -",
+        "report --all --format md -o -",
     };
     for (const std::string& c : commands) {
         INFO(c);
