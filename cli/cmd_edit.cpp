@@ -56,9 +56,9 @@ int run_edit(const QCommandLineParser& p) {
     int code = exit_ok;
     db::TagEdit edit;
     if (!read_edit(self, p, edit, code)) return code;
-    // A database that is not there is not created by asking for a change.
-    if (!std::filesystem::exists(db_path(p))) {
-        print_err("gounki edit: no database at '" + db_path(p) + "' (import games to create one)\n");
+    // A database file that is not there is not created by asking for a change.
+    if (!db::is_postgres_url(db_path(p)) && !std::filesystem::exists(db_path(p))) {
+        print_err("gounki edit: no database at '" + db_path(p) + "' (import games to create one)\n"); // a file
         return exit_usage;
     }
     auto database = open_database(self, p, db::Access::read_write);

@@ -84,7 +84,7 @@ void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double
                                       {"rejected", s.rejected},
                                       {"prefix_flagged", s.prefix_flagged},
                                       {"replaced", s.replaced}});
-        o.insert("database", QString::fromStdString(db_path(p)));
+        o.insert("database", QString::fromStdString(db::redacted_url(db_path(p))));
         o.insert("seconds", seconds);
         o.insert("phases_s", import_phases_json(s));
         o.insert("io_errors", io_errors);

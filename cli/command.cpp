@@ -27,6 +27,7 @@ const Command command_table[] = {
     {"export", "write games of the game database to a record file", describe_export, run_export},
     {"edit", "change a stored game's tags (players, date, result...), keeping the tree in step", describe_edit, run_edit},
     {"delete", "delete games from the game database (ids, ranges or filters)", describe_delete, run_delete},
+    {"copy", "copy a whole collection between databases (SQLite files, PostgreSQL servers)", describe_copy, run_copy},
     {"dbbench", "benchmark the game database on random games", describe_dbbench, run_dbbench, true},
     {"board", "draw a position as an SVG or text diagram, with an optional move arrow", describe_board, run_board},
     {"analyze", "judge stored games with the engine: best moves, verdicts, accuracy (stored, resumable)", describe_analyze,

@@ -141,6 +141,8 @@ void describe_edit(QCommandLineParser&);
 int run_edit(const QCommandLineParser&);
 void describe_delete(QCommandLineParser&);
 int run_delete(const QCommandLineParser&);
+void describe_copy(QCommandLineParser&);
+int run_copy(const QCommandLineParser&);
 void describe_dbbench(QCommandLineParser&);
 int run_dbbench(const QCommandLineParser&);
 void describe_board(QCommandLineParser&);

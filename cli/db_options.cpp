@@ -11,7 +11,10 @@
 namespace gounki::cli {
 
 void add_db_option(QCommandLineParser& p) {
-    p.addOption({"db", "The database file (default: $GOUNKI_DB, else ./gounki.db).", "path"});
+    p.addOption({"db",
+                 "The database: an SQLite file, or a PostgreSQL server as postgresql://USER@HOST/DBNAME "
+                 "(default: $GOUNKI_DB, else ./gounki.db).",
+                 "path|url"});
 }
 
 std::string db_path(const QCommandLineParser& p) {
@@ -206,7 +209,7 @@ std::optional<db::StoredGame> stored_game(const Command& cmd, const QCommandLine
         return std::nullopt;
     }
     if (!game)
-        print_err("gounki " + std::string(cmd.name) + ": no game with id " + std::to_string(id) + " in " + db_path(p) + "\n");
+        print_err("gounki " + std::string(cmd.name) + ": no game with id " + std::to_string(id) + " in " + db::redacted_url(db_path(p)) + "\n");
     return game;
 }
 

@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "db/game_db.hpp"
+#include "db/postgres.hpp"
 #include "db/import.hpp"
 
 namespace gounki::cli {

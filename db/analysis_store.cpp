@@ -4,6 +4,7 @@
 #include <cmath>
 #include <span>
 #include <cstdio>
+#include <ctime>
 
 #include "analysis/curve.hpp"
 #include "db/codec.hpp"
@@ -169,12 +170,21 @@ void AnalysisStore::save(std::int64_t game_id, const std::string& settings, cons
                          const std::string& engine) {
     Statement ins(db_, "INSERT INTO analysis_settings (text, engine) VALUES (?1, NULLIF(?2, '')) ON CONFLICT (text) DO NOTHING");
     ins.bind(1, settings).bind(2, engine).run();
+    // A new judgement with the same settings replaces the old one (--force).
     Statement st(db_,
-                 "INSERT OR REPLACE INTO analyses (game_id, settings_id, created, nodes, white_accuracy, "
-                 "black_accuracy, plies) SELECT ?1, id, datetime('now'), ?3, ?4, ?5, ?6 FROM analysis_settings "
-                 "WHERE text = ?2");
+                 "INSERT INTO analyses (game_id, settings_id, created, nodes, white_accuracy, black_accuracy, plies) "
+                 "SELECT ?1, id, ?7, ?3, ?4, ?5, ?6 FROM analysis_settings WHERE text = ?2 "
+                 "ON CONFLICT (game_id, settings_id) DO UPDATE SET created = excluded.created, nodes = excluded.nodes, "
+                 "white_accuracy = excluded.white_accuracy, black_accuracy = excluded.black_accuracy, plies = excluded.plies");
     const std::vector<std::uint8_t> blob = encode_judgement(j);
+    // The time of the judgement in UTC, as 'YYYY-MM-DD HH:MM:SS' (what SQLite's datetime('now') gave).
+    char created[32];
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    std::strftime(created, sizeof created, "%Y-%m-%d %H:%M:%S", &utc);
     st.bind(1, game_id)
+        .bind(7, created)
         .bind(2, settings)
         .bind(3, std::int64_t(j.nodes))
         .bind(4, j.sides[0].accuracy)

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "db/analysis_store.hpp"
+#include "db/postgres.hpp"
 #include "db/schema_sql.hpp"
 
 namespace gounki::db {
@@ -53,6 +54,7 @@ constexpr Migration migrations[] = {
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 
 Database open_file(const std::string& path, Access access) {
+    if (is_postgres_url(path)) return Database(path, access == Access::read_only ? OpenMode::read_only : OpenMode::create);
     std::error_code ec;
     if (access == Access::read_only && !std::filesystem::exists(path, ec))
         throw DbError(sqlite_cantopen, "no database at '" + path + "' (import games to create one)");
@@ -61,7 +63,7 @@ Database open_file(const std::string& path, Access access) {
     return Database(path, access == Access::read_only ? OpenMode::read_only : OpenMode::create);
 }
 
-std::int64_t pragma_int(Database& db, const char* sql) {
+std::int64_t pragma_int(Database& db, std::string_view sql) {
     Statement st(db, sql);
     return st.step() ? st.get_int64(0) : 0;
 }
@@ -131,9 +133,73 @@ Statement& GameDatabase::cached(const std::string& sql) {
 }
 
 void GameDatabase::open_schema(Access access) {
-    const std::string& path = db_.path();
     // Another importer may hold the write lock for a while (a batch, a merge of index runs).
     db_.set_busy_timeout(10 * 60 * 1000);
+    if (db_.is_postgres()) open_server_schema(access);
+    else open_file_schema(access);
+    {
+        Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
+        if (depth.step()) tree_depth_ = depth.get_int(0);
+    }
+    if (access == Access::read_write) create_lookup_indexes();
+}
+
+void GameDatabase::check_schema(std::int64_t version, bool empty, bool ours, Access access) const {
+    const std::string& path = db_.path();
+    if (version > schema_version)
+        throw DbError(0,
+                      "'" + path + "' was written by a newer gounki (schema version " + std::to_string(version) +
+                          "; this gounki knows up to " + std::to_string(schema_version) + "): refusing to use it");
+    if (!empty && !ours)
+        throw DbError(0, "'" + path + "' is " + (db_.is_postgres() ? "a PostgreSQL" : "an SQLite") +
+                             " database but not a gounki database");
+    if (access == Access::read_only && empty)
+        throw DbError(0, "'" + path + "' is empty: not a gounki database yet (import games to create one)");
+    if (access == Access::read_write && db_.read_only())
+        throw DbError(sqlite_readonly, "the database '" + path + "' is read-only: cannot write to it");
+    if (version < schema_version && access == Access::read_only)
+        throw DbError(0,
+                      "'" + path + "' has schema version " + std::to_string(version) + " and needs an upgrade to " +
+                          std::to_string(schema_version) + ": run a command that writes (import) first");
+}
+
+// A PostgreSQL database holds the same tables (each migration's script translated by
+// postgres_ddl); the schema version and the gounki mark are rows of meta, in the current schema
+// (search_path), so one server database can hold several collections in schemas of their own.
+void GameDatabase::open_server_schema(Access access) {
+    const auto read_version = [&](std::int64_t& version, bool& ours) {
+        version = 0;
+        ours = false;
+        if (pragma_int(db_, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'meta'") == 0)
+            return;
+        version = pragma_int(db_, "SELECT coalesce(max(value), 0) FROM meta WHERE name = 'schema_version'");
+        ours = pragma_int(db_, "SELECT count(*) FROM meta WHERE name = 'application_id' AND value = " +
+                                   std::to_string(application_id)) > 0;
+    };
+    std::int64_t version = 0;
+    bool ours = false;
+    read_version(version, ours);
+    const bool empty = pragma_int(db_, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == 0;
+    check_schema(version, empty, ours, access);
+    for (const Migration& m : migrations) {
+        if (version >= m.version) continue;
+        Transaction tx(db_, TransactionKind::immediate);
+        // One migrating connection at a time; another may have migrated meanwhile.
+        db_.exec("SELECT pg_advisory_xact_lock(" + std::to_string(application_id) + ")");
+        read_version(version, ours);
+        if (version >= m.version) continue;
+        if (m.version == 1) db_.exec(postgres_functions());
+        db_.exec(postgres_ddl(m.sql));
+        db_.exec("INSERT INTO meta (name, value) VALUES ('schema_version', " + std::to_string(m.version) + "), "
+                 "('application_id', " + std::to_string(application_id) + ") "
+                 "ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+        tx.commit();
+        version = m.version;
+    }
+}
+
+void GameDatabase::open_file_schema(Access access) {
+    const std::string& path = db_.path();
 
     // Nothing is written before the file is known to be ours and not newer than this build.
     std::int64_t version = 0, app = 0, objects = 0;
@@ -147,20 +213,7 @@ void GameDatabase::open_schema(Access access) {
                           "'" + path + "' is not a gounki database: not an SQLite file, or a damaged one (" + e.what() + ")");
         throw DbError(e.code(), "cannot read '" + path + "': " + e.what());
     }
-    if (version > schema_version)
-        throw DbError(0,
-                      "'" + path + "' was written by a newer gounki (schema version " + std::to_string(version) +
-                          "; this gounki knows up to " + std::to_string(schema_version) + "): refusing to use it");
-    if ((objects > 0 || version > 0) && app != application_id)
-        throw DbError(0, "'" + path + "' is an SQLite database but not a gounki database");
-    if (access == Access::read_only && objects == 0)
-        throw DbError(0, "'" + path + "' is empty: not a gounki database yet (import games to create one)");
-    if (access == Access::read_write && db_.read_only())
-        throw DbError(sqlite_readonly, "the database '" + path + "' is read-only: cannot write to it");
-    if (version < schema_version && access == Access::read_only)
-        throw DbError(0,
-                      "'" + path + "' has schema version " + std::to_string(version) + " and needs an upgrade to " +
-                          std::to_string(schema_version) + ": run a command that writes (import) first");
+    check_schema(version, objects == 0 && version == 0, app == application_id, access);
 
     db_.exec("PRAGMA foreign_keys = ON");
     if (access == Access::read_write) {
@@ -192,12 +245,6 @@ void GameDatabase::open_schema(Access access) {
         tx.commit();
         version = m.version;
     }
-
-    {
-        Statement depth(db_, "SELECT value FROM meta WHERE name = 'tree_depth'");
-        if (depth.step()) tree_depth_ = depth.get_int(0);
-    }
-    if (access == Access::read_write) create_lookup_indexes();
 }
 
 namespace {
@@ -217,7 +264,8 @@ void GameDatabase::drop_lookup_indexes() {
 }
 
 void GameDatabase::create_lookup_indexes() {
-    Statement exists(db_, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1");
+    Statement exists(db_, db_.is_postgres() ? "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?1"
+                                            : "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1");
     bool all = true;
     for (const auto& [name, on] : lookup_indexes) {
         const ResetAtExit done(exists);
@@ -254,7 +302,7 @@ std::vector<std::uint64_t> GameDatabase::position_keys(AnyPosition pos, std::spa
     return keys;
 }
 
-void GameDatabase::checkpoint() { db_.exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
+void GameDatabase::checkpoint() { db_.tune("PRAGMA wal_checkpoint(TRUNCATE)"); }
 
 DatabaseStats GameDatabase::stats() {
     DatabaseStats s;
@@ -266,7 +314,8 @@ DatabaseStats GameDatabase::stats() {
     s.index_runs = pragma_int(db_, "SELECT count(*) FROM position_runs");
     s.index_entries = pragma_int(db_, "SELECT coalesce(sum(entries), 0) FROM position_runs");
     s.tree_rows = pragma_int(db_, "SELECT count(*) FROM tree_stats");
-    s.file_bytes = pragma_int(db_, "PRAGMA page_count") * pragma_int(db_, "PRAGMA page_size");
+    s.file_bytes = db_.is_postgres() ? pragma_int(db_, "SELECT pg_database_size(current_database())")
+                                     : pragma_int(db_, "PRAGMA page_count") * pragma_int(db_, "PRAGMA page_size");
     tx.commit();
     return s;
 }

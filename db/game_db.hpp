@@ -238,6 +238,10 @@ public:
 private:
     friend class Importer;
     void open_schema(Access access);
+    void open_file_schema(Access access); // SQLite
+    void open_server_schema(Access access); // PostgreSQL
+    // Refuses a database written by a newer gounki, another program's, or one not ready for access.
+    void check_schema(std::int64_t version, bool empty, bool ours, Access access) const;
     std::string filter_sql(const GameFilter& filter, std::vector<std::string>& texts, std::vector<std::int64_t>& ints) const;
     std::vector<std::int64_t> filtered_ids(const GameFilter& filter);
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);

@@ -287,7 +287,7 @@ Importer::Importer(GameDatabase& db, ImportOptions options, std::function<void(c
     if (db.sql().read_only()) throw DbError(8, "the database '" + db.sql().path() + "' is read-only");
     // Checkpoint every 64 MB of log rather than every 4 MB: a batch writes ~20 MB, and the pages
     // every batch touches (index interiors, tree counts) are then copied back once, not each time.
-    db.sql().exec("PRAGMA wal_autocheckpoint = 16384");
+    db.sql().tune("PRAGMA wal_autocheckpoint = 16384");
 }
 
 Importer::~Importer() {

@@ -53,15 +53,16 @@ struct Importer::Impl {
           tree_upsert(db,
                       "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
-                      "games = games + excluded.games, white_wins = white_wins + excluded.white_wins, "
-                      "black_wins = black_wins + excluded.black_wins, draws = draws + excluded.draws, "
-                      "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
-                      "THEN excluded.latest_game ELSE latest_game END, "
-                      "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > (latest_date, latest_game) "
-                      "THEN excluded.latest_date ELSE latest_date END"),
+                      "games = tree_stats.games + excluded.games, white_wins = tree_stats.white_wins + excluded.white_wins, "
+                      "black_wins = tree_stats.black_wins + excluded.black_wins, draws = tree_stats.draws + excluded.draws, "
+                      "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
+                      "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_game ELSE tree_stats.latest_game END, "
+                      "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
+                      "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_date ELSE tree_stats.latest_date END"),
           next_id(
               db,
-              "SELECT max((SELECT value FROM meta WHERE name = 'next_game_id'), (SELECT coalesce(max(id), 0) + 1 FROM games))"),
+              "SELECT CASE WHEN m > g THEN m ELSE g END FROM (SELECT (SELECT value FROM meta WHERE name = 'next_game_id') "
+              "AS m, (SELECT coalesce(max(id), 0) + 1 FROM games) AS g) AS ids"),
           set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'") {}
 
     void submit(ImportStats& stats);

@@ -200,7 +200,8 @@ std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepare
     const auto white = player(p.white), black = player(p.black);
     if (!white || !black) return out;
     Statement& st =
-        statement("SELECT id, moves, ply_count FROM games WHERE kind = ?1 AND white_id IS ?2 AND black_id IS ?3 AND date IS ?4 "
+        statement("SELECT id, moves, ply_count FROM games WHERE kind = ?1 AND white_id IS NOT DISTINCT FROM ?2 AND black_id IS NOT DISTINCT FROM ?3 "
+                  "AND date IS NOT DISTINCT FROM ?4 "
                   "AND coalesce(start_position, '') = ?5 ORDER BY id");
     const ResetAtExit done(st);
     st.bind(1, std::int64_t(p.in.kind));

@@ -1,6 +1,7 @@
 // The read side of the game database: listing, position and pattern search, the opening tree,
 // one game, export. Changing stored games (editing tags, deleting) is in db/edit.cpp.
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -38,7 +39,7 @@ struct Params {
     }
 };
 
-// The WHERE condition (on games aliased g) of a filter; "1" when it has none.
+// The WHERE condition (on games aliased g) of a filter; "TRUE" when it has none.
 std::string where(const GameFilter& f, Params& params) {
     std::vector<std::string> terms;
     // Names match as substrings of their folds (db/fold.hpp): any case, any accents.
@@ -64,7 +65,7 @@ std::string where(const GameFilter& f, Params& params) {
     if (f.id_to) terms.push_back("g.id <= " + params.add(*f.id_to));
     if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
     if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
-    if (terms.empty()) return "1";
+    if (terms.empty()) return "TRUE";
     std::string out;
     for (const std::string& t : terms) out += (out.empty() ? "" : " AND ") + t;
     return out;
@@ -158,7 +159,9 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
         if (count.step()) out.total = count.get_int64(0);
     }
     Params page_params = params;
-    const std::string limit = page_params.add(paging.limit), offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
+    // No limit: the greatest one (SQLite's -1 means none; PostgreSQL refuses a negative one).
+    const std::string limit = page_params.add(paging.limit < 0 ? std::numeric_limits<std::int64_t>::max() : paging.limit),
+                      offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
     Statement st(db_,
                  std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + order_by(filter.order) + " LIMIT " +
                      limit + " OFFSET " + offset);
@@ -288,8 +291,8 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
         try {
             std::unique_ptr<Database> own;
             if (index > 0) {
-                own = std::make_unique<Database>(db_.path(), OpenMode::read_only);
-                own->exec("PRAGMA mmap_size = 1073741824");
+                own = db_.open_again(OpenMode::read_only);
+                own->tune("PRAGMA mmap_size = 1073741824");
             }
             Database& conn = own ? *own : db_;
             Statement st(conn, sql);

@@ -1,6 +1,7 @@
 #include "db/sqlite.hpp"
 
 #include "db/fold.hpp"
+#include "db/postgres.hpp"
 
 #include <sqlite3.h>
 
@@ -34,9 +35,19 @@ std::string uri_escape(const std::string& path) {
 
 } // namespace
 
-bool DbError::is_busy() const { return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED; }
+bool DbError::is_busy() const {
+    return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED || sqlstate_ == "40001" || sqlstate_ == "40P01" ||
+        sqlstate_ == "55P03";
+}
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
+    if (is_postgres_url(path)) {
+        path_ = redacted_url(path);
+        url_ = path;
+        pg_ = std::make_unique<PgConnection>(path, mode == OpenMode::read_only);
+        read_only_ = mode == OpenMode::read_only;
+        return;
+    }
     // Memory statistics cost a global mutex around every allocation; nothing here reads them.
     // Only possible before SQLite initialises, so once, before the first connection.
     static const int configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -73,6 +84,7 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
 Database::~Database() { sqlite3_close_v2(db_); }
 
 void Database::exec(std::string_view sql) {
+    if (pg_) return pg_->exec(sql);
     const std::string text(sql);
     char* err = nullptr;
     const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
@@ -83,40 +95,71 @@ void Database::exec(std::string_view sql) {
     }
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
-bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
-int Database::changes() const { return sqlite3_changes(db_); }
-void Database::set_busy_timeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
+void Database::tune(std::string_view pragma) {
+    if (!pg_) exec(pragma);
+}
+
+std::unique_ptr<Database> Database::open_again(OpenMode mode) const {
+    return std::make_unique<Database>(pg_ ? url_ : path_, mode);
+}
+
+std::int64_t Database::last_insert_rowid() const { return pg_ ? pg_->last_insert_id() : sqlite3_last_insert_rowid(db_); }
+bool Database::in_transaction() const { return pg_ ? pg_->in_transaction() : sqlite3_get_autocommit(db_) == 0; }
+int Database::changes() const { return pg_ ? pg_->changes() : sqlite3_changes(db_); }
+void Database::set_busy_timeout(int milliseconds) {
+    if (pg_) pg_->set_lock_timeout(milliseconds);
+    else sqlite3_busy_timeout(db_, milliseconds);
+}
 
 Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+    if (db.postgres()) {
+        pg_ = std::make_unique<PgStatement>(*db.postgres(), sql);
+        return;
+    }
     const int rc = sqlite3_prepare_v3(db_, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
     if (rc != SQLITE_OK) fail(db_, rc, "preparing '" + std::string(sql.substr(0, 60)) + "'");
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
-Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_) { o.stmt_ = nullptr; }
+Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_), pg_(std::move(o.pg_)) { o.stmt_ = nullptr; }
 
 void Statement::check(int rc) const {
     if (rc != SQLITE_OK) fail(db_, rc, "");
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
+    if (pg_) {
+        pg_->bind_int64(index, value);
+        return *this;
+    }
     check(sqlite3_bind_int64(stmt_, index, value));
     return *this;
 }
 
 Statement& Statement::bind(int index, double value) {
+    if (pg_) {
+        pg_->bind_double(index, value);
+        return *this;
+    }
     check(sqlite3_bind_double(stmt_, index, value));
     return *this;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
+    if (pg_) {
+        pg_->bind_text(index, text);
+        return *this;
+    }
     check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
     return *this;
 }
 
 Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> data) {
+    if (pg_) {
+        pg_->bind_blob(index, data);
+        return *this;
+    }
     // A zero-length blob must still be a blob, not NULL: sqlite3_bind_blob64 with a null pointer binds NULL.
     static const std::uint8_t empty = 0;
     check(sqlite3_bind_blob64(stmt_, index, data.empty() ? &empty : data.data(), data.size(), SQLITE_TRANSIENT));
@@ -124,6 +167,7 @@ Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> data) {
 }
 
 Statement& Statement::bind_null(int index) {
+    if (pg_) return pg_->bind_null(index), *this;
     check(sqlite3_bind_null(stmt_, index));
     return *this;
 }
@@ -134,17 +178,20 @@ Statement& Statement::bind_text_or_null(int index, std::string_view text) {
 
 Statement& Statement::bind_static_text_or_null(int index, std::string_view text) {
     if (text.empty()) return bind_null(index);
+    if (pg_) return bind(index, text);
     check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
     return *this;
 }
 
 Statement& Statement::bind_static_blob(int index, std::span<const std::uint8_t> data) {
+    if (pg_) return bind_blob(index, data);
     static const std::uint8_t empty = 0;
     check(sqlite3_bind_blob64(stmt_, index, data.empty() ? &empty : data.data(), data.size(), SQLITE_STATIC));
     return *this;
 }
 
 bool Statement::step() {
+    if (pg_) return pg_->step();
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
@@ -164,21 +211,41 @@ void Statement::run() {
 }
 
 void Statement::reset() noexcept {
+    if (pg_) return pg_->reset();
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
 }
 
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
-std::int64_t Statement::get_int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-double Statement::get_double(int column) const { return sqlite3_column_double(stmt_, column); }
+int Statement::column_count() const { return pg_ ? pg_->column_count() : sqlite3_column_count(stmt_); }
+
+Statement::Kind Statement::column_kind(int column) const {
+    if (pg_) return Kind(pg_->column_kind(column));
+    switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER: return Kind::integer;
+    case SQLITE_FLOAT: return Kind::real;
+    case SQLITE_TEXT: return Kind::text;
+    case SQLITE_BLOB: return Kind::blob;
+    default: return Kind::null;
+    }
+}
+
+bool Statement::is_null(int column) const {
+    return pg_ ? pg_->is_null(column) : sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+std::int64_t Statement::get_int64(int column) const {
+    return pg_ ? pg_->get_int64(column) : sqlite3_column_int64(stmt_, column);
+}
+double Statement::get_double(int column) const { return pg_ ? pg_->get_double(column) : sqlite3_column_double(stmt_, column); }
 
 std::string_view Statement::get_text(int column) const {
+    if (pg_) return pg_->get_text(column);
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     if (!p) return {};
     return {p, std::size_t(sqlite3_column_bytes(stmt_, column))};
 }
 
 std::span<const std::uint8_t> Statement::get_blob(int column) const {
+    if (pg_) return pg_->get_blob(column);
     const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, column));
     if (!p) return {};
     return {p, std::size_t(sqlite3_column_bytes(stmt_, column))};
@@ -186,7 +253,14 @@ std::span<const std::uint8_t> Statement::get_blob(int column) const {
 
 Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
     if (db_.in_transaction()) return;
-    db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    // PostgreSQL: writers take one advisory lock for the transaction, as SQLite's writers take
+    // the file's write lock: one writer at a time (ids are handed out from meta, the opening tree's
+    // counts are read and rewritten), waiting up to the lock timeout; readers never wait.
+    if (db_.is_postgres())
+        db_.exec(kind == TransactionKind::immediate ? "BEGIN; SELECT pg_advisory_xact_lock(1196381515)"
+                                                    : "BEGIN ISOLATION LEVEL REPEATABLE READ");
+    else
+        db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
     open_ = true;
 }
 

@@ -1,9 +1,13 @@
 #pragma once
-// Thin RAII wrappers over the SQLite C API, in the manner of SQLiteCpp. This header and sqlite.cpp
-// are the only places that call sqlite3_* functions; everything else in db/ goes through them.
+// The SQL layer: thin RAII wrappers over the SQLite C API, in the manner of SQLiteCpp, which also
+// speak to a PostgreSQL server when the database is named by a `postgresql://` URL (db/postgres.hpp
+// holds that side). This header, sqlite.cpp and postgres.cpp are the only places that call
+// sqlite3_* or libpq functions; everything else in db/ goes through them. The choice of backend is
+// made once, when a Database is opened; SQL is written with `?N` parameters for both.
 //
 // Failures of the database itself (I/O error, corrupt file, disk full, a lock not obtained within
-// the busy timeout) are a broken environment: they throw DbError, which carries SQLite's message.
+// the busy timeout, a lost server connection) are a broken environment: they throw DbError, which
+// carries the backend's message.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <memory>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -19,14 +24,26 @@ namespace gounki::db {
 
 class DbError : public std::runtime_error {
 public:
-    DbError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
-    // The SQLite primary result code (SQLITE_BUSY, SQLITE_NOTADB, ...), or 0 for our own errors.
+    DbError(int code, const std::string& message, std::string sqlstate = {})
+        : std::runtime_error(message), code_(code), sqlstate_(std::move(sqlstate)) {}
+    // The SQLite primary result code (SQLITE_BUSY, SQLITE_NOTADB, ...), or 0 for our own errors
+    // and PostgreSQL's.
     int code() const { return code_; }
+    // PostgreSQL's SQLSTATE ("23505" a unique violation, "08006" a lost connection...), or empty.
+    const std::string& sqlstate() const { return sqlstate_; }
+    // Another connection holds what this one needs (SQLite's busy or locked; PostgreSQL's
+    // serialization failure, deadlock or lock timeout): worth trying again.
     bool is_busy() const;
+    // The PostgreSQL server went away (SQLSTATE class 08).
+    bool is_connection_lost() const { return sqlstate_.starts_with("08"); }
 
 private:
     int code_;
+    std::string sqlstate_;
 };
+
+class PgConnection;
+class PgStatement;
 
 enum class OpenMode {
     read_only, // never writes; a file that cannot be written is opened as immutable
@@ -36,6 +53,8 @@ enum class OpenMode {
 
 class Database {
 public:
+    // A file path opens SQLite; a `postgresql://` URL connects to PostgreSQL (where `create`
+    // and `read_write` are the same: the database must exist on the server).
     Database(const std::string& path, OpenMode mode);
     ~Database();
     Database(const Database&) = delete;
@@ -43,6 +62,10 @@ public:
 
     // Runs one or more statements that take no parameters (schema scripts, pragmas).
     void exec(std::string_view sql);
+    // A setting of SQLite's (a PRAGMA statement) that PostgreSQL has no use for: run on SQLite only.
+    void tune(std::string_view pragma);
+    // Another connection to the same database (a file, or the server with the same credentials).
+    std::unique_ptr<Database> open_again(OpenMode mode) const;
     std::int64_t last_insert_rowid() const;
     int changes() const;
     // How long a writer waits for another connection's lock before giving up.
@@ -50,12 +73,18 @@ public:
     bool read_only() const { return read_only_; }
     // Whether a transaction is open on this connection.
     bool in_transaction() const;
+    // The file path, or the URL without its password.
     const std::string& path() const { return path_; }
+    bool is_postgres() const { return pg_ != nullptr; }
+    // SQLite's handle; null for PostgreSQL.
     sqlite3* handle() const { return db_; }
+    PgConnection* postgres() const { return pg_.get(); }
 
 private:
     sqlite3* db_ = nullptr;
+    std::unique_ptr<PgConnection> pg_;
     std::string path_;
+    std::string url_; // PostgreSQL: the URL as given, password included; never shown
     bool read_only_ = false;
 };
 
@@ -94,7 +123,12 @@ public:
     // reset by a ResetAtExit guard rather than by hand.
     void reset() noexcept;
 
-    // Columns are numbered from 0, as in SQLite's C API.
+    // Columns are numbered from 0, as in SQLite's C API. PostgreSQL's booleans read as 0 and 1.
+    int column_count() const;
+    // What the current row holds in a column (SQLite: the value's own type; PostgreSQL: the
+    // column's type, NULL aside).
+    enum class Kind { null, integer, real, text, blob };
+    Kind column_kind(int column) const;
     bool is_null(int column) const;
     std::int64_t get_int64(int column) const;
     int get_int(int column) const { return int(get_int64(column)); }
@@ -108,6 +142,7 @@ private:
     void check(int rc) const;
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
+    std::unique_ptr<PgStatement> pg_; // set instead of stmt_ on a PostgreSQL connection
 };
 
 // Resets a statement that returns rows (clearing its bindings) when the scope ends, however it
@@ -127,8 +162,9 @@ private:
 };
 
 enum class TransactionKind {
-    deferred, // a reader: a consistent snapshot from the first read
+    deferred, // a reader: a consistent snapshot from the first read (PostgreSQL: REPEATABLE READ)
     immediate // a writer: takes the write lock at once, waiting up to the busy timeout
+              // (PostgreSQL: READ COMMITTED and a transaction-level advisory lock)
 };
 
 // Rolls back in the destructor unless commit() ran. Inside a transaction already open on the

@@ -1,0 +1,117 @@
+#pragma once
+// The PostgreSQL side of the SQL layer (db/sqlite.hpp): a connection and a prepared statement over
+// libpq, with the calls of SQLite's wrappers (bind, step, reset, get), so that db/ code written
+// against Database and Statement runs on either. Only db/sqlite.cpp uses these classes; this file
+// and postgres.cpp are the only places that call libpq.
+//
+// Parameters are written `?1`, `?2`... as in SQLite and become `$1`, `$2`... here. Values travel as
+// text except blobs (binary); results come back as text, bytea decoded from its hex form.
+// Credentials come from the URL, PGPASSFILE or the environment, and are never part of a message.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace gounki::db {
+
+// Whether a database name is a PostgreSQL connection URL (`postgresql://...` or `postgres://...`).
+bool is_postgres_url(std::string_view name);
+// The URL with its password (`user:secret@`, `password=secret`) replaced by `***`: what messages show.
+std::string redacted_url(std::string_view url);
+// `?N` parameters (and bare `?`, numbered in order) as `$N`, outside quotes and comments. `count`
+// gets the highest parameter number.
+std::string postgres_parameters(std::string_view sql, int& count);
+// A schema script written for SQLite (db/schema.sql and the migrations) as PostgreSQL runs it:
+// PRAGMA lines dropped, STRICT and WITHOUT ROWID dropped, INTEGER as BIGINT (a single-column
+// INTEGER PRIMARY KEY as an identity column), REAL as DOUBLE PRECISION, BLOB as BYTEA.
+std::string postgres_ddl(std::string_view sql);
+// The SQL functions the queries use that PostgreSQL lacks: instr (SQLite's built-in) and
+// gounki_fold (db/fold.hpp, which SQLite calls in C++): normalized (NFKD), lower case (ICU), marks
+// removed, dashes and typographic quotes as ASCII. It agrees with fold_text on names written in
+// Latin, Greek and Cyrillic letters; it lowers where ICU folds (German ß stays ß).
+std::string_view postgres_functions();
+
+class PgConnection {
+public:
+    // Throws DbError when the server cannot be reached or refuses the login. A read-only
+    // connection refuses every write (default_transaction_read_only).
+    PgConnection(const std::string& url, bool read_only);
+    ~PgConnection();
+    PgConnection(const PgConnection&) = delete;
+    PgConnection& operator=(const PgConnection&) = delete;
+
+    // One or more statements without parameters.
+    void exec(std::string_view sql);
+    bool in_transaction() const;
+    // How long a statement waits for a lock another connection holds (lock_timeout); 0: forever.
+    void set_lock_timeout(int milliseconds);
+    // Rows changed by the last INSERT, UPDATE or DELETE run on this connection.
+    int changes() const { return changes_; }
+    // The value the last INSERT gave a serial or identity column (lastval()).
+    std::int64_t last_insert_id();
+
+    pg_conn* handle() const { return conn_; }
+    std::string next_statement_name() { return "gounki_" + std::to_string(++statements_); }
+    void set_changes(int n) { changes_ = n; }
+    // Throws DbError for a failed result (which it frees), with the server's message and SQLSTATE.
+    [[noreturn]] void fail(pg_result* result, std::string_view context) const;
+
+private:
+    pg_conn* conn_ = nullptr;
+    int changes_ = 0;
+    std::uint64_t statements_ = 0;
+};
+
+class PgStatement {
+public:
+    PgStatement(PgConnection& connection, std::string_view sql);
+    ~PgStatement();
+    PgStatement(const PgStatement&) = delete;
+    PgStatement& operator=(const PgStatement&) = delete;
+
+    void bind_int64(int index, std::int64_t value);
+    void bind_double(int index, double value);
+    void bind_text(int index, std::string_view text);
+    void bind_blob(int index, std::span<const std::uint8_t> data);
+    void bind_null(int index);
+
+    // The first step runs the statement; each step then moves to the next row.
+    bool step();
+    void reset() noexcept;
+
+    int column_count() const;
+    // 0 NULL, 1 integer, 2 real, 3 text, 4 blob (Statement::Kind's order).
+    int column_kind(int column) const;
+    bool is_null(int column) const;
+    std::int64_t get_int64(int column) const;
+    double get_double(int column) const;
+    std::string_view get_text(int column) const;
+    std::span<const std::uint8_t> get_blob(int column) const;
+
+private:
+    struct Param {
+        std::string value;
+        bool null = true;
+        bool binary = false;
+    };
+    Param& param(int index);
+    void check_row(int column) const;
+
+    PgConnection& c_;
+    std::string name_;
+    std::string sql_head_; // the start of the SQL, for messages
+    std::vector<Param> params_;
+    pg_result* result_ = nullptr;
+    int row_ = -1;
+    int rows_ = 0;
+    bool ran_ = false;
+    mutable std::vector<std::vector<std::uint8_t>> blobs_; // decoded bytea of the current row, per column
+    mutable std::vector<int> blob_row_;
+};
+
+} // namespace gounki::db

@@ -1,0 +1,397 @@
+// The SQL layer (db/sqlite.hpp) on both backends: the same calls give the same answers on an SQLite
+// file and on a PostgreSQL server. Tests tagged [postgres] need a server: `ctest -R postgres` (and
+// scripts/test.sh) starts one of its own with scripts/with-postgres.sh, which names it in
+// $GOUNKI_TEST_PG; without it they fail.
+
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "db/copy.hpp"
+#include "db/postgres.hpp"
+#include "db/sqlite.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace gounki;
+using namespace gounki::test;
+using db::Database;
+using db::DbError;
+using db::OpenMode;
+using db::Statement;
+
+namespace {
+
+std::string test_server() {
+    const char* url = std::getenv("GOUNKI_TEST_PG");
+    INFO("GOUNKI_TEST_PG is not set: run these tests through scripts/with-postgres.sh (ctest -R postgres)");
+    REQUIRE(url != nullptr);
+    REQUIRE(db::is_postgres_url(url));
+    return url;
+}
+
+// Types both backends know: SQLite reads DOUBLE PRECISION as REAL and BYTEA as a column that keeps
+// blobs as they are.
+void make_table(Database& d) {
+    d.exec("DROP TABLE IF EXISTS layer_test");
+    d.exec("CREATE TABLE layer_test (id BIGINT PRIMARY KEY, name TEXT, score DOUBLE PRECISION, data BYTEA)");
+}
+
+// Every call of the layer, and what it must answer, whichever backend is behind it.
+void check_layer(Database& d) {
+    make_table(d);
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max(), small = std::numeric_limits<std::int64_t>::min();
+    const std::vector<std::uint8_t> bytes{0, 1, 0x7f, 0x80, 0xff, 0, '\\', 'x'};
+    const std::string name = "Hélène \"l'as\" — 5×5 ?1 $1";
+    {
+        Statement insert(d, "INSERT INTO layer_test (id, name, score, data) VALUES (?1, ?2, ?3, ?4)");
+        insert.bind(1, small).bind(2, name).bind(3, 0.1 + 0.2).bind_blob(4, bytes);
+        insert.run();
+        CHECK(d.changes() == 1);
+        insert.bind(1, big).bind_text_or_null(2, "").bind_null(3).bind_blob(4, std::span<const std::uint8_t>());
+        insert.run();
+        insert.bind(1, std::int64_t(7)).bind(2, "seven").bind(3, -2.5).bind_null(4);
+        insert.run();
+    }
+    Statement get(d, "SELECT id, name, score, data FROM layer_test WHERE id = ?1");
+    {
+        const db::ResetAtExit done(get);
+        get.bind(1, small);
+        REQUIRE(get.step());
+        CHECK(get.get_int64(0) == small);
+        CHECK(get.get_text(1) == name);
+        CHECK(get.get_double(2) == 0.1 + 0.2); // exact: the shortest form that reads back the same
+        const auto blob = get.get_blob(3);
+        CHECK(std::vector<std::uint8_t>(blob.begin(), blob.end()) == bytes);
+        CHECK_FALSE(get.step());
+    }
+    {
+        const db::ResetAtExit done(get);
+        get.bind(1, big);
+        REQUIRE(get.step());
+        CHECK(get.get_int64(0) == big);
+        CHECK(get.is_null(1)); // bind_text_or_null of "" stores NULL
+        CHECK(get.is_null(2));
+        CHECK_FALSE(get.is_null(3)); // an empty blob is a blob, not NULL
+        CHECK(get.get_blob(3).empty());
+    }
+    // A parameter inside a literal is text, not a parameter.
+    Statement literal(d, "SELECT count(*), '?1 it''s' FROM layer_test WHERE id > ?1");
+    {
+        const db::ResetAtExit done(literal);
+        literal.bind(1, std::int64_t(0));
+        REQUIRE(literal.step());
+        CHECK(literal.get_int64(0) == 2);
+        CHECK(literal.get_text(1) == "?1 it's");
+    }
+    // Rows in order, a statement reused after a reset.
+    Statement all(d, "SELECT id FROM layer_test ORDER BY id");
+    for (int round = 0; round < 2; ++round) {
+        const db::ResetAtExit done(all);
+        std::vector<std::int64_t> ids;
+        while (all.step()) ids.push_back(all.get_int64(0));
+        CHECK(ids == std::vector<std::int64_t>{small, 7, big});
+    }
+    Statement update(d, "UPDATE layer_test SET score = coalesce(score, 0) + ?1 WHERE id <> ?2");
+    update.bind(1, 1.0).bind(2, std::int64_t(7)).run();
+    CHECK(d.changes() == 2);
+    Statement sum(d, "SELECT sum(id), count(*) FROM layer_test WHERE id BETWEEN ?1 AND ?2");
+    {
+        const db::ResetAtExit done(sum);
+        sum.bind(1, std::int64_t(-10)).bind(2, std::int64_t(10));
+        REQUIRE(sum.step());
+        CHECK(sum.get_int64(0) == 7); // PostgreSQL's sum of bigints is a numeric: read as an integer all the same
+        CHECK(sum.get_int64(1) == 1);
+    }
+    auto count = [&] {
+        Statement c(d, "SELECT count(*) FROM layer_test");
+        const db::ResetAtExit done(c);
+        REQUIRE(c.step());
+        return c.get_int64(0);
+    };
+    // A transaction rolled back leaves nothing; a joined one is left to the outer one.
+    {
+        db::Transaction t(d, db::TransactionKind::immediate);
+        CHECK(d.in_transaction());
+        Statement(d, "DELETE FROM layer_test").run();
+        {
+            db::Transaction inner(d, db::TransactionKind::immediate);
+            inner.commit(); // joined: commits nothing
+        }
+        CHECK(d.in_transaction());
+        CHECK(count() == 0);
+    }
+    CHECK_FALSE(d.in_transaction());
+    CHECK(count() == 3);
+    {
+        db::Transaction t(d, db::TransactionKind::immediate);
+        Statement(d, "DELETE FROM layer_test WHERE id = ?1").bind(1, std::int64_t(7)).run();
+        t.commit();
+    }
+    CHECK(count() == 2);
+    // Errors say what went wrong, and the statement can be used again.
+    Statement insert(d, "INSERT INTO layer_test (id, name) VALUES (?1, ?2)");
+    insert.bind(1, big).bind(2, "again");
+    try {
+        insert.run();
+        FAIL("a duplicate key was stored");
+    } catch (const DbError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK((what.find("UNIQUE") != std::string::npos || what.find("unique") != std::string::npos));
+        if (d.is_postgres()) CHECK(e.sqlstate() == "23505");
+    }
+    insert.bind(1, std::int64_t(8)).bind(2, "eight").run();
+    CHECK(count() == 3);
+    CHECK_THROWS_AS(Statement(d, "SELECT nothing FROM nowhere"), DbError);
+}
+
+} // namespace
+
+TEST_CASE("the SQL layer on an SQLite file", "[db]") {
+    const TempDir dir("layer");
+    Database d((dir / "layer.db").string(), OpenMode::create);
+    CHECK_FALSE(d.is_postgres());
+    check_layer(d);
+}
+
+TEST_CASE("the SQL layer on a PostgreSQL server gives the same answers", "[postgres]") {
+    Database d(test_server(), OpenMode::create);
+    CHECK(d.is_postgres());
+    check_layer(d);
+}
+
+TEST_CASE("PostgreSQL URLs: passwords never shown, parameters renumbered", "[db]") {
+    CHECK(db::is_postgres_url("postgresql://u@h/d"));
+    CHECK(db::is_postgres_url("postgres://h/d"));
+    CHECK_FALSE(db::is_postgres_url("games.db"));
+    CHECK_FALSE(db::is_postgres_url("postgresql.db"));
+    CHECK(db::redacted_url("postgresql://ann:s3cret@db.example:5432/club") == "postgresql://ann:***@db.example:5432/club");
+    CHECK(db::redacted_url("postgresql://ann@db/club?sslmode=require&password=s3cret&x=1") ==
+          "postgresql://ann@db/club?sslmode=require&password=***&x=1");
+    CHECK(db::redacted_url("postgresql:///club?host=/tmp") == "postgresql:///club?host=/tmp");
+    int n = 0;
+    CHECK(db::postgres_parameters("SELECT a FROM t WHERE b = ?2 AND c = ?10 -- ?3\n AND d = '?4' AND \"?5\" = ?1", n) ==
+          "SELECT a FROM t WHERE b = $2 AND c = $10 -- ?3\n AND d = '?4' AND \"?5\" = $1");
+    CHECK(n == 10);
+    CHECK(db::postgres_parameters("INSERT INTO t VALUES (?, ?, 'it''s ?')", n) == "INSERT INTO t VALUES ($1, $2, 'it''s ?')");
+    CHECK(n == 2);
+}
+
+TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a read-only connection", "[postgres]") {
+    const std::string url = test_server();
+    // Nobody listens in an empty folder: the message names the URL without its password.
+    const TempDir dir("nopg");
+    try {
+        Database d("postgresql://ann:s3cret@/club?host=" + dir.path().string(), OpenMode::read_write);
+        FAIL("connected to nothing");
+    } catch (const DbError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("cannot open database 'postgresql://ann:***@/club?host=") != std::string::npos);
+        CHECK(what.find("s3cret") == std::string::npos);
+        CHECK(e.is_connection_lost());
+    }
+    {
+        Database d(url, OpenMode::create);
+        make_table(d);
+        Database reader(url, OpenMode::read_only);
+        CHECK(reader.read_only());
+        CHECK_THROWS_AS(Statement(reader, "INSERT INTO layer_test (id) VALUES (?1)").bind(1, 1).run(), DbError);
+        Statement backend(d, "SELECT pg_backend_pid()");
+        REQUIRE(backend.step());
+        const std::int64_t pid = backend.get_int64(0);
+        backend.reset();
+        // The server ends the connection (as a restart or a network cut would).
+        Database admin(url, OpenMode::read_write);
+        Statement kill(admin, "SELECT pg_terminate_backend(?1)");
+        kill.bind(1, pid);
+        REQUIRE(kill.step());
+        CHECK(kill.get_int64(0) == 1);
+        kill.reset();
+        try {
+            Statement(d, "SELECT 1").step();
+            FAIL("a statement ran on a closed connection");
+        } catch (const DbError& e) {
+            INFO(e.what());
+            CHECK(e.is_connection_lost());
+            CHECK(std::string(e.what()).find("connection") != std::string::npos);
+        }
+    }
+}
+
+namespace {
+
+// A new, empty database on the test server, for one test: the URL of GOUNKI_TEST_PG with its
+// database name replaced.
+std::string fresh_server_database(const std::string& name) {
+    const std::string url = test_server();
+    {
+        Database admin(url, OpenMode::read_write);
+        admin.exec("DROP DATABASE IF EXISTS " + name);
+        admin.exec("CREATE DATABASE " + name);
+    }
+    const std::size_t slash = url.find('/', url.find("://") + 3);
+    const std::size_t query = url.find('?', slash);
+    REQUIRE(slash != std::string::npos);
+    return url.substr(0, slash + 1) + name + (query == std::string::npos ? "" : url.substr(query));
+}
+
+// What a command printed, with the database's name and the timings (which differ between runs)
+// taken out.
+std::string comparable(std::string text, const std::string& db) {
+    for (std::size_t p = text.find(db); p != std::string::npos; p = text.find(db, p)) text.replace(p, db.size(), "DB");
+    for (std::size_t p = text.find(" games/s"); p != std::string::npos; p = text.find(" games/s", p)) {
+        std::size_t b = text.rfind("; ", p);
+        if (b == std::string::npos) break;
+        text.replace(b, p + 8 - b, "; T");
+        p = b + 3;
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("every database command gives the same answers on SQLite and on PostgreSQL", "[postgres]") {
+    const TempDir dir("both");
+    const std::string file = dir.file("games.db");
+    const std::string server = fresh_server_database("gounki_same_answers");
+    const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/";
+    const std::vector<std::string> records{samples + "games/04-club-evening.gpn", samples + "games/03-pass-and-exit.gpn",
+                                           samples + "games/10-gomoku.gpn",      samples + "games/11-ninuki.gpn",
+                                           samples + "broken/02-illegal-move.gpn", samples + "broken/17-two-games-first-broken.gpn",
+                                           samples + "broken/11-result-contradicts.gpn"};
+    std::string import = "import";
+    for (const std::string& r : records) import += " " + shell_quoted(r);
+    // In order: each command sees what the ones before it changed.
+    const std::vector<std::string> commands{
+        import,
+        import, // all already imported
+        "games --json",
+        "games --player helene --json",
+        "games --event lyon-geneve",
+        "games --sort player --desc",
+        "games --status partial --json",
+        "games --game gomoku --json",
+        "show 3",
+        "show 2 --ply 4",
+        "search --moves '1. a1-a2' --json",
+        "search --position start --json",
+        "tree --json",
+        "tree --game ninuki --json",
+        "export --output -",
+        "edit 1 --tag Round=9 --tag White='Hélène D.'",
+        "games --player 'helene d' --json",
+        "delete 2 --yes",
+        "delete --status partial --yes",
+        "games --json",
+        "tree --json",
+        import + " --replace",
+        "games --json",
+        "analyze 1 --depth 2 --quiet",
+        "analyze 1 --depth 2 --quiet", // already judged: skipped
+        "analyze 1 --depth 2 --quiet --force", // judged again: replaces the stored judgement
+        "report 1 --format gpn -o -",
+        "report --all --format md -o -",
+    };
+    for (const std::string& c : commands) {
+        INFO(c);
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(file));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(server));
+        CHECK(a.status == b.status);
+        CHECK(comparable(a.out, file) == comparable(b.out, server));
+        CHECK(comparable(a.err, file) == comparable(b.err, server));
+        CHECK(a.status <= 1);
+    }
+}
+
+TEST_CASE("PostgreSQL: two importers at once store every game once", "[postgres]") {
+    const TempDir dir("importers");
+    const std::string server = fresh_server_database("gounki_importers");
+    const std::string selfplay = std::string(GOUNKI_SOURCE_DIR) + "/samples/selfplay/";
+    // The schema first, so that both importers start on a ready database.
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(server) + " " +
+                       shell_quoted(std::string(GOUNKI_SOURCE_DIR) + "/samples/games/04-club-evening.gpn"))
+                .status == 0);
+    const pid_t a = spawn_gounki({"import", "--db", server, selfplay + "selfplay-1000.gpn"}, dir.file("a.out"), dir.file("a.err"));
+    const pid_t b = spawn_gounki({"import", "--db", server, selfplay + "gomoku-200.gpn", selfplay + "ninuki-200.gpn"},
+                                 dir.file("b.out"), dir.file("b.err"));
+    CHECK(wait_exit(a) == 0);
+    CHECK(wait_exit(b) == 0);
+    INFO(slurp(dir / "a.err") << slurp(dir / "b.err"));
+    const auto total = [&](const std::string& args) {
+        const CliRun r = run_gounki(args + " --json --db " + shell_quoted(server));
+        REQUIRE(r.status == 0);
+        const std::size_t at = r.out.rfind("\"total\":");
+        REQUIRE(at != std::string::npos);
+        return std::stoll(r.out.substr(at + 8));
+    };
+    CHECK(total("games --limit 1") == 2 + 1000 + 400); // the club evening has 2 games
+    CHECK(total("games --limit 1 --game gomoku") == 200);
+    CHECK(total("games --limit 1 --game ninuki") == 200);
+    // Ids are not shared: no game is stored twice, none is lost.
+    const CliRun again = run_gounki("import --db " + shell_quoted(server) + " " + shell_quoted(selfplay + "selfplay-1000.gpn") +
+                                    " " + shell_quoted(selfplay + "gomoku-200.gpn") + " " + shell_quoted(selfplay + "ninuki-200.gpn"));
+    CHECK(contains(again.err, "0 stored"));
+    CHECK(contains(again.err, "1400 already imported"));
+}
+
+TEST_CASE("gounki copy moves a collection from SQLite to PostgreSQL and back with nothing lost", "[postgres]") {
+    const TempDir dir("copy");
+    const std::string first = dir.file("first.db"), back = dir.file("back.db");
+    const std::string server = fresh_server_database("gounki_copy");
+    const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/";
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(first) + " " + shell_quoted(samples + "games/04-club-evening.gpn") + " " +
+                       shell_quoted(samples + "games/11-ninuki.gpn") + " " + shell_quoted(samples + "broken/02-illegal-move.gpn"))
+                .status == 1); // the broken game is a finding
+    REQUIRE(run_gounki("delete 2 --yes --db " + shell_quoted(first)).status == 0); // ids with a gap
+    REQUIRE(run_gounki("analyze 1 --depth 2 --quiet --db " + shell_quoted(first)).status == 0); // a stored judgement
+
+    const CliRun there = run_gounki("copy --from " + shell_quoted(first) + " --to " + shell_quoted(server));
+    INFO(there.err);
+    REQUIRE(there.status == 0);
+    CHECK(contains(there.err, "copied 6 games"));
+    // A second copy into the same database is refused: it holds games now.
+    const CliRun twice = run_gounki("copy --from " + shell_quoted(first) + " --to " + shell_quoted(server));
+    CHECK(twice.status == 2);
+    CHECK(contains(twice.err, "already holds 6 games"));
+    REQUIRE(run_gounki("copy --from " + shell_quoted(server) + " --to " + shell_quoted(back)).status == 0);
+
+    // Every database gives the same answers; new games get new ids on each.
+    for (const std::string& c : {std::string("games --json"), std::string("show 1"), std::string("show 3"),
+                                 std::string("tree --json"), std::string("tree --game ninuki --json"),
+                                 std::string("search --position start --json"), std::string("report 1 -o -"),
+                                 std::string("export -o -"),
+                                 "import " + shell_quoted(samples + "games/10-gomoku.gpn"), std::string("games --json")}) {
+        INFO(c);
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(first));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(server));
+        const CliRun d = run_gounki(c + " --db " + shell_quoted(back));
+        CHECK(a.status <= 1);
+        CHECK(comparable(a.out, first) == comparable(b.out, server));
+        CHECK(comparable(a.out, first) == comparable(d.out, back));
+        CHECK(comparable(a.err, first) == comparable(b.err, server));
+    }
+    // A copy from nothing is refused, and creates nothing.
+    const CliRun none = run_gounki("copy --from " + shell_quoted(dir.file("none.db")) + " --to " + shell_quoted(dir.file("new.db")));
+    CHECK(none.status == 2);
+    CHECK(contains(none.err, "no database at"));
+    CHECK_FALSE(std::filesystem::exists(dir / "new.db"));
+}
+
+TEST_CASE("gounki copy knows every table of the schema", "[db]") {
+    const TempDir dir("tables");
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(dir.file("t.db")) + " " +
+                       shell_quoted(std::string(GOUNKI_SOURCE_DIR) + "/samples/games/04-club-evening.gpn"))
+                .status == 0);
+    Database d(dir.file("t.db"), OpenMode::read_only);
+    Statement tables(d, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    std::vector<std::string> schema, known(std::begin(db::collection_tables), std::end(db::collection_tables));
+    while (tables.step()) schema.emplace_back(tables.get_text(0));
+    std::sort(known.begin(), known.end());
+    CHECK(schema == known);
+}
