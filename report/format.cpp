@@ -284,9 +284,8 @@ std::string count_share(int count, int total) {
 
 std::string openings_legend(const OpeningGroups& table, int rows, int replies) {
     return "Games grouped by their first move and their first two plies (" + std::to_string(table.games) +
-        (table.games == 1 ? " game" : " games") + " of two plies or more from the start position): the " +
-        std::to_string(rows) + " most played first moves, each with its " + std::to_string(replies) +
-        " most played replies.";
+        (table.games == 1 ? " game" : " games") + " of two plies or more from the start position): the " + std::to_string(rows) +
+        " most played first moves, each with its " + std::to_string(replies) + " most played replies.";
 }
 
 std::string more_openings_note(const OpeningGroups& table) {

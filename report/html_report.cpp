@@ -282,15 +282,14 @@ void opening_row(std::string& out, const OpeningLine& l, GameKind kind, const ch
     out += "<tr class=\"" + std::string(cls) + "\"><td>" + e(opening_text(l)) + "</td><td class=\"num\">" +
         std::to_string(l.games) + "</td>";
     for (Color c : result_columns(kind)) out += "<td class=\"num\">" + count_share(wins_of(l, c), l.games) + "</td>";
-    out += "<td class=\"num\">" + count_share(l.draws, l.games) + "</td><td class=\"num\">" +
-        count_share(l.unfinished, l.games) + "</td></tr>\n";
+    out += "<td class=\"num\">" + count_share(l.draws, l.games) + "</td><td class=\"num\">" + count_share(l.unfinished, l.games) +
+        "</td></tr>\n";
 }
 
 // The first moves (ply 1) with their top replies (the first two plies) under each.
 void openings_section(std::string& out, const KindTables& t, bool mixed, int rows, int replies) {
-    out += "<section id=\"" + section_id("openings", t.kind, mixed) + "\">\n<h2>" +
-        e(kind_heading("Openings", t.kind, mixed)) + "</h2>\n<p class=\"legend\">" +
-        e(openings_legend(t.openings, rows, replies)) + "</p>\n";
+    out += "<section id=\"" + section_id("openings", t.kind, mixed) + "\">\n<h2>" + e(kind_heading("Openings", t.kind, mixed)) +
+        "</h2>\n<p class=\"legend\">" + e(openings_legend(t.openings, rows, replies)) + "</p>\n";
     if (t.openings.groups.empty()) {
         out += "<p>No game is long enough.</p>\n</section>\n";
         return;

@@ -158,7 +158,8 @@ void players(std::string& out, const KindTables& t, bool mixed) {
     const std::vector<Color> colours = result_columns(t.kind);
     auto name = [](Color c) { return std::string(c == Color::white ? "White" : "Black"); };
     out += "## " + md(kind_heading("Players", t.kind, mixed)) + "\n\nResults as won/drawn/lost/unfinished.\n\n" +
-        "| Player | Games | As " + name(colours[0]) + " | As " + name(colours[1]) + " | Average accuracy |\n|---|--:|--:|--:|--:|\n";
+        "| Player | Games | As " + name(colours[0]) + " | As " + name(colours[1]) +
+        " | Average accuracy |\n|---|--:|--:|--:|--:|\n";
     auto results = [](const int(&r)[4]) {
         return std::to_string(r[0]) + "/" + std::to_string(r[1]) + "/" + std::to_string(r[2]) + "/" + std::to_string(r[3]);
     };
@@ -177,8 +178,7 @@ void opening_row(std::string& out, const OpeningLine& l, GameKind kind, bool rep
 
 // The first moves (ply 1), each followed by its top replies (the first two plies, marked \u21b3).
 void openings(std::string& out, const KindTables& t, bool mixed, int rows, int replies) {
-    out += "## " + md(kind_heading("Openings", t.kind, mixed)) + "\n\n" + md(openings_legend(t.openings, rows, replies)) +
-        "\n\n";
+    out += "## " + md(kind_heading("Openings", t.kind, mixed)) + "\n\n" + md(openings_legend(t.openings, rows, replies)) + "\n\n";
     if (t.openings.groups.empty()) {
         out += "No game is long enough.\n\n";
         return;
@@ -189,8 +189,7 @@ void openings(std::string& out, const KindTables& t, bool mixed, int rows, int r
     for (const OpeningGroup& g : t.openings.groups) {
         opening_row(out, g.first, t.kind, false);
         for (const OpeningLine& r : g.replies) opening_row(out, r, t.kind, true);
-        if (const std::string more = more_replies_note(g); !more.empty())
-            out += "| \u21b3 _" + md(more) + "_ | | | | | |\n";
+        if (const std::string more = more_replies_note(g); !more.empty()) out += "| \u21b3 _" + md(more) + "_ | | | | | |\n";
     }
     out += "\n";
     if (const std::string more = more_openings_note(t.openings); !more.empty()) out += md(more) + "\n\n";

@@ -94,9 +94,7 @@ bool by_games(const OpeningLine& a, const OpeningLine& b) { return a.games > b.g
 
 } // namespace
 
-std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games) {
-    return player_statistics(pointers(games));
-}
+std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games) { return player_statistics(pointers(games)); }
 
 std::vector<PlayerStats> player_statistics(const std::vector<const GameReport*>& games) {
     std::map<std::string, PlayerStats> by_name;

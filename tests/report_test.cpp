@@ -944,8 +944,7 @@ std::string row_after(const std::string& html, const std::string& head) {
 
 } // namespace
 
-TEST_CASE("many games of several kinds: players, openings and games tables per kind; openings at 1-2 plies",
-          "[report]") {
+TEST_CASE("many games of several kinds: players, openings and games tables per kind; openings at 1-2 plies", "[report]") {
     // Ann plays Gounki against Bob and Gomoku against Cid; the other kinds a game or two each.
     const std::vector<std::tuple<std::size_t, std::size_t, std::string>> gounki_games{
         {0, 0, "1-0"}, {0, 0, "0-1"}, {0, 1, "1/2-1/2"}, {1, 0, "1-0"}, {1, 0, "*"}, {2, 0, "1-0"}};
@@ -1070,7 +1069,8 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
         std::string id = kind;
         id[0] = char(std::tolower(id[0]));
         for (const char* what : {"players", "openings", "games"}) {
-            CHECK(count_of(html, "<section id=\"" + std::string(what) + "-" + id + "\">\n<h2>" + kind + ": " + what + "</h2>") == 1);
+            CHECK(count_of(html, "<section id=\"" + std::string(what) + "-" + id + "\">\n<h2>" + kind + ": " + what + "</h2>") ==
+                  1);
         }
     }
     CHECK(count_of(html, "<section id=\"players\">") == 0);
@@ -1084,8 +1084,9 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
     // Gomoku's columns name Black first: "1. h8" has 3 games, Black won 2, White 1.
     const std::string gomoku_html = between(html, "<section id=\"openings-gomoku\">", "</section>");
     CHECK(count_of(gomoku_html, "<th>Black wins</th><th>White wins</th><th>Draws</th>") == 1);
-    CHECK(row_after(gomoku_html, "1. h8") == "<td class=\"num\">3</td><td class=\"num\">2 (67%)</td><td class=\"num\">1 "
-                                             "(33%)</td><td class=\"num\">0</td><td class=\"num\">0</td>");
+    CHECK(row_after(gomoku_html, "1. h8") ==
+          "<td class=\"num\">3</td><td class=\"num\">2 (67%)</td><td class=\"num\">1 "
+          "(33%)</td><td class=\"num\">0</td><td class=\"num\">0</td>");
     CHECK(count_of(gomoku_html, "<tr class=\"reply\"><td>1. h8 h9</td><td class=\"num\">2</td>") == 1);
     CHECK(count_of(gomoku_html, "1 more reply in 1 game") == 1);
     CHECK(count_of(gomoku_html, "<tr class=\"first\"><td>1. i8</td>") == 1);
