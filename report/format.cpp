@@ -279,7 +279,10 @@ std::string kind_heading(std::string_view what, GameKind kind, bool mixed) {
 
 std::string count_share(int count, int total) {
     if (count == 0 || total <= 0) return std::to_string(count);
-    return std::to_string(count) + " (" + format_number(100.0 * count / total, 0) + "%)";
+    const double share = 100.0 * count / total;
+    // A share that would round to 0% or 100% without being so says it is near.
+    const std::string text = share < 0.5 ? "<1" : share > 99.5 && count < total ? ">99" : format_number(share, 0);
+    return std::to_string(count) + " (" + text + "%)";
 }
 
 std::string openings_legend(const OpeningGroups& table, int rows, int replies) {

@@ -64,7 +64,7 @@ std::string left_out_note(int broken);
 // The heading of a table over many games: `what` ("Players") alone, or after the game's name
 // ("Gomoku: players") when the report mixes game kinds.
 std::string kind_heading(std::string_view what, GameKind kind, bool mixed);
-// A share of a count: "3 (38%)"; "0" when there is none.
+// A share of a count: "3 (38%)", "1 (<1%)", "199 (>99%)"; "0" when there is none.
 std::string count_share(int count, int total);
 // The lines under an opening table: how it is grouped, and what is left out ("4 more openings
 // (first moves) in 6 games."; empty when none is).

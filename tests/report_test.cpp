@@ -1113,6 +1113,11 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
     CHECK(count_of(md, "| Player | Games | As Black | As White | Average accuracy |") == std::size_t(black_first));
     CHECK(count_of(md, "| Player | Games | As White | As Black | Average accuracy |") == kinds.size() - std::size_t(black_first));
     CHECK(count_of(md, "1 more opening (first moves) in 1 game.") == 1);
+    CHECK(count_share(1, 3) == "1 (33%)");
+    CHECK(count_share(1, 202) == "1 (<1%)"); // not "0%"
+    CHECK(count_share(201, 202) == "201 (>99%)"); // not "100%"
+    CHECK(count_share(5, 5) == "5 (100%)");
+    CHECK(count_share(0, 5) == "0");
 
     // One kind: the tables as before, without the game's name.
     ReportModel one;
