@@ -131,6 +131,11 @@ std::string opening_text(const OpeningLine& line) {
     return out;
 }
 
+std::string opening_text(const OpeningLine& line, const OpeningGroups& table) {
+    if (!table.several_variants || line.variant.empty()) return opening_text(line);
+    return opening_text(line) + " (" + line.variant + ")";
+}
+
 std::string players_line(const GameReport& game) {
     return (game.white.empty() ? "?" : game.white) + " \u2013 " + (game.black.empty() ? "?" : game.black);
 }

@@ -52,6 +52,8 @@ std::string move_number_text(const GameReport& game, std::size_t ply);
 
 // "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
 std::string opening_text(const OpeningLine& line);
+// The same, followed by the board ("1. h8 (19x19)") when the table mixes board sizes or rules.
+std::string opening_text(const OpeningLine& line, const OpeningGroups& table);
 
 // A broken game's mark: "Partial game: the moves stop at an error: MESSAGE [code]" or "Invalid
 // game: MESSAGE [code]" (errors joined by "; "); empty for a valid game.

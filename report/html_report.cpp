@@ -278,10 +278,10 @@ void players_section(std::string& out, const KindTables& t, bool mixed) {
     out += "</table>\n</section>\n";
 }
 
-void opening_row(std::string& out, const OpeningLine& l, GameKind kind, const char* cls) {
-    out += "<tr class=\"" + std::string(cls) + "\"><td>" + e(opening_text(l)) + "</td><td class=\"num\">" +
+void opening_row(std::string& out, const OpeningLine& l, const KindTables& t, const char* cls) {
+    out += "<tr class=\"" + std::string(cls) + "\"><td>" + e(opening_text(l, t.openings)) + "</td><td class=\"num\">" +
         std::to_string(l.games) + "</td>";
-    for (Color c : result_columns(kind)) out += "<td class=\"num\">" + count_share(wins_of(l, c), l.games) + "</td>";
+    for (Color c : result_columns(t.kind)) out += "<td class=\"num\">" + count_share(wins_of(l, c), l.games) + "</td>";
     out += "<td class=\"num\">" + count_share(l.draws, l.games) + "</td><td class=\"num\">" + count_share(l.unfinished, l.games) +
         "</td></tr>\n";
 }
@@ -298,8 +298,8 @@ void openings_section(std::string& out, const KindTables& t, bool mixed, int row
     for (Color c : result_columns(t.kind)) out += "<th>" + colour_name(c) + " wins</th>";
     out += "<th>Draws</th><th>Unfinished</th></tr>\n";
     for (const OpeningGroup& g : t.openings.groups) {
-        opening_row(out, g.first, t.kind, "first");
-        for (const OpeningLine& r : g.replies) opening_row(out, r, t.kind, "reply");
+        opening_row(out, g.first, t, "first");
+        for (const OpeningLine& r : g.replies) opening_row(out, r, t, "reply");
         if (const std::string more = more_replies_note(g); !more.empty())
             out += "<tr class=\"reply more\"><td colspan=\"6\">" + e(more) + "</td></tr>\n";
     }

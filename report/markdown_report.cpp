@@ -170,9 +170,10 @@ void players(std::string& out, const KindTables& t, bool mixed) {
     out += "\n";
 }
 
-void opening_row(std::string& out, const OpeningLine& l, GameKind kind, bool reply) {
-    out += "| " + std::string(reply ? "\u21b3 " : "") + code(opening_text(l)) + " | " + std::to_string(l.games) + " |";
-    for (Color c : result_columns(kind)) out += " " + count_share(wins_of(l, c), l.games) + " |";
+void opening_row(std::string& out, const OpeningLine& l, const KindTables& t, bool reply) {
+    out +=
+        "| " + std::string(reply ? "\u21b3 " : "") + code(opening_text(l, t.openings)) + " | " + std::to_string(l.games) + " |";
+    for (Color c : result_columns(t.kind)) out += " " + count_share(wins_of(l, c), l.games) + " |";
     out += " " + count_share(l.draws, l.games) + " | " + count_share(l.unfinished, l.games) + " |\n";
 }
 
@@ -187,8 +188,8 @@ void openings(std::string& out, const KindTables& t, bool mixed, int rows, int r
     for (Color c : result_columns(t.kind)) out += c == Color::white ? " White wins |" : " Black wins |";
     out += " Draws | Unfinished |\n|---|--:|--:|--:|--:|--:|\n";
     for (const OpeningGroup& g : t.openings.groups) {
-        opening_row(out, g.first, t.kind, false);
-        for (const OpeningLine& r : g.replies) opening_row(out, r, t.kind, true);
+        opening_row(out, g.first, t, false);
+        for (const OpeningLine& r : g.replies) opening_row(out, r, t, true);
         if (const std::string more = more_replies_note(g); !more.empty()) out += "| \u21b3 _" + md(more) + "_ | | | | | |\n";
     }
     out += "\n";

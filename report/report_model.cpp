@@ -136,6 +136,12 @@ std::vector<OpeningLine> opening_table(const std::vector<const GameReport*>& gam
         std::vector<std::string> key{start_position_text(*g)};
         for (int i = 0; i < plies; ++i) key.push_back(g->plies[std::size_t(i)].move);
         OpeningLine& line = lines[key];
+        if (line.games == 0) {
+            for (const Tag& t : stone_rule_tags(*g)) {
+                if (t.name == "Size") line.variant = t.value + "x" + t.value;
+                else if (t.name == "Rules") line.variant += ", " + t.value;
+            }
+        }
         line.start = key.front();
         line.moves.assign(key.begin() + 1, key.end());
         count_result(line, g->result);
@@ -157,6 +163,7 @@ OpeningGroups opening_groups(const std::vector<const GameReport*>& games, int ro
     const std::vector<OpeningLine> seconds = opening_table(long_enough, 2);
     for (const OpeningLine& first : firsts) {
         out.games += first.games;
+        out.several_variants = out.several_variants || first.variant != firsts.front().variant;
         if (int(out.groups.size()) >= rows) {
             ++out.more_openings;
             out.more_games += first.games;

@@ -134,6 +134,8 @@ struct PlayerStats {
 struct OpeningLine {
     std::vector<std::string> moves;
     std::string start; // the start position's text (games of one kind may differ in size or rules)
+    std::string variant; // a stone game's board and rules when not the defaults ("15x15", "19x19,
+        // RULES"); empty for Gounki
     int games = 0;
     int white_wins = 0;
     int black_wins = 0;
@@ -155,6 +157,7 @@ struct OpeningGroups {
     int games = 0; // the games counted (long enough, from the start position, not broken)
     int more_openings = 0; // the first moves left out of `groups`
     int more_games = 0; // ... and their games
+    bool several_variants = false; // the games are of more than one board size or set of rules
 };
 
 // The statistics of one game kind over the games of a report: a Gounki player's results are not

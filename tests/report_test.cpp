@@ -1132,3 +1132,26 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
     CHECK(count_of(single, "<tr class=\"first\">") == 3);
     CHECK(count_of(single, "more opening") == 0);
 }
+
+TEST_CASE("an opening table of one kind on boards of two sizes names the board of each row", "[report][stones]") {
+    stones::Rules big = stones::Rules::defaults(GameKind::gomoku);
+    big.size = 19;
+    ReportModel m;
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"h8", "h9"}), "Cid", "Ann", "0-1"));
+    GameReport on_19 = with_players(play_stones(GameKind::gomoku, {"h8", "h9"}), "Cid", "Ann", "1-0");
+    on_19.start_position = stones::StonePosition(big).to_text();
+    m.games.push_back(on_19);
+    const std::vector<KindTables> tables = kind_tables(m.games, 10, 3);
+    REQUIRE(tables.size() == 1);
+    CHECK(tables[0].openings.several_variants);
+    REQUIRE(tables[0].openings.groups.size() == 2); // the same move on two boards: two openings
+    CHECK(tables[0].openings.groups[0].first.games == 1);
+    const std::string md = render_markdown(m);
+    CHECK(count_of(md, "| `1. h8 (15x15)` | 1 | 1 (100%) | 0 |") == 1);
+    CHECK(count_of(md, "| `1. h8 (19x19)` | 1 | 0 | 1 (100%) |") == 1);
+    CHECK(count_of(md, "| \u21b3 `1. h8 h9 (19x19)` | 1 |") == 1);
+    // One size: no board named.
+    m.games.pop_back();
+    m.games.push_back(m.games.front());
+    CHECK(count_of(render_markdown(m), "| `1. h8` | 2 | 2 (100%) | 0 |") == 1);
+}
