@@ -1,9 +1,11 @@
 #include "report/format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
+#include "core/game.hpp"
 #include "core/gounki/notation.hpp"
 
 namespace gounki::report {
@@ -127,6 +129,11 @@ std::string opening_text(const OpeningLine& line) {
         out += line.moves[i];
     }
     return out;
+}
+
+std::string opening_text(const OpeningLine& line, const OpeningGroups& table) {
+    if (!table.several_variants || line.variant.empty()) return opening_text(line);
+    return opening_text(line) + " (" + line.variant + ")";
 }
 
 std::string players_line(const GameReport& game) {
@@ -260,11 +267,52 @@ std::string broken_note(const GameReport& game) {
     return out + (problems.empty() ? "" : ": " + problems);
 }
 
-std::string left_out_note(const std::vector<GameReport>& games) {
-    const int n = broken_games(games);
+std::string left_out_note(const std::vector<GameReport>& games) { return left_out_note(broken_games(games)); }
+
+std::string left_out_note(int n) {
     if (n == 0) return {};
     return std::to_string(n) + (n == 1 ? " broken game (partial or invalid) is" : " broken games (partial or invalid) are") +
         " left out of these tables.";
 }
+
+std::string kind_heading(std::string_view what, GameKind kind, bool mixed) {
+    if (!mixed) return std::string(what);
+    std::string lower(what);
+    if (!lower.empty()) lower[0] = char(std::tolower(static_cast<unsigned char>(lower[0])));
+    return std::string(game_kind_name(kind)) + ": " + lower;
+}
+
+std::string count_share(int count, int total) {
+    if (count == 0 || total <= 0) return std::to_string(count);
+    const double share = 100.0 * count / total;
+    // A share that would round to 0% or 100% without being so says it is near.
+    const std::string text = share < 0.5 ? "<1" : share > 99.5 && count < total ? ">99" : format_number(share, 0);
+    return std::to_string(count) + " (" + text + "%)";
+}
+
+std::string openings_legend(const OpeningGroups& table, int rows, int replies) {
+    return "Games grouped by their first move and their first two plies (" + std::to_string(table.games) +
+        (table.games == 1 ? " game" : " games") + " of two plies or more from the start position): the " + std::to_string(rows) +
+        " most played first moves, each with its " + std::to_string(replies) + " most played replies.";
+}
+
+std::string more_openings_note(const OpeningGroups& table) {
+    if (table.more_openings == 0) return {};
+    return std::to_string(table.more_openings) + (table.more_openings == 1 ? " more opening" : " more openings") +
+        " (first moves) in " + std::to_string(table.more_games) + (table.more_games == 1 ? " game." : " games.");
+}
+
+std::string more_replies_note(const OpeningGroup& group) {
+    if (group.more_replies == 0) return {};
+    return std::to_string(group.more_replies) + (group.more_replies == 1 ? " more reply" : " more replies") + " in " +
+        std::to_string(group.more_reply_games) + (group.more_reply_games == 1 ? " game" : " games");
+}
+
+std::vector<Color> result_columns(GameKind kind) {
+    const Color first = gounki::first_mover(kind);
+    return {first, ~first};
+}
+
+int wins_of(const OpeningLine& line, Color side) { return side == Color::white ? line.white_wins : line.black_wins; }
 
 } // namespace gounki::report

@@ -52,6 +52,8 @@ std::string move_number_text(const GameReport& game, std::size_t ply);
 
 // "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
 std::string opening_text(const OpeningLine& line);
+// The same, followed by the board ("1. h8 (19x19)") when the table mixes board sizes or rules.
+std::string opening_text(const OpeningLine& line, const OpeningGroups& table);
 
 // A broken game's mark: "Partial game: the moves stop at an error: MESSAGE [code]" or "Invalid
 // game: MESSAGE [code]" (errors joined by "; "); empty for a valid game.
@@ -59,6 +61,22 @@ std::string broken_note(const GameReport& game);
 // The note under the statistics of many games when some are broken: "2 broken games (partial or
 // invalid) are left out of these tables."; empty when none is.
 std::string left_out_note(const std::vector<GameReport>& games);
+std::string left_out_note(int broken);
+
+// The heading of a table over many games: `what` ("Players") alone, or after the game's name
+// ("Gomoku: players") when the report mixes game kinds.
+std::string kind_heading(std::string_view what, GameKind kind, bool mixed);
+// A share of a count: "3 (38%)", "1 (<1%)", "199 (>99%)"; "0" when there is none.
+std::string count_share(int count, int total);
+// The lines under an opening table: how it is grouped, and what is left out ("4 more openings
+// (first moves) in 6 games."; empty when none is).
+std::string openings_legend(const OpeningGroups& table, int rows, int replies);
+std::string more_openings_note(const OpeningGroups& table);
+std::string more_replies_note(const OpeningGroup& group);
+// The order of the colours in the results' columns: the first mover first (Black in Gomoku,
+// Ninuki and Renju, White in Gounki and Pente).
+std::vector<Color> result_columns(GameKind kind);
+int wins_of(const OpeningLine& line, Color side);
 
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);

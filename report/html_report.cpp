@@ -1,8 +1,10 @@
 // render_html: one self-contained HTML5 file. Markup is XHTML-compatible (void elements closed with
 // `/>`, every attribute quoted) so that an XML-minded checker can read it too.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
+#include "core/game.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 #include "report/viewer.hpp"
@@ -20,6 +22,9 @@ table{border-collapse:collapse;margin:.4em 0 1em}
 th,td{border:1px solid #d8d2c4;padding:3px 9px;text-align:left}
 th{background:#efe8da}
 td.num{text-align:right}
+table.openings tr.first td{font-weight:600}
+table.openings tr.reply td:first-child{padding-left:2em}
+table.openings tr.more td{color:#666;font-style:italic}
 table.tags th{width:8em}
 .movelist{background:#fff;border:1px solid #d8d2c4;border-radius:6px;padding:10px 12px;font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:.95em}
 .movelist .no{color:#888;margin-left:.5em}
@@ -248,44 +253,71 @@ std::string result_cells(const int (&r)[4]) {
     return out;
 }
 
-void players_section(std::string& out, const std::vector<PlayerStats>& players) {
-    out += "<section id=\"players\">\n<h2>Players</h2>\n<table class=\"players\">\n<tr><th rowspan=\"2\">Player</th><th "
-           "rowspan=\"2\">Games</th><th colspan=\"4\">As White</th><th colspan=\"4\">As Black</th><th "
-           "rowspan=\"2\">Average accuracy</th></tr>\n<tr>";
+std::string colour_name(Color c) { return c == Color::white ? "White" : "Black"; }
+
+// The id of a section over many games: "players", or "players-gomoku" when the report mixes kinds.
+std::string section_id(const std::string& what, GameKind kind, bool mixed) {
+    std::string id = what;
+    if (mixed)
+        for (char c : "-" + std::string(game_kind_name(kind))) id += char(std::tolower(static_cast<unsigned char>(c)));
+    return id;
+}
+
+void players_section(std::string& out, const KindTables& t, bool mixed) {
+    const std::vector<Color> colours = result_columns(t.kind);
+    out += "<section id=\"" + section_id("players", t.kind, mixed) + "\">\n<h2>" + e(kind_heading("Players", t.kind, mixed)) +
+        "</h2>\n<table class=\"players\">\n<tr><th rowspan=\"2\">Player</th><th rowspan=\"2\">Games</th>";
+    for (Color c : colours) out += "<th colspan=\"4\">As " + colour_name(c) + "</th>";
+    out += "<th rowspan=\"2\">Average accuracy</th></tr>\n<tr>";
     for (int k = 0; k < 2; ++k) out += "<th>won</th><th>drawn</th><th>lost</th><th>unfinished</th>";
     out += "</tr>\n";
-    for (const PlayerStats& p : players)
+    for (const PlayerStats& p : t.players)
         out += "<tr><td>" + e(p.name) + "</td><td class=\"num\">" + std::to_string(p.games) + "</td>" +
-            result_cells(p.results[0]) + result_cells(p.results[1]) + "<td class=\"num\">" +
+            result_cells(p.results[index(colours[0])]) + result_cells(p.results[index(colours[1])]) + "<td class=\"num\">" +
             (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
     out += "</table>\n</section>\n";
 }
 
-void openings_section(std::string& out, const std::vector<OpeningLine>& lines, int plies) {
-    out += "<section id=\"openings\">\n<h2>Openings</h2>\n<p class=\"legend\">Games grouped by their first " +
-        std::to_string(plies) + " plies.</p>\n";
-    if (lines.empty()) {
+void opening_row(std::string& out, const OpeningLine& l, const KindTables& t, const char* cls) {
+    out += "<tr class=\"" + std::string(cls) + "\"><td>" + e(opening_text(l, t.openings)) + "</td><td class=\"num\">" +
+        std::to_string(l.games) + "</td>";
+    for (Color c : result_columns(t.kind)) out += "<td class=\"num\">" + count_share(wins_of(l, c), l.games) + "</td>";
+    out += "<td class=\"num\">" + count_share(l.draws, l.games) + "</td><td class=\"num\">" + count_share(l.unfinished, l.games) +
+        "</td></tr>\n";
+}
+
+// The first moves (ply 1) with their top replies (the first two plies) under each.
+void openings_section(std::string& out, const KindTables& t, bool mixed, int rows, int replies) {
+    out += "<section id=\"" + section_id("openings", t.kind, mixed) + "\">\n<h2>" + e(kind_heading("Openings", t.kind, mixed)) +
+        "</h2>\n<p class=\"legend\">" + e(openings_legend(t.openings, rows, replies)) + "</p>\n";
+    if (t.openings.groups.empty()) {
         out += "<p>No game is long enough.</p>\n</section>\n";
         return;
     }
-    out +=
-        "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th><th>1-0</th><th>0-1</th><th>1/2-1/2</th><th>*</th></tr>\n";
-    for (const OpeningLine& l : lines) {
-        const std::string moves = opening_text(l);
-        out += "<tr><td>" + e(moves) + "</td>";
-        for (int v : {l.games, l.white_wins, l.black_wins, l.draws, l.unfinished})
-            out += "<td class=\"num\">" + std::to_string(v) + "</td>";
-        out += "</tr>\n";
+    out += "<table class=\"openings\">\n<tr><th>Moves</th><th>Games</th>";
+    for (Color c : result_columns(t.kind)) out += "<th>" + colour_name(c) + " wins</th>";
+    out += "<th>Draws</th><th>Unfinished</th></tr>\n";
+    for (const OpeningGroup& g : t.openings.groups) {
+        opening_row(out, g.first, t, "first");
+        for (const OpeningLine& r : g.replies) opening_row(out, r, t, "reply");
+        if (const std::string more = more_replies_note(g); !more.empty())
+            out += "<tr class=\"reply more\"><td colspan=\"6\">" + e(more) + "</td></tr>\n";
     }
-    out += "</table>\n</section>\n";
+    out += "</table>\n";
+    if (const std::string more = more_openings_note(t.openings); !more.empty())
+        out += "<p class=\"more-openings\">" + e(more) + "</p>\n";
+    out += "</section>\n";
 }
 
-// The games of a summary or of a split report's index: one row each, with accuracy; in an index
-// each links to its file.
-void games_table(std::string& out, const ReportModel& model, const std::vector<std::string>& links) {
-    out += "<section id=\"games\">\n<h2>Games</h2>\n<table class=\"games\">\n<tr><th>#</th><th>Players</th><th>Result</th>"
-           "<th>Plies</th><th>Accuracy (first mover)</th><th>Accuracy (second)</th></tr>\n";
-    for (std::size_t k = 0; k < model.games.size(); ++k) {
+// The games of a summary or of a split report's index (those of one kind when the report mixes
+// kinds): one row each, numbered as in the whole report, with accuracy; in an index each links
+// to its file.
+void games_table(std::string& out, const ReportModel& model, const std::vector<std::string>& links, const KindTables& t,
+                 bool mixed) {
+    out += "<section id=\"" + section_id("games", t.kind, mixed) + "\">\n<h2>" + e(kind_heading("Games", t.kind, mixed)) +
+        "</h2>\n<table class=\"games\">\n<tr><th>#</th><th>Players</th><th>Result</th>"
+        "<th>Plies</th><th>Accuracy (first mover)</th><th>Accuracy (second)</th></tr>\n";
+    for (std::size_t k : t.games) {
         const GameReport& g = model.games[k];
         const std::string title = players_text(g) + (g.event.empty() ? "" : " (" + g.event + ")");
         const std::string cell = k < links.size() ? "<a href=\"" + e(links[k]) + "\">" + e(title) + "</a>" : e(title);
@@ -299,6 +331,19 @@ void games_table(std::string& out, const ReportModel& model, const std::vector<s
         out += "</tr>\n";
     }
     out += "</table>\n</section>\n";
+}
+
+// Per game kind: players, openings, the left-out note, and (a summary or an index) the games.
+void statistics(std::string& out, const ReportModel& model, const std::vector<std::string>& links, bool with_games) {
+    const std::vector<KindTables> kinds = kind_tables(model.games, model.opening_rows, model.opening_replies);
+    const bool mixed = kinds.size() > 1;
+    for (const KindTables& t : kinds) {
+        players_section(out, t, mixed);
+        openings_section(out, t, mixed, model.opening_rows, model.opening_replies);
+        if (const std::string note = left_out_note(t.broken); !note.empty())
+            out += "<p class=\"legend broken-note\">" + e(note) + "</p>\n";
+        if (with_games) games_table(out, model, links, t, mixed);
+    }
 }
 
 void game_section(std::string& out, const GameReport& g, std::size_t k) {
@@ -340,12 +385,7 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
                 out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k)) + "</a></li>\n";
             out += "</ol>\n</nav>\n";
         }
-        players_section(out, model.players.empty() ? player_statistics(model.games) : model.players);
-        openings_section(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
-                         model.opening_plies);
-        if (const std::string note = left_out_note(model.games); !note.empty())
-            out += "<p class=\"legend broken-note\">" + e(note) + "</p>\n";
-        if (!games) games_table(out, model, options.game_links);
+        statistics(out, model, options.game_links, !games);
     }
     if (games)
         for (std::size_t k = 0; k < model.games.size(); ++k) game_section(out, model.games[k], options.games_before + k);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/game.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 #include "report/viewer.hpp"
@@ -153,32 +154,46 @@ void flagged(std::string& out, const GameReport& g) {
     }
 }
 
-void players(std::string& out, const std::vector<PlayerStats>& list) {
-    out += "## Players\n\nResults as won/drawn/lost/unfinished.\n\n"
-           "| Player | Games | As White | As Black | Average accuracy |\n|---|--:|--:|--:|--:|\n";
+void players(std::string& out, const KindTables& t, bool mixed) {
+    const std::vector<Color> colours = result_columns(t.kind);
+    auto name = [](Color c) { return std::string(c == Color::white ? "White" : "Black"); };
+    out += "## " + md(kind_heading("Players", t.kind, mixed)) + "\n\nResults as won/drawn/lost/unfinished.\n\n" +
+        "| Player | Games | As " + name(colours[0]) + " | As " + name(colours[1]) +
+        " | Average accuracy |\n|---|--:|--:|--:|--:|\n";
     auto results = [](const int(&r)[4]) {
         return std::to_string(r[0]) + "/" + std::to_string(r[1]) + "/" + std::to_string(r[2]) + "/" + std::to_string(r[3]);
     };
-    for (const PlayerStats& p : list)
-        out += "| " + md(p.name) + " | " + std::to_string(p.games) + " | " + results(p.results[0]) + " | " +
-            results(p.results[1]) + " | " +
+    for (const PlayerStats& p : t.players)
+        out += "| " + md(p.name) + " | " + std::to_string(p.games) + " | " + results(p.results[index(colours[0])]) + " | " +
+            results(p.results[index(colours[1])]) + " | " +
             (p.average_accuracy ? format_number(*p.average_accuracy, 1) + "%" : std::string("\u2013")) + " |\n";
     out += "\n";
 }
 
-void openings(std::string& out, const std::vector<OpeningLine>& lines, int plies) {
-    out += "## Openings\n\nGames grouped by their first " + std::to_string(plies) + " plies.\n\n";
-    if (lines.empty()) {
+void opening_row(std::string& out, const OpeningLine& l, const KindTables& t, bool reply) {
+    out +=
+        "| " + std::string(reply ? "\u21b3 " : "") + code(opening_text(l, t.openings)) + " | " + std::to_string(l.games) + " |";
+    for (Color c : result_columns(t.kind)) out += " " + count_share(wins_of(l, c), l.games) + " |";
+    out += " " + count_share(l.draws, l.games) + " | " + count_share(l.unfinished, l.games) + " |\n";
+}
+
+// The first moves (ply 1), each followed by its top replies (the first two plies, marked \u21b3).
+void openings(std::string& out, const KindTables& t, bool mixed, int rows, int replies) {
+    out += "## " + md(kind_heading("Openings", t.kind, mixed)) + "\n\n" + md(openings_legend(t.openings, rows, replies)) + "\n\n";
+    if (t.openings.groups.empty()) {
         out += "No game is long enough.\n\n";
         return;
     }
-    out += "| Moves | Games | 1-0 | 0-1 | 1/2-1/2 | * |\n|---|--:|--:|--:|--:|--:|\n";
-    for (const OpeningLine& l : lines) {
-        const std::string moves = opening_text(l);
-        out += "| " + code(moves) + " | " + std::to_string(l.games) + " | " + std::to_string(l.white_wins) + " | " +
-            std::to_string(l.black_wins) + " | " + std::to_string(l.draws) + " | " + std::to_string(l.unfinished) + " |\n";
+    out += "| Moves | Games |";
+    for (Color c : result_columns(t.kind)) out += c == Color::white ? " White wins |" : " Black wins |";
+    out += " Draws | Unfinished |\n|---|--:|--:|--:|--:|--:|\n";
+    for (const OpeningGroup& g : t.openings.groups) {
+        opening_row(out, g.first, t, false);
+        for (const OpeningLine& r : g.replies) opening_row(out, r, t, true);
+        if (const std::string more = more_replies_note(g); !more.empty()) out += "| \u21b3 _" + md(more) + "_ | | | | | |\n";
     }
     out += "\n";
+    if (const std::string more = more_openings_note(t.openings); !more.empty()) out += md(more) + "\n\n";
 }
 
 } // namespace
@@ -186,10 +201,12 @@ void openings(std::string& out, const std::vector<OpeningLine>& lines, int plies
 std::string render_markdown(const ReportModel& model) {
     std::string out = "# " + md(model.title) + "\n\n";
     if (model.games.size() > 1) {
-        players(out, model.players.empty() ? player_statistics(model.games) : model.players);
-        openings(out, model.openings.empty() ? opening_table(model.games, model.opening_plies) : model.openings,
-                 model.opening_plies);
-        if (const std::string note = left_out_note(model.games); !note.empty()) out += md(note) + "\n\n";
+        const std::vector<KindTables> kinds = kind_tables(model.games, model.opening_rows, model.opening_replies);
+        for (const KindTables& t : kinds) {
+            players(out, t, kinds.size() > 1);
+            openings(out, t, kinds.size() > 1, model.opening_rows, model.opening_replies);
+            if (const std::string note = left_out_note(t.broken); !note.empty()) out += md(note) + "\n\n";
+        }
     }
     for (std::size_t k = 0; k < model.games.size(); ++k) {
         const GameReport& g = model.games[k];

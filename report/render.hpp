@@ -35,11 +35,14 @@ struct HtmlOptions {
 // comments and variations, the evaluation graph (one point per ply: the expected result after it
 // from White's side in Gounki, Black's in the stone games, move numbers along the bottom), a diagram
 // at every flagged move (played move red, best move green), per-side summary. With more than one
-// game: an index, per-player statistics and the opening table.
+// game: an index, per-player statistics and the opening table (report_model.hpp's kind_tables:
+// per game kind, headed by the game's name when the games are of several kinds; the opening table
+// grouped at 1-2 plies, its top rows shown).
 std::string render_html(const ReportModel& model, const HtmlOptions& options = {});
 
 // The same content in Markdown (CommonMark with pipe tables): boards as text diagrams in code
-// blocks, the evaluation as a sparkline (one character per ply) in a code block.
+// blocks, the evaluation as a sparkline (one character per ply) in a code block; the tables over
+// many games as in HTML.
 std::string render_markdown(const ReportModel& model);
 
 struct GpnOptions {

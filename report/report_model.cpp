@@ -73,18 +73,41 @@ int result_column(const std::string& result, Color c) {
 
 } // namespace
 
-std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games) {
+namespace {
+
+std::vector<const GameReport*> pointers(const std::vector<GameReport>& games) {
+    std::vector<const GameReport*> out;
+    out.reserve(games.size());
+    for (const GameReport& g : games) out.push_back(&g);
+    return out;
+}
+
+void count_result(OpeningLine& line, const std::string& result) {
+    ++line.games;
+    if (result == "1-0") ++line.white_wins;
+    else if (result == "0-1") ++line.black_wins;
+    else if (result == "1/2-1/2") ++line.draws;
+    else ++line.unfinished;
+}
+
+bool by_games(const OpeningLine& a, const OpeningLine& b) { return a.games > b.games; }
+
+} // namespace
+
+std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games) { return player_statistics(pointers(games)); }
+
+std::vector<PlayerStats> player_statistics(const std::vector<const GameReport*>& games) {
     std::map<std::string, PlayerStats> by_name;
     std::map<std::string, std::pair<double, int>> accuracy; // sum, count
-    for (const GameReport& g : games) {
-        if (g.broken()) continue;
+    for (const GameReport* g : games) {
+        if (g->broken()) continue;
         for (Color c : {Color::white, Color::black}) {
-            const std::string& name = c == Color::white ? g.white : g.black;
+            const std::string& name = c == Color::white ? g->white : g->black;
             PlayerStats& p = by_name[name.empty() ? "?" : name];
             p.name = name.empty() ? "?" : name;
             ++p.games;
-            ++p.results[index(c)][result_column(g.result, c)];
-            if (const auto& a = g.summary[index(c)].accuracy) {
+            ++p.results[index(c)][result_column(g->result, c)];
+            if (const auto& a = g->summary[index(c)].accuracy) {
                 accuracy[p.name].first += *a;
                 ++accuracy[p.name].second;
             }
@@ -101,24 +124,83 @@ std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games)
 }
 
 std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies) {
+    return opening_table(pointers(games), plies);
+}
+
+std::vector<OpeningLine> opening_table(const std::vector<const GameReport*>& games, int plies) {
     std::map<std::vector<std::string>, OpeningLine> lines;
-    for (const GameReport& g : games) {
-        if (g.broken() || plies <= 0 || g.plies.size() < std::size_t(plies) || !starts_from_standard_position(g)) continue;
+    for (const GameReport* g : games) {
+        if (g->broken() || plies <= 0 || g->plies.size() < std::size_t(plies) || !starts_from_standard_position(*g)) continue;
         // The start first (the same for every Gounki game here), so that games of different
         // kinds, sizes or options with the same move texts stay apart.
-        std::vector<std::string> key{start_position_text(g)};
-        for (int i = 0; i < plies; ++i) key.push_back(g.plies[std::size_t(i)].move);
+        std::vector<std::string> key{start_position_text(*g)};
+        for (int i = 0; i < plies; ++i) key.push_back(g->plies[std::size_t(i)].move);
         OpeningLine& line = lines[key];
+        if (line.games == 0) {
+            for (const Tag& t : stone_rule_tags(*g)) {
+                if (t.name == "Size") line.variant = t.value + "x" + t.value;
+                else if (t.name == "Rules") line.variant += ", " + t.value;
+            }
+        }
+        line.start = key.front();
         line.moves.assign(key.begin() + 1, key.end());
-        ++line.games;
-        if (g.result == "1-0") ++line.white_wins;
-        else if (g.result == "0-1") ++line.black_wins;
-        else if (g.result == "1/2-1/2") ++line.draws;
-        else ++line.unfinished;
+        count_result(line, g->result);
     }
     std::vector<OpeningLine> out;
     for (auto& [key, line] : lines) out.push_back(line);
-    std::stable_sort(out.begin(), out.end(), [](const OpeningLine& a, const OpeningLine& b) { return a.games > b.games; });
+    std::stable_sort(out.begin(), out.end(), by_games);
+    return out;
+}
+
+OpeningGroups opening_groups(const std::vector<const GameReport*>& games, int rows, int replies) {
+    // Games of one ply are left out of the first moves too, so that a first move's count is the
+    // sum of its replies'.
+    std::vector<const GameReport*> long_enough;
+    for (const GameReport* g : games)
+        if (g->plies.size() >= 2) long_enough.push_back(g);
+    OpeningGroups out;
+    const std::vector<OpeningLine> firsts = opening_table(long_enough, 1);
+    const std::vector<OpeningLine> seconds = opening_table(long_enough, 2);
+    for (const OpeningLine& first : firsts) {
+        out.games += first.games;
+        out.several_variants = out.several_variants || first.variant != firsts.front().variant;
+        if (int(out.groups.size()) >= rows) {
+            ++out.more_openings;
+            out.more_games += first.games;
+            continue;
+        }
+        OpeningGroup group{first, {}, 0, 0};
+        for (const OpeningLine& second : seconds) {
+            if (second.start != first.start || second.moves.front() != first.moves.front()) continue;
+            if (int(group.replies.size()) < replies) {
+                group.replies.push_back(second);
+            } else {
+                ++group.more_replies;
+                group.more_reply_games += second.games;
+            }
+        }
+        out.groups.push_back(std::move(group));
+    }
+    return out;
+}
+
+std::vector<KindTables> kind_tables(const std::vector<GameReport>& games, int rows, int replies) {
+    std::map<GameKind, std::vector<std::size_t>> by_kind;
+    for (std::size_t k = 0; k < games.size(); ++k) by_kind[games[k].kind].push_back(k);
+    std::vector<KindTables> out;
+    for (auto& [kind, indices] : by_kind) {
+        KindTables t;
+        t.kind = kind;
+        t.games = std::move(indices);
+        std::vector<const GameReport*> list;
+        for (std::size_t k : t.games) {
+            list.push_back(&games[k]);
+            if (games[k].broken()) ++t.broken;
+        }
+        t.players = player_statistics(list);
+        t.openings = opening_groups(list, rows, replies);
+        out.push_back(std::move(t));
+    }
     return out;
 }
 

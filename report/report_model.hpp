@@ -130,9 +130,12 @@ struct PlayerStats {
     std::optional<double> average_accuracy; // over the games with an accuracy
 };
 
-// The games that start with `moves` (the first N plies).
+// The games that start with `moves` (the first N plies) from the start position `start`.
 struct OpeningLine {
     std::vector<std::string> moves;
+    std::string start; // the start position's text (games of one kind may differ in size or rules)
+    std::string variant; // a stone game's board and rules when not the defaults ("15x15", "19x19,
+        // RULES"); empty for Gounki
     int games = 0;
     int white_wins = 0;
     int black_wins = 0;
@@ -140,15 +143,41 @@ struct OpeningLine {
     int unfinished = 0;
 };
 
+// A first move (ply 1) of the opening table with its most played replies (the first two plies).
+struct OpeningGroup {
+    OpeningLine first; // one move
+    std::vector<OpeningLine> replies; // two moves each, the first being first's; most played first
+    int more_replies = 0; // the replies left out of `replies`
+    int more_reply_games = 0; // ... and their games
+};
+
+// An opening table grouped at 1-2 plies: the most played first moves, each with its top replies.
+struct OpeningGroups {
+    std::vector<OpeningGroup> groups; // most played first
+    int games = 0; // the games counted (long enough, from the start position, not broken)
+    int more_openings = 0; // the first moves left out of `groups`
+    int more_games = 0; // ... and their games
+    bool several_variants = false; // the games are of more than one board size or set of rules
+};
+
+// The statistics of one game kind over the games of a report: a Gounki player's results are not
+// mixed with their Gomoku results.
+struct KindTables {
+    GameKind kind = GameKind::gounki;
+    std::vector<std::size_t> games; // indices into the report's games, in order
+    std::vector<PlayerStats> players;
+    OpeningGroups openings;
+    int broken = 0; // broken games of this kind (left out of players and openings)
+};
+
 struct ReportModel {
     std::string title = "Gounki game report";
     std::string annotator = "gounki"; // e.g. "gounki 0.1.0 (depth 10)": the [Annotator] tag
     std::vector<GameReport> games;
-    // Over many games; when empty and there is more than one game, the renderers compute them
-    // with player_statistics() and opening_table(opening_plies).
-    std::vector<PlayerStats> players;
-    std::vector<OpeningLine> openings;
-    int opening_plies = 4;
+    // Over many games, per game kind: the opening table shows the `opening_rows` most played first
+    // moves, each with its `opening_replies` most played replies.
+    int opening_rows = 10;
+    int opening_replies = 3;
 };
 
 // Counts the verdicts of one side's judged moves; keeps the accuracy already in `game`.
@@ -156,11 +185,21 @@ SideSummary summarize_side(const GameReport& game, Color side);
 // Fills game.summary[] counts for both sides (accuracy kept).
 void summarize(GameReport& game);
 // Per-player statistics, sorted by games played (most first), then name. Broken games (partial or
-// invalid) are left out, as in opening_table: their results and accuracy do not count.
+// invalid) are left out, as in opening_table: their results and accuracy do not count. Games of
+// different kinds are counted together: kind_tables keeps them apart.
 std::vector<PlayerStats> player_statistics(const std::vector<GameReport>& games);
+std::vector<PlayerStats> player_statistics(const std::vector<const GameReport*>& games);
 // Games grouped by their start and first `plies` plies (games shorter than that, games from a
-// set-up position and broken games are left out), most frequent first.
+// set-up position and broken games are left out), most frequent first (then by start and moves).
 std::vector<OpeningLine> opening_table(const std::vector<GameReport>& games, int plies);
+std::vector<OpeningLine> opening_table(const std::vector<const GameReport*>& games, int plies);
+// The opening table grouped at 1-2 plies: the `rows` most played first moves (games of at least
+// two plies from the start position, not broken), each with its `replies` most played replies;
+// what is left out is counted.
+OpeningGroups opening_groups(const std::vector<const GameReport*>& games, int rows, int replies);
+// The statistics per game kind, in GameKind order (Gounki, Gomoku, Ninuki, Pente, Renju), one
+// entry per kind present.
+std::vector<KindTables> kind_tables(const std::vector<GameReport>& games, int rows, int replies);
 // How many of the games are broken (left out of the statistics).
 int broken_games(const std::vector<GameReport>& games);
 

@@ -6,12 +6,15 @@
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 
 #include <sstream>
+#include <tuple>
 
 #include <boost/property_tree/json_parser.hpp>
 #include <unistd.h>
@@ -143,7 +146,6 @@ ReportModel two_games() {
     m.title = "Test report <&>";
     m.annotator = "gounki test";
     m.games = {blunder_game(), missed_win_game()};
-    m.opening_plies = 2;
     return m;
 }
 
@@ -856,9 +858,10 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
     REQUIRE(r.status == 0);
     const std::string summary = slurp(scratch / "s.html");
     CHECK(check_markup(summary).empty());
-    CHECK(count_of(summary, "<section id=\"players\">") == 1);
-    CHECK(count_of(summary, "<section id=\"openings\">") == 1);
-    CHECK(count_of(summary, "<table class=\"games\">") == 1);
+    for (const char* kind : {"gounki", "gomoku", "ninuki"}) // one set of tables per game kind
+        for (const char* what : {"players", "openings", "games"})
+            CHECK(count_of(summary, "<section id=\"" + std::string(what) + "-" + kind + "\">") == 1);
+    CHECK(count_of(summary, "<table class=\"games\">") == 3);
     CHECK(count_of(summary, "<section class=\"game") == 0);
     CHECK(count_of(summary, "<script") == 0);
     CHECK(count_of(summary, "<td>Bea \u2013 Wim</td><td>B+</td>") == 1);
@@ -906,4 +909,249 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
     r = run_gounki("report --db " + shell_quoted(db) + " --all --split " + shell_quoted(scratch / "file"));
     CHECK(r.status != 0);
     CHECK(count_of(r.err, "cannot make the directory") == 1);
+}
+
+namespace {
+
+// A Gounki game whose first ply is the `first`-th legal move at the start and whose second is the
+// `reply`-th legal move after it, then `more` plies of play_generated's kind.
+GameReport gounki_opening(std::size_t first, std::size_t reply, int more) {
+    Position pos = Position::start();
+    std::vector<std::string> texts;
+    for (int i = 0; i < 2 + more && !pos.game_over(); ++i) {
+        MoveList list;
+        generate_moves(pos, list);
+        const std::size_t k = i == 0 ? first : i == 1 ? reply : std::size_t(7 * i + 3);
+        const Move m = list[k % list.size()];
+        texts.push_back(move_to_text(pos, m));
+        UndoRecord u;
+        pos.do_move(m, u);
+    }
+    return play("", texts);
+}
+
+GameReport with_players(GameReport g, std::string white, std::string black, std::string result) {
+    g.white = std::move(white);
+    g.black = std::move(black);
+    g.result = std::move(result);
+    return g;
+}
+
+// The text of a table row's cells after `head` (its first cell's text), up to the row's end.
+std::string row_after(const std::string& html, const std::string& head) {
+    return between(html, "<td>" + head + "</td>", "</tr>");
+}
+
+} // namespace
+
+TEST_CASE("many games of several kinds: players, openings and games tables per kind; openings at 1-2 plies", "[report]") {
+    // Ann plays Gounki against Bob and Gomoku against Cid; the other kinds a game or two each.
+    const std::vector<std::tuple<std::size_t, std::size_t, std::string>> gounki_games{
+        {0, 0, "1-0"}, {0, 0, "0-1"}, {0, 1, "1/2-1/2"}, {1, 0, "1-0"}, {1, 0, "*"}, {2, 0, "1-0"}};
+    ReportModel m;
+    for (const auto& [first, reply, result] : gounki_games)
+        m.games.push_back(with_players(gounki_opening(first, reply, 3), "Ann", "Bob", result));
+    m.games[0].summary[0].accuracy = 80; // Ann's Gounki accuracy: (80 + 90) / 2
+    m.games[3].summary[0].accuracy = 90;
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"h8", "h9", "i9"}), "Cid", "Ann", "0-1"));
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"h8", "h9", "j10"}), "Cid", "Ann", "1-0"));
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"h8", "i9", "g7"}), "Ann", "Cid", "0-1"));
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"i8", "h9"}), "Ann", "Cid", "*"));
+    m.games.back().summary[0].accuracy = 60; // Ann's Gomoku accuracy, as White
+    m.games.push_back(with_players(play_stones(GameKind::ninuki, {"h8", "i9", "j10"}), "Dan", "Eve", "1/2-1/2"));
+    m.games.push_back(with_players(play_stones(GameKind::ninuki, {"h8", "i9"}), "Dan", "Eve", "*"));
+    m.games.back().status = "partial"; // broken: left out of Ninuki's tables
+    m.games.push_back(with_players(play_stones(GameKind::pente, {"h8", "i9"}), "Fay", "Gil", "0-1"));
+    m.games.push_back(with_players(play_stones(GameKind::renju, {"h8"}), "Hal", "Ivy", "*")); // too short for openings
+    m.opening_rows = 2;
+    m.opening_replies = 1;
+
+    // What the tables should say, counted here from the games themselves.
+    struct Tally {
+        int games = 0, white = 0, black = 0, draws = 0, unfinished = 0;
+    };
+    std::map<GameKind, std::map<std::vector<std::string>, Tally>> lines; // kind -> first 1 or 2 plies -> results
+    std::map<GameKind, std::map<std::string, int>> games_of; // kind -> player -> games
+    std::set<GameKind> kinds;
+    for (const GameReport& g : m.games) {
+        kinds.insert(g.kind);
+        if (g.broken()) continue;
+        ++games_of[g.kind][g.white];
+        ++games_of[g.kind][g.black];
+        if (g.plies.size() < 2) continue;
+        for (std::size_t n : {std::size_t(1), std::size_t(2)}) {
+            std::vector<std::string> key;
+            for (std::size_t i = 0; i < n; ++i) key.push_back(g.plies[i].move);
+            Tally& t = lines[g.kind][key];
+            ++t.games;
+            (g.result == "1-0" ? t.white : g.result == "0-1" ? t.black : g.result == "1/2-1/2" ? t.draws : t.unfinished)++;
+        }
+    }
+    const std::vector<KindTables> tables = kind_tables(m.games, m.opening_rows, m.opening_replies);
+    REQUIRE(tables.size() == kinds.size());
+    REQUIRE(tables.size() == 5);
+    for (const KindTables& t : tables) {
+        INFO(game_kind_name(t.kind));
+        // Players: each kind's own games only.
+        REQUIRE(t.players.size() == games_of[t.kind].size());
+        for (const PlayerStats& p : t.players) CHECK(p.games == games_of[t.kind][p.name]);
+        // Openings: first moves with their replies; every count as tallied, what is left out counted.
+        int firsts = 0, counted = 0;
+        for (const auto& [key, tally] : lines[t.kind])
+            if (key.size() == 1) ++firsts, counted += tally.games;
+        CHECK(t.openings.games == counted);
+        CHECK(int(t.openings.groups.size()) == std::min(firsts, m.opening_rows));
+        CHECK(t.openings.more_openings == firsts - int(t.openings.groups.size()));
+        int shown = 0;
+        for (const OpeningGroup& g : t.openings.groups) {
+            REQUIRE(g.first.moves.size() == 1);
+            const Tally& tally = lines[t.kind][g.first.moves];
+            CHECK(g.first.games == tally.games);
+            CHECK(g.first.white_wins == tally.white);
+            CHECK(g.first.black_wins == tally.black);
+            CHECK(g.first.draws == tally.draws);
+            CHECK(g.first.unfinished == tally.unfinished);
+            shown += g.first.games;
+            int reply_games = 0;
+            for (const OpeningLine& r : g.replies) {
+                REQUIRE(r.moves.size() == 2);
+                CHECK(r.moves[0] == g.first.moves[0]);
+                CHECK(r.games == lines[t.kind][r.moves].games);
+                CHECK(r.white_wins == lines[t.kind][r.moves].white);
+                reply_games += r.games;
+            }
+            CHECK(reply_games + g.more_reply_games == g.first.games);
+            CHECK(int(g.replies.size()) <= m.opening_replies);
+        }
+        CHECK(shown + t.openings.more_games == counted);
+    }
+
+    // Gounki: first moves 0 (3 games: reply 0 twice, reply 1 once), 1 (2 games), 2 (1 game, left out).
+    const KindTables& gounki = tables[0];
+    REQUIRE(gounki.kind == GameKind::gounki);
+    REQUIRE(gounki.openings.groups.size() == 2);
+    CHECK(gounki.openings.groups[0].first.moves[0] == m.games[0].plies[0].move);
+    CHECK(gounki.openings.groups[0].first.games == 3);
+    CHECK(gounki.openings.groups[0].replies[0].games == 2);
+    CHECK(gounki.openings.groups[0].more_replies == 1);
+    CHECK(gounki.openings.groups[0].more_reply_games == 1);
+    CHECK(gounki.openings.groups[1].first.moves[0] == m.games[3].plies[0].move);
+    CHECK(gounki.openings.more_openings == 1);
+    CHECK(gounki.openings.more_games == 1);
+    const PlayerStats& ann = gounki.players[0];
+    CHECK(ann.name == "Ann");
+    CHECK(ann.games == 6);
+    CHECK(ann.results[0][0] == 3); // three Gounki wins with White, none of Gomoku's counted
+    CHECK(ann.average_accuracy == 85);
+    const KindTables& gomoku = tables[1];
+    REQUIRE(gomoku.kind == GameKind::gomoku);
+    const auto ann_gomoku = std::find_if(gomoku.players.begin(), gomoku.players.end(), [](auto& p) { return p.name == "Ann"; });
+    REQUIRE(ann_gomoku != gomoku.players.end());
+    CHECK(ann_gomoku->games == 4);
+    CHECK(ann_gomoku->results[1][0] == 1); // won with Black against Cid (h8 h9 i9, 0-1)
+    CHECK(ann_gomoku->results[1][2] == 1);
+    CHECK(ann_gomoku->results[0][0] == 0);
+    CHECK(ann_gomoku->results[0][2] == 1);
+    CHECK(ann_gomoku->average_accuracy == 60);
+    CHECK(tables[2].broken == 1); // Ninuki's partial game
+    CHECK(tables[2].players.size() == 2);
+    CHECK(tables[4].kind == GameKind::renju);
+    CHECK(tables[4].openings.groups.empty());
+
+    // The HTML summary: one set of tables per kind, each headed by the game's name.
+    HtmlOptions summary;
+    summary.summary = true;
+    const std::string html = render_html(m, summary);
+    INFO(check_markup(html));
+    CHECK(check_markup(html).empty());
+    for (const char* kind : {"Gounki", "Gomoku", "Ninuki", "Pente", "Renju"}) {
+        INFO(kind);
+        std::string id = kind;
+        id[0] = char(std::tolower(id[0]));
+        for (const char* what : {"players", "openings", "games"}) {
+            CHECK(count_of(html, "<section id=\"" + std::string(what) + "-" + id + "\">\n<h2>" + kind + ": " + what + "</h2>") ==
+                  1);
+        }
+    }
+    CHECK(count_of(html, "<section id=\"players\">") == 0);
+    CHECK(count_of(html, "<table class=\"games\">") == 5);
+    CHECK(count_of(html, "<h2>Players</h2>") == 0);
+    // Ann twice, with each kind's own figures: 6 Gounki games, 4 Gomoku games.
+    CHECK(count_of(html, "<tr><td>Ann</td>") == 2);
+    CHECK(count_of(html, "<tr><td>Ann</td><td class=\"num\">6</td>") == 1);
+    CHECK(count_of(html, "<tr><td>Ann</td><td class=\"num\">4</td>") == 1);
+    CHECK(count_of(html, "85%</td></tr>") == 1);
+    // Gomoku's columns name Black first: "1. h8" has 3 games, Black won 2, White 1.
+    const std::string gomoku_html = between(html, "<section id=\"openings-gomoku\">", "</section>");
+    CHECK(count_of(gomoku_html, "<th>Black wins</th><th>White wins</th><th>Draws</th>") == 1);
+    CHECK(row_after(gomoku_html, "1. h8") ==
+          "<td class=\"num\">3</td><td class=\"num\">2 (67%)</td><td class=\"num\">1 "
+          "(33%)</td><td class=\"num\">0</td><td class=\"num\">0</td>");
+    CHECK(count_of(gomoku_html, "<tr class=\"reply\"><td>1. h8 h9</td><td class=\"num\">2</td>") == 1);
+    CHECK(count_of(gomoku_html, "1 more reply in 1 game") == 1);
+    CHECK(count_of(gomoku_html, "<tr class=\"first\"><td>1. i8</td>") == 1);
+    const std::string gounki_html = between(html, "<section id=\"openings-gounki\">", "</section>");
+    CHECK(count_of(gounki_html, "<p class=\"more-openings\">1 more opening (first moves) in 1 game.</p>") == 1);
+    CHECK(count_of(gounki_html, "<tr class=\"first\">") == 2);
+    CHECK(count_of(gounki_html, "<tr class=\"reply\">") == 2);
+    CHECK(count_of(html, "1 broken game (partial or invalid) is left out of these tables.") == 1);
+    CHECK(count_of(between(html, "<section id=\"openings-renju\">", "</section>"), "No game is long enough.") == 1);
+    // Every game has its row, numbered as in the whole report.
+    for (std::size_t k = 0; k < m.games.size(); ++k)
+        CHECK(count_of(html, "<tr><td class=\"num\">" + std::to_string(k + 1) + "</td>") == 1);
+
+    // Markdown: the same tables per kind.
+    const std::string md = render_markdown(m);
+    for (const char* kind : {"Gounki", "Gomoku", "Ninuki", "Pente", "Renju"})
+        for (const char* what : {"players", "openings"}) CHECK(count_of(md, "## " + std::string(kind) + ": " + what + "\n") == 1);
+    CHECK(count_of(md, "## Players") == 0);
+    CHECK(count_of(md, "| `1. h8` | 3 | 2 (67%) | 1 (33%) | 0 | 0 |") == 1);
+    CHECK(count_of(md, "| \u21b3 `1. h8 h9` | 2 | 1 (50%) | 1 (50%) | 0 | 0 |") == 1);
+    // The first mover's column first: Black in Gomoku, Ninuki and Renju.
+    const auto black_first = std::count_if(kinds.begin(), kinds.end(), [](GameKind k) { return first_mover(k) == Color::black; });
+    CHECK(black_first == 3);
+    CHECK(count_of(md, "| Player | Games | As Black | As White | Average accuracy |") == std::size_t(black_first));
+    CHECK(count_of(md, "| Player | Games | As White | As Black | Average accuracy |") == kinds.size() - std::size_t(black_first));
+    CHECK(count_of(md, "1 more opening (first moves) in 1 game.") == 1);
+    CHECK(count_share(1, 3) == "1 (33%)");
+    CHECK(count_share(1, 202) == "1 (<1%)"); // not "0%"
+    CHECK(count_share(201, 202) == "201 (>99%)"); // not "100%"
+    CHECK(count_share(5, 5) == "5 (100%)");
+    CHECK(count_share(0, 5) == "0");
+
+    // One kind: the tables as before, without the game's name.
+    ReportModel one;
+    one.games.assign(m.games.begin(), m.games.begin() + 6);
+    const std::string single = render_html(one, summary);
+    CHECK(check_markup(single).empty());
+    CHECK(count_of(single, "<section id=\"players\">\n<h2>Players</h2>") == 1);
+    CHECK(count_of(single, "<section id=\"openings\">\n<h2>Openings</h2>") == 1);
+    CHECK(count_of(single, "<section id=\"games\">\n<h2>Games</h2>") == 1);
+    CHECK(count_of(single, "Gounki:") == 0);
+    // The default: ten first moves; the sixth Gounki game's first move is shown now.
+    CHECK(count_of(single, "<tr class=\"first\">") == 3);
+    CHECK(count_of(single, "more opening") == 0);
+}
+
+TEST_CASE("an opening table of one kind on boards of two sizes names the board of each row", "[report][stones]") {
+    stones::Rules big = stones::Rules::defaults(GameKind::gomoku);
+    big.size = 19;
+    ReportModel m;
+    m.games.push_back(with_players(play_stones(GameKind::gomoku, {"h8", "h9"}), "Cid", "Ann", "0-1"));
+    GameReport on_19 = with_players(play_stones(GameKind::gomoku, {"h8", "h9"}), "Cid", "Ann", "1-0");
+    on_19.start_position = stones::StonePosition(big).to_text();
+    m.games.push_back(on_19);
+    const std::vector<KindTables> tables = kind_tables(m.games, 10, 3);
+    REQUIRE(tables.size() == 1);
+    CHECK(tables[0].openings.several_variants);
+    REQUIRE(tables[0].openings.groups.size() == 2); // the same move on two boards: two openings
+    CHECK(tables[0].openings.groups[0].first.games == 1);
+    const std::string md = render_markdown(m);
+    CHECK(count_of(md, "| `1. h8 (15x15)` | 1 | 1 (100%) | 0 |") == 1);
+    CHECK(count_of(md, "| `1. h8 (19x19)` | 1 | 0 | 1 (100%) |") == 1);
+    CHECK(count_of(md, "| \u21b3 `1. h8 h9 (19x19)` | 1 |") == 1);
+    // One size: no board named.
+    m.games.pop_back();
+    m.games.push_back(m.games.front());
+    CHECK(count_of(render_markdown(m), "| `1. h8` | 2 | 2 (100%) | 0 |") == 1);
 }
