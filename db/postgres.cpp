@@ -139,11 +139,11 @@ CREATE OR REPLACE FUNCTION instr(haystack text, needle text) RETURNS integer
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT strpos(haystack, needle) $$;
 CREATE OR REPLACE FUNCTION gounki_fold(name text) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT translate(
+    SELECT translate(replace(
         regexp_replace(lower(normalize(name, NFKD) COLLATE "und-x-icu"),
-                       '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]', '', 'g'),
-        E'\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u2018\u2019\u201a\u201b\u2032\u2035\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb',
-        '----------''''''''''''""""""""')
+                       '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]', '', 'g'), E'\u00df', 'ss'),
+        E'\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u2018\u2019\u201a\u201b\u2032\u2035\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\u03c2',
+        E'----------''''''''''''""""""""\u03c3')
     $$;
 )sql";
 }

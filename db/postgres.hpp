@@ -32,8 +32,9 @@ std::string postgres_parameters(std::string_view sql, int& count);
 std::string postgres_ddl(std::string_view sql);
 // The SQL functions the queries use that PostgreSQL lacks: instr (SQLite's built-in) and
 // gounki_fold (db/fold.hpp, which SQLite calls in C++): normalized (NFKD), lower case (ICU), marks
-// removed, dashes and typographic quotes as ASCII. It agrees with fold_text on names written in
-// Latin, Greek and Cyrillic letters; it lowers where ICU folds (German ß stays ß).
+// removed, ß as ss and the final sigma as σ (what case folding does beyond lower case), dashes and
+// typographic quotes as ASCII. It agrees with fold_text on names written in Latin, Greek and
+// Cyrillic letters (tested), not necessarily on every script.
 std::string_view postgres_functions();
 
 class PgConnection {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -265,7 +266,11 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
                                            samples + "games/10-gomoku.gpn",      samples + "games/11-ninuki.gpn",
                                            samples + "broken/02-illegal-move.gpn", samples + "broken/17-two-games-first-broken.gpn",
                                            samples + "broken/11-result-contradicts.gpn"};
-    std::string import = "import";
+    // Names that only match through Unicode case folding, accents and typographic punctuation.
+    std::ofstream(dir / "names.gpn") << "[Game \"Gounki\"]\n[Event \"Lyon\u2013Gen\u00e8ve \u2018open\u2019\"]\n"
+                                        "[White \"Ulrike Stra\u00dfe\"]\n[Black \"\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3\"]\n"
+                                        "[Result \"*\"]\n\n1. f1-e2+ c8-d7+ *\n";
+    std::string import = "import " + shell_quoted(dir / "names.gpn");
     for (const std::string& r : records) import += " " + shell_quoted(r);
     // In order: each command sees what the ones before it changed.
     const std::vector<std::string> commands{
@@ -273,6 +278,9 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
         import, // all already imported
         "games --json",
         "games --player helene --json",
+        "games --white strasse --json",
+        "games --black \u03c3\u03b9\u03c3\u03c5\u03c6\u03bf\u03c3 --json",
+        "games --event \"LYON-GENEVE 'OPEN'\" --json",
         "games --event lyon-geneve",
         "games --sort player --desc",
         "games --status partial --json",
@@ -306,6 +314,8 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
         CHECK(comparable(a.out, file) == comparable(b.out, server));
         CHECK(comparable(a.err, file) == comparable(b.err, server));
         CHECK(a.status <= 1);
+        if (c.starts_with("games --white") || c.starts_with("games --black") || c.starts_with("games --event \"LYON"))
+            CHECK(contains(b.out, "\"total\":1}")); // found, on both
     }
 }
 
