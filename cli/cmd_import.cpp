@@ -76,14 +76,7 @@ std::string report_text(const db::ImportReport& r) {
 // The summary line: JSON, or text on stderr (none under --quiet).
 void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double seconds, bool io_errors) {
     if (p.isSet("json")) {
-        QJsonObject o = summary_json({{"read", s.added},
-                                      {"stored", s.stored},
-                                      {"broken", s.broken},
-                                      {"duplicates", s.duplicates},
-                                      {"already_imported", s.already_imported},
-                                      {"rejected", s.rejected},
-                                      {"prefix_flagged", s.prefix_flagged},
-                                      {"replaced", s.replaced}});
+        QJsonObject o = import_stats_json(s);
         o.insert("database", QString::fromStdString(db::redacted_url(db_path(p))));
         o.insert("seconds", seconds);
         o.insert("phases_s", import_phases_json(s));

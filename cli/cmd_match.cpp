@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "analysis/selfplay.hpp"
+#include "analysis/stones/play.hpp"
 #include "analysis/stones/search.hpp"
 #include "cli/brain_options.hpp"
 #include "cli/command.hpp"
@@ -228,31 +229,6 @@ struct EngineMatch {
     stones::Rules rules;
 };
 
-// `plies` random legal stones near the centre (within 3 points), none ending the game.
-std::vector<Move> random_stone_opening(const stones::StonePosition& start, int plies, Random& rng) {
-    std::vector<Move> out;
-    stones::StonePosition pos = start;
-    const int c = start.size() / 2;
-    for (int i = 0; i < plies; ++i) {
-        std::vector<Move> choices;
-        for (int x = c - 3; x <= c + 3; ++x)
-            for (int y = c - 3; y <= c + 3; ++y) {
-                const Move m = Move::placement(stones::point_from_top_left(x, y, start.size()));
-                if (!pos.is_legal(m)) continue;
-                stones::StonePosition after = pos;
-                stones::StoneUndo u;
-                after.play(m, u);
-                if (!after.game_over()) choices.push_back(m);
-            }
-        if (choices.empty()) break;
-        const Move m = choices[rng.below(std::uint32_t(choices.size()))];
-        stones::StoneUndo u;
-        pos.play(m, u);
-        out.push_back(m);
-    }
-    return out;
-}
-
 // One game: the opening, then the brain (BOARD each move) and the searcher in turn.
 PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& searcher, const SearchLimits& b,
                                  const stones::StonePosition& start, std::span<const Move> opening, Color engine_color,
@@ -309,7 +285,7 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
         StoneSearcher searcher(StoneSearchOptions{});
         for (long long i = 0; i < (o.games + 1) / 2 * 2; ++i) {
             Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
-            const std::vector<Move> opening = random_stone_opening(start, int(o.random_plies), rng);
+            const std::vector<Move> opening = analysis::random_opening(start, int(o.random_plies), rng);
             engine_first.push_back(i % 2 == 0);
             const Color engine_color = engine_first.back() ? first_mover(kind) : ~first_mover(kind);
             try {

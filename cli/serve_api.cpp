@@ -188,14 +188,7 @@ Reply App::api_import(const Request& r) {
     std::istringstream input(r.body.toStdString());
     const pipeline::ImportResult result = pipeline::import_stream(db_, input, name, request, events);
     const db::ImportStats& s = result.stats;
-    QJsonObject summary = summary_json({{"read", s.added},
-                                        {"stored", s.stored},
-                                        {"broken", s.broken},
-                                        {"duplicates", s.duplicates},
-                                        {"already_imported", s.already_imported},
-                                        {"rejected", s.rejected},
-                                        {"prefix_flagged", s.prefix_flagged},
-                                        {"replaced", s.replaced}});
+    QJsonObject summary = import_stats_json(s);
     summary.insert("io_errors", result.io_errors);
     return json_reply(QJsonObject{{"name", QString::fromStdString(name)},
                                   {"bytes", qint64(r.body.size())},

@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
+#include "cli/json_lines.hpp"
 #include "db/fold.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
@@ -167,6 +168,17 @@ QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree) {
                                  {"draw_pct", pct(m.draws, m.games)},
                                  {"latest", summary_json(m.latest)}});
     return QJsonObject{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+}
+
+QJsonObject import_stats_json(const db::ImportStats& s) {
+    return summary_json({{"read", s.added},
+                         {"stored", s.stored},
+                         {"broken", s.broken},
+                         {"duplicates", s.duplicates},
+                         {"already_imported", s.already_imported},
+                         {"rejected", s.rejected},
+                         {"prefix_flagged", s.prefix_flagged},
+                         {"replaced", s.replaced}});
 }
 
 QJsonObject import_report_json(const db::ImportReport& r) {

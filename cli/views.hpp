@@ -55,6 +55,8 @@ QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement
 QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree);
 // `import --json`: one game's fate.
 QJsonObject import_report_json(const db::ImportReport& r);
+// `import --json`'s summary counts (read, stored, broken, duplicates...).
+QJsonObject import_stats_json(const db::ImportStats& s);
 
 // The report of one stored game with its stored judgement, if any (the database's reading of the
 // players, date and result).

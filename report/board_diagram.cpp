@@ -261,13 +261,7 @@ const char* mark_word(ArrowKind k) { return k == ArrowKind::best ? "best" : k ==
 
 // Who moves, or the result; and for a five that may still be broken, whose it is.
 std::string stone_status(const stones::StonePosition& pos) {
-    std::string text;
-    switch (pos.outcome()) {
-    case Outcome::white_wins: text = "White has won"; break;
-    case Outcome::black_wins: text = "Black has won"; break;
-    case Outcome::draw: text = "Draw"; break;
-    case Outcome::none: text = pos.side_to_move() == Color::white ? "White to move" : "Black to move"; break;
-    }
+    std::string text = outcome_text(pos.outcome(), pos.side_to_move());
     if (const auto five = pos.pending_five())
         text += std::string(*five == Color::white ? ", White's" : ", Black's") + " five may still be broken";
     return text;
@@ -410,6 +404,16 @@ private:
 };
 
 } // namespace
+
+std::string outcome_text(Outcome outcome, Color to_move) {
+    switch (outcome) {
+    case Outcome::white_wins: return "White has won";
+    case Outcome::black_wins: return "Black has won";
+    case Outcome::draw: return "Draw";
+    case Outcome::none: break;
+    }
+    return to_move == Color::white ? "White to move" : "Black to move";
+}
 
 std::string stack_letters(Stack st) {
     if (st.is_empty()) return "";

@@ -37,6 +37,9 @@ std::string board_svg(const Position& pos, const BoardStyle& style = {});
 // letters, then who moves (or the result), then one line per arrow (`Best: c2-d3`).
 std::string board_text(const Position& pos, const std::vector<Arrow>& arrows = {}, bool flip = false);
 
+// Who moves, or the result: "White to move", "Black has won", "Draw".
+std::string outcome_text(Outcome outcome, Color to_move);
+
 // The stack as its letters, rounds first, lower case for Black: "RRS", "s"; "" when empty.
 std::string stack_letters(Stack st);
 

@@ -37,13 +37,7 @@ int board_size(const AnyPosition& pos) { return pos.stones() ? pos.stones()->siz
 
 // "White to move", "Black has won", "Draw"; stone games with captures add the stones taken.
 std::string status_text(const AnyPosition& pos) {
-    std::string text;
-    switch (pos.outcome()) {
-    case Outcome::white_wins: text = "White has won"; break;
-    case Outcome::black_wins: text = "Black has won"; break;
-    case Outcome::draw: text = "Draw"; break;
-    case Outcome::none: text = pos.side_to_move() == Color::white ? "White to move" : "Black to move"; break;
-    }
+    std::string text = outcome_text(pos.outcome(), pos.side_to_move());
     if (const stones::StonePosition* s = pos.stones(); s && s->rules().captures())
         text += " \u00b7 Captured: Black " + std::to_string(s->captured(Color::black)) + ", White " +
             std::to_string(s->captured(Color::white));
