@@ -4,10 +4,14 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 namespace gounki::db {
 
@@ -149,13 +153,29 @@ CREATE OR REPLACE FUNCTION gounki_fold(name text) RETURNS text
 }
 
 PgConnection::PgConnection(const std::string& url, bool read_only) {
-    conn_ = PQconnectdb(url.c_str());
-    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-        std::string msg = "cannot open database '" + redacted_url(url) + "': " +
-            (conn_ ? trimmed(PQerrorMessage(conn_)) : std::string("out of memory"));
+    // A server that does not answer yet (starting, restarting, a network blip) is tried again,
+    // waiting 0.1 s, then twice as long each time up to 2 s, for $GOUNKI_PG_RETRY_SECONDS in all
+    // (default 10); a server that answers and refuses (a wrong password, no such database) is not.
+    const char* env = std::getenv("GOUNKI_PG_RETRY_SECONDS");
+    const double budget = env && *env ? std::max(0.0, std::strtod(env, nullptr)) : 10.0;
+    const auto start = std::chrono::steady_clock::now();
+    int tries = 0;
+    for (int delay_ms = 100;; delay_ms = std::min(2 * delay_ms, 2000)) {
+        ++tries;
+        conn_ = PQconnectdb(url.c_str());
+        if (conn_ && PQstatus(conn_) == CONNECTION_OK) break;
+        const std::string why = conn_ ? trimmed(PQerrorMessage(conn_)) : std::string("out of memory");
         PQfinish(conn_);
         conn_ = nullptr;
-        throw DbError(0, msg, "08001");
+        const PGPing ping = PQping(url.c_str());
+        const bool not_answering = ping == PQPING_NO_RESPONSE || ping == PQPING_REJECT;
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!not_answering || waited + delay_ms / 1000.0 > budget) {
+            char over[64] = "";
+            if (tries > 1) std::snprintf(over, sizeof over, " (tried %d times over %.1f s)", tries, waited);
+            throw DbError(0, "cannot open database '" + redacted_url(url) + "': " + why + over, "08001");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     }
     // The server's notices (an index that already exists, ...) are not the user's business.
     PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);

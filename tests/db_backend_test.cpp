@@ -185,8 +185,10 @@ TEST_CASE("PostgreSQL URLs: passwords never shown, parameters renumbered", "[db]
 
 TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a read-only connection", "[postgres]") {
     const std::string url = test_server();
-    // Nobody listens in an empty folder: the message names the URL without its password.
+    // Nobody listens in an empty folder: tried again for a while (here half a second), then the
+    // message names the URL without its password and says how often it tried.
     const TempDir dir("nopg");
+    ::setenv("GOUNKI_PG_RETRY_SECONDS", "0.5", 1);
     try {
         Database d("postgresql://ann:s3cret@/club?host=" + dir.path().string(), OpenMode::read_write);
         FAIL("connected to nothing");
@@ -195,8 +197,21 @@ TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a rea
         INFO(what);
         CHECK(what.find("cannot open database 'postgresql://ann:***@/club?host=") != std::string::npos);
         CHECK(what.find("s3cret") == std::string::npos);
+        CHECK(what.find(" (tried 3 times over ") != std::string::npos); // after waits of 0.1 and 0.2 s; 0.4 more passes 0.5
         CHECK(e.is_connection_lost());
     }
+    // A server that answers and refuses (no such database) is not tried again.
+    try {
+        std::string url_of_none = url;
+        url_of_none.replace(url.find("/gounki_test?"), 13, "/no_such_db?");
+        Database d(url_of_none, OpenMode::read_write);
+        FAIL("connected to a database that does not exist");
+    } catch (const DbError& e) {
+        INFO(e.what());
+        CHECK(std::string(e.what()).find("no_such_db") != std::string::npos);
+        CHECK(std::string(e.what()).find("tried") == std::string::npos);
+    }
+    ::unsetenv("GOUNKI_PG_RETRY_SECONDS");
     {
         Database d(url, OpenMode::create);
         make_table(d);
