@@ -197,26 +197,35 @@ void PbrainSession::begin(const Sink& out) {
     think_and_play(out);
 }
 
-void PbrainSession::turn(std::string_view args, const Sink& out) {
-    if (auto why = cannot_play()) return out("ERROR TURN: " + *why);
+int PbrainSession::place_given(std::string_view args, const char* command, Owner who, const Sink& out) {
+    const std::string name(command);
     int p = 0;
-    if (auto why = read_point(args, "TURN", p)) return out("ERROR " + *why);
-    if (board_[std::size_t(p)] != Owner::none) return out("ERROR TURN " + std::string(args) + ": the point is occupied");
-    if (position().game_over()) return out("ERROR TURN " + std::string(args) + ": the game is already over");
-    board_[std::size_t(p)] = Owner::opponent;
+    if (auto why = cannot_play()) {
+        out("ERROR " + name + ": " + *why);
+        return -1;
+    }
+    if (auto why = read_point(args, command, p)) {
+        out("ERROR " + *why);
+        return -1;
+    }
+    std::string problem;
+    if (board_[std::size_t(p)] != Owner::none) problem = "the point is occupied";
+    else if (position().game_over()) problem = "the game is already over";
+    if (!problem.empty()) {
+        out("ERROR " + name + " " + std::string(args) + ": " + problem);
+        return -1;
+    }
+    board_[std::size_t(p)] = who;
     order_.push_back(p);
-    think_and_play(out);
+    return p;
+}
+
+void PbrainSession::turn(std::string_view args, const Sink& out) {
+    if (place_given(args, "TURN", Owner::opponent, out) >= 0) think_and_play(out);
 }
 
 void PbrainSession::play_given(std::string_view args, const Sink& out) {
-    if (auto why = cannot_play()) return out("ERROR PLAY: " + *why);
-    int p = 0;
-    if (auto why = read_point(args, "PLAY", p)) return out("ERROR " + *why);
-    if (board_[std::size_t(p)] != Owner::none) return out("ERROR PLAY " + std::string(args) + ": the point is occupied");
-    if (position().game_over()) return out("ERROR PLAY " + std::string(args) + ": the game is already over");
-    board_[std::size_t(p)] = Owner::own;
-    order_.push_back(p);
-    out(coords(p));
+    if (const int p = place_given(args, "PLAY", Owner::own, out); p >= 0) out(coords(p));
 }
 
 void PbrainSession::takeback(std::string_view args, const Sink& out) {

@@ -94,6 +94,8 @@ private:
     std::optional<std::string> read_point(std::string_view text, std::string_view what, int& point) const;
     // Why no move can be asked for now (no board, an unsupported rule), or nothing.
     std::optional<std::string> cannot_play() const;
+    // The point a TURN or PLAY (`command`) names, placed for `who`; -1 after saying why it cannot be.
+    int place_given(std::string_view args, const char* command, Owner who, const Sink& out);
     stones::StonePosition position() const;
     // Searches, places the brain's stone and answers its point (or ERROR).
     void think_and_play(const Sink& out);

@@ -200,6 +200,18 @@ TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a rea
         CHECK(what.find(" (tried 3 times over ") != std::string::npos); // after waits of 0.1 and 0.2 s; 0.4 more passes 0.5
         CHECK(e.is_connection_lost());
     }
+    // A malformed URL: the message says what is wrong and quotes it without its password. (libpq
+    // reports a bad port only when it tries to connect, so such a URL is tried for the budget.)
+    try {
+        Database d("postgresql://ann:s3cret@db.example:notaport/club", OpenMode::read_write);
+        FAIL("connected through a malformed URL");
+    } catch (const DbError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("cannot open database 'postgresql://ann:***@db.example:notaport/club'") != std::string::npos);
+        CHECK(what.find("s3cret") == std::string::npos);
+        CHECK(what.find("invalid integer value \"notaport\" for connection option \"port\"") != std::string::npos);
+    }
     // A server that answers and refuses (no such database) is not tried again.
     try {
         std::string url_of_none = url;
