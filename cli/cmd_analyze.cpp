@@ -25,7 +25,7 @@
 #include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
 #include "cli/brain_options.hpp"
-#include "protocol/brain_judge.hpp"
+#include "cli/judging.hpp"
 
 namespace gounki::cli {
 
@@ -55,61 +55,6 @@ void describe_analyze(QCommandLineParser& p) {
 }
 
 namespace {
-
-struct Job {
-    std::int64_t id = 0;
-    AnyPosition start; // the game's start, of its kind
-    std::vector<Move> moves;
-    analysis::JudgeSettings settings;
-    std::string settings_text;
-};
-
-struct Done {
-    std::int64_t id = 0;
-    analysis::GameJudgement judgement;
-    std::string error; // an external engine failed: the game stays unjudged
-};
-
-// External brains, at most one per pool thread: a thread takes an idle one (or starts one) for a
-// game and gives it back after; a brain that failed is gone (its process killed).
-class BrainPool {
-public:
-    explicit BrainPool(protocol::BrainSettings settings) : settings_(std::move(settings)) {}
-    std::unique_ptr<protocol::BrainClient> take() {
-        {
-            std::lock_guard lock(mutex_);
-            if (!idle_.empty()) {
-                auto b = std::move(idle_.back());
-                idle_.pop_back();
-                return b;
-            }
-        }
-        return std::make_unique<protocol::BrainClient>(settings_);
-    }
-    void give_back(std::unique_ptr<protocol::BrainClient> b) {
-        std::lock_guard lock(mutex_);
-        idle_.push_back(std::move(b));
-    }
-    const protocol::BrainSettings& settings() const { return settings_; }
-
-private:
-    protocol::BrainSettings settings_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<protocol::BrainClient>> idle_;
-};
-
-Done judge(const Job& job, BrainPool* brains) {
-    if (!brains) {
-        if (const auto* stone = job.start.stones()) return {job.id, analysis::judge_stone_game(*stone, job.moves, job.settings), {}};
-        return {job.id, analysis::judge_game(*job.start.gounki(), job.moves, job.settings), {}};
-    }
-    try {
-        auto brain = brains->take();
-        Done done{job.id, protocol::judge_with_brain(*brain, *job.start.stones(), job.moves, job.settings), {}};
-        brains->give_back(std::move(brain));
-        return done;
-    } catch (const std::exception& e) { return {job.id, {}, e.what()}; }
-}
 
 double pieces(analysis::Score s) { return double(s) / 100.0; }
 
@@ -195,9 +140,8 @@ bool read_fraction(const QCommandLineParser& p, const char* name, double& out) {
 
 // What the command line asks for, read and checked before the database is opened.
 struct AnalyzeOptions {
-    analysis::JudgeSettings settings = analysis::judge_defaults();
     // Stone games get their own default budget; --depth, --nodes and the thresholds apply to both.
-    analysis::JudgeSettings stone_settings = analysis::stone_judge_defaults();
+    JudgeSetup setup;
     int threads = QThread::idealThreadCount();
     std::optional<protocol::BrainSettings> engine; // --engine
     GameChoice games;
@@ -211,26 +155,26 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
     if (p.isSet("depth")) {
         const int d = p.value("depth").toInt(&ok);
         if (!ok || d < 1 || d > 30) return error = "--depth must be a whole number from 1 to 30", false;
-        o.settings.limits = {};
-        o.settings.limits.depth = d;
-        o.stone_settings.limits = o.settings.limits;
+        o.setup.gounki.limits = {};
+        o.setup.gounki.limits.depth = d;
+        o.setup.stones.limits = o.setup.gounki.limits;
     }
     if (p.isSet("nodes")) {
         const qlonglong n = p.value("nodes").toLongLong(&ok);
         if (!ok || n < 100) return error = "--nodes must be a whole number of at least 100", false;
-        o.settings.limits = {};
-        o.settings.limits.nodes = std::uint64_t(n);
-        o.stone_settings.limits = o.settings.limits;
+        o.setup.gounki.limits = {};
+        o.setup.gounki.limits.nodes = std::uint64_t(n);
+        o.setup.stones.limits = o.setup.gounki.limits;
     }
-    analysis::JudgeSettings& s = o.settings;
+    analysis::JudgeSettings& s = o.setup.gounki;
     if (!read_fraction(p, "inaccuracy", s.inaccuracy) || !read_fraction(p, "mistake", s.mistake) ||
         !read_fraction(p, "blunder", s.blunder))
         return error = "--inaccuracy, --mistake and --blunder take a number between 0 and 1", false;
     if (!(s.inaccuracy <= s.mistake && s.mistake <= s.blunder))
         return error = "thresholds must grow: inaccuracy <= mistake <= blunder", false;
-    o.stone_settings.inaccuracy = s.inaccuracy;
-    o.stone_settings.mistake = s.mistake;
-    o.stone_settings.blunder = s.blunder;
+    o.setup.stones.inaccuracy = s.inaccuracy;
+    o.setup.stones.mistake = s.mistake;
+    o.setup.stones.blunder = s.blunder;
     return true;
 }
 
@@ -271,16 +215,16 @@ struct Totals {
 
 // Runs the jobs on a pool of o.threads; results come back in order, each stored in its own
 // transaction as soon as it is ready, so an interruption loses at most the games under way.
-void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<Job>& jobs, const AnalyzeOptions& o,
+void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<JudgeJob>& jobs, const AnalyzeOptions& o,
                      BrainPool* brains, Totals& totals) {
     QThreadPool pool;
     pool.setMaxThreadCount(o.threads);
     Progress progress("judging", jobs.size(), !o.quiet && !o.json);
     QElapsedTimer timer;
     timer.start();
-    QFuture<Done> future = QtConcurrent::mapped(&pool, jobs, [brains](const Job& job) { return judge(job, brains); });
+    QFuture<JudgeDone> future = QtConcurrent::mapped(&pool, jobs, [brains](const JudgeJob& job) { return judge(job, brains); });
     for (int i = 0; i < int(jobs.size()); ++i) {
-        Done done = future.resultAt(i);
+        JudgeDone done = future.resultAt(i);
         if (!done.error.empty()) {
             progress.clear();
             print_err("gounki analyze: game " + std::to_string(done.id) + ": " + done.error + "; the game is left unjudged\n");
@@ -288,11 +232,7 @@ void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const
             progress.update(std::size_t(i) + 1);
             continue;
         }
-        {
-            db::Transaction tx(database.sql(), db::TransactionKind::immediate);
-            store.save(done.id, jobs[std::size_t(i)].settings_text, done.judgement, totals.engine);
-            tx.commit();
-        }
+        store_judgement(database, store, jobs[std::size_t(i)], done.judgement, totals.engine);
         ++totals.judged;
         totals.plies += jobs[std::size_t(i)].moves.size();
         // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
@@ -311,8 +251,9 @@ void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const
     totals.seconds = double(timer.nsecsElapsed()) / 1e9;
 }
 
-void print_summary(const AnalyzeOptions& o, const Totals& t, const std::string& settings_text,
-                   const std::string& stone_settings_text) {
+void print_summary(const AnalyzeOptions& o, const Totals& t) {
+    const std::string& settings_text = o.setup.gounki_text;
+    const std::string& stone_settings_text = o.setup.stone_text;
     if (o.json) {
         QJsonObject obj{{"type", "summary"},        {"judged", qint64(t.judged)},
                         {"skipped", t.skipped},     {"plies", qint64(t.plies)},
@@ -352,23 +293,6 @@ bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<Brain
     return true;
 }
 
-// Whether an external brain can judge the game: Gomoku (freestyle or standard) and Renju; else an
-// error names the game.
-bool engine_plays(const db::StoredGame& g, const std::string& engine) {
-    if (!is_stone_game(g.summary.kind)) {
-        print_err("gounki analyze: game " + std::to_string(g.summary.id) + " is a Gounki game: engine '" + engine +
-                  "' (a Gomocup brain) judges Gomoku and Renju games only; the game is left unjudged\n");
-        return false;
-    }
-    if (!protocol::gomocup_rule(g.stone_start.rules())) {
-        print_err("gounki analyze: game " + std::to_string(g.summary.id) + " is a " +
-                  std::string(game_kind_name(g.summary.kind)) + " game: the Gomocup protocol has no INFO rule for captures, so "
-                  "engine '" + engine + "' cannot judge it; the game is left unjudged\n");
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
 int run_analyze(const QCommandLineParser& p) {
@@ -385,30 +309,29 @@ int run_analyze(const QCommandLineParser& p) {
         Totals totals;
         std::unique_ptr<BrainPool> brains;
         if (o.engine && !start_engine(*o.engine, brains, totals.engine)) return exit_findings;
-        const std::string settings_text = db::analysis_settings_text(o.settings);
-        const std::string stone_settings_text = brains
-            ? db::engine_settings_text(totals.engine, o.engine->command, o.engine->turn_ms, o.engine->max_node, o.stone_settings)
-            : db::analysis_settings_text(o.stone_settings);
-        std::vector<Job> jobs;
+        o.setup.engine = totals.engine;
+        o.setup.set_texts(brains ? &brains->settings() : nullptr);
+        std::vector<JudgeJob> jobs;
         for (const db::StoredGame& g : games) {
-            const bool stone = is_stone_game(g.summary.kind);
-            if (brains && !engine_plays(g, totals.engine)) {
-                ++totals.failed;
-                continue;
+            if (brains) {
+                if (const std::string why = engine_cannot_judge(g, totals.engine); !why.empty()) {
+                    print_err("gounki analyze: " + why + "; the game is left unjudged\n");
+                    ++totals.failed;
+                    continue;
+                }
             }
-            totals.any_stone |= stone;
-            const std::string& text = stone ? stone_settings_text : settings_text;
-            const AnyPosition start = stone ? AnyPosition(g.stone_start) : AnyPosition(g.start);
-            if (!o.force && store.has(g.summary.id, text)) {
+            totals.any_stone |= is_stone_game(g.summary.kind);
+            JudgeJob job = judge_job(g, o.setup);
+            if (!o.force && store.has(g.summary.id, job.settings_text)) {
                 ++totals.skipped;
                 if (o.json)
-                    if (auto stored = store.load(g.summary.id, text)) print_ply_lines(g.summary.id, start, stored->judgement);
+                    if (auto stored = store.load(g.summary.id, job.settings_text)) print_ply_lines(g.summary.id, job.start, stored->judgement);
                 continue;
             }
-            jobs.push_back({g.summary.id, start, g.moves, stone ? o.stone_settings : o.settings, text});
+            jobs.push_back(std::move(job));
         }
         judge_and_store(*database, store, jobs, o, brains.get(), totals);
-        print_summary(o, totals, settings_text, stone_settings_text);
+        print_summary(o, totals);
         if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;

@@ -1,0 +1,67 @@
+#include "cli/judging.hpp"
+
+#include "protocol/brain_judge.hpp"
+
+namespace gounki::cli {
+
+void JudgeSetup::set_texts(const protocol::BrainSettings* brain) {
+    gounki_text = db::analysis_settings_text(gounki);
+    stone_text = brain ? db::engine_settings_text(engine, brain->command, brain->turn_ms, brain->max_node, stones)
+                       : db::analysis_settings_text(stones);
+}
+
+std::unique_ptr<protocol::BrainClient> BrainPool::take() {
+    {
+        std::lock_guard lock(mutex_);
+        if (!idle_.empty()) {
+            auto b = std::move(idle_.back());
+            idle_.pop_back();
+            return b;
+        }
+    }
+    return std::make_unique<protocol::BrainClient>(settings_);
+}
+
+void BrainPool::give_back(std::unique_ptr<protocol::BrainClient> b) {
+    std::lock_guard lock(mutex_);
+    idle_.push_back(std::move(b));
+}
+
+JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
+    const bool stone = is_stone_game(g.summary.kind);
+    return {g.summary.id, stone ? AnyPosition(g.stone_start) : AnyPosition(g.start), g.moves,
+            stone ? setup.stones : setup.gounki, stone ? setup.stone_text : setup.gounki_text};
+}
+
+std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine) {
+    if (!is_stone_game(g.summary.kind))
+        return "game " + std::to_string(g.summary.id) + " is a Gounki game: engine '" + engine +
+            "' (a Gomocup brain) judges Gomoku and Renju games only";
+    if (!protocol::gomocup_rule(g.stone_start.rules()))
+        return "game " + std::to_string(g.summary.id) + " is a " + std::string(game_kind_name(g.summary.kind)) +
+            " game: the Gomocup protocol has no INFO rule for captures, so engine '" + engine + "' cannot judge it";
+    return {};
+}
+
+JudgeDone judge(const JudgeJob& job, BrainPool* brains) {
+    try {
+        if (!brains) {
+            if (const auto* stone = job.start.stones())
+                return {job.id, analysis::judge_stone_game(*stone, job.moves, job.settings), {}};
+            return {job.id, analysis::judge_game(*job.start.gounki(), job.moves, job.settings), {}};
+        }
+        auto brain = brains->take();
+        JudgeDone done{job.id, protocol::judge_with_brain(*brain, *job.start.stones(), job.moves, job.settings), {}};
+        brains->give_back(std::move(brain));
+        return done;
+    } catch (const std::exception& e) { return {job.id, {}, e.what()}; }
+}
+
+void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
+                     const analysis::GameJudgement& judgement, const std::string& engine) {
+    db::Transaction tx(database.sql(), db::TransactionKind::immediate);
+    store.save(job.id, job.settings_text, judgement, engine);
+    tx.commit();
+}
+
+} // namespace gounki::cli

@@ -1,0 +1,74 @@
+#pragma once
+// Judging one stored game and storing its judgement: what `analyze` runs on its thread pool and
+// what a queue worker or the web app's "judge this game" run for one game. One place chooses the
+// settings by game kind, runs the built-in judge or an external brain, and stores in one
+// transaction.
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "analysis/judge.hpp"
+#include "core/any_position.hpp"
+#include "db/analysis_store.hpp"
+#include "db/game_db.hpp"
+#include "protocol/brain_client.hpp"
+
+namespace gounki::cli {
+
+// The settings of one judging run: the built-in judge's for Gounki and for stone games (their
+// default budgets differ), or an external brain for stone games.
+struct JudgeSetup {
+    analysis::JudgeSettings gounki = analysis::judge_defaults();
+    analysis::JudgeSettings stones = analysis::stone_judge_defaults();
+    std::string gounki_text, stone_text; // as stored with each judgement (db::analysis_settings_text)
+    std::string engine;                  // the external brain's name from ABOUT; empty: built-in
+    void set_texts(const protocol::BrainSettings* brain); // fills the texts from the settings
+};
+
+// One game to judge.
+struct JudgeJob {
+    std::int64_t id = 0;
+    AnyPosition start; // the game's start, of its kind
+    std::vector<Move> moves;
+    analysis::JudgeSettings settings;
+    std::string settings_text;
+};
+
+struct JudgeDone {
+    std::int64_t id = 0;
+    analysis::GameJudgement judgement;
+    std::string error; // an external engine failed: the game stays unjudged
+};
+
+// External brains, at most one per thread: a thread takes an idle one (or starts one) for a game
+// and gives it back after; a brain that failed is gone (its process killed).
+class BrainPool {
+public:
+    explicit BrainPool(protocol::BrainSettings settings) : settings_(std::move(settings)) {}
+    std::unique_ptr<protocol::BrainClient> take();
+    void give_back(std::unique_ptr<protocol::BrainClient> b);
+    const protocol::BrainSettings& settings() const { return settings_; }
+
+private:
+    protocol::BrainSettings settings_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<protocol::BrainClient>> idle_;
+};
+
+// The job of a stored game under these settings.
+JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup);
+
+// Why an external brain cannot judge the game (a Gounki game, or a stone game with captures, for
+// which the Gomocup protocol has no rule), or empty.
+std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine);
+
+// Judges with the built-in judge (brains null) or a brain from the pool; never throws: an engine's
+// failure comes back in JudgeDone::error.
+JudgeDone judge(const JudgeJob& job, BrainPool* brains);
+
+// Stores the judgement of a job in its own transaction.
+void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
+                     const analysis::GameJudgement& judgement, const std::string& engine);
+
+} // namespace gounki::cli
