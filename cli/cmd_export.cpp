@@ -1,4 +1,5 @@
-// gounki export [--db PATH] [filters] [--format gpn|sgf|psq] -o FILE|DIR [--json]
+// gounki export [--db PATH] [IDS... | filters | --all] [--format gpn|sgf|psq] -o FILE|DIR [--json]
+// Without ids or filters, every game.
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -14,7 +15,7 @@ namespace gounki::cli {
 
 void describe_export(QCommandLineParser& p) {
     add_db_option(p);
-    add_filter_options(p);
+    add_game_choice_options(p, "export (none: every game)");
     p.addOption({{"o", "output"},
                  "Write the records to this file (- for standard output); with --format psq, to this folder, one file "
                  "per game named by its id.",
@@ -47,7 +48,7 @@ bool holds(const parser::FormatInfo& info, const parser::GameRecord& record, con
 
 // Every game into one file (or standard output), written beside the target and renamed at the end:
 // a failed export leaves no half file.
-Written export_file(const Command& self, db::GameDatabase& database, const db::GameFilter& filter, const parser::FormatInfo& info,
+Written export_file(const Command& self, db::GameDatabase& database, const GameChoice& choice, const parser::FormatInfo& info,
                     const parser::WriteOptions& options, const std::string& path) {
     Written w;
     const bool to_stdout = path == "-";
@@ -62,13 +63,17 @@ Written export_file(const Command& self, db::GameDatabase& database, const db::G
     }
     std::ostream& out = to_stdout ? std::cout : file;
     try {
-        database.for_each_game(filter, [&](const db::StoredGame& g) {
+        const bool chosen = for_each_chosen(self, database, choice, [&](const db::StoredGame& g) {
             const parser::GameRecord record = db::game_record(g);
             if (!holds(info, record, g, w)) return true;
             out << info.write(record, options);
             ++w.games;
             return bool(out);
         });
+        if (!chosen) {
+            if (!to_stdout) std::filesystem::remove(part);
+            return {exit_usage};
+        }
     } catch (const std::exception& e) {
         if (!to_stdout) std::filesystem::remove(part);
         return {database_error(self, e)};
@@ -93,7 +98,7 @@ Written export_file(const Command& self, db::GameDatabase& database, const db::G
 }
 
 // One file per game in the folder `dir` (created), named by the game's id: 12.psq.
-Written export_files(const Command& self, db::GameDatabase& database, const db::GameFilter& filter,
+Written export_files(const Command& self, db::GameDatabase& database, const GameChoice& choice,
                      const parser::FormatInfo& info, const std::string& dir) {
     Written w;
     std::error_code ec;
@@ -103,7 +108,7 @@ Written export_files(const Command& self, db::GameDatabase& database, const db::
         return {exit_usage};
     }
     try {
-        database.for_each_game(filter, [&](const db::StoredGame& g) {
+        const bool chosen = for_each_chosen(self, database, choice, [&](const db::StoredGame& g) {
             const parser::GameRecord record = db::game_record(g);
             if (!holds(info, record, g, w)) return true;
             const std::filesystem::path file =
@@ -118,6 +123,7 @@ Written export_files(const Command& self, db::GameDatabase& database, const db::
             ++w.games;
             return true;
         });
+        if (!chosen) return {exit_usage};
     } catch (const std::exception& e) { return {database_error(self, e)}; }
     return w;
 }
@@ -126,12 +132,12 @@ Written export_files(const Command& self, db::GameDatabase& database, const db::
 
 int run_export(const QCommandLineParser& p) {
     const Command& self = *find_command("export");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     if (!p.isSet("output")) return usage_error(self, "give the output file with -o FILE (- for standard output)");
     int code = exit_ok;
-    db::GameFilter filter;
-    if (!read_filter(self, p, filter, code)) return code;
+    GameChoice choice;
+    if (p.positionalArguments().isEmpty() && !p.isSet("all")) {
+        if (!read_filter(self, p, choice.filter, code)) return code; // nothing chosen: every game
+    } else if (!read_game_choice(self, p, "export", choice, code)) return code;
     const std::string path = p.value("output").toStdString();
     Notation notation = Notation::wikipedia;
     if (!read_notation(self, p, false, notation)) return exit_usage;
@@ -152,14 +158,14 @@ int run_export(const QCommandLineParser& p) {
         return usage_error(self, "--format psq writes one file per game: -o names a folder");
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
-    const Written w = info.one_game_per_file ? export_files(self, *database, filter, info, path)
-                                             : export_file(self, *database, filter, info, {notation}, path);
+    const Written w = info.one_game_per_file ? export_files(self, *database, choice, info, path)
+                                             : export_file(self, *database, choice, info, {notation}, path);
     if (w.status != exit_ok) return w.status;
     if (p.isSet("json")) {
         QJsonObject o{{"file", QString::fromStdString(path)},
                       {"games", qint64(w.games)},
                       {"skipped", qint64(w.skipped)},
-                      {"filter", filter_json(filter)}};
+                      {"filter", filter_json(choice.filter)}};
         (path == "-" ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
         print_err("exported " + counted(w.games, "game") + (path == "-" ? "" : " to " + path) +

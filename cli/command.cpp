@@ -80,14 +80,19 @@ std::string counted(long long n, const std::string& singular, const std::string&
 }
 
 void print_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+// What went to stdout before a message is written out first, so that both streams sent to one file
+// or pipe keep the order in which they were printed (stdout is buffered there, stderr is not).
 void print_err(const std::string& text) {
     // Progress lines redraw themselves with '\r'; an error or a warning never starts with one.
     if (quiet_flag && !text.empty() && text.front() == '\r') return;
+    std::fflush(stdout);
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void print_info(const std::string& text) {
-    if (!quiet_flag) std::fwrite(text.data(), 1, text.size(), stderr);
+    if (quiet_flag) return;
+    std::fflush(stdout);
+    std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 int usage_error(const Command& cmd, const std::string& message) {

@@ -132,17 +132,22 @@ bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice
 }
 
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out) {
+    return for_each_chosen(cmd, db, choice, [&](const db::StoredGame& g) {
+        out.push_back(g);
+        return true;
+    });
+}
+
+bool for_each_chosen(const Command& cmd, db::GameDatabase& db, const GameChoice& choice,
+                     const std::function<bool(const db::StoredGame&)>& fn) {
     if (choice.spans.empty()) {
-        db.for_each_game(choice.filter, [&](const db::StoredGame& g) {
-            out.push_back(g);
-            return true;
-        });
+        db.for_each_game(choice.filter, fn);
         return true;
     }
     std::vector<db::GameSummary> games;
     if (!chosen_summaries(cmd, db, choice, games)) return false;
     for (const db::GameSummary& s : games)
-        if (auto g = db.game(s.id)) out.push_back(std::move(*g));
+        if (auto g = db.game(s.id); g && !fn(*g)) break;
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 
 #include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,10 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
 // error), only those the filters keep; else the filters' games in their order (id by default). False, after printing "gounki CMD: no game ... in PATH", with
 // `out` left empty.
 bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::StoredGame>& out);
+// The same, one game at a time (the filters' games streamed, without holding them all); `fn`
+// returns false to stop. False after printing why, as chosen_games.
+bool for_each_chosen(const Command& cmd, db::GameDatabase& db, const GameChoice& choice,
+                     const std::function<bool(const db::StoredGame&)>& fn);
 // The same, as summaries only (what a command lists or deletes).
 bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out);
 

@@ -197,6 +197,14 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
     CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date", "--limit", "1", "--offset", "1"}).out) == "Bea ");
     CHECK(order(run_gounki_args({"search", "--db", db, "--sort", "player", "--desc"}).out) == "Carl Bea Ádám ");
     CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "date", "-o", "-"}).out) == "Ádám Bea Carl ");
+    // export takes ids and ranges as the other commands do; a missing id is an error, nothing written.
+    CHECK(order(run_gounki_args({"export", "--db", db, "3", "1", "-o", "-"}).out) == "Bea Carl ");
+    CHECK(order(run_gounki_args({"export", "--db", db, "2-3", "--sort", "date", "-o", "-"}).out) == "Ádám Bea ");
+    const CliRun missing = run_gounki_args({"export", "--db", db, "1", "9", "-o", dir.file("none.gpn")});
+    CHECK(missing.status == 2);
+    CHECK(contains(missing.err, "no game 9"));
+    CHECK(!std::filesystem::exists(dir.file("none.gpn")));
+    CHECK(!std::filesystem::exists(dir.file("none.gpn.part")));
     // Ids given on the command line keep their order unless --sort asks for another.
     CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2"}).out) == "Bea Carl Ádám ");
     CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2", "--sort", "date"}).out) == "Ádám Bea Carl ");
