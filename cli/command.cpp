@@ -379,17 +379,45 @@ bool read_game_options(const Command& cmd, const QCommandLineParser& p, GameKind
     return true;
 }
 
-bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
+namespace {
+
+struct CommonOptions {
+    QCommandLineOption help{QStringList{"h", "help"}, "Show this help."};
+    QCommandLineOption quiet{QStringList{"quiet"},
+                             "Print no progress lines and no informational lines on stderr (errors and warnings still)."};
+};
+
+// The parser of a command: its description, the options of every command, then the command's own.
+void set_up_parser(const Command& cmd, QCommandLineParser& parser, const CommonOptions& common) {
     parser.setApplicationDescription(
         QString::fromLatin1("gounki %1: %2").arg(QLatin1String(cmd.name), QLatin1String(cmd.summary)));
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help_option(QStringList{"h", "help"}, "Show this help.");
-    parser.addOption(help_option);
-    const QCommandLineOption quiet_option(
-        QStringList{"quiet"}, "Print no progress lines and no informational lines on stderr (errors and warnings still).");
-    parser.addOption(quiet_option);
+    parser.addOption(common.help);
+    parser.addOption(common.quiet);
     cmd.describe(parser);
+}
+
+// Qt's help text names the program as it was called (./build/cli/gounki): say what a user types.
+std::string help_text(const Command& cmd, const QCommandLineParser& parser) {
+    QString text = parser.helpText();
+    text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
+                 QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
+    return text.toStdString();
+}
+
+} // namespace
+
+std::string command_help(const Command& cmd) {
+    QCommandLineParser parser;
+    const CommonOptions common;
+    set_up_parser(cmd, parser, common);
+    return help_text(cmd, parser);
+}
+
+bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code) {
+    const CommonOptions common;
+    set_up_parser(cmd, parser, common);
     QStringList full = args;
     if (full.size() >= 2) full.removeAt(1); // the command name
     if (!parser.parse(full)) {
@@ -407,16 +435,12 @@ bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QS
         exit_code = usage_error(cmd, message);
         return false;
     }
-    if (parser.isSet(help_option)) {
-        QString text = parser.helpText();
-        // Qt names the program as it was called (./build/cli/gounki): say what a user types.
-        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
-                     QString::fromLatin1("Usage: gounki %1").arg(QLatin1String(cmd.name)));
-        print_out(text.toStdString());
+    if (parser.isSet(common.help)) {
+        print_out(help_text(cmd, parser));
         exit_code = exit_ok;
         return false;
     }
-    set_quiet(parser.isSet(quiet_option));
+    set_quiet(parser.isSet(common.quiet));
     return true;
 }
 

@@ -41,6 +41,10 @@ const Command* commands_end();
 // is the program name followed by the command name. On failure prints the error and returns false.
 // Sets quiet() from --quiet.
 bool parse_command_line(const Command& cmd, QCommandLineParser& parser, const QStringList& args, int& exit_code);
+// What `gounki COMMAND --help` prints.
+std::string command_help(const Command& cmd);
+// The manual page (troff) of every command: `gounki help --man` (cli/man_page.cpp).
+std::string man_page();
 
 // --quiet, an option of every command: no progress lines and no informational lines on stderr;
 // errors and warnings are always printed. Process-wide on purpose: progress lines are drawn by

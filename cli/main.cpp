@@ -23,7 +23,8 @@ void print_overview() {
     text += "\nOptions of every command:\n"
             "  --quiet     no progress lines and no informational lines on stderr (errors and warnings still)\n"
             "  --help      the command's options\n"
-            "\n'gounki help COMMAND' or 'gounki COMMAND --help' shows a command's options.\n"
+            "\n'gounki help COMMAND' or 'gounki COMMAND --help' shows a command's options; 'gounki help --man' writes\n"
+            "the manual page of every command (installed as gounki(1)).\n"
             "Exit status: 0 ok, 1 findings (such as invalid games), 2 usage or I/O errors.\n";
     print_out(text);
 }
@@ -51,6 +52,10 @@ int main(int argc, char** argv) {
     if (name == "help") {
         if (args.size() < 3) {
             print_overview();
+            return exit_ok;
+        }
+        if (args.at(2) == "--man") {
+            print_out(man_page());
             return exit_ok;
         }
         const Command* c = find_command(args.at(2));

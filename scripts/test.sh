@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 # as skipped instead): chromium renders the HTML report (and with chromium-driver and python3-selenium
 # drives the browser tests of the interactive report and of gounki serve), script(1) from bsdutils
 # gives the --quiet test a terminal, chattr from e2fsprogs makes a read-only database file for root,
-# postgresql is the server scripts/with-postgres.sh starts for the [postgres] tests.
-bash scripts/deps.sh chromium chromium-driver python3-selenium bsdutils e2fsprogs postgresql
+# postgresql is the server scripts/with-postgres.sh starts for the [postgres] tests, groff-base
+# renders the manual page as man(1) does.
+bash scripts/deps.sh chromium chromium-driver python3-selenium bsdutils e2fsprogs postgresql groff-base
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGOUNKI_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
 cmake --build build-test -j "$(nproc)"

@@ -367,7 +367,7 @@ TEST_CASE("report and export tell the format from the output's extension, and op
     CHECK(contains(run_gounki_args({"board", "--position", "gomoku", "--format", "Text"}).out, "Black to move"));
 }
 
-TEST_CASE("cmake --install puts gounki in bin/ and the rules document beside README in share/doc/gounki/", "[cli]") {
+TEST_CASE("cmake --install puts gounki in bin/, its manual page in share/man/man1 and the rules document beside README in share/doc/gounki/", "[cli]") {
     const TempDir prefix("install");
     const CliRun r =
         run_shell("cmake --install " + shell_quoted(GOUNKI_BINARY_DIR) + " --prefix " + shell_quoted(prefix.path()) + " 2>&1");
@@ -380,4 +380,29 @@ TEST_CASE("cmake --install puts gounki in bin/ and the rules document beside REA
     CHECK(slurp(prefix.path() / "share" / "doc" / "gounki" / "rules.md") == slurp(source_path("docs/rules.md")));
     CHECK(std::filesystem::exists(prefix.path() / "share" / "doc" / "gounki" / "README.md"));
     CHECK(contains(run_shell(shell_quoted(bin) + " --help").out, "format"));
+    // The manual page is the program's own: every command of the overview has its section, with
+    // the options its --help lists.
+    const std::string man = slurp(prefix.path() / "share" / "man" / "man1" / "gounki.1");
+    CHECK(man == run_gounki_args({"help", "--man"}).out);
+    CHECK(contains(man, ".TH GOUNKI 1"));
+    const std::string overview = run_gounki_args({"--help"}).out;
+    int sections = 0;
+    for (const std::string& line : lines_of(overview)) {
+        if (line.size() < 3 || line.substr(0, 2) != "  " || line[2] == ' ' || line[2] == '-') continue;
+        const std::string name = line.substr(2, line.find(' ', 2) - 2);
+        INFO(name);
+        CHECK(contains(man, ".SS " + name + "\n"));
+        ++sections;
+    }
+    CHECK(sections >= 20);
+    CHECK(contains(man, "\\-\\-engine\\-time")); // options escaped for troff, not hyphens
+    CHECK(!contains(man, "\n.PP\n.nf\n.in +2\n\n"));
+    // Rendered by groff as man(1) does, with every warning on.
+    if (!have_tool(command_succeeds("groff --version"), "groff (package groff-base)")) return;
+    const CliRun rendered =
+        run_shell("groff -man -Tutf8 -ww " + shell_quoted(prefix.path() / "share" / "man" / "man1" / "gounki.1") + " 2>&1 >/dev/null");
+    CHECK(rendered.status == 0);
+    CHECK(rendered.out.empty()); // groff's warnings
+    CHECK(contains(run_shell("groff -man -Tutf8 " + shell_quoted(prefix.path() / "share" / "man" / "man1" / "gounki.1")).out,
+                   "--engine-time"));
 }
