@@ -207,8 +207,8 @@ public:
     std::vector<std::int64_t> game_ids(const GameFilter& filter) { return filtered_ids(filter); }
     // Calls f for each game matching the filter, in the filter's order, until f returns false.
     void for_each_game(const GameFilter& filter, const std::function<bool(const StoredGame&)>& f);
-    // Deletes a game with its index entries, tree counts, tags, diagnostics and stored judgements.
-    // False: no such game.
+    // Deletes a game with its index entries, tree counts, tags, diagnostics and stored judgements,
+    // and the other games' import notes that name it. False: no such game.
     bool delete_game(std::int64_t id);
     // Deletes these games in one transaction (all or none); ids of no game are skipped. The number
     // of games deleted.
@@ -231,6 +231,12 @@ public:
     void drop_lookup_indexes();
     void create_lookup_indexes();
 
+    // The import's notes (code 'prefix') on a game that name another game, `other`: written here
+    // once, so that deleting `other` finds and drops them.
+    static std::string note_is_prefix_of(std::int64_t other); // its moves are a prefix of game N's
+    static std::string note_has_prefix(std::int64_t other);   // game N's moves are a prefix of its moves
+    static std::string note_same_moves(std::int64_t other);   // game N has the same moves
+
     // The replay of a stored game: its position keys (index_key) at plies 0..ply_count.
     static std::vector<std::uint64_t> position_keys(GameKind kind, const Position& start, std::span<const Move> moves);
     static std::vector<std::uint64_t> position_keys(AnyPosition start, std::span<const Move> moves);
@@ -247,6 +253,8 @@ private:
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
     GameSummary summary(std::int64_t id);
     void recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos);
+    bool delete_game_rows(std::int64_t id); // delete_game without the notes naming it
+    void drop_notes_naming(std::span<const std::int64_t> ids);
     void update_tree_for_edit(const StoredGame& g, ResultCode result, std::int64_t old_date, std::int64_t new_date);
     void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);

@@ -183,16 +183,16 @@ void Importer::Impl::store_games(std::vector<Prepared>& batch) {
         flag_prefixes(p, batch);
         const std::int64_t id = p.report.game_id;
         for (std::int64_t other : p.report.prefix_of) {
-            note(id, "its moves are a prefix of game " + std::to_string(other) + "'s");
-            note(other, "game " + std::to_string(id) + "'s moves are a prefix of its moves");
+            note(id, GameDatabase::note_is_prefix_of(other));
+            note(other, GameDatabase::note_has_prefix(id));
         }
         for (std::int64_t other : p.report.has_prefix) {
-            note(id, "game " + std::to_string(other) + "'s moves are a prefix of its moves");
-            note(other, "its moves are a prefix of game " + std::to_string(id) + "'s");
+            note(id, GameDatabase::note_has_prefix(other));
+            note(other, GameDatabase::note_is_prefix_of(id));
         }
         for (std::int64_t other : p.report.same_moves) {
-            note(id, "game " + std::to_string(other) + " has the same moves");
-            note(other, "game " + std::to_string(id) + " has the same moves");
+            note(id, GameDatabase::note_same_moves(other));
+            note(other, GameDatabase::note_same_moves(id));
         }
         batch_end_keys.push_back(p.keys.back());
     }

@@ -129,6 +129,29 @@ TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is 
         CHECK(r[1].has_prefix == std::vector<std::int64_t>{r[0].game_id});
         CHECK(r[2].prefix_of == std::vector<std::int64_t>{r[1].game_id});
     }
+    SECTION("deleting a game drops the other games' notes that name it, and only those") {
+        auto r = import(db,
+                        {game(part, "Ann", "Bob", ResultCode::unknown), game(full, "Cy", "Di", ResultCode::black_wins),
+                         game(part, "Eve", "Fay", ResultCode::unknown)});
+        const auto notes = [&](std::int64_t id) {
+            std::vector<std::string> out;
+            const auto g = db.game(id);
+            REQUIRE(g);
+            for (const Diagnostic& d : g->diagnostics)
+                if (d.code == "prefix") out.push_back(d.message);
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        const std::int64_t a = r[0].game_id, b = r[1].game_id, c = r[2].game_id;
+        REQUIRE(notes(a) == std::vector<std::string>{GameDatabase::note_same_moves(c), GameDatabase::note_is_prefix_of(b)});
+        REQUIRE(notes(b).size() == 2);
+        CHECK(db.delete_game(c));
+        CHECK(notes(a) == std::vector<std::string>{GameDatabase::note_is_prefix_of(b)});
+        CHECK(notes(b) == std::vector<std::string>{GameDatabase::note_has_prefix(a)});
+        const std::int64_t longer[] = {b};
+        CHECK(db.delete_games(longer) == 1);
+        CHECK(notes(a).empty());
+    }
     SECTION("a transposition is not a prefix") {
         import(db, {game({"g2-f3", "f7-e6", "c2-d3", "b7-a6", "b2-c2"}, "Ann", "Bob", ResultCode::white_wins)});
         auto r = import(db, {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6"}, "Cy", "Di", ResultCode::unknown)});
