@@ -83,9 +83,8 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     // A forbidden point (Black's double-three at h8): partial there, at its line and column.
     CHECK(games[1].status == GameStatus::partial);
     CHECK(games[1].main.plies.size() == 8);
-    CHECK(diagnostics(games[1]) == "db.rif:36:9: error: 5. h8: h8: " +
-                                       std::string(stones::place_error_text(stones::PlaceError::double_three)) +
-                                       " [illegal-move]\n");
+    CHECK(diagnostics(games[1]) ==
+          "db.rif:36:9: error: 5. h8: the stone makes two free threes at once (double-three, forbidden) [illegal-move]\n");
     CHECK(games[1].result == "1-0");
 
     // A rule id the rule table lacks: a clear error, the moves not replayed.

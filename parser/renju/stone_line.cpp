@@ -44,7 +44,7 @@ bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves
             if (e == stones::PlaceError::occupied)
                 return fail("illegal-move", "the point " + name + " is occupied by a " +
                                                 (pos.at(m.point) == stones::Stone::black ? "black" : "white") + " stone");
-            return fail("illegal-move", name + ": " + std::string(stones::place_error_text(e)));
+            return fail("illegal-move", (m.written == name ? "" : name + ": ") + std::string(stones::place_error_text(e)));
         }
         stones::StoneUndo undo;
         pos.play(Move::placement(m.point), undo);
