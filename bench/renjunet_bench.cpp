@@ -1,13 +1,14 @@
 // renjunet_bench: throughput of reading a RenjuNet database (XML through expat, the ids resolved,
 // every game replayed by the Renju rules) on one thread.
 //
-//   renjunet_bench [--games N] [--seed S] [--write FILE]
+//   renjunet_bench [--games N] [--seed S] [--write FILE] [--read FILE]
 //
 // Generates one database in memory (std::mt19937 with seed S): 500 players, 100 tournaments in 50
 // cities, the RIF rule, and N random Renju games (each stone uniform among the legal points of the
 // 7x7 square around the centre while there are any, then of the whole board, to a five, a full
 // board or 60 stones), then reads it with RenjuNetReader and prints games/s and MB/s. --write also
-// saves the database in FILE, for `gounki validate --stats FILE`.
+// saves the database in FILE, for `gounki validate --stats FILE`; --read reads FILE instead of
+// generating one (a database saved before, or renju.net's own).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -72,20 +73,29 @@ std::string database(std::mt19937& rng, int games) {
 int main(int argc, char** argv) {
     int games = 100000;
     unsigned seed = 1;
-    std::string write_file;
+    std::string write_file, read_file;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--games" && i + 1 < argc) games = std::atoi(argv[++i]);
         else if (a == "--seed" && i + 1 < argc) seed = unsigned(std::atol(argv[++i]));
         else if (a == "--write" && i + 1 < argc) write_file = argv[++i];
+        else if (a == "--read" && i + 1 < argc) read_file = argv[++i];
         else {
-            std::fprintf(stderr, "usage: renjunet_bench [--games N] [--seed S] [--write FILE]\n");
+            std::fprintf(stderr, "usage: renjunet_bench [--games N] [--seed S] [--write FILE] [--read FILE]\n");
             return 2;
         }
     }
     std::mt19937 rng(seed);
-    const std::string text = database(rng, games);
-    std::printf("generated %d random games, %.1f MB\n", games, text.size() / 1e6);
+    std::string text;
+    if (read_file.empty()) {
+        text = database(rng, games);
+        std::printf("generated %d random games, %.1f MB\n", games, text.size() / 1e6);
+    } else {
+        std::ifstream f(read_file, std::ios::binary);
+        std::ostringstream all;
+        all << f.rdbuf();
+        text = std::move(all).str();
+    }
     if (!write_file.empty()) {
         std::ofstream(write_file, std::ios::binary) << text;
         std::printf("written to %s\n", write_file.c_str());

@@ -129,8 +129,9 @@ TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are
     CHECK(moves(games[0]) == "h8 h9");
     CHECK(games[0].status == GameStatus::valid);
     REQUIRE(file_diagnostics.size() == 1);
+    // expat places a mismatched end tag at its name, after "</".
     CHECK(format_diagnostic(file_diagnostics[0]) ==
-          "broken.rif:5:25: error: broken XML: mismatched tag; game 2 (line 5) and what follows are not read [syntax]");
+          "broken.rif:5:27: error: broken XML: mismatched tag; game 2 (line 5) and what follows are not read [syntax]");
 
     // Another root: not a RenjuNet database.
     read_renjunet("<?xml version=\"1.0\"?>\n<games><game/></games>\n", "other.xml", &file_diagnostics);

@@ -19,6 +19,7 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
 
 bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos) {
     pos = game.stone_start;
+    game.main.plies.reserve(game.main.plies.size() + moves.size());
     int ply = 0;
     for (const StoneLineMove& m : moves) {
         const Color side = pos.side_to_move();
