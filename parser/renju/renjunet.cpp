@@ -318,8 +318,15 @@ void RenjuNetReader::State::end(std::string_view element) {
 }
 
 void RenjuNetReader::State::feed() {
-    char block[1 << 16];
-    in.read(block, sizeof block);
+    // Read straight into expat's buffer (XML_Parse would copy it there).
+    constexpr std::size_t block = 1 << 16;
+    char* buffer = static_cast<char*>(XML_GetBuffer(parser, int(block)));
+    if (!buffer) {
+        done = true;
+        file_error("io-error", "out of memory reading " + name);
+        return;
+    }
+    in.read(buffer, std::streamsize(block));
     const auto n = std::size_t(std::max<std::streamsize>(in.gcount(), 0));
     bytes += n;
     if (in.bad()) {
@@ -328,8 +335,8 @@ void RenjuNetReader::State::feed() {
         file_error("io-error", "error reading " + name);
         return;
     }
-    const bool last = n < sizeof block;
-    if (XML_Parse(parser, block, int(n), last) == XML_STATUS_ERROR) {
+    const bool last = n < block;
+    if (XML_ParseBuffer(parser, int(n), last) == XML_STATUS_ERROR) {
         done = true;
         if (stopped) return;
         std::string message = std::string("broken XML: ") + XML_ErrorString(XML_GetErrorCode(parser));
