@@ -97,10 +97,11 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     const GameRecord& y = games[3];
     CHECK(y.kind == GameKind::renju);
     CHECK(tag_or(y, "OpeningRule") == "Yamaguchi");
-    CHECK(tag_or(y, "Site") == "Malmö, Sweden");
+    CHECK(tag_or(y, "Site") == "Malmö, SWE"); // a country with an abbreviation only
     CHECK(tag_or(y, "Date") == "2021.??.??");
     CHECK(tag_or(y, "White") == "Lind, René");
-    CHECK(tag_or(y, "FifthMoves") == "j10 k9");
+    CHECK(tag_or(y, "Alt") == "j10 k9");
+    CHECK(tag_or(y, "Info") == "B=1245");
     CHECK(y.result == "1/2-1/2");
     CHECK(y.status == GameStatus::partial);
     CHECK(diagnostics(y) == "db.rif:42:19: error: 2. h8: the point h8 is occupied by a black stone [illegal-move]\n");
@@ -109,7 +110,7 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     CHECK(games[4].kind == GameKind::gomoku);
     CHECK(moves(games[4]) == "h8 i9");
     CHECK(games[4].status == GameStatus::partial);
-    CHECK(contains(diagnostics(games[4]), "db.rif:45:19: error: 'z99' is not a point of the 15x15 board (a1 to o15)"));
+    CHECK(contains(diagnostics(games[4]), "db.rif:46:19: error: 'z99' is not a point of the 15x15 board (a1 to o15)"));
 
     // A rule gounki does not play is named; an unknown player id is a warning.
     CHECK(games[5].status == GameStatus::partial);
@@ -121,12 +122,13 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
 
 TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are read", "[parser][renju]") {
     const std::string text = "<?xml version=\"1.0\"?>\n<database>\n<games>\n"
-                             "<game id=\"1\"><move>h8 h9</move></game>\n"
+                             "<game id=\"1\"><move>h8 h9</move><info>a &amp; b</info></game>\n"
                              "<game id=\"2\"><move>h8 i9</game>\n</games></database>\n";
     std::vector<Diagnostic> file_diagnostics;
     const auto games = read_renjunet(text, "broken.rif", &file_diagnostics);
     REQUIRE(games.size() == 1);
     CHECK(moves(games[0]) == "h8 h9");
+    CHECK(tag_or(games[0], "Info") == "a & b");
     CHECK(games[0].status == GameStatus::valid);
     REQUIRE(file_diagnostics.size() == 1);
     // expat places a mismatched end tag at its name, after "</".

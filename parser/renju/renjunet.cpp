@@ -32,6 +32,12 @@ std::string get(const Attributes& a, std::string_view key) {
     return v ? *v : std::string();
 }
 
+// A row's name; some rows have only an abbreviation.
+std::string name_of(const Attributes& a) {
+    std::string n = get(a, "name");
+    return n.empty() ? get(a, "abbr") : n;
+}
+
 // The tables a game refers to by id, and the element and table names that hold them.
 enum Table { countries, cities, players, tournaments, rules, openings, table_count };
 constexpr std::string_view element_names[table_count] = {"country", "city", "player", "tournament", "rule", "opening"};
@@ -50,10 +56,10 @@ struct RenjuNetReader::State {
     std::unordered_map<std::string, Attributes> tables[table_count];
     int depth = 0;
     // The game being read.
-    bool in_game = false, in_move = false, move_placed = false;
+    bool in_game = false, in_move = false, in_info = false, move_placed = false;
     Attributes game;
     int game_line = 0, game_column = 0, game_number = 0;
-    std::string moves;
+    std::string moves, info;
     int move_line = 0, move_column = 0;
 
     State(std::istream& input, std::string file) : in(input), name(std::move(file)) {}
@@ -125,7 +131,7 @@ bool GameBuilder::choose_rules() {
             return false;
         };
         if (it == s_.tables[rules].end()) return fail("rule id " + id + " is not in the file's <rules>");
-        rule_name = get(it->second, "name");
+        rule_name = name_of(it->second);
         const FiveRuleNames names = read_five_rule_names(rule_name);
         if (names.rule.empty()) return fail("rule '" + rule_name + "' (id " + id + ") names no rule set gounki knows");
         const FiveRuleChoice choice = choose_five_rules(names.rule);
@@ -156,11 +162,11 @@ void GameBuilder::tags() {
         tag("Event", get(*tournament_, "name"));
         std::string country_id = get(*tournament_, "country");
         if (const Attributes* city = row(cities, get(*tournament_, "city"), "the tournament's city")) {
-            site = get(*city, "name");
+            site = name_of(*city);
             if (country_id.empty()) country_id = get(*city, "country");
         }
         if (const Attributes* country = row(countries, country_id, "the tournament's country")) {
-            const std::string c = get(*country, "name");
+            const std::string c = name_of(*country);
             site += (site.empty() || c.empty() ? "" : ", ") + c;
         }
         date = get(*tournament_, "start");
@@ -176,11 +182,12 @@ void GameBuilder::tags() {
         const std::string first = get(*p, "name"), last = get(*p, "surname");
         tag(colour[0] == 'b' ? "Black" : "White", last.empty() ? first : first.empty() ? last : last + ", " + first);
     }
-    if (const Attributes* o = row(openings, get(s_.game, "opening"), "the opening")) tag("Opening", get(*o, "name"));
+    if (const Attributes* o = row(openings, get(s_.game, "opening"), "the opening")) tag("Opening", name_of(*o));
     tag("OpeningRule", opening_rule_);
     tag("RenjuNetId", get(s_.game, "id"));
-    tag("FifthMoves", get(s_.game, "alt"));
+    tag("Alt", get(s_.game, "alt"));
     tag("Swap", get(s_.game, "swap"));
+    tag("Info", s_.info);
     if (const std::string r = stones::rules_tag_text(out_.stone_start.rules()); !r.empty()) tag("Rules", r);
 }
 
@@ -256,6 +263,7 @@ void on_start(void* user, const XML_Char* element, const XML_Char** atts) {
 void on_end(void* user, const XML_Char* element) { static_cast<RenjuNetReader::State*>(user)->end(element); }
 void on_text(void* user, const XML_Char* text, int length) {
     auto* s = static_cast<RenjuNetReader::State*>(user);
+    if (s->in_info) s->info.append(text, std::size_t(length));
     if (!s->in_move) return;
     if (!s->move_placed) {
         s->move_placed = true;
@@ -280,6 +288,7 @@ void RenjuNetReader::State::start(std::string_view element, const XML_Char** att
         in_game = true;
         move_placed = false;
         moves.clear();
+        info.clear();
         game.clear();
         for (int i = 0; atts[i]; i += 2) game.emplace_back(atts[i], atts[i + 1]);
         game_line = line();
@@ -289,6 +298,7 @@ void RenjuNetReader::State::start(std::string_view element, const XML_Char** att
     }
     if (in_game) {
         if (element == "move") in_move = true;
+        if (element == "info") in_info = true;
         return;
     }
     for (int t = 0; t < table_count; ++t) {
@@ -307,6 +317,7 @@ void RenjuNetReader::State::start(std::string_view element, const XML_Char** att
 void RenjuNetReader::State::end(std::string_view element) {
     --depth;
     if (element == "move") in_move = false;
+    if (element == "info") in_info = false;
     if (element != "game" || !in_game) return;
     in_game = false;
     GameRecord& g = ready.emplace_back();

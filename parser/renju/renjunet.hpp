@@ -22,8 +22,8 @@
 // Gomoku; a rule gounki does not play, or an id the table lacks, is unsupported-game and the moves
 // are not replayed); players, tournament, city and country resolved from their ids into Black,
 // White, Event, Site and Date; Round, Opening (the opening's name), Result (bresult is Black's
-// score: 1, 0.5 or 0), RenjuNetId (the game's id), FifthMoves (alt: the fifth moves offered) and
-// Swap as written. Moves are points (`h8`, a-o from the left, 1-15 from the bottom), replayed by the
+// score: 1, 0.5 or 0), RenjuNetId (the game's id), and Alt, Swap (the opening's offered fifth moves
+// and swaps) and Info (the <info> text) as written. A row's name is its `name`, else its `abbr`. Moves are points (`h8`, a-o from the left, 1-15 from the bottom), replayed by the
 // rules; diagnostics at file:line:col of the move (or the <game> tag).
 //
 // Streamed through expat: tables are kept, games handed out as their </game> is read, so memory
