@@ -212,6 +212,7 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     const std::string db = "--db " + shell_quoted(dir / "g.db");
     const CliRun imp = run_gounki("import " + db + " " + shell_quoted(dir / "db.rif") + " " + shell_quoted(dir / "lines.lib"));
     CHECK(contains(imp.err, "8 games read: 8 stored (6 broken)"));
+    CHECK(contains(imp.out + imp.err, dir.file("lines.lib") + ": stored as game 8 (partial)")); // no line in a binary file
     const CliRun games = run_gounki("games " + db + " --game renju");
     CHECK(contains(games.out, "Tamm, Jüri"));
     const CliRun search = run_gounki("search " + db + " --black Tamm --position \"Renju 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\"");
