@@ -26,7 +26,10 @@ bool replays(const GameRecord& g) {
 }
 
 bool check(std::string_view data) {
-    const long lines = long(std::count(data.begin(), data.end(), '\n')) + 1;
+    // Lines as XML counts them: a line ends at LF, CR LF or a lone CR (XML 1.0, 2.11).
+    long lines = 1;
+    for (std::size_t i = 0; i < data.size(); ++i)
+        lines += data[i] == '\n' || (data[i] == '\r' && (i + 1 == data.size() || data[i + 1] != '\n'));
     for (const GameRecord& g : read_renjunet(data, "fuzz.rif")) {
         for (const Diagnostic& d : g.diagnostics)
             if (d.line < 1 || d.line > lines || d.column < 1) return false;
