@@ -154,6 +154,8 @@ int run_export(const QCommandLineParser& p) {
                            "-o " + path + " names a " + std::string(parser::format_name(*by_name)) + " file but --format is " +
                                std::string(parser::format_name(*format)) + ": give a matching name, or leave --format out");
     const parser::FormatInfo& info = parser::format_info(*format);
+    if (!info.write)
+        return usage_error(self, "gounki reads " + std::string(info.name) + " files but does not write them: export as gpn, sgf or psq");
     if (info.one_game_per_file && path == "-")
         return usage_error(self, "--format psq writes one file per game: -o names a folder");
     auto database = open_database(self, p, db::Access::read_only);

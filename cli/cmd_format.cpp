@@ -61,6 +61,13 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
         return false;
     }
     out.format = parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
+    if (!parser::format_info(out.format).write) { // a format gounki reads only: rewriting it would lose it
+        print_err(parser::format_diagnostic(parser::file_diagnostic(
+                      "io-error", name,
+                      "a " + std::string(parser::format_info(out.format).description) + " file: gounki does not write it; not formatted")) +
+                  "\n");
+        return false;
+    }
     return true;
 }
 

@@ -47,7 +47,8 @@ void describe_import(QCommandLineParser& p) {
 namespace {
 
 std::string report_text(const db::ImportReport& r) {
-    std::string t = r.source_file + ":" + std::to_string(r.source_line) + ": ";
+    // A game of a binary file (a RenLib library) has no line.
+    std::string t = r.source_file + (r.source_line > 0 ? ":" + std::to_string(r.source_line) : std::string()) + ": ";
     auto ids = [](const std::vector<std::int64_t>& v) {
         std::string s;
         for (auto id : v) s += (s.empty() ? "" : ", ") + std::to_string(id);

@@ -6,6 +6,8 @@
 
 #include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
+#include "parser/renju/renjunet.hpp"
+#include "parser/renju/renlib.hpp"
 #include "parser/sgf/sgf.hpp"
 #include "parser/writer.hpp"
 
@@ -25,6 +27,14 @@ std::unique_ptr<GameSource> open_sgf(std::istream& in, std::string name, const R
 
 std::unique_ptr<GameSource> open_psq(std::istream& in, std::string name, const ReadOptions&) {
     return std::make_unique<PsqReader>(in, std::move(name));
+}
+
+std::unique_ptr<GameSource> open_renjunet(std::istream& in, std::string name, const ReadOptions&) {
+    return std::make_unique<RenjuNetReader>(in, std::move(name));
+}
+
+std::unique_ptr<GameSource> open_renlib(std::istream& in, std::string name, const ReadOptions&) {
+    return std::make_unique<RenLibReader>(in, std::move(name));
 }
 
 std::string gpn_cannot_hold(const GameRecord&) { return {}; }
@@ -61,6 +71,24 @@ constexpr FormatInfo table[] = {
      psq_cannot_hold,
      write_psq_text,
      true},
+    {RecordFormat::renjunet,
+     "renjunet",
+     "the RenjuNet database (XML), read only",
+     {".rif", "", ""},
+     claims_renjunet,
+     open_renjunet,
+     renjunet_cannot_hold,
+     nullptr,
+     false},
+    {RecordFormat::renlib,
+     "renlib",
+     "a RenLib opening library (.lib, binary): one game per line of its tree, read only",
+     {".lib", "", ""},
+     claims_renlib,
+     open_renlib,
+     renlib_cannot_hold,
+     nullptr,
+     false},
 };
 
 std::string_view without_bom(std::string_view head) {
@@ -102,6 +130,7 @@ bool has_record_extension(const std::filesystem::path& name, std::optional<Recor
 
 std::string not_a_record_file(std::string_view head) {
     using namespace std::string_view_literals;
+    if (claims_renlib(head)) return {};
     if (head.starts_with("\xFF\xFE\0\0"sv) || head.starts_with("\0\0\xFE\xFF"sv))
         return "the file is UTF-32 text: save it as UTF-8 to read it";
     if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))

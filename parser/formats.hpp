@@ -6,6 +6,8 @@
 //   gpn      reader.hpp RecordReader    anything the others do not claim; .gpn .pgn .txt
 //   sgf      sgf/sgf.hpp SgfReader      "(;" at the start; .sgf
 //   psq      psq/psq.hpp PsqReader      "Piskvorky" at the start; .psq
+//   renjunet renju/renjunet.hpp         "<?xml" and a <database> root; .rif (read only)
+//   renlib   renju/renlib.hpp           the bytes FF "RenLib" FF at the start; .lib (read only)
 //
 // Commands take `--format NAME` to force one (format_of with `forced`). The import pipeline keeps
 // its own parallel path for GPN (blocks of games on the thread pool) and reads every other format
@@ -42,7 +44,7 @@ public:
     virtual bool io_failed() const = 0;
 };
 
-enum class RecordFormat : std::uint8_t { gpn, sgf, psq };
+enum class RecordFormat : std::uint8_t { gpn, sgf, psq, renjunet, renlib };
 
 // How a reader is set up, and a writer (what some formats need to be told).
 struct ReadOptions {
@@ -64,7 +66,8 @@ struct FormatInfo {
     // Why `game` cannot be written in this format; empty when it can.
     std::string (*cannot_hold)(const GameRecord& game);
     // The text of one game, which this format's reader reads back as the same game. A file of several
-    // games is their texts one after the other, unless the format holds one game per file.
+    // games is their texts one after the other, unless the format holds one game per file. nullptr:
+    // gounki reads the format but does not write it (cannot_hold says so).
     std::string (*write)(const GameRecord& game, const WriteOptions& options);
     bool one_game_per_file;
 };
@@ -75,7 +78,7 @@ const FormatInfo& format_info(RecordFormat format);
 inline std::string_view format_name(RecordFormat format) { return format_info(format).name; }
 // A format's name in any case ("psq", "SGF"); nullopt otherwise.
 std::optional<RecordFormat> parse_record_format(std::string_view name);
-// "gpn, sgf or psq", for messages and --help texts.
+// "gpn, sgf, psq, renjunet or renlib", for messages and --help texts.
 std::string format_names_text();
 
 // The format of a file: `forced` when given; else the first format whose content test accepts
@@ -86,7 +89,8 @@ RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
 bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
 
 // Why a file whose first bytes are `head` is no record file at all, for an error that refuses it
-// (binary-file): UTF-16 or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one.
+// (binary-file): UTF-16 or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one, and
+// for the one binary record format (a RenLib library, told by its header).
 std::string not_a_record_file(std::string_view head);
 // A diagnostic about a whole file (no line): binary-file, no-game, io-error.
 Diagnostic file_diagnostic(std::string code, const std::string& file, std::string message, Severity severity = Severity::error);

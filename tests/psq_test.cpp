@@ -210,7 +210,7 @@ TEST_CASE("record formats: told by content first, then by name; forced by name",
     CHECK(parse_record_format("PSQ") == RecordFormat::psq);
     CHECK(parse_record_format("sgf") == RecordFormat::sgf);
     CHECK_FALSE(parse_record_format("pgn"));
-    CHECK(format_names_text() == "gpn, sgf or psq");
+    CHECK(format_names_text() == "gpn, sgf, psq, renjunet or renlib");
     for (const FormatInfo& f : record_formats()) CHECK(&format_info(f.format) == &f);
 }
 
@@ -252,7 +252,7 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
     CHECK(contains(forced.out, "[syntax]"));
     const CliRun bad = run_gounki("validate --format psg " + shell_quoted(dir / "games/1.psq"));
     CHECK(bad.status == 2);
-    CHECK(contains(bad.err, "--format must be gpn, sgf or psq, got 'psg'"));
+    CHECK(contains(bad.err, "--format must be gpn, sgf, psq, renjunet or renlib, got 'psg'"));
     fs::create_directories(dir / "none");
     const CliRun none = run_gounki("validate " + shell_quoted(dir / "none"));
     CHECK(none.status == 2);

@@ -1,0 +1,412 @@
+// The RenjuNet database reader (renjunet.hpp): expat streams the XML; the tables are kept by id, each
+// game is built and replayed when its </game> is read.
+
+#include "parser/renju/renjunet.hpp"
+
+#include <expat.h>
+
+#include <algorithm>
+#include <deque>
+#include <istream>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/stones/position.hpp"
+#include "parser/five_rules.hpp"
+#include "parser/renju/stone_line.hpp"
+
+namespace gounki::parser {
+
+namespace {
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+const std::string* find(const Attributes& a, std::string_view key) {
+    for (const auto& [k, v] : a)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+std::string get(const Attributes& a, std::string_view key) {
+    const std::string* v = find(a, key);
+    return v ? *v : std::string();
+}
+
+// A row's name; some rows have only an abbreviation.
+std::string name_of(const Attributes& a) {
+    std::string n = get(a, "name");
+    return n.empty() ? get(a, "abbr") : n;
+}
+
+// The tables a game refers to by id, and the element and table names that hold them.
+enum Table { countries, cities, players, tournaments, rules, openings, table_count };
+constexpr std::string_view element_names[table_count] = {"country", "city", "player", "tournament", "rule", "opening"};
+constexpr std::string_view table_names[table_count] = {"countries", "cities", "players", "tournaments", "rules", "openings"};
+
+} // namespace
+
+struct RenjuNetReader::State {
+    std::istream& in;
+    std::string name;
+    XML_Parser parser = nullptr;
+    bool done = false, failed = false, stopped = false;
+    std::uint64_t bytes = 0;
+    std::vector<Diagnostic> file_diagnostics;
+    std::deque<GameRecord> ready;
+    std::unordered_map<std::string, Attributes> tables[table_count];
+    int depth = 0;
+    // The game being read.
+    bool in_game = false, in_move = false, in_info = false, move_placed = false;
+    Attributes game;
+    int game_line = 0, game_column = 0, game_number = 0;
+    std::string moves, info;
+    int move_line = 0, move_column = 0;
+
+    State(std::istream& input, std::string file) : in(input), name(std::move(file)) {}
+
+    int line() const { return int(XML_GetCurrentLineNumber(parser)); }
+    int column() const { return int(XML_GetCurrentColumnNumber(parser)) + 1; }
+    void file_error(std::string code, std::string message, int at_line = 0, int at_column = 0,
+                    Severity severity = Severity::error) {
+        Diagnostic d = file_diagnostic(std::move(code), name, std::move(message), severity);
+        d.line = at_line;
+        d.column = at_column;
+        file_diagnostics.push_back(std::move(d));
+    }
+    void start(std::string_view element, const XML_Char** atts);
+    void end(std::string_view element);
+    void feed();
+};
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// A game from its attributes, the tables and its move text.
+
+class GameBuilder {
+public:
+    GameBuilder(const RenjuNetReader::State& s, GameRecord& out) : s_(s), out_(out) {}
+    void run();
+
+private:
+    void warn(std::string message) {
+        add_line_diagnostic(out_, Severity::warning, "unknown-id", at_game(), std::move(message));
+    }
+    StoneLineMove at_game() const {
+        StoneLineMove w;
+        w.line = s_.game_line;
+        w.column = s_.game_column;
+        return w;
+    }
+    // The row of `table` that the game's attribute (or `id`) names; nullptr, with a warning, when none.
+    const Attributes* row(Table table, const std::string& id, std::string_view attribute) {
+        if (id.empty()) return nullptr;
+        const auto it = s_.tables[table].find(id);
+        if (it != s_.tables[table].end()) return &it->second;
+        warn(std::string(attribute) + " id " + id + " is not in the file's <" + std::string(table_names[table]) + ">");
+        return nullptr;
+    }
+    bool choose_rules();
+    void tags();
+    std::vector<StoneLineMove> read_moves(bool& whole);
+    std::string stated_result();
+
+    const RenjuNetReader::State& s_;
+    GameRecord& out_;
+    const Attributes* tournament_ = nullptr;
+    std::string opening_rule_;
+};
+
+// The rule's name from the rule table (the game's rule, else its tournament's); none: Renju.
+bool GameBuilder::choose_rules() {
+    out_.kind = GameKind::renju;
+    out_.stone_start = stones::StonePosition(stones::Rules::defaults(out_.kind));
+    std::string id = get(s_.game, "rule");
+    if (id.empty() && tournament_) id = get(*tournament_, "rule");
+    std::string rule_name;
+    if (!id.empty()) {
+        const auto it = s_.tables[rules].find(id);
+        auto fail = [&](std::string why) {
+            add_line_diagnostic(out_, Severity::error, "unsupported-game", at_game(), why + "; the moves are not replayed");
+            return false;
+        };
+        if (it == s_.tables[rules].end()) return fail("rule id " + id + " is not in the file's <rules>");
+        rule_name = name_of(it->second);
+        const FiveRuleNames names = read_five_rule_names(rule_name);
+        if (names.rule.empty()) return fail("rule '" + rule_name + "' (id " + id + ") names no rule set gounki knows");
+        const FiveRuleChoice choice = choose_five_rules(names.rule);
+        if (!choice.error.empty()) return fail("rule '" + rule_name + "' (id " + id + "): " + choice.error);
+        out_.kind = choice.kind;
+        opening_rule_ = names.opening;
+        stones::Rules r = stones::Rules::defaults(out_.kind);
+        if (!choice.rules_tag.empty()) stones::apply_rules_tag(r, choice.rules_tag);
+        out_.stone_start = stones::StonePosition(r);
+    }
+    return true;
+}
+
+// "1989-08-01" as "1989.08.01"; a year alone as "1989.??.??".
+std::string pgn_date(std::string date) {
+    std::replace(date.begin(), date.end(), '-', '.');
+    if (date.size() == 4) date += ".??.??";
+    return date;
+}
+
+void GameBuilder::tags() {
+    auto tag = [&](std::string name, std::string value) {
+        if (!value.empty()) out_.tags.emplace_back(std::move(name), std::move(value));
+    };
+    tag("Game", std::string(game_kind_name(out_.kind)));
+    std::string site, date;
+    if (tournament_) {
+        tag("Event", get(*tournament_, "name"));
+        std::string country_id = get(*tournament_, "country");
+        if (const Attributes* city = row(cities, get(*tournament_, "city"), "the tournament's city")) {
+            site = name_of(*city);
+            if (country_id.empty()) country_id = get(*city, "country");
+        }
+        if (const Attributes* country = row(countries, country_id, "the tournament's country")) {
+            const std::string c = name_of(*country);
+            site += (site.empty() || c.empty() ? "" : ", ") + c;
+        }
+        date = get(*tournament_, "start");
+        if (date.empty()) date = get(*tournament_, "year");
+    }
+    tag("Site", site);
+    if (const std::string d = get(s_.game, "date"); !d.empty()) date = d;
+    tag("Date", date.empty() ? date : pgn_date(date));
+    if (const std::string r = get(s_.game, "round"); r != "0") tag("Round", r);
+    for (const char* colour : {"black", "white"}) {
+        const Attributes* p = row(players, get(s_.game, colour), std::string("the ") + colour + " player");
+        if (!p) continue;
+        const std::string first = get(*p, "name"), last = get(*p, "surname");
+        tag(colour[0] == 'b' ? "Black" : "White", last.empty() ? first : first.empty() ? last : last + ", " + first);
+    }
+    if (const Attributes* o = row(openings, get(s_.game, "opening"), "the opening")) tag("Opening", name_of(*o));
+    tag("OpeningRule", opening_rule_);
+    tag("RenjuNetId", get(s_.game, "id"));
+    tag("Alt", get(s_.game, "alt"));
+    tag("Swap", get(s_.game, "swap"));
+    tag("Info", s_.info);
+    if (const std::string r = stones::rules_tag_text(out_.stone_start.rules()); !r.empty()) tag("Rules", r);
+}
+
+// The points of the move text, each with its line and column; stops at a word that is no point.
+std::vector<StoneLineMove> GameBuilder::read_moves(bool& whole) {
+    std::vector<StoneLineMove> out;
+    const std::string& t = s_.moves;
+    const int size = out_.stone_start.size();
+    int line = s_.move_line, column = s_.move_column;
+    for (std::size_t i = 0; i < t.size();) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n') {
+            if (t[i] == '\n') ++line, column = 1;
+            else ++column;
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < t.size() && t[end] != ' ' && t[end] != '\t' && t[end] != '\r' && t[end] != '\n') ++end;
+        StoneLineMove m;
+        m.written = t.substr(i, end - i);
+        m.line = line;
+        m.column = column;
+        m.point = stones::parse_point(m.written, size);
+        if (m.point == stones::no_point) {
+            const std::string last = stones::point_name(stones::make_point(size - 1, size - 1));
+            add_line_diagnostic(out_, Severity::error, "bad-move", m,
+                                "'" + m.written + "' is not a point of the " + std::to_string(size) + "x" + std::to_string(size) +
+                                    " board (a1 to " + last + "); the moves stop here");
+            whole = false;
+            return out;
+        }
+        column += int(end - i);
+        i = end;
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+// bresult is Black's score; gounki's results name White first ("0-1": Black won).
+std::string GameBuilder::stated_result() {
+    const std::string b = get(s_.game, "bresult");
+    if (b.empty()) return "*";
+    if (b == "1") return "0-1";
+    if (b == "0") return "1-0";
+    if (b == "0.5" || b == "1/2") return "1/2-1/2";
+    add_line_diagnostic(out_, Severity::warning, "bad-result-tag", at_game(),
+                        "bresult='" + b + "': Black's score is 1, 0.5 or 0; read as no result");
+    return "*";
+}
+
+void GameBuilder::run() {
+    tournament_ = row(tournaments, get(s_.game, "tournament"), "the tournament");
+    const bool replayable = choose_rules();
+    bool whole = replayable;
+    stones::StonePosition pos = out_.stone_start;
+    if (replayable) {
+        const std::vector<StoneLineMove> moves = read_moves(whole);
+        whole = replay_stone_line(out_, moves, pos) && whole;
+    }
+    tags();
+    const std::string stated = stated_result();
+    settle_stone_result(out_, pos, stated, at_game());
+    out_.tags.emplace_back("Result", out_.result);
+    std::stable_sort(out_.diagnostics.begin(), out_.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    out_.status = !whole ? GameStatus::partial : out_.error_count() > 0 ? GameStatus::invalid : GameStatus::valid;
+}
+
+void on_start(void* user, const XML_Char* element, const XML_Char** atts) {
+    static_cast<RenjuNetReader::State*>(user)->start(element, atts);
+}
+void on_end(void* user, const XML_Char* element) { static_cast<RenjuNetReader::State*>(user)->end(element); }
+void on_text(void* user, const XML_Char* text, int length) {
+    auto* s = static_cast<RenjuNetReader::State*>(user);
+    if (s->in_info) s->info.append(text, std::size_t(length));
+    if (!s->in_move) return;
+    if (!s->move_placed) {
+        s->move_placed = true;
+        s->move_line = s->line();
+        s->move_column = s->column();
+    }
+    s->moves.append(text, std::size_t(length));
+}
+
+} // namespace
+
+void RenjuNetReader::State::start(std::string_view element, const XML_Char** atts) {
+    if (++depth == 1 && element != "database") {
+        file_error("syntax",
+                   "the root element is <" + std::string(element) + ">: a RenjuNet database's is <database>; not read",
+                   line(), column());
+        stopped = true;
+        XML_StopParser(parser, XML_FALSE);
+        return;
+    }
+    if (element == "game") {
+        in_game = true;
+        move_placed = false;
+        moves.clear();
+        info.clear();
+        game.clear();
+        for (int i = 0; atts[i]; i += 2) game.emplace_back(atts[i], atts[i + 1]);
+        game_line = line();
+        game_column = column();
+        ++game_number;
+        return;
+    }
+    if (in_game) {
+        if (element == "move") in_move = true;
+        if (element == "info") in_info = true;
+        return;
+    }
+    for (int t = 0; t < table_count; ++t) {
+        if (element != element_names[t]) continue;
+        Attributes row;
+        for (int i = 0; atts[i]; i += 2) row.emplace_back(atts[i], atts[i + 1]);
+        std::string id = get(row, "id");
+        if (id.empty())
+            file_error("unknown-id", "a <" + std::string(element) + "> without an id: no game can refer to it", line(),
+                       column(), Severity::warning);
+        else
+            tables[t][std::move(id)] = std::move(row);
+    }
+}
+
+void RenjuNetReader::State::end(std::string_view element) {
+    --depth;
+    if (element == "move") in_move = false;
+    if (element == "info") in_info = false;
+    if (element != "game" || !in_game) return;
+    in_game = false;
+    GameRecord& g = ready.emplace_back();
+    g.clear();
+    g.file = name;
+    g.number = game_number;
+    g.line = game_line;
+    GameBuilder(*this, g).run();
+}
+
+void RenjuNetReader::State::feed() {
+    // Read straight into expat's buffer (XML_Parse would copy it there).
+    constexpr std::size_t block = 1 << 16;
+    char* buffer = static_cast<char*>(XML_GetBuffer(parser, int(block)));
+    if (!buffer) {
+        done = true;
+        file_error("io-error", "out of memory reading " + name);
+        return;
+    }
+    in.read(buffer, std::streamsize(block));
+    const auto n = std::size_t(std::max<std::streamsize>(in.gcount(), 0));
+    bytes += n;
+    if (in.bad()) {
+        failed = true;
+        done = true;
+        file_error("io-error", "error reading " + name);
+        return;
+    }
+    const bool last = n < block;
+    if (XML_ParseBuffer(parser, int(n), last) == XML_STATUS_ERROR) {
+        done = true;
+        if (stopped) return;
+        std::string message = std::string("broken XML: ") + XML_ErrorString(XML_GetErrorCode(parser));
+        if (in_game)
+            message += "; game " + std::to_string(game_number) + " (line " + std::to_string(game_line) +
+                ") and what follows are not read";
+        file_error("syntax", std::move(message), line(), column());
+        return;
+    }
+    done = last;
+}
+
+RenjuNetReader::RenjuNetReader(std::istream& in, std::string name) : s_(std::make_unique<State>(in, std::move(name))) {
+    s_->parser = XML_ParserCreate(nullptr);
+    XML_SetUserData(s_->parser, s_.get());
+    XML_SetElementHandler(s_->parser, on_start, on_end);
+    XML_SetCharacterDataHandler(s_->parser, on_text);
+}
+
+RenjuNetReader::~RenjuNetReader() {
+    if (s_->parser) XML_ParserFree(s_->parser);
+}
+
+bool RenjuNetReader::next(GameRecord& game) {
+    while (s_->ready.empty() && !s_->done) s_->feed();
+    if (s_->ready.empty()) return false;
+    game = std::move(s_->ready.front());
+    s_->ready.pop_front();
+    return true;
+}
+
+std::vector<Diagnostic> RenjuNetReader::take_file_diagnostics() { return std::exchange(s_->file_diagnostics, {}); }
+std::uint64_t RenjuNetReader::bytes_read() const { return s_->bytes; }
+bool RenjuNetReader::io_failed() const { return s_->failed; }
+
+std::vector<GameRecord> read_renjunet(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
+    std::istringstream in{std::string(text)};
+    RenjuNetReader reader(in, name);
+    std::vector<GameRecord> out;
+    GameRecord g;
+    std::vector<Diagnostic> diagnostics;
+    while (reader.next(g)) {
+        out.push_back(std::move(g));
+        for (Diagnostic& d : reader.take_file_diagnostics()) diagnostics.push_back(std::move(d));
+    }
+    for (Diagnostic& d : reader.take_file_diagnostics()) diagnostics.push_back(std::move(d));
+    if (file_diagnostics) *file_diagnostics = std::move(diagnostics);
+    return out;
+}
+
+bool claims_renjunet(std::string_view head) {
+    const std::size_t start = head.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml") return false;
+    const std::size_t root = head.find("<database");
+    return root != std::string_view::npos && root + 9 < head.size() &&
+        (head[root + 9] == '>' || head[root + 9] == ' ' || head[root + 9] == '\t' || head[root + 9] == '\r' ||
+         head[root + 9] == '\n' || head[root + 9] == '/');
+}
+
+std::string renjunet_cannot_hold(const GameRecord&) { return "gounki reads RenjuNet databases but does not write them"; }
+
+} // namespace gounki::parser

@@ -1,0 +1,72 @@
+#include "parser/renju/stone_line.hpp"
+
+namespace gounki::parser {
+
+Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string code, const StoneLineMove& where,
+                                std::string message) {
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.file = game.file;
+    d.game = game.number;
+    d.line = where.line;
+    d.column = where.column;
+    if (where.byte >= 0) message += " (at byte " + std::to_string(where.byte) + ")";
+    d.message = std::move(message);
+    game.diagnostics.push_back(std::move(d));
+    return game.diagnostics.back();
+}
+
+bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos) {
+    pos = game.stone_start;
+    game.main.plies.reserve(game.main.plies.size() + moves.size());
+    int ply = 0;
+    for (const StoneLineMove& m : moves) {
+        const Color side = pos.side_to_move();
+        auto fail = [&](std::string_view code, const std::string& why) {
+            Diagnostic& d = add_line_diagnostic(game, Severity::error, std::string(code), m,
+                                                std::to_string(ply / 2 + 1) + (side == Color::black ? ". " : "... ") +
+                                                    m.written + ": " + why);
+            d.move_number = ply / 2 + 1;
+            d.side = side;
+            d.written = m.written;
+            return false;
+        };
+        if (m.point == stones::no_point) return fail("illegal-move", m.why);
+        const std::string name = stones::point_name(m.point);
+        if (pos.game_over())
+            return fail("move-after-end",
+                        "(" + name + ") the game is already over: " +
+                            (pos.outcome() == Outcome::draw
+                                 ? std::string("the board is full")
+                                 : std::string(pos.outcome() == Outcome::black_wins ? "Black" : "White") + " made five"));
+        if (!pos.on_board(m.point)) return fail("illegal-move", name + " is off the board");
+        if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
+            if (e == stones::PlaceError::occupied)
+                return fail("illegal-move", "the point " + name + " is occupied by a " +
+                                                (pos.at(m.point) == stones::Stone::black ? "black" : "white") + " stone");
+            return fail("illegal-move", (m.written == name ? "" : name + ": ") + std::string(stones::place_error_text(e)));
+        }
+        stones::StoneUndo undo;
+        pos.play(Move::placement(m.point), undo);
+        Ply& p = game.main.plies.emplace_back(Move::placement(m.point), m.written);
+        p.comments = m.comments;
+        ++ply;
+    }
+    return true;
+}
+
+void settle_stone_result(GameRecord& game, const stones::StonePosition& pos, const std::string& stated,
+                         const StoneLineMove& where) {
+    const std::string board = pos.game_over() ? std::string(outcome_text(pos.outcome())) : "*";
+    game.result = stated == "*" ? board : stated;
+    if (stated != "*" && pos.game_over() && stated != board) {
+        const std::string what = pos.outcome() == Outcome::draw
+            ? "the board is full and the game drawn"
+            : std::string(pos.outcome() == Outcome::black_wins ? "Black" : "White") + " made five";
+        add_line_diagnostic(game, Severity::error, "result-contradicts", where,
+                            "the result is " + stated + " but " + what + " (" + board + ")");
+    }
+}
+
+} // namespace gounki::parser

@@ -1,0 +1,230 @@
+// The renju collections' own formats (docs/rules.md 4.5, 4.6): the RenjuNet database (XML) and
+// RenLib opening libraries (binary). The RenjuNet fixture is written by hand in tests/data/renju;
+// the RenLib bytes are built here.
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "parser/formats.hpp"
+#include "parser/renju/renjunet.hpp"
+#include "parser/renju/renlib.hpp"
+
+using namespace gounki;
+using namespace gounki::parser;
+using namespace gounki::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path renju_dir = source_path("tests/data/renju");
+
+std::string tag_or(const GameRecord& g, const char* name) {
+    const std::string* v = g.tag(name);
+    return v ? *v : "(none)";
+}
+
+std::string moves(const GameRecord& g) {
+    std::string out;
+    for (const Ply& p : g.main.plies) out += (out.empty() ? "" : " ") + p.written;
+    return out;
+}
+
+std::string diagnostics(const GameRecord& g) {
+    std::string out;
+    for (const Diagnostic& d : g.diagnostics) out += format_diagnostic(d) + "\n";
+    return out;
+}
+
+// A RenLib library: the header of version 3.0, then `body`.
+std::string renlib(const std::string& body) {
+    std::string out = "\xFFRenLib\xFF";
+    out += '\x03';
+    out += '\x00';
+    out += std::string(10, '\xFF');
+    return out + body;
+}
+
+// h8 with the comment "centre"; i9 (DOWN) labelled A at g10 (a board text, no move); j10 (RIGHT: a
+// line ends); back to h8: i7, then h8 again (occupied; RIGHT).
+std::string sample_library() {
+    using namespace std::string_literals;
+    return renlib("\x78\x08"s + "centre\0\0"s + // bytes 20-29
+                  "\x69\x80"s + // 30: i9, DOWN
+                  "\x57\xC3\x00\x01"s + "A\0"s + // 32: g10, DOWN RIGHT NO_MOVE EXTENSION + board text
+                  "\x5A\x40"s + // 38: j10, RIGHT
+                  "\x89\x00"s + // 40: i7
+                  "\x78\x40"s); // 42: h8 again, RIGHT
+}
+
+} // namespace
+
+TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolved from their ids", "[parser][renju]") {
+    const std::string file = (renju_dir / "database.rif").string();
+    std::vector<Diagnostic> file_diagnostics;
+    const auto games = read_renjunet(slurp(file), "db.rif", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(games.size() == 6);
+
+    const GameRecord& g = games[0];
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.kind == GameKind::renju);
+    CHECK(g.line == 31);
+    CHECK(tag_or(g, "Event") == "Tallinn Open <A>"); // entities decoded
+    CHECK(tag_or(g, "Site") == "Tallinn, Estonia");
+    CHECK(tag_or(g, "Date") == "2023.08.01");
+    CHECK(tag_or(g, "Round") == "1");
+    CHECK(tag_or(g, "Black") == "Tamm, Jüri"); // UTF-8 kept
+    CHECK(tag_or(g, "White") == "O'Neil & Co, Anna");
+    CHECK(tag_or(g, "Opening") == "Kagetsu");
+    CHECK(tag_or(g, "OpeningRule") == "RIF"); // the tournament's rule
+    CHECK(tag_or(g, "RenjuNetId") == "101");
+    CHECK(g.result == "0-1"); // bresult 1: Black won, with the five h8-l8
+    CHECK(moves(g) == "h8 a1 i8 a2 j8 a3 k8 a4 l8");
+
+    // A forbidden point (Black's double-three at h8): partial there, at its line and column.
+    CHECK(games[1].status == GameStatus::partial);
+    CHECK(games[1].main.plies.size() == 8);
+    CHECK(diagnostics(games[1]) ==
+          "db.rif:36:9: error: 5. h8: the stone makes two free threes at once (double-three, forbidden) [illegal-move]\n");
+    CHECK(games[1].result == "1-0");
+
+    // A rule id the rule table lacks: a clear error, the moves not replayed.
+    CHECK(games[2].status == GameStatus::partial);
+    CHECK(games[2].main.plies.empty());
+    CHECK(diagnostics(games[2]) ==
+          "db.rif:38:5: error: rule id 9 is not in the file's <rules>; the moves are not replayed [unsupported-game]\n");
+
+    // Yamaguchi is Renju with that opening rule; an occupied point; a character reference in a name.
+    const GameRecord& y = games[3];
+    CHECK(y.kind == GameKind::renju);
+    CHECK(tag_or(y, "OpeningRule") == "Yamaguchi");
+    CHECK(tag_or(y, "Site") == "Malmö, SWE"); // a country with an abbreviation only
+    CHECK(tag_or(y, "Date") == "2021.??.??");
+    CHECK(tag_or(y, "White") == "Lind, René");
+    CHECK(tag_or(y, "Alt") == "j10 k9");
+    CHECK(tag_or(y, "Info") == "B=1245");
+    CHECK(y.result == "1/2-1/2");
+    CHECK(y.status == GameStatus::partial);
+    CHECK(diagnostics(y) == "db.rif:42:19: error: 2. h8: the point h8 is occupied by a black stone [illegal-move]\n");
+
+    // Gomoku from the rule table; a word that is no point stops the moves.
+    CHECK(games[4].kind == GameKind::gomoku);
+    CHECK(moves(games[4]) == "h8 i9");
+    CHECK(games[4].status == GameStatus::partial);
+    CHECK(contains(diagnostics(games[4]), "db.rif:46:19: error: 'z99' is not a point of the 15x15 board (a1 to o15)"));
+
+    // A rule gounki does not play is named; an unknown player id is a warning.
+    CHECK(games[5].status == GameStatus::partial);
+    const std::string d5 = diagnostics(games[5]);
+    CHECK(contains(d5, "error: rule 'Caro' (id 4): Caro (a line of five blocked at both ends does not win) is not a rule gounki plays"));
+    CHECK(contains(d5, "warning: the white player id 7 is not in the file's <players> [unknown-id]"));
+    CHECK(tag_or(games[5], "White") == "(none)");
+}
+
+TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are read", "[parser][renju]") {
+    const std::string text = "<?xml version=\"1.0\"?>\n<database>\n<games>\n"
+                             "<game id=\"1\"><move>h8 h9</move><info>a &amp; b</info></game>\n"
+                             "<game id=\"2\"><move>h8 i9</game>\n</games></database>\n";
+    std::vector<Diagnostic> file_diagnostics;
+    const auto games = read_renjunet(text, "broken.rif", &file_diagnostics);
+    REQUIRE(games.size() == 1);
+    CHECK(moves(games[0]) == "h8 h9");
+    CHECK(tag_or(games[0], "Info") == "a & b");
+    CHECK(games[0].status == GameStatus::valid);
+    REQUIRE(file_diagnostics.size() == 1);
+    // expat places a mismatched end tag at its name, after "</".
+    CHECK(format_diagnostic(file_diagnostics[0]) ==
+          "broken.rif:5:27: error: broken XML: mismatched tag; game 2 (line 5) and what follows are not read [syntax]");
+
+    // Another root: not a RenjuNet database.
+    read_renjunet("<?xml version=\"1.0\"?>\n<games><game/></games>\n", "other.xml", &file_diagnostics);
+    REQUIRE(file_diagnostics.size() == 1);
+    CHECK(contains(file_diagnostics[0].message, "the root element is <games>: a RenjuNet database's is <database>"));
+
+    // Detection by content, and by name.
+    CHECK(format_of("a.txt", "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<database version=\"1.0\">") == RecordFormat::renjunet);
+    CHECK(format_of("a.xml", "<?xml version=\"1.0\"?>\n<databases>") == RecordFormat::gpn);
+    CHECK(format_of("a.rif", "<?xml version=\"1.0\"?>\n<!-- a long comment ...") == RecordFormat::renjunet);
+    CHECK(parse_record_format("RenjuNet") == RecordFormat::renjunet);
+}
+
+TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept", "[parser][renju]") {
+    std::vector<Diagnostic> file_diagnostics;
+    const auto games = read_renlib(sample_library(), "lib.lib", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(games.size() == 2);
+    CHECK(games[0].kind == GameKind::renju);
+    CHECK(moves(games[0]) == "h8 i9 j10");
+    CHECK(games[0].status == GameStatus::valid);
+    REQUIRE(games[0].main.plies.size() == 3);
+    CHECK(games[0].main.plies[0].comments == std::vector<std::string>{"centre"});
+    CHECK(games[0].main.plies[1].comments == std::vector<std::string>{"board text g10: A"});
+    CHECK(moves(games[1]) == "h8 i7");
+    CHECK(games[1].status == GameStatus::partial);
+    CHECK(diagnostics(games[1]) ==
+          "lib.lib: error: 2. h8: the point h8 is occupied by a black stone (at byte 42) [illegal-move]\n");
+    CHECK(games[1].number == 2);
+
+    // Told by its header, which the binary-file check lets through (and no other binary).
+    const std::string bytes = sample_library();
+    CHECK(not_a_record_file(bytes).empty());
+    CHECK(format_of("x.dat", bytes) == RecordFormat::renlib);
+    CHECK(!not_a_record_file(std::string("\xFFRenLix\xFF\x03\x00", 10)).empty());
+}
+
+TEST_CASE("RenLib: a file cut short or corrupt is refused whole, with the byte", "[parser][renju]") {
+    const std::string whole = sample_library();
+    std::vector<Diagnostic> file_diagnostics;
+    CHECK(read_renlib(whole.substr(0, 26), "cut.lib", &file_diagnostics).empty());
+    REQUIRE(file_diagnostics.size() == 1);
+    CHECK(format_diagnostic(file_diagnostics[0]) ==
+          "cut.lib: error: not a readable RenLib library: byte 22: the comment starting here is cut short: the file ends "
+          "at byte 26 before its end (a 0 byte); no game of the file is read [syntax]");
+    CHECK(read_renlib(whole.substr(0, 41), "odd.lib", &file_diagnostics).empty());
+    CHECK(contains(file_diagnostics.at(0).message, "byte 40: a node is 2 bytes; the file ends after 1 (cut short)"));
+    CHECK(read_renlib(whole.substr(0, 12), "head.lib", &file_diagnostics).empty());
+    CHECK(contains(file_diagnostics.at(0).message, "the file has 12 bytes"));
+    std::string bad = whole;
+    bad[30] = '\x60'; // file 0: no point
+    CHECK(read_renlib(bad, "bad.lib", &file_diagnostics).empty());
+    CHECK(contains(file_diagnostics.at(0).message, "byte 30: the point byte 0x60 is no point of the 15x15 board"));
+    std::string old = whole;
+    old[8] = '\x02';
+    CHECK(read_renlib(old, "old.lib", &file_diagnostics).empty());
+    CHECK(contains(file_diagnostics.at(0).message, "RenLib version 2.0: gounki reads the libraries of RenLib 3.x"));
+}
+
+TEST_CASE("gounki validate, import, games, search and show read RenjuNet and RenLib files", "[parser][renju][cli]") {
+    TempDir dir("renju-cli");
+    fs::copy_file(renju_dir / "database.rif", dir / "db.rif");
+    write_text(dir / "lines.lib", sample_library());
+    write_text(dir / "cut.lib", sample_library().substr(0, 41));
+    const CliRun v = run_gounki("validate " + shell_quoted(dir / "db.rif") + " " + shell_quoted(dir / "lines.lib"));
+    CHECK(v.status == 1);
+    CHECK(contains(v.out, dir.file("db.rif") + ":36:9: error: 5. h8"));
+    CHECK(contains(v.out, dir.file("lines.lib") + ": error: 2. h8: the point h8 is occupied by a black stone (at byte 42)"));
+    CHECK(contains(v.out, "8 games in 2 files: 2 valid, 0 invalid, 6 partial"));
+    const CliRun cut = run_gounki("validate " + shell_quoted(dir / "cut.lib"));
+    CHECK(cut.status == 1);
+    CHECK(contains(cut.out, "byte 40: a node is 2 bytes"));
+    const CliRun forced = run_gounki("validate --format renjunet " + shell_quoted(dir / "lines.lib"));
+    CHECK(contains(forced.out, "broken XML"));
+
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
+    const CliRun imp = run_gounki("import " + db + " " + shell_quoted(dir / "db.rif") + " " + shell_quoted(dir / "lines.lib"));
+    CHECK(contains(imp.err, "8 games read: 8 stored (6 broken)"));
+    CHECK(contains(imp.out + imp.err, dir.file("lines.lib") + ": stored as game 8 (partial)")); // no line in a binary file
+    const CliRun games = run_gounki("games " + db + " --game renju");
+    CHECK(contains(games.out, "Tamm, Jüri"));
+    const CliRun search = run_gounki("search " + db + " --black Tamm --position \"Renju 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\"");
+    CHECK(search.status == 0);
+    CHECK(contains(search.out, "Tallinn Open <A>"));
+    const CliRun show = run_gounki("show " + db + " 1");
+    CHECK(contains(show.out, "[White \"O'Neil & Co, Anna\"]"));
+    CHECK(contains(show.out, "[Opening \"Kagetsu\"]"));
+    const CliRun exported = run_gounki("export " + db + " --format renjunet -o " + shell_quoted(dir / "out.rif"));
+    CHECK(exported.status == 2);
+    CHECK(contains(exported.err, "gounki reads renjunet files but does not write them"));
+    const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
+    CHECK(formatted.status != 0);
+    CHECK(contains(formatted.err, "gounki does not write it; not formatted"));
+}
