@@ -61,6 +61,7 @@ void print_jobs(const db::JobCounts& c, const std::vector<db::JobRow>& running, 
                       {"done", qint64(c.done)},            {"failed", qint64(c.failed)},
                       {"window_minutes", window / 60},     {"jobs_per_minute", jobs_rate},
                       {"plies_per_minute", plies_rate},    {"plies_left", qint64(c.queued_plies)},
+                      {"plies_done", qint64(c.done_plies)},
                       {"eta_seconds", eta < 0 ? QJsonValue() : QJsonValue(eta)},
                       {"running_jobs", r},                 {"failed_jobs", f}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");

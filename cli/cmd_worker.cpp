@@ -434,6 +434,7 @@ int run_worker(const QCommandLineParser& p) {
         std::_Exit(exit_ok);
     }
     for (std::thread& t : threads) t.join();
+    w.stop = true; // wakes the heartbeat
     heartbeat.join();
     print_summary(w, double(timer.nsecsElapsed()) / 1e9, 0);
     // 2: the worker could not go on (the database); 1: a job ended failed in this run.

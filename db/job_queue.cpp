@@ -186,6 +186,7 @@ JobCounts JobQueue::counts(double window_seconds) {
             else if (state == "done") c.done = n;
             else if (state == "failed") c.failed = n;
             if (state == "queued" || state == "running") c.queued_plies += plies;
+            if (state == "done") c.done_plies = plies;
         }
     }
     {

@@ -49,6 +49,7 @@ struct JobCounts {
     std::int64_t recent_jobs = 0, recent_plies = 0;
     double window = 0;
     std::int64_t queued_plies = 0; // the plies of the games still queued or running
+    std::int64_t done_plies = 0;
 };
 
 class JobQueue {
