@@ -81,14 +81,14 @@ void queue_then_work(const std::string& url, const TempDir& dir) {
     REQUIRE(games >= 4);
     const std::string direct = dir.file("direct.db");
     REQUIRE(gounki_on(direct, "import --quiet " + records).status == 0);
-    const CliRun judged = gounki_on(direct, "analyze --all --depth 2 --threads 2 --json");
+    const CliRun judged = gounki_on(direct, "analyze --all --nodes 2000 --threads 2 --json");
     REQUIRE(judged.status == 0);
 
-    const CliRun queued = gounki_on(url, "analyze --all --depth 2 --queue --json");
+    const CliRun queued = gounki_on(url, "analyze --all --nodes 2000 --queue --json");
     INFO(queued.out << queued.err);
     REQUIRE(queued.status == 0);
     CHECK(contains(queued.out, "\"queued\":" + std::to_string(games) + ","));
-    const CliRun again = gounki_on(url, "analyze --all --depth 2 --queue");
+    const CliRun again = gounki_on(url, "analyze --all --nodes 2000 --queue");
     CHECK(contains(again.out, "queued 0 jobs; skipped 0 already judged with these settings, " + std::to_string(games) +
                                   " already queued or running"));
     CHECK(contains(gounki_on(url, "jobs --json").out, "\"queued\":" + std::to_string(games) + ","));
@@ -107,14 +107,14 @@ void queue_then_work(const std::string& url, const TempDir& dir) {
     CHECK(ask(url, "SELECT count(*) FROM jobs WHERE attempts <> 1") == 0);
 
     // The stored judgements are those analyze makes with the same settings (a rerun prints them).
-    const CliRun stored = gounki_on(url, "analyze --all --depth 2 --json");
+    const CliRun stored = gounki_on(url, "analyze --all --nodes 2000 --json");
     REQUIRE(stored.status == 0);
     CHECK(lines_with(stored.out, "\"type\":\"ply\"") == lines_with(judged.out, "\"type\":\"ply\""));
     CHECK(lines_with(stored.out, "\"type\":\"ply\"").size() > 20);
     // Judged games are not queued again; --force queues them all.
-    CHECK(contains(gounki_on(url, "analyze --all --depth 2 --queue").out,
+    CHECK(contains(gounki_on(url, "analyze --all --nodes 2000 --queue").out,
                    "queued 0 jobs; skipped " + std::to_string(games) + " already judged"));
-    CHECK(contains(gounki_on(url, "analyze 1 --depth 2 --queue --force --json").out, "\"queued\":1,"));
+    CHECK(contains(gounki_on(url, "analyze 1 --nodes 2000 --queue --force --json").out, "\"queued\":1,"));
     CHECK(contains(gounki_on(url, "jobs --clear-done --json").out, "\"done\":0,"));
 }
 
@@ -195,11 +195,12 @@ TEST_CASE("a failing job is tried three times, kept as failed with its error, an
     CHECK(contains(failed.out, "0 queued, 0 running, 0 done, 1 failed"));
     CHECK(contains(failed.out, "failed: job 1 game 1 after 3 attempts: cannot use the engine"));
     CHECK(contains(gounki_on(db, "jobs --json").out, "\"failed\":1,"));
-    CHECK(contains(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").out,
-                   "1 failed before"));
     CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
 
     std::filesystem::remove(dir / "mark");
+    // Queueing again leaves a failed job alone (jobs --retry-failed or --force).
+    CHECK(contains(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").out,
+                   "1 failed before"));
     CHECK(contains(run_gounki("jobs --retry-failed --db " + shell_quoted(db)).err, "queued 1 failed job again"));
     const CliRun again = gounki_on(db, "worker --exit-when-empty --json");
     INFO(again.out << again.err);
