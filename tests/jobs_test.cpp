@@ -244,3 +244,20 @@ TEST_CASE("PostgreSQL: a worker whose connection the server ends reconnects and 
     CHECK(lines_with(slurp(dir / "w.out"), "\"outcome\":\"done\"").size() == 1);
     check_judged_once(url, 1);
 }
+
+TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothing, and exits", "[jobs]") {
+    const TempDir dir("jobs");
+    const std::string db = dir.file("stopped.db");
+    REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const std::string engine = slow_engine(dir, 3);
+    REQUIRE(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    const pid_t w = spawn_gounki({"worker", "--db", db, "--json"}, dir.file("w.out"), dir.file("w.err"));
+    REQUIRE(wait_until(db, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
+    ::kill(w, SIGTERM);
+    CHECK(wait_exit(w) == 0);
+    INFO(slurp(dir / "w.out") << slurp(dir / "w.err"));
+    CHECK(contains(slurp(dir / "w.err"), "SIGTERM: stopped"));
+    CHECK(contains(slurp(dir / "w.out"), "\"given_back\":1"));
+    CHECK(ask(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND attempts = 0 AND lease_token IS NULL") == 1);
+    CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
+}
