@@ -23,6 +23,6 @@ for workers in 1 2 4; do
   "$gounki" jobs --json --db "$db" | /usr/bin/python3 -c '
 import json, sys
 j = json.load(sys.stdin); workers, seconds = sys.argv[1], float(sys.argv[3]) - float(sys.argv[2])
-print(f"{workers} worker(s): {j[\"done\"]} jobs, {j[\"plies_done\"]} plies in {seconds:.1f} s: "
-      f"{j[\"done\"] / seconds:.2f} jobs/s, {j[\"plies_done\"] / seconds:.1f} plies/s")' "$workers" "$start" "$end"
+done, plies = j["done"], j["plies_done"]
+print(f"{workers} worker(s): {done} jobs, {plies} plies in {seconds:.1f} s: {done / seconds:.2f} jobs/s, {plies / seconds:.1f} plies/s")' "$workers" "$start" "$end"
 done

@@ -81,39 +81,26 @@ JobQueue::Added JobQueue::add(std::int64_t game_id, const std::string& settings,
     return Added::queued;
 }
 
-namespace {
+JobTransaction::JobTransaction(Database& db) : db_(db) {
+    if (db_.is_postgres()) db_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
+    else sqlite_.emplace(db_, TransactionKind::immediate);
+}
 
-// The claim's transaction. PostgreSQL: READ COMMITTED without the writers' advisory lock
-// (TransactionKind::immediate), so that claimers skip the rows others hold instead of queueing
-// behind one lock; SQLite: BEGIN IMMEDIATE (one writer at a time anyway).
-class ClaimTransaction {
-public:
-    explicit ClaimTransaction(Database& db) : db_(db) {
-        if (db_.is_postgres()) db_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
-        else sqlite_.emplace(db_, TransactionKind::immediate);
-    }
-    ~ClaimTransaction() {
-        if (open_ && db_.is_postgres()) try {
-                db_.exec("ROLLBACK");
-            } catch (const DbError&) {
-            }
-    }
-    void commit() {
-        if (db_.is_postgres()) db_.exec("COMMIT");
-        else sqlite_->commit();
-        open_ = false;
-    }
+JobTransaction::~JobTransaction() {
+    if (open_ && db_.is_postgres()) try {
+            db_.exec("ROLLBACK");
+        } catch (const DbError&) {
+        }
+}
 
-private:
-    Database& db_;
-    std::optional<Transaction> sqlite_;
-    bool open_ = true;
-};
-
-} // namespace
+void JobTransaction::commit() {
+    if (db_.is_postgres()) db_.exec("COMMIT");
+    else sqlite_->commit();
+    open_ = false;
+}
 
 std::optional<ClaimedJob> JobQueue::claim(const std::string& owner, double lease_seconds) {
-    ClaimTransaction tx(db_);
+    JobTransaction tx(db_);
     {
         Statement given_up(db_, "UPDATE jobs SET state = 'failed', finished = " + now() +
                                     ", lease_token = NULL, lease_expiry = NULL, last_error = 'the lease ran out ' || "
