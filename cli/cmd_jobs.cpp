@@ -70,8 +70,10 @@ void print_jobs(const db::JobCounts& c, const std::vector<db::JobRow>& running, 
     char rates[200];
     std::snprintf(rates, sizeof rates, "last %.0f min: %.1f jobs/min, %.0f plies/min; ", window / 60, jobs_rate, plies_rate);
     std::string out = std::to_string(c.queued) + " queued, " + std::to_string(c.running) + " running, " +
-        std::to_string(c.done) + " done, " + std::to_string(c.failed) + " failed\n" + rates + "time left for " +
-        counted(c.queued_plies, "ply", "plies") + ": " + eta_text(eta) + "\n";
+        std::to_string(c.done) + " done, " + std::to_string(c.failed) + " failed\n" + rates +
+        (c.queued + c.running == 0 ? std::string("nothing left to judge")
+                                   : "time left for " + counted(c.queued_plies, "ply", "plies") + ": " + eta_text(eta)) +
+        "\n";
     for (const db::JobRow& x : running) {
         char lease[64];
         std::snprintf(lease, sizeof lease, x.lease_left >= 0 ? "lease %.0f s left" : "lease ran out %.0f s ago",

@@ -93,10 +93,13 @@ void queue_then_work(const std::string& url, const TempDir& dir) {
                                   " already queued or running"));
     CHECK(contains(gounki_on(url, "jobs --json").out, "\"queued\":" + std::to_string(games) + ","));
 
+    const CliRun one = gounki_on(url, "worker --max-jobs 1 --json");
+    CHECK(one.status == 0);
+    CHECK(lines_with(one.out, "\"outcome\":\"done\"").size() == 1);
     const CliRun worked = gounki_on(url, "worker --exit-when-empty --threads 2 --json");
     INFO(worked.out << worked.err);
     REQUIRE(worked.status == 0);
-    CHECK(lines_with(worked.out, "\"outcome\":\"done\"").size() == std::size_t(games));
+    CHECK(lines_with(worked.out, "\"outcome\":\"done\"").size() == std::size_t(games - 1));
     CHECK(contains(worked.out, "\"type\":\"summary\""));
     const CliRun counts = gounki_on(url, "jobs --json");
     CHECK(contains(counts.out, "\"queued\":0,"));
@@ -149,6 +152,10 @@ void killed_worker(const std::string& url, const TempDir& dir) {
     REQUIRE(wait_until(url, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
     ::kill(a, SIGKILL);
     CHECK(wait_exit(a) == 128 + SIGKILL);
+    const CliRun listed = gounki_on(url, "jobs");
+    CHECK(contains(listed.out, "0 queued, 1 running, 0 done, 0 failed"));
+    CHECK(contains(listed.out, "running: job 1 game 1 on "));
+    CHECK(contains(listed.out, "/1, attempt 1, lease "));
     const CliRun b = gounki_on(url, "worker --lease 2 --poll 0.2 --exit-when-empty --json");
     INFO(slurp(dir / "a.out") << b.out << b.err);
     CHECK(b.status == 0);
