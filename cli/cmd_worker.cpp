@@ -16,9 +16,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "cli/command.hpp"
@@ -322,6 +324,7 @@ void judging_thread(Worker& w, int index) {
 // Moves the leases of the jobs under way on, every third of the lease.
 void heartbeat_thread(Worker& w) {
     std::unique_ptr<db::GameDatabase> database;
+    std::set<std::string> lost; // the tokens of leases found taken
     while (!w.stop && w.running_threads > 0) {
         nap(w, std::max(0.05, w.o.lease / 3));
         std::vector<db::ClaimedJob> jobs;
@@ -333,8 +336,10 @@ void heartbeat_thread(Worker& w) {
         try {
             if (!jobs.empty() && !database) database = connect(w);
             for (const db::ClaimedJob& job : jobs)
-                if (!db::JobQueue(database->sql()).renew(job, w.o.lease))
+                if (!lost.contains(job.token) && !db::JobQueue(database->sql()).renew(job, w.o.lease)) {
+                    lost.insert(job.token); // said once; the store will find the job gone too
                     print_err("gounki worker: " + job_head(job) + "the lease ran out and another worker has the job\n");
+                }
         } catch (const std::exception& e) {
             print_err("gounki worker: cannot renew the leases (" + std::string(e.what()) + "); connecting again\n");
             database.reset();
@@ -405,6 +410,9 @@ int run_worker(const QCommandLineParser& p) {
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     w.name = std::string(host) + ":" + std::to_string(getpid());
+    // A worker never creates a database: a mistyped file name would wait for jobs forever.
+    if (!db::is_postgres_url(w.o.db) && !std::filesystem::exists(w.o.db))
+        return usage_error(self, "no database at '" + w.o.db + "' (queue jobs with `gounki analyze --queue` first)");
     // Opened once here: a wrong URL or an old schema is a usage error before any thread starts.
     if (!open_database(self, p, db::Access::read_write)) return exit_usage;
     // The threads run with SIGINT and SIGTERM blocked; this one waits for them.

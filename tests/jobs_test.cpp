@@ -222,6 +222,10 @@ TEST_CASE("worker and jobs: bad options and an old database are refused clearly"
     CHECK(contains(gounki_on(db, "worker --lease 0").err, "--lease must be a number of seconds"));
     CHECK(contains(gounki_on(db, "worker --threads x").err, "--threads must be a whole number"));
     CHECK(contains(gounki_on(db, "jobs").err, "no database at"));
+    const CliRun missing = gounki_on(db, "worker --exit-when-empty");
+    CHECK(missing.status == 2);
+    CHECK(contains(missing.err, "no database at"));
+    CHECK_FALSE(std::filesystem::exists(db));
     REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
     const CliRun empty = gounki_on(db, "worker --exit-when-empty");
     CHECK(empty.status == 0);
