@@ -1,8 +1,9 @@
 // gounki analyze [--db PATH] [IDS... | filters | --all] [--depth N | --nodes N | --engine CMD [--engine-time MS]]
-//                [--threads N] [--json]
+//                [--threads N] [--json] [--queue]
 // Judges stored games on a Qt thread pool; judgements are stored with their settings, so a rerun
 // skips what is done and an interrupted run resumes. With --engine, stone games are judged by an
 // external Gomocup brain, one process per pool thread (protocol/brain_judge.hpp).
+// With --queue nothing is judged here: one job per game goes to the jobs table for `gounki worker`.
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +25,7 @@
 #include "cli/progress.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
+#include "db/job_queue.hpp"
 #include "cli/brain_options.hpp"
 #include "cli/judging.hpp"
 
@@ -50,7 +52,10 @@ void describe_analyze(QCommandLineParser& p) {
                  "A node budget per position for engines that read INFO max_node (gounki pbrain does): deterministic "
                  "judgements within --engine-time.",
                  "N"});
-    p.addOption({"force", "Judge again games already judged with the same settings."});
+    p.addOption({"force", "Judge again games already judged with the same settings (with --queue: queue them again)."});
+    p.addOption({"queue",
+                 "Judge nothing here: record one job per chosen game and settings for `gounki worker` processes "
+                 "(games already judged, queued or failed with these settings are skipped)."});
     p.addOption({"json", "Print one JSON object per judged ply, then one for the summary."});
 }
 
@@ -145,7 +150,7 @@ struct AnalyzeOptions {
     int threads = QThread::idealThreadCount();
     std::optional<protocol::BrainSettings> engine; // --engine
     GameChoice games;
-    bool json = false, quiet = false, force = false;
+    bool json = false, quiet = false, force = false, queue = false;
 };
 
 // The search budget and the verdict thresholds; false (and `error` set) on a bad value.
@@ -178,6 +183,8 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
     return true;
 }
 
+bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error);
+
 bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptions& o, int& code) {
     std::string error;
     if (!read_judge_settings(p, o, error)) return code = usage_error(self, error), false;
@@ -187,19 +194,30 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
         if (!ok || o.threads < 1 || o.threads > 256)
             return code = usage_error(self, "--threads must be a whole number from 1 to 256"), false;
     }
-    if ((p.isSet("engine-time") || p.isSet("engine-nodes")) && !p.isSet("engine"))
-        return code = usage_error(self, "--engine-time and --engine-nodes are for --engine"), false;
-    if (p.isSet("engine")) {
-        if (p.isSet("depth") || p.isSet("nodes"))
-            return code = usage_error(self, "--engine judges by time (--engine-time), not by --depth or --nodes"), false;
-        protocol::BrainSettings b;
-        if (!read_brain_settings(p, b, error)) return code = usage_error(self, error), false;
-        o.engine = std::move(b);
-    }
+    if (!read_engine_options(p, o, error)) return code = usage_error(self, error), false;
     if (!read_game_choice(self, p, "judge", o.games, code)) return false;
     o.json = p.isSet("json");
     o.quiet = cli::quiet(); // --quiet (every command): also no per-game lines
     o.force = p.isSet("force");
+    o.queue = p.isSet("queue");
+    return true;
+}
+
+// The options that change a judgement, in the order judge_options_text writes them.
+constexpr const char* judge_option_names[] = {"depth", "nodes", "inaccuracy", "mistake", "blunder",
+                                              "engine", "engine-time", "engine-nodes"};
+
+// The engine's part of the options; false (and `error` set) on a bad value.
+bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error) {
+    if ((p.isSet("engine-time") || p.isSet("engine-nodes")) && !p.isSet("engine"))
+        return error = "--engine-time and --engine-nodes are for --engine", false;
+    if (p.isSet("engine")) {
+        if (p.isSet("depth") || p.isSet("nodes"))
+            return error = "--engine judges by time (--engine-time), not by --depth or --nodes", false;
+        protocol::BrainSettings b;
+        if (!read_brain_settings(p, b, error)) return false;
+        o.engine = std::move(b);
+    }
     return true;
 }
 
@@ -293,7 +311,78 @@ bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<Brain
     return true;
 }
 
+// --queue: one job per chosen game that is not judged, queued or failed with these settings yet,
+// all recorded in one transaction.
+void queue_jobs(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<db::StoredGame>& games,
+                const AnalyzeOptions& o, const std::string& options, Totals& totals) {
+    db::JobQueue queue(database.sql());
+    std::int64_t queued = 0, open = 0, failed_before = 0;
+    db::Transaction tx(database.sql(), db::TransactionKind::immediate);
+    for (const db::StoredGame& g : games) {
+        if (o.engine) {
+            if (const std::string why = engine_cannot_judge(g, totals.engine); !why.empty()) {
+                print_err("gounki analyze: " + why + "; the game is not queued\n");
+                ++totals.failed;
+                continue;
+            }
+        }
+        const JudgeJob job = judge_job(g, o.setup);
+        if (!o.force && store.has(g.summary.id, job.settings_text)) {
+            ++totals.skipped;
+            continue;
+        }
+        switch (queue.add(g.summary.id, job.settings_text, options, o.engine ? o.engine->command : std::string(), o.force)) {
+        case db::JobQueue::Added::queued: ++queued; break;
+        case db::JobQueue::Added::already_open: ++open; break;
+        case db::JobQueue::Added::failed_before: ++failed_before; break;
+        }
+    }
+    tx.commit();
+    if (o.json) {
+        QJsonObject obj{{"type", "queue"},        {"queued", qint64(queued)},       {"already_judged", totals.skipped},
+                        {"already_queued", qint64(open)}, {"failed_before", qint64(failed_before)},
+                        {"settings", QString::fromStdString(o.setup.gounki_text)},
+                        {"stone_settings", QString::fromStdString(o.setup.stone_text)}};
+        if (totals.failed) obj["not_queued"] = totals.failed;
+        print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else if (!o.quiet)
+        print_out("queued " + counted(queued, "job") + "; skipped " + std::to_string(totals.skipped) +
+                  " already judged with these settings, " + std::to_string(open) + " already queued or running" +
+                  (failed_before ? ", " + std::to_string(failed_before) + " failed before (gounki jobs --retry-failed)" : std::string()) +
+                  (o.force ? "" : " (--force queues them again)") + "\nrun `gounki worker` to judge them\n");
+}
+
 } // namespace
+
+std::string judge_options_text(const QCommandLineParser& p) {
+    QJsonArray args;
+    for (const char* name : judge_option_names)
+        if (p.isSet(name)) {
+            args.append(QString("--") + name);
+            args.append(p.value(name));
+        }
+    return QJsonDocument(args).toJson(QJsonDocument::Compact).toStdString();
+}
+
+bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
+                              std::string& error) {
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(options));
+    if (!doc.isArray()) return error = "the job's options are not a JSON array of arguments: " + options, false;
+    QStringList args{"gounki-analyze"};
+    for (const QJsonValue v : doc.array()) {
+        if (!v.isString()) return error = "the job's options hold something other than text: " + options, false;
+        args.append(v.toString());
+    }
+    QCommandLineParser p;
+    describe_analyze(p);
+    if (!p.parse(args)) return error = "the job's options do not read (" + p.errorText().toStdString() + "): " + options, false;
+    AnalyzeOptions o;
+    if (!read_judge_settings(p, o, error) || !read_engine_options(p, o, error))
+        return error = "the job's options " + options + ": " + error, false;
+    setup = o.setup;
+    engine = o.engine;
+    return true;
+}
 
 int run_analyze(const QCommandLineParser& p) {
     const Command& self = *find_command("analyze");
@@ -312,6 +401,10 @@ int run_analyze(const QCommandLineParser& p) {
         o.setup.engine = totals.engine;
         o.setup.set_texts(brains ? &brains->settings() : nullptr);
         std::vector<JudgeJob> jobs;
+        if (o.queue) {
+            queue_jobs(*database, store, games, o, judge_options_text(p), totals);
+            return totals.failed ? exit_findings : exit_ok;
+        }
         for (const db::StoredGame& g : games) {
             if (brains) {
                 if (const std::string why = engine_cannot_judge(g, totals.engine); !why.empty()) {

@@ -167,6 +167,10 @@ void describe_position(QCommandLineParser&);
 int run_position(const QCommandLineParser&);
 void describe_serve(QCommandLineParser&);
 int run_serve(const QCommandLineParser&);
+void describe_worker(QCommandLineParser&);
+int run_worker(const QCommandLineParser&);
+void describe_jobs(QCommandLineParser&);
+int run_jobs(const QCommandLineParser&);
 void describe_pbrain(QCommandLineParser&);
 int run_pbrain(const QCommandLineParser&);
 

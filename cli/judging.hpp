@@ -3,8 +3,11 @@
 // what a queue worker or the web app's "judge this game" run for one game. One place chooses the
 // settings by game kind, runs the built-in judge or an external brain, and stores in one
 // transaction.
+#include <QCommandLineParser>
+
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +69,15 @@ std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engi
 // Judges with the built-in judge (brains null) or a brain from the pool; never throws: an engine's
 // failure comes back in JudgeDone::error.
 JudgeDone judge(const JudgeJob& job, BrainPool* brains);
+
+// The analyze options that change a judgement (--depth, --nodes, the thresholds, --engine and its
+// settings) as given on the command line: a JSON array of arguments, what a queued job keeps so
+// that a worker rebuilds the very same settings (defined in cmd_analyze.cpp, which reads them).
+std::string judge_options_text(const QCommandLineParser& p);
+// The settings those options give: `setup` (its texts not yet set: that needs the engine's name)
+// and the external engine, if any. False (and `error` set) when they do not read.
+bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
+                              std::string& error);
 
 // Stores the judgement of a job in its own transaction.
 void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,

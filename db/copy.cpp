@@ -67,7 +67,7 @@ CopyStats copy_collection(GameDatabase& from, GameDatabase& to,
     }
     // PostgreSQL's identity columns hand out ids from a sequence, which the copied ids passed by.
     if (dst.is_postgres())
-        for (const char* table : {"players", "events", "sources", "games", "position_runs", "analysis_settings"})
+        for (const char* table : {"players", "events", "sources", "games", "position_runs", "analysis_settings", "jobs"})
             dst.exec(std::string("SELECT setval(pg_get_serial_sequence('") + table + "', 'id'), coalesce(max(id), 0) + 1, false) FROM " +
                      table);
     writing.commit();

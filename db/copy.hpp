@@ -17,7 +17,8 @@ struct CopyStats {
 // Every table of the schema, in an order that puts a row's parents first.
 inline constexpr const char* collection_tables[] = {"meta",       "players",         "events",    "sources",
                                                     "games",      "tags",            "diagnostics", "position_runs",
-                                                    "position_blocks", "tree_stats", "analysis_settings", "analyses"};
+                                                    "position_blocks", "tree_stats", "analysis_settings", "analyses",
+                                                    "jobs"};
 
 // Copies every row of every table of `from` into `to`, ids included, in one transaction on `to`
 // (all or nothing), reading `from` in one snapshot. `to` must hold no game. Both are at this

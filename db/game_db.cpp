@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "db/analysis_store.hpp"
+#include "db/job_queue.hpp"
 #include "db/postgres.hpp"
 #include "db/schema_sql.hpp"
 
@@ -50,6 +51,7 @@ constexpr Migration migrations[] = {
     {3, annotations_sql_v3},
     {4, short_end_sql_v4},
     {5, analysis_engine_sql_v5}, // db/analysis_store.cpp
+    {6, jobs_schema_sql_v6}, // db/job_queue.cpp
 };
 static_assert(std::size(migrations) == std::size_t(schema_version), "one migration per schema version");
 

@@ -30,7 +30,7 @@ class Pattern;
 class StonePattern;
 
 // The newest schema this build knows (PRAGMA user_version).
-inline constexpr int schema_version = 5;
+inline constexpr int schema_version = 6;
 // 'GOUK' in PRAGMA application_id.
 inline constexpr std::int64_t application_id = 0x474F554B;
 

@@ -220,8 +220,9 @@ TEST_CASE("a database of schema version 2 is migrated in place, its games kept",
     }
     {
         // Back to version 2 by hand: no annotated column (3), the full end_key index (4), no
-        // engine column of the analysis settings (5).
+        // engine column of the analysis settings (5), no jobs table (6).
         Database raw(path, OpenMode::read_write);
+        raw.exec("DROP TABLE jobs");
         raw.exec("ALTER TABLE analysis_settings DROP COLUMN engine");
         raw.exec("ALTER TABLE games DROP COLUMN annotated");
         raw.exec("DROP INDEX games_short_end");
@@ -233,6 +234,7 @@ TEST_CASE("a database of schema version 2 is migrated in place, its games kept",
     CHECK(scalar(db, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'annotated'") == 1);
     CHECK(scalar(db, "SELECT count(*) FROM pragma_table_info('analysis_settings') WHERE name = 'engine'") == 1);
     CHECK(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'games_end_key'") == 0);
+    CHECK(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'jobs'") == 1);
     CHECK(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'games_short_end'") == 1);
     CHECK(db.list_games({}, {}).total == 30);
     check_consistent(db);

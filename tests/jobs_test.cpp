@@ -1,0 +1,274 @@
+// Analysis as jobs: `analyze --queue`, `gounki worker` and `gounki jobs` (db/job_queue.hpp), on an
+// SQLite file and (tests tagged [postgres], run through scripts/with-postgres.sh) on a PostgreSQL
+// server. Every test ends by checking that each game was judged exactly once: one stored judgement
+// and one worker that reported storing it.
+
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include "db/postgres.hpp"
+#include "db/sqlite.hpp"
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+using namespace gounki;
+using namespace gounki::test;
+
+namespace {
+
+const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/";
+
+// The first column of the first row of `sql` on the database `url` (a file or a server).
+std::int64_t ask(const std::string& url, const std::string& sql) {
+    db::Database d(url, db::OpenMode::read_only);
+    db::Statement st(d, sql);
+    REQUIRE(st.step());
+    return st.get_int64(0);
+}
+
+// Waits (up to a generous minute) until `sql` answers `want`.
+bool wait_until(const std::string& url, const std::string& sql, std::int64_t want) {
+    for (int i = 0; i < 600; ++i) {
+        if (ask(url, sql) == want) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+// The lines of `text` holding `part`.
+std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
+    std::vector<std::string> out;
+    for (const std::string& l : lines_of(text))
+        if (contains(l, part)) out.push_back(l);
+    return out;
+}
+
+CliRun gounki_on(const std::string& url, const std::string& args) { return run_gounki(args + " --db " + shell_quoted(url)); }
+
+// A new, empty database on the test server (GOUNKI_TEST_PG, set by scripts/with-postgres.sh).
+std::string server_database(const std::string& name) {
+    const char* url = std::getenv("GOUNKI_TEST_PG");
+    INFO("GOUNKI_TEST_PG is not set: run these tests through scripts/with-postgres.sh (ctest -R postgres)");
+    REQUIRE(url != nullptr);
+    const std::string base = url;
+    {
+        db::Database admin(base, db::OpenMode::read_write);
+        admin.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        admin.exec("CREATE DATABASE " + name);
+    }
+    const std::size_t slash = base.find('/', base.find("://") + 3);
+    const std::size_t query = base.find('?', slash);
+    return base.substr(0, slash + 1) + name + (query == std::string::npos ? "" : base.substr(query));
+}
+
+// Each game judged once: one stored judgement per done job, every job done on its first claim
+// unless `attempts` says otherwise.
+void check_judged_once(const std::string& url, std::int64_t games) {
+    CHECK(ask(url, "SELECT count(*) FROM jobs WHERE state = 'done'") == games);
+    CHECK(ask(url, "SELECT count(*) FROM analyses") == games);
+    CHECK(ask(url, "SELECT count(*) FROM (SELECT game_id FROM analyses GROUP BY game_id HAVING count(*) > 1) AS twice") == 0);
+}
+
+// Queue, work, and compare with `analyze` run directly on an SQLite copy of the same games.
+void queue_then_work(const std::string& url, const TempDir& dir) {
+    const std::string records = shell_quoted(samples + "04-club-evening.gpn") + " " + shell_quoted(samples + "10-gomoku.gpn");
+    REQUIRE(gounki_on(url, "import --quiet " + records).status == 0);
+    const std::int64_t games = ask(url, "SELECT count(*) FROM games");
+    REQUIRE(games >= 4);
+    const std::string direct = dir.file("direct.db");
+    REQUIRE(gounki_on(direct, "import --quiet " + records).status == 0);
+    const CliRun judged = gounki_on(direct, "analyze --all --nodes 2000 --threads 2 --json");
+    REQUIRE(judged.status == 0);
+
+    const CliRun queued = gounki_on(url, "analyze --all --nodes 2000 --queue --json");
+    INFO(queued.out << queued.err);
+    REQUIRE(queued.status == 0);
+    CHECK(contains(queued.out, "\"queued\":" + std::to_string(games) + ","));
+    const CliRun again = gounki_on(url, "analyze --all --nodes 2000 --queue");
+    CHECK(contains(again.out, "queued 0 jobs; skipped 0 already judged with these settings, " + std::to_string(games) +
+                                  " already queued or running"));
+    CHECK(contains(gounki_on(url, "jobs --json").out, "\"queued\":" + std::to_string(games) + ","));
+
+    const CliRun one = gounki_on(url, "worker --max-jobs 1 --json");
+    CHECK(one.status == 0);
+    CHECK(lines_with(one.out, "\"outcome\":\"done\"").size() == 1);
+    const CliRun worked = gounki_on(url, "worker --exit-when-empty --threads 2 --json");
+    INFO(worked.out << worked.err);
+    REQUIRE(worked.status == 0);
+    CHECK(lines_with(worked.out, "\"outcome\":\"done\"").size() == std::size_t(games - 1));
+    CHECK(contains(worked.out, "\"type\":\"summary\""));
+    const CliRun counts = gounki_on(url, "jobs --json");
+    CHECK(contains(counts.out, "\"queued\":0,"));
+    CHECK(contains(counts.out, "\"running\":0,"));
+    CHECK(contains(counts.out, "\"done\":" + std::to_string(games) + ","));
+    CHECK(contains(counts.out, "\"failed\":0,"));
+    check_judged_once(url, games);
+    CHECK(ask(url, "SELECT count(*) FROM jobs WHERE attempts <> 1") == 0);
+
+    // The stored judgements are those analyze makes with the same settings (a rerun prints them).
+    const CliRun stored = gounki_on(url, "analyze --all --nodes 2000 --json");
+    REQUIRE(stored.status == 0);
+    CHECK(lines_with(stored.out, "\"type\":\"ply\"") == lines_with(judged.out, "\"type\":\"ply\""));
+    CHECK(lines_with(stored.out, "\"type\":\"ply\"").size() > 20);
+    // Judged games are not queued again; --force queues them all.
+    CHECK(contains(gounki_on(url, "analyze --all --nodes 2000 --queue").out,
+                   "queued 0 jobs; skipped " + std::to_string(games) + " already judged"));
+    CHECK(contains(gounki_on(url, "analyze 1 --nodes 2000 --queue --force --json").out, "\"queued\":1,"));
+    CHECK(contains(gounki_on(url, "jobs --clear-done --json").out, "\"done\":0,"));
+}
+
+// Two workers at once on a queue of one game: one judges it, the other finds nothing.
+void two_workers_one_game(const std::string& url, const TempDir& dir) {
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    REQUIRE(gounki_on(url, "analyze 1 --nodes 3000 --queue").status == 0);
+    const pid_t a = spawn_gounki({"worker", "--db", url, "--exit-when-empty", "--poll", "0.1", "--json"}, dir.file("a.out"), dir.file("a.err"));
+    const pid_t b = spawn_gounki({"worker", "--db", url, "--exit-when-empty", "--poll", "0.1", "--json"}, dir.file("b.out"), dir.file("b.err"));
+    CHECK(wait_exit(a) == 0);
+    CHECK(wait_exit(b) == 0);
+    const std::string out = slurp(dir / "a.out") + slurp(dir / "b.out");
+    INFO(out << slurp(dir / "a.err") << slurp(dir / "b.err"));
+    CHECK(lines_with(out, "\"outcome\":\"done\"").size() == 1);
+    CHECK(lines_with(out, "\"outcome\":\"lost\"").empty());
+    check_judged_once(url, 1);
+}
+
+// A Gomocup brain that takes `seconds` to start (gounki pbrain after a sleep): a job that stays
+// running long enough to kill its worker or cut its connection.
+std::string slow_engine(const TempDir& dir, int seconds) {
+    write_text(dir / "slow.sh", "sleep " + std::to_string(seconds) + "\nexec " + gounki_command() + " pbrain\n");
+    return "sh " + shell_quoted(dir / "slow.sh");
+}
+
+// A worker killed (SIGKILL) mid-job: another, after the lease ran out, judges the game once.
+void killed_worker(const std::string& url, const TempDir& dir) {
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const std::string engine = slow_engine(dir, 3);
+    REQUIRE(gounki_on(url, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    const pid_t a = spawn_gounki({"worker", "--db", url, "--lease", "2", "--json"}, dir.file("a.out"), dir.file("a.err"));
+    REQUIRE(wait_until(url, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
+    ::kill(a, SIGKILL);
+    CHECK(wait_exit(a) == 128 + SIGKILL);
+    const CliRun listed = gounki_on(url, "jobs");
+    CHECK(contains(listed.out, "0 queued, 1 running, 0 done, 0 failed"));
+    CHECK(contains(listed.out, "running: job 1 game 1 on "));
+    CHECK(contains(listed.out, "/1, attempt 1, lease "));
+    const CliRun b = gounki_on(url, "worker --lease 2 --poll 0.2 --exit-when-empty --json");
+    INFO(slurp(dir / "a.out") << b.out << b.err);
+    CHECK(b.status == 0);
+    CHECK(lines_with(b.out, "\"outcome\":\"done\"").size() == 1);
+    CHECK(lines_with(slurp(dir / "a.out"), "\"outcome\"").empty());
+    CHECK(ask(url, "SELECT attempts FROM jobs") == 2); // the killed worker's claim, then this one
+    check_judged_once(url, 1);
+}
+
+} // namespace
+
+TEST_CASE("analyze --queue, then a worker: every game judged once, as analyze judges it", "[jobs]") {
+    const TempDir dir("jobs");
+    queue_then_work(dir.file("queued.db"), dir);
+}
+
+TEST_CASE("two workers on a queue of one game judge it once", "[jobs]") {
+    const TempDir dir("jobs");
+    two_workers_one_game(dir.file("one.db"), dir);
+}
+
+TEST_CASE("a worker killed mid-job: another takes the job once its lease runs out", "[jobs]") {
+    const TempDir dir("jobs");
+    killed_worker(dir.file("killed.db"), dir);
+}
+
+TEST_CASE("a failing job is tried three times, kept as failed with its error, and retried on demand", "[jobs]") {
+    const TempDir dir("jobs");
+    const std::string db = dir.file("failing.db");
+    REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    // A brain that works when the job is queued and refuses to start once the mark exists.
+    write_text(dir / "brain.sh", "[ -e " + shell_quoted(dir / "mark") + " ] && { echo 'out of licences' >&2; exit 3; }\nexec " +
+                                     gounki_command() + " pbrain\n");
+    const std::string engine = "sh " + shell_quoted(dir / "brain.sh");
+    REQUIRE(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    write_text(dir / "mark", "");
+    const CliRun w = gounki_on(db, "worker --exit-when-empty --poll 0.1 --json");
+    INFO(w.out << w.err);
+    CHECK(w.status == 1); // a job failed
+    CHECK(lines_with(w.out, "\"outcome\":\"retry\"").size() == 2);
+    CHECK(lines_with(w.out, "\"outcome\":\"failed\"").size() == 1);
+    const CliRun failed = gounki_on(db, "jobs --failed");
+    INFO(failed.out);
+    CHECK(contains(failed.out, "0 queued, 0 running, 0 done, 1 failed"));
+    CHECK(contains(failed.out, "failed: job 1 game 1 after 3 attempts: cannot use the engine"));
+    CHECK(contains(gounki_on(db, "jobs --json").out, "\"failed\":1,"));
+    CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
+
+    std::filesystem::remove(dir / "mark");
+    // Queueing again leaves a failed job alone (jobs --retry-failed or --force).
+    CHECK(contains(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").out,
+                   "1 failed before"));
+    CHECK(contains(run_gounki("jobs --retry-failed --db " + shell_quoted(db)).err, "queued 1 failed job again"));
+    const CliRun again = gounki_on(db, "worker --exit-when-empty --json");
+    INFO(again.out << again.err);
+    CHECK(again.status == 0);
+    CHECK(lines_with(again.out, "\"outcome\":\"done\"").size() == 1);
+    check_judged_once(db, 1);
+}
+
+TEST_CASE("worker and jobs: bad options and an old database are refused clearly", "[jobs]") {
+    const TempDir dir("jobs");
+    const std::string db = dir.file("w.db");
+    CHECK(contains(gounki_on(db, "worker --lease 0").err, "--lease must be a number of seconds"));
+    CHECK(contains(gounki_on(db, "worker --threads x").err, "--threads must be a whole number"));
+    CHECK(contains(gounki_on(db, "jobs").err, "no database at"));
+    const CliRun missing = gounki_on(db, "worker --exit-when-empty");
+    CHECK(missing.status == 2);
+    CHECK(contains(missing.err, "no database at"));
+    CHECK_FALSE(std::filesystem::exists(db));
+    REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const CliRun empty = gounki_on(db, "worker --exit-when-empty");
+    CHECK(empty.status == 0);
+    CHECK(contains(empty.out, "0 jobs done"));
+    CHECK(contains(gounki_on(db, "jobs").out, "0 queued, 0 running, 0 done, 0 failed"));
+}
+
+TEST_CASE("PostgreSQL: queue, workers, two workers on one game, a killed worker", "[postgres]") {
+    const TempDir dir("jobs");
+    queue_then_work(server_database("gounki_jobs_queue"), dir);
+    two_workers_one_game(server_database("gounki_jobs_two"), dir);
+    killed_worker(server_database("gounki_jobs_killed"), dir);
+}
+
+TEST_CASE("PostgreSQL: a worker whose connection the server ends reconnects and stores the game once", "[postgres]") {
+    const TempDir dir("jobs");
+    const std::string url = server_database("gounki_jobs_cut");
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const std::string engine = slow_engine(dir, 3);
+    REQUIRE(gounki_on(url, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    const pid_t w = spawn_gounki({"worker", "--db", url, "--exit-when-empty", "--json"}, dir.file("w.out"), dir.file("w.err"));
+    REQUIRE(wait_until(url, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
+    CHECK(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE 'gounki worker %'") >= 1);
+    CHECK(wait_exit(w) == 0);
+    INFO(slurp(dir / "w.out") << slurp(dir / "w.err"));
+    CHECK(contains(slurp(dir / "w.err"), "connecting again"));
+    CHECK(lines_with(slurp(dir / "w.out"), "\"outcome\":\"done\"").size() == 1);
+    check_judged_once(url, 1);
+}
+
+TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothing, and exits", "[jobs]") {
+    const TempDir dir("jobs");
+    const std::string db = dir.file("stopped.db");
+    REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const std::string engine = slow_engine(dir, 3);
+    REQUIRE(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    const pid_t w = spawn_gounki({"worker", "--db", db, "--json"}, dir.file("w.out"), dir.file("w.err"));
+    REQUIRE(wait_until(db, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
+    ::kill(w, SIGTERM);
+    CHECK(wait_exit(w) == 0);
+    INFO(slurp(dir / "w.out") << slurp(dir / "w.err"));
+    CHECK(contains(slurp(dir / "w.err"), "SIGTERM: stopped"));
+    CHECK(contains(slurp(dir / "w.out"), "\"given_back\":1"));
+    CHECK(ask(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND attempts = 0 AND lease_token IS NULL") == 1);
+    CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
+}
