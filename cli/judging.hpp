@@ -64,8 +64,9 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup);
 std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine);
 
 // Judges with the built-in judge (brains null) or a brain from the pool; never throws: an engine's
-// failure comes back in JudgeDone::error.
-JudgeDone judge(const JudgeJob& job, BrainPool* brains);
+// failure comes back in JudgeDone::error. `progress` (built-in judge only) is called after each ply;
+// an exception it throws ends the run, and comes back in JudgeDone::error like an engine's.
+JudgeDone judge(const JudgeJob& job, BrainPool* brains, const analysis::JudgeProgress& progress = {});
 
 // Stores the judgement of a job in its own transaction.
 void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,

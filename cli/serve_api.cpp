@@ -94,7 +94,10 @@ Reply App::handle(const Request& r) {
         return true;
     };
     const bool api = parts.size() > 1 && parts[1] == "api";
-    if (r.post && !is({"api", "import"})) return error_reply(405, "bad-method", "only /api/import takes POST");
+    const bool judge = is({"api", "games", "*", "judge"}) && path_id(parts[3]);
+    if (r.post && !is({"api", "import"}) && !judge)
+        return error_reply(405, "bad-method", "only /api/import and /api/games/ID/judge take POST");
+    if (judge) return api_judge(path_id(parts[3]), r);
     if (is({"api", "import"})) return r.post ? api_import(r) : error_reply(405, "bad-method", "/api/import takes POST");
     if (is({"api", "games"})) return api_games(r);
     if (is({"api", "games", "*"}) && path_id(parts[3])) return api_game(path_id(parts[3]));
@@ -186,7 +189,9 @@ Reply App::api_import(const Request& r) {
         if (rep.noteworthy()) games.append(import_report_json(rep));
     };
     std::istringstream input(r.body.toStdString());
+    std::unique_lock write(shared_.writes); // one write at a time; reads on the other threads go on
     const pipeline::ImportResult result = pipeline::import_stream(db_, input, name, request, events);
+    write.unlock();
     const db::ImportStats& s = result.stats;
     QJsonObject summary = import_stats_json(s);
     summary.insert("io_errors", result.io_errors);

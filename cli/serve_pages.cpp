@@ -186,6 +186,47 @@ std::string moves_links(const db::StoredGame& game) {
     return out + "</p>";
 }
 
+// "Judge this game": POST /api/games/ID/judge, then its progress polled until the judgement is
+// stored (the page reloads to show it) or the judging failed (its error shown). A run already
+// under way when the page opens is followed the same way.
+const char* const judge_script = R"(
+(function(){
+  var id=document.getElementById('judge').dataset.game, token=document.querySelector('meta[name=gounki-token]').content;
+  var button=document.getElementById('judge'), progress=document.getElementById('judge-progress'), error=document.getElementById('judge-error');
+  function show(s){
+    if(s.error){error.textContent=s.error;error.hidden=false;}
+    if(s.state==='done'){progress.textContent='judged: loading the judgement';location.reload();return;}
+    if(s.state==='queued'||s.state==='running'){
+      button.disabled=true; error.hidden=true;
+      progress.textContent=s.state==='queued'?'waiting for another game to be judged':
+        'judging: ply '+s.plies_done+' of '+s.plies+', '+(s.elapsed_ms/1000).toFixed(1)+' s';
+      setTimeout(poll,400); return;
+    }
+    button.disabled=false; progress.textContent='';
+  }
+  function ask(method){
+    var xhr=new XMLHttpRequest(); xhr.open(method,'/api/games/'+id+'/judge');
+    if(method==='POST') xhr.setRequestHeader('X-Gounki-Token',token);
+    xhr.onload=function(){var s;try{s=JSON.parse(xhr.responseText);}catch(e){s={};}
+      if(xhr.status>=400){error.textContent=(s.error&&s.error.message)||('HTTP '+xhr.status);error.hidden=false;button.disabled=false;return;}
+      show(s);};
+    xhr.onerror=function(){error.textContent='the server did not answer';error.hidden=false;button.disabled=false;};
+    xhr.send();
+  }
+  function poll(){ask('GET');}
+  button.addEventListener('click',function(){button.disabled=true;ask('POST');});
+  poll();
+})();
+)";
+
+std::string unjudged_html(std::int64_t id, bool read_only) {
+    const std::string n = std::to_string(id);
+    if (read_only) return "<p id=\"unjudged\">No stored judgement (the server is read-only: run <code>gounki analyze " + n + "</code>).</p>";
+    return "<p id=\"unjudged\">No stored judgement. <button type=\"button\" id=\"judge\" data-game=\"" + n +
+        "\">Judge this game</button> <span id=\"judge-progress\"></span> (the settings of <code>gounki analyze " + n +
+        "</code>)</p><p class=\"error\" id=\"judge-error\" hidden></p><script>" + judge_script + "</script>";
+}
+
 } // namespace
 
 Reply App::page_game(std::int64_t id) {
@@ -204,7 +245,7 @@ Reply App::page_game(std::int64_t id) {
             std::string(db::severity_name(d.severity)) + ": " + escape(d.message) + "</p>";
     db::AnalysisStore store(db_.sql());
     if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
-    else body += "<p id=\"unjudged\">No stored judgement: run <code>gounki analyze " + std::to_string(id) + "</code>.</p>";
+    else body += unjudged_html(id, options_.read_only);
     body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
     return html_reply(page((g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black), body));
 }

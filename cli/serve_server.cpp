@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSemaphore>
+#include <QThread>
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -212,6 +214,72 @@ private:
     bool any_address_ = false;
 };
 
+// Sends the answers already made (the import that finished as the signal came) to their clients.
+void finish_answers(QTcpServer* tcp) {
+    tcp->close();
+    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
+        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
+        }
+        socket->disconnectFromHost();
+    }
+}
+
+struct Listening {
+    QHostAddress address;
+    quint16 port = 0;
+    qintptr descriptor = -1; // the listening socket, shared by every request thread
+};
+
+// One more request thread: its own database connection, routes, HTTP server and event loop,
+// accepting on a copy of the listening socket (the kernel hands each connection to one of them).
+class ServeThread : public QThread {
+public:
+    ServeThread(const Options& options, QByteArray token, Shared& shared, Listening listening)
+        : options_(options), token_(std::move(token)), shared_(shared), listening_(std::move(listening)) {}
+    // Starts the thread and waits until it serves; the error that stopped it, or empty.
+    std::string begin() {
+        start();
+        ready_.acquire();
+        return error_;
+    }
+
+protected:
+    void run() override {
+        std::unique_ptr<db::GameDatabase> database;
+        try {
+            database = std::make_unique<db::GameDatabase>(options_.db_path, options_.read_only ? db::Access::read_only
+                                                                                              : db::Access::read_write);
+        } catch (const std::exception& e) { return fail(e.what()); }
+        App app(*database, options_, token_, shared_);
+        Server server(app, options_, token_);
+        auto* tcp = new GuardedTcpServer(options_.max_upload, options_.idle_timeout_ms);
+        const qintptr copy = ::dup(int(listening_.descriptor));
+        if (copy < 0 || !tcp->setSocketDescriptor(copy)) {
+            if (copy >= 0) ::close(int(copy));
+            delete tcp;
+            return fail("cannot share the listening socket with a request thread");
+        }
+        server.bind(tcp);
+        server.allow_hosts(listening_.address, listening_.port);
+        ready_.release();
+        exec();
+        finish_answers(tcp);
+    }
+
+private:
+    void fail(const std::string& error) {
+        error_ = error;
+        ready_.release();
+    }
+
+    const Options& options_;
+    QByteArray token_;
+    Shared& shared_;
+    Listening listening_;
+    QSemaphore ready_;
+    std::string error_;
+};
+
 int signal_pipe[2] = {-1, -1};
 
 extern "C" void on_signal(int) {
@@ -262,7 +330,9 @@ int run(const Options& options) {
     // The session token of write requests: 128 random bits, a new one at each start.
     QByteArray token;
     for (int i = 0; i < 2; ++i) token += QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
-    App app(*database, options, token);
+    Shared shared;
+    shared.judges = std::make_unique<JudgeRuns>(options, shared.writes);
+    App app(*database, options, token, shared);
     Server server(app, options, token);
     auto* tcp = new GuardedTcpServer(options.max_upload, options.idle_timeout_ms);
     if (!tcp->listen(*address, options.port)) {
@@ -273,18 +343,29 @@ int run(const Options& options) {
     }
     server.bind(tcp);
     server.allow_hosts(*address, tcp->serverPort());
+    // This thread serves too; the others share its listening socket.
+    std::vector<std::unique_ptr<ServeThread>> threads;
+    const auto stop_threads = [&threads] {
+        for (auto& t : threads) t->quit(); // each ends after the request it is handling
+        for (auto& t : threads) t->wait();
+    };
+    for (int i = 1; i < options.threads; ++i) {
+        threads.push_back(std::make_unique<ServeThread>(options, token, shared,
+                                                        Listening{*address, tcp->serverPort(), tcp->socketDescriptor()}));
+        if (const std::string e = threads.back()->begin(); !e.empty()) {
+            stop_threads();
+            print_err("gounki serve: " + e + "\n");
+            return exit_usage;
+        }
+    }
     quit_on_signals();
     const QString shown = address->protocol() == QAbstractSocket::IPv6Protocol ? "[" + address->toString() + "]" : options.host;
     print_out("listening on http://" + shown.toStdString() + ":" + std::to_string(tcp->serverPort()) + "/\n");
     std::fflush(stdout);
     const int code = QCoreApplication::exec();
-    // The answers already made (the import that finished as the signal came) reach their clients.
-    tcp->close();
-    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
-        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
-        }
-        socket->disconnectFromHost();
-    }
+    stop_threads();
+    finish_answers(tcp);
+    shared.judges.reset(); // a game being judged stops at its next ply, unstored
     print_info("gounki serve: stopped\n");
     return code == 0 ? exit_ok : exit_usage;
 }
