@@ -134,6 +134,9 @@ private:
 
 // Reading query values the way the API and the pages both do; each returns "" or what is wrong.
 std::string read_paging_values(const Request& r, db::Paging& paging);
+// after=ID (keyset paging of the id order: the games after game ID, as fast deep in the list as at
+// its start): narrows the filter's id bounds; sets `after` (0 when not given).
+std::string read_after_value(const Request& r, db::GameFilter& filter, std::int64_t& after);
 // position=TEXT (any game; default the start of game=KIND, else Gounki) then moves=LIST played from it.
 std::string read_position_values(const Request& r, AnyPosition& pos, bool& given);
 // A whole game id from the path ("12"), or 0.

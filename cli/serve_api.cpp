@@ -1,6 +1,7 @@
 // gounki serve: the routes and the JSON API under /api/ (the objects of the commands' --json).
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -38,6 +39,19 @@ std::string read_paging_values(const Request& r, db::Paging& paging) {
                           number("page", 1, 1000000, page)})
         if (!e.empty()) return e;
     if (page) paging.offset = (page - 1) * paging.limit;
+    return {};
+}
+
+std::string read_after_value(const Request& r, db::GameFilter& filter, std::int64_t& after) {
+    after = 0;
+    const auto v = r.param("after");
+    if (!v) return {};
+    after = path_id(*v);
+    if (!after) return "after must be a game id (a whole number from 1), got '" + v->toStdString() + "'";
+    if (filter.order.key != db::SortKey::id) return "after pages the id order only: use offset or page with sort=" + r.param("sort")->toStdString();
+    if (r.param("offset") || r.param("page")) return "give after or offset (page), not both";
+    if (filter.order.descending) filter.id_to = std::min(filter.id_to.value_or(after - 1), after - 1);
+    else filter.id_from = std::max(filter.id_from.value_or(after + 1), after + 1);
     return {};
 }
 
@@ -126,10 +140,14 @@ ValueLookup lookup(const Request& r) {
 Reply App::api_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
+    std::int64_t after = 0;
     std::string e = read_filter_values(lookup(r), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
+    if (e.empty()) e = read_after_value(r, filter, after);
     if (!e.empty()) return error_reply(400, "bad-query", e);
-    return json_reply(games_json(db_.list_games(filter, paging), paging, filter));
+    QJsonObject o = games_json(db_.list_games(filter, paging), paging, filter);
+    if (after) o["after"] = qint64(after); // total: the games after it
+    return json_reply(o);
 }
 
 Reply App::api_game(std::int64_t id) {

@@ -74,8 +74,20 @@ std::string query_with(const Request& r, std::initializer_list<std::pair<const c
     return text.isEmpty() ? "" : "?" + escape(text.toStdString());
 }
 
-std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total) {
+// Previous and next links; in the id order, `next` goes on after the last game shown (keyset
+// paging: a page deep in the list comes as fast as the first), `last_id` that game.
+std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total,
+                         std::int64_t after = 0, std::int64_t last_id = 0) {
     std::string out = "<p class=\"paging\">";
+    if (after) {
+        out += total ? "Games 1-" + std::to_string(shown) + " of the " + std::to_string(total) + " after game " + std::to_string(after)
+                     : "No game after game " + std::to_string(after) + ".";
+        out += " <a id=\"first\" href=\"" + r.path.toStdString() + query_with(r, {{"after", ""}}) + "\">first page</a>";
+        if (shown < total)
+            out += " <a id=\"next\" href=\"" + r.path.toStdString() + query_with(r, {{"after", std::to_string(last_id)}}) +
+                "\">next</a>";
+        return out + "</p>";
+    }
     out += total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
             std::to_string(total)
                  : std::string("No game matches.");
@@ -85,7 +97,9 @@ std::string paging_links(const Request& r, const db::Paging& paging, std::int64_
             "\">previous</a>";
     if (paging.offset + shown < total)
         out += " <a id=\"next\" href=\"" + r.path.toStdString() +
-            query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}}) + "\">next</a>";
+            (last_id ? query_with(r, {{"after", std::to_string(last_id)}, {"offset", ""}, {"page", ""}})
+                     : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}})) +
+            "\">next</a>";
     return out + "</p>";
 }
 
@@ -125,7 +139,7 @@ std::string sort_links(const Request& r) {
     std::string out = "<p class=\"sort\">Sort by:";
     for (const char* k : {"id", "date", "player", "event", "result"}) {
         const bool now = key == k;
-        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}}) +
+        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}}) +
             "\">" + k + (now ? (desc ? " &#9660;" : " &#9650;") : "") + "</a>";
     }
     return out + "</p>";
@@ -145,12 +159,16 @@ std::string App::page(const std::string& title, const std::string& body) const {
 Reply App::page_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
+    std::int64_t after = 0;
     std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
+    if (e.empty()) e = read_after_value(r, filter, after);
     std::string body = filter_form(r, "/") + sort_links(r);
     if (!e.empty()) return html_reply(page("Games", body + "<p class=\"error\">" + escape(e) + "</p>"), 400);
     const db::GameList list = db_.list_games(filter, paging);
-    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total) + games_table_html(list.games, false);
+    const std::int64_t last_id = filter.order.key == db::SortKey::id && !list.games.empty() ? list.games.back().id : 0;
+    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total, after, last_id) +
+        games_table_html(list.games, false);
     return html_reply(page("Games", body));
 }
 

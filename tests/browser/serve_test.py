@@ -197,6 +197,31 @@ class HttpTest(Fixture):
         self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss")
                             for p in judgement["plies"]), judgement)
 
+    def test_keyset_paging_after_a_game(self):
+        s = self.server
+        total = s.total()
+        by_offset = s.get_json("/api/games?offset=2&limit=2")[1]
+        status, by_id = s.get_json("/api/games?after=2&limit=2")
+        self.assertEqual(status, 200, by_id)
+        self.assertEqual(by_id["games"], by_offset["games"])
+        self.assertEqual((by_id["after"], by_id["total"]), (2, total - 2))  # the games after game 2
+        down = s.get_json("/api/games?after=3&desc=1")[1]
+        self.assertEqual([g["id"] for g in down["games"]], [2, 1])
+        self.assertEqual(s.get_json("/api/games?after=1&player=ann")[1]["games"][0]["id"], 3)  # with a filter
+        for query, message in [("after=x", "after must be a game id"), ("after=0", "after must be a game id"),
+                               ("after=2&sort=date", "after pages the id order only"),
+                               ("after=2&offset=4", "give after or offset (page), not both")]:
+            status, e = s.get_json("/api/games?" + query)
+            self.assertEqual(status, 400, query)
+            self.assertIn(message, e["error"]["message"])
+        # The page's next link goes on after the last game shown.
+        page = s.request("GET", "/?limit=2")[2].decode()
+        self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
+        page = s.request("GET", "/?limit=2&after=2")[2].decode()
+        self.assertIn("of the %d after game 2" % (total - 2), page)
+        self.assertIn('href="/game/3"', page)
+        self.assertNotIn('href="/game/2"', page)
+
     def test_bad_query_values_get_clear_json_errors(self):
         for path, words in [
             ("/api/games?result=bogus", "result must be 1-0"),
