@@ -1,12 +1,13 @@
 #pragma once
 // `gounki serve`: a local web app on Qt HTTP Server. serve_server.cpp is the network side (the
-// connection guard with its size limit and idle timeout, the Host and token checks, writing
-// replies); serve_api.cpp answers /api/ with the JSON objects the commands print (cli/views.hpp);
-// serve_pages.cpp writes the HTML pages; serve_judge.cpp judges a game in the background. Requests
-// are served by --threads threads, each with its own event loop, HTTP server and database
-// connection, all accepting on one listening socket; a thread handles its requests one at a time,
-// so an import is never cut by a shutdown, and a slow client only holds its own connection. Writes
-// (an import, storing a judgement) take one lock: one at a time.
+// connection guard with its size limit and idle timeout, the request threads and the dispatcher
+// spreading connections among them, the Host and token checks, writing replies); serve_api.cpp
+// answers /api/ with the JSON objects the commands print (cli/views.hpp); serve_pages.cpp writes
+// the HTML pages; serve_judge.cpp judges a game in the background. Requests are served by
+// --threads threads, each with its own event loop, HTTP server and database connection, all
+// accepting on one listening socket; a thread handles its requests one at a time, so an import is
+// never cut by a shutdown, and a slow client only holds its own connection. Writes (an import,
+// storing a judgement) take one lock: one at a time.
 
 #include <QByteArray>
 #include <QHostAddress>
