@@ -84,7 +84,12 @@ private:
             static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
                                                    QRegularExpression::CaseInsensitiveOption);
             static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
+            static const QRegularExpression bad_length("\\r\\ncontent-length:[ \\t]*+(?!\\d{1,18}[ \\t]*\\r\\n)[^\\r\\n]*\\r\\n",
+                                                       QRegularExpression::CaseInsensitiveOption);
             const QString head = QString::fromLatin1(socket_->peek(16384));
+            // Qt HTTP Server 6.4 now and then answers a request whose Content-Length is not a number.
+            if (bad_length.match(head).hasMatch())
+                return refuse(400, "bad-request", "the Content-Length header must be a whole number of bytes");
             const QRegularExpressionMatch m = length.match(head);
             if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse(413, "too-large", too_large);
             if (chunked.match(head).hasMatch())
