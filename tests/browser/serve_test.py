@@ -255,6 +255,11 @@ class HttpTest(Fixture):
                 answer = self.server.raw(data)
                 self.assertNotIn(b"200 OK", answer)
                 self.assertEqual(self.server.get_json("/api/games")[0], 200)
+        for length in [b"-5", b"12abc", b"1e3"]:  # refused by the server itself, every time
+            answer = self.server.raw(b"GET /api/games HTTP/1.1\r\nHost: localhost:%d\r\nContent-Length: %s\r\n\r\n"
+                                     % (self.server.port, length))
+            self.assertIn(b" 400 ", answer.split(b"\r\n")[0], length)
+            self.assertIn(b'"bad-request"', answer)
         status, _, _ = self.server.request("DELETE", "/api/games/1")
         self.assertEqual(status, 405)
         status, _, _ = self.server.request("PUT", "/api/import", body=CLUB)
