@@ -2,7 +2,7 @@
 """Latency of `gounki serve` on a large database (run it on a Release build).
 
   build-release/cli/gounki dbbench --games 1000000 --db big.db --keep
-  /usr/bin/python3 bench/serve_bench.py build-release/cli/gounki big.db [--clients 50] [--rounds 40]
+  /usr/bin/python3 bench/serve_bench.py build-release/cli/gounki big.db [--clients 50] [--rounds 40] [--threads N]
 
 Starts the server on a free port, times each request kind alone (median and worst of --rounds),
 then with --clients clients at once (each running the same mix), and prints one table.
@@ -34,7 +34,9 @@ def main():
     gounki, db = sys.argv[1], sys.argv[2]
     clients = int(sys.argv[sys.argv.index("--clients") + 1]) if "--clients" in sys.argv else 50
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 40
-    server = subprocess.Popen([gounki, "serve", "--db", db, "--port", "0", "--read-only"], stdout=subprocess.PIPE, text=True)
+    threads = ["--threads", sys.argv[sys.argv.index("--threads") + 1]] if "--threads" in sys.argv else []
+    server = subprocess.Popen([gounki, "serve", "--db", db, "--port", "0", "--read-only", *threads], stdout=subprocess.PIPE,
+                              text=True)
     host, port = server.stdout.readline().split("//")[1].rstrip("/\n").rsplit(":", 1)
     port = int(port)
     try:
@@ -47,13 +49,15 @@ def main():
             ("the first page of 50 games (HTML)", "/"),
             ("page 101 of 50 games (API)", "/api/games?limit=50&page=101"),
             ("a page of 50 games half-way (API)", "/api/games?limit=50&offset=%d" % (total // 2)),
+            ("a page of 50 games half-way, after=ID (API)", "/api/games?limit=50&after=%d" % (total // 2)),
             ("position search, 2 plies (API)", "/api/search?moves=" + urllib.parse.quote(line)),
             ("explorer at the start (API)", "/api/tree"),
             ("explorer at the start (HTML)", "/explorer"),
             ("a game with its judgement (API)", "/api/games/%d" % (total // 3)),
             ("the game viewer (HTML)", "/game/%d" % (total // 3)),
         ]
-        print("%d games; %d rounds alone, then %d clients at once" % (total, rounds, clients))
+        print("%d games; %d rounds alone, then %d clients at once; server threads: %s" %
+          (total, rounds, clients, threads[1] if threads else "one per core"))
         print("| request | alone: median, worst (ms) | %d clients: median, worst (ms) |" % clients)
         print("|---|---|---|")
         for name, path in kinds:

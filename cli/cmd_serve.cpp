@@ -1,7 +1,11 @@
-// gounki serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--read-only]
+// gounki serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--read-only] [--max-upload MIB] [--threads N]
 // Options only: the server is cli/serve*.cpp.
 #include "cli/db_options.hpp"
 #include "cli/serve.hpp"
+
+#include <QThread>
+
+#include <algorithm>
 
 namespace gounki::cli {
 
@@ -13,6 +17,7 @@ void describe_serve(QCommandLineParser& p) {
     p.addOption({"port", "The port to listen on (default 8080; 0: a free one, printed).", "N", "8080"});
     p.addOption({"read-only", "Refuse every write (imports): the database is opened read-only."});
     p.addOption({"max-upload", "The largest upload accepted, in MiB (default 64).", "MiB", "64"});
+    p.addOption({"threads", "Threads serving requests, each with its own database connection (default: one per core).", "N"});
 }
 
 int run_serve(const QCommandLineParser& p) {
@@ -29,6 +34,10 @@ int run_serve(const QCommandLineParser& p) {
     options.port = quint16(port);
     options.read_only = p.isSet("read-only");
     options.max_upload = qint64(upload) << 20;
+    long long threads = std::max(1, QThread::idealThreadCount());
+    if (!read_number(p, "threads", 1, 256, threads))
+        return usage_error(self, "--threads takes a whole number from 1 to 256");
+    options.threads = int(threads);
     return serve::run(options);
 }
 

@@ -67,8 +67,9 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup);
 std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine);
 
 // Judges with the built-in judge (brains null) or a brain from the pool; never throws: an engine's
-// failure comes back in JudgeDone::error.
-JudgeDone judge(const JudgeJob& job, BrainPool* brains);
+// failure comes back in JudgeDone::error. `progress` (built-in judge only) is called after each ply;
+// an exception it throws ends the run, and comes back in JudgeDone::error like an engine's.
+JudgeDone judge(const JudgeJob& job, BrainPool* brains, const analysis::JudgeProgress& progress = {});
 
 // The analyze options that change a judgement (--depth, --nodes, the thresholds, --engine and its
 // settings) as given on the command line: a JSON array of arguments, what a queued job keeps so

@@ -1,6 +1,7 @@
 // gounki serve: the routes and the JSON API under /api/ (the objects of the commands' --json).
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -38,6 +39,19 @@ std::string read_paging_values(const Request& r, db::Paging& paging) {
                           number("page", 1, 1000000, page)})
         if (!e.empty()) return e;
     if (page) paging.offset = (page - 1) * paging.limit;
+    return {};
+}
+
+std::string read_after_value(const Request& r, db::GameFilter& filter, std::int64_t& after) {
+    after = 0;
+    const auto v = r.param("after");
+    if (!v) return {};
+    after = path_id(*v);
+    if (!after) return "after must be a game id (a whole number from 1), got '" + v->toStdString() + "'";
+    if (filter.order.key != db::SortKey::id) return "after pages the id order only: use offset or page with sort=" + r.param("sort")->toStdString();
+    if (r.param("offset") || r.param("page")) return "give after or offset (page), not both";
+    if (filter.order.descending) filter.id_to = std::min(filter.id_to.value_or(after - 1), after - 1);
+    else filter.id_from = std::max(filter.id_from.value_or(after + 1), after + 1);
     return {};
 }
 
@@ -94,7 +108,10 @@ Reply App::handle(const Request& r) {
         return true;
     };
     const bool api = parts.size() > 1 && parts[1] == "api";
-    if (r.post && !is({"api", "import"})) return error_reply(405, "bad-method", "only /api/import takes POST");
+    const bool judge = is({"api", "games", "*", "judge"}) && path_id(parts[3]);
+    if (r.post && !is({"api", "import"}) && !judge)
+        return error_reply(405, "bad-method", "only /api/import and /api/games/ID/judge take POST");
+    if (judge) return api_judge(path_id(parts[3]), r);
     if (is({"api", "import"})) return r.post ? api_import(r) : error_reply(405, "bad-method", "/api/import takes POST");
     if (is({"api", "games"})) return api_games(r);
     if (is({"api", "games", "*"}) && path_id(parts[3])) return api_game(path_id(parts[3]));
@@ -123,10 +140,14 @@ ValueLookup lookup(const Request& r) {
 Reply App::api_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
+    std::int64_t after = 0;
     std::string e = read_filter_values(lookup(r), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
+    if (e.empty()) e = read_after_value(r, filter, after);
     if (!e.empty()) return error_reply(400, "bad-query", e);
-    return json_reply(games_json(db_.list_games(filter, paging), paging, filter));
+    QJsonObject o = games_json(db_.list_games(filter, paging), paging, filter);
+    if (after) o["after"] = qint64(after); // total: the games after it
+    return json_reply(o);
 }
 
 Reply App::api_game(std::int64_t id) {
@@ -186,7 +207,9 @@ Reply App::api_import(const Request& r) {
         if (rep.noteworthy()) games.append(import_report_json(rep));
     };
     std::istringstream input(r.body.toStdString());
+    std::unique_lock write(shared_.writes); // one write at a time; reads on the other threads go on
     const pipeline::ImportResult result = pipeline::import_stream(db_, input, name, request, events);
+    write.unlock();
     const db::ImportStats& s = result.stats;
     QJsonObject summary = import_stats_json(s);
     summary.insert("io_errors", result.io_errors);

@@ -74,8 +74,20 @@ std::string query_with(const Request& r, std::initializer_list<std::pair<const c
     return text.isEmpty() ? "" : "?" + escape(text.toStdString());
 }
 
-std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total) {
+// Previous and next links; in the id order, `next` goes on after the last game shown (keyset
+// paging: a page deep in the list comes as fast as the first), `last_id` that game.
+std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total,
+                         std::int64_t after = 0, std::int64_t last_id = 0) {
     std::string out = "<p class=\"paging\">";
+    if (after) {
+        out += total ? "Games 1-" + std::to_string(shown) + " of the " + std::to_string(total) + " after game " + std::to_string(after)
+                     : "No game after game " + std::to_string(after) + ".";
+        out += " <a id=\"first\" href=\"" + r.path.toStdString() + query_with(r, {{"after", ""}}) + "\">first page</a>";
+        if (shown < total)
+            out += " <a id=\"next\" href=\"" + r.path.toStdString() + query_with(r, {{"after", std::to_string(last_id)}}) +
+                "\">next</a>";
+        return out + "</p>";
+    }
     out += total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
             std::to_string(total)
                  : std::string("No game matches.");
@@ -85,7 +97,9 @@ std::string paging_links(const Request& r, const db::Paging& paging, std::int64_
             "\">previous</a>";
     if (paging.offset + shown < total)
         out += " <a id=\"next\" href=\"" + r.path.toStdString() +
-            query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}}) + "\">next</a>";
+            (last_id ? query_with(r, {{"after", std::to_string(last_id)}, {"offset", ""}, {"page", ""}})
+                     : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}})) +
+            "\">next</a>";
     return out + "</p>";
 }
 
@@ -125,7 +139,7 @@ std::string sort_links(const Request& r) {
     std::string out = "<p class=\"sort\">Sort by:";
     for (const char* k : {"id", "date", "player", "event", "result"}) {
         const bool now = key == k;
-        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}}) +
+        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}}) +
             "\">" + k + (now ? (desc ? " &#9660;" : " &#9650;") : "") + "</a>";
     }
     return out + "</p>";
@@ -145,12 +159,16 @@ std::string App::page(const std::string& title, const std::string& body) const {
 Reply App::page_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
+    std::int64_t after = 0;
     std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
+    if (e.empty()) e = read_after_value(r, filter, after);
     std::string body = filter_form(r, "/") + sort_links(r);
     if (!e.empty()) return html_reply(page("Games", body + "<p class=\"error\">" + escape(e) + "</p>"), 400);
     const db::GameList list = db_.list_games(filter, paging);
-    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total) + games_table_html(list.games, false);
+    const std::int64_t last_id = filter.order.key == db::SortKey::id && !list.games.empty() ? list.games.back().id : 0;
+    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total, after, last_id) +
+        games_table_html(list.games, false);
     return html_reply(page("Games", body));
 }
 
@@ -186,6 +204,47 @@ std::string moves_links(const db::StoredGame& game) {
     return out + "</p>";
 }
 
+// "Judge this game": POST /api/games/ID/judge, then its progress polled until the judgement is
+// stored (the page reloads to show it) or the judging failed (its error shown). A run already
+// under way when the page opens is followed the same way.
+const char* const judge_script = R"(
+(function(){
+  var id=document.getElementById('judge').dataset.game, token=document.querySelector('meta[name=gounki-token]').content;
+  var button=document.getElementById('judge'), progress=document.getElementById('judge-progress'), error=document.getElementById('judge-error');
+  function show(s){
+    if(s.error){error.textContent=s.error;error.hidden=false;}
+    if(s.state==='done'){progress.textContent='judged: loading the judgement';location.reload();return;}
+    if(s.state==='queued'||s.state==='running'){
+      button.disabled=true; error.hidden=true;
+      progress.textContent=s.state==='queued'?'waiting for another game to be judged':
+        'judging: ply '+s.plies_done+' of '+s.plies+', '+(s.elapsed_ms/1000).toFixed(1)+' s';
+      setTimeout(poll,400); return;
+    }
+    button.disabled=false; progress.textContent='';
+  }
+  function ask(method){
+    var xhr=new XMLHttpRequest(); xhr.open(method,'/api/games/'+id+'/judge');
+    if(method==='POST') xhr.setRequestHeader('X-Gounki-Token',token);
+    xhr.onload=function(){var s;try{s=JSON.parse(xhr.responseText);}catch(e){s={};}
+      if(xhr.status>=400){error.textContent=(s.error&&s.error.message)||('HTTP '+xhr.status);error.hidden=false;button.disabled=false;return;}
+      show(s);};
+    xhr.onerror=function(){error.textContent='the server did not answer';error.hidden=false;button.disabled=false;};
+    xhr.send();
+  }
+  function poll(){ask('GET');}
+  button.addEventListener('click',function(){button.disabled=true;ask('POST');});
+  poll();
+})();
+)";
+
+std::string unjudged_html(std::int64_t id, bool read_only) {
+    const std::string n = std::to_string(id);
+    if (read_only) return "<p id=\"unjudged\">No stored judgement (the server is read-only: run <code>gounki analyze " + n + "</code>).</p>";
+    return "<p id=\"unjudged\">No stored judgement. <button type=\"button\" id=\"judge\" data-game=\"" + n +
+        "\">Judge this game</button> <span id=\"judge-progress\"></span> (the settings of <code>gounki analyze " + n +
+        "</code>)</p><p class=\"error\" id=\"judge-error\" hidden></p><script>" + judge_script + "</script>";
+}
+
 } // namespace
 
 Reply App::page_game(std::int64_t id) {
@@ -204,7 +263,7 @@ Reply App::page_game(std::int64_t id) {
             std::string(db::severity_name(d.severity)) + ": " + escape(d.message) + "</p>";
     db::AnalysisStore store(db_.sql());
     if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
-    else body += "<p id=\"unjudged\">No stored judgement: run <code>gounki analyze " + std::to_string(id) + "</code>.</p>";
+    else body += unjudged_html(id, options_.read_only);
     body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
     return html_reply(page((g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black), body));
 }

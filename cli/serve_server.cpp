@@ -8,13 +8,17 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSemaphore>
+#include <QThread>
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <atomic>
 #include <csignal>
 #include <set>
+#include <shared_mutex>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -80,7 +84,12 @@ private:
             static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
                                                    QRegularExpression::CaseInsensitiveOption);
             static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
+            static const QRegularExpression bad_length("\\r\\ncontent-length:[ \\t]*+(?!\\d{1,18}[ \\t]*\\r\\n)[^\\r\\n]*\\r\\n",
+                                                       QRegularExpression::CaseInsensitiveOption);
             const QString head = QString::fromLatin1(socket_->peek(16384));
+            // Qt HTTP Server 6.4 now and then answers a request whose Content-Length is not a number.
+            if (bad_length.match(head).hasMatch())
+                return refuse(400, "bad-request", "the Content-Length header must be a whole number of bytes");
             const QRegularExpressionMatch m = length.match(head);
             if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse(413, "too-large", too_large);
             if (chunked.match(head).hasMatch())
@@ -104,25 +113,86 @@ private:
     QTimer idle_;
 };
 
+class GuardedTcpServer;
+
+// Hands each accepted connection to the request thread with the fewest open connections: the
+// thread that accepts (an idle one: a busy thread does not accept) may take several waiting
+// connections at once, and they are spread from there.
+class Dispatcher {
+public:
+    explicit Dispatcher(int threads) : servers_(std::size_t(threads)) {}
+    void add(int index, GuardedTcpServer* server) { servers_[std::size_t(index)] = server; }
+    // Hands a connection `self` accepted to another thread's server through `serve` when that one
+    // has fewer connections open; false when `self` is to keep it (or the threads are stopping).
+    template <class F> bool send(GuardedTcpServer* self, qintptr descriptor, F serve);
+    // From now on each thread keeps what it accepts (before the threads stop).
+    void stop() {
+        std::unique_lock lock(mutex_);
+        stopping_ = true;
+    }
+
+private:
+    std::vector<std::atomic<GuardedTcpServer*>> servers_;
+    std::shared_mutex mutex_;
+    bool stopping_ = false;
+};
+
 class GuardedTcpServer : public QTcpServer {
 public:
-    GuardedTcpServer(qint64 limit, int idle_ms) : limit_(limit), idle_ms_(idle_ms) {}
+    GuardedTcpServer(qint64 limit, int idle_ms, Dispatcher* dispatcher = nullptr)
+        : limit_(limit), idle_ms_(idle_ms), dispatcher_(dispatcher) {}
+    std::atomic<int> open{0}; // connections of this thread, counted from when they are handed to it
 
-protected:
-    void incomingConnection(qintptr descriptor) override {
+    // Serves a connection on this server's thread.
+    void serve(qintptr descriptor) {
         auto* socket = new QTcpSocket(this);
         if (!socket->setSocketDescriptor(descriptor)) {
             delete socket;
+            ::close(int(descriptor));
+            --open;
             return;
         }
+        // Counted out once, when it ends (or, failing that, when the socket goes).
+        auto counted = std::make_shared<bool>(true);
+        const auto leave = [this, counted] {
+            if (*counted) *counted = false, --open;
+        };
+        connect(socket, &QTcpSocket::disconnected, this, leave);
+        connect(socket, &QObject::destroyed, this, leave);
         new ConnectionGuard(socket, limit_, idle_ms_); // connected before the HTTP parser: it sees bytes first
         addPendingConnection(socket);
+    }
+
+protected:
+    void incomingConnection(qintptr descriptor) override {
+        if (dispatcher_ && dispatcher_->send(this, descriptor, [](GuardedTcpServer* to, qintptr d) {
+                QMetaObject::invokeMethod(to, [to, d] { to->serve(d); }, Qt::QueuedConnection);
+            }))
+            return;
+        ++open;
+        serve(descriptor);
     }
 
 private:
     qint64 limit_;
     int idle_ms_;
+    Dispatcher* dispatcher_;
 };
+
+template <class F> bool Dispatcher::send(GuardedTcpServer* self, qintptr descriptor, F serve) {
+    std::shared_lock lock(mutex_);
+    if (stopping_) return false;
+    GuardedTcpServer* best = self;
+    int least = self->open;
+    for (auto& slot : servers_) {
+        GuardedTcpServer* s = slot;
+        if (s && s->open < least) best = s, least = s->open;
+    }
+    if (best == self) return false;
+    ++best->open;
+    serve(best, descriptor);
+    return true;
+}
 
 class Server : public QAbstractHttpServer {
 public:
@@ -212,6 +282,75 @@ private:
     bool any_address_ = false;
 };
 
+// Sends the answers already made (the import that finished as the signal came) to their clients.
+void finish_answers(QTcpServer* tcp) {
+    tcp->close();
+    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
+        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
+        }
+        socket->disconnectFromHost();
+    }
+}
+
+struct Listening {
+    QHostAddress address;
+    quint16 port = 0;
+    qintptr descriptor = -1; // the listening socket, shared by every request thread
+    Dispatcher* dispatcher = nullptr;
+    int index = 0; // of this thread among the request threads
+};
+
+// One more request thread: its own database connection, routes, HTTP server and event loop,
+// accepting on a copy of the listening socket (the kernel hands each connection to one of them).
+class ServeThread : public QThread {
+public:
+    ServeThread(const Options& options, QByteArray token, Shared& shared, Listening listening)
+        : options_(options), token_(std::move(token)), shared_(shared), listening_(std::move(listening)) {}
+    // Starts the thread and waits until it serves; the error that stopped it, or empty.
+    std::string begin() {
+        start();
+        ready_.acquire();
+        return error_;
+    }
+
+protected:
+    void run() override {
+        std::unique_ptr<db::GameDatabase> database;
+        try {
+            database = std::make_unique<db::GameDatabase>(options_.db_path, options_.read_only ? db::Access::read_only
+                                                                                              : db::Access::read_write);
+        } catch (const std::exception& e) { return fail(e.what()); }
+        App app(*database, options_, token_, shared_);
+        Server server(app, options_, token_);
+        auto* tcp = new GuardedTcpServer(options_.max_upload, options_.idle_timeout_ms, listening_.dispatcher);
+        const qintptr copy = ::dup(int(listening_.descriptor));
+        if (copy < 0 || !tcp->setSocketDescriptor(copy)) {
+            if (copy >= 0) ::close(int(copy));
+            delete tcp;
+            return fail("cannot share the listening socket with a request thread");
+        }
+        server.bind(tcp);
+        server.allow_hosts(listening_.address, listening_.port);
+        listening_.dispatcher->add(listening_.index, tcp);
+        ready_.release();
+        exec();
+        finish_answers(tcp);
+    }
+
+private:
+    void fail(const std::string& error) {
+        error_ = error;
+        ready_.release();
+    }
+
+    const Options& options_;
+    QByteArray token_;
+    Shared& shared_;
+    Listening listening_;
+    QSemaphore ready_;
+    std::string error_;
+};
+
 int signal_pipe[2] = {-1, -1};
 
 extern "C" void on_signal(int) {
@@ -262,9 +401,12 @@ int run(const Options& options) {
     // The session token of write requests: 128 random bits, a new one at each start.
     QByteArray token;
     for (int i = 0; i < 2; ++i) token += QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
-    App app(*database, options, token);
+    Shared shared;
+    shared.judges = std::make_unique<JudgeRuns>(options, shared.writes);
+    App app(*database, options, token, shared);
     Server server(app, options, token);
-    auto* tcp = new GuardedTcpServer(options.max_upload, options.idle_timeout_ms);
+    Dispatcher dispatcher(options.threads);
+    auto* tcp = new GuardedTcpServer(options.max_upload, options.idle_timeout_ms, options.threads > 1 ? &dispatcher : nullptr);
     if (!tcp->listen(*address, options.port)) {
         print_err("gounki serve: cannot listen on " + options.host.toStdString() + ":" + std::to_string(options.port) + ": " +
                   tcp->errorString().toStdString() + "\n");
@@ -273,18 +415,31 @@ int run(const Options& options) {
     }
     server.bind(tcp);
     server.allow_hosts(*address, tcp->serverPort());
+    // This thread serves too; the others share its listening socket.
+    std::vector<std::unique_ptr<ServeThread>> threads;
+    dispatcher.add(0, tcp);
+    const auto stop_threads = [&threads, &dispatcher] {
+        dispatcher.stop(); // no connection handed to a thread that is stopping
+        for (auto& t : threads) t->quit(); // each ends after the request it is handling
+        for (auto& t : threads) t->wait();
+    };
+    for (int i = 1; i < options.threads; ++i) {
+        threads.push_back(std::make_unique<ServeThread>(options, token, shared,
+                                                        Listening{*address, tcp->serverPort(), tcp->socketDescriptor(), &dispatcher, i}));
+        if (const std::string e = threads.back()->begin(); !e.empty()) {
+            stop_threads();
+            print_err("gounki serve: " + e + "\n");
+            return exit_usage;
+        }
+    }
     quit_on_signals();
     const QString shown = address->protocol() == QAbstractSocket::IPv6Protocol ? "[" + address->toString() + "]" : options.host;
     print_out("listening on http://" + shown.toStdString() + ":" + std::to_string(tcp->serverPort()) + "/\n");
     std::fflush(stdout);
     const int code = QCoreApplication::exec();
-    // The answers already made (the import that finished as the signal came) reach their clients.
-    tcp->close();
-    for (QTcpSocket* socket : tcp->findChildren<QTcpSocket*>()) {
-        while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(5000)) {
-        }
-        socket->disconnectFromHost();
-    }
+    stop_threads();
+    finish_answers(tcp);
+    shared.judges.reset(); // a game being judged stops at its next ply, unstored
     print_info("gounki serve: stopped\n");
     return code == 0 ? exit_ok : exit_usage;
 }

@@ -267,6 +267,10 @@ private:
     std::unique_ptr<PositionIndex> index_;
     std::unordered_map<std::string, std::unique_ptr<Statement>> statements_;
     int tree_depth_ = 3;
+    // The number of games, with the SQLite data_version and total_changes() it was counted at: an
+    // unfiltered list counts again only when the file changed (counting 1,000,000 games takes ~10 ms).
+    std::pair<std::int64_t, std::int64_t> all_games_version_{-1, -1};
+    std::int64_t all_games_ = 0;
 };
 
 // The default database file: $GOUNKI_DB when set, else ./gounki.db.

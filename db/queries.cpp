@@ -153,11 +153,6 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
     Params params;
     const std::string cond = where(filter, params);
     GameList out;
-    {
-        Statement count(db_, "SELECT count(*) FROM games g WHERE " + cond);
-        params.bind(count);
-        if (count.step()) out.total = count.get_int64(0);
-    }
     Params page_params = params;
     // No limit: the greatest one (SQLite's -1 means none; PostgreSQL refuses a negative one).
     const std::string limit = page_params.add(paging.limit < 0 ? std::numeric_limits<std::int64_t>::max() : paging.limit),
@@ -166,7 +161,22 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
                  std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + order_by(filter.order) + " LIMIT " +
                      limit + " OFFSET " + offset);
     page_params.bind(st);
-    while (st.step()) out.games.push_back(read_summary(st));
+    while (st.step()) out.games.push_back(read_summary(st)); // the transaction's snapshot is taken here
+    // Every game's count is kept while the snapshot's file is the one it was counted in: no other
+    // connection committed (data_version) and this one changed nothing (total_changes).
+    std::pair<std::int64_t, std::int64_t> version{-1, -1};
+    if (!filter.any() && !db_.is_postgres()) {
+        Statement& v = cached("SELECT data_version, total_changes() FROM pragma_data_version");
+        const ResetAtExit done(v);
+        if (v.step()) version = {v.get_int64(0), v.get_int64(1)};
+    }
+    if (version.first >= 0 && version == all_games_version_) out.total = all_games_;
+    else {
+        Statement count(db_, "SELECT count(*) FROM games g WHERE " + cond);
+        params.bind(count);
+        if (count.step()) out.total = count.get_int64(0);
+        if (version.first >= 0) all_games_version_ = version, all_games_ = out.total;
+    }
     tx.commit();
     return out;
 }

@@ -41,6 +41,23 @@ std::vector<std::int64_t> ids_of(const GameList& l) {
 
 } // namespace
 
+TEST_CASE("the count of every game follows imports and deletions of any connection", "[db]") {
+    Fixture f;
+    CHECK(f.db.list_games({}, {1, 0}).total == 4);
+    CHECK(f.db.list_games({}, {1, 0}).total == 4); // kept
+    {
+        GameDatabase other(f.dir.file("q.db"), Access::read_write); // another connection adds games
+        import(other, random_games(4, 7, 20));
+    }
+    CHECK(f.db.list_games({}, {1, 0}).total == 8);
+    GameFilter by_white;
+    by_white.white = "ann";
+    CHECK(f.db.list_games(by_white, {}).total == 1); // filtered lists are counted each time
+    CHECK(f.db.delete_game(f.id(0))); // this connection deletes one
+    CHECK(f.db.list_games({}, {1, 0}).total == 7);
+    CHECK(f.db.list_games({}, {}).games.size() == 7);
+}
+
 TEST_CASE("games are listed with tag filters and paging", "[db]") {
     Fixture f;
     CHECK(f.db.list_games({}, {}).total == 4);

@@ -197,6 +197,31 @@ class HttpTest(Fixture):
         self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss")
                             for p in judgement["plies"]), judgement)
 
+    def test_keyset_paging_after_a_game(self):
+        s = self.server
+        total = s.total()
+        by_offset = s.get_json("/api/games?offset=2&limit=2")[1]
+        status, by_id = s.get_json("/api/games?after=2&limit=2")
+        self.assertEqual(status, 200, by_id)
+        self.assertEqual(by_id["games"], by_offset["games"])
+        self.assertEqual((by_id["after"], by_id["total"]), (2, total - 2))  # the games after game 2
+        down = s.get_json("/api/games?after=3&desc=1")[1]
+        self.assertEqual([g["id"] for g in down["games"]], [2, 1])
+        self.assertEqual(s.get_json("/api/games?after=1&player=ann")[1]["games"][0]["id"], 3)  # with a filter
+        for query, message in [("after=x", "after must be a game id"), ("after=0", "after must be a game id"),
+                               ("after=2&sort=date", "after pages the id order only"),
+                               ("after=2&offset=4", "give after or offset (page), not both")]:
+            status, e = s.get_json("/api/games?" + query)
+            self.assertEqual(status, 400, query)
+            self.assertIn(message, e["error"]["message"])
+        # The page's next link goes on after the last game shown.
+        page = s.request("GET", "/?limit=2")[2].decode()
+        self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
+        page = s.request("GET", "/?limit=2&after=2")[2].decode()
+        self.assertIn("of the %d after game 2" % (total - 2), page)
+        self.assertIn('href="/game/3"', page)
+        self.assertNotIn('href="/game/2"', page)
+
     def test_bad_query_values_get_clear_json_errors(self):
         for path, words in [
             ("/api/games?result=bogus", "result must be 1-0"),
@@ -230,6 +255,11 @@ class HttpTest(Fixture):
                 answer = self.server.raw(data)
                 self.assertNotIn(b"200 OK", answer)
                 self.assertEqual(self.server.get_json("/api/games")[0], 200)
+        for length in [b"-5", b"12abc", b"1e3"]:  # refused by the server itself, every time
+            answer = self.server.raw(b"GET /api/games HTTP/1.1\r\nHost: localhost:%d\r\nContent-Length: %s\r\n\r\n"
+                                     % (self.server.port, length))
+            self.assertIn(b" 400 ", answer.split(b"\r\n")[0], length)
+            self.assertIn(b'"bad-request"', answer)
         status, _, _ = self.server.request("DELETE", "/api/games/1")
         self.assertEqual(status, 405)
         status, _, _ = self.server.request("PUT", "/api/import", body=CLUB)
@@ -395,6 +425,172 @@ class HttpTest(Fixture):
             wide.stderr.close()
 
 
+
+def refuse_judgements(db):
+    """A trigger that makes storing a judgement fail, as a full disk or a broken database would."""
+    import sqlite3
+    c = sqlite3.connect(db)
+    c.execute("CREATE TRIGGER refuse_judgements BEFORE INSERT ON analyses "
+              "BEGIN SELECT RAISE(ABORT, 'judgements refused by the test trigger'); END")
+    c.commit()
+    c.close()
+
+
+def copy_db(source, target):
+    """A consistent copy of a database, even one a server has open (SQLite's backup)."""
+    import sqlite3
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    src.backup(dst)
+    src.close()
+    dst.close()
+
+
+def without_created(judgement):
+    return {k: v for k, v in judgement.items() if k != "created"}
+
+
+class ThreadsAndJudgingTest(unittest.TestCase):
+    """Several request threads answering many clients at once, a write among the reads; judging a game
+    in the background through the API."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="gounki-serve-threads-")
+        cls.db = os.path.join(cls.dir, "club.db")
+        club = os.path.join(cls.dir, "club.gpn")
+        with open(club, "w") as f:
+            f.write(CLUB)
+        subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
+        cls.twin = os.path.join(cls.dir, "twin.db")  # the same games, judged by `gounki analyze` to compare
+        copy_db(cls.db, cls.twin)
+        cls.failing = os.path.join(cls.dir, "failing.db")
+        copy_db(cls.db, cls.failing)
+        refuse_judgements(cls.failing)
+        cls.server = Server(cls.db, "--threads", "4")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        shutil.rmtree(cls.dir)
+
+    def test_bad_thread_counts_are_refused(self):
+        for n in ["0", "257", "x"]:
+            bad = subprocess.run([GOUNKI, "serve", "--db", self.db, "--port", "0", "--threads", n], capture_output=True,
+                                 text=True, timeout=30)
+            self.assertEqual(bad.returncode, 2, n)
+            self.assertIn("--threads takes a whole number from 1 to 256", bad.stderr)
+
+    def test_many_clients_at_once_with_an_import_among_them(self):
+        import threading
+        s = self.server
+        # Answers the import cannot change (it adds Gounki games after the others).
+        paths = ["/api/games/1", "/api/games/3", "/api/report/2?format=md", "/api/tree?game=gomoku",
+                 "/explorer?game=ninuki", "/game/1", "/search", "/api/games?limit=3"]
+        expected = {}
+        for p in paths:
+            status, _, data = s.request("GET", p)
+            self.assertEqual(status, 200, p)
+            expected[p] = data if "/api/games?" not in p else json.loads(data)["games"]
+        before = s.total()
+        # A game whose moves no stored game shares (a game sharing them would get a note).
+        body = '[Game "Gounki"]\n[White "Fay"]\n[Black "Gil"]\n[Result "*"]\n\n1. a2-b3 *\n'
+        failures, answers, lock = [], [], threading.Lock()
+
+        def reader(k):
+            for i in range(6):
+                p = paths[(k + i) % len(paths)]
+                try:
+                    status, _, data = s.request("GET", p)
+                    got = data if "/api/games?" not in p else json.loads(data)["games"]
+                    ok = status == 200 and got == expected[p]
+                except Exception as e:  # noqa: BLE001 - any failure is reported below
+                    ok, status = False, repr(e)
+                with lock:
+                    answers.append(p)
+                    if not ok:
+                        failures.append((p, status, got if status == 200 else None, expected[p]))
+
+        def writer():
+            status, _, data = s.request("POST", "/api/import?name=two.gpn", body=body, headers={"X-Gounki-Token": s.token()})
+            with lock:
+                answers.append("import")
+                if status != 200 or json.loads(data)["summary"]["stored"] != 1:
+                    failures.append(("import", status, data[:300]))
+
+        threads = [threading.Thread(target=reader, args=(k,)) for k in range(48)]
+        threads.insert(24, threading.Thread(target=writer))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures[:1], [])  # the first only: an HTML page is long
+        self.assertEqual(len(answers), 48 * 6 + 1)
+        self.assertEqual(s.total(), before + 1)
+
+    def poll_judging(self, server, game):
+        """GET /api/games/ID/judge until the run ends; every answer seen."""
+        seen = []
+        for _ in range(3000):
+            status, state = server.get_json("/api/games/%d/judge" % game)
+            self.assertEqual(status, 200, state)
+            seen.append(state)
+            if state["state"] in ("done", "failed", "none"):
+                return seen
+            time.sleep(0.1)
+        self.fail("the judging of game %d did not end: %r" % (game, seen[-1]))
+
+    def test_judge_a_game_through_the_api_as_analyze_would(self):
+        s = self.server
+        token = {"X-Gounki-Token": s.token()}
+        self.assertEqual(s.request("POST", "/api/games/2/judge")[0], 403)  # no token
+        status, _, data = s.request("POST", "/api/games/99/judge", headers=token)
+        self.assertEqual((status, json.loads(data)["error"]["code"]), (404, "no-game"))
+        status, state = s.get_json("/api/games/2/judge")
+        self.assertEqual((status, state["state"], state["plies"], state["plies_done"]), (200, "none", 4, 0))
+        status, _, data = s.request("POST", "/api/games/2/judge", headers=token)
+        first = json.loads(data)
+        self.assertEqual((status, first["started"]), (202, True), first)
+        self.assertIn(first["state"], ("queued", "running"))
+        status, _, data = s.request("POST", "/api/games/2/judge", headers=token)  # a second click
+        self.assertEqual((status, json.loads(data)["started"]), (200, False))
+        seen = self.poll_judging(s, 2)
+        order = ["queued", "running", "done"]
+        states = [x["state"] for x in seen]
+        self.assertEqual(states, sorted(states, key=order.index), states)  # never back to an earlier state
+        done = [x["plies_done"] for x in seen]
+        self.assertEqual(done, sorted(done))
+        self.assertEqual((seen[-1]["state"], seen[-1]["plies"], seen[-1]["plies_done"]), ("done", 4, 4), seen[-1])
+        stored = s.get_json("/api/games/2")[1]["judgement"]
+        self.assertEqual(stored["settings"], first["settings"])
+        # What `gounki analyze 2` stores in a copy of the database, ply for ply.
+        subprocess.run([GOUNKI, "analyze", "--db", self.twin, "--quiet", "2"], check=True)
+        self.assertEqual(without_created(stored), without_created(cli_json(self.twin, "show", "2")["judgement"]))
+        # Judged: asking again starts nothing.
+        status, _, data = s.request("POST", "/api/games/2/judge", headers=token)
+        self.assertEqual((status, json.loads(data)["state"], json.loads(data)["started"]), (200, "done", False))
+        self.assertEqual(s.get_json("/api/games/2")[1]["judgement"]["created"], stored["created"])
+
+    def test_a_judging_that_fails_says_why_and_stores_nothing(self):
+        server = Server(self.failing, "--threads", "2")
+        try:
+            status, _, data = server.request("POST", "/api/games/3/judge", headers={"X-Gounki-Token": server.token()})
+            self.assertEqual(status, 202, data)
+            last = self.poll_judging(server, 3)[-1]
+            self.assertEqual(last["state"], "failed", last)
+            self.assertIn("game 3 was not judged", last["error"])
+            self.assertIn("judgements refused by the test trigger", last["error"])
+            self.assertIsNone(server.get_json("/api/games/3")[1]["judgement"])
+        finally:
+            self.assertEqual(server.stop(), 0)
+        ro = Server(self.failing, "--read-only")
+        try:
+            status, _, data = ro.request("POST", "/api/games/3/judge", headers={"X-Gounki-Token": ro.token()})
+            self.assertEqual((status, json.loads(data)["error"]["code"]), (403, "read-only"))
+            self.assertNotIn('id="judge"', ro.request("GET", "/game/3")[2].decode())
+        finally:
+            self.assertEqual(ro.stop(), 0)
+
+
 def missing_browser_tools():
     """What the browser tests need and is missing, as 'tool (package)' texts."""
     missing = []
@@ -556,6 +752,35 @@ class BrowserTest(Fixture):
         self.assertFalse(self.all("#line-6 .diagnostic"))
         self.assertIn("1 stored", self.by("#summary").text)
         self.assertEqual(self.by("#progress").get_attribute("value"), "100")
+
+    def test_judge_button_shows_progress_then_the_verdicts(self):
+        self.browser.get(self.server.url + "game/2")
+        self.assertIn("No stored judgement", self.by("#unjudged").text)
+        self.by("#judge").click()
+        texts = set()
+
+        def judged():
+            texts.add(self.by("#judge-progress").text if self.all("#judge-progress") else "")
+            return bool(self.all("#judgements"))
+        self.wait_for(judged, "the judgement after the judge button", seconds=600)
+        self.assertFalse(self.all("#unjudged"))
+        self.assertTrue(all(t == "" or t.startswith(("judging: ply ", "waiting", "judged")) for t in texts), texts)
+        self.assertIsNotNone(self.server.get_json("/api/games/2")[1]["judgement"])
+
+    def test_judge_button_shows_the_error(self):
+        failing = os.path.join(self.dir, "failing.db")
+        copy_db(self.db, failing)
+        refuse_judgements(failing)
+        server = Server(failing)
+        try:
+            self.browser.get(server.url + "game/4")
+            self.by("#judge").click()
+            self.wait_for(lambda: self.by("#judge-error").is_displayed(), "the judging's error")
+            self.assertIn("judgements refused by the test trigger", self.by("#judge-error").text)
+            self.assertFalse(self.by("#judge").get_attribute("disabled"))
+            self.assertFalse(self.all("#judgements"))
+        finally:
+            self.assertEqual(server.stop(), 0)
 
     def test_download_a_report(self):
         self.browser.get(self.server.url + "game/2")
