@@ -89,7 +89,7 @@ namespace {
 
 class RunWriter {
 public:
-    RunWriter(Database& db, Statement& insert_run, Statement& insert_block, std::int64_t expected_entries)
+    RunWriter(Database& db, Statement& insert_run, BulkWriter& insert_block, std::int64_t expected_entries)
         : db_(db), insert_block_(insert_block), bloom_(std::size_t(std::max<std::int64_t>(expected_entries, 1))) {
         insert_run.bind(1, std::int64_t(0)).bind_blob(2, {});
         insert_run.run();
@@ -126,18 +126,13 @@ public:
 private:
     void flush() {
         if (!block_entries_) return;
-        insert_block_.bind(1, run_id_)
-            .bind(2, std::int64_t(last_.key))
-            .bind(3, seq_++)
-            .bind(4, std::int64_t(first_key_))
-            .bind_blob(5, buf_);
-        insert_block_.run();
+        insert_block_.add(run_id_).add(std::int64_t(last_.key)).add(seq_++).add(std::int64_t(first_key_)).add_blob(buf_).end_row();
         buf_.clear();
         block_entries_ = 0;
     }
 
     Database& db_;
-    Statement& insert_block_;
+    BulkWriter& insert_block_;
     BloomFilter bloom_;
     std::int64_t run_id_ = 0;
     std::int64_t seq_ = 0;
@@ -153,7 +148,7 @@ private:
 PositionIndex::PositionIndex(Database& db)
     : db_(db), insert_run_(db, "INSERT INTO position_runs (entries, bloom) VALUES (?1, ?2)"),
       update_bloom_(db, "UPDATE position_runs SET entries = ?1, bloom = ?2 WHERE id = ?3"),
-      insert_block_(db, "INSERT INTO position_blocks (run_id, last_key, seq, first_key, data) VALUES (?1, ?2, ?3, ?4, ?5)"),
+      insert_block_(db, "position_blocks", "run_id, last_key, seq, first_key, data"),
       find_blocks_(db,
                    "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND last_key >= ?2 ORDER BY "
                    "last_key, seq"),
@@ -288,12 +283,12 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
                 std::vector<std::uint8_t> data;
                 encode_block(b.kept, data);
                 // The block keeps its number: its entries still lie between its neighbours'.
-                insert_block_.bind(1, r.id)
-                    .bind(2, std::int64_t(b.kept.back().key))
-                    .bind(3, b.seq)
-                    .bind(4, std::int64_t(b.kept.front().key))
-                    .bind_blob(5, data);
-                insert_block_.run();
+                insert_block_.add(r.id)
+                    .add(std::int64_t(b.kept.back().key))
+                    .add(b.seq)
+                    .add(std::int64_t(b.kept.front().key))
+                    .add_blob(data)
+                    .end_row();
             }
         }
         if (removed) {

@@ -37,6 +37,8 @@ std::string postgres_ddl(std::string_view sql);
 // Cyrillic letters (tested), not necessarily on every script.
 std::string_view postgres_functions();
 
+class PgCopy;
+
 class PgConnection {
 public:
     // Throws DbError when the server cannot be reached or refuses the login. A read-only
@@ -62,10 +64,55 @@ public:
     // Throws DbError for a failed result (which it frees), with the server's message and SQLSTATE.
     [[noreturn]] void fail(pg_result* result, std::string_view context) const;
 
+    // The rows PgCopy objects gather wait until a statement could see them or change what they
+    // refer to: then every copy's rows are sent, in the order the copies were made (a child
+    // table's rows after its parent's). `sql` is what is about to run: a SELECT or an INSERT that
+    // names none of the gathered tables lets them wait; anything else (the commit among them)
+    // does not. A rollback drops them.
+    void before(std::string_view sql);
+    void send_copies();
+    void add_copy(PgCopy* copy) { copies_.push_back(copy); }
+    void remove_copy(PgCopy* copy) { std::erase(copies_, copy); }
+
 private:
+    std::vector<PgCopy*> copies_;
+    bool sending_ = false;
     pg_conn* conn_ = nullptr;
     int changes_ = 0;
     std::uint64_t statements_ = 0;
+};
+
+// Rows for one table gathered in COPY's text form and sent with one `COPY table (columns) FROM
+// STDIN` when the connection needs them (PgConnection::before), or when a few megabytes gathered.
+// With an ON CONFLICT clause the rows go to a temporary table first, then into the table by
+// `INSERT ... SELECT ... ON CONFLICT`: an upsert of many rows in three round trips.
+class PgCopy {
+public:
+    PgCopy(PgConnection& connection, std::string_view table, std::string_view columns, std::string_view on_conflict);
+    ~PgCopy();
+    PgCopy(const PgCopy&) = delete;
+    PgCopy& operator=(const PgCopy&) = delete;
+
+    void add_int64(std::int64_t value);
+    void add_double(double value);
+    void add_text(std::string_view text);
+    void add_blob(std::span<const std::uint8_t> data);
+    void add_null();
+    void end_row();
+    // Sends the gathered rows now; on failure they are dropped (the transaction is lost anyway).
+    void send();
+    void drop() noexcept;
+    bool pending() const { return rows_ > 0; }
+    const std::string& table() const { return table_; }
+
+private:
+    void separate() { if (!row_start_) data_ += '\t'; row_start_ = false; }
+
+    PgConnection& c_;
+    std::string table_, columns_, on_conflict_;
+    std::string data_;
+    std::int64_t rows_ = 0;
+    bool row_start_ = true;
 };
 
 class PgStatement {
@@ -105,6 +152,7 @@ private:
 
     PgConnection& c_;
     std::string name_;
+    std::string sql_; // for PgConnection::before
     std::string sql_head_; // the start of the SQL, for messages
     std::vector<Param> params_;
     pg_result* result_ = nullptr;

@@ -31,9 +31,10 @@ std::string testing_list(const std::vector<std::int64_t>& v) {
 // ---------------------------------------------------------------------------------------------
 // The command line across processes
 
-TEST_CASE("the commands work on a database file, in text and JSON", "[db]") {
+TEST_CASE("the commands work on a database file, in text and JSON", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("cli.db");
+    const std::string db = test_database(backend, dir, "cli");
     const auto games = random_games(30, 8, 20);
     write_gpn(dir.file("g.gpn"), games);
     const CliRun imp = run_gounki_args({"import", "--db", db, "--json", dir.file("g.gpn")});
@@ -92,9 +93,10 @@ std::string json_field(const std::string& json, const std::string& name) {
 
 } // namespace
 
-TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db]") {
+TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("ply.db");
+    const std::string db = test_database(backend, dir, "ply");
     REQUIRE(run_gounki_args({"import", "--db", db, "--quiet", source_path("samples/games/01-deployment-out.gpn").string(),
                              source_path("samples/games/10-gomoku.gpn").string()})
                 .status == 0);
@@ -131,9 +133,10 @@ TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID
     CHECK(contains(run_gounki_args({"board", "--db", db, "--game", "7"}).err, "no game with id 7"));
 }
 
-TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db]") {
+TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("io.db");
+    const std::string db = test_database(backend, dir, "io");
     write_gpn(dir.file("ok.gpn"), random_games(5, 9, 10));
     const CliRun r = run_gounki_args({"import", "--db", db, dir.file("missing.gpn"), dir.file("ok.gpn")});
     CHECK(r.status == 2);
@@ -143,7 +146,8 @@ TEST_CASE("an unreadable input file is an I/O error; the other files are still i
     CHECK(run_gounki_args({"import", "--db", db}).status == 2); // no file at all
 }
 
-TEST_CASE("the record fixtures and samples survive import, export and import again", "[db]") {
+TEST_CASE("the record fixtures and samples survive import, export and import again", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     std::vector<std::string> files;
     for (const char* folder : {"/tests/data/records", "/samples"}) {
@@ -153,15 +157,15 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
     }
     write_gpn(dir.file("random.gpn"), random_games(40, 13, 30));
     files.push_back(dir.file("random.gpn"));
-    std::vector<std::string> args = {"import", "--db", dir.file("a.db")};
+    std::vector<std::string> args = {"import", "--db", test_database(backend, dir, "a")};
     args.insert(args.end(), files.begin(), files.end());
     const CliRun first = run_gounki_args(args);
     CHECK(first.status <= 1); // the fixtures hold broken games on purpose
-    CHECK(run_gounki_args({"export", "--db", dir.file("a.db"), "-o", dir.file("all.gpn")}).status == 0);
-    const CliRun second = run_gounki_args({"import", "--db", dir.file("b.db"), dir.file("all.gpn")});
+    CHECK(run_gounki_args({"export", "--db", test_database(backend, dir, "a"), "-o", dir.file("all.gpn")}).status == 0);
+    const CliRun second = run_gounki_args({"import", "--db", test_database(backend, dir, "b"), dir.file("all.gpn")});
     CHECK(second.status <= 1);
 
-    GameDatabase a(dir.file("a.db"), Access::read_only), b(dir.file("b.db"), Access::read_only);
+    GameDatabase a(test_database(backend, dir, "a"), Access::read_only), b(test_database(backend, dir, "b"), Access::read_only);
     const GameList la = a.list_games({}, {}), lb = b.list_games({}, {});
     REQUIRE(la.total == lb.total);
     CHECK(la.total >= 40);
