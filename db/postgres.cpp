@@ -286,8 +286,41 @@ void PgConnection::before(std::string_view sql) {
         named |= c->pending() && names(sql, c->table());
     }
     if (!pending) return;
-    if (!named && (starts_with_word(sql, "SELECT") || starts_with_word(sql, "INSERT"))) return;
+    if (!named && starts_with_word(sql, "SELECT")) return;
+    // An INSERT into a table whose foreign keys name none of the gathered tables cannot see them.
+    if (!named && starts_with_word(sql, "INSERT")) {
+        bool refers = false;
+        for (const std::string& parent : referenced_tables(inserted_table(sql)))
+            for (const PgCopy* c : copies_) refers |= c->pending() && c->table() == parent;
+        if (!refers) return;
+    }
     send_copies();
+}
+
+std::string PgConnection::inserted_table(std::string_view sql) {
+    std::size_t p = sql.find_first_not_of(" \t\n");
+    p += 6; // INSERT
+    p = sql.find_first_not_of(" \t\n", p);
+    p += 4; // INTO
+    p = sql.find_first_not_of(" \t\n", p);
+    std::string name;
+    while (p < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[p])) || sql[p] == '_')) name += sql[p++];
+    return name;
+}
+
+const std::vector<std::string>& PgConnection::referenced_tables(const std::string& table) {
+    auto it = references_.find(table);
+    if (it != references_.end()) return it->second;
+    std::vector<std::string> parents;
+    const char* values[1] = {table.c_str()};
+    PGresult* r = PQexecParams(conn_,
+                               "SELECT DISTINCT c.relname FROM pg_constraint k JOIN pg_class c ON c.oid = k.confrelid "
+                               "WHERE k.contype = 'f' AND k.conrelid = to_regclass($1)",
+                               1, nullptr, values, nullptr, nullptr, 0);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) fail(r, "the foreign keys of " + table);
+    for (int i = 0; i < PQntuples(r); ++i) parents.emplace_back(PQgetvalue(r, i, 0));
+    PQclear(r);
+    return references_.emplace(table, std::move(parents)).first->second;
 }
 
 void PgConnection::send_copies() {

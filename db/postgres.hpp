@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct pg_conn;
@@ -66,16 +67,22 @@ public:
 
     // The rows PgCopy objects gather wait until a statement could see them or change what they
     // refer to: then every copy's rows are sent, in the order the copies were made (a child
-    // table's rows after its parent's). `sql` is what is about to run: a SELECT or an INSERT that
-    // names none of the gathered tables lets them wait; anything else (the commit among them)
-    // does not. A rollback drops them.
+    // table's rows after its parent's). `sql` is what is about to run: a SELECT that names none of
+    // the gathered tables, and an INSERT that names none and goes into a table whose foreign keys
+    // name none of them, let them wait; anything else (the commit among them) does not. A rollback drops them.
     void before(std::string_view sql);
     void send_copies();
     void add_copy(PgCopy* copy) { copies_.push_back(copy); }
     void remove_copy(PgCopy* copy) { std::erase(copies_, copy); }
 
 private:
+    // The table an `INSERT INTO table ...` writes, and the tables its foreign keys name (asked of
+    // the server once per table).
+    static std::string inserted_table(std::string_view sql);
+    const std::vector<std::string>& referenced_tables(const std::string& table);
+
     std::vector<PgCopy*> copies_;
+    std::unordered_map<std::string, std::vector<std::string>> references_;
     bool sending_ = false;
     pg_conn* conn_ = nullptr;
     int changes_ = 0;

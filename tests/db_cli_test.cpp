@@ -157,15 +157,16 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
     }
     write_gpn(dir.file("random.gpn"), random_games(40, 13, 30));
     files.push_back(dir.file("random.gpn"));
-    std::vector<std::string> args = {"import", "--db", test_database(backend, dir, "a")};
+    const std::string db_a = test_database(backend, dir, "a"), db_b = test_database(backend, dir, "b");
+    std::vector<std::string> args = {"import", "--db", db_a};
     args.insert(args.end(), files.begin(), files.end());
     const CliRun first = run_gounki_args(args);
     CHECK(first.status <= 1); // the fixtures hold broken games on purpose
-    CHECK(run_gounki_args({"export", "--db", test_database(backend, dir, "a"), "-o", dir.file("all.gpn")}).status == 0);
-    const CliRun second = run_gounki_args({"import", "--db", test_database(backend, dir, "b"), dir.file("all.gpn")});
+    CHECK(run_gounki_args({"export", "--db", db_a, "-o", dir.file("all.gpn")}).status == 0);
+    const CliRun second = run_gounki_args({"import", "--db", db_b, dir.file("all.gpn")});
     CHECK(second.status <= 1);
 
-    GameDatabase a(test_database(backend, dir, "a"), Access::read_only), b(test_database(backend, dir, "b"), Access::read_only);
+    GameDatabase a(db_a, Access::read_only), b(db_b, Access::read_only);
     const GameList la = a.list_games({}, {}), lb = b.list_games({}, {});
     REQUIRE(la.total == lb.total);
     CHECK(la.total >= 40);

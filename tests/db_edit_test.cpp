@@ -293,7 +293,8 @@ TEST_CASE("deleting several games takes them out of the index, the tree and the 
     check_consistent(f.db);
 
     // A damaged game among them: the error undoes the deletions before it.
-    f.db.sql().exec("UPDATE games SET moves = x'ff' WHERE id = " + std::to_string(f.id(3)));
+    const std::vector<std::uint8_t> damaged{0xff};
+    Statement(f.db.sql(), "UPDATE games SET moves = ?1 WHERE id = ?2").bind_blob(1, damaged).bind(2, f.id(3)).run();
     const std::vector<std::int64_t> with_damaged = {f.id(1), f.id(3)};
     CHECK_THROWS_AS(f.db.delete_games(with_damaged), DbError);
     CHECK(f.db.game(f.id(1)));
