@@ -89,7 +89,7 @@ private:
     std::uint64_t statements_ = 0;
 };
 
-// Rows for one table gathered in COPY's text form and sent with one `COPY table (columns) FROM
+// Rows for one table gathered in COPY's binary form and sent with one `COPY table (columns) FROM
 // STDIN` when the connection needs them (PgConnection::before), or when a few megabytes gathered.
 // With an ON CONFLICT clause the rows go to a temporary table first, then into the table by
 // `INSERT ... SELECT ... ON CONFLICT`: an upsert of many rows in three round trips.
@@ -100,6 +100,8 @@ public:
     PgCopy(const PgCopy&) = delete;
     PgCopy& operator=(const PgCopy&) = delete;
 
+    // The columns must be BIGINT for add_int64 and DOUBLE PRECISION for add_double (the schema's
+    // INTEGER and REAL on PostgreSQL): the binary form carries no conversion.
     void add_int64(std::int64_t value);
     void add_double(double value);
     void add_text(std::string_view text);
@@ -113,12 +115,14 @@ public:
     const std::string& table() const { return table_; }
 
 private:
-    void separate() { if (!row_start_) data_ += '\t'; row_start_ = false; }
+    void separate(); // starts a row with its field count
+    void put_be(std::uint64_t value, int bytes);
 
     PgConnection& c_;
     std::string table_, columns_, on_conflict_;
     std::string data_;
     std::int64_t rows_ = 0;
+    int fields_ = 0;
     bool row_start_ = true;
 };
 
