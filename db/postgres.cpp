@@ -542,6 +542,10 @@ void PgStatement::check_row(int column) const {
 }
 
 int PgStatement::column_count() const { return result_ ? PQnfields(result_) : 0; }
+std::string PgStatement::column_name(int column) const {
+    const char* name = result_ ? PQfname(result_, column) : nullptr;
+    return name ? name : "";
+}
 
 int PgStatement::column_kind(int column) const {
     if (is_null(column)) return 0;

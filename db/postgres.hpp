@@ -111,6 +111,8 @@ public:
     // Sends the gathered rows now; on failure they are dropped (the transaction is lost anyway).
     void send();
     void drop() noexcept;
+    // Sends the rows of every copy of the connection, in order.
+    void send_all() { c_.send_copies(); }
     bool pending() const { return rows_ > 0; }
     const std::string& table() const { return table_; }
 
@@ -144,6 +146,7 @@ public:
     void reset() noexcept;
 
     int column_count() const;
+    std::string column_name(int column) const;
     // 0 NULL, 1 integer, 2 real, 3 text, 4 blob (Statement::Kind's order).
     int column_kind(int column) const;
     bool is_null(int column) const;

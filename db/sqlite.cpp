@@ -219,6 +219,11 @@ void Statement::reset() noexcept {
 }
 
 int Statement::column_count() const { return pg_ ? pg_->column_count() : sqlite3_column_count(stmt_); }
+std::string Statement::column_name(int column) const {
+    if (pg_) return pg_->column_name(column);
+    const char* name = sqlite3_column_name(stmt_, column);
+    return name ? name : "";
+}
 
 Statement::Kind Statement::column_kind(int column) const {
     if (pg_) return Kind(pg_->column_kind(column));
@@ -322,6 +327,10 @@ void BulkWriter::end_row() {
     column_ = 0;
     if (copy_) copy_->end_row();
     else insert_->run();
+}
+
+void BulkWriter::flush() {
+    if (copy_) copy_->send_all();
 }
 
 Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {

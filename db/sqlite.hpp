@@ -126,6 +126,8 @@ public:
 
     // Columns are numbered from 0, as in SQLite's C API. PostgreSQL's booleans read as 0 and 1.
     int column_count() const;
+    // The name of a column of the answer (PostgreSQL: once the first step ran).
+    std::string column_name(int column) const;
     // What the current row holds in a column (SQLite: the value's own type; PostgreSQL: the
     // column's type, NULL aside).
     enum class Kind { null, integer, real, text, blob };
@@ -193,6 +195,9 @@ public:
     BulkWriter& add_id_or_null(std::int64_t id) { return id ? add(id) : add_null(); }
     // Ends the row: written now on SQLite, gathered on PostgreSQL.
     void end_row();
+    // Sends the gathered rows now (those of every writer on the connection, in order). Needed
+    // before a writer is destroyed with rows it still holds, which are otherwise dropped.
+    void flush();
 
 private:
     int next_column();
