@@ -12,6 +12,7 @@
 
 #include "cli/db_options.hpp"
 #include "db/import.hpp"
+#include "db/postgres.hpp"
 #include "db/pattern/gounki.hpp"
 #include "db/random_games.hpp"
 #include "db/record_bridge.hpp"
@@ -27,7 +28,10 @@ void describe_dbbench(QCommandLineParser& p) {
     p.addOption({"searches", "Number of exact position searches to time (default 200).", "N", "200"});
     p.addOption({"pattern", "The pattern to time (default '#[Wn3]>=2 e4=W').", "spec", "#[Wn3]>=2 e4=W"});
     p.addOption({"threads", "Threads for the pattern search (default: one per processor).", "N", "0"});
-    p.addOption({"db", "The database file to create (default: a temporary file, removed at the end).", "path"});
+    p.addOption({"db",
+                 "The database file to create (default: a temporary file, removed at the end), or an empty PostgreSQL "
+                 "database (postgresql://...), which is kept.",
+                 "path"});
     p.addOption({"keep", "Keep the database file."});
     p.addOption({"gpn", "Also write the generated games to this record file (to time 'gounki import').", "file"});
     p.addOption({"json", "Print one JSON object instead of text."});
@@ -106,7 +110,18 @@ void time_import(db::GameDatabase& database, const std::string& path, std::vecto
     database.checkpoint();
     const db::DatabaseStats st = database.stats();
     std::error_code ec;
-    const auto file_bytes = std::int64_t(std::filesystem::file_size(path, ec));
+    std::int64_t file_bytes = 0;
+    if (database.sql().is_postgres()) {
+        // The collection's tables with their indexes and TOAST; the whole database (catalogs
+        // included) beside it.
+        db::Statement size(database.sql(),
+                           "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n "
+                           "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'");
+        if (size.step()) file_bytes = size.get_int64(0);
+        result["database_bytes"] = qint64(st.file_bytes);
+    } else {
+        file_bytes = std::int64_t(std::filesystem::file_size(path, ec));
+    }
     result["file_bytes"] = qint64(file_bytes);
     result["bytes_per_game"] = double(file_bytes) / double(games);
     result["bytes_per_40_plies"] = total_plies ? double(file_bytes) / double(total_plies) * 40 : 0.0;
@@ -200,7 +215,9 @@ int run_dbbench(const QCommandLineParser& p) {
     const std::string path = p.isSet("db")
         ? p.value("db").toStdString()
         : (std::filesystem::temp_directory_path() / ("gounki-dbbench-" + std::to_string(::getpid()) + ".db")).string();
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    const bool postgres = db::is_postgres_url(path);
+    if (!postgres)
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
 
     // Generation is not timed with the import; a sample of positions is kept for the searches.
     Generated generated = generate(games, plies, seed, searches);
@@ -215,10 +232,13 @@ int run_dbbench(const QCommandLineParser& p) {
                        {"generate_ms", generated.ms}};
     try {
         db::GameDatabase database(path, db::Access::read_write);
+        // A server's database is not removed first: it must hold no games, or the figures mean nothing.
+        if (postgres && database.stats().games > 0)
+            return usage_error(self, "the database '" + db::redacted_url(path) + "' holds games already: dbbench needs an empty one");
         time_import(database, path, generated.games, batch, generated.plies, result);
         time_searches(database, generated.samples, std::get<db::Pattern>(pattern), threads, result);
     } catch (const std::exception& e) { return database_error(self, e); }
-    if (!p.isSet("keep"))
+    if (!p.isSet("keep") && !postgres)
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
     else result["database"] = QString::fromStdString(path);
     if (p.isSet("json")) print_out(QJsonDocument(result).toJson(QJsonDocument::Compact).toStdString() + "\n");

@@ -19,28 +19,28 @@ std::int64_t copy_table(Database& from, Database& to, const std::string& table) 
     Statement read(from, meta ? "SELECT name, value FROM meta WHERE name NOT IN ('schema_version', 'application_id')"
                               : "SELECT * FROM " + table);
     std::int64_t rows = 0;
-    std::unique_ptr<Statement> write;
+    std::unique_ptr<BulkWriter> write; // COPY on PostgreSQL
     while (read.step()) {
         const int n = read.column_count();
         if (!write) {
-            std::string sql = "INSERT INTO " + table + " VALUES (";
-            for (int i = 1; i <= n; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
-            sql += ")";
-            if (meta) sql += " ON CONFLICT (name) DO UPDATE SET value = excluded.value";
-            write = std::make_unique<Statement>(to, sql);
+            std::string columns;
+            for (int c = 0; c < n; ++c) columns += (c ? ", " : "") + read.column_name(c);
+            write = std::make_unique<BulkWriter>(to, table, columns,
+                                                 meta ? "ON CONFLICT (name) DO UPDATE SET value = excluded.value" : "");
         }
         for (int c = 0; c < n; ++c) {
             switch (read.column_kind(c)) {
-            case Statement::Kind::null: write->bind_null(c + 1); break;
-            case Statement::Kind::integer: write->bind(c + 1, read.get_int64(c)); break;
-            case Statement::Kind::real: write->bind(c + 1, read.get_double(c)); break;
-            case Statement::Kind::text: write->bind(c + 1, read.get_text(c)); break;
-            case Statement::Kind::blob: write->bind_blob(c + 1, read.get_blob(c)); break;
+            case Statement::Kind::null: write->add_null(); break;
+            case Statement::Kind::integer: write->add(read.get_int64(c)); break;
+            case Statement::Kind::real: write->add(read.get_double(c)); break;
+            case Statement::Kind::text: write->add(read.get_text(c)); break;
+            case Statement::Kind::blob: write->add_blob(read.get_blob(c)); break;
             }
         }
-        write->run();
+        write->end_row();
         ++rows;
     }
+    if (write) write->flush();
     return rows;
 }
 

@@ -56,39 +56,33 @@ std::int64_t Importer::Impl::name_id(Statement& find, Statement& insert, std::un
 
 void Importer::Impl::store(Prepared& p, std::int64_t source_id, std::int64_t replacing) {
     GameInput& g = p.in;
-    insert_game.bind(1, std::int64_t(g.kind));
-    if (!p.event.empty()) insert_game.bind(2, name_id(find_event, insert_event, events, p.event));
-    // The texts and the moves live in `p` until the reset below: bound without copies.
-    insert_game.bind_static_text_or_null(3, p.site)
-        .bind_static_text_or_null(4, p.date)
-        .bind(5, p.date_key)
-        .bind_static_text_or_null(6, p.round);
-    if (!p.white.empty()) insert_game.bind(7, name_id(find_player, insert_player, players, p.white));
-    if (!p.black.empty()) insert_game.bind(8, name_id(find_player, insert_player, players, p.black));
-    insert_game.bind(9, std::int64_t(g.result)).bind_text_or_null(10, p.start_text).bind(11, std::int64_t(g.moves.size()));
-    insert_game.bind(12, std::int64_t(g.status)).bind_static_blob(13, p.moves_blob);
-    insert_game.bind_static_text_or_null(18, g.annotated);
-    if (source_id) insert_game.bind(14, source_id).bind(15, g.source_line);
+    // The names first: their lookups are statements of their own, not part of the row.
+    const std::int64_t event = p.event.empty() ? 0 : name_id(find_event, insert_event, events, p.event);
+    const std::int64_t white = p.white.empty() ? 0 : name_id(find_player, insert_player, players, p.white);
+    const std::int64_t black = p.black.empty() ? 0 : name_id(find_player, insert_player, players, p.black);
     const std::int64_t id = replacing ? replacing : id_counter++;
-    insert_game.bind(16, std::int64_t(p.keys.back())).bind(17, id);
-    insert_game.run();
+    // The texts and the moves live in `p` until end_row() has read them.
+    games_out.add(std::int64_t(g.kind)).add_id_or_null(event).add_text_or_null(p.site).add_text_or_null(p.date);
+    games_out.add(p.date_key).add_text_or_null(p.round).add_id_or_null(white).add_id_or_null(black);
+    games_out.add(std::int64_t(g.result)).add_text_or_null(p.start_text).add(std::int64_t(g.moves.size()));
+    games_out.add(std::int64_t(g.status)).add_blob(p.moves_blob);
+    if (source_id) games_out.add(source_id).add(std::int64_t(g.source_line));
+    else games_out.add_null().add_null();
+    games_out.add(std::int64_t(p.keys.back())).add(id).add_text_or_null(g.annotated);
+    games_out.end_row();
     p.report.game_id = id;
     int seq = 0;
-    for (const auto& [name, value] : p.other_tags) {
-        insert_tag.bind(1, id).bind(2, seq++).bind(3, name).bind(4, value);
-        insert_tag.run();
-    }
+    for (const auto& [name, value] : p.other_tags) tags_out.add(id).add(seq++).add(name).add(value).end_row();
     seq = 0;
-    for (const Diagnostic& d : g.diagnostics) {
-        insert_diag.bind(1, id)
-            .bind(2, seq++)
-            .bind(3, std::int64_t(d.severity))
-            .bind(4, d.code)
-            .bind(5, d.line)
-            .bind(6, d.column)
-            .bind(7, d.message);
-        insert_diag.run();
-    }
+    for (const Diagnostic& d : g.diagnostics)
+        diagnostics_out.add(id)
+            .add(seq++)
+            .add(std::int64_t(d.severity))
+            .add(d.code)
+            .add(std::int64_t(d.line))
+            .add(std::int64_t(d.column))
+            .add(d.message)
+            .end_row();
 }
 
 void Importer::Impl::note(std::int64_t game, const std::string& text) {
@@ -246,15 +240,15 @@ void Importer::Impl::add_tree_counts(const std::vector<Prepared>& batch) {
                 latest_game = h.game;
             }
         }
-        tree_upsert.bind(1, std::int64_t(hits[i].key))
-            .bind(2, std::int64_t(hits[i].move))
-            .bind(3, games)
-            .bind(4, white)
-            .bind(5, black)
-            .bind(6, draws)
-            .bind(7, latest_game)
-            .bind(8, latest_date);
-        tree_upsert.run();
+        tree_out.add(std::int64_t(hits[i].key))
+            .add(std::int64_t(hits[i].move))
+            .add(games)
+            .add(white)
+            .add(black)
+            .add(draws)
+            .add(latest_game)
+            .add(latest_date)
+            .end_row();
         i = j;
     }
 }

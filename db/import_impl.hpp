@@ -35,14 +35,6 @@ struct Importer::Impl {
           find_player(db, "SELECT id FROM players WHERE name = ?1"), insert_player(db, "INSERT INTO players (name) VALUES (?1)"),
           find_event(db, "SELECT id FROM events WHERE name = ?1"), insert_event(db, "INSERT INTO events (name) VALUES (?1)"),
           find_source(db, "SELECT id FROM sources WHERE path = ?1"), insert_source(db, "INSERT INTO sources (path) VALUES (?1)"),
-          insert_game(db,
-                      "INSERT INTO games (kind, event_id, site, date, date_key, round, white_id, black_id, result, "
-                      "start_position, ply_count, status, moves, source_id, source_line, end_key, id, annotated) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"),
-          insert_tag(db, "INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)"),
-          insert_diag(
-              db,
-              "INSERT INTO diagnostics (game_id, seq, severity, code, line, col, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
           insert_note(db,
                       "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
                       "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
@@ -50,20 +42,25 @@ struct Importer::Impl {
           game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
           all_end_keys(db, "SELECT end_key FROM games"), new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
           max_id(db, "SELECT coalesce(max(id), 0) FROM games"),
-          tree_upsert(db,
-                      "INSERT INTO tree_stats (key, move, games, white_wins, black_wins, draws, latest_game, latest_date) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key, move) DO UPDATE SET "
-                      "games = tree_stats.games + excluded.games, white_wins = tree_stats.white_wins + excluded.white_wins, "
-                      "black_wins = tree_stats.black_wins + excluded.black_wins, draws = tree_stats.draws + excluded.draws, "
-                      "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
-                      "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_game ELSE tree_stats.latest_game END, "
-                      "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
-                      "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_date ELSE tree_stats.latest_date END"),
           next_id(
               db,
               "SELECT CASE WHEN m > g THEN m ELSE g END FROM (SELECT (SELECT value FROM meta WHERE name = 'next_game_id') "
               "AS m, (SELECT coalesce(max(id), 0) + 1 FROM games) AS g) AS ids"),
-          set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'") {}
+          set_next_id(db, "UPDATE meta SET value = ?1 WHERE name = 'next_game_id'"),
+          // The rows of every stored game go through bulk writers: COPY on PostgreSQL.
+          games_out(db, "games",
+                    "kind, event_id, site, date, date_key, round, white_id, black_id, result, start_position, ply_count, "
+                    "status, moves, source_id, source_line, end_key, id, annotated"),
+          tags_out(db, "tags", "game_id, seq, name, value"),
+          diagnostics_out(db, "diagnostics", "game_id, seq, severity, code, line, col, message"),
+          tree_out(db, "tree_stats", "key, move, games, white_wins, black_wins, draws, latest_game, latest_date",
+                   "ON CONFLICT (key, move) DO UPDATE SET "
+                   "games = tree_stats.games + excluded.games, white_wins = tree_stats.white_wins + excluded.white_wins, "
+                   "black_wins = tree_stats.black_wins + excluded.black_wins, draws = tree_stats.draws + excluded.draws, "
+                   "latest_game = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
+                   "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_game ELSE tree_stats.latest_game END, "
+                   "latest_date = CASE WHEN (excluded.latest_date, excluded.latest_game) > "
+                   "(tree_stats.latest_date, tree_stats.latest_game) THEN excluded.latest_date ELSE tree_stats.latest_date END") {}
 
     void submit(ImportStats& stats);
     void write(PreparedBatch& batch, ImportStats& stats);
@@ -99,8 +96,9 @@ struct Importer::Impl {
     std::vector<GameInput> queue;
     std::future<PreparedBatch> pending; // the batch being prepared on another thread
     Statement same_end, short_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
-    Statement insert_game, insert_tag, insert_diag, insert_note, find_end, game_moves;
-    Statement all_end_keys, new_end_keys, max_id, tree_upsert, next_id, set_next_id;
+    Statement insert_note, find_end, game_moves;
+    Statement all_end_keys, new_end_keys, max_id, next_id, set_next_id;
+    BulkWriter games_out, tags_out, diagnostics_out, tree_out;
     std::int64_t id_counter = 0; // the id the next stored game of this batch gets
     std::unordered_map<std::string, std::int64_t> players, events, sources;
     std::unordered_map<std::string, std::string> absolute_paths;

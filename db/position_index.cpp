@@ -1,6 +1,7 @@
 #include "db/position_index.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <bit>
 #include <map>
 
@@ -83,13 +84,43 @@ std::span<const std::uint8_t> BloomFilter::bytes() const {
     return {reinterpret_cast<const std::uint8_t*>(words_.data()), words_.size() * 8};
 }
 
+// ---- reading the blocks of a key ----
+
+namespace {
+
+constexpr int block_page = 8;
+
+// The blocks of `run` that may hold `key`, in order, to `visit(first_key, data, last_key, seq)`,
+// which returns false to stop; `find` is find_blocks_, read a page at a time.
+template <class Visit>
+void blocks_for_key(Statement& find, std::int64_t run, std::uint64_t key, Visit&& visit) {
+    std::int64_t from_last = std::int64_t(key), from_seq = std::numeric_limits<std::int64_t>::min();
+    for (;;) {
+        int rows = 0;
+        const ResetAtExit done(find);
+        find.bind(1, run).bind(2, from_last).bind(3, from_seq);
+        while (find.step()) {
+            ++rows;
+            const auto first = std::uint64_t(find.get_int64(0));
+            if (std::int64_t(first) > std::int64_t(key)) return;
+            from_last = find.get_int64(2);
+            const std::int64_t seq = find.get_int64(3);
+            from_seq = seq + 1;
+            if (!visit(first, find.get_blob(1), from_last, seq)) return;
+        }
+        if (rows < block_page) return;
+    }
+}
+
+} // namespace
+
 // ---- writing a run ----
 
 namespace {
 
 class RunWriter {
 public:
-    RunWriter(Database& db, Statement& insert_run, Statement& insert_block, std::int64_t expected_entries)
+    RunWriter(Database& db, Statement& insert_run, BulkWriter& insert_block, std::int64_t expected_entries)
         : db_(db), insert_block_(insert_block), bloom_(std::size_t(std::max<std::int64_t>(expected_entries, 1))) {
         insert_run.bind(1, std::int64_t(0)).bind_blob(2, {});
         insert_run.run();
@@ -126,18 +157,13 @@ public:
 private:
     void flush() {
         if (!block_entries_) return;
-        insert_block_.bind(1, run_id_)
-            .bind(2, std::int64_t(last_.key))
-            .bind(3, seq_++)
-            .bind(4, std::int64_t(first_key_))
-            .bind_blob(5, buf_);
-        insert_block_.run();
+        insert_block_.add(run_id_).add(std::int64_t(last_.key)).add(seq_++).add(std::int64_t(first_key_)).add_blob(buf_).end_row();
         buf_.clear();
         block_entries_ = 0;
     }
 
     Database& db_;
-    Statement& insert_block_;
+    BulkWriter& insert_block_;
     BloomFilter bloom_;
     std::int64_t run_id_ = 0;
     std::int64_t seq_ = 0;
@@ -153,10 +179,12 @@ private:
 PositionIndex::PositionIndex(Database& db)
     : db_(db), insert_run_(db, "INSERT INTO position_runs (entries, bloom) VALUES (?1, ?2)"),
       update_bloom_(db, "UPDATE position_runs SET entries = ?1, bloom = ?2 WHERE id = ?3"),
-      insert_block_(db, "INSERT INTO position_blocks (run_id, last_key, seq, first_key, data) VALUES (?1, ?2, ?3, ?4, ?5)"),
+      insert_block_(db, "position_blocks", "run_id, last_key, seq, first_key, data"),
+      // A page of blocks at a time: a server sends a statement's whole answer at once, and a run's
+      // blocks past the key are not wanted.
       find_blocks_(db,
-                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND last_key >= ?2 ORDER BY "
-                   "last_key, seq"),
+                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= "
+                   "(?2, ?3) ORDER BY last_key, seq LIMIT " + std::to_string(block_page)),
       delete_block_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
       list_runs_(db, "SELECT id, entries FROM position_runs ORDER BY id"),
       load_bloom_(db, "SELECT bloom FROM position_runs WHERE id = ?1") {}
@@ -179,19 +207,15 @@ std::vector<RunInfo> PositionIndex::runs() {
 }
 
 void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out) {
-    const ResetAtExit done(find_blocks_);
-    find_blocks_.bind(1, run).bind(2, std::int64_t(key));
-    while (find_blocks_.step()) {
-        const auto first = std::uint64_t(find_blocks_.get_int64(0));
-        if (std::int64_t(first) > std::int64_t(key)) break;
+    blocks_for_key(find_blocks_, run, key, [&](std::uint64_t first, std::span<const std::uint8_t> data, std::int64_t, std::int64_t) {
         bool past = false;
-        const bool ok = decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
+        const bool ok = decode_block(first, data, [&](const IndexEntry& e) {
             if (e.key == key) out.push_back(e);
             else if (std::int64_t(e.key) > std::int64_t(key)) past = true;
         });
         if (!ok) throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
-        if (past) break;
-    }
+        return !past;
+    });
 }
 
 void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
@@ -267,18 +291,16 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
             // Collect the blocks first: the table is not changed under an open cursor.
             std::vector<Block> touched;
             {
-                const ResetAtExit done(find_blocks_);
-                find_blocks_.bind(1, r.id).bind(2, std::int64_t(key));
-                while (find_blocks_.step()) {
-                    const auto first = std::uint64_t(find_blocks_.get_int64(0));
-                    if (std::int64_t(first) > std::int64_t(key)) break;
-                    Block b{find_blocks_.get_int64(2), find_blocks_.get_int64(3), {}, 0};
-                    decode_block(first, find_blocks_.get_blob(1), [&](const IndexEntry& e) {
-                        if (e.key == key && e.game == game) ++b.removed;
-                        else b.kept.push_back(e);
-                    });
-                    if (b.removed) touched.push_back(std::move(b));
-                }
+                blocks_for_key(find_blocks_, r.id, key,
+                               [&](std::uint64_t first, std::span<const std::uint8_t> data, std::int64_t last, std::int64_t seq) {
+                                   Block b{last, seq, {}, 0};
+                                   decode_block(first, data, [&](const IndexEntry& e) {
+                                       if (e.key == key && e.game == game) ++b.removed;
+                                       else b.kept.push_back(e);
+                                   });
+                                   if (b.removed) touched.push_back(std::move(b));
+                                   return true;
+                               });
             }
             for (const Block& b : touched) {
                 delete_block_.bind(1, r.id).bind(2, b.last_key).bind(3, b.seq);
@@ -288,12 +310,12 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
                 std::vector<std::uint8_t> data;
                 encode_block(b.kept, data);
                 // The block keeps its number: its entries still lie between its neighbours'.
-                insert_block_.bind(1, r.id)
-                    .bind(2, std::int64_t(b.kept.back().key))
-                    .bind(3, b.seq)
-                    .bind(4, std::int64_t(b.kept.front().key))
-                    .bind_blob(5, data);
-                insert_block_.run();
+                insert_block_.add(r.id)
+                    .add(std::int64_t(b.kept.back().key))
+                    .add(b.seq)
+                    .add(std::int64_t(b.kept.front().key))
+                    .add_blob(data)
+                    .end_row();
             }
         }
         if (removed) {

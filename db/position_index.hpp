@@ -96,7 +96,7 @@ private:
     Database& db_;
     Statement insert_run_;
     Statement update_bloom_;
-    Statement insert_block_;
+    BulkWriter insert_block_; // COPY on PostgreSQL
     Statement find_blocks_;
     Statement delete_block_;
     Statement list_runs_;

@@ -5,10 +5,12 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -152,7 +154,43 @@ CREATE OR REPLACE FUNCTION gounki_fold(name text) RETURNS text
 )sql";
 }
 
+namespace {
+
+// What libpq would find wrong with the URL only when it tries to connect: the URL cannot be read,
+// or a port is no number from 1 to 65535 (a list of hosts has a list of ports). Empty: nothing.
+std::string url_problem(const std::string& url) {
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(url.c_str(), &error);
+    if (!options) {
+        std::string why = error ? trimmed(error) : std::string("out of memory");
+        PQfreemem(error);
+        return why;
+    }
+    std::string why;
+    for (const PQconninfoOption* o = options; o->keyword; ++o) {
+        if (std::strcmp(o->keyword, "port") != 0 || !o->val) continue;
+        const std::string_view ports(o->val);
+        for (std::size_t start = 0; start <= ports.size() && why.empty();) {
+            std::size_t end = ports.find(',', start);
+            if (end == std::string_view::npos) end = ports.size();
+            const std::string_view port = ports.substr(start, end - start);
+            int n = 0;
+            const auto res = std::from_chars(port.data(), port.data() + port.size(), n);
+            if (!port.empty() && (res.ec != std::errc{} || res.ptr != port.data() + port.size() || n < 1 || n > 65535))
+                why = "the port '" + std::string(port) + "' is not a number from 1 to 65535";
+            start = end + 1;
+        }
+    }
+    PQconninfoFree(options);
+    return why;
+}
+
+} // namespace
+
 PgConnection::PgConnection(const std::string& url, bool read_only) {
+    // A malformed URL is reported at once: trying it again would not mend it.
+    if (const std::string why = url_problem(url); !why.empty())
+        throw DbError(0, "cannot open database '" + redacted_url(url) + "': " + why);
     // A server that does not answer yet (starting, restarting, a network blip) is tried again,
     // waiting 0.1 s, then twice as long each time up to 2 s, for $GOUNKI_PG_RETRY_SECONDS in all
     // (default 10); a server that answers and refuses (a wrong password, no such database) is not.
@@ -209,11 +247,187 @@ void PgConnection::fail(pg_result* result, std::string_view context) const {
 }
 
 void PgConnection::exec(std::string_view sql) {
+    before(sql);
     const std::string text(sql);
     PGresult* r = PQexec(conn_, text.c_str());
     if (!r || !ok(r)) fail(r, "");
     changes_ = changed_rows(r);
     PQclear(r);
+}
+
+namespace {
+
+// Whether `sql` holds `name` as a whole word (not as part of a longer identifier).
+bool names(std::string_view sql, std::string_view name) {
+    const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t p = sql.find(name); p != std::string_view::npos; p = sql.find(name, p + 1))
+        if ((p == 0 || !ident(sql[p - 1])) && (p + name.size() == sql.size() || !ident(sql[p + name.size()]))) return true;
+    return false;
+}
+
+bool starts_with_word(std::string_view sql, std::string_view word) {
+    while (!sql.empty() && std::isspace(static_cast<unsigned char>(sql.front()))) sql.remove_prefix(1);
+    if (sql.size() < word.size()) return false;
+    for (std::size_t i = 0; i < word.size(); ++i)
+        if (std::toupper(static_cast<unsigned char>(sql[i])) != word[i]) return false;
+    return sql.size() == word.size() || !std::isalnum(static_cast<unsigned char>(sql[word.size()]));
+}
+
+} // namespace
+
+void PgConnection::before(std::string_view sql) {
+    if (sending_ || copies_.empty()) return;
+    if (starts_with_word(sql, "ROLLBACK")) {
+        for (PgCopy* c : copies_) c->drop();
+        return;
+    }
+    bool pending = false, named = false;
+    for (const PgCopy* c : copies_) {
+        pending |= c->pending();
+        named |= c->pending() && names(sql, c->table());
+    }
+    if (!pending) return;
+    if (!named && starts_with_word(sql, "SELECT")) return;
+    // An INSERT into a table whose foreign keys name none of the gathered tables cannot see them.
+    if (!named && starts_with_word(sql, "INSERT")) {
+        bool refers = false;
+        for (const std::string& parent : referenced_tables(inserted_table(sql)))
+            for (const PgCopy* c : copies_) refers |= c->pending() && c->table() == parent;
+        if (!refers) return;
+    }
+    send_copies();
+}
+
+std::string PgConnection::inserted_table(std::string_view sql) {
+    std::size_t p = sql.find_first_not_of(" \t\n");
+    p += 6; // INSERT
+    p = sql.find_first_not_of(" \t\n", p);
+    p += 4; // INTO
+    p = sql.find_first_not_of(" \t\n", p);
+    std::string name;
+    while (p < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[p])) || sql[p] == '_')) name += sql[p++];
+    return name;
+}
+
+const std::vector<std::string>& PgConnection::referenced_tables(const std::string& table) {
+    auto it = references_.find(table);
+    if (it != references_.end()) return it->second;
+    std::vector<std::string> parents;
+    const char* values[1] = {table.c_str()};
+    PGresult* r = PQexecParams(conn_,
+                               "SELECT DISTINCT c.relname FROM pg_constraint k JOIN pg_class c ON c.oid = k.confrelid "
+                               "WHERE k.contype = 'f' AND k.conrelid = to_regclass($1)",
+                               1, nullptr, values, nullptr, nullptr, 0);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) fail(r, "the foreign keys of " + table);
+    for (int i = 0; i < PQntuples(r); ++i) parents.emplace_back(PQgetvalue(r, i, 0));
+    PQclear(r);
+    return references_.emplace(table, std::move(parents)).first->second;
+}
+
+void PgConnection::send_copies() {
+    if (sending_) return;
+    sending_ = true;
+    try {
+        for (PgCopy* c : copies_) c->send();
+    } catch (...) {
+        for (PgCopy* c : copies_) c->drop();
+        sending_ = false;
+        throw;
+    }
+    sending_ = false;
+}
+
+PgCopy::PgCopy(PgConnection& connection, std::string_view table, std::string_view columns, std::string_view on_conflict)
+    : c_(connection), table_(table), columns_(columns), on_conflict_(on_conflict),
+      fields_(1 + int(std::count(columns.begin(), columns.end(), ','))) {
+    c_.add_copy(this);
+}
+
+PgCopy::~PgCopy() { c_.remove_copy(this); }
+
+// COPY's binary form: per row the number of fields (16 bits), per field its length (32 bits, -1
+// for NULL) and its bytes, numbers in network byte order: BIGINT 8 bytes, DOUBLE PRECISION the 8
+// bytes of the IEEE double, TEXT its UTF-8 bytes, BYTEA the bytes themselves.
+void PgCopy::put_be(std::uint64_t value, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i) data_ += char((value >> (8 * i)) & 0xff);
+}
+
+void PgCopy::separate() {
+    if (!row_start_) return;
+    put_be(std::uint64_t(fields_), 2);
+    row_start_ = false;
+}
+
+void PgCopy::add_int64(std::int64_t value) {
+    separate();
+    put_be(8, 4);
+    put_be(std::uint64_t(value), 8);
+}
+
+void PgCopy::add_double(double value) {
+    separate();
+    put_be(8, 4);
+    put_be(std::bit_cast<std::uint64_t>(value), 8);
+}
+
+void PgCopy::add_text(std::string_view text) {
+    separate();
+    put_be(text.size(), 4);
+    data_.append(text);
+}
+
+void PgCopy::add_blob(std::span<const std::uint8_t> data) {
+    separate();
+    put_be(data.size(), 4);
+    data_.append(reinterpret_cast<const char*>(data.data()), data.size());
+}
+
+void PgCopy::add_null() {
+    separate();
+    put_be(0xffffffffu, 4);
+}
+
+void PgCopy::end_row() {
+    row_start_ = true;
+    ++rows_;
+    constexpr std::size_t send_at = 16 << 20;
+    if (data_.size() >= send_at) c_.send_copies(); // in order: a child's rows never go before its parent's
+}
+
+void PgCopy::drop() noexcept {
+    data_.clear();
+    rows_ = 0;
+    row_start_ = true;
+}
+
+void PgCopy::send() {
+    if (!rows_) return;
+    static constexpr char header[19] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', '\xff', '\r', '\n', '\0'}; // flags, extension: 0
+    std::string data(header, sizeof header);
+    data += data_;
+    data += "\xff\xff"; // the end: a field count of -1
+    drop();
+    pg_conn* h = c_.handle();
+    const std::string target = on_conflict_.empty() ? table_ : "gounki_copy_" + table_;
+    if (!on_conflict_.empty())
+        c_.exec("CREATE TEMPORARY TABLE IF NOT EXISTS " + target + " (LIKE " + table_ + ") ON COMMIT DELETE ROWS");
+    const std::string context = "copying rows into " + table_;
+    PGresult* r = PQexec(h, ("COPY " + target + " (" + columns_ + ") FROM STDIN (FORMAT binary)").c_str());
+    if (!r || PQresultStatus(r) != PGRES_COPY_IN) c_.fail(r, context);
+    PQclear(r);
+    constexpr std::size_t chunk = 1 << 20;
+    bool sent = true;
+    for (std::size_t at = 0; sent && at < data.size(); at += chunk)
+        sent = PQputCopyData(h, data.data() + at, int(std::min(chunk, data.size() - at))) == 1;
+    // Ending with an error message makes the server give up the COPY, so the connection stays usable.
+    PQputCopyEnd(h, sent ? nullptr : "the rows could not be sent");
+    r = PQgetResult(h);
+    while (PGresult* more = PQgetResult(h)) PQclear(more);
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) c_.fail(r, context);
+    PQclear(r);
+    if (!on_conflict_.empty())
+        c_.exec("INSERT INTO " + table_ + " (" + columns_ + ") SELECT " + columns_ + " FROM " + target + " " + on_conflict_ +
+                "; TRUNCATE " + target);
 }
 
 bool PgConnection::in_transaction() const {
@@ -234,7 +448,7 @@ std::int64_t PgConnection::last_insert_id() {
 }
 
 PgStatement::PgStatement(PgConnection& connection, std::string_view sql)
-    : c_(connection), name_(connection.next_statement_name()), sql_head_(sql.substr(0, 60)) {
+    : c_(connection), name_(connection.next_statement_name()), sql_(sql), sql_head_(sql.substr(0, 60)) {
     int count = 0;
     const std::string text = postgres_parameters(sql, count);
     PGresult* r = PQprepare(c_.handle(), name_.c_str(), text.c_str(), 0, nullptr);
@@ -289,6 +503,7 @@ void PgStatement::bind_null(int index) { param(index).null = true; }
 
 bool PgStatement::step() {
     if (ran_) return ++row_ < rows_;
+    c_.before(sql_);
     const std::size_t n = params_.size();
     std::vector<const char*> values(n);
     std::vector<int> lengths(n), formats(n);
@@ -327,6 +542,10 @@ void PgStatement::check_row(int column) const {
 }
 
 int PgStatement::column_count() const { return result_ ? PQnfields(result_) : 0; }
+std::string PgStatement::column_name(int column) const {
+    const char* name = result_ ? PQfname(result_, column) : nullptr;
+    return name ? name : "";
+}
 
 int PgStatement::column_kind(int column) const {
     if (is_null(column)) return 0;

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct pg_conn;
@@ -36,6 +37,8 @@ std::string postgres_ddl(std::string_view sql);
 // typographic quotes as ASCII. It agrees with fold_text on names written in Latin, Greek and
 // Cyrillic letters (tested), not necessarily on every script.
 std::string_view postgres_functions();
+
+class PgCopy;
 
 class PgConnection {
 public:
@@ -62,10 +65,67 @@ public:
     // Throws DbError for a failed result (which it frees), with the server's message and SQLSTATE.
     [[noreturn]] void fail(pg_result* result, std::string_view context) const;
 
+    // The rows PgCopy objects gather wait until a statement could see them or change what they
+    // refer to: then every copy's rows are sent, in the order the copies were made (a child
+    // table's rows after its parent's). `sql` is what is about to run: a SELECT that names none of
+    // the gathered tables, and an INSERT that names none and goes into a table whose foreign keys
+    // name none of them, let them wait; anything else (the commit among them) does not. A rollback drops them.
+    void before(std::string_view sql);
+    void send_copies();
+    void add_copy(PgCopy* copy) { copies_.push_back(copy); }
+    void remove_copy(PgCopy* copy) { std::erase(copies_, copy); }
+
 private:
+    // The table an `INSERT INTO table ...` writes, and the tables its foreign keys name (asked of
+    // the server once per table).
+    static std::string inserted_table(std::string_view sql);
+    const std::vector<std::string>& referenced_tables(const std::string& table);
+
+    std::vector<PgCopy*> copies_;
+    std::unordered_map<std::string, std::vector<std::string>> references_;
+    bool sending_ = false;
     pg_conn* conn_ = nullptr;
     int changes_ = 0;
     std::uint64_t statements_ = 0;
+};
+
+// Rows for one table gathered in COPY's binary form and sent with one `COPY table (columns) FROM
+// STDIN` when the connection needs them (PgConnection::before), or when a few megabytes gathered.
+// With an ON CONFLICT clause the rows go to a temporary table first, then into the table by
+// `INSERT ... SELECT ... ON CONFLICT`: an upsert of many rows in three round trips.
+class PgCopy {
+public:
+    PgCopy(PgConnection& connection, std::string_view table, std::string_view columns, std::string_view on_conflict);
+    ~PgCopy();
+    PgCopy(const PgCopy&) = delete;
+    PgCopy& operator=(const PgCopy&) = delete;
+
+    // The columns must be BIGINT for add_int64 and DOUBLE PRECISION for add_double (the schema's
+    // INTEGER and REAL on PostgreSQL): the binary form carries no conversion.
+    void add_int64(std::int64_t value);
+    void add_double(double value);
+    void add_text(std::string_view text);
+    void add_blob(std::span<const std::uint8_t> data);
+    void add_null();
+    void end_row();
+    // Sends the gathered rows now; on failure they are dropped (the transaction is lost anyway).
+    void send();
+    void drop() noexcept;
+    // Sends the rows of every copy of the connection, in order.
+    void send_all() { c_.send_copies(); }
+    bool pending() const { return rows_ > 0; }
+    const std::string& table() const { return table_; }
+
+private:
+    void separate(); // starts a row with its field count
+    void put_be(std::uint64_t value, int bytes);
+
+    PgConnection& c_;
+    std::string table_, columns_, on_conflict_;
+    std::string data_;
+    std::int64_t rows_ = 0;
+    int fields_ = 0;
+    bool row_start_ = true;
 };
 
 class PgStatement {
@@ -86,6 +146,7 @@ public:
     void reset() noexcept;
 
     int column_count() const;
+    std::string column_name(int column) const;
     // 0 NULL, 1 integer, 2 real, 3 text, 4 blob (Statement::Kind's order).
     int column_kind(int column) const;
     bool is_null(int column) const;
@@ -105,6 +166,7 @@ private:
 
     PgConnection& c_;
     std::string name_;
+    std::string sql_; // for PgConnection::before
     std::string sql_head_; // the start of the SQL, for messages
     std::vector<Param> params_;
     pg_result* result_ = nullptr;

@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace gounki::db {
 
 namespace {
@@ -217,6 +219,11 @@ void Statement::reset() noexcept {
 }
 
 int Statement::column_count() const { return pg_ ? pg_->column_count() : sqlite3_column_count(stmt_); }
+std::string Statement::column_name(int column) const {
+    if (pg_) return pg_->column_name(column);
+    const char* name = sqlite3_column_name(stmt_, column);
+    return name ? name : "";
+}
 
 Statement::Kind Statement::column_kind(int column) const {
     if (pg_) return Kind(pg_->column_kind(column));
@@ -249,6 +256,81 @@ std::span<const std::uint8_t> Statement::get_blob(int column) const {
     const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, column));
     if (!p) return {};
     return {p, std::size_t(sqlite3_column_bytes(stmt_, column))};
+}
+
+BulkWriter::BulkWriter(Database& db, std::string_view table, std::string_view columns, std::string_view on_conflict)
+    : table_(table) {
+    columns_ = 1 + int(std::count(columns.begin(), columns.end(), ','));
+    if (db.postgres()) {
+        copy_ = std::make_unique<PgCopy>(*db.postgres(), table, columns, on_conflict);
+        return;
+    }
+    std::string sql = "INSERT INTO " + table_ + " (" + std::string(columns) + ") VALUES (";
+    for (int i = 1; i <= columns_; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
+    sql += ") ";
+    sql += on_conflict;
+    insert_ = std::make_unique<Statement>(db, sql);
+}
+
+BulkWriter::~BulkWriter() = default;
+
+int BulkWriter::next_column() {
+    if (column_ >= columns_)
+        throw DbError(0, "more than " + std::to_string(columns_) + " values in a row for " + table_);
+    return ++column_;
+}
+
+BulkWriter& BulkWriter::add(std::int64_t value) {
+    const int i = next_column();
+    if (copy_) copy_->add_int64(value);
+    else insert_->bind(i, value);
+    return *this;
+}
+
+BulkWriter& BulkWriter::add(double value) {
+    const int i = next_column();
+    if (copy_) copy_->add_double(value);
+    else insert_->bind(i, value);
+    return *this;
+}
+
+BulkWriter& BulkWriter::add(std::string_view text) {
+    const int i = next_column();
+    if (copy_) copy_->add_text(text);
+    else if (text.empty()) insert_->bind(i, text);
+    else insert_->bind_static_text_or_null(i, text); // not empty: never NULL
+    return *this;
+}
+
+BulkWriter& BulkWriter::add_blob(std::span<const std::uint8_t> data) {
+    const int i = next_column();
+    if (copy_) copy_->add_blob(data);
+    else insert_->bind_static_blob(i, data);
+    return *this;
+}
+
+BulkWriter& BulkWriter::add_null() {
+    const int i = next_column();
+    if (copy_) copy_->add_null();
+    else insert_->bind_null(i);
+    return *this;
+}
+
+void BulkWriter::end_row() {
+    if (column_ != columns_) {
+        const int had = column_;
+        column_ = 0;
+        if (insert_) insert_->reset();
+        if (copy_) copy_->drop();
+        throw DbError(0, "a row for " + table_ + " with " + std::to_string(had) + " values, not " + std::to_string(columns_));
+    }
+    column_ = 0;
+    if (copy_) copy_->end_row();
+    else insert_->run();
+}
+
+void BulkWriter::flush() {
+    if (copy_) copy_->send_all();
 }
 
 Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {

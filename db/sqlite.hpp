@@ -44,6 +44,7 @@ private:
 
 class PgConnection;
 class PgStatement;
+class PgCopy;
 
 enum class OpenMode {
     read_only, // never writes; a file that cannot be written is opened as immutable
@@ -125,6 +126,8 @@ public:
 
     // Columns are numbered from 0, as in SQLite's C API. PostgreSQL's booleans read as 0 and 1.
     int column_count() const;
+    // The name of a column of the answer (PostgreSQL: once the first step ran).
+    std::string column_name(int column) const;
     // What the current row holds in a column (SQLite: the value's own type; PostgreSQL: the
     // column's type, NULL aside).
     enum class Kind { null, integer, real, text, blob };
@@ -159,6 +162,50 @@ public:
 
 private:
     Statement& st_;
+};
+
+// Many rows for one table, written inside a transaction: the seam through which the import writes
+// its rows. On SQLite, a prepared INSERT run per row. On PostgreSQL the rows are gathered and sent
+// with COPY ... FROM STDIN (PgCopy) at the latest before the next statement that could see them or
+// change what they refer to, and before the commit; so a read sees them as on SQLite. `columns`:
+// "a, b, c"; `on_conflict` (an ON CONFLICT clause, or empty) makes each row an upsert.
+//   BulkWriter tags(db, "tags", "game_id, seq, name, value");
+//   tags.add(id).add(seq).add(name).add(value).end_row();
+class BulkWriter {
+public:
+    BulkWriter(Database& db, std::string_view table, std::string_view columns, std::string_view on_conflict = {});
+    ~BulkWriter();
+    BulkWriter(const BulkWriter&) = delete;
+    BulkWriter& operator=(const BulkWriter&) = delete;
+
+    // The row's values, column by column. Texts and blobs are read by end_row() at the latest:
+    // they must stay alive and unchanged until it returns.
+    BulkWriter& add(std::int64_t value);
+    BulkWriter& add(int value) { return add(std::int64_t(value)); }
+    BulkWriter& add(std::uint64_t value) { return add(std::int64_t(value)); }
+    BulkWriter& add(double value);
+    BulkWriter& add(std::string_view text);
+    BulkWriter& add(const char* text) { return add(std::string_view(text)); }
+    BulkWriter& add(const std::string& text) { return add(std::string_view(text)); }
+    BulkWriter& add_blob(std::span<const std::uint8_t> data);
+    BulkWriter& add_null();
+    // NULL for empty text, as Statement::bind_text_or_null.
+    BulkWriter& add_text_or_null(std::string_view text) { return text.empty() ? add_null() : add(text); }
+    // NULL for 0 (an id that names no row).
+    BulkWriter& add_id_or_null(std::int64_t id) { return id ? add(id) : add_null(); }
+    // Ends the row: written now on SQLite, gathered on PostgreSQL.
+    void end_row();
+    // Sends the gathered rows now (those of every writer on the connection, in order). Needed
+    // before a writer is destroyed with rows it still holds, which are otherwise dropped.
+    void flush();
+
+private:
+    int next_column();
+    std::unique_ptr<Statement> insert_;
+    std::unique_ptr<PgCopy> copy_;
+    std::string table_;
+    int columns_ = 0;
+    int column_ = 0;
 };
 
 enum class TransactionKind {

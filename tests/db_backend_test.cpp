@@ -183,6 +183,50 @@ TEST_CASE("PostgreSQL URLs: passwords never shown, parameters renumbered", "[db]
     CHECK(n == 2);
 }
 
+TEST_CASE("PostgreSQL: a malformed URL is reported at once, not tried again", "[db]") {
+    // The message says what is wrong and quotes the URL without its password. Had it been tried
+    // again (the host does not exist: no answer), it would say how often ("tried N times").
+    ::setenv("GOUNKI_PG_RETRY_SECONDS", "30", 1);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"postgresql://ann:s3cret@db.invalid:notaport/club", "the port 'notaport' is not a number from 1 to 65535"},
+        {"postgresql://ann:s3cret@db.invalid:99999/club", "the port '99999' is not a number from 1 to 65535"},
+        {"postgresql://ann:s3cret@db.invalid:0/club", "the port '0' is not a number from 1 to 65535"},
+        {"postgresql://ann:s3cret@db.invalid:5432,db2.invalid:-1/club", "the port '-1' is not a number from 1 to 65535"},
+        {"postgresql://ann:s3cret@db.invalid/club?port=12ab", "the port '12ab' is not a number from 1 to 65535"},
+        {"postgresql://ann:s3cret@db.invalid/club?nosuchoption=1", "invalid URI query parameter: \"nosuchoption\""},
+    };
+    for (const auto& [url, why] : cases) {
+        INFO(url);
+        try {
+            Database d(url, OpenMode::read_write);
+            FAIL("connected through a malformed URL");
+        } catch (const DbError& e) {
+            const std::string what = e.what();
+            INFO(what);
+            CHECK(what.starts_with("cannot open database 'postgresql://ann:***@db.invalid"));
+            CHECK(what.find(why) != std::string::npos);
+            CHECK(what.find("s3cret") == std::string::npos);
+            CHECK(what.find("tried") == std::string::npos);
+            CHECK_FALSE(e.is_connection_lost());
+        }
+    }
+    // A good port is no problem of the URL's: the host that does not exist is what fails.
+    ::setenv("GOUNKI_PG_RETRY_SECONDS", "0", 1);
+    try {
+        Database d("postgresql://ann@db.invalid:65535/club", OpenMode::read_write);
+        FAIL("connected to a host that does not exist");
+    } catch (const DbError& e) {
+        INFO(e.what());
+        CHECK_FALSE(contains(e.what(), "is not a number"));
+        CHECK(e.is_connection_lost());
+    }
+    ::unsetenv("GOUNKI_PG_RETRY_SECONDS");
+    // The command line says the same, with the command's name.
+    const CliRun run = run_gounki("games --db 'postgresql://ann:s3cret@db.invalid:99999/club'");
+    CHECK(run.status == 2);
+    CHECK(run.err == "gounki games: cannot open database 'postgresql://ann:***@db.invalid:99999/club': the port '99999' is not a number from 1 to 65535\n");
+}
+
 TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a read-only connection", "[postgres]") {
     const std::string url = test_server();
     // Nobody listens in an empty folder: tried again for a while (here half a second), then the
@@ -199,18 +243,6 @@ TEST_CASE("PostgreSQL: a server that cannot be reached, a lost connection, a rea
         CHECK(what.find("s3cret") == std::string::npos);
         CHECK(what.find(" (tried 3 times over ") != std::string::npos); // after waits of 0.1 and 0.2 s; 0.4 more passes 0.5
         CHECK(e.is_connection_lost());
-    }
-    // A malformed URL: the message says what is wrong and quotes it without its password. (libpq
-    // reports a bad port only when it tries to connect, so such a URL is tried for the budget.)
-    try {
-        Database d("postgresql://ann:s3cret@db.example:notaport/club", OpenMode::read_write);
-        FAIL("connected through a malformed URL");
-    } catch (const DbError& e) {
-        const std::string what = e.what();
-        INFO(what);
-        CHECK(what.find("cannot open database 'postgresql://ann:***@db.example:notaport/club'") != std::string::npos);
-        CHECK(what.find("s3cret") == std::string::npos);
-        CHECK(what.find("invalid integer value \"notaport\" for connection option \"port\"") != std::string::npos);
     }
     // A server that answers and refuses (no such database) is not tried again.
     try {
@@ -431,4 +463,170 @@ TEST_CASE("gounki copy knows every table of the schema", "[db]") {
     while (tables.step()) schema.emplace_back(tables.get_text(0));
     std::sort(known.begin(), known.end());
     CHECK(schema == known);
+}
+
+namespace {
+
+// Every row `sql` gives, as text: each value with its kind, so that 7 and '7' differ.
+std::string dump(Database& d, const std::string& sql) {
+    Statement st(d, sql);
+    std::string out;
+    while (st.step()) {
+        for (int c = 0; c < st.column_count(); ++c) {
+            switch (st.column_kind(c)) {
+            case Statement::Kind::null: out += "NULL"; break;
+            case Statement::Kind::integer: out += std::to_string(st.get_int64(c)); break;
+            case Statement::Kind::real: out += std::to_string(st.get_double(c)); break;
+            case Statement::Kind::text: out += "'" + st.get_string(c) + "'"; break;
+            case Statement::Kind::blob:
+                out += "x";
+                for (const std::uint8_t b : st.get_blob(c)) out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
+                break;
+            }
+            out += c + 1 < st.column_count() ? "|" : "\n";
+        }
+    }
+    return out;
+}
+
+// Games whose texts hold what COPY's text form must escape, duplicates and prefixes (which the
+// importer looks up in the middle of a batch, so gathered rows must be sent first) and broken games.
+std::vector<db::GameInput> awkward_games() {
+    std::vector<db::GameInput> games = random_games(300, 17, 30);
+    auto odd = game({"c2-d3", "f7-e6"}, "Tab\tAnn", "Back\\slash Bob", db::ResultCode::white_wins, "2024.01.02",
+                    "Line\nbreak\r\nEvent");
+    odd.tags.emplace_back("Site", "\\N");
+    odd.tags.emplace_back("Annotator", "tab\there, backslash \\ and \\x41, newline\n, é ß Σ — \"quoted\" 'single'");
+    odd.tags.emplace_back("Empty", "");
+    odd.tags.emplace_back("Round", "\\.");
+    odd.annotated = "{a \\ comment\twith\ttabs}\n";
+    games.insert(games.begin() + 40, odd);
+    games.insert(games.begin() + 90, games[10]); // a duplicate of a game in the same batch
+    games.insert(games.begin() + 200, games[150]); // ... and of one in an earlier batch
+    auto prefix = games[20];
+    prefix.moves.resize(prefix.moves.size() / 2);
+    prefix.result = db::ResultCode::unknown;
+    games.insert(games.begin() + 25, prefix); // a prefix of an earlier game of its batch
+    auto broken = game({"c2-d3", "f7-e6"}, "Cy", "Di", db::ResultCode::black_wins);
+    broken.status = db::GameStatus::invalid;
+    db::Diagnostic d;
+    d.severity = db::Severity::warning;
+    d.code = "result-contradicts";
+    d.message = "a result\twith a tab\\";
+    d.line = 3;
+    d.column = 7;
+    broken.diagnostics.push_back(d);
+    games.insert(games.begin() + 60, broken);
+    return games;
+}
+
+} // namespace
+
+TEST_CASE("an import into PostgreSQL through COPY stores what SQLite stores, row for row", "[postgres]") {
+    const TempDir dir("copyrows");
+    const std::string file = dir.file("rows.db");
+    const std::string server = fresh_server_database("gounki_copy_rows");
+    const std::vector<db::GameInput> games = awkward_games();
+    std::vector<std::string> reports[2];
+    int side = 0;
+    for (const std::string& path : {file, server}) {
+        db::GameDatabase gdb(path, db::Access::read_write);
+        db::ImportOptions o;
+        o.batch_games = 64; // several batches, index runs merged on the way
+        for (const db::ImportReport& r : import(gdb, games, o))
+            reports[side].push_back(std::string(db::import_action_name(r.action)) + " " + std::to_string(r.game_id) + " " +
+                                    std::to_string(r.other_id) + " " + std::to_string(r.prefix_of.size()) + " " +
+                                    std::to_string(r.has_prefix.size()) + " " + std::to_string(r.same_moves.size()));
+        check_consistent(gdb);
+        ++side;
+    }
+    CHECK(reports[0] == reports[1]);
+    CHECK(std::count_if(reports[0].begin(), reports[0].end(), [](const std::string& r) { return r.starts_with("duplicate"); }) == 2);
+    db::GameDatabase a(file, db::Access::read_only), b(server, db::Access::read_only);
+    for (const std::string sql : {"SELECT * FROM games ORDER BY id", "SELECT * FROM tags ORDER BY game_id, seq",
+                                  "SELECT * FROM diagnostics ORDER BY game_id, seq", "SELECT * FROM players ORDER BY id",
+                                  "SELECT * FROM events ORDER BY id", "SELECT * FROM tree_stats ORDER BY key, move",
+                                  "SELECT * FROM meta WHERE name IN ('next_game_id', 'tree_depth') ORDER BY name",
+                                  "SELECT entries FROM position_runs ORDER BY id",
+                                  "SELECT last_key, seq, first_key, data FROM position_blocks b JOIN position_runs r ON r.id = "
+                                  "b.run_id ORDER BY r.entries, last_key, seq"}) {
+        INFO(sql);
+        const std::string rows = dump(a.sql(), sql);
+        CHECK(rows == dump(b.sql(), sql));
+        CHECK_FALSE(rows.empty());
+    }
+    CHECK(contains(dump(b.sql(), "SELECT value FROM tags WHERE name = 'Annotator'"), "tab\there, backslash \\ and \\x41, newline\n"));
+    CHECK(scalar(b, "SELECT count(*) FROM games") == std::int64_t(games.size()) - 2);
+    // The same answers to searches and the tree.
+    for (std::size_t i = 0; i < games.size(); i += 37) {
+        const Position pos = after(games[i].moves, games[i].moves.size() / 2);
+        const db::GameList la = a.search_position(pos, {}, {}), lb = b.search_position(pos, {}, {});
+        CHECK(la.total == lb.total);
+        CHECK(la.total >= 1);
+        const db::Tree ta = a.tree(pos), tb = b.tree(pos);
+        CHECK(ta.games == tb.games);
+        CHECK(ta.moves.size() == tb.moves.size());
+    }
+}
+
+TEST_CASE("PostgreSQL: rows gathered for COPY are seen by the next read, sent by the commit, dropped by a rollback", "[postgres]") {
+    Database d(test_server(), OpenMode::read_write);
+    make_table(d);
+    d.exec("DROP TABLE IF EXISTS layer_child");
+    d.exec("CREATE TABLE layer_child (parent BIGINT NOT NULL REFERENCES layer_test (id), n BIGINT NOT NULL, PRIMARY KEY (parent, n))");
+    const auto count = [&](const std::string& table) {
+        Statement c(d, "SELECT count(*) FROM " + table);
+        REQUIRE(c.step());
+        return c.get_int64(0);
+    };
+    {
+        db::Transaction tx(d, db::TransactionKind::immediate);
+        db::BulkWriter parents(d, "layer_test", "id, name, score, data");
+        db::BulkWriter children(d, "layer_child", "parent, n", "ON CONFLICT (parent, n) DO NOTHING");
+        const std::vector<std::uint8_t> bytes{0, '\\', '\t', '\n', 0xff};
+        for (int i = 1; i <= 1000; ++i) {
+            parents.add(i).add_text_or_null(i % 2 ? "odd\t\\ \n" : "").add(i / 4.0).add_blob(bytes).end_row();
+            children.add(i).add(1).end_row();
+            children.add(i).add(1).end_row(); // the same key again: the clause keeps the first
+        }
+        // A read of the table sees the rows (sent before it, parents before children).
+        CHECK(count("layer_child") == 1000);
+        CHECK(count("layer_test") == 1000);
+        parents.add(1001).add("late").add(0.5).add_null().end_row();
+        tx.commit();
+    }
+    CHECK(count("layer_test") == 1001);
+    Statement get(d, "SELECT name, score, data FROM layer_test WHERE id = 3");
+    REQUIRE(get.step());
+    CHECK(get.get_text(0) == "odd\t\\ \n");
+    CHECK(get.get_double(1) == 0.75);
+    const auto blob = get.get_blob(2);
+    CHECK(std::vector<std::uint8_t>(blob.begin(), blob.end()) == std::vector<std::uint8_t>{0, '\\', '\t', '\n', 0xff});
+    get.reset();
+    {
+        db::Transaction tx(d, db::TransactionKind::immediate);
+        db::BulkWriter parents(d, "layer_test", "id, name, score, data");
+        parents.add(2000).add("gone").add(1.0).add_null().end_row();
+    } // rolled back: nothing sent
+    CHECK(count("layer_test") == 1001);
+    // A row that breaks a constraint fails the COPY with the server's message, at the commit.
+    {
+        db::Transaction tx(d, db::TransactionKind::immediate);
+        db::BulkWriter parents(d, "layer_test", "id, name, score, data");
+        parents.add(5).add("again").add(1.0).add_null().end_row();
+        try {
+            tx.commit();
+            FAIL("a duplicate id was stored");
+        } catch (const DbError& e) {
+            INFO(e.what());
+            CHECK(contains(e.what(), "copying rows into layer_test"));
+            CHECK(e.sqlstate() == "23505");
+        }
+    }
+    CHECK(count("layer_test") == 1001);
+    // A row of the wrong length is refused before it is gathered.
+    db::BulkWriter parents(d, "layer_test", "id, name, score, data");
+    CHECK_THROWS_WITH(parents.add(1).add("x").end_row(), Catch::Contains("with 2 values, not 4"));
+    CHECK_THROWS_WITH(parents.add(1).add("x").add(1.0).add_null().add(2), Catch::Contains("more than 4 values"));
+    d.exec("DROP TABLE layer_child");
 }

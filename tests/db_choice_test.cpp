@@ -41,9 +41,10 @@ TEST_CASE("a text's fold ignores case, accents, dashes and typographic quotes", 
     CHECK(fold_text("bad \xFF byte") == "bad \xEF\xBF\xBD byte"); // U+FFFD, not a crash
 }
 
-TEST_CASE("name filters match without regard to case or accents", "[db]") {
+TEST_CASE("name filters match without regard to case or accents", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("names.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "names"), Access::read_write);
     const auto r =
         import(db,
                {game({"c2-d3"}, "Hélène Dupré", "Jörg Müller", ResultCode::white_wins, "2020.01.01", "Lyon–Genève Cup"),
@@ -78,9 +79,10 @@ TEST_CASE("name filters match without regard to case or accents", "[db]") {
     CHECK(ids_of(db.search_position(Position::start(), f, {})) == V{a});
 }
 
-TEST_CASE("the command line's name filters ignore case and accents", "[db]") {
+TEST_CASE("the command line's name filters ignore case and accents", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("cli.db");
+    const std::string db = test_database(backend, dir, "cli");
     write_text(dir.file("g.gpn"),
                "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
                "1. c2-d3 1-0\n\n"
@@ -113,9 +115,9 @@ namespace {
 // Five games whose dates, players, events and results each put them in another order.
 struct Sorted {
     TempDir dir;
-    GameDatabase db{dir.file("sort.db"), Access::read_write};
+    GameDatabase db;
     std::vector<std::int64_t> id;
-    Sorted() {
+    explicit Sorted(const std::string& backend) : db(test_database(backend, dir, "sort"), Access::read_write) {
         for (const ImportReport& r :
              import(db,
                     {game({"c2-d3"}, "Zoë", "Bob", ResultCode::draw, "2021.05.01", "Brest Open"),
@@ -139,8 +141,9 @@ struct Sorted {
 
 } // namespace
 
-TEST_CASE("game lists come sorted by date, player, event or result, ties by id, then paged", "[db]") {
-    Sorted s;
+TEST_CASE("game lists come sorted by date, player, event or result, ties by id, then paged", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Sorted s(backend);
     CHECK(s.listed(SortKey::id, false) == s.ids({0, 1, 2, 3, 4}));
     CHECK(s.listed(SortKey::id, true) == s.ids({4, 3, 2, 1, 0}));
     CHECK(s.listed(SortKey::date, false) == s.ids({2, 4, 0, 3, 1})); // the undated game last
@@ -171,9 +174,10 @@ TEST_CASE("game lists come sorted by date, player, event or result, ties by id, 
     CHECK(s.db.game_ids(f) == s.ids({3, 1}));
 }
 
-TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
+TEST_CASE("--sort and --desc on the commands that list or read games", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("cli.db");
+    const std::string db = test_database(backend, dir, "cli");
     write_text(dir.file("g.gpn"),
                "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
                "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
@@ -226,9 +230,10 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db]") {
     CHECK(contains(run_gounki_args({"games", "--db", db, "--sort", "date", "--desc", "--json"}).out, "\"desc\":true"));
 }
 
-TEST_CASE("the --site filter chooses games by their site, without regard to case or accents", "[db][cli]") {
+TEST_CASE("the --site filter chooses games by their site, without regard to case or accents", "[db][cli][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("sites.db");
+    const std::string db = test_database(backend, dir, "sites");
     write_text(dir / "sites.gpn",
                "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
                "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");

@@ -31,9 +31,10 @@ std::string testing_list(const std::vector<std::int64_t>& v) {
 // ---------------------------------------------------------------------------------------------
 // The command line across processes
 
-TEST_CASE("the commands work on a database file, in text and JSON", "[db]") {
+TEST_CASE("the commands work on a database file, in text and JSON", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("cli.db");
+    const std::string db = test_database(backend, dir, "cli");
     const auto games = random_games(30, 8, 20);
     write_gpn(dir.file("g.gpn"), games);
     const CliRun imp = run_gounki_args({"import", "--db", db, "--json", dir.file("g.gpn")});
@@ -92,9 +93,10 @@ std::string json_field(const std::string& json, const std::string& name) {
 
 } // namespace
 
-TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db]") {
+TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("ply.db");
+    const std::string db = test_database(backend, dir, "ply");
     REQUIRE(run_gounki_args({"import", "--db", db, "--quiet", source_path("samples/games/01-deployment-out.gpn").string(),
                              source_path("samples/games/10-gomoku.gpn").string()})
                 .status == 0);
@@ -131,9 +133,10 @@ TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID
     CHECK(contains(run_gounki_args({"board", "--db", db, "--game", "7"}).err, "no game with id 7"));
 }
 
-TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db]") {
+TEST_CASE("an unreadable input file is an I/O error; the other files are still imported", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("io.db");
+    const std::string db = test_database(backend, dir, "io");
     write_gpn(dir.file("ok.gpn"), random_games(5, 9, 10));
     const CliRun r = run_gounki_args({"import", "--db", db, dir.file("missing.gpn"), dir.file("ok.gpn")});
     CHECK(r.status == 2);
@@ -143,7 +146,8 @@ TEST_CASE("an unreadable input file is an I/O error; the other files are still i
     CHECK(run_gounki_args({"import", "--db", db}).status == 2); // no file at all
 }
 
-TEST_CASE("the record fixtures and samples survive import, export and import again", "[db]") {
+TEST_CASE("the record fixtures and samples survive import, export and import again", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     std::vector<std::string> files;
     for (const char* folder : {"/tests/data/records", "/samples"}) {
@@ -153,15 +157,16 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
     }
     write_gpn(dir.file("random.gpn"), random_games(40, 13, 30));
     files.push_back(dir.file("random.gpn"));
-    std::vector<std::string> args = {"import", "--db", dir.file("a.db")};
+    const std::string db_a = test_database(backend, dir, "a"), db_b = test_database(backend, dir, "b");
+    std::vector<std::string> args = {"import", "--db", db_a};
     args.insert(args.end(), files.begin(), files.end());
     const CliRun first = run_gounki_args(args);
     CHECK(first.status <= 1); // the fixtures hold broken games on purpose
-    CHECK(run_gounki_args({"export", "--db", dir.file("a.db"), "-o", dir.file("all.gpn")}).status == 0);
-    const CliRun second = run_gounki_args({"import", "--db", dir.file("b.db"), dir.file("all.gpn")});
+    CHECK(run_gounki_args({"export", "--db", db_a, "-o", dir.file("all.gpn")}).status == 0);
+    const CliRun second = run_gounki_args({"import", "--db", db_b, dir.file("all.gpn")});
     CHECK(second.status <= 1);
 
-    GameDatabase a(dir.file("a.db"), Access::read_only), b(dir.file("b.db"), Access::read_only);
+    GameDatabase a(db_a, Access::read_only), b(db_b, Access::read_only);
     const GameList la = a.list_games({}, {}), lb = b.list_games({}, {});
     REQUIRE(la.total == lb.total);
     CHECK(la.total >= 40);
@@ -199,9 +204,10 @@ TEST_CASE("two processes importing into one database at once both finish and los
     check_consistent(check);
 }
 
-TEST_CASE("an importer killed at any point leaves whole games only, and rerunning completes the import", "[db]") {
+TEST_CASE("an importer killed at any point leaves whole games only, and rerunning completes the import", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("kill.db");
+    const std::string db = test_database(backend, dir, "kill");
     const int total = 1500;
     write_gpn(dir.file("big.gpn"), random_games(total, 41, 40));
     // Kill points: at once, then once the database holds this many games (each run goes on from
@@ -224,11 +230,13 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
         }
         ::kill(pid, SIGKILL);
         CHECK(wait_exit(pid) == 128 + SIGKILL);
-        if (!fs::exists(db)) continue; // killed before it created the file
+        if (!on_postgres(db) && !fs::exists(db)) continue; // killed before it created the file
         GameDatabase check(db, Access::read_write);
-        Statement integrity(check.sql(), "PRAGMA integrity_check");
-        REQUIRE(integrity.step());
-        CHECK(integrity.get_string(0) == "ok");
+        if (!on_postgres(db)) {
+            Statement integrity(check.sql(), "PRAGMA integrity_check");
+            REQUIRE(integrity.step());
+            CHECK(integrity.get_string(0) == "ok");
+        }
         check_consistent(check);
         stored_at_kill.push_back(check.list_games({}, {}).total);
     }
@@ -242,7 +250,7 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
     CHECK(check.list_games({}, {}).total == total);
     check_consistent(check);
     // The indexes a killed import dropped (1,500 games coming) are back.
-    CHECK(scalar(check,
-                 "SELECT count(*) FROM sqlite_master WHERE name IN ('games_white', 'games_black', 'games_event', "
-                 "'games_date')") == 4);
+    const std::string names = "('games_white', 'games_black', 'games_event', 'games_date')";
+    CHECK(scalar(check, on_postgres(db) ? "SELECT count(*) FROM pg_indexes WHERE indexname IN " + names
+                                        : "SELECT count(*) FROM sqlite_master WHERE name IN " + names) == 4);
 }

@@ -20,9 +20,11 @@ namespace {
 // Four games, the first three from the start with c2-d3 or g2-f3.
 struct Fixture {
     TempDir dir;
-    GameDatabase db{dir.file("edit.db"), Access::read_write};
+    GameDatabase db;
     std::vector<ImportReport> r;
-    Fixture() { r = import(db, club_games()); }
+    explicit Fixture(const std::string& backend) : db(test_database(backend, dir, "edit"), Access::read_write) {
+        r = import(db, club_games());
+    }
     std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
     // The tree row of `move` from the start position.
     TreeMove start_move(const std::string& move) {
@@ -55,8 +57,9 @@ std::string gomoku_five(const std::string& result) {
 // ---------------------------------------------------------------------------------------------
 // Editing tags
 
-TEST_CASE("editing a Result moves the game's tree counts and its result filter", "[db][edit]") {
-    Fixture f;
+TEST_CASE("editing a Result moves the game's tree counts and its result filter", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     CHECK(f.start_move("c2-d3").white_wins == 1);
     const auto changes = f.db.edit_tags(f.id(0), {{{"Result", "0-1"}}, {}});
     REQUIRE(changes);
@@ -85,8 +88,9 @@ TEST_CASE("editing a Result moves the game's tree counts and its result filter",
     check_consistent(f.db);
 }
 
-TEST_CASE("editing players, event and date changes the filters and the tree's latest game", "[db][edit]") {
-    Fixture f;
+TEST_CASE("editing players, event and date changes the filters and the tree's latest game", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     CHECK(f.start_move("c2-d3").latest.id == f.id(0)); // 2020 beats 2019
     REQUIRE(f.db.edit_tags(f.id(0), {{{"White", "Zoe Quist"}, {"event", "Autumn Cup"}, {"Date", "2018.03.04"}}, {}}));
     CHECK(ids_of(f.db.list_games(white("zoe"), {})) == std::vector<std::int64_t>{f.id(0)});
@@ -112,8 +116,9 @@ TEST_CASE("editing players, event and date changes the filters and the tree's la
     check_consistent(f.db);
 }
 
-TEST_CASE("other tags are added, changed and removed in their order", "[db][edit]") {
-    Fixture f;
+TEST_CASE("other tags are added, changed and removed in their order", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     const auto tags = [&] {
         std::vector<std::string> out;
         const auto g = f.db.game(f.id(1));
@@ -139,8 +144,9 @@ TEST_CASE("other tags are added, changed and removed in their order", "[db][edit
     CHECK_FALSE(f.db.edit_tags(999, {{{"Annotator", "Ann"}}, {}}));
 }
 
-TEST_CASE("an edit that cannot be made is refused whole, with nothing written", "[db][edit]") {
-    Fixture f;
+TEST_CASE("an edit that cannot be made is refused whole, with nothing written", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     const auto refused = [&](const TagEdit& e, const std::string& why) {
         INFO(why);
         try {
@@ -168,9 +174,10 @@ TEST_CASE("an edit that cannot be made is refused whole, with nothing written", 
 }
 
 TEST_CASE("a Result the final position contradicts is refused; one that settles a contradiction makes the game valid",
-          "[db][edit]") {
+          "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("five.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "five"), Access::read_write);
     std::vector<GameInput> inputs;
     for (parser::GameRecord& r : parser::read_records(gomoku_five("0-1") + gomoku_five("1-0"), "five.gpn"))
         inputs.push_back(game_input(std::move(r)));
@@ -202,9 +209,10 @@ TEST_CASE("a Result the final position contradicts is refused; one that settles 
     check_consistent(db);
 }
 
-TEST_CASE("gounki edit: changes, refusals, an unknown id, JSON", "[db][edit]") {
+TEST_CASE("gounki edit: changes, refusals, an unknown id, JSON", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("cli.db");
+    const std::string db = test_database(backend, dir, "cli");
     write_gpn(dir.file("g.gpn"), {game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::white_wins, "2020.01.02")});
     std::string text;
     for (const char* result : {"0-1", "1-0"}) text += gomoku_five(result);
@@ -261,8 +269,9 @@ TEST_CASE("gounki edit: changes, refusals, an unknown id, JSON", "[db][edit]") {
 // ---------------------------------------------------------------------------------------------
 // Deleting many games
 
-TEST_CASE("deleting several games takes them out of the index, the tree and the judgements, all or none", "[db][edit]") {
-    Fixture f;
+TEST_CASE("deleting several games takes them out of the index, the tree and the judgements, all or none", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     // A game that stays: deleting every game takes another way (the tables emptied at once).
     const std::int64_t kept = import(f.db, {game({"a2-b3"}, "Keep", "Me", ResultCode::unknown)})[0].game_id;
     AnalysisStore store(f.db.sql());
@@ -284,7 +293,8 @@ TEST_CASE("deleting several games takes them out of the index, the tree and the 
     check_consistent(f.db);
 
     // A damaged game among them: the error undoes the deletions before it.
-    f.db.sql().exec("UPDATE games SET moves = x'ff' WHERE id = " + std::to_string(f.id(3)));
+    const std::vector<std::uint8_t> damaged{0xff};
+    Statement(f.db.sql(), "UPDATE games SET moves = ?1 WHERE id = ?2").bind_blob(1, damaged).bind(2, f.id(3)).run();
     const std::vector<std::int64_t> with_damaged = {f.id(1), f.id(3)};
     CHECK_THROWS_AS(f.db.delete_games(with_damaged), DbError);
     CHECK(f.db.game(f.id(1)));
@@ -292,9 +302,10 @@ TEST_CASE("deleting several games takes them out of the index, the tree and the 
     CHECK(scalar(f.db, "SELECT count(*) FROM analyses") == 1);
 }
 
-TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes before deleting more than one", "[db][edit]") {
+TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes before deleting more than one", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("del.db");
+    const std::string db = test_database(backend, dir, "del");
     const auto games = random_games(30, 8, 20);
     write_gpn(dir.file("g.gpn"), games);
     REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
@@ -358,9 +369,10 @@ TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes befor
 // ---------------------------------------------------------------------------------------------
 // The status filter
 
-TEST_CASE("--status chooses valid, partial or invalid games on every command that filters", "[db][edit]") {
+TEST_CASE("--status chooses valid, partial or invalid games on every command that filters", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("status.db");
+    const std::string db = test_database(backend, dir, "status");
     const std::string text = gomoku_five("0-1") + gomoku_five("1-0") +
         "[Game \"Gomoku\"]\n[White \"P\"]\n[Black \"Q\"]\n\n1. h8 h8 2. i8 *\n\n"; // an occupied point: partial
     {
@@ -419,9 +431,10 @@ void set_tag(GameInput& g, const std::string& name, const std::string& value) {
 
 } // namespace
 
-TEST_CASE("import --replace puts a corrected game in place of the stored one, same id, judgements gone", "[db][edit]") {
+TEST_CASE("import --replace puts a corrected game in place of the stored one, same id, judgements gone", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("replace.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "replace"), Access::read_write);
     const std::string file = dir.file("club.gpn");
     const auto games = long_games(3, 21, file);
     REQUIRE(games.size() == 3);
@@ -490,9 +503,10 @@ TEST_CASE("import --replace puts a corrected game in place of the stored one, sa
     check_consistent(db);
 }
 
-TEST_CASE("gounki import --replace reports the games replaced, in text and JSON", "[db][edit]") {
+TEST_CASE("gounki import --replace reports the games replaced, in text and JSON", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    const std::string db = dir.file("r.db");
+    const std::string db = test_database(backend, dir, "r");
     auto games = random_games(4, 5, 20);
     write_gpn(dir.file("club.gpn"), games);
     REQUIRE(run_gounki_args({"import", "--db", db, dir.file("club.gpn")}).status == 0);
@@ -517,7 +531,7 @@ TEST_CASE("gounki import --replace reports the games replaced, in text and JSON"
 
     // Standard input is no place: other games read from it at the same lines replace nothing.
     write_gpn(dir.file("other.gpn"), random_games(2, 99, 20));
-    const std::string stdin_db = dir.file("stdin.db");
+    const std::string stdin_db = test_database(backend, dir, "stdin");
     REQUIRE(run_shell(gounki_command() + " import --db " + shell_quoted(stdin_db) + " - < " + shell_quoted(dir.file("club.gpn")))
                 .status == 0);
     const CliRun piped = run_shell(gounki_command() + " import --replace --db " + shell_quoted(stdin_db) + " - < " +

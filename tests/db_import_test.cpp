@@ -29,10 +29,11 @@ struct GamesAfter {
 
 } // namespace
 
-TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an import stores nothing twice", "[db]") {
+TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an import stores nothing twice", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
     TempDir dir;
-    GameDatabase db(dir.file("dup.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "dup"), Access::read_write);
     auto first = game({"c2-d3", "f7-e6", "g2-f3"}, "Ann", "Bob", ResultCode::white_wins);
     first.source_file = dir.file("a.gpn");
     first.source_line = 1;
@@ -97,10 +98,11 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     check_consistent(db);
 }
 
-TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is flagged both ways", "[db]") {
+TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is flagged both ways", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
     TempDir dir;
-    GameDatabase db(dir.file("prefix.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "prefix"), Access::read_write);
     const std::vector<std::string> full = {"c2-d3", "f7-e6", "g2-f3", "b7-a6", "b2-c2"};
     const std::vector<std::string> part(full.begin(), full.begin() + 3);
 
@@ -161,9 +163,10 @@ TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is 
     check_consistent(db);
 }
 
-TEST_CASE("broken games are stored as partial with their diagnostics unless rejected", "[db]") {
+TEST_CASE("broken games are stored as partial with their diagnostics unless rejected", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("broken.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "broken"), Access::read_write);
     auto broken = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::unknown);
     broken.status = GameStatus::partial;
     broken.diagnostics = {{Severity::error, "illegal-move", 3, 7, "c2-c5 is not a legal move"},
@@ -190,9 +193,10 @@ TEST_CASE("broken games are stored as partial with their diagnostics unless reje
     CHECK(db.search_position(after(g->moves, 2), {}, {}).total == 1);
 }
 
-TEST_CASE("many small batches make many index runs, merged as they pile up, and every position stays found", "[db]") {
+TEST_CASE("many small batches make many index runs, merged as they pile up, and every position stays found", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("runs.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "runs"), Access::read_write);
     ImportOptions small;
     small.batch_games = 7;
     const auto games = random_games(120, 11, 30);
@@ -206,13 +210,14 @@ TEST_CASE("many small batches make many index runs, merged as they pile up, and 
 }
 
 TEST_CASE("a large import builds the lookup indexes at its end; without them queries are right, and a write open builds them",
-          "[db]") {
+          "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const auto games = random_games(1200, 9, 30);
-    const auto lookup_indexes = [](GameDatabase& db) {
-        return scalar(db,
-                      "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
-                      "('games_white', 'games_black', 'games_event', 'games_date')");
+    const auto lookup_indexes = [&](GameDatabase& db) {
+        const std::string names = "('games_white', 'games_black', 'games_event', 'games_date')";
+        return scalar(db, backend == "sqlite" ? "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN " + names
+                                              : "SELECT count(*) FROM pg_indexes WHERE indexname IN " + names);
     };
     std::vector<GameFilter> filters(4);
     filters[0].white = "2";
@@ -224,7 +229,7 @@ TEST_CASE("a large import builds the lookup indexes at its end; without them que
         for (const GameFilter& f : filters) t.push_back(db.list_games(f, {}).total);
         return t;
     };
-    GameDatabase plain(dir.file("plain.db"), Access::read_write);
+    GameDatabase plain(test_database(backend, dir, "plain"), Access::read_write);
     {
         Importer importer(plain, {});
         for (const GameInput& g : games) importer.add(g);
@@ -234,7 +239,7 @@ TEST_CASE("a large import builds the lookup indexes at its end; without them que
     const auto expected = totals(plain);
     CHECK(expected[0] > 0);
     CHECK(expected[0] < 1200);
-    const std::string path = dir.file("bulk.db");
+    const std::string path = test_database(backend, dir, "bulk");
     {
         GameDatabase bulk(path, Access::read_write);
         ImportOptions o;

@@ -23,10 +23,10 @@ namespace {
 // Four games: two reach the same position by different move orders.
 struct Fixture {
     TempDir dir;
-    GameDatabase db{dir.file("q.db"), Access::read_write};
+    GameDatabase db;
     std::vector<ImportReport> r;
     std::vector<Move> a_moves;
-    Fixture() {
+    explicit Fixture(const std::string& backend) : db(test_database(backend, dir, "q"), Access::read_write) {
         r = import(db, club_games());
         a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
     }
@@ -41,8 +41,9 @@ std::vector<std::int64_t> ids_of(const GameList& l) {
 
 } // namespace
 
+// The count is kept between calls on SQLite (PostgreSQL counts each time).
 TEST_CASE("the count of every game follows imports and deletions of any connection", "[db]") {
-    Fixture f;
+    Fixture f("sqlite");
     CHECK(f.db.list_games({}, {1, 0}).total == 4);
     CHECK(f.db.list_games({}, {1, 0}).total == 4); // kept
     {
@@ -58,8 +59,9 @@ TEST_CASE("the count of every game follows imports and deletions of any connecti
     CHECK(f.db.list_games({}, {}).games.size() == 7);
 }
 
-TEST_CASE("games are listed with tag filters and paging", "[db]") {
-    Fixture f;
+TEST_CASE("games are listed with tag filters and paging", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     CHECK(f.db.list_games({}, {}).total == 4);
     GameFilter by_white;
     by_white.white = "ann";
@@ -93,8 +95,9 @@ TEST_CASE("games are listed with tag filters and paging", "[db]") {
     CHECK(f.db.list_games({}, {10, 10}).games.empty());
 }
 
-TEST_CASE("exact position search finds a position whatever the move order, with filters and paging", "[db]") {
-    Fixture f;
+TEST_CASE("exact position search finds a position whatever the move order, with filters and paging", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     const Position pos = after(f.a_moves, 4);
     const GameList all = f.db.search_position(pos, {}, {});
     CHECK(ids_of(all) == std::vector<std::int64_t>{f.id(0), f.id(1)});
@@ -120,9 +123,10 @@ TEST_CASE("exact position search finds a position whatever the move order, with 
     CHECK(f.db.search_position(AnyPosition::start(GameKind::gomoku), {}, {}).total == 0);
 }
 
-TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by position, in the tree, and deleted", "[db][stones]") {
+TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by position, in the tree, and deleted", "[db][stones][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("stones.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "stones"), Access::read_write);
     const std::string text =
         "[Game \"Gomoku\"]\n[White \"W1\"]\n[Black \"B1\"]\n[Date \"2026.01.02\"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 "
         "0-1\n\n"
@@ -193,9 +197,10 @@ TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by positio
     check_consistent(db);
 }
 
-TEST_CASE("comments, NAGs and variations come back with the game they were imported with", "[db]") {
+TEST_CASE("comments, NAGs and variations come back with the game they were imported with", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("notes.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "notes"), Access::read_write);
     const std::string text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n{Before} 1. c2-d3! {good} (1. e2-f3 $14) 1... f7-e6?? *\n\n"
                              "[White \"Cy\"]\n[Black \"Di\"]\n\n1. c2-d3 f7-e6 *\n";
     std::vector<GameInput> inputs;
@@ -222,8 +227,9 @@ TEST_CASE("comments, NAGs and variations come back with the game they were impor
     CHECK(plain.main.plies.at(0).move == g->moves.at(0));
 }
 
-TEST_CASE("pattern search tests every position of every game, with filters", "[db]") {
-    Fixture f;
+TEST_CASE("pattern search tests every position of every game, with filters", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     const auto search = [&](const std::string& text, const GameFilter& filter = {}) {
         return f.db.search_pattern(std::get<Pattern>(Pattern::parse(text)), filter, {});
     };
@@ -244,9 +250,10 @@ TEST_CASE("pattern search tests every position of every game, with filters", "[d
     CHECK(search("b").total == 4);
 }
 
-TEST_CASE("pattern search over random games agrees with replaying them one by one", "[db]") {
+TEST_CASE("pattern search over random games agrees with replaying them one by one", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("pat.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "pat"), Access::read_write);
     const auto games = random_games(150, 21, 50);
     import(db, games);
     for (const char* text : {"#[Wn3]>=1", "e4=W d5=B", "Bp<=12 #[n2]>=3", "Wr>=8 Ws>=8 #W<=10",
@@ -275,8 +282,9 @@ TEST_CASE("pattern search over random games agrees with replaying them one by on
     }
 }
 
-TEST_CASE("the opening tree counts moves, results and the latest game, deep and shallow", "[db]") {
-    Fixture f;
+TEST_CASE("the opening tree counts moves, results and the latest game, deep and shallow", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     const Tree start = f.db.tree(Position::start());
     CHECK(start.games == 4);
     REQUIRE(start.moves.size() == 3);
@@ -303,9 +311,10 @@ TEST_CASE("the opening tree counts moves, results and the latest game, deep and 
     CHECK(f.db.tree(after(line_of({"e2-f3"}), 1)).games == 0);
 }
 
-TEST_CASE("the tree agrees with counting the games by hand over a random collection", "[db]") {
+TEST_CASE("the tree agrees with counting the games by hand over a random collection", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("tree.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "tree"), Access::read_write);
     const auto games = random_games(300, 5, 8);
     ImportOptions o;
     o.batch_games = 64;
@@ -327,9 +336,10 @@ TEST_CASE("the tree agrees with counting the games by hand over a random collect
     }
 }
 
-TEST_CASE("one game comes back with its tags, start, moves, source and diagnostics", "[db]") {
+TEST_CASE("one game comes back with its tags, start, moves, source and diagnostics", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
-    GameDatabase db(dir.file("show.db"), Access::read_write);
+    GameDatabase db(test_database(backend, dir, "show"), Access::read_write);
     auto g = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::white_wins, "2024.02.03");
     g.tags.emplace_back("Annotator", "Zed");
     g.tags.emplace_back("Round", "4");
@@ -363,8 +373,9 @@ TEST_CASE("one game comes back with its tags, start, moves, source and diagnosti
     CHECK_FALSE(db.game(999));
 }
 
-TEST_CASE("deleting a game removes it from the index, the tree and the lists", "[db]") {
-    Fixture f;
+TEST_CASE("deleting a game removes it from the index, the tree and the lists", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    Fixture f(backend);
     // Game 0 is the latest game of c2-d3 from the start; after it goes, game 2 is.
     REQUIRE(f.db.delete_game(f.id(0)));
     CHECK_FALSE(f.db.delete_game(f.id(0)));

@@ -331,9 +331,10 @@ TEST_CASE("a read-only database answers queries and refuses writes without chang
     CHECK(slurp(path) == before);
 }
 
-TEST_CASE("gounki dbbench imports its games into a database that answers for all of them", "[db]") {
+TEST_CASE("gounki dbbench imports its games into a database that answers for all of them", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
     const TempDir dir("dbbench");
-    const std::string db = (dir / "bench.db").string();
+    const std::string db = test_database(backend, dir, "bench");
     const CliRun run = run_gounki("dbbench --games 300 --plies 30 --seed 7 --searches 4 --json --keep --db " + shell_quoted(db));
     REQUIRE(run.status == 0);
     const auto field = [&](const std::string& name) { return std::stoll(between(run.out, "\"" + name + "\":", ",")); };
@@ -347,4 +348,13 @@ TEST_CASE("gounki dbbench imports its games into a database that answers for all
     CHECK(games.status == 0);
     CHECK(contains(games.out, "\"total\":300"));
     CHECK(field("index_entries") >= 300 * 2);
+    CHECK(field("file_bytes") > 300 * 100);
+    if (on_postgres(db)) {
+        // The tables' size, and the whole database's (catalogs included) beside it.
+        CHECK(field("database_bytes") > field("file_bytes"));
+        // A server's database is kept, not emptied: a second run into it is refused.
+        const CliRun again = run_gounki("dbbench --games 10 --db " + shell_quoted(db));
+        CHECK(again.status == 2);
+        CHECK(contains(again.err, "holds games already: dbbench needs an empty one"));
+    }
 }

@@ -15,6 +15,7 @@
 
 #include "db/codec.hpp"
 #include "db/position_index.hpp"
+#include "db/postgres.hpp"
 #include "db/random_games.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
@@ -448,6 +449,39 @@ std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameI
 void write_gpn(const std::string& path, const std::vector<db::GameInput>& games) {
     std::ofstream out(path, std::ios::binary);
     for (const db::GameInput& g : games) parser::write_record(out, db::game_record(g));
+}
+
+std::vector<std::string> test_backends() {
+    // No check here: a failure inside GENERATE leaves Catch without a generator. Where a server is
+    // required and missing, test_database fails the test on its PostgreSQL run.
+    const char* url = std::getenv("GOUNKI_TEST_PG");
+    const char* required = std::getenv("GOUNKI_TEST_PG_REQUIRED");
+    if ((url && db::is_postgres_url(url)) || (required && std::string(required) == "1")) return {"sqlite", "postgresql"};
+    return {"sqlite"};
+}
+
+bool on_postgres(const std::string& path) { return db::is_postgres_url(path); }
+
+std::string test_database(const std::string& backend, const TempDir& dir, const std::string& name) {
+    if (backend == "sqlite") return dir.file(name + ".db");
+    REQUIRE(backend == "postgresql");
+    const char* env = std::getenv("GOUNKI_TEST_PG");
+    INFO("GOUNKI_TEST_PG is not set: run the [both] tests on PostgreSQL through scripts/with-postgres.sh (ctest -R postgres)");
+    REQUIRE((env && db::is_postgres_url(env)));
+    const std::string url = env;
+    // One database per call: the process id and a counter keep the names apart.
+    static int made = 0;
+    std::string db_name = "gounki_t" + std::to_string(::getpid()) + "_" + std::to_string(++made) + "_";
+    for (char c : name) db_name += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '_';
+    {
+        db::Database admin(url, db::OpenMode::read_write);
+        admin.exec("DROP DATABASE IF EXISTS " + db_name);
+        admin.exec("CREATE DATABASE " + db_name);
+    }
+    const std::size_t slash = url.find('/', url.find("://") + 3);
+    REQUIRE(slash != std::string::npos);
+    const std::size_t query = url.find('?', slash);
+    return url.substr(0, slash + 1) + db_name + (query == std::string::npos ? "" : url.substr(query));
 }
 
 std::int64_t scalar(db::GameDatabase& db, const std::string& sql) {

@@ -191,6 +191,21 @@ parser::Line random_line(std::mt19937& rng, Position pos, int max_plies, const R
 // ---------------------------------------------------------------------------------------------
 // The database
 
+// The backends a database test runs on, for GENERATE(from_range(test_backends())): "sqlite" always;
+// "postgresql" too when $GOUNKI_TEST_PG names a server (scripts/with-postgres.sh sets it). The
+// postgres ctest entry runs the tests tagged [both] with $GOUNKI_TEST_PG_REQUIRED=1: there a missing
+// server fails the test rather than leaving PostgreSQL out.
+std::vector<std::string> test_backends();
+// A new, empty database on `backend` for one test: the file `name`.db in `dir`, or a database of
+// its own on the test server (a URL, with the server's credentials).
+std::string test_database(const std::string& backend, const TempDir& dir, const std::string& name);
+// In a test body: runs the rest of the test once per backend, `name` naming it ("sqlite", ...).
+#define GOUNKI_EACH_BACKEND(name)                                                                  \
+    const std::string name = GENERATE(from_range(::gounki::test::test_backends()));                \
+    INFO("on " << name)
+// Whether `path` names a PostgreSQL database.
+bool on_postgres(const std::string& path);
+
 // A Gounki game from the start with the usual tags.
 db::GameInput game(const std::vector<std::string>& moves, const std::string& white, const std::string& black,
                    db::ResultCode result, const std::string& date = "", const std::string& event = "Test event");
