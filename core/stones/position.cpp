@@ -96,6 +96,17 @@ std::string_view place_error_text(PlaceError e) {
     return "?";
 }
 
+std::string occupied_text(const StonePosition& pos, int point) {
+    return "the point " + point_name(point) + " is occupied by a " + (pos.at(point) == Stone::black ? "black" : "white") +
+        " stone";
+}
+
+std::string game_over_text(const StonePosition& pos) {
+    return "the game is already over: " +
+        (pos.outcome() == Outcome::draw ? std::string("the board is full")
+                                        : std::string(pos.outcome() == Outcome::black_wins ? "Black" : "White") + " made five");
+}
+
 bool is_stone_position_text(std::string_view text) {
     text = trim(text);
     return parse_game_kind(text.substr(0, text.find(' ')), Family::stones).has_value();

@@ -44,6 +44,11 @@ namespace gounki::stones {
 // Why a placement is not legal.
 enum class PlaceError : std::uint8_t { none, off_board, occupied, double_three, game_over, double_four, overline };
 std::string_view place_error_text(PlaceError e);
+class StonePosition;
+// "the point h8 is occupied by a black stone": what readers say of a stone played on another.
+std::string occupied_text(const StonePosition& pos, int point);
+// "the game is already over: Black made five" (or "...: the board is full") for a finished game.
+std::string game_over_text(const StonePosition& pos);
 
 // What play() changed, kept by the caller for undo().
 struct StoneUndo {

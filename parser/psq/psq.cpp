@@ -260,16 +260,10 @@ bool Builder::replay(stones::StonePosition& pos) {
         const int point = stones::point_from_top_left(m.x - 1, m.y - 1, size);
         const std::string name = stones::point_name(point);
         if (pos.game_over())
-            return fail("move-after-end",
-                        "(" + name + ") the game is already over: " +
-                            (pos.outcome() == Outcome::draw
-                                 ? std::string("the board is full")
-                                 : std::string(pos.outcome() == Outcome::black_wins ? "Black" : "White") + " made five"));
+            return fail("move-after-end", "(" + name + ") " + stones::game_over_text(pos));
         if (const stones::PlaceError e = pos.check(Move::placement(point)); e != stones::PlaceError::none) {
             if (e == stones::PlaceError::occupied)
-                return fail("illegal-move",
-                            "the point " + name + " is occupied by a " +
-                                (pos.at(point) == stones::Stone::black ? "black" : "white") + " stone");
+                return fail("illegal-move", stones::occupied_text(pos, point));
             return fail("illegal-move", name + ": " + std::string(stones::place_error_text(e)));
         }
         stones::StoneUndo undo;

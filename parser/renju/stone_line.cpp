@@ -35,16 +35,11 @@ bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves
         if (m.point == stones::no_point) return fail("illegal-move", m.why);
         const std::string name = stones::point_name(m.point);
         if (pos.game_over())
-            return fail("move-after-end",
-                        "(" + name + ") the game is already over: " +
-                            (pos.outcome() == Outcome::draw
-                                 ? std::string("the board is full")
-                                 : std::string(pos.outcome() == Outcome::black_wins ? "Black" : "White") + " made five"));
+            return fail("move-after-end", "(" + name + ") " + stones::game_over_text(pos));
         if (!pos.on_board(m.point)) return fail("illegal-move", name + " is off the board");
         if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
             if (e == stones::PlaceError::occupied)
-                return fail("illegal-move", "the point " + name + " is occupied by a " +
-                                                (pos.at(m.point) == stones::Stone::black ? "black" : "white") + " stone");
+                return fail("illegal-move", stones::occupied_text(pos, m.point));
             return fail("illegal-move", (m.written == name ? "" : name + ": ") + std::string(stones::place_error_text(e)));
         }
         stones::StoneUndo undo;

@@ -309,8 +309,7 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
     if (e != stones::PlaceError::none) {
         std::string why(stones::place_error_text(e));
         if (e == stones::PlaceError::occupied)
-            why = "the point " + name + " is occupied by a " + (pos.at(point) == stones::Stone::black ? "black" : "white") +
-                " stone";
+            why = stones::occupied_text(pos, point);
         else if (e == stones::PlaceError::double_three) why = name + " makes two free threes at once: a forbidden double-three";
         report_move(Severity::error, "illegal-move", *m, ply, why);
         return false;
