@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/read_clock.hpp"
 #include "core/gounki/movegen.hpp"
 #include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
@@ -171,20 +172,8 @@ int main(int argc, char** argv) {
     std::istringstream in(text);
     RecordReader reader(in, "bench");
     GameRecord g;
-    long read = 0, valid = 0, moves = 0;
-    const std::clock_t c0 = std::clock();
-    const auto t0 = std::chrono::steady_clock::now();
-    while (skip ? reader.skip(&g) : reader.next(g)) {
-        ++read;
-        valid += g.status == GameStatus::valid;
-        moves += long(g.main.plies.size());
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::printf("%s %ld games (%ld valid, %ld moves), %.1f MB\n", skip ? "skipped (syntax only)" : "read", read, valid, moves,
-                text.size() / 1e6);
-    std::printf("wall %.3f s: %.0f games/s, %.1f MB/s\n", s, read / s, text.size() / 1e6 / s);
-    // On a shared machine the process CPU time is the fairer figure for one thread.
-    std::printf("cpu  %.3f s: %.0f games/s, %.1f MB/s\n", cpu, read / cpu, text.size() / 1e6 / cpu);
-    return valid == read ? 0 : 1;
+    bench::ReadClock clock;
+    while (skip ? reader.skip(&g) : reader.next(g)) clock.count(g);
+    clock.report(skip ? "skipped (syntax only)" : "read", double(text.size()));
+    return clock.valid == clock.read ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/read_clock.hpp"
 #include "core/stones/position.hpp"
 #include "parser/psq/psq.hpp"
 
@@ -87,23 +88,13 @@ int main(int argc, char** argv) {
             std::ofstream(std::filesystem::path(write_dir) / (std::to_string(i + 1) + ".psq"), std::ios::binary) << files[i];
         std::printf("written to %s\n", write_dir.c_str());
     }
-    long read = 0, valid = 0, moves = 0;
     GameRecord g;
-    const std::clock_t c0 = std::clock();
-    const auto t0 = std::chrono::steady_clock::now();
+    bench::ReadClock clock;
     for (const std::string& text : files) {
         std::istringstream in(text);
         PsqReader reader(in, "bench.psq");
-        while (reader.next(g)) {
-            ++read;
-            valid += g.status == GameStatus::valid;
-            moves += long(g.main.plies.size());
-        }
+        while (reader.next(g)) clock.count(g);
     }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::printf("read %ld games (%ld valid, %ld moves), %.1f MB\n", read, valid, moves, bytes / 1e6);
-    std::printf("wall %.3f s: %.0f games/s, %.1f MB/s\n", s, read / s, bytes / 1e6 / s);
-    std::printf("cpu  %.3f s: %.0f games/s, %.1f MB/s\n", cpu, read / cpu, bytes / 1e6 / cpu);
-    return valid == read ? 0 : 1;
+    clock.report("read", double(bytes));
+    return clock.valid == clock.read ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/read_clock.hpp"
 #include "core/stones/position.hpp"
 #include "parser/renju/renjunet.hpp"
 
@@ -100,21 +101,11 @@ int main(int argc, char** argv) {
         std::ofstream(write_file, std::ios::binary) << text;
         std::printf("written to %s\n", write_file.c_str());
     }
-    long read = 0, valid = 0, moves = 0;
     GameRecord g;
-    const std::clock_t c0 = std::clock();
-    const auto t0 = std::chrono::steady_clock::now();
+    bench::ReadClock clock;
     std::istringstream in(text);
     RenjuNetReader reader(in, "bench.rif");
-    while (reader.next(g)) {
-        ++read;
-        valid += g.status == GameStatus::valid;
-        moves += long(g.main.plies.size());
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::printf("read %ld games (%ld valid, %ld moves), %.1f MB\n", read, valid, moves, text.size() / 1e6);
-    std::printf("wall %.3f s: %.0f games/s, %.1f MB/s\n", s, read / s, text.size() / 1e6 / s);
-    std::printf("cpu  %.3f s: %.0f games/s, %.1f MB/s\n", cpu, read / cpu, text.size() / 1e6 / cpu);
-    return valid == read ? 0 : 1;
+    while (reader.next(g)) clock.count(g);
+    clock.report("read", double(text.size()));
+    return clock.valid == clock.read ? 0 : 1;
 }
