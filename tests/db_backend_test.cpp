@@ -698,6 +698,7 @@ TEST_CASE("a password in a PostgreSQL URL is never printed by any command", "[db
     const std::string url = "postgresql://u:secret@127.0.0.1:1/db";
     const std::string query_url = "postgresql://u@127.0.0.1:1/db?password=secret";
     write_text(dir / "one.gpn", "1. c2-d3 f7-e6 *\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", dir.file("src.db"), dir.file("one.gpn")}).status == 0);
     ::setenv("GOUNKI_PG_RETRY_SECONDS", "0", 1);
     const std::vector<std::vector<std::string>> commands{
         {"import", dir.file("one.gpn"), "--db"},
@@ -707,7 +708,7 @@ TEST_CASE("a password in a PostgreSQL URL is never printed by any command", "[db
         {"jobs", "--db"},
         {"jobs", "--retry-failed", "--db"},
         {"copy", "--to", dir.file("copy.db"), "--from"},
-        {"copy", "--from", dir.file("copy.db"), "--to"},
+        {"copy", "--from", dir.file("src.db"), "--to"},
     };
     for (const std::string& u : {url, query_url}) {
         for (std::vector<std::string> args : commands) {
