@@ -630,3 +630,100 @@ TEST_CASE("PostgreSQL: rows gathered for COPY are seen by the next read, sent by
     CHECK_THROWS_WITH(parents.add(1).add("x").add(1.0).add_null().add(2), Catch::Contains("more than 4 values"));
     d.exec("DROP TABLE layer_child");
 }
+
+namespace {
+
+// What a command would change on `url`: the meta rows, the tables, and the rows of games, jobs
+// and judgements.
+std::string fingerprint(const std::string& url) {
+    Database d(url, OpenMode::read_only);
+    std::string s;
+    for (const char* sql : {"SELECT string_agg(name || '=' || value::text, ',' ORDER BY name) FROM meta",
+                            "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = current_schema()",
+                            "SELECT count(*)::text FROM games", "SELECT count(*)::text FROM analyses",
+                            "SELECT string_agg(id || ':' || state || ':' || attempts, ',' ORDER BY id) FROM jobs"}) {
+        Statement st(d, sql);
+        REQUIRE(st.step());
+        s += st.get_string(0) + "\n";
+    }
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("PostgreSQL: a database from a newer gounki is refused by every command, nothing written", "[postgres]") {
+    const TempDir dir("newerpg");
+    const std::string url = fresh_server_database("gounki_newer");
+    const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/";
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", url, games + "10-gomoku.gpn"}).status == 0);
+    REQUIRE(run_gounki_args({"analyze", "1", "--nodes", "2000", "--queue", "--db", url}).status == 0);
+    {
+        Database d(url, OpenMode::read_write);
+        d.exec("UPDATE meta SET value = 99 WHERE name = 'schema_version'");
+    }
+    const std::string before = fingerprint(url);
+    REQUIRE(contains(before, "schema_version=99"));
+    const std::vector<std::vector<std::string>> commands{
+        {"import", games + "04-club-evening.gpn"},
+        {"games"},
+        {"show", "1"},
+        {"analyze", "1", "--nodes", "2000"},
+        {"analyze", "--all", "--nodes", "2000", "--queue", "--force"},
+        {"worker", "--exit-when-empty"},
+        {"jobs"},
+        {"jobs", "--retry-failed"},
+        {"delete", "1"},
+    };
+    for (std::vector<std::string> args : commands) {
+        args.insert(args.end(), {"--db", url});
+        const CliRun r = run_gounki_args(args);
+        INFO(args[0] << " " << args[1] << ": " << r.out << r.err);
+        CHECK(r.status == 2);
+        CHECK(contains(r.err, "was written by a newer gounki (schema version 99; this gounki knows up to "));
+        CHECK(contains(r.err, "): refusing to use it"));
+        CHECK(r.out.empty());
+    }
+    const CliRun copied = run_gounki_args({"copy", "--from", url, "--to", dir.file("copy.db")});
+    INFO(copied.err);
+    CHECK(copied.status == 2);
+    CHECK(contains(copied.err, "was written by a newer gounki (schema version 99"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("copy.db")));
+    CHECK(fingerprint(url) == before);
+}
+
+TEST_CASE("a password in a PostgreSQL URL is never printed by any command", "[db]") {
+    // Nobody listens on port 1: every command fails to connect (at once: no retries) and says so
+    // with the URL, its password replaced by ***.
+    const TempDir dir("secret");
+    const std::string url = "postgresql://u:secret@127.0.0.1:1/db";
+    const std::string query_url = "postgresql://u@127.0.0.1:1/db?password=secret";
+    write_text(dir / "one.gpn", "1. c2-d3 f7-e6 *\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", dir.file("src.db"), dir.file("one.gpn")}).status == 0);
+    ::setenv("GOUNKI_PG_RETRY_SECONDS", "0", 1);
+    const std::vector<std::vector<std::string>> commands{
+        {"import", dir.file("one.gpn"), "--db"},
+        {"games", "--db"},
+        {"analyze", "--all", "--queue", "--db"},
+        {"worker", "--exit-when-empty", "--db"},
+        {"jobs", "--db"},
+        {"jobs", "--retry-failed", "--db"},
+        {"copy", "--to", dir.file("copy.db"), "--from"},
+        {"copy", "--from", dir.file("src.db"), "--to"},
+    };
+    for (const std::string& u : {url, query_url}) {
+        for (std::vector<std::string> args : commands) {
+            args.push_back(u);
+            const CliRun r = run_gounki_args(args);
+            INFO(args[0] << " " << u << ": " << r.out << r.err);
+            CHECK(r.status != 0);
+            CHECK_FALSE(contains(r.out + r.err, "secret"));
+            CHECK(contains(r.err, u == url ? "postgresql://u:***@127.0.0.1:1/db" : "password=***"));
+        }
+    }
+    // The same URL from the environment.
+    const CliRun env = run_shell("GOUNKI_DB=" + shell_quoted(url) + " " + gounki_command() + " jobs");
+    CHECK(env.status == 2);
+    CHECK_FALSE(contains(env.out + env.err, "secret"));
+    CHECK(contains(env.err, "postgresql://u:***@127.0.0.1:1/db"));
+    ::unsetenv("GOUNKI_PG_RETRY_SECONDS");
+}

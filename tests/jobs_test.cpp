@@ -10,6 +10,7 @@
 #include "db/sqlite.hpp"
 
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -165,6 +166,58 @@ void killed_worker(const std::string& url, const TempDir& dir) {
     check_judged_once(url, 1);
 }
 
+// A worker whose lease another claim takes while it judges (the test hands the job over and lets
+// the lease run out, as a worker cut off for longer than its lease would find): it stores nothing
+// and reports the job lost; the next worker judges the game, once.
+void lost_lease(const std::string& url, const TempDir& dir) {
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const std::string engine = slow_engine(dir, 3);
+    REQUIRE(gounki_on(url, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").status == 0);
+    const pid_t a = spawn_gounki({"worker", "--db", url, "--max-jobs", "1", "--lease", "3", "--json"}, dir.file("lost.out"),
+                                 dir.file("lost.err"));
+    REQUIRE(wait_until(url, "SELECT count(*) FROM jobs WHERE state = 'running'", 1));
+    {
+        db::Database d(url, db::OpenMode::read_write);
+        d.exec("UPDATE jobs SET lease_owner = 'another', lease_token = 'taken', lease_expiry = 0");
+    }
+    CHECK(wait_exit(a) == 0);
+    const std::string out = slurp(dir / "lost.out"), err = slurp(dir / "lost.err");
+    INFO(out << err);
+    CHECK(lines_with(out, "\"outcome\":\"lost\"").size() == 1);
+    CHECK(lines_with(out, "\"outcome\":\"done\"").empty());
+    CHECK(contains(out, "\"lost\":1,"));
+    CHECK(contains(err, "job 1 game 1: the lease ran out and another worker has the job"));
+    CHECK(ask(url, "SELECT count(*) FROM analyses") == 0);
+    CHECK(ask(url, "SELECT count(*) FROM jobs WHERE state = 'running' AND lease_token = 'taken'") == 1);
+    const CliRun b = gounki_on(url, "worker --exit-when-empty --json");
+    INFO(b.out << b.err);
+    CHECK(b.status == 0);
+    CHECK(lines_with(b.out, "\"outcome\":\"done\"").size() == 1);
+    CHECK(ask(url, "SELECT attempts FROM jobs") == 2); // the lost claim, then this one
+    check_judged_once(url, 1);
+}
+
+// A worker without --exit-when-empty waits for work: a job queued after it started is judged, and
+// SIGTERM then stops it cleanly (exit 0, nothing given back, nothing half-stored).
+void waiting_worker(const std::string& url, const TempDir& dir) {
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const pid_t w = spawn_gounki({"worker", "--db", url, "--poll", "0.1", "--json"}, dir.file("wait.out"), dir.file("wait.err"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(700)); // several looks at the empty queue
+    int status = 0;
+    REQUIRE(::waitpid(w, &status, WNOHANG) == 0); // still there, waiting
+    REQUIRE(gounki_on(url, "analyze 1 --nodes 2000 --queue").status == 0);
+    REQUIRE(wait_until(url, "SELECT count(*) FROM jobs WHERE state = 'done'", 1));
+    ::kill(w, SIGTERM);
+    CHECK(wait_exit(w) == 0);
+    const std::string out = slurp(dir / "wait.out"), err = slurp(dir / "wait.err");
+    INFO(out << err);
+    CHECK(lines_with(out, "\"outcome\":\"done\"").size() == 1);
+    CHECK(contains(out, "\"given_back\":0"));
+    CHECK(contains(err, "SIGTERM: stopped"));
+    check_judged_once(url, 1);
+    CHECK(ask(url, "SELECT count(*) FROM jobs WHERE state <> 'done' OR lease_token IS NOT NULL") == 0);
+}
+
 } // namespace
 
 TEST_CASE("analyze --queue, then a worker: every game judged once, as analyze judges it", "[jobs]") {
@@ -271,4 +324,31 @@ TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothin
     CHECK(contains(slurp(dir / "w.out"), "\"given_back\":1"));
     CHECK(ask(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND attempts = 0 AND lease_token IS NULL") == 1);
     CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
+}
+
+TEST_CASE("a worker that loses its lease while judging stores nothing; the game is judged once", "[jobs]") {
+    const TempDir dir("jobs");
+    lost_lease(dir.file("lost.db"), dir);
+}
+
+TEST_CASE("a worker waits for jobs queued after it started, then stops cleanly on SIGTERM", "[jobs]") {
+    const TempDir dir("jobs");
+    waiting_worker(dir.file("waiting.db"), dir);
+}
+
+TEST_CASE("PostgreSQL: a lost lease, a waiting worker; a password in the URL is never printed", "[postgres]") {
+    const TempDir dir("jobs");
+    // The test server trusts its users: the password is taken and ignored, and must never show.
+    const std::string lost = server_database("gounki_jobs_lost") + "&password=secret";
+    lost_lease(lost, dir);
+    const std::string waiting = server_database("gounki_jobs_wait") + "&password=secret";
+    waiting_worker(waiting, dir);
+    CHECK_FALSE(contains(slurp(dir / "lost.out") + slurp(dir / "lost.err") + slurp(dir / "wait.out") + slurp(dir / "wait.err"), "secret"));
+    for (const char* args : {"jobs", "jobs --json", "jobs --failed", "analyze 1 --nodes 2000 --queue --force", "jobs",
+                             "worker --exit-when-empty", "analyze 1 --nodes 2000", "jobs --clear-done"}) {
+        const CliRun r = gounki_on(waiting, args);
+        INFO(args << ": " << r.out << r.err);
+        CHECK(r.status == 0);
+        CHECK_FALSE(contains(r.out + r.err, "secret"));
+    }
 }
