@@ -70,9 +70,9 @@ TEST_CASE("uci: handshake, isready, options", "[uci]") {
 
 TEST_CASE("uci: position startpos moves, then go depth 3 gives a legal bestmove", "[uci]") {
     UciSession s;
-    REQUIRE(s.handle("position startpos moves c2-c3 b7-b6").empty());
+    REQUIRE(s.handle("position startpos moves c2-d3 b7-c6").empty());
     Position expected = Position::start();
-    for (const char* text : {"c2-c3", "b7-b6"}) {
+    for (const char* text : {"c2-d3", "b7-c6"}) {
         const auto r = gounki::resolve_move_text(expected, text);
         REQUIRE(r.move != gounki::Move::none());
         gounki::UndoRecord undo;
@@ -131,15 +131,15 @@ TEST_CASE("uci: position fen with a forced win gives a mate score and the winnin
 
 TEST_CASE("uci: bad input is answered with an error and keeps the position", "[uci]") {
     UciSession s;
-    REQUIRE(s.handle("position startpos moves c2-c3").empty());
+    REQUIRE(s.handle("position startpos moves c2-d3").empty());
     const std::string good = s.position().to_text();
-    require_error(s, "position startpos moves b7-b6 c3-c9", "move 2 'c3-c9'");
-    require_error(s, "position startpos moves b7-b6", "move 1 'b7-b6'"); // Black's piece, White to move
+    require_error(s, "position startpos moves c2-d3 b7-c6 d3-d9", "move 3 'd3-d9'");
+    require_error(s, "position startpos moves b7-c6", "move 1 'b7-c6'"); // Black's piece, White to move
     require_error(s, "position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': column");
     require_error(s, "position fen", "expected a position text");
     require_error(s, "position", "expected startpos or fen, got nothing");
-    require_error(s, "position moves c2-c3", "expected startpos or fen");
-    require_error(s, "position startpos c2-c3", "unexpected 'c2-c3'");
+    require_error(s, "position moves c2-d3", "expected startpos or fen");
+    require_error(s, "position startpos c2-d3", "unexpected 'c2-d3'");
     CHECK(s.position().to_text() == good);
 
     require_error(s, "hello world", "unknown command 'hello'");
@@ -183,7 +183,7 @@ TEST_CASE("uci: run_uci on streams stops at quit", "[uci]") {
 
 TEST_CASE("uci: through the command line", "[uci]") {
     const auto run =
-        run_shell("printf 'uci\\r\\nposition startpos moves c2-c3\\nbogus\\ngo depth 2\\n' | " + gounki_command() + " uci");
+        run_shell("printf 'uci\\r\\nposition startpos moves c2-d3\\nbogus\\ngo depth 2\\n' | " + gounki_command() + " uci");
     INFO(run.out << run.err);
     CHECK(run.status == 0);
     CHECK(run.out.find("id name gounki " GOUNKI_TEST_VERSION "\n") == 0);
