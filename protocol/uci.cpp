@@ -69,7 +69,7 @@ std::string score_text(analysis::Score s) {
 }
 
 std::string info_line(const Position& root, const analysis::SearchInfo& info) {
-    const std::int64_t nps = std::int64_t(info.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(info.time_ms, 1)));
+    const std::uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / std::uint64_t(info.time_ms) : 0; // 0: too fast to tell
     std::string line = "info depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) +
         " score " + score_text(info.score) + " nodes " + std::to_string(info.nodes) + " nps " + std::to_string(nps) +
         " time " + std::to_string(info.time_ms) + " pv";
