@@ -210,7 +210,8 @@ void UciSession::set_position(std::string_view args, const Sink& out) {
         if (head.empty()) return error(out, "position fen: expected a position text");
         auto parsed = Position::from_text(head);
         if (const auto* e = std::get_if<PositionError>(&parsed))
-            return error(out, "position fen " + quoted(head) + ": column " + std::to_string(e->column) + ": " + e->message);
+            return error(out, "position fen " + quoted(head) + ": bad position at character " + std::to_string(e->column + 1) +
+                                  ": " + e->message);
         setup.position = std::get<Position>(parsed);
     } else {
         return error(out, "position: expected startpos or fen, got " +

@@ -145,7 +145,7 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
     const std::string good = s.position().to_text();
     require_error(s, "position startpos moves c2-d3 b7-c6 d3-d9", "move 3 'd3-d9'");
     require_error(s, "position startpos moves b7-c6", "move 1 'b7-c6'"); // Black's piece, White to move
-    require_error(s, "position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': column");
+    require_error(s, "position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': bad position at character 1: ");
     require_error(s, "position fen", "expected a position text");
     require_error(s, "position", "expected startpos or fen, got nothing");
     require_error(s, "position moves c2-d3", "expected startpos or fen");
