@@ -45,6 +45,8 @@ const Command command_table[] = {
      run_serve},
     {"pbrain", "play Gomoku as a Gomocup-protocol brain on standard input and output (managers, GUIs)", describe_pbrain,
      run_pbrain},
+    {"uci", "the Gounki engine behind a UCI-style text protocol on standard input and output (GUIs, engines)", describe_uci,
+     run_uci},
 };
 
 bool quiet_flag = false;

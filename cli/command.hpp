@@ -173,5 +173,7 @@ void describe_jobs(QCommandLineParser&);
 int run_jobs(const QCommandLineParser&);
 void describe_pbrain(QCommandLineParser&);
 int run_pbrain(const QCommandLineParser&);
+void describe_uci(QCommandLineParser&);
+int run_uci(const QCommandLineParser&);
 
 } // namespace gounki::cli

@@ -1,0 +1,30 @@
+// gounki uci [--hash MB]: the Gounki engine behind a UCI-style text protocol on standard input and
+// output (protocol/uci.hpp; README "gounki uci"). `quit` or the end of the input exits 0.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "protocol/uci.hpp"
+
+namespace gounki::cli {
+
+void describe_uci(QCommandLineParser& p) {
+    p.addOption({"hash", "Transposition table size in MiB (default 16; setoption name Hash changes it).", "MB"});
+}
+
+int run_uci(const QCommandLineParser& p) {
+    const Command& self = *find_command("uci");
+    if (!p.positionalArguments().isEmpty())
+        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    protocol::UciOptions options;
+    options.version = GOUNKI_VERSION;
+    if (p.isSet("hash")) {
+        bool ok = false;
+        const int mb = p.value("hash").toInt(&ok);
+        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
+        options.hash_mb = std::size_t(mb);
+    }
+    protocol::run_uci(std::cin, std::cout, options);
+    return exit_ok;
+}
+
+} // namespace gounki::cli

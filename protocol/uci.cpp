@@ -1,0 +1,265 @@
+#include "protocol/uci.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <istream>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <variant>
+
+#include "analysis/score.hpp"
+#include "core/gounki/notation.hpp"
+
+namespace gounki::protocol {
+
+namespace {
+
+bool blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+// The first word of `s`; `s` keeps the rest, trimmed.
+std::string_view next_word(std::string_view& s) {
+    s = trimmed(s);
+    std::size_t n = 0;
+    while (n < s.size() && !blank(s[n])) ++n;
+    const std::string_view word = s.substr(0, n);
+    s = trimmed(s.substr(n));
+    return word;
+}
+
+// `s` between single quotes, bytes that are not printable ASCII written \xNN.
+std::string quoted(std::string_view s) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out = "'";
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+            out += c;
+        } else {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        }
+    }
+    return out + "'";
+}
+
+std::optional<std::int64_t> whole_number(std::string_view text) {
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return n;
+}
+
+void error(const UciSession::Sink& out, const std::string& message) { out("info string error: " + message); }
+
+// "cp X", or "mate N" for a result proven N moves of the side to move away (negative: lost).
+std::string score_text(analysis::Score s) {
+    const int plies = analysis::win_in(s);
+    if (plies > 0) return "mate " + std::to_string((plies + 1) / 2);
+    if (plies < 0) return "mate -" + std::to_string(-plies / 2);
+    return "cp " + std::to_string(s);
+}
+
+std::string info_line(const Position& root, const analysis::SearchInfo& info) {
+    const std::uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / std::uint64_t(info.time_ms) : 0; // 0: too fast to tell
+    std::string line = "info depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) +
+        " score " + score_text(info.score) + " nodes " + std::to_string(info.nodes) + " nps " + std::to_string(nps) +
+        " time " + std::to_string(info.time_ms) + " pv";
+    Position pos = root;
+    for (const Move m : info.pv) {
+        line += " " + move_to_text(pos, m);
+        UndoRecord undo;
+        pos.do_move(m, undo);
+    }
+    return line;
+}
+
+// A position and the keys before it, built by a `position` command before it replaces the session's.
+struct PositionSetup {
+    Position position;
+    std::vector<std::uint64_t> history;
+};
+
+// Plays the words of `moves` on `setup`; an error message (naming the move and its number) or nothing.
+std::optional<std::string> play_moves(std::string_view moves, PositionSetup& setup) {
+    for (int number = 1; !trimmed(moves).empty(); ++number) {
+        const std::string_view text = next_word(moves);
+        const std::string where = "position: move " + std::to_string(number) + " " + quoted(text);
+        if (setup.position.game_over()) return where + ": the game is already over";
+        const Resolution r = resolve_move_text(setup.position, text);
+        if (r.move == Move::none()) return where + ": " + r.message;
+        setup.history.push_back(setup.position.key());
+        UndoRecord undo;
+        setup.position.do_move(r.move, undo);
+    }
+    return std::nullopt;
+}
+
+// The words of a `go` command as limits; an error message or nothing.
+std::optional<std::string> go_limits(std::string_view args, Color side, analysis::SearchLimits& limits) {
+    UciClock clock;
+    for (std::string_view rest = args; !rest.empty();) {
+        const std::string word(next_word(rest));
+        if (word == "infinite" || word == "ponder")
+            return "go: '" + word + "' is not supported (go is synchronous; give depth, nodes, movetime or a clock)";
+        static const char* const keys[] = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"};
+        if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return word == k; }) == std::end(keys))
+            return "go: unknown word " + quoted(word) + " (expected depth, nodes, movetime, wtime, btime, winc, binc or movestogo)";
+        const std::string_view value = next_word(rest);
+        const auto n = whole_number(value);
+        if (!n || *n < 0 || *n > std::numeric_limits<int>::max())
+            return "go " + word + ": expected a whole number from 0 to " + std::to_string(std::numeric_limits<int>::max()) +
+                ", got " + (value.empty() ? std::string("nothing") : quoted(value));
+        const bool mine = (word[0] == 'w') == (side == Color::white);
+        if (word == "depth") limits.depth = int(std::min<std::int64_t>(*n, analysis::max_search_depth));
+        else if (word == "nodes") limits.nodes = std::uint64_t(*n);
+        else if (word == "movetime") limits.time_ms = int(*n);
+        else if (word == "movestogo") clock.moves_to_go = *n;
+        else if ((word == "wtime" || word == "btime") && mine) clock.time_left = *n;
+        else if ((word == "winc" || word == "binc") && mine) clock.increment = *n;
+    }
+    if (clock.time_left >= 0 && !limits.time_ms) limits.time_ms = uci_move_time(clock);
+    if (!limits.depth && !limits.nodes && !limits.time_ms) limits = analysis::default_search_limits();
+    return std::nullopt;
+}
+
+} // namespace
+
+int uci_move_time(const UciClock& clock) {
+    const std::int64_t moves = clock.moves_to_go > 0 ? clock.moves_to_go : 20;
+    std::int64_t budget = std::min(clock.time_left, clock.time_left / moves + clock.increment / 2);
+    budget -= std::max<std::int64_t>(budget / 10, 30);
+    return int(std::clamp<std::int64_t>(budget, 1, std::numeric_limits<int>::max()));
+}
+
+UciSession::UciSession(UciOptions options) : options_(std::move(options)), position_(Position::start()) {}
+UciSession::~UciSession() = default;
+
+std::vector<std::string> UciSession::handle(std::string_view line) {
+    std::vector<std::string> lines;
+    handle(line, [&lines](std::string_view l) { lines.emplace_back(l); });
+    return lines;
+}
+
+void UciSession::handle(std::string_view line, const Sink& out) {
+    std::string_view args = line;
+    const std::string_view word = next_word(args);
+    if (word.empty()) return;
+    dispatch(word, args, out);
+}
+
+void UciSession::dispatch(std::string_view word, std::string_view args, const Sink& out) {
+    const auto no_arguments = [&] {
+        if (args.empty()) return true;
+        error(out, std::string(word) + ": unexpected " + quoted(args));
+        return false;
+    };
+    if (word == "uci") {
+        if (!no_arguments()) return;
+        out("id name gounki " + options_.version);
+        out("id author the gounki authors");
+        out("option name Hash type spin default " + std::to_string(options_.hash_mb) + " min 1 max 65536");
+        out("uciok");
+    } else if (word == "isready") {
+        if (no_arguments()) out("readyok");
+    } else if (word == "ucinewgame") {
+        if (!no_arguments()) return;
+        position_ = Position::start();
+        history_.clear();
+        searcher_.reset();
+    } else if (word == "position") {
+        set_position(args, out);
+    } else if (word == "setoption") {
+        set_option(args, out);
+    } else if (word == "go") {
+        go(args, out);
+    } else if (word == "stop") {
+        no_arguments(); // go has already returned: nothing to stop
+    } else if (word == "quit") {
+        quit_ = true;
+    } else {
+        error(out, "unknown command " + quoted(word) +
+                  " (expected uci, isready, setoption, ucinewgame, position, go, stop or quit)");
+    }
+}
+
+void UciSession::set_position(std::string_view args, const Sink& out) {
+    PositionSetup setup;
+    std::string_view moves;
+    const std::size_t at = args.find(" moves");
+    std::string_view head = args;
+    if (at != std::string_view::npos && (at + 6 == args.size() || blank(args[at + 6]))) {
+        head = args.substr(0, at);
+        moves = args.substr(at + 6);
+    } else if (args == "moves" || args.starts_with("moves ")) {
+        return error(out, "position: expected startpos or fen before 'moves'");
+    }
+    const std::string_view kind = next_word(head);
+    if (kind == "startpos") {
+        if (!head.empty()) return error(out, "position startpos: unexpected " + quoted(head) + " (expected moves)");
+        setup.position = Position::start();
+    } else if (kind == "fen") {
+        if (head.empty()) return error(out, "position fen: expected a position text");
+        auto parsed = Position::from_text(head);
+        if (const auto* e = std::get_if<PositionError>(&parsed))
+            return error(out, "position fen " + quoted(head) + ": bad position at character " + std::to_string(e->column + 1) +
+                                  ": " + e->message);
+        setup.position = std::get<Position>(parsed);
+    } else {
+        return error(out, "position: expected startpos or fen, got " +
+                              (kind.empty() ? std::string("nothing") : quoted(kind)));
+    }
+    if (const auto bad = play_moves(moves, setup)) return error(out, *bad + " (the position is unchanged)");
+    position_ = std::move(setup.position);
+    history_ = std::move(setup.history);
+}
+
+void UciSession::set_option(std::string_view args, const Sink& out) {
+    std::string_view rest = args;
+    const std::string_view name_word = next_word(rest);
+    const std::string_view name = next_word(rest);
+    const std::string_view value_word = next_word(rest);
+    if (name_word != "name") return error(out, "setoption: expected 'name', got " + quoted(name_word));
+    if (name != "Hash" && name != "hash") return error(out, "setoption: unknown option " + quoted(name) + " (gounki has Hash)");
+    const auto mb = whole_number(rest);
+    if (value_word != "value" || !mb || *mb < 1 || *mb > 65536)
+        return error(out, "setoption name Hash: expected 'value N', N a size in MiB from 1 to 65536");
+    options_.hash_mb = std::size_t(*mb);
+    searcher_.reset();
+}
+
+void UciSession::go(std::string_view args, const Sink& out) {
+    analysis::SearchLimits limits;
+    if (const auto bad = go_limits(args, position_.side_to_move(), limits)) return error(out, *bad);
+    if (position_.game_over()) {
+        out("info string the game is over");
+        out("bestmove (none)");
+        return;
+    }
+    if (!searcher_) {
+        analysis::SearchOptions options;
+        options.hash_mb = options_.hash_mb;
+        searcher_ = std::make_unique<analysis::Searcher>(options);
+    }
+    const Position root = position_;
+    const auto progress = [&](const analysis::SearchInfo& info) { out(info_line(root, info)); };
+    const analysis::SearchResult r = searcher_->search(root, limits, progress, history_);
+    out(r.best == Move::none() ? std::string("bestmove (none)") : "bestmove " + move_to_text(root, r.best));
+}
+
+void run_uci(std::istream& in, std::ostream& out, UciOptions options) {
+    UciSession session(std::move(options));
+    const auto sink = [&out](std::string_view line) { out << line << '\n' << std::flush; };
+    std::string line;
+    while (!session.quit() && std::getline(in, line)) session.handle(line, sink);
+}
+
+} // namespace gounki::protocol

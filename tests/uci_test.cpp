@@ -1,0 +1,204 @@
+// gounki uci: the UCI-style protocol of protocol/uci.hpp, driven line by line and through streams,
+// and once through the built binary.
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/gounki/notation.hpp"
+#include "protocol/uci.hpp"
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+using gounki::Position;
+using gounki::protocol::UciClock;
+using gounki::protocol::UciSession;
+using namespace gounki::test;
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The canonical texts of the legal moves of `pos`.
+std::vector<std::string> legal_texts(const Position& pos) {
+    gounki::MoveList list;
+    gounki::generate_moves(pos, list);
+    std::vector<std::string> out;
+    for (const gounki::Move m : list) out.push_back(gounki::move_to_text(pos, m));
+    return out;
+}
+
+// The number after `key` in an info line (-1 when absent).
+long long field(const std::string& line, const std::string& key) {
+    std::istringstream in(line);
+    std::string word;
+    while (in >> word)
+        if (word == key && in >> word) return std::stoll(word);
+    return -1;
+}
+
+// The lines without their timing (" nps N time MS"), which vary between runs.
+std::vector<std::string> untimed(std::vector<std::string> lines) {
+    for (auto& l : lines) {
+        const auto from = l.find(" nps ");
+        const auto to = l.find(" pv ");
+        if (from != std::string::npos && to != std::string::npos) l.erase(from, to - from);
+    }
+    return lines;
+}
+
+// The one error line of a command, and that it says `what`.
+void require_error(UciSession& s, const std::string& line, const std::string& what) {
+    const auto out = s.handle(line);
+    INFO(line);
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string error: "));
+    CHECK(out[0].find(what) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("uci: handshake, isready, options", "[uci]") {
+    gounki::protocol::UciOptions options;
+    options.version = "9.9";
+    UciSession s(options);
+    const auto hello = s.handle("uci");
+    REQUIRE(hello.size() == 4);
+    CHECK(hello[0] == "id name gounki 9.9");
+    CHECK(starts_with(hello[1], "id author "));
+    CHECK(hello[2] == "option name Hash type spin default 16 min 1 max 65536");
+    CHECK(hello[3] == "uciok");
+    CHECK(s.handle("isready\r") == std::vector<std::string>{"readyok"});
+    CHECK(s.handle("setoption name Hash value 4").empty());
+    CHECK(s.handle("").empty());
+    CHECK(s.handle("ucinewgame").empty());
+    CHECK(s.handle("stop").empty());
+    CHECK_FALSE(s.quit());
+    CHECK(s.handle("quit").empty());
+    CHECK(s.quit());
+}
+
+TEST_CASE("uci: position startpos moves, then go depth 3 gives a legal bestmove", "[uci]") {
+    UciSession s;
+    REQUIRE(s.handle("position startpos moves c2-d3 b7-c6").empty());
+    Position expected = Position::start();
+    for (const char* text : {"c2-d3", "b7-c6"}) {
+        const auto r = gounki::resolve_move_text(expected, text);
+        REQUIRE(r.move != gounki::Move::none());
+        gounki::UndoRecord undo;
+        expected.do_move(r.move, undo);
+    }
+    REQUIRE(s.position().to_text() == expected.to_text());
+
+    const auto out = s.handle("go depth 3");
+    REQUIRE(out.size() == 4);
+    for (int d = 1; d <= 3; ++d) {
+        const std::string& info = out[std::size_t(d - 1)];
+        INFO(info);
+        CHECK(starts_with(info, "info depth " + std::to_string(d) + " seldepth "));
+        CHECK(info.find(" score cp ") != std::string::npos);
+        CHECK(field(info, "nodes") > 0);
+        CHECK(field(info, "nps") >= 0);
+        CHECK(field(info, "time") >= 0);
+        CHECK(info.find(" pv ") != std::string::npos);
+    }
+    CHECK(field(out[1], "nodes") > field(out[0], "nodes"));
+    REQUIRE(starts_with(out[3], "bestmove "));
+    const std::string best = out[3].substr(9);
+    const auto legal = legal_texts(expected);
+    CHECK(std::find(legal.begin(), legal.end(), best) != legal.end());
+    // The best move opens the last iteration's principal variation.
+    CHECK(out[2].find(" pv " + best) != std::string::npos);
+    // A node limit, and the same search again: deterministic.
+    const auto nodes = s.handle("go nodes 500");
+    REQUIRE(!nodes.empty());
+    CHECK(starts_with(nodes.back(), "bestmove "));
+    CHECK(untimed(s.handle("go depth 3")) == untimed(out));
+}
+
+TEST_CASE("uci: position fen with a forced win gives a mate score and the winning move", "[uci]") {
+    UciSession s;
+    // White (a double round on c3) gets a piece off the board past Black's last row in its third move
+    // (README "gounki best" shows the same win).
+    REQUIRE(s.handle("position fen 4s3/8/8/8/8/2(RR)5/8/7S w").empty());
+    const auto out = s.handle("go depth 6");
+    REQUIRE(out.size() >= 2);
+    CHECK(out.back() == "bestmove c3-a5");
+    const std::string& last = out[out.size() - 2];
+    INFO(last);
+    CHECK(last.find(" score mate 3 ") != std::string::npos);
+    CHECK(last.find(" pv c3-a5 e8-e7 a5-c7 e7-e6 c7-Out") != std::string::npos);
+
+    // The losing side sees a negative mate; a finished game has no move.
+    REQUIRE(s.handle("position fen 4s3/8/8/8/8/2(RR)5/8/7S w moves c3-a5").empty());
+    const auto lost = s.handle("go depth 6");
+    REQUIRE(lost.size() >= 2);
+    CHECK(lost[lost.size() - 2].find(" score mate -2 ") != std::string::npos);
+    REQUIRE(s.handle("position fen 4s3/8/8/8/8/2(RR)5/8/7S w moves c3-a5 e8-e7 a5-c7 e7-e6 c7-Out").empty());
+    CHECK(s.position().game_over());
+    CHECK(s.handle("go depth 2") == std::vector<std::string>{"info string the game is over", "bestmove (none)"});
+}
+
+TEST_CASE("uci: bad input is answered with an error and keeps the position", "[uci]") {
+    UciSession s;
+    REQUIRE(s.handle("position startpos moves c2-d3").empty());
+    const std::string good = s.position().to_text();
+    require_error(s, "position startpos moves c2-d3 b7-c6 d3-d9", "move 3 'd3-d9'");
+    require_error(s, "position startpos moves b7-c6", "move 1 'b7-c6'"); // Black's piece, White to move
+    require_error(s, "position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': bad position at character 1: ");
+    require_error(s, "position fen", "expected a position text");
+    require_error(s, "position", "expected startpos or fen, got nothing");
+    require_error(s, "position moves c2-d3", "expected startpos or fen");
+    require_error(s, "position startpos c2-d3", "unexpected 'c2-d3'");
+    CHECK(s.position().to_text() == good);
+
+    require_error(s, "hello world", "unknown command 'hello'");
+    require_error(s, "\xff\xfe\x01garbage", "unknown command '\\xff\\xfe\\x01garbage'");
+    require_error(s, "go depth", "go depth: expected a whole number");
+    require_error(s, "go depth -3", "got '-3'");
+    require_error(s, "go sideways 3", "unknown word 'sideways'");
+    require_error(s, "go infinite", "'infinite' is not supported");
+    require_error(s, "setoption name Threads value 2", "unknown option 'Threads'");
+    require_error(s, "setoption name Hash value 0", "from 1 to 65536");
+    require_error(s, "isready now", "isready: unexpected 'now'");
+    CHECK(s.position().to_text() == good);
+    // Still playing after all that.
+    const auto out = s.handle("go depth 1");
+    REQUIRE(!out.empty());
+    CHECK(starts_with(out.back(), "bestmove "));
+}
+
+TEST_CASE("uci: the move time of a clock", "[uci]") {
+    UciClock clock;
+    clock.time_left = 60'000;
+    CHECK(gounki::protocol::uci_move_time(clock) == 2'700); // 3000 less a tenth
+    clock.increment = 1'000;
+    CHECK(gounki::protocol::uci_move_time(clock) == 3'150);
+    clock.moves_to_go = 1;
+    CHECK(gounki::protocol::uci_move_time(clock) == 54'000); // never more than what is left
+    clock = {};
+    clock.time_left = 10;
+    CHECK(gounki::protocol::uci_move_time(clock) == 1);
+}
+
+TEST_CASE("uci: run_uci on streams stops at quit", "[uci]") {
+    std::istringstream in("uci\nisready\nposition startpos\ngo depth 2\nquit\nisready\n");
+    std::ostringstream out;
+    gounki::protocol::run_uci(in, out);
+    const std::string text = out.str();
+    CHECK(text.find("uciok\nreadyok\ninfo depth 1 ") != std::string::npos);
+    CHECK(text.find("\nbestmove ") != std::string::npos);
+    CHECK(text.find("readyok") == text.rfind("readyok")); // nothing after quit
+}
+
+TEST_CASE("uci: through the command line", "[uci]") {
+    const auto run =
+        run_shell("printf 'uci\\r\\nposition startpos moves c2-d3\\nbogus\\ngo depth 2\\n' | " + gounki_command() + " uci");
+    INFO(run.out << run.err);
+    CHECK(run.status == 0);
+    CHECK(run.out.find("id name gounki " GOUNKI_TEST_VERSION "\n") == 0);
+    CHECK(run.out.find("uciok\ninfo string error: unknown command 'bogus'") != std::string::npos);
+    CHECK(run.out.find("info depth 2 ") != std::string::npos);
+    CHECK(run.out.find("\nbestmove ") != std::string::npos);
+    CHECK(run.err.empty());
+}
