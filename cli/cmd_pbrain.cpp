@@ -20,12 +20,7 @@ int run_pbrain(const QCommandLineParser& p) {
         return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
     protocol::PbrainOptions options;
     options.version = GOUNKI_VERSION;
-    if (p.isSet("hash")) {
-        bool ok = false;
-        const int mb = p.value("hash").toInt(&ok);
-        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
-        options.hash_mb = std::size_t(mb);
-    }
+    if (int code = exit_ok; !read_hash_option(self, p, options.hash_mb, code)) return code;
     protocol::PbrainSession session(options);
     const auto sink = [](std::string_view line) {
         std::string text(line);

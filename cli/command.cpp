@@ -100,6 +100,18 @@ void print_info(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code) {
+    if (!p.isSet("hash")) return true;
+    bool ok = false;
+    const int value = p.value("hash").toInt(&ok);
+    if (!ok || value < 1 || value > 65536) {
+        exit_code = usage_error(cmd, "--hash must be a size in MiB from 1 to 65536");
+        return false;
+    }
+    mb = std::size_t(value);
+    return true;
+}
+
 int usage_error(const Command& cmd, const std::string& message) {
     print_err(std::string("gounki ") + cmd.name + ": " + message + "\n");
     print_err(std::string("Try 'gounki help ") + cmd.name + "'.\n");

@@ -52,6 +52,10 @@ std::string man_page();
 bool quiet();
 void set_quiet(bool on);
 
+// --hash MB, the transposition table of the engine protocols (pbrain, uci): `mb` unchanged when
+// the option is not given; false after a usage error (1 to 65536) with exit_code set.
+bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code);
+
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);
 
