@@ -201,4 +201,13 @@ TEST_CASE("uci: through the command line", "[uci]") {
     CHECK(run.out.find("info depth 2 ") != std::string::npos);
     CHECK(run.out.find("\nbestmove ") != std::string::npos);
     CHECK(run.err.empty());
+    // --hash takes a size the engines can have, for uci and pbrain alike.
+    for (const char* command : {"uci", "pbrain"})
+        for (const char* bad : {"0", "65537", "big"}) {
+            const CliRun refused = run_gounki_args({command, "--hash", bad});
+            INFO(command << " --hash " << bad);
+            CHECK(refused.status == 2);
+            CHECK(contains(refused.err, "--hash must be a size in MiB from 1 to 65536"));
+        }
+    CHECK(run_shell("echo quit | " + gounki_command() + " uci --hash 1").status == 0);
 }
