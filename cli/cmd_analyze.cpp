@@ -301,9 +301,7 @@ void print_summary(const AnalyzeOptions& o, const Totals& t) {
 bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<BrainPool>& pool, std::string& name) {
     pool = std::make_unique<BrainPool>(settings);
     try {
-        auto first = pool->take();
-        name = first->name();
-        pool->give_back(std::move(first));
+        name = pool->first_name();
     } catch (const std::exception& e) {
         print_err("gounki analyze: cannot use the engine: " + std::string(e.what()) + "\n");
         return false;

@@ -155,9 +155,7 @@ std::shared_ptr<Setup> setup_for(Worker& w, const std::string& options, std::str
     if (engine) {
         s->brains = std::make_unique<BrainPool>(*engine);
         try {
-            auto first = s->brains->take();
-            s->setup.engine = first->name();
-            s->brains->give_back(std::move(first));
+            s->setup.engine = s->brains->first_name();
         } catch (const std::exception& e) { return error = "cannot use the engine: " + std::string(e.what()), nullptr; }
     }
     s->setup.set_texts(s->brains ? &s->brains->settings() : nullptr);

@@ -27,6 +27,13 @@ void BrainPool::give_back(std::unique_ptr<protocol::BrainClient> b) {
     idle_.push_back(std::move(b));
 }
 
+std::string BrainPool::first_name() {
+    auto first = take();
+    std::string name = first->name();
+    give_back(std::move(first));
+    return name;
+}
+
 JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
     const bool stone = is_stone_game(g.summary.kind);
     return {g.summary.id, stone ? AnyPosition(g.stone_start) : AnyPosition(g.start), g.moves,

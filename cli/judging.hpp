@@ -51,6 +51,9 @@ public:
     explicit BrainPool(protocol::BrainSettings settings) : settings_(std::move(settings)) {}
     std::unique_ptr<protocol::BrainClient> take();
     void give_back(std::unique_ptr<protocol::BrainClient> b);
+    // Starts a brain now (a command that does not run fails here, before any game) and gives its
+    // name from ABOUT; throws what the start threw.
+    std::string first_name();
     const protocol::BrainSettings& settings() const { return settings_; }
 
 private:
