@@ -1,7 +1,6 @@
 #pragma once
-// Importing record files into a database: the files are read, GPN text is cut into blocks of whole
-// games that are parsed in parallel on Qt's thread pool, the other formats (SGF, PSQ: the readers of
-// parser/formats.hpp) are read game by game, and every game is
+// Importing record files into a database: the files are read as pipeline/read.hpp reads them (GPN
+// in blocks of whole games parsed in parallel, the other formats game by game), and every game is
 // fed to db::Importer in file order. The caller hears of each diagnostic, each import report and the
 // progress through callbacks, and prints them as it likes (the `gounki import` command; an upload).
 
