@@ -169,9 +169,6 @@ void print_engine_answer(const QCommandLineParser& p, const stones::StonePositio
 int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyPosition& any) {
     const stones::StonePosition* pos = any.stones();
     if (!pos) return usage_error(self, "--engine takes a Gomoku or Renju position (a Gomocup brain plays no Gounki)");
-    if (!protocol::gomocup_rule(pos->rules()))
-        return usage_error(self, "--engine: the Gomocup protocol has no INFO rule for " + std::string(game_kind_name(pos->rules().kind)) +
-                                     "'s captures");
     if (pos->game_over()) {
         print_err("gounki best: the game is over\n");
         return exit_findings;

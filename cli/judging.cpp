@@ -43,11 +43,8 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
 std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine) {
     if (!is_stone_game(g.summary.kind))
         return "game " + std::to_string(g.summary.id) + " is a Gounki game: engine '" + engine +
-            "' (a Gomocup brain) judges Gomoku and Renju games only";
-    if (!protocol::gomocup_rule(g.stone_start.rules()))
-        return "game " + std::to_string(g.summary.id) + " is a " + std::string(game_kind_name(g.summary.kind)) +
-            " game: the Gomocup protocol has no INFO rule for captures, so engine '" + engine + "' cannot judge it";
-    return {};
+            "' (a Gomocup brain) judges the five-in-a-row games only";
+    return {}; // a game with captures: BrainClient::new_game asks the brain whether it plays them
 }
 
 JudgeDone judge(const JudgeJob& job, BrainPool* brains, const analysis::JudgeProgress& progress) {

@@ -13,6 +13,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/stones/rules.hpp"
+
 extern char** environ;
 
 namespace gounki::protocol {
@@ -108,6 +110,27 @@ std::optional<int> gomocup_rule(const stones::Rules& rules) {
     if (rules.captures()) return std::nullopt;
     if (rules.kind == GameKind::renju) return 4;
     return rules.exact_five ? 1 : 0;
+}
+
+namespace {
+// INFO captured_by_brain and captured_by_opponent for a position whose side to move is the brain's.
+std::string captured_info(const stones::StonePosition& pos) {
+    return "INFO captured_by_brain " + std::to_string(pos.captured(pos.side_to_move())) +
+        "\nINFO captured_by_opponent " + std::to_string(pos.captured(~pos.side_to_move())) + "\n";
+}
+} // namespace
+
+std::optional<std::string> captures_info(const stones::Rules& rules) {
+    if (!rules.captures()) return std::nullopt;
+    std::string value = lower(game_kind_name(rules.kind));
+    for (char c : " " + stones::rules_tag_text(rules)) // words separated by blanks or commas
+        if (c == ' ' || c == ',') {
+            if (value.back() != ',') value += ',';
+        } else {
+            value += c;
+        }
+    if (value.back() == ',') value.pop_back();
+    return value;
 }
 
 // The child process: spawned through /bin/sh in its own process group, killed with the group.
@@ -324,15 +347,19 @@ void BrainClient::expect_ok(std::string_view after) {
 }
 
 void BrainClient::new_game(const stones::Rules& rules) {
-    const auto rule = gomocup_rule(rules);
-    if (!rule)
-        throw BrainError("Gomocup brains play freestyle, standard and Renju; " + std::string(game_kind_name(rules.kind)) +
-                         "'s captures are not part of their protocol");
+    const std::optional<std::string> captures = captures_info(rules);
+    const int rule = captures ? 0 : *gomocup_rule(rules);
+    if (captures && !plays_captures(rules.kind))
+        throw BrainError("engine " + quoted(name_) + " does not say it plays " + std::string(game_kind_name(rules.kind)) +
+                         " (its ABOUT line has no captures=\"..." + lower(game_kind_name(rules.kind)) +
+                         "...\"): the Gomocup protocol has no rule for captures, and a brain that ignored INFO "
+                         "captures would judge another game");
     if (!process_) fail("was stopped after an earlier failure");
     if (size_ != rules.size) {
         if (!process_->send("START " + std::to_string(rules.size))) fail("stopped (" + process_->exit_text() + ") before START");
         expect_ok("START " + std::to_string(rules.size));
         size_ = rules.size;
+        board_used_ = false;
         for (const std::string& line :
              {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
               std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
@@ -340,9 +367,25 @@ void BrainClient::new_game(const stones::Rules& rules) {
             if (!line.empty() && !process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
         rule_ = -1;
     }
-    if (rule_ != *rule && !process_->send("INFO rule " + std::to_string(*rule)))
+    if (rule_ != rule && !process_->send("INFO rule " + std::to_string(rule)))
         fail("stopped (" + process_->exit_text() + ") while reading INFO");
-    rule_ = *rule;
+    rule_ = rule;
+    const std::string captures_line = "INFO captures " + captures.value_or("none");
+    if ((captures || !captures_line_.empty()) && captures_line != captures_line_ && !process_->send(captures_line))
+        fail("stopped (" + process_->exit_text() + ") while reading INFO");
+    captures_line_ = captures_line;
+}
+
+bool BrainClient::plays_captures(GameKind kind) const {
+    // captures="ninuki,pente" in the ABOUT line (gounki pbrain's; README "gounki pbrain").
+    const std::string low = lower(about_);
+    const std::size_t at = low.find("captures=\"");
+    if (at == std::string::npos) return false;
+    const std::size_t from = at + 10, to = low.find('"', from);
+    const std::string list = "," + low.substr(from, to == std::string::npos ? std::string::npos : to - from) + ",";
+    std::string games;
+    for (char c : list) games += c == ' ' ? ',' : c;
+    return games.find("," + lower(game_kind_name(kind)) + ",") != std::string::npos;
 }
 
 BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string_view after) {
@@ -393,7 +436,22 @@ BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const
         for (int p = 0; p < stones::point_count; ++p)
             if (pos.on_board(p) && pos.at(p) != stones::Stone::empty) points.push_back(p);
     const stones::Stone own = stones::stone_of(pos.side_to_move());
-    std::string text = "BOARD\n";
+    std::string text;
+    if (pos.rules().captures()) {
+        // The stones there now, each once (a captured point may have been played again), and the
+        // captured counts the board cannot show.
+        std::vector<int> there;
+        std::vector<bool> seen(stones::point_count, false);
+        for (auto p = points.rbegin(); p != points.rend(); ++p)
+            if (pos.at(*p) != stones::Stone::empty && !seen[std::size_t(*p)]) {
+                seen[std::size_t(*p)] = true;
+                there.push_back(*p);
+            }
+        points.assign(there.rbegin(), there.rend());
+        text = captured_info(pos);
+    }
+    text += "BOARD\n";
+    board_used_ = true;
     for (int p : points)
         text += std::to_string(stones::top_left_x(p)) + "," + std::to_string(stones::top_left_y(p, pos.size())) + "," +
             (pos.at(p) == own ? "1" : "2") + "\n";
@@ -407,12 +465,21 @@ BrainAnswer BrainClient::turn(const stones::StonePosition& after_opponent, int p
     const std::string cmd = "TURN " + std::to_string(stones::top_left_x(point)) + "," +
         std::to_string(stones::top_left_y(point, after_opponent.size()));
     if (!process_->send(cmd)) fail("stopped (" + process_->exit_text() + ") before " + cmd);
+    board_used_ = true;
     return read_move(after_opponent, cmd);
 }
 
 BrainAnswer BrainClient::begin(const stones::StonePosition& empty) {
     if (!process_) fail("was stopped after an earlier failure");
-    if (!process_->send("BEGIN")) fail("stopped (" + process_->exit_text() + ") before BEGIN");
+    // BEGIN plays on the brain's own board, which an earlier game or BOARD may have left full: START
+    // clears it (every brain knows START; RESTART came later).
+    if (board_used_) {
+        if (!process_->send("START " + std::to_string(empty.size()))) fail("stopped (" + process_->exit_text() + ") before START");
+        expect_ok("START " + std::to_string(empty.size()));
+    }
+    board_used_ = true;
+    const std::string text = empty.rules().captures() ? captured_info(empty) : std::string();
+    if (!process_->send(text + "BEGIN")) fail("stopped (" + process_->exit_text() + ") before BEGIN");
     return read_move(empty, "BEGIN");
 }
 

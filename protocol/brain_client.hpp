@@ -56,6 +56,10 @@ std::optional<BrainInfo> parse_brain_message(std::string_view text);
 // The INFO rule of a stone game: 0 freestyle Gomoku, 1 standard (exactly five), 4 Renju; nothing
 // for games with captures (Ninuki, Pente), which the protocol's brains do not play.
 std::optional<int> gomocup_rule(const stones::Rules& rules);
+// The value of INFO captures (gounki's extension, README "gounki pbrain") for a game with captures:
+// the game's name and its rule words, separated by commas ("ninuki,no-endgame-capture"); nothing
+// for the games without.
+std::optional<std::string> captures_info(const stones::Rules& rules);
 
 struct BrainSettings {
     std::string command; // run through /bin/sh -c
@@ -92,8 +96,11 @@ public:
     const std::string& name() const { return name_; }
     const std::string& about() const { return about_; } // the ABOUT line as read
 
-    // Sends START (when the size changed or no game was started) and the INFO keys for `rules`.
+    // Sends START (when the size changed or no game was started) and the INFO keys for `rules`. A
+    // game with captures needs a brain whose ABOUT line lists it (captures="ninuki,pente", as gounki
+    // pbrain's does); BrainError otherwise.
     void new_game(const stones::Rules& rules);
+    bool plays_captures(GameKind kind) const;
     // The brain's move in `pos` given as a board (BOARD ... DONE, or BEGIN on an empty board):
     // `order` lists the stones in the order they were played (empty: board order). The brain's
     // own stones are those of the side to move. Throws BrainError on a failure or an illegal answer.
@@ -116,6 +123,8 @@ private:
     std::string name_, about_;
     int size_ = 0; // of the last START
     int rule_ = -1;
+    std::string captures_line_; // the last INFO captures sent
+    bool board_used_ = false; // stones were given or played since the last START
 };
 
 } // namespace gounki::protocol

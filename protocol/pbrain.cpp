@@ -8,6 +8,7 @@
 #include "analysis/score.hpp"
 #include "analysis/stones/search.hpp"
 #include "core/game.hpp"
+#include "core/stones/rules.hpp"
 
 namespace gounki::protocol {
 
@@ -16,6 +17,7 @@ namespace {
 constexpr GameKind brain_game = GameKind::gomoku; // the game of a START, before INFO rule says more
 constexpr int rule_exact_five = 1; // INFO rule's bits that gounki plays; the others: 2 continuous, 8 caro
 constexpr int rule_renju = 4;
+constexpr std::string_view capture_games_text = "ninuki,pente"; // INFO captures' games, as ABOUT lists them
 
 // The game INFO rule names: Renju (bit 4: Black's forbidden points, exact five for Black), else Gomoku.
 GameKind game_of_rule(int rule) { return rule & rule_renju ? GameKind::renju : brain_game; }
@@ -142,7 +144,8 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
     if (word == "TAKEBACK") return takeback(args, out);
     if (word == "PLAY") return play_given(args, out);
     if (word == "ABOUT")
-        return out("name=\"gounki\", version=\"" + options_.version + "\", author=\"the gounki authors\", country=\"unknown\"");
+        return out("name=\"gounki\", version=\"" + options_.version +
+                   "\", author=\"the gounki authors\", country=\"unknown\", captures=\"" + std::string(capture_games_text) + "\"");
     if (word == "END") {
         ended_ = true;
         return;
@@ -156,11 +159,23 @@ void PbrainSession::start(int size, const Sink& out) {
     size_ = size;
     board_.assign(stones::point_count, Owner::none);
     order_.clear();
+    emptied_.clear();
+    captured_by_own_ = captured_by_opponent_ = 0;
     out("OK");
 }
 
 std::optional<std::string> PbrainSession::cannot_play() const {
     if (!size_) return std::string("no board yet (START first)");
+    if (!capture_rules_error_.empty()) return capture_rules_error_;
+    if (capture_rules_) {
+        const GameKind kind = capture_rules_->kind;
+        if (rule_ != 0)
+            return "INFO rule " + std::to_string(rule_) + " does not go with INFO captures " +
+                std::string(game_kind_name(kind)) + " (rule 0 with captures: the rule words follow the game's name)";
+        if (!game_info(kind).has_size(size_))
+            return std::string(game_kind_name(kind)) + " is played on " + sizes_text(kind) + ", not on the " + board_text();
+        return std::nullopt;
+    }
     if (rule_ & ~(rule_exact_five | rule_renju)) {
         std::string names;
         for (const auto& [bit, name] : {std::pair{2, "continuous game"}, {8, "caro"}})
@@ -215,9 +230,29 @@ int PbrainSession::place_given(std::string_view args, const char* command, Owner
         out("ERROR " + name + " " + std::string(args) + ": " + problem);
         return -1;
     }
-    board_[std::size_t(p)] = who;
-    order_.push_back(p);
+    place(p, who);
     return p;
+}
+
+void PbrainSession::place(int point, Owner who) {
+    std::vector<int> emptied;
+    if (rules().captures()) {
+        // The colours as they are once the stone is down (before it, the counts may not tell them).
+        board_[std::size_t(point)] = who;
+        const Color mine = own_colour();
+        board_[std::size_t(point)] = Owner::none;
+        const stones::StonePosition pos = position(mine);
+        std::array<std::int16_t, 16> taken{};
+        const int n = pos.captures_at(point, who == Owner::own ? mine : ~mine, taken);
+        for (int i = 0; i < n; ++i) {
+            board_[std::size_t(taken[std::size_t(i)])] = Owner::none;
+            emptied.push_back(taken[std::size_t(i)]);
+        }
+        (who == Owner::own ? captured_by_own_ : captured_by_opponent_) += n;
+    }
+    board_[std::size_t(point)] = who;
+    order_.push_back(point);
+    emptied_.push_back(std::move(emptied));
 }
 
 void PbrainSession::turn(std::string_view args, const Sink& out) {
@@ -233,8 +268,19 @@ void PbrainSession::takeback(std::string_view args, const Sink& out) {
     int p = 0;
     if (auto why = read_point(args, "TAKEBACK", p)) return out("ERROR " + *why);
     if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + std::string(args) + ": no stone there");
+    const Owner who = board_[std::size_t(p)];
+    const auto at = std::find(order_.rbegin(), order_.rend(), p).base() - 1;
+    const std::size_t i = std::size_t(at - order_.begin());
+    if (rules().captures()) {
+        // Stones it captured come back; only the last stone, whose captures are known, goes back.
+        if (i + 1 != order_.size())
+            return out("ERROR TAKEBACK " + std::string(args) + ": in a game with captures only the last stone can be taken back");
+        for (int q : emptied_[i]) board_[std::size_t(q)] = who == Owner::own ? Owner::opponent : Owner::own;
+        (who == Owner::own ? captured_by_own_ : captured_by_opponent_) -= int(emptied_[i].size());
+    }
     board_[std::size_t(p)] = Owner::none;
-    order_.erase(std::find(order_.begin(), order_.end(), p));
+    order_.erase(at);
+    emptied_.erase(emptied_.begin() + std::ptrdiff_t(i));
     out("OK");
 }
 
@@ -248,6 +294,14 @@ void PbrainSession::info(std::string_view args, const Sink& out) {
         : key == "MAX_MEMORY"                   ? &max_memory_
         : key == "MAX_NODE"                     ? &clock_.max_node
                                                 : nullptr;
+    if (key == "CAPTURES") return read_captures(value);
+    if (key == "CAPTURED_BY_BRAIN" || key == "CAPTURED_BY_OPPONENT") {
+        const auto n = whole_number(value);
+        if (!n || *n < 0 || *n > stones::point_count)
+            return out("ERROR INFO " + std::string(args.substr(0, blank)) + ": expected a number of stones, got " + quoted(value));
+        (key == "CAPTURED_BY_BRAIN" ? captured_by_own_ : captured_by_opponent_) = int(*n);
+        return;
+    }
     const bool numeric = field || key == "RULE" || key == "GAME_TYPE";
     if (!numeric) return; // folder, evaluate and keys of later protocols: nothing gounki uses
     const auto n = whole_number(value);
@@ -286,28 +340,75 @@ void PbrainSession::board_done(const Sink& out) {
     if (!in.error.empty()) return out("ERROR " + in.error);
     board_.assign(stones::point_count, Owner::none);
     order_.clear();
+    emptied_.clear();
     for (const auto& [p, owner] : in.stones) {
         board_[std::size_t(p)] = owner;
         order_.push_back(p);
+        emptied_.emplace_back();
     }
     if (auto why = cannot_play()) return out("ERROR BOARD: " + *why);
     think_and_play(out);
 }
 
-stones::StonePosition PbrainSession::position() const {
-    const GameKind kind = game_of_rule(rule_);
-    stones::Rules rules = stones::Rules::defaults(kind);
+void PbrainSession::read_captures(std::string_view value) {
+    capture_rules_.reset();
+    capture_rules_error_.clear();
+    const std::size_t cut = value.find_first_of(", \t");
+    const std::string game = upper(value.substr(0, cut));
+    if (game.empty() || game == "NONE" || game == "0") return;
+    const auto kind = parse_game_kind(game);
+    stones::Rules r = stones::Rules::defaults(kind.value_or(brain_game));
+    if (!kind || !r.captures()) {
+        capture_rules_error_ = "INFO captures " + quoted(value) + ": expected none or a game with captures (" +
+            std::string(capture_games_text) + "), then its rule words";
+        return;
+    }
+    if (cut != std::string_view::npos)
+        if (const auto error = stones::apply_rules_tag(r, value.substr(cut + 1))) {
+            capture_rules_error_ = "INFO captures " + quoted(value) + ": " + *error;
+            return;
+        }
+    capture_rules_ = r;
+}
+
+stones::Rules PbrainSession::rules() const {
+    stones::Rules rules;
+    if (capture_rules_) {
+        rules = *capture_rules_;
+    } else {
+        const GameKind kind = game_of_rule(rule_);
+        rules = stones::Rules::defaults(kind);
+        if (kind == brain_game) rules.exact_five = (rule_ & rule_exact_five) != 0;
+    }
     rules.size = size_;
-    if (kind == brain_game) rules.exact_five = (rule_ & rule_exact_five) != 0;
-    int own = 0, opponent = 0;
-    for (int p : order_) ++(board_[std::size_t(p)] == Owner::own ? own : opponent);
-    // The brain is the first mover (Black) when the counts are level (or it has fewer stones), the
-    // second when the opponent has one stone more: in Renju, where the colours differ, that is the
-    // colour its stones have.
-    const Color first = first_mover(kind);
-    const Color mine = own + 1 == opponent || own > opponent ? ~first : first;
-    stones::StonePosition pos(rules);
-    for (int p : order_) pos.put(p, stones::stone_of(board_[std::size_t(p)] == Owner::own ? mine : ~mine));
+    return rules;
+}
+
+Color PbrainSession::own_colour() const {
+    // Stones each side has put on the board: those there and those captured since.
+    int own = captured_by_opponent_, opponent = captured_by_own_;
+    for (Owner o : board_) {
+        own += o == Owner::own;
+        opponent += o == Owner::opponent;
+    }
+    // The brain is the first mover (Black; White in Pente) when the counts are level (or it has
+    // fewer stones), the second when the opponent has one stone more: in Renju, where the colours
+    // differ, that is the colour its stones have.
+    const Color first = first_mover(rules().kind);
+    return own + 1 == opponent || own > opponent ? ~first : first;
+}
+
+stones::StonePosition PbrainSession::position() const { return position(own_colour()); }
+
+stones::StonePosition PbrainSession::position(Color mine) const {
+    const stones::Rules r = rules();
+    stones::StonePosition pos(r);
+    for (int p = 0; p < stones::point_count; ++p)
+        if (board_[std::size_t(p)] != Owner::none) pos.put(p, stones::stone_of(board_[std::size_t(p)] == Owner::own ? mine : ~mine));
+    if (r.captures()) {
+        pos.set_captured(mine, captured_by_own_);
+        pos.set_captured(~mine, captured_by_opponent_);
+    }
     pos.set_side_to_move(mine);
     pos.update_outcome();
     return pos;
@@ -318,10 +419,10 @@ void PbrainSession::think_and_play(const Sink& out) {
     if (pos.game_over()) {
         const Outcome o = pos.outcome();
         const bool mine = o == win_for(pos.side_to_move());
+        const Color winner = mine ? pos.side_to_move() : ~pos.side_to_move();
+        const char* how = pos.rules().captures() && pos.captured(winner) >= 10 ? " has captured ten stones" : " has five in a row";
         return out(std::string("ERROR the game is over: ") +
-                   (o == Outcome::draw ? "the board is full"
-                        : mine         ? "gounki has five in a row"
-                                       : "the opponent has five in a row"));
+                   (o == Outcome::draw ? "the board is full" : (mine ? "gounki" : "the opponent") + std::string(how)));
     }
     int point = stones::point_from_top_left(size_ / 2, size_ / 2, size_);
     if (pos.stone_count() > 0) {
@@ -344,8 +445,7 @@ void PbrainSession::think_and_play(const Sink& out) {
         if (!r.best) return out("ERROR the engine found no move");
         point = r.best.point();
     }
-    board_[std::size_t(point)] = Owner::own;
-    order_.push_back(point);
+    place(point, Owner::own);
     out(coords(point));
 }
 

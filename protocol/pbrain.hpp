@@ -89,6 +89,7 @@ private:
     void play_given(std::string_view args, const Sink& out);
     void board_line(std::string_view line, const Sink& out);
     void board_done(const Sink& out);
+    void read_captures(std::string_view value);
 
     // The point of "x,y" on the board, or an error message naming `what`.
     std::optional<std::string> read_point(std::string_view text, std::string_view what, int& point) const;
@@ -96,7 +97,14 @@ private:
     std::optional<std::string> cannot_play() const;
     // The point a TURN or PLAY (`command`) names, placed for `who`; -1 after saying why it cannot be.
     int place_given(std::string_view args, const char* command, Owner who, const Sink& out);
-    stones::StonePosition position() const;
+    // A stone of `who` on `point`, and the pairs it captures taken off (games with captures).
+    void place(int point, Owner who);
+    // The rules played: INFO captures' game, else Gomoku or Renju by INFO rule, on the START size.
+    stones::Rules rules() const;
+    // The brain's colour, told by how many stones each side has played (docs/rules.md section 5).
+    Color own_colour() const;
+    stones::StonePosition position() const; // the brain to move
+    stones::StonePosition position(Color mine) const;
     // Searches, places the brain's stone and answers its point (or ERROR).
     void think_and_play(const Sink& out);
     std::string coords(int point) const;
@@ -105,6 +113,13 @@ private:
     PbrainOptions options_;
     int size_ = 0; // 0 until START
     int rule_ = 0; // INFO rule's bitmask
+    // INFO captures (an extension: README "gounki pbrain"): Ninuki or Pente with their options; the
+    // stones the brain and the opponent have captured (INFO captured_by_brain / captured_by_opponent
+    // set them for a BOARD; moves add to them); for each stone of order_, the points it emptied.
+    std::optional<stones::Rules> capture_rules_;
+    std::string capture_rules_error_; // a bad INFO captures value, told when a move is asked for
+    int captured_by_own_ = 0, captured_by_opponent_ = 0;
+    std::vector<std::vector<int>> emptied_;
     TurnClock clock_;
     std::int64_t max_memory_ = 0;
     std::vector<Owner> board_; // by point

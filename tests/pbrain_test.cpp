@@ -275,7 +275,7 @@ TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]"
     CHECK(twenty.status == 0);
     CHECK(twenty.out ==
           "OK\nname=\"gounki\", version=\"" GOUNKI_TEST_VERSION
-          "\", author=\"the gounki authors\", country=\"unknown\"\n10,10\n");
+          "\", author=\"the gounki authors\", country=\"unknown\", captures=\"ninuki,pente\"\n10,10\n");
 }
 
 TEST_CASE("pbrain: lines made of the protocol's words and junk never crash it", "[pbrain]") {
@@ -545,12 +545,13 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     CHECK(missing.status == 1);
     CHECK(contains(missing.err, "gounki analyze: cannot use the engine: engine '" + dir.file("no-such-brain") + "' stopped (exited "
                                                                                                               "with status 127)"));
-    // Games a Gomocup brain cannot play: each named, none judged.
+    // A game with captures, to a brain whose ABOUT does not list it: named, not judged.
     write_text(dir / "ninuki.gpn", "[Game \"Ninuki\"]\n[Result \"*\"]\n\n1. j10 k10 *\n");
     REQUIRE(run_gounki("import --db " + shell_quoted(db) + " " + shell_quoted(dir / "ninuki.gpn")).status == 0);
     const auto ninuki = run_gounki_args({"analyze", "--db", db, "2", "--engine", fake_brain(dir, "any", "echo 0,0")});
     CHECK(ninuki.status == 1);
-    CHECK(contains(ninuki.err, "game 2 is a Ninuki game: the Gomocup protocol has no INFO rule for captures"));
+    CHECK(contains(ninuki.err, "gounki analyze: game 2: engine 'any 1' does not say it plays Ninuki (its ABOUT line has no "
+                               "captures=\"...ninuki...\")"));
     CHECK(!judged(db, 2));
     // A Renju-forbidden point for Black (a double-three at h8) is an illegal answer too.
     write_text(dir / "renju.gpn", "[Game \"Renju\"]\n[Result \"*\"]\n\n1. i8 a1 2. j8 a2 3. h9 a3 4. h10 a4 5. k12 *\n");
@@ -613,4 +614,82 @@ TEST_CASE("brain client: BEGIN and TURN keep the game in the brain", "[pbrain]")
     CHECK(second.eval.has_value()); // from its MESSAGE lines
     CHECK(second.depth > 0);
     CHECK(!second.messages.empty());
+}
+
+TEST_CASE("pbrain: INFO captures plays Ninuki and Pente: pairs taken off, ten stones win, TAKEBACK puts them back", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 19").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 200").empty());
+    REQUIRE(s.handle("INFO captures ninuki").empty());
+    SECTION("the brain takes the pair that makes its tenth and eleventh stones, and the game is over") {
+        REQUIRE(s.handle("INFO captured_by_brain 8").empty());
+        // The brain (1) at 9,9 can close 9,9 X X 9,12 on the opponent's pair; its other stones far apart.
+        const auto win = board(s, {"9,9,1", "9,10,2", "9,11,2", "0,0,1", "4,0,1", "8,0,1", "12,0,1", "16,0,1", "0,4,1",
+                                   "0,8,1", "0,12,1"});
+        CHECK(win == std::vector<std::string>{"9,12"});
+        CHECK(s.handle("TURN 18,18") == std::vector<std::string>{"ERROR TURN 18,18: the game is already over"});
+        // Taken back, the pair is there again and the game goes on.
+        CHECK(s.handle("TAKEBACK 9,12") == std::vector<std::string>{"OK"});
+        CHECK(s.handle("TURN 9,10") == std::vector<std::string>{"ERROR TURN 9,10: the point is occupied"});
+    }
+    SECTION("the opponent's capture empties the brain's points, and only the last stone can be taken back") {
+        REQUIRE(s.handle("INFO captured_by_brain 0").empty());
+        // Two of the brain's pairs are threatened (9,12 and 5,8 would take them); it can save one.
+        const auto first = board(s, {"9,9,2", "9,10,1", "9,11,1", "5,5,2", "5,6,1", "5,7,1", "0,18,2", "18,0,2"});
+        REQUIRE(first.size() == 1);
+        const bool top = first[0] != "9,12";
+        const std::string take = top ? "9,12" : "5,8", pair_point = top ? "9,10" : "5,6";
+        const std::string reply = move_of(s, "TURN " + take); // takes the pair
+        REQUIRE(!starts_with(reply, "ERROR"));
+        CHECK(starts_with(s.handle("TAKEBACK " + take).at(0), "ERROR TAKEBACK " + take + ": in a game with captures only the last stone"));
+        CHECK(s.handle("TAKEBACK " + reply) == std::vector<std::string>{"OK"});
+        CHECK(s.handle("TAKEBACK " + take) == std::vector<std::string>{"OK"}); // the pair comes back
+        CHECK(s.handle("TURN " + pair_point) == std::vector<std::string>{"ERROR TURN " + pair_point + ": the point is occupied"});
+        const std::string again = move_of(s, "TURN " + take); // taken once more: its points are free now
+        REQUIRE(!starts_with(again, "ERROR"));
+        CHECK(s.handle("TAKEBACK " + again) == std::vector<std::string>{"OK"});
+        CHECK(!starts_with(move_of(s, "TURN " + pair_point), "ERROR"));
+    }
+    SECTION("Pente: White opens on the centre; its rule words are read") {
+        REQUIRE(s.handle("INFO captures pente").empty());
+        CHECK(move_of(s, "BEGIN") == "9,9");
+        REQUIRE(s.handle("INFO captures pente,no-tournament-rule").empty());
+        REQUIRE(s.handle("RESTART").at(0) == "OK");
+        CHECK(move_of(s, "BEGIN") == "9,9");
+    }
+    SECTION("bad values and rules that do not go with captures are ERROR when a move is asked for") {
+        REQUIRE(s.handle("INFO captures gomoku").empty());
+        CHECK(starts_with(move_of(s, "BEGIN"), "ERROR BEGIN: INFO captures 'gomoku': expected none or a game with captures"));
+        REQUIRE(s.handle("INFO captures ninuki,bogus").empty());
+        CHECK(starts_with(move_of(s, "BEGIN"), "ERROR BEGIN: INFO captures 'ninuki,bogus': "));
+        REQUIRE(s.handle("INFO captures ninuki").empty());
+        REQUIRE(s.handle("INFO rule 4").empty());
+        CHECK(starts_with(move_of(s, "BEGIN"), "ERROR BEGIN: INFO rule 4 does not go with INFO captures Ninuki"));
+        REQUIRE(s.handle("INFO rule 0").empty());
+        REQUIRE(s.handle("INFO captures pente").empty());
+        REQUIRE(s.handle("START 15").at(0) == "OK");
+        CHECK(move_of(s, "BEGIN") == "ERROR BEGIN: Pente is played on 19, not on the 15x15 board (x and y from 0 to 14)");
+        CHECK(s.handle("INFO captured_by_brain -1").at(0).rfind("ERROR INFO captured_by_brain", 0) == 0);
+        REQUIRE(s.handle("INFO captures none").empty());
+        CHECK(move_of(s, "BEGIN") == "7,7"); // Gomoku again
+    }
+}
+
+TEST_CASE("analyze --engine: gounki pbrain judges Ninuki and Pente games, captures included", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = dir.file("capture.db");
+    run_gounki_args({"import", "--db", db, source_path("samples/games/11-ninuki.gpn").string(),
+                     source_path("tests/data/records/pente_org.pgn").string()}); // a tournament-rule warning: status 1
+    const std::string engine = gounki_command() + " pbrain";
+    const auto run = run_gounki_args({"analyze", "--db", db, "--all", "--engine", engine, "--engine-time", "20000",
+                                      "--engine-nodes", "3000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(!contains(run.out, "left unjudged"));
+    // Game 1: Black's fifth pair wins; White's 10... c14 let it be taken (the record says so too).
+    CHECK(contains(run.out, "ply 20 White c14: allows-loss"));
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const std::int64_t games = scalar(database, "SELECT count(*) FROM games");
+    CHECK(games == 6);
+    CHECK(scalar(database, "SELECT count(*) FROM analyses") == games);
 }
