@@ -273,7 +273,7 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
     if (!read_brain_settings(p, m.brain, error)) return usage_error(self, error);
     GameKind kind = GameKind::gomoku;
     if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
-    if (kind != GameKind::gomoku && kind != GameKind::renju) return usage_error(self, "--engine plays Gomoku or Renju games");
+    if (!is_stone_game(kind)) return usage_error(self, "--engine plays the five-in-a-row games (a Gomocup brain plays no Gounki)");
     m.rules = stones::Rules::defaults(kind);
     const stones::StonePosition start(m.rules);
     std::vector<PlayedStoneGame> played;

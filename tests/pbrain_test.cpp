@@ -692,4 +692,10 @@ TEST_CASE("analyze --engine: gounki pbrain judges Ninuki and Pente games, captur
     const std::int64_t games = scalar(database, "SELECT count(*) FROM games");
     CHECK(games == 6);
     CHECK(scalar(database, "SELECT count(*) FROM analyses") == games);
+    // A match on Pente's board against the same brain plays whole games.
+    const auto match = run_gounki_args({"match", "--game", "pente", "--engine", engine, "--engine-nodes", "500",
+                                        "--b-nodes", "500", "--games", "2"});
+    INFO(match.out << match.err);
+    CHECK(match.status == 0);
+    CHECK(contains(match.out, "2 games: A won"));
 }
