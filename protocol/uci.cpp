@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
+#include <memory>
 #include <istream>
 #include <limits>
 #include <optional>
@@ -104,15 +106,20 @@ std::optional<std::string> play_moves(std::string_view moves, PositionSetup& set
 }
 
 // The words of a `go` command as limits; an error message or nothing.
-std::optional<std::string> go_limits(std::string_view args, Color side, analysis::SearchLimits& limits) {
+std::optional<std::string> go_limits(std::string_view args, Color side, analysis::SearchLimits& limits, bool& infinite) {
     UciClock clock;
+    infinite = false;
     for (std::string_view rest = args; !rest.empty();) {
         const std::string word(next_word(rest));
-        if (word == "infinite" || word == "ponder")
-            return "go: '" + word + "' is not supported (go is synchronous; give depth, nodes, movetime or a clock)";
+        if (word == "infinite") {
+            infinite = true;
+            continue;
+        }
+        if (word == "ponder") return "go: 'ponder' is not supported (gounki does not think on the opponent's time)";
         static const char* const keys[] = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"};
         if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return word == k; }) == std::end(keys))
-            return "go: unknown word " + quoted(word) + " (expected depth, nodes, movetime, wtime, btime, winc, binc or movestogo)";
+            return "go: unknown word " + quoted(word) +
+                " (expected depth, nodes, movetime, wtime, btime, winc, binc, movestogo or infinite)";
         const std::string_view value = next_word(rest);
         const auto n = whole_number(value);
         if (!n || *n < 0 || *n > std::numeric_limits<int>::max())
@@ -125,6 +132,12 @@ std::optional<std::string> go_limits(std::string_view args, Color side, analysis
         else if (word == "movestogo") clock.moves_to_go = *n;
         else if ((word == "wtime" || word == "btime") && mine) clock.time_left = *n;
         else if ((word == "winc" || word == "binc") && mine) clock.increment = *n;
+    }
+    if (infinite) {
+        if (limits.depth || limits.nodes || limits.time_ms || clock.time_left >= 0)
+            return std::string("go infinite: no depth, nodes, movetime or clock with it (it searches until stop)");
+        limits.depth = analysis::max_search_depth;
+        return std::nullopt;
     }
     if (clock.time_left >= 0 && !limits.time_ms) limits.time_ms = uci_move_time(clock);
     if (!limits.depth && !limits.nodes && !limits.time_ms) limits = analysis::default_search_limits();
@@ -141,22 +154,63 @@ int uci_move_time(const UciClock& clock) {
 }
 
 UciSession::UciSession(UciOptions options) : options_(std::move(options)), position_(Position::start()) {}
-UciSession::~UciSession() = default;
+UciSession::~UciSession() { stop_search(true); }
 
 std::vector<std::string> UciSession::handle(std::string_view line) {
-    std::vector<std::string> lines;
-    handle(line, [&lines](std::string_view l) { lines.emplace_back(l); });
-    return lines;
+    // Shared with the search thread's copy of the sink, which may write after this returns.
+    auto lines = std::make_shared<std::vector<std::string>>();
+    handle(line, [lines](std::string_view l) { lines->emplace_back(l); });
+    wait();
+    const std::lock_guard lock(mutex_);
+    return *lines;
 }
 
 void UciSession::handle(std::string_view line, const Sink& out) {
     std::string_view args = line;
     const std::string_view word = next_word(args);
     if (word.empty()) return;
-    dispatch(word, args, out);
+    const Sink locked = [this, &out](std::string_view l) {
+        const std::lock_guard lock(mutex_);
+        out(l);
+    };
+    dispatch(word, args, locked, out);
 }
 
-void UciSession::dispatch(std::string_view word, std::string_view args, const Sink& out) {
+bool UciSession::searching() const {
+    const std::lock_guard lock(mutex_);
+    return searching_;
+}
+
+void UciSession::wait() {
+    if (!search_.joinable()) return;
+    bool infinite = false;
+    {
+        const std::lock_guard lock(mutex_);
+        infinite = infinite_;
+    }
+    if (infinite) stop_search(false);
+    else search_.join();
+}
+
+void UciSession::stop_search(bool quiet) {
+    if (!search_.joinable()) return;
+    std::unique_lock lock(mutex_);
+    stop_ = true;
+    quiet_ = quiet;
+    changed_.notify_all();
+    // Asked again until the thread is done: a stop that came before its search began is forgotten
+    // when the search starts.
+    while (searching_) {
+        lock.unlock();
+        if (searcher_) searcher_->stop(); // the one member another thread may call
+        lock.lock();
+        changed_.wait_for(lock, std::chrono::milliseconds(5), [this] { return !searching_; });
+    }
+    lock.unlock();
+    search_.join();
+}
+
+void UciSession::dispatch(std::string_view word, std::string_view args, const Sink& out, const Sink& unlocked) {
     const auto no_arguments = [&] {
         if (args.empty()) return true;
         error(out, std::string(word) + ": unexpected " + quoted(args));
@@ -170,6 +224,13 @@ void UciSession::dispatch(std::string_view word, std::string_view args, const Si
         out("uciok");
     } else if (word == "isready") {
         if (no_arguments()) out("readyok");
+    } else if (word == "stop") {
+        if (no_arguments()) stop_search(false);
+    } else if (word == "quit") {
+        stop_search(true);
+        quit_ = true;
+    } else if (searching() && (word == "ucinewgame" || word == "position" || word == "setoption" || word == "go")) {
+        error(out, std::string(word) + ": a search is running (send stop first)");
     } else if (word == "ucinewgame") {
         if (!no_arguments()) return;
         position_ = Position::start();
@@ -180,11 +241,7 @@ void UciSession::dispatch(std::string_view word, std::string_view args, const Si
     } else if (word == "setoption") {
         set_option(args, out);
     } else if (word == "go") {
-        go(args, out);
-    } else if (word == "stop") {
-        no_arguments(); // go has already returned: nothing to stop
-    } else if (word == "quit") {
-        quit_ = true;
+        go(args, out, unlocked);
     } else {
         error(out, "unknown command " + quoted(word) +
                   " (expected uci, isready, setoption, ucinewgame, position, go, stop or quit)");
@@ -236,9 +293,10 @@ void UciSession::set_option(std::string_view args, const Sink& out) {
     searcher_.reset();
 }
 
-void UciSession::go(std::string_view args, const Sink& out) {
+void UciSession::go(std::string_view args, const Sink& out, const Sink& unlocked) {
     analysis::SearchLimits limits;
-    if (const auto bad = go_limits(args, position_.side_to_move(), limits)) return error(out, *bad);
+    bool infinite = false;
+    if (const auto bad = go_limits(args, position_.side_to_move(), limits, infinite)) return error(out, *bad);
     if (position_.game_over()) {
         out("info string the game is over");
         out("bestmove (none)");
@@ -249,10 +307,26 @@ void UciSession::go(std::string_view args, const Sink& out) {
         options.hash_mb = options_.hash_mb;
         searcher_ = std::make_unique<analysis::Searcher>(options);
     }
-    const Position root = position_;
-    const auto progress = [&](const analysis::SearchInfo& info) { out(info_line(root, info)); };
-    const analysis::SearchResult r = searcher_->search(root, limits, progress, history_);
-    out(r.best == Move::none() ? std::string("bestmove (none)") : "bestmove " + move_to_text(root, r.best));
+    if (search_.joinable()) search_.join(); // the thread of a search that has ended
+    {
+        const std::lock_guard lock(mutex_);
+        searching_ = true;
+        infinite_ = infinite;
+        stop_ = quiet_ = false;
+    }
+    search_ = std::thread([this, root = position_, history = history_, limits, infinite, sink = unlocked] {
+        const auto emit = [&](const std::string& line) {
+            const std::lock_guard lock(mutex_);
+            if (!quiet_) sink(line);
+        };
+        const analysis::SearchResult r =
+            searcher_->search(root, limits, [&](const analysis::SearchInfo& info) { emit(info_line(root, info)); }, history);
+        std::unique_lock lock(mutex_);
+        if (infinite) changed_.wait(lock, [this] { return stop_; }); // no bestmove before stop
+        if (!quiet_) sink(r.best == Move::none() ? std::string("bestmove (none)") : "bestmove " + move_to_text(root, r.best));
+        searching_ = false;
+        changed_.notify_all();
+    });
 }
 
 void run_uci(std::istream& in, std::ostream& out, UciOptions options) {
@@ -260,6 +334,7 @@ void run_uci(std::istream& in, std::ostream& out, UciOptions options) {
     const auto sink = [&out](std::string_view line) { out << line << '\n' << std::flush; };
     std::string line;
     while (!session.quit() && std::getline(in, line)) session.handle(line, sink);
+    if (!session.quit()) session.wait(); // the end of the input: a search started last still answers
 }
 
 } // namespace gounki::protocol

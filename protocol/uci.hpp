@@ -16,16 +16,23 @@
 //                              moves in any notation gounki reads (canonical: `c2-d3`, `f7xe7`,
 //                              `c5*d5,e5,f6`, `a1-Out`; markers `x` and `+` optional)
 //   go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N]
+//      [infinite]              searches on a thread of its own while commands are still read:
 //                              `info depth D seldepth S score cp X|mate N nodes N nps N time MS pv ...`
 //                              per completed iteration, then `bestmove M` (`bestmove (none)` when
-//                              the game is over); no limit at all: the node budget of `gounki best`
-//   stop                       accepted (go is synchronous: it has returned before stop is read)
-//   quit                       the driver stops reading
+//                              the game is over); no limit at all: the node budget of `gounki best`;
+//                              `infinite`: no limit, and no bestmove before `stop`
+//   stop                       ends the search: its bestmove comes at once
+//   quit                       ends the search (no bestmove) and the driver stops reading
+// While a search runs, `isready` is answered at once and `stop` and `quit` are obeyed; `position`,
+// `go`, `ucinewgame` and `setoption` are refused (send stop first).
 // Every bad line is answered `info string error: ...` naming the command and what is wrong; a
 // `position` with a bad text or an illegal move leaves the last good position in place.
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
+#include <thread>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -61,23 +68,37 @@ public:
     UciSession(const UciSession&) = delete;
     UciSession& operator=(const UciSession&) = delete;
 
+    // Handles one line. A search started by `go` writes to (a copy of) `out` from its own thread; the
+    // session's writes to it are serialised by a lock.
     void handle(std::string_view line, const Sink& out);
-    std::vector<std::string> handle(std::string_view line); // the answers returned (tests)
+    // The answers returned (tests): a search that `go` starts is waited for (`go infinite` is refused).
+    std::vector<std::string> handle(std::string_view line);
     bool quit() const { return quit_; }
+    bool searching() const;
+    // Waits for the running search to end by its limits (an infinite one is stopped), bestmove written.
+    void wait();
     // The current position (after the moves of the last good `position` command).
     const Position& position() const { return position_; }
 
 private:
-    void dispatch(std::string_view word, std::string_view args, const Sink& out);
+    // `out` writes under the session's lock; `unlocked` is the caller's sink (for the search thread).
+    void dispatch(std::string_view word, std::string_view args, const Sink& out, const Sink& unlocked);
     void set_position(std::string_view args, const Sink& out);
     void set_option(std::string_view args, const Sink& out);
-    void go(std::string_view args, const Sink& out);
+    void go(std::string_view args, const Sink& out, const Sink& unlocked);
+    // Ends the running search and waits for its thread; `quiet`: no bestmove (quit).
+    void stop_search(bool quiet);
 
     UciOptions options_;
     Position position_;
     std::vector<std::uint64_t> history_; // keys of the positions before position_, oldest first
     std::unique_ptr<analysis::Searcher> searcher_;
     bool quit_ = false;
+
+    std::thread search_;
+    mutable std::mutex mutex_; // guards the fields below and every write to a sink
+    std::condition_variable changed_; // a stop asked for; a search thread done
+    bool searching_ = false, infinite_ = false, stop_ = false, quiet_ = false;
 };
 
 // Reads commands from `in` up to `quit` or the end of the input, answering on `out` (flushed after

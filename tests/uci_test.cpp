@@ -1,7 +1,10 @@
 // gounki uci: the UCI-style protocol of protocol/uci.hpp, driven line by line and through streams,
 // and once through the built binary.
 #include <algorithm>
+#include <chrono>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -157,7 +160,8 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
     require_error(s, "go depth", "go depth: expected a whole number");
     require_error(s, "go depth -3", "got '-3'");
     require_error(s, "go sideways 3", "unknown word 'sideways'");
-    require_error(s, "go infinite", "'infinite' is not supported");
+    require_error(s, "go ponder", "'ponder' is not supported");
+    require_error(s, "go infinite depth 3", "go infinite: no depth");
     require_error(s, "setoption name Threads value 2", "unknown option 'Threads'");
     require_error(s, "setoption name Hash value 0", "from 1 to 65536");
     require_error(s, "isready now", "isready: unexpected 'now'");
@@ -181,14 +185,66 @@ TEST_CASE("uci: the move time of a clock", "[uci]") {
     CHECK(gounki::protocol::uci_move_time(clock) == 1);
 }
 
-TEST_CASE("uci: run_uci on streams stops at quit", "[uci]") {
-    std::istringstream in("uci\nisready\nposition startpos\ngo depth 2\nquit\nisready\n");
+TEST_CASE("uci: run_uci on streams: a search started last still answers; quit ends a search without a bestmove", "[uci]") {
+    std::istringstream in("uci\nisready\nposition startpos\ngo depth 2\n");
     std::ostringstream out;
     gounki::protocol::run_uci(in, out);
     const std::string text = out.str();
     CHECK(text.find("uciok\nreadyok\ninfo depth 1 ") != std::string::npos);
+    CHECK(text.find("\ninfo depth 2 ") != std::string::npos);
     CHECK(text.find("\nbestmove ") != std::string::npos);
-    CHECK(text.find("readyok") == text.rfind("readyok")); // nothing after quit
+
+    std::istringstream endless("position startpos\ngo infinite\nquit\nisready\n");
+    std::ostringstream quitted;
+    gounki::protocol::run_uci(endless, quitted);
+    CHECK(quitted.str().find("bestmove") == std::string::npos);
+    CHECK(quitted.str().find("readyok") == std::string::npos); // nothing read after quit
+}
+
+TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go infinite with its bestmove", "[uci]") {
+    UciSession s;
+    std::mutex m;
+    std::vector<std::string> lines;
+    const UciSession::Sink sink = [&](std::string_view l) {
+        const std::lock_guard lock(m);
+        lines.emplace_back(l);
+    };
+    const auto seen = [&](const std::string& prefix) {
+        const std::lock_guard lock(m);
+        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return starts_with(l, prefix); });
+    };
+    s.handle("position startpos", sink);
+    s.handle("go infinite", sink);
+    REQUIRE(s.searching());
+    s.handle("isready", sink);
+    CHECK(seen("readyok") == 1);
+    // While it searches: the commands that would change what it searches are refused.
+    for (const char* busy : {"position startpos moves c2-d3", "go depth 1", "ucinewgame", "setoption name Hash value 1"}) {
+        s.handle(busy, sink);
+        INFO(busy);
+        CHECK(seen("info string error: " + std::string(busy).substr(0, std::string(busy).find(' '))) == 1);
+    }
+    // It has iterations to show, and no bestmove of its own accord.
+    for (int i = 0; i < 2000 && seen("info depth 2 ") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(seen("info depth 2 ") == 1);
+    CHECK(seen("bestmove") == 0);
+    s.handle("stop", sink);
+    CHECK(!s.searching());
+    REQUIRE(seen("bestmove ") == 1);
+    {
+        const std::lock_guard lock(m);
+        const std::string best = lines.back().substr(9);
+        CHECK(has_move(Position::start(), best));
+    }
+    // A stop at once after go: still one legal bestmove, and the session goes on.
+    s.handle("go infinite", sink);
+    s.handle("stop", sink);
+    CHECK(seen("bestmove ") == 2);
+    s.handle("stop", sink); // nothing running: nothing said
+    CHECK(seen("bestmove ") == 2);
+    const auto again = s.handle("go depth 1");
+    REQUIRE(!again.empty());
+    CHECK(starts_with(again.back(), "bestmove "));
 }
 
 TEST_CASE("uci: through the command line", "[uci]") {
