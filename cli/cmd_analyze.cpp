@@ -231,10 +231,47 @@ struct Totals {
     double seconds = 0;
 };
 
+// The database the games are read from and judgements go to: a lost connection (PostgreSQL) is
+// opened again with back-off (two minutes at most), said on standard error, and the work tried
+// again (a judgement replaces one with the same settings, so a store that did reach the server
+// before the loss is not doubled).
+class Storage {
+public:
+    Storage(std::unique_ptr<db::GameDatabase>& database, std::string path)
+        : database_(database), path_(std::move(path)), store_(std::make_unique<db::AnalysisStore>(database->sql())) {}
+
+    // f(database, store), tried again after a lost connection; `game` names the game in the message.
+    template <typename F>
+    auto run(std::int64_t game, F f) {
+        for (int tries = 1;; ++tries) {
+            try {
+                return f(*database_, *store_);
+            } catch (const std::exception& e) {
+                if (!connection_lost(e) || tries == 3) throw;
+                print_err("gounki analyze: game " + std::to_string(game) + ": the connection to the database was lost (" +
+                          e.what() + "); connecting again\n");
+                store_.reset();
+                database_.reset();
+                database_ = connect_again("analyze", path_, db::Access::read_write, 120);
+                store_ = std::make_unique<db::AnalysisStore>(database_->sql());
+            }
+        }
+    }
+    db::AnalysisStore& analyses() { return *store_; }
+    void store(const JudgeJob& job, const analysis::GameJudgement& judgement, const std::string& engine) {
+        run(job.id, [&](db::GameDatabase& d, db::AnalysisStore& s) { store_judgement(d, s, job, judgement, engine); });
+    }
+
+private:
+    std::unique_ptr<db::GameDatabase>& database_;
+    std::string path_;
+    std::unique_ptr<db::AnalysisStore> store_;
+};
+
 // Runs the jobs on a pool of o.threads; results come back in order, each stored in its own
 // transaction as soon as it is ready, so an interruption loses at most the games under way.
-void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<JudgeJob>& jobs, const AnalyzeOptions& o,
-                     BrainPool* brains, Totals& totals) {
+void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const AnalyzeOptions& o, BrainPool* brains,
+                     Totals& totals) {
     QThreadPool pool;
     pool.setMaxThreadCount(o.threads);
     Progress progress("judging", jobs.size(), !o.quiet && !o.json);
@@ -250,7 +287,7 @@ void judge_and_store(db::GameDatabase& database, db::AnalysisStore& store, const
             progress.update(std::size_t(i) + 1);
             continue;
         }
-        store_judgement(database, store, jobs[std::size_t(i)], done.judgement, totals.engine);
+        storage.store(jobs[std::size_t(i)], done.judgement, totals.engine);
         ++totals.judged;
         totals.plies += jobs[std::size_t(i)].moves.size();
         // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
@@ -390,7 +427,7 @@ int run_analyze(const QCommandLineParser& p) {
     auto database = open_database(self, p, db::Access::read_write);
     if (!database) return exit_usage;
     try {
-        db::AnalysisStore store(database->sql());
+        Storage storage(database, db_path(p));
         std::vector<db::StoredGame> games;
         if (!chosen_games(self, *database, o.games, games)) return exit_usage;
         Totals totals;
@@ -400,7 +437,7 @@ int run_analyze(const QCommandLineParser& p) {
         o.setup.set_texts(brains ? &brains->settings() : nullptr);
         std::vector<JudgeJob> jobs;
         if (o.queue) {
-            queue_jobs(*database, store, games, o, judge_options_text(p), totals);
+            queue_jobs(*database, storage.analyses(), games, o, judge_options_text(p), totals); // one transaction
             return totals.failed ? exit_findings : exit_ok;
         }
         for (const db::StoredGame& g : games) {
@@ -413,15 +450,18 @@ int run_analyze(const QCommandLineParser& p) {
             }
             totals.any_stone |= is_stone_game(g.summary.kind);
             JudgeJob job = judge_job(g, o.setup);
-            if (!o.force && store.has(g.summary.id, job.settings_text)) {
+            const auto stored = o.force ? std::nullopt : storage.run(g.summary.id, [&](db::GameDatabase&, db::AnalysisStore& s) {
+                if (!s.has(g.summary.id, job.settings_text)) return std::optional<db::StoredJudgement>();
+                return o.json ? s.load(g.summary.id, job.settings_text) : std::optional(db::StoredJudgement{});
+            });
+            if (stored) {
                 ++totals.skipped;
-                if (o.json)
-                    if (auto stored = store.load(g.summary.id, job.settings_text)) print_ply_lines(g.summary.id, job.start, stored->judgement);
+                if (o.json) print_ply_lines(g.summary.id, job.start, stored->judgement);
                 continue;
             }
             jobs.push_back(std::move(job));
         }
-        judge_and_store(*database, store, jobs, o, brains.get(), totals);
+        judge_and_store(storage, jobs, o, brains.get(), totals);
         print_summary(o, totals);
         if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }

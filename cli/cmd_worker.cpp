@@ -108,32 +108,17 @@ void say(Worker& w, const QJsonObject& json, const std::string& text) {
     std::fflush(stdout);
 }
 
-bool connection_lost(const db::DbError& e) {
-    // 57P01..57P03: the server ended the session (pg_terminate_backend, a shutdown, a restart).
-    return e.is_connection_lost() || e.sqlstate().starts_with("57P");
-}
-
 // Opens the database, again and again with growing pauses (0.5 s doubling to 8 s, 2 minutes in
 // all) while it fails; throws the last error after that. PostgreSQL connections are named
 // "gounki worker HOST:PID" (application_name), for an operator's pg_stat_activity.
 std::unique_ptr<db::GameDatabase> connect(Worker& w) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int delay_ms = 500;; delay_ms = std::min(2 * delay_ms, 8000)) {
-        try {
-            auto database = std::make_unique<db::GameDatabase>(w.o.db, db::Access::read_write);
-            if (database->sql().is_postgres()) {
-                db::Statement name(database->sql(), "SELECT set_config('application_name', ?1, false)");
-                name.bind(1, "gounki worker " + w.name);
-                name.step();
-            }
-            return database;
-        } catch (const db::DbError& e) {
-            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (!connection_lost(e) || waited > 120 || w.stop) throw;
-            print_err("gounki worker: cannot connect yet (" + std::string(e.what()) + "); trying again\n");
-            std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-        }
+    auto database = connect_again("worker", w.o.db, db::Access::read_write, 120, [&w] { return bool(w.stop); });
+    if (database->sql().is_postgres()) {
+        db::Statement name(database->sql(), "SELECT set_config('application_name', ?1, false)");
+        name.bind(1, "gounki worker " + w.name);
+        name.step();
     }
+    return database;
 }
 
 // Sleeps up to `seconds`, waking early when the worker stops.
@@ -303,8 +288,7 @@ void judging_thread(Worker& w, int index) {
                 std::lock_guard lock(w.mutex);
                 slot = {}; // the job's lease runs out; another claim takes it
             }
-            const auto* db_error = dynamic_cast<const db::DbError*>(&e);
-            if (!db_error || !connection_lost(*db_error) || ++failures > 5) {
+            if (!connection_lost(e) || ++failures > 5) {
                 print_err("gounki worker: " + std::string(e.what()) + "\n");
                 w.failed = true;
                 w.stop = true;

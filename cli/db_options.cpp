@@ -4,7 +4,9 @@
 
 #include <QRegularExpression>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -190,6 +192,26 @@ std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QComma
 int database_error(const Command& cmd, const std::exception& e) {
     print_err(std::string("gounki ") + cmd.name + ": " + e.what() + "\n");
     return exit_usage;
+}
+
+bool connection_lost(const std::exception& e) {
+    const auto* d = dynamic_cast<const db::DbError*>(&e);
+    return d && (d->is_connection_lost() || d->sqlstate().starts_with("57P"));
+}
+
+std::unique_ptr<db::GameDatabase> connect_again(const std::string& command, const std::string& path, db::Access access,
+                                                double patience_s, const std::function<bool()>& stop) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int delay_ms = 500;; delay_ms = std::min(2 * delay_ms, 8000)) {
+        try {
+            return std::make_unique<db::GameDatabase>(path, access);
+        } catch (const db::DbError& e) {
+            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (!connection_lost(e) || waited > patience_s || (stop && stop())) throw;
+            print_err("gounki " + command + ": cannot connect yet (" + std::string(e.what()) + "); trying again\n");
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        }
+    }
 }
 
 bool read_game_id(const Command& cmd, const QString& text, const std::string& what, std::int64_t& id) {

@@ -6,8 +6,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +70,16 @@ bool read_paging(const Command& cmd, const QCommandLineParser& p, db::Paging& ou
 std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access);
 // Prints a database error raised while a command ran; returns exit_usage.
 int database_error(const Command& cmd, const std::exception& e);
+
+// Whether `e` says the connection to a PostgreSQL server was lost: SQLSTATE 08xxx, or 57P01-57P03
+// (the server ended the session: pg_terminate_backend, a shutdown, a restart).
+bool connection_lost(const std::exception& e);
+// Opens `path` after its connection was lost, again and again with growing pauses (0.5 s doubling
+// to 8 s, `patience_s` seconds in all) while the server cannot be reached, each failure told as
+// "gounki COMMAND: cannot connect yet (...); trying again"; then (or when `stop` says so) the last
+// error is thrown.
+std::unique_ptr<db::GameDatabase> connect_again(const std::string& command, const std::string& path, db::Access access,
+                                                double patience_s, const std::function<bool()>& stop = {});
 
 QJsonObject summary_json(const db::GameSummary& g);
 QJsonObject filter_json(const db::GameFilter& f);

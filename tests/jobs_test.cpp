@@ -309,6 +309,29 @@ TEST_CASE("PostgreSQL: a worker whose connection the server ends reconnects and 
     check_judged_once(url, 1);
 }
 
+TEST_CASE("PostgreSQL: analyze whose connection the server ends connects again and stores every game once", "[postgres]") {
+    const TempDir dir("jobs");
+    const std::string url = server_database("gounki_analyze_cut");
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    // The engine says when it starts (the games are read by then), then takes two seconds.
+    write_text(dir / "marked.sh", "touch " + shell_quoted(dir / "started") + "\nsleep 2\nexec " + gounki_command() + " pbrain\n");
+    const pid_t a = spawn_gounki({"analyze", "--db", url, "--all", "--engine", "sh " + shell_quoted(dir / "marked.sh"),
+                                  "--engine-nodes", "2000", "--threads", "1"},
+                                 dir.file("a.out"), dir.file("a.err"));
+    for (int i = 0; i < 600 && !std::filesystem::exists(dir / "started"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(std::filesystem::exists(dir / "started"));
+    CHECK(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                   "AND pid <> pg_backend_pid()") == 1);
+    CHECK(wait_exit(a) == 0);
+    INFO(slurp(dir / "a.out") << slurp(dir / "a.err"));
+    CHECK(contains(slurp(dir / "a.err"), "gounki analyze: game 1: the connection to the database was lost"));
+    CHECK(contains(slurp(dir / "a.err"), "connecting again"));
+    CHECK(contains(slurp(dir / "a.out"), "judged 2 games"));
+    CHECK(ask(url, "SELECT count(*) FROM analyses") == 2);
+    CHECK(ask(url, "SELECT count(DISTINCT game_id) FROM analyses") == 2);
+}
+
 TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothing, and exits", "[jobs]") {
     const TempDir dir("jobs");
     const std::string db = dir.file("stopped.db");
