@@ -19,128 +19,162 @@ std::string shown(char c) {
 
 } // namespace
 
-Parsed parse_tree(std::string_view s) {
-    Parsed out;
-    std::vector<int> stack; // open trees
-    std::vector<bool> first_child; // whether each open tree is its parent's first child
-    std::size_t i = 0;
-    auto fail = [&](std::size_t at, std::string message) {
-        const bool main = std::all_of(first_child.begin(), first_child.end(), [](bool b) { return b; });
-        out.fault = Fault{std::uint32_t(at), std::move(message), main};
-    };
-    auto skip_blanks = [&] {
-        while (i < s.size() && is_blank(s[i])) ++i;
-    };
-    skip_blanks();
-    if (i >= s.size() || s[i] != '(') {
-        fail(i, "an SGF game tree starts with '('");
-        return out;
-    }
-    for (;;) {
+namespace {
+
+// The game tree's text, read by recursive descent without recursion: open trees on a stack. Each
+// step returns false once the text is done or at fault (Parsed::fault set).
+class TreeParser {
+public:
+    explicit TreeParser(std::string_view s) : s_(s) {}
+
+    Parsed run() {
         skip_blanks();
-        if (i >= s.size()) {
-            if (!stack.empty()) fail(i, "the game tree opened at '(' is never closed: ')' missing at the end of the text");
-            return out;
+        if (i_ >= s_.size() || s_[i_] != '(') {
+            fail(i_, "an SGF game tree starts with '('");
+            return std::move(out_);
         }
-        const char c = s[i];
-        if (c == '(') {
-            if (!stack.empty() && out.trees[std::size_t(stack.back())].nodes.empty()) {
-                fail(i, "a variation '(' must follow at least one node ';'");
-                return out;
+        for (;;) {
+            skip_blanks();
+            if (i_ >= s_.size()) {
+                if (!stack_.empty()) fail(i_, "the game tree opened at '(' is never closed: ')' missing at the end of the text");
+                break;
             }
-            const int t = int(out.trees.size());
-            out.trees.push_back(Tree{std::uint32_t(i), {}, {}});
-            first_child.push_back(stack.empty() || out.trees[std::size_t(stack.back())].children.empty());
-            if (!stack.empty()) out.trees[std::size_t(stack.back())].children.push_back(t);
-            stack.push_back(t);
-            ++i;
-        } else if (c == ')') {
-            if (stack.empty()) {
-                fail(i, "')' without a matching '('");
-                return out;
-            }
-            if (out.trees[std::size_t(stack.back())].nodes.empty()) {
-                fail(i, "an empty game tree '()': a node ';' was expected");
-                return out;
-            }
-            stack.pop_back();
-            first_child.pop_back();
-            ++i;
-            if (stack.empty()) {
-                skip_blanks();
-                if (i < s.size()) fail(i, "text after the end of the game tree");
-                return out;
-            }
-        } else if (c == ';') {
-            if (stack.empty()) {
-                fail(i, "a node ';' outside a game tree");
-                return out;
-            }
-            Tree& tree = out.trees[std::size_t(stack.back())];
-            if (!tree.children.empty()) {
-                fail(i, "a node ';' after a variation: nodes come before the variations of a game tree");
-                return out;
-            }
-            tree.nodes.push_back(Node{std::uint32_t(i), {}});
-            Node& node = tree.nodes.back();
-            ++i;
-            for (;;) {
-                skip_blanks();
-                if (i >= s.size() || !(is_upper(s[i]) || is_lower(s[i]))) break;
-                Property p;
-                p.offset = std::uint32_t(i);
-                while (i < s.size() && (is_upper(s[i]) || is_lower(s[i]))) {
-                    if (is_upper(s[i])) p.id += s[i];
-                    ++i;
-                }
-                if (p.id.empty()) {
-                    fail(p.offset, "a property name needs upper-case letters (B, W, C, GM...)");
-                    return out;
-                }
-                skip_blanks();
-                if (i >= s.size() || s[i] != '[') {
-                    fail(i,
-                         "property " + p.id + " without a value: '[' expected, found " +
-                             (i < s.size() ? shown(s[i]) : std::string("the end of the text")));
-                    return out;
-                }
-                while (i < s.size() && s[i] == '[') {
-                    Value v{{}, std::uint32_t(i)};
-                    ++i;
-                    bool closed = false;
-                    while (i < s.size()) {
-                        const char d = s[i++];
-                        if (d == ']') {
-                            closed = true;
-                            break;
-                        }
-                        if (d == '\\' && i < s.size()) {
-                            const char e = s[i++];
-                            // A backslash before a line end joins the lines (a "soft" break).
-                            if (e == '\r' && i < s.size() && s[i] == '\n') ++i;
-                            else if (e != '\n' && e != '\r') v.text += e;
-                            continue;
-                        }
-                        v.text += d;
-                    }
-                    if (!closed) {
-                        fail(v.offset, "the value of " + p.id + " opened by '[' is never closed: ']' missing");
-                        node.props.push_back(std::move(p));
-                        return out;
-                    }
-                    p.values.push_back(std::move(v));
-                    const std::size_t after = i;
-                    skip_blanks();
-                    if (i >= s.size() || s[i] != '[') i = after;
-                }
-                p.length = std::uint32_t(i - p.offset);
-                node.props.push_back(std::move(p));
-            }
-        } else {
-            fail(i, "unexpected " + shown(c) + ": '(', ')', ';' or a property was expected");
-            return out;
+            const char c = s_[i_];
+            const bool go_on = c == '(' ? open_tree()
+                : c == ')'              ? close_tree()
+                : c == ';'              ? node()
+                                        : (fail(i_, "unexpected " + shown(c) + ": '(', ')', ';' or a property was expected"), false);
+            if (!go_on) break;
+        }
+        return std::move(out_);
+    }
+
+private:
+    void fail(std::size_t at, std::string message) {
+        const bool main = std::all_of(first_child_.begin(), first_child_.end(), [](bool b) { return b; });
+        out_.fault = Fault{std::uint32_t(at), std::move(message), main};
+    }
+    void skip_blanks() {
+        while (i_ < s_.size() && is_blank(s_[i_])) ++i_;
+    }
+    Tree& open() { return out_.trees[std::size_t(stack_.back())]; }
+
+    bool open_tree() {
+        if (!stack_.empty() && open().nodes.empty()) {
+            fail(i_, "a variation '(' must follow at least one node ';'");
+            return false;
+        }
+        const int t = int(out_.trees.size());
+        out_.trees.push_back(Tree{std::uint32_t(i_), {}, {}});
+        first_child_.push_back(stack_.empty() || open().children.empty());
+        if (!stack_.empty()) open().children.push_back(t);
+        stack_.push_back(t);
+        ++i_;
+        return true;
+    }
+
+    bool close_tree() {
+        if (stack_.empty()) {
+            fail(i_, "')' without a matching '('");
+            return false;
+        }
+        if (open().nodes.empty()) {
+            fail(i_, "an empty game tree '()': a node ';' was expected");
+            return false;
+        }
+        stack_.pop_back();
+        first_child_.pop_back();
+        ++i_;
+        if (!stack_.empty()) return true;
+        skip_blanks();
+        if (i_ < s_.size()) fail(i_, "text after the end of the game tree");
+        return false;
+    }
+
+    bool node() {
+        if (stack_.empty()) {
+            fail(i_, "a node ';' outside a game tree");
+            return false;
+        }
+        Tree& tree = open();
+        if (!tree.children.empty()) {
+            fail(i_, "a node ';' after a variation: nodes come before the variations of a game tree");
+            return false;
+        }
+        tree.nodes.push_back(Node{std::uint32_t(i_), {}});
+        Node& n = tree.nodes.back();
+        ++i_;
+        for (;;) {
+            skip_blanks();
+            if (i_ >= s_.size() || !(is_upper(s_[i_]) || is_lower(s_[i_]))) return true;
+            if (!property(n)) return false;
         }
     }
-}
+
+    // A property: its name (the upper-case letters of it) and one or more values.
+    bool property(Node& n) {
+        Property p;
+        p.offset = std::uint32_t(i_);
+        while (i_ < s_.size() && (is_upper(s_[i_]) || is_lower(s_[i_]))) {
+            if (is_upper(s_[i_])) p.id += s_[i_];
+            ++i_;
+        }
+        if (p.id.empty()) {
+            fail(p.offset, "a property name needs upper-case letters (B, W, C, GM...)");
+            return false;
+        }
+        skip_blanks();
+        if (i_ >= s_.size() || s_[i_] != '[') {
+            fail(i_, "property " + p.id + " without a value: '[' expected, found " +
+                         (i_ < s_.size() ? shown(s_[i_]) : std::string("the end of the text")));
+            return false;
+        }
+        while (i_ < s_.size() && s_[i_] == '[') {
+            if (!value(p)) {
+                n.props.push_back(std::move(p));
+                return false;
+            }
+            const std::size_t after = i_;
+            skip_blanks();
+            if (i_ >= s_.size() || s_[i_] != '[') i_ = after;
+        }
+        p.length = std::uint32_t(i_ - p.offset);
+        n.props.push_back(std::move(p));
+        return true;
+    }
+
+    // A value from its '[' to its ']'.
+    bool value(Property& p) {
+        Value v{{}, std::uint32_t(i_)};
+        ++i_;
+        while (i_ < s_.size()) {
+            const char d = s_[i_++];
+            if (d == ']') {
+                p.values.push_back(std::move(v));
+                return true;
+            }
+            if (d == '\\' && i_ < s_.size()) {
+                const char e = s_[i_++];
+                // A backslash before a line end joins the lines (a "soft" break).
+                if (e == '\r' && i_ < s_.size() && s_[i_] == '\n') ++i_;
+                else if (e != '\n' && e != '\r') v.text += e;
+                continue;
+            }
+            v.text += d;
+        }
+        fail(v.offset, "the value of " + p.id + " opened by '[' is never closed: ']' missing");
+        return false;
+    }
+
+    std::string_view s_;
+    std::size_t i_ = 0;
+    Parsed out_;
+    std::vector<int> stack_; // open trees
+    std::vector<bool> first_child_; // whether each open tree is its parent's first child
+};
+
+} // namespace
+
+Parsed parse_tree(std::string_view s) { return TreeParser(s).run(); }
 
 } // namespace gounki::parser::sgf
