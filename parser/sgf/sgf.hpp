@@ -70,6 +70,10 @@ public:
 
 private:
     bool read_more(); // appends a block of input to buf_; false when none came
+    // Passes over (and reports) any text before the next game tree; false at the end of the input.
+    bool to_game_tree();
+    // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
+    std::size_t tree_end();
     void io_error(std::string message); // a file diagnostic: the input cannot be read
     // Moves the place (line_, column_) over buf_[from, to).
     void advance(std::size_t from, std::size_t to);

@@ -83,6 +83,32 @@ bool SgfReader::next(GameRecord& game) {
         while (buf_.size() < 3 && read_more()) {}
         if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     }
+    if (!to_game_tree()) return false;
+    const std::size_t k = tree_end();
+    const std::string_view raw(buf_.data() + pos_, k - pos_);
+    std::string converted;
+    std::string_view chunk = raw;
+    std::size_t bad = 0;
+    if (!valid_utf8(raw, bad)) {
+        cp1252_to_utf8(raw, converted);
+        chunk = converted;
+        if (!warned_encoding_) {
+            warned_encoding_ = true;
+            Diagnostic d;
+            d.severity = Severity::warning;
+            d.code = "not-utf8";
+            d.message = "the file is not UTF-8; read as Windows-1252";
+            d.file = name_;
+            file_diagnostics_.push_back(std::move(d));
+        }
+    }
+    sgf::read_game(chunk, line_, column_, name_, ++number_, game);
+    advance(pos_, k);
+    pos_ = k;
+    return true;
+}
+
+bool SgfReader::to_game_tree() {
     // To the next '(' that opens a node: anything else before it is reported and passed over.
     std::size_t junk = std::string::npos;
     int junk_line = 0, junk_column = 0;
@@ -121,9 +147,11 @@ bool SgfReader::next(GameRecord& game) {
         d.column = junk_column;
         file_diagnostics_.push_back(std::move(d));
     }
-    if (pos_ >= buf_.size()) return false;
+    return pos_ < buf_.size();
+}
 
-    // The game tree: to the ')' that closes the first '(', outside property values.
+std::size_t SgfReader::tree_end() {
+    // To the ')' that closes the first '(', outside property values (or the end of the input).
     std::size_t k = pos_;
     int depth = 0;
     bool in_value = false, escaped = false, done = false;
@@ -147,27 +175,7 @@ bool SgfReader::next(GameRecord& game) {
             done = --depth == 0;
         }
     }
-    const std::string_view raw(buf_.data() + pos_, k - pos_);
-    std::string converted;
-    std::string_view chunk = raw;
-    std::size_t bad = 0;
-    if (!valid_utf8(raw, bad)) {
-        cp1252_to_utf8(raw, converted);
-        chunk = converted;
-        if (!warned_encoding_) {
-            warned_encoding_ = true;
-            Diagnostic d;
-            d.severity = Severity::warning;
-            d.code = "not-utf8";
-            d.message = "the file is not UTF-8; read as Windows-1252";
-            d.file = name_;
-            file_diagnostics_.push_back(std::move(d));
-        }
-    }
-    sgf::read_game(chunk, line_, column_, name_, ++number_, game);
-    advance(pos_, k);
-    pos_ = k;
-    return true;
+    return k;
 }
 
 std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
