@@ -134,6 +134,45 @@ std::variant<StoneCountTerm, PatternError> parse_count(const Token& t, StoneCoun
     return term;
 }
 
+// The terms of a pattern: runs of text between blanks and ';', with their columns.
+std::vector<Token> tokens_of(std::string_view text) {
+    std::vector<Token> tokens;
+    for (std::size_t i = 0; i < text.size();) {
+        if (is_space(text[i]) || text[i] == ';') {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        while (i < text.size() && !is_space(text[i]) && text[i] != ';') ++i;
+        tokens.push_back({text.substr(start, i - start), start});
+    }
+    return tokens;
+}
+
+// A point term `h8=x`, its point read against the largest board of `kind` (the pattern's own board
+// may come later).
+struct PointTerm {
+    int point;
+    StoneCell cell;
+    std::size_t column;
+};
+std::variant<PointTerm, PatternError> parse_point_term(const Token& t, GameKind kind) {
+    const auto fail = [&t](std::size_t at, std::string message) { return PatternError{int(t.column + at), std::move(message)}; };
+    const std::size_t eq = std::min(t.text.find('='), t.text.size());
+    const std::string_view name = t.text.substr(0, eq);
+    const int largest = game_info(kind).largest_size();
+    const int p = stones::parse_point(name, largest);
+    if (p == stones::no_point)
+        return fail(0, cat("'", name, "' is not a point of ", game_kind_name(kind), ": files a to ", char('a' + largest - 1),
+                           ", ranks 1 to ", largest, ", e.g. h8 or j10"));
+    if (eq == t.text.size()) return fail(eq, "expected '=' and a cell (x o . ? *) after the point");
+    if (eq + 1 >= t.text.size()) return fail(eq + 1, "expected a cell after '=': x o . ? *");
+    const std::optional<StoneCell> cell = cell_of(t.text[eq + 1]);
+    if (!cell) return fail(eq + 1, cat("unknown cell '", t.text[eq + 1], "': expected x o . ? *"));
+    if (eq + 2 != t.text.size()) return fail(eq + 2, "unexpected text after the cell");
+    return PointTerm{p, *cell, t.column};
+}
+
 } // namespace
 
 char stone_cell_char(StoneCell c) {
@@ -169,16 +208,7 @@ std::string StoneCountTerm::text() const {
 }
 
 std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view text) {
-    std::vector<Token> tokens;
-    for (std::size_t i = 0; i < text.size();) {
-        if (is_space(text[i]) || text[i] == ';') {
-            ++i;
-            continue;
-        }
-        const std::size_t start = i;
-        while (i < text.size() && !is_space(text[i]) && text[i] != ';') ++i;
-        tokens.push_back({text.substr(start, i - start), start});
-    }
+    const std::vector<Token> tokens = tokens_of(text);
     if (tokens.empty()) return PatternError{0, cat("empty pattern: expected the game first: ", game_ids_text(Family::stones))};
 
     StonePattern pat;
@@ -190,11 +220,6 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
     // Point terms are read against the 19x19 board and checked against the pattern's board at the end,
     // so a board may come after them. Cells a later term sets replace what the board said, so the
     // board, read into its own array, goes under the point terms.
-    struct PointTerm {
-        int point;
-        StoneCell cell;
-        std::size_t column;
-    };
     std::vector<PointTerm> points;
     std::array<StoneCell, stones::point_count> board{};
     std::size_t board_column = 0;
@@ -231,20 +256,9 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
             continue;
         }
         if (t.text.size() >= 2 && std::isalpha(static_cast<unsigned char>(t.text[0])) && is_digit(t.text[1])) {
-            const std::size_t eq = std::min(t.text.find('='), t.text.size());
-            const std::string_view name = t.text.substr(0, eq);
-            const int largest = game_info(pat.kind_).largest_size();
-            const int p = stones::parse_point(name, largest);
-            if (p == stones::no_point)
-                return fail(0,
-                            cat("'", name, "' is not a point of ", game_kind_name(pat.kind_), ": files a to ",
-                                char('a' + largest - 1), ", ranks 1 to ", largest, ", e.g. h8 or j10"));
-            if (eq == t.text.size()) return fail(eq, "expected '=' and a cell (x o . ? *) after the point");
-            if (eq + 1 >= t.text.size()) return fail(eq + 1, "expected a cell after '=': x o . ? *");
-            const std::optional<StoneCell> cell = cell_of(t.text[eq + 1]);
-            if (!cell) return fail(eq + 1, cat("unknown cell '", t.text[eq + 1], "': expected x o . ? *"));
-            if (eq + 2 != t.text.size()) return fail(eq + 2, "unexpected text after the cell");
-            points.push_back({p, *cell, t.column});
+            auto term = parse_point_term(t, pat.kind_);
+            if (auto* e = std::get_if<PatternError>(&term)) return *e;
+            points.push_back(std::get<PointTerm>(term));
             continue;
         }
         return fail(0,
