@@ -74,32 +74,40 @@ std::string query_with(const Request& r, std::initializer_list<std::pair<const c
     return text.isEmpty() ? "" : "?" + escape(text.toStdString());
 }
 
-// Previous and next links; in the id order, `next` goes on after the last game shown (keyset
-// paging: a page deep in the list comes as fast as the first), `last_id` that game.
-std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total,
-                         std::int64_t after = 0, std::int64_t last_id = 0) {
+// Previous and next links. In the id order they page by keyset (a page deep in the list comes as
+// fast as the first): `next` goes on after the last game shown, `previous` ends before the first.
+std::string paging_links(const Request& r, const db::Paging& paging, const db::GameList& list, const Keyset& keyset, bool by_id) {
+    const auto shown = std::int64_t(list.games.size());
+    const std::string first_id = shown ? std::to_string(list.games.front().id) : "", last_id = shown ? std::to_string(list.games.back().id) : "";
+    const auto link = [&](const char* id, const std::string& query, const char* text) {
+        return std::string(" <a id=\"") + id + "\" href=\"" + r.path.toStdString() + query + "\">" + text + "</a>";
+    };
+    const auto keyed = [&](const char* name, const std::string& value) {
+        return query_with(r, {{"after", name == std::string("after") ? value : ""}, {"before", name == std::string("before") ? value : ""},
+                              {"offset", ""}, {"page", ""}});
+    };
     std::string out = "<p class=\"paging\">";
-    if (after) {
-        out += total ? "Games 1-" + std::to_string(shown) + " of the " + std::to_string(total) + " after game " + std::to_string(after)
-                     : "No game after game " + std::to_string(after) + ".";
-        out += " <a id=\"first\" href=\"" + r.path.toStdString() + query_with(r, {{"after", ""}}) + "\">first page</a>";
-        if (shown < total)
-            out += " <a id=\"next\" href=\"" + r.path.toStdString() + query_with(r, {{"after", std::to_string(last_id)}}) +
-                "\">next</a>";
+    if (keyset.after || keyset.before) {
+        const std::string which = keyset.after ? "after game " + std::to_string(keyset.after) : "before game " + std::to_string(keyset.before);
+        out += shown ? (keyset.after ? "Games 1-" + std::to_string(shown) + " of the " : "The last " + std::to_string(shown) + " of the ") +
+                std::to_string(list.total) + " " + which
+                     : "No game " + which + ".";
+        out += link("first", keyed("", ""), "first page");
+        if (shown && (keyset.after || shown < list.total)) out += link("prev", keyed("before", first_id), "previous");
+        if (shown && (keyset.before || shown < list.total)) out += link("next", keyed("after", last_id), "next");
         return out + "</p>";
     }
-    out += total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
-            std::to_string(total)
-                 : std::string("No game matches.");
+    out += list.total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
+            std::to_string(list.total)
+                      : std::string("No game matches.");
     if (paging.offset > 0)
-        out += " <a id=\"prev\" href=\"" + r.path.toStdString() +
-            query_with(r, {{"offset", std::to_string(std::max<std::int64_t>(0, paging.offset - paging.limit))}, {"page", ""}}) +
-            "\">previous</a>";
-    if (paging.offset + shown < total)
-        out += " <a id=\"next\" href=\"" + r.path.toStdString() +
-            (last_id ? query_with(r, {{"after", std::to_string(last_id)}, {"offset", ""}, {"page", ""}})
-                     : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}})) +
-            "\">next</a>";
+        out += link("prev",
+                    by_id && shown ? keyed("before", first_id)
+                                   : query_with(r, {{"offset", std::to_string(std::max<std::int64_t>(0, paging.offset - paging.limit))}, {"page", ""}}),
+                    "previous");
+    if (paging.offset + shown < list.total)
+        out += link("next", by_id ? keyed("after", last_id) : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}}),
+                    "next");
     return out + "</p>";
 }
 
@@ -139,7 +147,7 @@ std::string sort_links(const Request& r) {
     std::string out = "<p class=\"sort\">Sort by:";
     for (const char* k : {"id", "date", "player", "event", "result"}) {
         const bool now = key == k;
-        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}}) +
+        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}, {"before", ""}}) +
             "\">" + k + (now ? (desc ? " &#9660;" : " &#9650;") : "") + "</a>";
     }
     return out + "</p>";
@@ -159,16 +167,15 @@ std::string App::page(const std::string& title, const std::string& body) const {
 Reply App::page_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
-    std::int64_t after = 0;
+    Keyset keyset;
     std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
-    if (e.empty()) e = read_after_value(r, filter, after);
+    if (e.empty()) e = read_keyset_values(r, filter, keyset);
     std::string body = filter_form(r, "/") + sort_links(r);
     if (!e.empty()) return html_reply(page("Games", body + "<p class=\"error\">" + escape(e) + "</p>"), 400);
-    const db::GameList list = db_.list_games(filter, paging);
-    const std::int64_t last_id = filter.order.key == db::SortKey::id && !list.games.empty() ? list.games.back().id : 0;
-    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total, after, last_id) +
-        games_table_html(list.games, false);
+    db::GameList list = list_games(filter, paging);
+    keyset.restore(filter, list);
+    body += paging_links(r, paging, list, keyset, filter.order.key == db::SortKey::id) + games_table_html(list.games, false);
     return html_reply(page("Games", body));
 }
 

@@ -168,13 +168,14 @@ Reply App::page_explorer(const Request& r) {
         line += " <a href=\"/explorer?" + base + "&amp;moves=" + url_value(prefix) + "\">" + escape(m.toStdString()) + "</a>";
     }
     line += "</p>";
-    const db::Tree tree = db_.tree(pos);
-    std::string table = "<p id=\"count\">" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") +
+    const auto kept = tree(pos);
+    const db::Tree& here = *kept;
+    std::string table = "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
         " continued from here.</p><table id=\"tree\"><tr><th>Move</th><th>Games</th><th>White</th><th>Draw</th><th>Black</th><th>Latest game</th></tr>";
     const auto pct = [](std::int64_t part, std::int64_t whole) {
         return std::to_string(whole ? int(100.0 * double(part) / double(whole) + 0.5) : 0) + "%";
     };
-    for (const db::TreeMove& m : tree.moves) {
+    for (const db::TreeMove& m : here.moves) {
         const std::string text = pos.move_text(m.move);
         const std::string next = moves.empty() ? text : moves + " " + text;
         const db::GameSummary& g = m.latest;

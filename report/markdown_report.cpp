@@ -63,26 +63,30 @@ std::string comments(const std::vector<std::string>& texts) {
     return out;
 }
 
+// A variation in parentheses, its first move numbered `number`, the variations inside nested.
+std::string variation_text(const GameReport& g, const Variation& v, int number) {
+    std::string line = comments(v.comments);
+    for (std::size_t j = 0; j < v.moves.size(); ++j) {
+        const LineMove& m = v.moves[j];
+        const bool first = m.side == first_mover(g);
+        const int at = number;
+        if (j == 0 || first) line += " " + std::to_string(number) + (first ? "." : "...");
+        if (!first) ++number;
+        line += " " + md(m.move);
+        for (int n : m.nags) line += md(nag_text(n));
+        line += comments(m.comments);
+        for (const Variation& inner : m.variations) line += " " + variation_text(g, inner, at);
+    }
+    return "(" + line.substr(line.empty() ? 0 : 1) + ")";
+}
+
 // The record's own NAGs, comments and variations of ply i, after its move.
 std::string record_notes(const GameReport& g, std::size_t i) {
     const Ply& p = g.plies[i];
     std::string out;
     for (int n : p.nags) out += md(nag_text(n));
     out += comments(p.comments);
-    for (const Variation& v : p.variations) {
-        std::string line = comments(v.comments);
-        int number = move_number(g, i);
-        for (std::size_t j = 0; j < v.moves.size(); ++j) {
-            const LineMove& m = v.moves[j];
-            const bool first = m.side == first_mover(g);
-            if (j == 0 || first) line += " " + std::to_string(number) + (first ? "." : "...");
-            if (!first) ++number;
-            line += " " + md(m.move);
-            for (int n : m.nags) line += md(nag_text(n));
-            line += comments(m.comments);
-        }
-        out += " (" + line.substr(line.empty() ? 0 : 1) + ")";
-    }
+    for (const Variation& v : p.variations) out += " " + variation_text(g, v, move_number(g, i));
     return out;
 }
 
