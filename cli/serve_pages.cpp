@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QUrl>
 
+#include <algorithm>
+
 #include "cli/command.hpp"
 #include "cli/serve.hpp"
 #include "cli/views.hpp"
@@ -31,6 +33,25 @@ std::string escape(const std::string& text) {
     return out;
 }
 
+bool black_first(const std::vector<db::GameSummary>& games) {
+    return !games.empty() && std::all_of(games.begin(), games.end(), [](const db::GameSummary& g) { return is_stone_game(g.kind); });
+}
+
+std::string result_shown(const db::GameSummary& g) {
+    if (!is_stone_game(g.kind)) return std::string(db::result_text(g.result));
+    switch (g.result) {
+    case db::ResultCode::white_wins: return "W+";
+    case db::ResultCode::black_wins: return "B+";
+    case db::ResultCode::draw: return "Draw";
+    default: return std::string(db::result_text(g.result));
+    }
+}
+
+std::string players_shown(const db::GameSummary& g) {
+    const std::string white = g.white.empty() ? "?" : g.white, black = g.black.empty() ? "?" : g.black;
+    return is_stone_game(g.kind) ? black + " - " + white : white + " - " + black;
+}
+
 namespace {
 
 const char* style_sheet = R"(
@@ -47,15 +68,17 @@ iframe{width:100%;height:75vh;border:1px solid #ccc;background:#fff}.moves a{mar
 )";
 
 std::string games_table_html(const std::vector<db::GameSummary>& games, bool with_ply) {
-    std::string out = "<table id=\"games\"><tr><th>Id</th><th>Game</th><th>White</th><th>Black</th><th>Date</th><th>Result</th>"
-                      "<th>Plies</th>";
+    const bool stones = black_first(games);
+    std::string out = std::string("<table id=\"games\"><tr><th>Id</th><th>Game</th>") +
+        (stones ? "<th>Black</th><th>White</th>" : "<th>White</th><th>Black</th>") + "<th>Date</th><th>Result</th><th>Plies</th>";
     if (with_ply) out += "<th>Ply</th>";
     out += "<th>Event</th><th>Status</th></tr>";
     for (const db::GameSummary& g : games) {
         const std::string link = "<a href=\"/game/" + std::to_string(g.id) + "\">";
+        const std::string first = stones ? g.black : g.white, second = stones ? g.white : g.black;
         out += "<tr><td>" + link + std::to_string(g.id) + "</a></td><td>" + std::string(game_kind_name(g.kind)) + "</td><td>" +
-            link + escape(g.white.empty() ? "?" : g.white) + "</a></td><td>" + escape(g.black.empty() ? "?" : g.black) +
-            "</td><td>" + escape(g.date) + "</td><td>" + std::string(db::result_text(g.result)) + "</td><td>" +
+            link + escape(first.empty() ? "?" : first) + "</a></td><td>" + escape(second.empty() ? "?" : second) +
+            "</td><td>" + escape(g.date) + "</td><td>" + result_shown(g) + "</td><td>" +
             std::to_string(g.ply_count) + "</td>";
         if (with_ply) out += "<td>" + std::to_string(g.ply) + "</td>";
         out += "<td>" + escape(g.event) + "</td><td>" + std::string(db::status_name(g.status)) + "</td></tr>";
@@ -259,7 +282,7 @@ Reply App::page_game(std::int64_t id) {
     if (!game) return html_reply(page("No such game", "<p class=\"error\">No game with id " + std::to_string(id) + ".</p>"), 404);
     const db::GameSummary& g = game->summary;
     std::string body = "<p>" + escape(g.event) + " " + escape(g.site) + " " + escape(g.date) + " &mdash; " +
-        std::string(db::result_text(g.result)) + " (" + std::string(db::status_name(g.status)) + ")</p>";
+        result_shown(g) + " (" + std::string(db::status_name(g.status)) + ")</p>";
     const std::string report = "/api/report/" + std::to_string(id);
     body += "<p>Download the report: <a id=\"download-html\" href=\"" + report + "?format=html\">HTML</a> <a id=\"download-md\" href=\"" +
         report + "?format=md\">Markdown</a> <a id=\"download-gpn\" href=\"" + report + "?format=gpn\">annotated record</a> &middot; <a href=\"/api/games/" +
@@ -272,7 +295,7 @@ Reply App::page_game(std::int64_t id) {
     if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
     else body += unjudged_html(id, options_.read_only);
     body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
-    return html_reply(page((g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black), body));
+    return html_reply(page(players_shown(g), body));
 }
 
 } // namespace gounki::cli::serve
