@@ -94,6 +94,10 @@ public:
     void keep_tree(const std::string& position, std::shared_ptr<const db::Tree> tree, std::uint64_t generation);
     std::optional<std::int64_t> count(const std::string& filter, std::uint64_t generation);
     void keep_count(const std::string& filter, std::int64_t count, std::uint64_t generation);
+    // Anchors of offset paging in a list (a filter and an order): the id of the game at an offset.
+    // The anchor nearest at or below `offset`, as (its offset, its id).
+    std::optional<std::pair<std::int64_t, std::int64_t>> anchor(const std::string& list, std::int64_t offset, std::uint64_t generation);
+    void keep_anchor(const std::string& list, std::int64_t offset, std::int64_t id, std::uint64_t generation);
 
 private:
     static constexpr std::size_t max_entries = 4096; // per kind; beyond it the kind starts afresh
@@ -101,6 +105,8 @@ private:
     std::uint64_t generation_ = 1;
     std::map<std::string, std::shared_ptr<const db::Tree>> trees_;
     std::map<std::string, std::int64_t> counts_;
+    std::map<std::string, std::map<std::int64_t, std::int64_t>> anchors_;
+    std::size_t anchor_count_ = 0;
 };
 
 // What the request threads share: the write lock, the judging runs and the answers kept.

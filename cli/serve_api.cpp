@@ -163,6 +163,8 @@ std::uint64_t AnswerCache::generation(std::optional<Version>& seen, const std::o
         ++generation_;
         trees_.clear();
         counts_.clear();
+        anchors_.clear();
+        anchor_count_ = 0;
         seen = now;
     }
     return generation_;
@@ -196,6 +198,25 @@ void AnswerCache::keep_count(const std::string& filter, std::int64_t count, std:
     counts_[filter] = count;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> AnswerCache::anchor(const std::string& list, std::int64_t offset,
+                                                                         std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return std::nullopt;
+    const auto it = anchors_.find(list);
+    if (it == anchors_.end()) return std::nullopt;
+    auto at = it->second.upper_bound(offset);
+    if (at == it->second.begin()) return std::nullopt;
+    --at;
+    return *at;
+}
+
+void AnswerCache::keep_anchor(const std::string& list, std::int64_t offset, std::int64_t id, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return;
+    if (anchor_count_ >= 16 * max_entries) anchors_.clear(), anchor_count_ = 0;
+    anchor_count_ += anchors_[list].insert_or_assign(offset, id).second;
+}
+
 namespace {
 
 // The filter's conditions (not its order) as one text: equal texts, the same games.
@@ -223,8 +244,21 @@ db::GameList App::list_games(const db::GameFilter& filter, const db::Paging& pag
     const std::uint64_t generation = shared_.answers.generation(seen_, db_.change_version());
     const std::string key = filter_key(filter);
     const std::optional<std::int64_t> known = shared_.answers.count(key, generation);
-    db::GameList list = db_.list_games(filter, paging, known);
+    // A page by offset in the id order starts from the nearest page already read at or before it
+    // (keyset from that game's id): paging on by offset walks only the games between them.
+    const bool by_id = filter.order.key == db::SortKey::id && paging.offset > 0;
+    const std::string list_key = key + (filter.order.descending ? " desc" : " asc");
+    const auto from = by_id && known ? shared_.answers.anchor(list_key, paging.offset, generation) : std::nullopt;
+    db::GameList list;
+    if (from) {
+        db::GameFilter rest = filter;
+        const auto [offset, id] = *from;
+        if (filter.order.descending) rest.id_to = std::min(rest.id_to.value_or(id), id);
+        else rest.id_from = std::max(rest.id_from.value_or(id), id);
+        list = db_.list_games(rest, {paging.limit, paging.offset - offset}, known);
+    } else list = db_.list_games(filter, paging, known);
     if (!known) shared_.answers.keep_count(key, list.total, generation);
+    if (by_id && !list.games.empty()) shared_.answers.keep_anchor(list_key, paging.offset, list.games.front().id, generation);
     return list;
 }
 

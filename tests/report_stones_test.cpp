@@ -307,4 +307,14 @@ TEST_CASE("variations inside variations: kept at every depth in the model, the v
     CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"5\" data-line=\"0.1.0\" data-step=\"2\">d3") == 1);
     CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"5\" data-line=\"0.1.0.1.0\" data-step=\"1\">d4") == 1);
     CHECK(count_of(render_markdown(m), "(3. a2 a3 (3... b2 _{Inside.}_ 4. c3 (4. c4 d4) 4... d3) 4. a4)") == 1);
+
+    // The same from SGF: a branch inside a branch inside a branch.
+    const std::vector<parser::GameRecord> sgf = parser::read_records(
+        "(;GM[4]SZ[15]PB[Bea]PW[Wim];B[hh];W[ii](;B[jj];W[kk];B[ll])(;B[aa];W[bb](;B[cc])(;B[dd];W[ee](;B[ff])(;B[gg]))))\n");
+    REQUIRE(sgf.size() == 1);
+    REQUIRE(sgf[0].status == parser::GameStatus::valid);
+    m.games = {game_report(sgf[0])};
+    CHECK(count_of(render_markdown(m), "2. j6 (2. a15 b14 3. c13 (3. d12 e11 4. f10 (4. g9))) k5") == 1);
+    const std::string sgf_html = render_html(m);
+    CHECK(count_of(sgf_html, "data-line=\"0.2.0.2.0\" data-step=\"0\">g9") == 1);
 }

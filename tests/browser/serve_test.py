@@ -237,6 +237,10 @@ class HttpTest(Fixture):
         self.assertIn("The last 2 of the 2 before game 3", page)
         self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
         self.assertNotIn('id="prev"', page)  # nothing before game 1
+        # Offset pages read on from the nearest page already read: the command line's games all the same.
+        for off, desc in [(3, ""), (1, ""), (2, ""), (3, ""), (4, ""), (2, "1"), (3, "1"), (1, "1")]:
+            api = s.get_json("/api/games?limit=1&offset=%d&desc=%s" % (off, desc))[1]
+            self.assertEqual(api, cli_json(self.db, "games", "--limit", "1", "--offset", str(off), *(["--desc"] if desc else [])))
         page = s.request("GET", "/?limit=1&offset=2")[2].decode()  # an offset page pages by keyset too
         self.assertIn('id="prev" href="/?limit=1&amp;before=3"', page)
 
@@ -551,19 +555,29 @@ class ThreadsAndJudgingTest(unittest.TestCase):
             self.assertEqual(len(seen), 1, seen)
             return seen.pop()
 
+        def pages():
+            # Offset pages (read on from pages read before) stay those of the command line.
+            for off in range(1, s.total()):
+                self.assertEqual(s.get_json("/api/games?limit=1&offset=%d" % off)[1],
+                                 cli_json(self.db, "games", "--limit", "1", "--offset", str(off)), off)
+
         self.assertEqual(answers(), (0, 0, 0))
+        pages()
         game = '[Game "Gounki"]\n[White "Hal Kept"]\n[Black "Ivy"]\n[Result "*"]\n\n1. e2-d3 b7-a6 *\n'
         status, _, data = s.request("POST", "/api/import?name=kept.gpn", body=game, headers={"X-Gounki-Token": s.token()})
         self.assertEqual(status, 200, data)
         self.assertEqual(answers(), (1, 1, 1))  # the upload
+        pages()
         other = os.path.join(self.dir, "kept.gpn")
         with open(other, "w") as f:
             f.write(game.replace("b7-a6", "b7-c6"))
         subprocess.run([GOUNKI, "import", "--db", self.db, "--quiet", other], check=True)
         self.assertEqual(answers(), (2, 2, 2))  # another program's import
+        pages()
         ids = [g["id"] for g in s.get_json("/api/games?player=" + q("hal kept"))[1]["games"]]
         subprocess.run([GOUNKI, "delete", "--db", self.db, "--yes", str(ids[0])], check=True, capture_output=True)
         self.assertEqual(answers(), (1, 1, 1))  # another program's deletion
+        pages()
 
     def test_many_clients_at_once_with_an_import_among_them(self):
         import threading
