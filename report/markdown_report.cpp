@@ -102,7 +102,8 @@ void moves(std::string& out, const GameReport& g) {
     if (g.status == "partial") line.append(line.empty() ? "" : " ").append("_(the record breaks here)_");
     line.append(line.empty() ? "" : " ").append(md(result_text(g)));
     // A paragraph starting "1. " would be an ordered list.
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), 1, '\\');
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) && line.find('.') != std::string::npos)
+        line.insert(line.find('.'), 1, '\\');
     out += line + "\n\n";
 }
 

@@ -16,6 +16,7 @@
 #include "report/viewer.hpp"
 #include "core/stones/position.hpp"
 #include "parser/reader.hpp"
+#include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
 using namespace gounki::report;
@@ -309,8 +310,9 @@ TEST_CASE("variations inside variations: kept at every depth in the model, the v
     CHECK(count_of(render_markdown(m), "(3. a2 a3 (3... b2 _{Inside.}_ 4. c3 (4. c4 d4) 4... d3) 4. a4)") == 1);
 
     // The same from SGF: a branch inside a branch inside a branch.
-    const std::vector<parser::GameRecord> sgf = parser::read_records(
-        "(;GM[4]SZ[15]PB[Bea]PW[Wim];B[hh];W[ii](;B[jj];W[kk];B[ll])(;B[aa];W[bb](;B[cc])(;B[dd];W[ee](;B[ff])(;B[gg]))))\n");
+    const std::vector<parser::GameRecord> sgf = parser::read_sgf(
+        "(;GM[4]SZ[15]PB[Bea]PW[Wim];B[hh];W[ii](;B[jj];W[kk];B[ll])(;B[aa];W[bb](;B[cc])(;B[dd];W[ee](;B[ff])(;B[gg]))))\n",
+        "nested.sgf");
     REQUIRE(sgf.size() == 1);
     REQUIRE(sgf[0].status == parser::GameStatus::valid);
     m.games = {game_report(sgf[0])};
