@@ -78,10 +78,42 @@ private:
     QThreadPool pool_;
 };
 
-// What the request threads share: the write lock and the judging runs.
+// Answers the request threads share while the database is unchanged: explorer trees by position,
+// game counts by filter. Every request first reads its connection's change_version(): when it
+// differs from what that connection saw last (another connection committed: another request
+// thread, the judging, another program; or this one wrote), everything kept is dropped. Answers
+// are kept under the generation read before they were computed, and one computed in an older
+// generation is never kept nor served. Without a change version (PostgreSQL) nothing is kept.
+class AnswerCache {
+public:
+    using Version = std::pair<std::int64_t, std::int64_t>;
+    static constexpr std::uint64_t none = 0; // the generation of a connection without a change version
+    // The generation of answers read now; `seen` is the connection's last version, updated.
+    std::uint64_t generation(std::optional<Version>& seen, const std::optional<Version>& now);
+    std::shared_ptr<const db::Tree> tree(const std::string& position, std::uint64_t generation);
+    void keep_tree(const std::string& position, std::shared_ptr<const db::Tree> tree, std::uint64_t generation);
+    std::optional<std::int64_t> count(const std::string& filter, std::uint64_t generation);
+    void keep_count(const std::string& filter, std::int64_t count, std::uint64_t generation);
+    // Anchors of offset paging in a list (a filter and an order): the id of the game at an offset.
+    // The anchor nearest at or below `offset`, as (its offset, its id).
+    std::optional<std::pair<std::int64_t, std::int64_t>> anchor(const std::string& list, std::int64_t offset, std::uint64_t generation);
+    void keep_anchor(const std::string& list, std::int64_t offset, std::int64_t id, std::uint64_t generation);
+
+private:
+    static constexpr std::size_t max_entries = 4096; // per kind; beyond it the kind starts afresh
+    std::mutex mutex_;
+    std::uint64_t generation_ = 1;
+    std::map<std::string, std::shared_ptr<const db::Tree>> trees_;
+    std::map<std::string, std::int64_t> counts_;
+    std::map<std::string, std::map<std::int64_t, std::int64_t>> anchors_;
+    std::size_t anchor_count_ = 0;
+};
+
+// What the request threads share: the write lock, the judging runs and the answers kept.
 struct Shared {
     std::mutex writes;
     std::unique_ptr<JudgeRuns> judges;
+    AnswerCache answers;
 };
 
 struct Reply {
@@ -126,22 +158,38 @@ private:
     Reply page_explorer(const Request& r);
     Reply page_import();
     std::string page(const std::string& title, const std::string& body) const;
+    // The tree of `pos` and the list of games, through the answers kept (Shared::answers).
+    std::shared_ptr<const db::Tree> tree(const AnyPosition& pos);
+    db::GameList list_games(const db::GameFilter& filter, const db::Paging& paging);
 
     db::GameDatabase& db_;
     const Options& options_;
     QByteArray token_;
     Shared& shared_;
+    std::optional<AnswerCache::Version> seen_; // this connection's change version at its last request
 };
 
 // Reading query values the way the API and the pages both do; each returns "" or what is wrong.
 std::string read_paging_values(const Request& r, db::Paging& paging);
-// after=ID (keyset paging of the id order: the games after game ID, as fast deep in the list as at
-// its start): narrows the filter's id bounds; sets `after` (0 when not given).
-std::string read_after_value(const Request& r, db::GameFilter& filter, std::int64_t& after);
+// Keyset paging of the id order (as fast deep in the list as at its start): after=ID, the games
+// after game ID; before=ID, the games just before it (the previous page). Narrows the filter's id
+// bounds (before also reverses its order, turned back by restore once the page is read).
+struct Keyset {
+    std::int64_t after = 0, before = 0; // 0: not given
+    void restore(db::GameFilter& filter, db::GameList& list) const;
+};
+std::string read_keyset_values(const Request& r, db::GameFilter& filter, Keyset& keyset);
 // position=TEXT (any game; default the start of game=KIND, else Gounki) then moves=LIST played from it.
 std::string read_position_values(const Request& r, AnyPosition& pos, bool& given);
 // A whole game id from the path ("12"), or 0.
 std::int64_t path_id(const QString& text);
+// The stone games' convention (Black moves first): their tables name Black first and write results
+// B+, W+ or Draw; Gounki's name White first and write 1-0, 0-1, 1/2-1/2.
+// Whether a table of these games names Black first: every one of them a stone game.
+bool black_first(const std::vector<db::GameSummary>& games);
+std::string result_shown(const db::GameSummary& g);
+// "White - Black", or "Black - White" in a stone game ("?" for an unknown name).
+std::string players_shown(const db::GameSummary& g);
 // Text made safe inside HTML.
 std::string escape(const std::string& text);
 // A query value for a link (percent-encoded).

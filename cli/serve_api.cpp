@@ -1,5 +1,6 @@
 // gounki serve: the routes and the JSON API under /api/ (the objects of the commands' --json).
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <limits>
@@ -42,17 +43,35 @@ std::string read_paging_values(const Request& r, db::Paging& paging) {
     return {};
 }
 
-std::string read_after_value(const Request& r, db::GameFilter& filter, std::int64_t& after) {
-    after = 0;
-    const auto v = r.param("after");
-    if (!v) return {};
-    after = path_id(*v);
-    if (!after) return "after must be a game id (a whole number from 1), got '" + v->toStdString() + "'";
-    if (filter.order.key != db::SortKey::id) return "after pages the id order only: use offset or page with sort=" + r.param("sort")->toStdString();
-    if (r.param("offset") || r.param("page")) return "give after or offset (page), not both";
-    if (filter.order.descending) filter.id_to = std::min(filter.id_to.value_or(after - 1), after - 1);
-    else filter.id_from = std::max(filter.id_from.value_or(after + 1), after + 1);
+std::string read_keyset_values(const Request& r, db::GameFilter& filter, Keyset& keyset) {
+    keyset = {};
+    for (const char* name : {"after", "before"}) {
+        const auto v = r.param(name);
+        if (!v) continue;
+        const std::int64_t id = path_id(*v);
+        if (!id) return std::string(name) + " must be a game id (a whole number from 1), got '" + v->toStdString() + "'";
+        if (filter.order.key != db::SortKey::id)
+            return std::string(name) + " pages the id order only: use offset or page with sort=" + r.param("sort")->toStdString();
+        if (r.param("offset") || r.param("page")) return std::string("give ") + name + " or offset (page), not both";
+        (name == std::string("after") ? keyset.after : keyset.before) = id;
+    }
+    if (keyset.after && keyset.before) return "give after or before, not both";
+    const bool desc = filter.order.descending;
+    const auto below = [&](std::int64_t id) { filter.id_to = std::min(filter.id_to.value_or(id - 1), id - 1); };
+    const auto above = [&](std::int64_t id) { filter.id_from = std::max(filter.id_from.value_or(id + 1), id + 1); };
+    if (keyset.after) desc ? below(keyset.after) : above(keyset.after);
+    if (keyset.before) {
+        // The games just before it: read in the opposite order, then turned back (Keyset::restore).
+        desc ? above(keyset.before) : below(keyset.before);
+        filter.order.descending = !desc;
+    }
     return {};
+}
+
+void Keyset::restore(db::GameFilter& filter, db::GameList& list) const {
+    if (!before) return;
+    filter.order.descending = !filter.order.descending;
+    std::reverse(list.games.begin(), list.games.end());
 }
 
 namespace {
@@ -137,16 +156,125 @@ ValueLookup lookup(const Request& r) {
 
 } // namespace
 
+std::uint64_t AnswerCache::generation(std::optional<Version>& seen, const std::optional<Version>& now) {
+    if (!now) return none;
+    const std::lock_guard lock(mutex_);
+    if (seen != now) {
+        ++generation_;
+        trees_.clear();
+        counts_.clear();
+        anchors_.clear();
+        anchor_count_ = 0;
+        seen = now;
+    }
+    return generation_;
+}
+
+std::shared_ptr<const db::Tree> AnswerCache::tree(const std::string& position, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return nullptr;
+    const auto it = trees_.find(position);
+    return it == trees_.end() ? nullptr : it->second;
+}
+
+void AnswerCache::keep_tree(const std::string& position, std::shared_ptr<const db::Tree> tree, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return;
+    if (trees_.size() >= max_entries) trees_.clear();
+    trees_[position] = std::move(tree);
+}
+
+std::optional<std::int64_t> AnswerCache::count(const std::string& filter, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return std::nullopt;
+    const auto it = counts_.find(filter);
+    return it == counts_.end() ? std::nullopt : std::optional(it->second);
+}
+
+void AnswerCache::keep_count(const std::string& filter, std::int64_t count, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return;
+    if (counts_.size() >= max_entries) counts_.clear();
+    counts_[filter] = count;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> AnswerCache::anchor(const std::string& list, std::int64_t offset,
+                                                                         std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return std::nullopt;
+    const auto it = anchors_.find(list);
+    if (it == anchors_.end()) return std::nullopt;
+    auto at = it->second.upper_bound(offset);
+    if (at == it->second.begin()) return std::nullopt;
+    --at;
+    return *at;
+}
+
+void AnswerCache::keep_anchor(const std::string& list, std::int64_t offset, std::int64_t id, std::uint64_t generation) {
+    const std::lock_guard lock(mutex_);
+    if (generation == none || generation != generation_) return;
+    if (anchor_count_ >= 16 * max_entries) anchors_.clear(), anchor_count_ = 0;
+    anchor_count_ += anchors_[list].insert_or_assign(offset, id).second;
+}
+
+namespace {
+
+// The filter's conditions (not its order) as one text: equal texts, the same games.
+std::string filter_key(const db::GameFilter& f) {
+    const auto number = [](const auto& v) { return v ? QJsonValue(qint64(*v)) : QJsonValue(); };
+    const QJsonArray a{QString::fromStdString(f.white), QString::fromStdString(f.black), QString::fromStdString(f.player),
+                       QString::fromStdString(f.event), QString::fromStdString(f.site), QString::fromStdString(f.source),
+                       number(f.result), number(f.date_from), number(f.date_to), number(f.kind), number(f.status),
+                       number(f.id_from), number(f.id_to)};
+    return QJsonDocument(a).toJson(QJsonDocument::Compact).toStdString();
+}
+
+} // namespace
+
+std::shared_ptr<const db::Tree> App::tree(const AnyPosition& pos) {
+    const std::uint64_t generation = shared_.answers.generation(seen_, db_.change_version());
+    const std::string key = pos.to_text();
+    if (auto kept = shared_.answers.tree(key, generation)) return kept;
+    auto tree = std::make_shared<const db::Tree>(db_.tree(pos));
+    shared_.answers.keep_tree(key, tree, generation);
+    return tree;
+}
+
+db::GameList App::list_games(const db::GameFilter& filter, const db::Paging& paging) {
+    const std::uint64_t generation = shared_.answers.generation(seen_, db_.change_version());
+    const std::string key = filter_key(filter);
+    const std::optional<std::int64_t> known = shared_.answers.count(key, generation);
+    // A page by offset in the id order starts from the nearest page already read at or before it
+    // (keyset from that game's id): paging on by offset walks only the games between them.
+    const bool by_id = filter.order.key == db::SortKey::id && paging.offset > 0;
+    const std::string list_key = key + (filter.order.descending ? " desc" : " asc");
+    const auto from = by_id && known ? shared_.answers.anchor(list_key, paging.offset, generation) : std::nullopt;
+    db::GameList list;
+    if (from) {
+        db::GameFilter rest = filter;
+        const auto [offset, id] = *from;
+        if (filter.order.descending) rest.id_to = std::min(rest.id_to.value_or(id), id);
+        else rest.id_from = std::max(rest.id_from.value_or(id), id);
+        list = db_.list_games(rest, {paging.limit, paging.offset - offset}, known);
+    } else list = db_.list_games(filter, paging, known);
+    if (!known) shared_.answers.keep_count(key, list.total, generation);
+    if (by_id && !list.games.empty()) shared_.answers.keep_anchor(list_key, paging.offset, list.games.front().id, generation);
+    return list;
+}
+
 Reply App::api_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
-    std::int64_t after = 0;
+    Keyset keyset;
     std::string e = read_filter_values(lookup(r), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
-    if (e.empty()) e = read_after_value(r, filter, after);
+    if (e.empty()) e = read_keyset_values(r, filter, keyset);
     if (!e.empty()) return error_reply(400, "bad-query", e);
-    QJsonObject o = games_json(db_.list_games(filter, paging), paging, filter);
-    if (after) o["after"] = qint64(after); // total: the games after it
+    db::GameList list = list_games(filter, paging);
+    keyset.restore(filter, list);
+    QJsonObject o = games_json(list, paging, filter);
+    if (keyset.after) o["after"] = qint64(keyset.after); // total: the games after it
+    if (keyset.before) o["before"] = qint64(keyset.before); // total: the games before it
     return json_reply(o);
 }
 
@@ -186,7 +314,7 @@ Reply App::api_tree(const Request& r) {
     AnyPosition pos;
     bool given = false;
     if (const std::string e = read_position_values(r, pos, given); !e.empty()) return error_reply(400, "bad-query", e);
-    return json_reply(tree_json(pos, db_.tree(pos)));
+    return json_reply(tree_json(pos, *tree(pos)));
 }
 
 Reply App::api_import(const Request& r) {

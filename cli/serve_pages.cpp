@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QUrl>
 
+#include <algorithm>
+
 #include "cli/command.hpp"
 #include "cli/serve.hpp"
 #include "cli/views.hpp"
@@ -31,6 +33,25 @@ std::string escape(const std::string& text) {
     return out;
 }
 
+bool black_first(const std::vector<db::GameSummary>& games) {
+    return !games.empty() && std::all_of(games.begin(), games.end(), [](const db::GameSummary& g) { return is_stone_game(g.kind); });
+}
+
+std::string result_shown(const db::GameSummary& g) {
+    if (!is_stone_game(g.kind)) return std::string(db::result_text(g.result));
+    switch (g.result) {
+    case db::ResultCode::white_wins: return "W+";
+    case db::ResultCode::black_wins: return "B+";
+    case db::ResultCode::draw: return "Draw";
+    default: return std::string(db::result_text(g.result));
+    }
+}
+
+std::string players_shown(const db::GameSummary& g) {
+    const std::string white = g.white.empty() ? "?" : g.white, black = g.black.empty() ? "?" : g.black;
+    return is_stone_game(g.kind) ? black + " - " + white : white + " - " + black;
+}
+
 namespace {
 
 const char* style_sheet = R"(
@@ -47,15 +68,17 @@ iframe{width:100%;height:75vh;border:1px solid #ccc;background:#fff}.moves a{mar
 )";
 
 std::string games_table_html(const std::vector<db::GameSummary>& games, bool with_ply) {
-    std::string out = "<table id=\"games\"><tr><th>Id</th><th>Game</th><th>White</th><th>Black</th><th>Date</th><th>Result</th>"
-                      "<th>Plies</th>";
+    const bool stones = black_first(games);
+    std::string out = std::string("<table id=\"games\"><tr><th>Id</th><th>Game</th>") +
+        (stones ? "<th>Black</th><th>White</th>" : "<th>White</th><th>Black</th>") + "<th>Date</th><th>Result</th><th>Plies</th>";
     if (with_ply) out += "<th>Ply</th>";
     out += "<th>Event</th><th>Status</th></tr>";
     for (const db::GameSummary& g : games) {
         const std::string link = "<a href=\"/game/" + std::to_string(g.id) + "\">";
+        const std::string first = stones ? g.black : g.white, second = stones ? g.white : g.black;
         out += "<tr><td>" + link + std::to_string(g.id) + "</a></td><td>" + std::string(game_kind_name(g.kind)) + "</td><td>" +
-            link + escape(g.white.empty() ? "?" : g.white) + "</a></td><td>" + escape(g.black.empty() ? "?" : g.black) +
-            "</td><td>" + escape(g.date) + "</td><td>" + std::string(db::result_text(g.result)) + "</td><td>" +
+            link + escape(first.empty() ? "?" : first) + "</a></td><td>" + escape(second.empty() ? "?" : second) +
+            "</td><td>" + escape(g.date) + "</td><td>" + result_shown(g) + "</td><td>" +
             std::to_string(g.ply_count) + "</td>";
         if (with_ply) out += "<td>" + std::to_string(g.ply) + "</td>";
         out += "<td>" + escape(g.event) + "</td><td>" + std::string(db::status_name(g.status)) + "</td></tr>";
@@ -74,32 +97,40 @@ std::string query_with(const Request& r, std::initializer_list<std::pair<const c
     return text.isEmpty() ? "" : "?" + escape(text.toStdString());
 }
 
-// Previous and next links; in the id order, `next` goes on after the last game shown (keyset
-// paging: a page deep in the list comes as fast as the first), `last_id` that game.
-std::string paging_links(const Request& r, const db::Paging& paging, std::int64_t shown, std::int64_t total,
-                         std::int64_t after = 0, std::int64_t last_id = 0) {
+// Previous and next links. In the id order they page by keyset (a page deep in the list comes as
+// fast as the first): `next` goes on after the last game shown, `previous` ends before the first.
+std::string paging_links(const Request& r, const db::Paging& paging, const db::GameList& list, const Keyset& keyset, bool by_id) {
+    const auto shown = std::int64_t(list.games.size());
+    const std::string first_id = shown ? std::to_string(list.games.front().id) : "", last_id = shown ? std::to_string(list.games.back().id) : "";
+    const auto link = [&](const char* id, const std::string& query, const char* text) {
+        return std::string(" <a id=\"") + id + "\" href=\"" + r.path.toStdString() + query + "\">" + text + "</a>";
+    };
+    const auto keyed = [&](const char* name, const std::string& value) {
+        return query_with(r, {{"after", name == std::string("after") ? value : ""}, {"before", name == std::string("before") ? value : ""},
+                              {"offset", ""}, {"page", ""}});
+    };
     std::string out = "<p class=\"paging\">";
-    if (after) {
-        out += total ? "Games 1-" + std::to_string(shown) + " of the " + std::to_string(total) + " after game " + std::to_string(after)
-                     : "No game after game " + std::to_string(after) + ".";
-        out += " <a id=\"first\" href=\"" + r.path.toStdString() + query_with(r, {{"after", ""}}) + "\">first page</a>";
-        if (shown < total)
-            out += " <a id=\"next\" href=\"" + r.path.toStdString() + query_with(r, {{"after", std::to_string(last_id)}}) +
-                "\">next</a>";
+    if (keyset.after || keyset.before) {
+        const std::string which = keyset.after ? "after game " + std::to_string(keyset.after) : "before game " + std::to_string(keyset.before);
+        out += shown ? (keyset.after ? "Games 1-" + std::to_string(shown) + " of the " : "The last " + std::to_string(shown) + " of the ") +
+                std::to_string(list.total) + " " + which
+                     : "No game " + which + ".";
+        out += link("first", keyed("", ""), "first page");
+        if (shown && (keyset.after || shown < list.total)) out += link("prev", keyed("before", first_id), "previous");
+        if (shown && (keyset.before || shown < list.total)) out += link("next", keyed("after", last_id), "next");
         return out + "</p>";
     }
-    out += total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
-            std::to_string(total)
-                 : std::string("No game matches.");
+    out += list.total ? "Games " + std::to_string(paging.offset + 1) + "-" + std::to_string(paging.offset + shown) + " of " +
+            std::to_string(list.total)
+                      : std::string("No game matches.");
     if (paging.offset > 0)
-        out += " <a id=\"prev\" href=\"" + r.path.toStdString() +
-            query_with(r, {{"offset", std::to_string(std::max<std::int64_t>(0, paging.offset - paging.limit))}, {"page", ""}}) +
-            "\">previous</a>";
-    if (paging.offset + shown < total)
-        out += " <a id=\"next\" href=\"" + r.path.toStdString() +
-            (last_id ? query_with(r, {{"after", std::to_string(last_id)}, {"offset", ""}, {"page", ""}})
-                     : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}})) +
-            "\">next</a>";
+        out += link("prev",
+                    by_id && shown ? keyed("before", first_id)
+                                   : query_with(r, {{"offset", std::to_string(std::max<std::int64_t>(0, paging.offset - paging.limit))}, {"page", ""}}),
+                    "previous");
+    if (paging.offset + shown < list.total)
+        out += link("next", by_id ? keyed("after", last_id) : query_with(r, {{"offset", std::to_string(paging.offset + shown)}, {"page", ""}}),
+                    "next");
     return out + "</p>";
 }
 
@@ -139,7 +170,7 @@ std::string sort_links(const Request& r) {
     std::string out = "<p class=\"sort\">Sort by:";
     for (const char* k : {"id", "date", "player", "event", "result"}) {
         const bool now = key == k;
-        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}}) +
+        out += std::string(" <a class=\"sort-") + k + "\" href=\"/" + query_with(r, {{"sort", k}, {"desc", now && !desc ? "1" : ""}, {"offset", ""}, {"page", ""}, {"after", ""}, {"before", ""}}) +
             "\">" + k + (now ? (desc ? " &#9660;" : " &#9650;") : "") + "</a>";
     }
     return out + "</p>";
@@ -159,16 +190,15 @@ std::string App::page(const std::string& title, const std::string& body) const {
 Reply App::page_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
-    std::int64_t after = 0;
+    Keyset keyset;
     std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
-    if (e.empty()) e = read_after_value(r, filter, after);
+    if (e.empty()) e = read_keyset_values(r, filter, keyset);
     std::string body = filter_form(r, "/") + sort_links(r);
     if (!e.empty()) return html_reply(page("Games", body + "<p class=\"error\">" + escape(e) + "</p>"), 400);
-    const db::GameList list = db_.list_games(filter, paging);
-    const std::int64_t last_id = filter.order.key == db::SortKey::id && !list.games.empty() ? list.games.back().id : 0;
-    body += paging_links(r, paging, std::int64_t(list.games.size()), list.total, after, last_id) +
-        games_table_html(list.games, false);
+    db::GameList list = list_games(filter, paging);
+    keyset.restore(filter, list);
+    body += paging_links(r, paging, list, keyset, filter.order.key == db::SortKey::id) + games_table_html(list.games, false);
     return html_reply(page("Games", body));
 }
 
@@ -252,7 +282,7 @@ Reply App::page_game(std::int64_t id) {
     if (!game) return html_reply(page("No such game", "<p class=\"error\">No game with id " + std::to_string(id) + ".</p>"), 404);
     const db::GameSummary& g = game->summary;
     std::string body = "<p>" + escape(g.event) + " " + escape(g.site) + " " + escape(g.date) + " &mdash; " +
-        std::string(db::result_text(g.result)) + " (" + std::string(db::status_name(g.status)) + ")</p>";
+        result_shown(g) + " (" + std::string(db::status_name(g.status)) + ")</p>";
     const std::string report = "/api/report/" + std::to_string(id);
     body += "<p>Download the report: <a id=\"download-html\" href=\"" + report + "?format=html\">HTML</a> <a id=\"download-md\" href=\"" +
         report + "?format=md\">Markdown</a> <a id=\"download-gpn\" href=\"" + report + "?format=gpn\">annotated record</a> &middot; <a href=\"/api/games/" +
@@ -265,7 +295,7 @@ Reply App::page_game(std::int64_t id) {
     if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
     else body += unjudged_html(id, options_.read_only);
     body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
-    return html_reply(page((g.white.empty() ? "?" : g.white) + " - " + (g.black.empty() ? "?" : g.black), body));
+    return html_reply(page(players_shown(g), body));
 }
 
 } // namespace gounki::cli::serve

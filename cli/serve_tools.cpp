@@ -128,11 +128,13 @@ Reply App::page_search(const Request& r) {
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
         (by_position ? " reached this position" : " matched the pattern") + "</h2>";
-    std::string table = "<table id=\"games\"><tr><th>Id</th><th>White</th><th>Black</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
+    const bool stones = black_first(list.games);
+    std::string table = std::string("<table id=\"games\"><tr><th>Id</th>") +
+        (stones ? "<th>Black</th><th>White</th>" : "<th>White</th><th>Black</th>") + "<th>Date</th><th>Result</th><th>Ply</th></tr>";
     for (const db::GameSummary& g : list.games)
         table += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">" + std::to_string(g.id) + "</a></td><td>" +
-            escape(g.white) + "</td><td>" + escape(g.black) + "</td><td>" + escape(g.date) + "</td><td>" +
-            std::string(db::result_text(g.result)) + "</td><td>" + std::to_string(g.ply) + "</td></tr>";
+            escape(stones ? g.black : g.white) + "</td><td>" + escape(stones ? g.white : g.black) + "</td><td>" + escape(g.date) +
+            "</td><td>" + result_shown(g) + "</td><td>" + std::to_string(g.ply) + "</td></tr>";
     return html_reply(page("Search", results + table + "</table>" + body));
 }
 
@@ -168,21 +170,24 @@ Reply App::page_explorer(const Request& r) {
         line += " <a href=\"/explorer?" + base + "&amp;moves=" + url_value(prefix) + "\">" + escape(m.toStdString()) + "</a>";
     }
     line += "</p>";
-    const db::Tree tree = db_.tree(pos);
-    std::string table = "<p id=\"count\">" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") +
-        " continued from here.</p><table id=\"tree\"><tr><th>Move</th><th>Games</th><th>White</th><th>Draw</th><th>Black</th><th>Latest game</th></tr>";
+    const auto kept = tree(pos);
+    const db::Tree& here = *kept;
+    const bool stones = is_stone_game(pos.kind()); // Black's share first, as the stone games name them
+    std::string table = "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
+        " continued from here.</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
+        (stones ? "<th>Black</th><th>Draw</th><th>White</th>" : "<th>White</th><th>Draw</th><th>Black</th>") + "<th>Latest game</th></tr>";
     const auto pct = [](std::int64_t part, std::int64_t whole) {
         return std::to_string(whole ? int(100.0 * double(part) / double(whole) + 0.5) : 0) + "%";
     };
-    for (const db::TreeMove& m : tree.moves) {
+    for (const db::TreeMove& m : here.moves) {
         const std::string text = pos.move_text(m.move);
         const std::string next = moves.empty() ? text : moves + " " + text;
         const db::GameSummary& g = m.latest;
         table += "<tr><td><a class=\"move\" href=\"/explorer?" + base + "&amp;moves=" + url_value(next) + "\">" + escape(text) +
-            "</a></td><td>" + std::to_string(m.games) + "</td><td>" + pct(m.white_wins, m.games) + "</td><td>" +
-            pct(m.draws, m.games) + "</td><td>" + pct(m.black_wins, m.games) + "</td><td><a class=\"game\" href=\"/game/" +
-            std::to_string(g.id) + "\">#" + std::to_string(g.id) + " " + escape(g.white) + " - " + escape(g.black) + " " +
-            escape(g.date) + " " + std::string(db::result_text(g.result)) + "</a></td></tr>";
+            "</a></td><td>" + std::to_string(m.games) + "</td><td>" + pct(stones ? m.black_wins : m.white_wins, m.games) +
+            "</td><td>" + pct(m.draws, m.games) + "</td><td>" + pct(stones ? m.white_wins : m.black_wins, m.games) +
+            "</td><td><a class=\"game\" href=\"/game/" + std::to_string(g.id) + "\">#" + std::to_string(g.id) + " " +
+            escape(players_shown(g)) + " " + escape(g.date) + " " + result_shown(g) + "</a></td></tr>";
     }
     table += "</table>";
     std::string kinds = "<form method=\"get\" action=\"/explorer\">Start of <select name=\"game\">";

@@ -191,7 +191,11 @@ public:
     // Plies below this are aggregated in tree_stats (meta 'tree_depth').
     int tree_depth() const { return tree_depth_; }
 
-    GameList list_games(const GameFilter& filter, Paging paging);
+    // known_total: the number of games the filter matches when the caller knows it (not counted again).
+    GameList list_games(const GameFilter& filter, Paging paging, std::optional<std::int64_t> known_total = std::nullopt);
+    // SQLite's data_version and this connection's total_changes(): the pair changes when another
+    // connection commits or this one writes. nullopt on PostgreSQL (no such pair there).
+    std::optional<std::pair<std::int64_t, std::int64_t>> change_version();
     // Games that reached `pos` at some ply, whatever the move order (its game, and a stone game's
     // size and options, are part of its key).
     GameList search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging);

@@ -206,11 +206,13 @@ std::vector<RunInfo> PositionIndex::runs() {
     return out;
 }
 
-void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out) {
+void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out, std::uint32_t min_ply) {
     blocks_for_key(find_blocks_, run, key, [&](std::uint64_t first, std::span<const std::uint8_t> data, std::int64_t, std::int64_t) {
         bool past = false;
         const bool ok = decode_block(first, data, [&](const IndexEntry& e) {
-            if (e.key == key) out.push_back(e);
+            if (e.key == key) {
+                if (e.ply >= min_ply) out.push_back(e);
+            }
             else if (std::int64_t(e.key) > std::int64_t(key)) past = true;
         });
         if (!ok) throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
@@ -218,12 +220,12 @@ void PositionIndex::lookup_run(std::int64_t run, std::uint64_t key, std::vector<
     });
 }
 
-void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out) {
+void PositionIndex::lookup(std::uint64_t key, std::vector<IndexEntry>& out, std::uint32_t min_ply) {
     // Each run gives its entries sorted by (game, ply); merging the runs' pieces pairwise costs
     // less than sorting a million entries of a popular position.
     std::vector<std::size_t> bounds{out.size()};
     for (const RunInfo& r : runs()) {
-        lookup_run(r.id, key, out);
+        lookup_run(r.id, key, out, min_ply);
         if (out.size() != bounds.back()) bounds.push_back(out.size());
     }
     while (bounds.size() > 2) {

@@ -68,7 +68,8 @@ public:
 
     // Appends to `out` every entry with this key, in all runs, sorted by (game, ply). In the
     // caller's transaction.
-    void lookup(std::uint64_t key, std::vector<IndexEntry>& out);
+    // min_ply: only the entries at this ply or deeper (the opening tree skips the plies it sums elsewhere).
+    void lookup(std::uint64_t key, std::vector<IndexEntry>& out, std::uint32_t min_ply = 0);
 
     // The importer's lookup: skips the runs whose Bloom filter rules the key out. Call
     // refresh_filters() inside the transaction first, so that the filters match the runs.
@@ -90,7 +91,7 @@ public:
     void compact_all();
 
 private:
-    void lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out);
+    void lookup_run(std::int64_t run, std::uint64_t key, std::vector<IndexEntry>& out, std::uint32_t min_ply = 0);
     void merge(std::span<const std::int64_t> run_ids);
 
     Database& db_;

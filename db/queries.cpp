@@ -100,9 +100,9 @@ std::string order_by(const GameOrder& o) {
 // The columns read_summary reads, and the tables they come from.
 constexpr const char* summary_columns =
     "g.id, g.kind, w.name, b.name, e.name, g.site, g.date, g.round, g.result, g.ply_count, g.status";
-constexpr const char* summary_from =
-    " FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id "
-    "LEFT JOIN events e ON e.id = g.event_id";
+constexpr const char* summary_joins =
+    " LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
+const std::string summary_from = std::string(" FROM games g") + summary_joins;
 
 GameSummary read_summary(const Statement& st, int first = 0) {
     GameSummary s;
@@ -148,7 +148,15 @@ std::vector<std::int64_t> GameDatabase::filtered_ids(const GameFilter& filter) {
     return ids;
 }
 
-GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
+std::optional<std::pair<std::int64_t, std::int64_t>> GameDatabase::change_version() {
+    if (db_.is_postgres()) return std::nullopt;
+    Statement& v = cached("SELECT data_version, total_changes() FROM pragma_data_version");
+    const ResetAtExit done(v);
+    if (!v.step()) return std::nullopt;
+    return std::pair{v.get_int64(0), v.get_int64(1)};
+}
+
+GameList GameDatabase::list_games(const GameFilter& filter, Paging paging, std::optional<std::int64_t> known_total) {
     Transaction tx(db_, TransactionKind::deferred);
     Params params;
     const std::string cond = where(filter, params);
@@ -157,25 +165,28 @@ GameList GameDatabase::list_games(const GameFilter& filter, Paging paging) {
     // No limit: the greatest one (SQLite's -1 means none; PostgreSQL refuses a negative one).
     const std::string limit = page_params.add(paging.limit < 0 ? std::numeric_limits<std::int64_t>::max() : paging.limit),
                       offset = page_params.add(std::max<std::int64_t>(paging.offset, 0));
-    Statement st(db_,
-                 std::string("SELECT ") + summary_columns + summary_from + " WHERE " + cond + order_by(filter.order) + " LIMIT " +
-                     limit + " OFFSET " + offset);
+    // The page's ids first, walking the offset without the joins of the names (a page deep in
+    // the list skips its offset's games at a fraction of the cost), then their summaries.
+    Statement st(db_, std::string("SELECT ") + summary_columns + " FROM (SELECT g.id AS page_id FROM games g" +
+                          order_joins(filter.order) + " WHERE " + cond + order_by(filter.order) + " LIMIT " + limit + " OFFSET " +
+                          offset + ") p JOIN games g ON g.id = p.page_id" + summary_joins + order_by(filter.order));
     page_params.bind(st);
     while (st.step()) out.games.push_back(read_summary(st)); // the transaction's snapshot is taken here
+    if (known_total) {
+        out.total = *known_total;
+        tx.commit();
+        return out;
+    }
     // Every game's count is kept while the snapshot's file is the one it was counted in: no other
     // connection committed (data_version) and this one changed nothing (total_changes).
-    std::pair<std::int64_t, std::int64_t> version{-1, -1};
-    if (!filter.any() && !db_.is_postgres()) {
-        Statement& v = cached("SELECT data_version, total_changes() FROM pragma_data_version");
-        const ResetAtExit done(v);
-        if (v.step()) version = {v.get_int64(0), v.get_int64(1)};
-    }
-    if (version.first >= 0 && version == all_games_version_) out.total = all_games_;
+    std::optional<std::pair<std::int64_t, std::int64_t>> version;
+    if (!filter.any()) version = change_version();
+    if (version && *version == all_games_version_) out.total = all_games_;
     else {
         Statement count(db_, "SELECT count(*) FROM games g WHERE " + cond);
         params.bind(count);
         if (count.step()) out.total = count.get_int64(0);
-        if (version.first >= 0) all_games_version_ = version, all_games_ = out.total;
+        if (version) all_games_version_ = *version, all_games_ = out.total;
     }
     tx.commit();
     return out;
@@ -417,10 +428,9 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
 
     // Deeper occurrences come from the position index and the games themselves.
     std::vector<IndexEntry> entries;
-    index_->lookup(key, entries);
+    index_->lookup(key, entries, std::uint32_t(tree_depth_));
     Statement game(db_, "SELECT result, date_key, moves FROM games WHERE id = ?1");
     for (const IndexEntry& e : entries) {
-        if (e.ply < std::uint32_t(tree_depth_)) continue;
         const ResetAtExit done(game);
         game.bind(1, e.game);
         if (game.step()) {

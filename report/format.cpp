@@ -140,6 +140,21 @@ std::string players_line(const GameReport& game) {
     return (game.white.empty() ? "?" : game.white) + " \u2013 " + (game.black.empty() ? "?" : game.black);
 }
 
+std::string players_text(const GameReport& game) {
+    if (!is_stone_game(game)) return players_line(game);
+    return (game.black.empty() ? "?" : game.black) + " \u2013 " + (game.white.empty() ? "?" : game.white);
+}
+
+std::string result_text(const GameReport& game) {
+    if (!is_stone_game(game)) return game.result;
+    return game.result == "0-1" ? "B+" : game.result == "1-0" ? "W+" : game.result == "1/2-1/2" ? "Draw" : game.result;
+}
+
+std::vector<Color> named_order(const GameReport& game) {
+    if (is_stone_game(game)) return {Color::black, Color::white};
+    return {Color::white, Color::black};
+}
+
 std::optional<AnyPosition> start_position(const GameReport& game) {
     if (game.start_position.empty()) return AnyPosition::start(game.kind);
     auto parsed = AnyPosition::from_text(game.start_position);
@@ -148,11 +163,11 @@ std::optional<AnyPosition> start_position(const GameReport& game) {
 }
 
 std::vector<Tag> shown_tags(const GameReport& game) {
-    std::vector<Tag> out{{"Event", game.event},
-                         {"Date", game.date},
-                         {"White", game.white.empty() ? "?" : game.white},
-                         {"Black", game.black.empty() ? "?" : game.black},
-                         {"Result", game.result}};
+    std::vector<Tag> out{{"Event", game.event}, {"Date", game.date}};
+    for (Color c : named_order(game)) // Black first in the stone games
+        out.push_back(c == Color::white ? Tag{"White", game.white.empty() ? "?" : game.white}
+                                        : Tag{"Black", game.black.empty() ? "?" : game.black});
+    out.push_back({"Result", result_text(game)});
     out.insert(out.end(), game.other_tags.begin(), game.other_tags.end());
     for (Tag& t : stone_rule_tags(game)) out.push_back(std::move(t));
     return out;

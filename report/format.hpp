@@ -80,6 +80,15 @@ int wins_of(const OpeningLine& line, Color side);
 
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);
+// The players as the game's convention names them: "White – Black" in Gounki, "Black – White" in
+// the stone games (Black moves first there).
+std::string players_text(const GameReport& game);
+// The result as the game's convention writes it: "1-0", "0-1", "1/2-1/2" in Gounki; "B+", "W+",
+// "Draw" in the stone games; "*" for none.
+std::string result_text(const GameReport& game);
+// The colours in the order the game's convention names them (White first in Gounki, Black first
+// in the stone games), for tables with a row or column per side.
+std::vector<Color> named_order(const GameReport& game);
 // The start position text, canonical: game.start_position or the standard start (a stone game:
 // an empty board with the default rules of its kind).
 std::string start_position_text(const GameReport& game);
@@ -87,7 +96,8 @@ std::string start_position_text(const GameReport& game);
 // and options.
 bool starts_from_standard_position(const GameReport& game);
 // The rows of a game's tags table, in order (those with an empty value are left out by the
-// renderers): Event, Date, White, Black ("?" when unknown), Result, the other tags, then
+// renderers): Event, Date, White, Black ("?" when unknown; Black first in the stone games), Result
+// (result_text), the other tags, then
 // stone_rule_tags. The start position is each renderer's own (a code span, a cell).
 std::vector<Tag> shown_tags(const GameReport& game);
 // What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the

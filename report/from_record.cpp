@@ -36,27 +36,35 @@ Judgement judgement_of(const analysis::PlyJudgement& pj, std::string best_move, 
 
 namespace {
 
-// The record's NAGs, comments and variations of a ply, each variation replayed from `before` (the
-// position before the ply) as far as its moves are legal.
-void record_notes(const parser::Ply& rp, const AnyPosition& before, Ply& ply) {
-    ply.nags.assign(rp.nags.begin(), rp.nags.end());
-    ply.comments = rp.comments;
-    for (const parser::Line& line : rp.variations) {
+// The record's variations of a move, each replayed from `before` (the position before the move) as
+// far as its moves are legal, with the variations inside them at every depth.
+std::vector<Variation> record_variations(const std::vector<parser::Line>& lines, const AnyPosition& before) {
+    std::vector<Variation> out;
+    for (const parser::Line& line : lines) {
         Variation v;
         v.comments = line.comments;
         AnyPosition pos = before;
         for (const parser::Ply& vp : line.plies) {
             if (!pos.is_legal(vp.move)) break;
             LineMove lm{
-                pos.gounki() ? move_to_text(*pos.gounki(), vp.move) : pos.move_text(vp.move), pos.side_to_move(), pos, {}, {}};
+                pos.gounki() ? move_to_text(*pos.gounki(), vp.move) : pos.move_text(vp.move), pos.side_to_move(), pos, {}, {}, {}};
+            lm.variations = record_variations(vp.variations, pos);
             pos.play(vp.move);
             lm.after = pos;
             lm.nags.assign(vp.nags.begin(), vp.nags.end());
             lm.comments = vp.comments;
             v.moves.push_back(std::move(lm));
         }
-        if (!v.moves.empty() || !v.comments.empty()) ply.variations.push_back(std::move(v));
+        if (!v.moves.empty() || !v.comments.empty()) out.push_back(std::move(v));
     }
+    return out;
+}
+
+// The record's NAGs, comments and variations of a ply.
+void record_notes(const parser::Ply& rp, const AnyPosition& before, Ply& ply) {
+    ply.nags.assign(rp.nags.begin(), rp.nags.end());
+    ply.comments = rp.comments;
+    ply.variations = record_variations(rp.variations, before);
 }
 
 // The positions after each move of the engine's line from `before`, as far as they are legal.

@@ -62,17 +62,6 @@ nav ol{columns:2}
 
 std::string e(std::string_view s) { return xml_escape(s); }
 
-// A stone game names Black first and gives its result as "B+", "W+" or "Draw".
-std::string players_text(const GameReport& g) {
-    if (!is_stone_game(g)) return players_line(g);
-    return (g.black.empty() ? "?" : g.black) + " \u2013 " + (g.white.empty() ? "?" : g.white);
-}
-
-std::string result_text(const GameReport& g) {
-    if (!is_stone_game(g)) return g.result;
-    return g.result == "0-1" ? "B+" : g.result == "1-0" ? "W+" : g.result == "1/2-1/2" ? "Draw" : g.result;
-}
-
 std::string game_title(const GameReport& g, std::size_t k) {
     std::string t = "Game " + std::to_string(k + 1);
     if (!g.id.empty()) t += " (#" + g.id + ")";
@@ -95,8 +84,32 @@ void comments(std::string& out, const std::vector<std::string>& texts) {
     for (const std::string& c : texts) out += "<span class=\"comment\">{" + e(c) + "}</span>\n";
 }
 
-// What the record says of ply i: its NAGs, comments and variations (each move of a variation a
-// span the script steps into: data-ply, data-line, data-step).
+// A variation of ply i, its first move numbered `number`: each move a span the script steps into
+// (data-ply, data-line: the line's path, "K" the ply's variation K, "K.S.L" variation L of that
+// line's move S, ...; data-step), the variations inside each move nested in it.
+void variation_html(std::string& out, const GameReport& g, std::size_t i, const Variation& var, const std::string& path, int number) {
+    out += "<span class=\"variation\">(";
+    comments(out, var.comments);
+    bool restate = false; // after a variation inside, the next move's number is written again
+    for (std::size_t j = 0; j < var.moves.size(); ++j) {
+        const LineMove& m = var.moves[j];
+        const bool first = m.side == first_mover(g);
+        const int at = number;
+        if (j == 0 || first || restate) out += std::to_string(number) + (first ? ". " : "... ");
+        restate = !m.variations.empty();
+        if (!first) ++number;
+        out += "<span class=\"vmove\" data-ply=\"" + std::to_string(i + 1) + "\" data-line=\"" + path + "\" data-step=\"" +
+            std::to_string(j) + "\">" + e(m.move);
+        for (int n : m.nags) out += e(nag_text(n));
+        out += "</span> ";
+        comments(out, m.comments);
+        for (std::size_t k = 0; k < m.variations.size(); ++k)
+            variation_html(out, g, i, m.variations[k], path + "." + std::to_string(j) + "." + std::to_string(k), at);
+    }
+    out += ")</span>\n";
+}
+
+// What the record says of ply i: its NAGs, comments and variations.
 void record_notes(std::string& out, const GameReport& g, std::size_t i) {
     const Ply& p = g.plies[i];
     if (!p.nags.empty()) {
@@ -105,24 +118,7 @@ void record_notes(std::string& out, const GameReport& g, std::size_t i) {
         out += "</span>\n";
     }
     comments(out, p.comments);
-    for (std::size_t k = 0; k < p.variations.size(); ++k) {
-        const Variation& var = p.variations[k];
-        out += "<span class=\"variation\">(";
-        comments(out, var.comments);
-        int number = move_number(g, i);
-        for (std::size_t j = 0; j < var.moves.size(); ++j) {
-            const LineMove& m = var.moves[j];
-            const bool first = m.side == first_mover(g);
-            if (j == 0 || first) out += std::to_string(number) + (first ? ". " : "... ");
-            if (!first) ++number;
-            out += "<span class=\"vmove\" data-ply=\"" + std::to_string(i + 1) + "\" data-line=\"" + std::to_string(k) +
-                "\" data-step=\"" + std::to_string(j) + "\">" + e(m.move);
-            for (int n : m.nags) out += e(nag_text(n));
-            out += "</span> ";
-            comments(out, m.comments);
-        }
-        out += ")</span>\n";
-    }
+    for (std::size_t k = 0; k < p.variations.size(); ++k) variation_html(out, g, i, p.variations[k], std::to_string(k), move_number(g, i));
 }
 
 void move_list(std::string& out, const GameReport& g, const std::string& anchor) {
@@ -208,7 +204,7 @@ void eval_graph(std::string& out, const GameReport& g) {
 void summary_table(std::string& out, const GameReport& g) {
     out += "<table class=\"summary\">\n<tr><th>Player</th><th>Colour</th><th>Judged moves</th><th>Inaccuracies "
            "?!</th><th>Mistakes ?</th><th>Blunders ?\?</th><th>Missed wins</th><th>Allowed losses</th><th>Accuracy</th></tr>\n";
-    for (Color c : {Color::white, Color::black}) {
+    for (Color c : named_order(g)) { // Black's row first in the stone games
         const SideSummary s = summarize_side(g, c);
         const std::string& name = c == Color::white ? g.white : g.black;
         out += "<tr><td>" + e(name.empty() ? "?" : name) + "</td><td>" + (c == Color::white ? "White" : "Black") + "</td>";

@@ -63,26 +63,32 @@ std::string comments(const std::vector<std::string>& texts) {
     return out;
 }
 
+// A variation in parentheses, its first move numbered `number`, the variations inside nested.
+std::string variation_text(const GameReport& g, const Variation& v, int number) {
+    std::string line = comments(v.comments);
+    bool restate = false; // after a variation inside, the next move's number is written again
+    for (std::size_t j = 0; j < v.moves.size(); ++j) {
+        const LineMove& m = v.moves[j];
+        const bool first = m.side == first_mover(g);
+        const int at = number;
+        if (j == 0 || first || restate) line += " " + std::to_string(number) + (first ? "." : "...");
+        restate = !m.variations.empty();
+        if (!first) ++number;
+        line += " " + md(m.move);
+        for (int n : m.nags) line += md(nag_text(n));
+        line += comments(m.comments);
+        for (const Variation& inner : m.variations) line += " " + variation_text(g, inner, at);
+    }
+    return "(" + line.substr(line.empty() ? 0 : 1) + ")";
+}
+
 // The record's own NAGs, comments and variations of ply i, after its move.
 std::string record_notes(const GameReport& g, std::size_t i) {
     const Ply& p = g.plies[i];
     std::string out;
     for (int n : p.nags) out += md(nag_text(n));
     out += comments(p.comments);
-    for (const Variation& v : p.variations) {
-        std::string line = comments(v.comments);
-        int number = move_number(g, i);
-        for (std::size_t j = 0; j < v.moves.size(); ++j) {
-            const LineMove& m = v.moves[j];
-            const bool first = m.side == first_mover(g);
-            if (j == 0 || first) line += " " + std::to_string(number) + (first ? "." : "...");
-            if (!first) ++number;
-            line += " " + md(m.move);
-            for (int n : m.nags) line += md(nag_text(n));
-            line += comments(m.comments);
-        }
-        out += " (" + line.substr(line.empty() ? 0 : 1) + ")";
-    }
+    for (const Variation& v : p.variations) out += " " + variation_text(g, v, move_number(g, i));
     return out;
 }
 
@@ -94,18 +100,24 @@ void moves(std::string& out, const GameReport& g) {
         line.append(" ").append(marked_move(g.plies[i])).append(record_notes(g, i));
     }
     if (g.status == "partial") line.append(line.empty() ? "" : " ").append("_(the record breaks here)_");
-    line.append(line.empty() ? "" : " ").append(md(g.result));
+    line.append(line.empty() ? "" : " ").append(md(result_text(g)));
     // A paragraph starting "1. " would be an ordered list.
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) line.insert(line.find('.'), 1, '\\');
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) && line.find('.') != std::string::npos)
+        line.insert(line.find('.'), 1, '\\');
     out += line + "\n\n";
 }
 
-// One block character per ply, White's expected result after it (high: White is better).
+// One block character per ply, the expected result after it from the side every score is shown
+// from (White's in Gounki, Black's in the stone games; high: that side is better).
 void sparkline(std::string& out, const GameReport& g) {
     static const char* blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
     if (g.plies.empty()) return;
-    const std::vector<double> curve = white_curve(g);
-    out += "White's expected result after each ply (one character per ply, high: White is better):\n\n```\n";
+    std::vector<double> curve = white_curve(g);
+    const bool black_view = is_stone_game(g);
+    if (black_view)
+        for (double& v : curve) v = 1 - v;
+    const std::string side = black_view ? "Black" : "White";
+    out += side + "'s expected result after each ply (one character per ply, high: " + side + " is better):\n\n```\n";
     for (std::size_t start = 0; start < g.plies.size(); start += 50) {
         std::string label = std::to_string(start + 1);
         label.resize(5, ' ');
@@ -122,7 +134,7 @@ void sparkline(std::string& out, const GameReport& g) {
 void summary(std::string& out, const GameReport& g) {
     out += "| Player | Colour | Judged | ?! | ? | ?? | Missed wins | Allowed losses | Accuracy |\n"
            "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
-    for (Color c : {Color::white, Color::black}) {
+    for (Color c : named_order(g)) { // Black's row first in the stone games
         const SideSummary s = summarize_side(g, c);
         const std::string& name = c == Color::white ? g.white : g.black;
         out += "| " + md(name.empty() ? "?" : name) + " | " + (c == Color::white ? "White" : "Black") + " |";
@@ -211,7 +223,7 @@ std::string render_markdown(const ReportModel& model) {
     for (std::size_t k = 0; k < model.games.size(); ++k) {
         const GameReport& g = model.games[k];
         out += "## Game " + std::to_string(k + 1) + (g.id.empty() ? "" : " (" + md("#" + g.id) + ")") + ": " +
-            md(players_line(g)) + ", " + md(g.result) + (g.broken() ? " (" + g.status + ")" : "") + "\n\n";
+            md(players_text(g)) + ", " + md(result_text(g)) + (g.broken() ? " (" + g.status + ")" : "") + "\n\n";
         if (g.broken()) out += "> **" + md(broken_note(g)) + "**\n\n";
         tags(out, g);
         out += "### Moves\n\n";

@@ -52,6 +52,8 @@ struct Judgement {
     std::vector<AnyPosition> best_line_after;
 };
 
+struct Variation;
+
 // A move of a variation (a line the record gives as an alternative), with the position after it.
 struct LineMove {
     std::string move; // canonical text, as Ply::move
@@ -59,10 +61,11 @@ struct LineMove {
     AnyPosition after;
     std::vector<int> nags; // the record's NAGs (1 !, 2 ?, 3 !!, 4 ??, 5 !?, 6 ?!, others $n)
     std::vector<std::string> comments; // the record's comments after the move
+    std::vector<Variation> variations; // the record's alternatives to this move, nested at any depth
 };
 
-// A variation of the record: an alternative to the ply it hangs on, from the position before it.
-// Variations inside a variation are not kept.
+// A variation of the record: an alternative to the ply (or variation move) it hangs on, from the
+// position before it.
 struct Variation {
     std::vector<std::string> comments; // before its first move
     std::vector<LineMove> moves;

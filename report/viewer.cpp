@@ -79,17 +79,23 @@ std::string step_json(std::string_view move, const std::string& number, const An
     return out;
 }
 
-// The moves of a line from `before`, the position before ply `ply` of the game (which it replaces).
+// The moves of a line from `before`, the position before ply `ply` of the game (which it replaces),
+// its first move numbered `number`; each move with the lines inside it (alternatives to it).
 std::string line_json(const std::string& name, const std::vector<std::string>& comments, const GameReport& g, std::size_t ply,
-                      AnyPosition before, const std::vector<LineMove>& moves) {
+                      AnyPosition before, const std::vector<LineMove>& moves, int number) {
     std::string out =
         "{\"name\":" + json_string(name) + (comments.empty() ? "" : ",\"c\":" + json_strings(comments)) + ",\"moves\":[";
     const Color first = first_mover(g);
-    int number = move_number(g, ply);
     for (std::size_t j = 0; j < moves.size(); ++j) {
         const LineMove& m = moves[j];
         out += (j ? "," : "") +
-            step_json(m.move, number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags, m.comments) + "}";
+            step_json(m.move, number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags, m.comments);
+        // The variations inside: alternatives to this move, from the position before it.
+        std::string inner;
+        for (std::size_t k = 0; k < m.variations.size(); ++k)
+            inner += (inner.empty() ? "" : ",") +
+                line_json(name + "." + std::to_string(k + 1), m.variations[k].comments, g, ply + j, before, m.variations[k].moves, number);
+        out += (inner.empty() ? "" : ",\"lines\":[" + inner + "]") + "}";
         if (m.side != first) ++number;
         before = m.after;
     }
@@ -102,7 +108,7 @@ std::vector<LineMove> best_line_moves(const Ply& p) {
     const Judgement& j = *p.judgement;
     Color side = p.side;
     for (std::size_t k = 0; k < j.best_line.size() && k < j.best_line_after.size(); ++k, side = ~side)
-        out.push_back({j.best_line[k], side, j.best_line_after[k], {}, {}});
+        out.push_back({j.best_line[k], side, j.best_line_after[k], {}, {}, {}});
     return out;
 }
 
@@ -132,9 +138,10 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
     std::string lines;
     for (std::size_t k = 0; k < p.variations.size(); ++k)
         lines += (lines.empty() ? "" : ",") +
-            line_json("Variation " + std::to_string(k + 1), p.variations[k].comments, g, i, before, p.variations[k].moves);
+            line_json("Variation " + std::to_string(k + 1), p.variations[k].comments, g, i, before, p.variations[k].moves,
+                      move_number(g, i));
     if (p.judgement && !p.judgement->best_line_after.empty())
-        lines += (lines.empty() ? "" : ",") + line_json("Engine's best line", {}, g, i, before, best_line_moves(p));
+        lines += (lines.empty() ? "" : ",") + line_json("Engine's best line", {}, g, i, before, best_line_moves(p), move_number(g, i));
     if (!lines.empty()) out += ",\"lines\":[" + lines + "]";
     return out;
 }
@@ -302,11 +309,21 @@ std::string viewer_script() {
     last: function (v) { v.go(v.n); }, flip: function (v) { v.flip = !v.flip; v.draw(); }
   };
 
+  // The lines stepped into, outermost first: each {at, obj, up}, `at` the ply of the game (the
+  // outermost) or the move of the line around it that it replaces, `up` the line around it.
+  Viewer.prototype.frames = function () {
+    var out = [];
+    for (var f = this.line; f; f = f.up) out.unshift(f);
+    return out;
+  };
   Viewer.prototype.cells = function () {
-    var cells = [], upto = this.line ? this.line.at : this.ply;
+    var cells = [], frames = this.frames(), upto = frames.length ? frames[0].at : this.ply, step = this.step;
     apply(cells, this.data.start.d);
     for (var i = 0; i < upto; i++) apply(cells, this.data.plies[i].d);
-    if (this.line) for (var j = 0; j <= this.step; j++) apply(cells, this.line.obj.moves[j].d);
+    frames.forEach(function (f, k) {
+      var end = k + 1 < frames.length ? frames[k + 1].at : step + 1;
+      for (var j = 0; j < end; j++) apply(cells, f.obj.moves[j].d);
+    });
     return cells;
   };
   Viewer.prototype.current = function () {
@@ -318,9 +335,30 @@ std::string viewer_script() {
   Viewer.prototype.enter = function (at, k, step) {
     var p = this.data.plies[at], l = p && p.lines && p.lines[k];
     if (!l || !l.moves.length) return;
-    this.line = {at: at, obj: l}; this.step = Math.min(step || 0, l.moves.length - 1); this.draw();
+    this.line = {at: at, obj: l, up: null}; this.step = Math.min(step || 0, l.moves.length - 1); this.draw();
   };
-  Viewer.prototype.leave = function () { if (this.line) this.go(this.line.at + 1); };
+  // Into line k inside the current move of the line stepped into (an alternative to that move).
+  Viewer.prototype.enterInner = function (k, step) {
+    var m = this.line && this.line.obj.moves[this.step], l = m && m.lines && m.lines[k];
+    if (!l || !l.moves.length) return false;
+    this.line = {at: this.step, obj: l, up: this.line}; this.step = Math.min(step || 0, l.moves.length - 1); this.draw();
+    return true;
+  };
+  // A line given by its path from ply `at`: "K" the ply's line K, "K.S.L" line L of that line's move S, ...
+  Viewer.prototype.enterPath = function (at, path, step) {
+    var parts = String(path).split(".").map(Number);
+    this.enter(at, parts[0], parts.length > 1 ? parts[1] : step);
+    for (var i = 1; this.line && i + 1 < parts.length; i += 2) {
+      this.step = parts[i];
+      if (!this.enterInner(parts[i + 1], i + 2 < parts.length ? parts[i + 2] : step)) break;
+    }
+  };
+  // Out of the line: to the move it replaced, in the line around it or the game.
+  Viewer.prototype.leave = function () {
+    if (!this.line) return;
+    if (!this.line.up) return this.go(this.line.at + 1);
+    this.step = this.line.at; this.line = this.line.up; this.draw();
+  };
   Viewer.prototype.next = function () {
     if (!this.line) this.go(this.ply + 1);
     else if (this.step + 1 < this.line.obj.moves.length) { this.step++; this.draw(); }
@@ -328,7 +366,13 @@ std::string viewer_script() {
   Viewer.prototype.prev = function () {
     if (!this.line) this.go(this.ply - 1);
     else if (this.step > 0) { this.step--; this.draw(); }
-    else this.go(this.line.at);
+    else if (!this.line.up) this.go(this.line.at);
+    else {
+      // Before the line's first move: the position before the move it replaced.
+      var at = this.line.at;
+      this.line = this.line.up; this.step = Math.max(0, at - 1);
+      if (at > 0) this.draw(); else this.prev();
+    }
   };
   Viewer.prototype.graphClick = function (ev) {
     var r = this.graph.getBoundingClientRect(), vb = this.graph.viewBox.baseVal;
@@ -344,8 +388,10 @@ std::string viewer_script() {
       svg, cur ? cur.st : d.start.st);
     var names = [];
     cells.forEach(function (v, i) { if (v) names.push(cellName(i, d.size) + ":" + (d.size === 8 ? v : v.charAt(0))); });
-    svg.setAttribute("data-ply", this.line ? this.line.at : this.ply);
+    var frames = this.frames();
+    svg.setAttribute("data-ply", frames.length ? frames[0].at : this.ply);
     svg.setAttribute("data-line", this.line ? this.line.obj.name : "");
+    svg.setAttribute("data-depth", frames.length);
     svg.setAttribute("data-step", this.line ? this.step + 1 : 0);
     svg.setAttribute("data-pieces", cur ? cur.pieces : d.start.pieces);
     svg.setAttribute("data-cells", names.join(" "));
@@ -374,7 +420,12 @@ std::string viewer_script() {
         s.addEventListener("click", function () { self.step = j; self.draw(); });
         moves.appendChild(document.createTextNode(" "));
       });
-      button(side, "vback", "\u2190 Back to the game", "Back to the game (Up)", function () { self.leave(); });
+      (cur.lines || []).forEach(function (l, k) {
+        var text = l.moves.slice(0, 4).map(function (m) { return m.m; }).join(" ") + (l.moves.length > 4 ? " \u2026" : "");
+        button(side, "venter", l.name + ": " + text, "Step into this line (Down: the first)", function () { self.enterInner(k, 0); });
+      });
+      var back = line.up ? line.up.obj.name : "the game";
+      button(side, "vback", "\u2190 Back to " + back, "Back to " + back + " (Up)", function () { self.leave(); });
     } else if (cur && cur.lines) {
       cur.lines.forEach(function (l, k) {
         var text = l.moves.slice(0, 4).map(function (m) { return m.m; }).join(" ") + (l.moves.length > 4 ? " \u2026" : "");
@@ -386,7 +437,7 @@ std::string viewer_script() {
   // The current move in the move list and a cursor on the evaluation graph.
   Viewer.prototype.highlight = function () {
     if (!this.section) return;
-    var old = this.section.querySelector(".movelist .current"), ply = this.line ? this.line.at + 1 : this.ply;
+    var frames = this.frames(), old = this.section.querySelector(".movelist .current"), ply = frames.length ? frames[0].at + 1 : this.ply;
     if (old) old.classList.remove("current");
     var span = document.getElementById(this.id + "-p" + ply);
     if (span) span.classList.add("current");
@@ -404,7 +455,7 @@ std::string viewer_script() {
     active = v;
     var control = t.closest(".vcontrols button"), ply = t.closest(".movelist .ply"), vmove = t.closest(".movelist .vmove");
     if (control) actions[control.getAttribute("data-act")](v);
-    else if (vmove) v.enter(+vmove.getAttribute("data-ply") - 1, +vmove.getAttribute("data-line"), +vmove.getAttribute("data-step"));
+    else if (vmove) v.enterPath(+vmove.getAttribute("data-ply") - 1, vmove.getAttribute("data-line"), +vmove.getAttribute("data-step"));
     else if (ply && /-p(\d+)$/.test(ply.id)) { ev.preventDefault(); v.go(+/-p(\d+)$/.exec(ply.id)[1]); }
     else if (t.closest("svg.graph")) v.graphClick(ev);
   });
@@ -415,7 +466,7 @@ std::string viewer_script() {
     var keys = {
       ArrowLeft: v.prev, ArrowRight: v.next, ArrowUp: v.leave, Escape: v.leave,
       Home: function () { this.go(0); }, End: function () { this.go(this.n); },
-      ArrowDown: function () { if (!this.line) this.enter(this.ply - 1, 0, 0); },
+      ArrowDown: function () { if (!this.line) this.enter(this.ply - 1, 0, 0); else this.enterInner(0, 0); },
       f: function () { this.flip = !this.flip; this.draw(); }
     };
     keys.F = keys.f;

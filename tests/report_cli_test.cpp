@@ -318,7 +318,7 @@ TEST_CASE("gounki report writes a stored Gomoku game with its stone moves and ru
     CHECK(r.out.rfind("# Gomoku game report\n", 0) == 0);
     CHECK(count_of(r.out, "| Game | Gomoku |") == 1);
     CHECK(count_of(r.out, "| Size | 19 |") == 1);
-    CHECK(count_of(r.out, "1\\. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 0-1") == 1);
+    CHECK(count_of(r.out, "1\\. j10 j11 2. k10 k11 3. l10 l11 4. m10 m11 5. n10 B+") == 1); // as stone players write it
     r = run_shell(cli + " report --quiet --db " + db + " 1 --format gpn -o -");
     CHECK(r.status == 0);
     CHECK(count_of(r.out, "[Game \"Gomoku\"]") == 1);

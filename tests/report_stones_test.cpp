@@ -5,13 +5,18 @@
 #include "tests/support.hpp"
 
 #include <optional>
+#include <sstream>
+
+#include <boost/property_tree/json_parser.hpp>
 
 #include "report/board_diagram.hpp"
 #include "report/format.hpp"
 #include "report/from_record.hpp"
 #include "report/render.hpp"
+#include "report/viewer.hpp"
 #include "core/stones/position.hpp"
 #include "parser/reader.hpp"
+#include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
 using namespace gounki::report;
@@ -217,4 +222,101 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     CHECK(count_of(html, "data-game=\"Ninuki\" data-size=\"19\"") == 2);
     CHECK(count_of(html, "<g class=\"mark best\" data-point=\"j11\"") == 1);
     CHECK(count_of(between(html, "<figure", "</figure>"), "Captured: Black 0, White 0") == 1);
+    // Black named first and the result as stone players write it, in every heading and table.
+    CHECK(count_of(html, "Game 1: B \u2013 W, B+") == 1);
+    const std::string sides = between(html, "<table class=\"summary\">", "</table>");
+    CHECK(sides.find("<td>Black</td>") < sides.find("<td>White</td>"));
+    CHECK(sides.find("<td>Black</td>") != std::string::npos);
+    const std::string md = render_markdown(m);
+    CHECK(count_of(md, "## Game 1: B \u2013 W, B+\n") == 1);
+    CHECK(count_of(md, " m10 B+\n") == 1); // the move text ends with the result
+    CHECK(md.find("| B | Black |") < md.find("| W | White |"));
+    CHECK(md.find("| W | White |") != std::string::npos);
+    CHECK(count_of(md, "Black's expected result after each ply (one character per ply, high: Black is better)") == 1);
+    CHECK(count_of(md, "| Result | B+ |") == 1);
+    CHECK(md.find("| Black | B |") < md.find("| White | W |"));
+    CHECK(count_of(md, "0-1") == 0);
+    // A Gounki game keeps White first and 1-0.
+    GameReport gounki_game;
+    gounki_game.white = "Ann";
+    gounki_game.black = "Bob";
+    gounki_game.result = "1-0";
+    CHECK(players_text(gounki_game) == "Ann \u2013 Bob");
+    CHECK(result_text(gounki_game) == "1-0");
+    CHECK(named_order(gounki_game) == std::vector<Color>{Color::white, Color::black});
+    m.games = {gounki_game};
+    const std::string gmd = render_markdown(m);
+    CHECK(count_of(gmd, "## Game 1: Ann \u2013 Bob, 1-0\n") == 1);
+    CHECK(gmd.find("| Ann | White |") < gmd.find("| Bob | Black |"));
+}
+
+TEST_CASE("variations inside variations: kept at every depth in the model, the viewer's data and the move lists",
+          "[report][viewer][stones]") {
+    const std::string text = "[Game \"Ninuki\"]\n[Size \"15\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"*\"]\n\n"
+                             "1. h8 i8 2. a1 j8 3. k8 (3. a2 a3 (3... b2 {Inside.} 4. c3 (4. c4 d4) d3) 4. a4) *\n";
+    const std::vector<parser::GameRecord> records = parser::read_records(text);
+    REQUIRE(records.size() == 1);
+    REQUIRE(records[0].status == parser::GameStatus::valid);
+    const GameReport g = game_report(records[0]);
+    REQUIRE(g.plies.size() == 5);
+    REQUIRE(g.plies[4].variations.size() == 1);
+    const Variation& outer = g.plies[4].variations[0];
+    REQUIRE(outer.moves.size() == 3);
+    REQUIRE(outer.moves[1].variations.size() == 1); // alternatives to 3... a3
+    const Variation& middle = outer.moves[1].variations[0];
+    REQUIRE(middle.moves.size() == 3);
+    CHECK(middle.moves[0].move == "b2");
+    CHECK(middle.moves[0].comments == std::vector<std::string>{"Inside."});
+    REQUIRE(middle.moves[1].variations.size() == 1); // alternatives to 4. c3
+    const Variation& inner = middle.moves[1].variations[0];
+    REQUIRE(inner.moves.size() == 2);
+    CHECK(inner.moves[1].move == "d4");
+    // Each line is replayed from the position before the move it replaces.
+    const stones::StonePosition& deepest = *inner.moves[1].after.stones();
+    for (const char* b : {"h8", "a1", "a2", "c4"}) CHECK(deepest.at(P(b)) == stones::Stone::black);
+    for (const char* w : {"i8", "j8", "b2", "d4"}) CHECK(deepest.at(P(w)) == stones::Stone::white);
+    for (const char* none : {"k8", "a3", "c3"}) CHECK(deepest.at(P(none)) == stones::Stone::empty);
+
+    // The viewer's data: each move of a line holds the lines inside it, named by their place.
+    std::istringstream json(viewer_json(g));
+    boost::property_tree::ptree data;
+    boost::property_tree::read_json(json, data);
+    std::vector<boost::property_tree::ptree> plies;
+    for (const auto& p : data.get_child("plies")) plies.push_back(p.second);
+    const auto nth = [](const boost::property_tree::ptree& t, const char* child, std::size_t n) {
+        auto it = t.get_child(child).begin();
+        std::advance(it, n);
+        return it->second;
+    };
+    const auto l1 = nth(plies[4], "lines", 0);
+    CHECK(l1.get<std::string>("name") == "Variation 1");
+    const auto l11 = nth(nth(l1, "moves", 1), "lines", 0);
+    CHECK(l11.get<std::string>("name") == "Variation 1.1");
+    CHECK(nth(l11, "moves", 0).get<std::string>("no") == "3...");
+    const auto l111 = nth(nth(l11, "moves", 1), "lines", 0);
+    CHECK(l111.get<std::string>("name") == "Variation 1.1.1");
+    CHECK(nth(l111, "moves", 0).get<std::string>("no") == "4.");
+    CHECK(nth(l111, "moves", 1).get<std::string>("m") == "d4");
+    CHECK_FALSE(nth(l111, "moves", 0).get_child_optional("lines").has_value());
+
+    // The move lists: nested in parentheses, each move a span naming its line's path.
+    ReportModel m;
+    m.games = {g};
+    const std::string html = render_html(m);
+    CHECK(check_markup(html).empty());
+    CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"5\" data-line=\"0\" data-step=\"1\">a3") == 1);
+    CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"5\" data-line=\"0.1.0\" data-step=\"2\">d3") == 1);
+    CHECK(count_of(html, "<span class=\"vmove\" data-ply=\"5\" data-line=\"0.1.0.1.0\" data-step=\"1\">d4") == 1);
+    CHECK(count_of(render_markdown(m), "(3. a2 a3 (3... b2 _{Inside.}_ 4. c3 (4. c4 d4) 4... d3) 4. a4)") == 1);
+
+    // The same from SGF: a branch inside a branch inside a branch.
+    const std::vector<parser::GameRecord> sgf = parser::read_sgf(
+        "(;GM[4]SZ[15]PB[Bea]PW[Wim];B[hh];W[ii](;B[jj];W[kk];B[ll])(;B[aa];W[bb](;B[cc])(;B[dd];W[ee](;B[ff])(;B[gg]))))\n",
+        "nested.sgf");
+    REQUIRE(sgf.size() == 1);
+    REQUIRE(sgf[0].status == parser::GameStatus::valid);
+    m.games = {game_report(sgf[0])};
+    CHECK(count_of(render_markdown(m), "2. j6 (2. a15 b14 3. c13 (3. d12 e11 4. f10 (4. g9))) k5") == 1);
+    const std::string sgf_html = render_html(m);
+    CHECK(count_of(sgf_html, "data-line=\"0.2.0.2.0\" data-step=\"0\">g9") == 1);
 }

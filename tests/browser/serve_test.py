@@ -221,6 +221,28 @@ class HttpTest(Fixture):
         self.assertIn("of the %d after game 2" % (total - 2), page)
         self.assertIn('href="/game/3"', page)
         self.assertNotIn('href="/game/2"', page)
+        # before=ID: the page just before a game (the previous link), keyset both ways.
+        status, back = s.get_json("/api/games?before=4&limit=2")
+        self.assertEqual(status, 200, back)
+        self.assertEqual(([g["id"] for g in back["games"]], back["before"], back["total"]), ([2, 3], 4, 3))
+        self.assertEqual([g["id"] for g in s.get_json("/api/games?before=2&desc=1&limit=2")[1]["games"]], [4, 3])
+        self.assertEqual(s.get_json("/api/games?before=1")[1]["games"], [])
+        for query, message in [("before=x", "before must be a game id"), ("before=2&after=1", "give after or before, not both"),
+                               ("before=2&page=2", "give before or offset (page), not both")]:
+            status, e = s.get_json("/api/games?" + query)
+            self.assertEqual(status, 400, query)
+            self.assertIn(message, e["error"]["message"])
+        self.assertIn('id="prev" href="/?limit=2&amp;before=3"', page)  # the page of games 3-4
+        page = s.request("GET", "/?limit=2&before=3")[2].decode()
+        self.assertIn("The last 2 of the 2 before game 3", page)
+        self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
+        self.assertNotIn('id="prev"', page)  # nothing before game 1
+        # Offset pages read on from the nearest page already read: the command line's games all the same.
+        for off, desc in [(3, ""), (1, ""), (2, ""), (3, ""), (4, ""), (2, "1"), (3, "1"), (1, "1")]:
+            api = s.get_json("/api/games?limit=1&offset=%d&desc=%s" % (off, desc))[1]
+            self.assertEqual(api, cli_json(self.db, "games", "--limit", "1", "--offset", str(off), *(["--desc"] if desc else [])))
+        page = s.request("GET", "/?limit=1&offset=2")[2].decode()  # an offset page pages by keyset too
+        self.assertIn('id="prev" href="/?limit=1&amp;before=3"', page)
 
     def test_bad_query_values_get_clear_json_errors(self):
         for path, words in [
@@ -358,6 +380,41 @@ class HttpTest(Fixture):
         finally:
             slow.close()
 
+    def test_stone_games_name_black_first(self):
+        """Stone games' tables, titles and results read Black first and B+/W+; Gounki's keep White first and 1-0."""
+        db = os.path.join(self.dir, "stones.db")
+        record = os.path.join(self.dir, "stones.gpn")
+        with open(record, "w") as f:
+            f.write('[Game "Gomoku"]\n[Black "Bea"]\n[White "Wim"]\n[Result "0-1"]\n\n'
+                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
+        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        server = Server(db, "--read-only")
+        try:
+            page = server.request("GET", "/")[2].decode()
+            self.assertIn("<th>Game</th><th>Black</th><th>White</th>", page)
+            self.assertIn(">Bea</a></td><td>Wim</td>", page)
+            self.assertIn("<td>B+</td>", page)
+            game = server.request("GET", "/game/1")[2].decode()
+            self.assertIn("<h1>Bea - Wim</h1>", game)
+            self.assertIn("B+ (", game)
+            start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
+            found = server.request("GET", "/search?position=" + start + "&moves=h8")[2].decode()
+            self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)
+            self.assertIn("<td>Bea</td><td>Wim</td>", found)
+            tree = server.request("GET", "/explorer?game=gomoku")[2].decode()
+            self.assertIn("<th>Black</th><th>Draw</th><th>White</th>", tree)
+            self.assertIn("<td>1</td><td>100%</td><td>0%</td><td>0%</td>", tree)  # Black won the one game
+            self.assertIn("Bea - Wim", tree)
+            md = server.request("GET", "/api/report/1?format=md")[2].decode()
+            self.assertIn(": Bea \u2013 Wim, B+", md)
+            self.assertNotIn("0-1", md)
+        finally:
+            server.stop()
+        page = self.server.request("GET", "/")[2].decode()  # the Gounki club's list
+        self.assertIn("<th>Game</th><th>White</th><th>Black</th>", page)
+        self.assertIn("<td>1-0</td>", page)
+        self.assertNotIn("B+", page)
+
     def test_report_download(self):
         status, headers, data = self.server.request("GET", "/api/report/1?format=md")
         self.assertEqual(status, 200)
@@ -479,6 +536,48 @@ class ThreadsAndJudgingTest(unittest.TestCase):
                                  text=True, timeout=30)
             self.assertEqual(bad.returncode, 2, n)
             self.assertIn("--threads takes a whole number from 1 to 256", bad.stderr)
+
+    def test_kept_answers_follow_every_change(self):
+        """Trees and counts are kept between requests; an upload, another program's import and a
+        deletion each show at once, on every request thread."""
+        s = self.server
+        q = urllib.parse.quote
+
+        def answers():
+            # Each asked more times than there are threads: every thread's connection answers.
+            seen = set()
+            for _ in range(8):
+                tree = s.get_json("/api/tree?moves=" + q("e2-d3"))[1]
+                count = s.get_json("/api/games?player=" + q("hal kept"))[1]["total"]
+                page = s.request("GET", "/explorer?moves=" + q("e2-d3"))[2].decode()
+                games = page[page.index('<p id="count">') + len('<p id="count">'):].split(" ")[0]
+                seen.add((tree["games"], count, int(games)))
+            self.assertEqual(len(seen), 1, seen)
+            return seen.pop()
+
+        def pages():
+            # Offset pages (read on from pages read before) stay those of the command line.
+            for off in range(1, s.total()):
+                self.assertEqual(s.get_json("/api/games?limit=1&offset=%d" % off)[1],
+                                 cli_json(self.db, "games", "--limit", "1", "--offset", str(off)), off)
+
+        self.assertEqual(answers(), (0, 0, 0))
+        pages()
+        game = '[Game "Gounki"]\n[White "Hal Kept"]\n[Black "Ivy"]\n[Result "*"]\n\n1. e2-d3 b7-a6 *\n'
+        status, _, data = s.request("POST", "/api/import?name=kept.gpn", body=game, headers={"X-Gounki-Token": s.token()})
+        self.assertEqual(status, 200, data)
+        self.assertEqual(answers(), (1, 1, 1))  # the upload
+        pages()
+        other = os.path.join(self.dir, "kept.gpn")
+        with open(other, "w") as f:
+            f.write(game.replace("b7-a6", "b7-c6"))
+        subprocess.run([GOUNKI, "import", "--db", self.db, "--quiet", other], check=True)
+        self.assertEqual(answers(), (2, 2, 2))  # another program's import
+        pages()
+        ids = [g["id"] for g in s.get_json("/api/games?player=" + q("hal kept"))[1]["games"]]
+        subprocess.run([GOUNKI, "delete", "--db", self.db, "--yes", str(ids[0])], check=True, capture_output=True)
+        self.assertEqual(answers(), (1, 1, 1))  # another program's deletion
+        pages()
 
     def test_many_clients_at_once_with_an_import_among_them(self):
         import threading
