@@ -163,18 +163,17 @@ void StonePosition::set_captured(Color by, int count) {
 
 bool StonePosition::five_through(int point, Color c) const {
     const Stone s = stone_of(c);
-    const int f0 = point_file(point), r0 = point_rank(point);
+    const bool overline_wins = rules_.overline_wins(c);
+    const int f0 = point_file(point), r0 = point_rank(point), last = size() - 1;
     for (const auto& d : line_dirs) {
         int run = 1;
         for (int sign = -1; sign <= 1; sign += 2) {
-            int f = f0 + sign * d[0], r = r0 + sign * d[1];
-            while (on_board(f, r) && at(make_point(f, r)) == s) {
-                ++run;
-                f += sign * d[0];
-                r += sign * d[1];
-            }
+            const int df = sign * d[0], dr = sign * d[1], step = dr * stride + df;
+            // The points of the board along the step: as many as the nearer edge leaves.
+            const int room = std::min(df > 0 ? last - f0 : df < 0 ? f0 : last, dr > 0 ? last - r0 : dr < 0 ? r0 : last);
+            for (int k = 1; k <= room && at(point + k * step) == s; ++k) ++run;
         }
-        if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
+        if (run == 5 || (run > 5 && overline_wins)) return true;
     }
     return false;
 }

@@ -33,14 +33,15 @@ bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves
             return false;
         };
         if (m.point == stones::no_point) return fail("illegal-move", m.why);
-        const std::string name = stones::point_name(m.point);
+        // The point's name only for a message (made for every move, it would cost more than the check).
+        const auto name = [&] { return stones::point_name(m.point); };
         if (pos.game_over())
-            return fail("move-after-end", "(" + name + ") " + stones::game_over_text(pos));
-        if (!pos.on_board(m.point)) return fail("illegal-move", name + " is off the board");
+            return fail("move-after-end", "(" + name() + ") " + stones::game_over_text(pos));
+        if (!pos.on_board(m.point)) return fail("illegal-move", name() + " is off the board");
         if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
             if (e == stones::PlaceError::occupied)
                 return fail("illegal-move", stones::occupied_text(pos, m.point));
-            return fail("illegal-move", (m.written == name ? "" : name + ": ") + std::string(stones::place_error_text(e)));
+            return fail("illegal-move", (m.written == name() ? "" : name() + ": ") + std::string(stones::place_error_text(e)));
         }
         stones::StoneUndo undo;
         pos.play(Move::placement(m.point), undo);
