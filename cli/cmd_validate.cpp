@@ -114,6 +114,7 @@ void describe_validate(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object per line: each diagnostic, then the summary."});
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
     add_format_option(p);
+    add_as_tree_option(p);
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
                             "Record files: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ (docs/rules.md 4), "
@@ -127,6 +128,7 @@ int run_validate(const QCommandLineParser& p) {
     if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
     parser::ReadOptions options;
     if (!read_notation(self, p, true, options.notation)) return exit_usage;
+    options.renlib_tree = p.isSet("as-tree");
     std::optional<parser::RecordFormat> forced;
     if (!read_format(self, p, forced)) return exit_usage;
     Output out(p.isSet("json"));

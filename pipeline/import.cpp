@@ -216,7 +216,7 @@ private:
         const parser::RecordFormat format = parser::format_of(std::filesystem::path(file_name), head, request_.format);
         const std::int64_t games_before = games_read_;
         if (format == parser::RecordFormat::gpn) gpn(input, path);
-        else source(*parser::open_source(format, input, path));
+        else source(*parser::open_source(format, input, path, parser::ReadOptions{request_.notation, request_.renlib_tree}));
         if (games_read_ == games_before) diagnostic(parser::no_game_found(path));
     }
 
