@@ -339,4 +339,21 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
     CHECK(formatted.status != 0);
     CHECK(contains(formatted.err, "gounki does not write it; not formatted"));
+
+    // --as-tree: one game with variations; the branch through an occupied point makes it invalid.
+    const CliRun tree = run_gounki("validate --as-tree " + shell_quoted(dir / "lines.lib"));
+    CHECK(tree.status == 1);
+    CHECK(contains(tree.out, dir.file("lines.lib") + ": error: 2. h8: the point h8 is occupied by a black stone (at byte 42)"));
+    CHECK(contains(tree.out, "1 game in 1 file: 0 valid, 1 invalid, 0 partial"));
+    write_text(dir / "tree.lib", branching_library());
+    const std::string tdb = "--db " + shell_quoted(dir / "t.db");
+    const CliRun timp = run_gounki("import --as-tree " + tdb + " " + shell_quoted(dir / "tree.lib"));
+    INFO(timp.err);
+    CHECK(timp.status == 0);
+    CHECK(contains(timp.err, "1 game read: 1 stored"));
+    const CliRun tshow = run_gounki("show " + tdb + " 1");
+    CHECK(contains(tshow.out, "2. i9 (1... i7) j10 (2. j8 {two}) k11"));
+    const CliRun tsgf = run_gounki("export " + tdb + " --format sgf -o -");
+    CHECK(contains(tsgf.out, ";B[hh]"));
+    CHECK(contains(tsgf.out, "C[two]"));
 }

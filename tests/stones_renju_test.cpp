@@ -357,6 +357,7 @@ TEST_CASE("Renju: the forbidden points agree with the reference on random boards
                 else if (roll < black_pct + white_pct) pos.put(make_point(f, r), Stone::white);
             }
         RefBoard ref(pos);
+        int forbidden_here = 0;
         for (int r = 0; r < 15; ++r)
             for (int f = 0; f < 15; ++f) {
                 const int p = make_point(f, r);
@@ -371,8 +372,14 @@ TEST_CASE("Renju: the forbidden points agree with the reference on random boards
                     }
                 }
                 ++seen[std::size_t(want)];
+                forbidden_here += want != Forbidden::none;
                 false_threes += want == Forbidden::none && ref_forbidden(ref, f, r, 0, false) == Forbidden::double_three;
             }
+        // What play() counts on to skip looking for an allowed point (StonePosition::surely_has_allowed_point):
+        // at most 8 forbidden points per black stone.
+        int blacks = 0;
+        for (int p = 0; p < point_count; ++p) blacks += pos.at(p) == Stone::black;
+        CHECK(forbidden_here <= 8 * blacks);
     }
     CHECK(mismatches == 0);
     INFO(points << " points: allowed " << seen[0] << ", double-three " << seen[1] << ", double-four " << seen[2]

@@ -241,9 +241,9 @@ private:
             last = move_of(here.front());
             if (!play_stone_move(out_, into, last, pos, ply)) return false;
             for (std::size_t k = 1; k < here.size(); ++k) {
-                if (depth + 1 > max_variation_depth) {
+                if (depth + 1 > grammar::max_variation_depth) {
                     add_line_diagnostic(out_, Severity::warning, "too-deep", move_of(here[k]),
-                                        "variations nested more than " + std::to_string(max_variation_depth) +
+                                        "variations nested more than " + std::to_string(grammar::max_variation_depth) +
                                             " deep are left out");
                     break;
                 }
