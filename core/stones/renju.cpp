@@ -75,7 +75,7 @@ Shape shape_of(int code) {
     if (r > 5) return overline_bit;
     int fours = 0;
     l.five_points(fours);
-    Shape s = Shape(fours << 2);
+    Shape s = Shape(std::min(fours, 3) << 2); // never more than 2 in a line; the field holds 3
     for (int k = -4; k <= 4; ++k) {
         std::uint8_t& e = l.cells[std::size_t(6 + k)];
         if (k == 0 || e != empty) continue;
