@@ -27,6 +27,10 @@ void describe_export(QCommandLineParser& p) {
                                 "by the extension of -o, else gpn."),
          "name"});
     add_notation_option(p, false);
+    p.addOption({"go-coordinates",
+                 "gpn: the points of 19x19 stone games (Pente, Gomoku, Ninuki) in Go-style coordinates, as pente.org "
+                 "writes them: columns A-T without I, upper case, rows from the bottom (K10 the centre); gounki reads "
+                 "them back as the same games."});
     p.addOption({"json", "Print a JSON summary instead of a line of text."});
 }
 
@@ -161,7 +165,7 @@ int run_export(const QCommandLineParser& p) {
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     const Written w = info.one_game_per_file ? export_files(self, *database, choice, info, path)
-                                             : export_file(self, *database, choice, info, {notation}, path);
+                                             : export_file(self, *database, choice, info, {notation, p.isSet("go-coordinates")}, path);
     if (w.status != exit_ok) return w.status;
     if (p.isSet("json")) {
         QJsonObject o{{"file", QString::fromStdString(path)},

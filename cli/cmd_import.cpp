@@ -36,6 +36,7 @@ void describe_import(QCommandLineParser& p) {
     p.addOption({"batch", "Games per transaction (default 50000).", "N", "50000"});
     p.addOption({"json", "Print JSON lines: one per noteworthy game or file problem, then a summary."});
     add_format_option(p);
+    add_as_tree_option(p);
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
                             "Record files to import: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ "
@@ -113,6 +114,7 @@ int run_import(const QCommandLineParser& p) {
     std::vector<parser::Diagnostic> folder_errors;
     request.files = input_files(p.positionalArguments(), request.format, folder_errors);
     request.notation = notation;
+    request.renlib_tree = p.isSet("as-tree");
     request.options.keep_duplicates = p.isSet("keep-duplicates");
     request.options.reject_broken = p.isSet("reject-broken");
     request.options.replace = p.isSet("replace");

@@ -93,6 +93,7 @@ void describe_validate(QCommandLineParser& p) {
     p.addOption({"stats", "Also print the reading speed (games/s, MB/s)."});
     p.addOption({"threads", "Parse GPN records on this many threads (default: one per core); the output is the same.", "N"});
     add_format_option(p);
+    add_as_tree_option(p);
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
                             "Record files: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ (docs/rules.md 4), "
@@ -106,6 +107,7 @@ int run_validate(const QCommandLineParser& p) {
     if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE ('-' for standard input)");
     parser::ReadOptions options;
     if (!read_notation(self, p, true, options.notation)) return exit_usage;
+    options.renlib_tree = p.isSet("as-tree");
     std::optional<parser::RecordFormat> forced;
     if (!read_format(self, p, forced)) return exit_usage;
     Output out(p.isSet("json"));
@@ -114,7 +116,7 @@ int run_validate(const QCommandLineParser& p) {
     pipeline::ReadRequest request;
     request.files = input_files(p.positionalArguments(), forced, folder_errors);
     request.format = forced;
-    request.notation = options.notation;
+    request.options = options;
     long long threads = 0;
     if (!read_number(p, "threads", 1, 256, threads)) return usage_error(self, "--threads must be a whole number from 1 to 256");
     request.threads = int(threads);

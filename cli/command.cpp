@@ -221,6 +221,11 @@ void add_format_option(QCommandLineParser& p) {
                  "name"});
 }
 
+void add_as_tree_option(QCommandLineParser& p) {
+    p.addOption({"as-tree", "Read a RenLib library (.lib) as one game: the first line of its tree the main line, every other "
+                            "branch a variation, comments kept (by default each line of the tree is a game)."});
+}
+
 bool read_format(const Command& cmd, const QCommandLineParser& p, std::optional<parser::RecordFormat>& out) {
     out.reset();
     if (!p.isSet("format")) return true;

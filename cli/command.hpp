@@ -107,6 +107,9 @@ bool read_game_options(const Command& cmd, const QCommandLineParser& parser, Gam
 void add_notation_option(QCommandLineParser& parser, bool reading);
 bool read_notation(const Command& cmd, const QCommandLineParser& parser, bool reading, Notation& out);
 
+// --as-tree on commands that read record files: a RenLib library read as one game with variations
+// (parser::ReadOptions::renlib_tree) instead of one game per line of its tree.
+void add_as_tree_option(QCommandLineParser& parser);
 // --format NAME on commands that read record files: every file read in that format (gpn, sgf, psq;
 // parser/formats.hpp) instead of telling it per file. read_format leaves `out` empty when the option
 // is not given, prints a usage error and returns false on a bad name.

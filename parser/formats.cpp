@@ -33,12 +33,14 @@ std::unique_ptr<GameSource> open_renjunet(std::istream& in, std::string name, co
     return std::make_unique<RenjuNetReader>(in, std::move(name));
 }
 
-std::unique_ptr<GameSource> open_renlib(std::istream& in, std::string name, const ReadOptions&) {
-    return std::make_unique<RenLibReader>(in, std::move(name));
+std::unique_ptr<GameSource> open_renlib(std::istream& in, std::string name, const ReadOptions& options) {
+    return std::make_unique<RenLibReader>(in, std::move(name), options.renlib_tree);
 }
 
 std::string gpn_cannot_hold(const GameRecord&) { return {}; }
-std::string write_gpn(const GameRecord& game, const WriteOptions& options) { return write_record(game, options.notation); }
+std::string write_gpn(const GameRecord& game, const WriteOptions& options) {
+    return write_record(game, options.notation, options.go_points ? StonePoints::go : StonePoints::gounki);
+}
 std::string write_sgf_text(const GameRecord& game, const WriteOptions&) { return write_sgf(game); }
 std::string write_psq_text(const GameRecord& game, const WriteOptions&) { return write_psq(game); }
 

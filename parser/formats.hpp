@@ -49,9 +49,11 @@ enum class RecordFormat : std::uint8_t { gpn, sgf, psq, renjunet, renlib };
 // How a reader is set up, and a writer (what some formats need to be told).
 struct ReadOptions {
     Notation notation = Notation::automatic; // GPN: how Gounki moves are written
+    bool renlib_tree = false; // RenLib: the library as one game with variations (renju/renlib.hpp)
 };
 struct WriteOptions {
     Notation notation = Notation::wikipedia; // GPN: how Gounki moves are written
+    bool go_points = false; // GPN: 19x19 stone games' points as pente.org writes them (writer.hpp, StonePoints)
 };
 
 struct FormatInfo {

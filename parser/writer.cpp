@@ -86,20 +86,26 @@ struct GounkiReplay {
     using Pos = Position;
     using Undo = UndoRecord;
     static Color pair_first(const Pos&) { return Color::white; }
-    static std::string text(const Pos& pos, Move m, Notation n) { return move_to_text(pos, m, n); }
+    static std::string text(const Pos& pos, Move m, Notation n, StonePoints) { return move_to_text(pos, m, n); }
     static void play(Pos& pos, Move m, Undo& u) { pos.do_move(m, u); }
 };
 struct StoneReplay {
     using Pos = stones::StonePosition;
     using Undo = stones::StoneUndo;
     static Color pair_first(const Pos& pos) { return first_mover(pos.rules().kind); }
-    static std::string text(const Pos&, Move m, Notation) { return stones::point_name(m.point()); }
+    static std::string text(const Pos& pos, Move m, Notation, StonePoints points) {
+        if (points == StonePoints::go && pos.size() == 19) { // A-H, then J-T: no I
+            const int f = stones::point_file(m.point());
+            return char('A' + f + (f >= 8 ? 1 : 0)) + std::to_string(stones::point_rank(m.point()) + 1);
+        }
+        return stones::point_name(m.point());
+    }
     static void play(Pos& pos, Move m, Undo& u) { pos.play(m, u); }
 };
 
 template <typename Replay>
 void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int ply, bool black_first, int first_number,
-                 Notation notation) {
+                 Notation notation, StonePoints points = StonePoints::gounki) {
     bool number = true; // the second player's next move needs its number
     for (const std::string& c : line.comments) write_comment(mt, c);
     typename Replay::Undo undo;
@@ -110,7 +116,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
         std::string text;
         if (white || number) text = std::to_string(move_number) + (white ? ". " : "... ");
         number = false;
-        text += Replay::text(pos, p.move, notation);
+        text += Replay::text(pos, p.move, notation, points);
         std::size_t first_nag = 0;
         if (!p.nags.empty() && p.nags[0] >= 1 && p.nags[0] <= 6) {
             text += suffix_text[p.nags[0]];
@@ -125,7 +131,7 @@ void write_plies(Movetext& mt, const Line& line, typename Replay::Pos pos, int p
         for (const Line& v : p.variations) {
             if (v.plies.empty()) continue; // nothing to be an alternative with (the reader drops these)
             mt.token("(");
-            write_plies<Replay>(mt, v, pos, ply, black_first, first_number, notation);
+            write_plies<Replay>(mt, v, pos, ply, black_first, first_number, notation, points);
             mt.token(")");
             number = true;
         }
@@ -153,7 +159,31 @@ std::string write_line(const Line& line, const Position& pos, Notation notation)
     return out;
 }
 
-std::string write_record(const GameRecord& game, Notation notation) {
+namespace {
+
+// Whether a line (and its variations, when `deep`) holds a point past column H.
+bool past_h(const Line& line, bool deep) {
+    for (const Ply& p : line.plies) {
+        if (stones::point_file(p.move.point()) >= 8) return true;
+        if (deep)
+            for (const Line& v : p.variations)
+                if (past_h(v, true)) return true;
+    }
+    return false;
+}
+
+// Go-style points read back as written when the main line has one past column H (the reader then
+// reads the game in Go style) or no point is past H (where both styles name the same points);
+// otherwise (only a variation goes past H) the game keeps gounki's points.
+StonePoints readable_points(const GameRecord& game, StonePoints points) {
+    if (points != StonePoints::go || !game.is_stone_game() || game.stone_start.size() != 19) return StonePoints::gounki;
+    return past_h(game.main, false) || !past_h(game.main, true) ? StonePoints::go : StonePoints::gounki;
+}
+
+} // namespace
+
+std::string write_record(const GameRecord& game, Notation notation, StonePoints points) {
+    points = readable_points(game, points);
     std::string out;
     auto tag = [&](std::string_view name, const std::string& value) {
         out += '[';
@@ -192,7 +222,7 @@ std::string write_record(const GameRecord& game, Notation notation) {
     Movetext mt(out);
     if (stone)
         write_plies<StoneReplay>(mt, game.main, game.stone_start, 0, game.stone_start.side_to_move() != first_mover(game.kind),
-                                 game.first_number, notation);
+                                 game.first_number, notation, points);
     else
         write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number,
                                   notation);
@@ -201,6 +231,8 @@ std::string write_record(const GameRecord& game, Notation notation) {
     return out;
 }
 
-void write_record(std::ostream& out, const GameRecord& game, Notation notation) { out << write_record(game, notation); }
+void write_record(std::ostream& out, const GameRecord& game, Notation notation, StonePoints points) {
+    out << write_record(game, notation, points);
+}
 
 } // namespace gounki::parser

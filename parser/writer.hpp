@@ -14,6 +14,7 @@
 // as a `;` comment); Black's move numbered `N...` after a comment or variation; lines wrapped at
 // 79 columns; a blank line after the tag pairs and after the game.
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
@@ -21,10 +22,20 @@
 
 namespace gounki::parser {
 
+// How a stone game's points are written: gounki's own (`h8`, files a.. with none skipped, lower
+// case), or Go-style coordinates as pente.org writes them (`K10`: files A-T without I, upper case,
+// rows from the bottom), used on 19x19 boards only, where the reader tells them from gounki's
+// (docs/rules.md 2.3, Coordinates); other sizes keep gounki's points, and so does a game whose
+// main line stays left of column J while a variation goes past it (the reader decides the style
+// from the main line).
+enum class StonePoints : std::uint8_t { gounki, go };
+
 // `notation`: how Gounki moves are written (core/gounki/notation.hpp; automatic is the canonical one). A
-// record in any notation reads back as the same game.
-std::string write_record(const GameRecord& game, Notation notation = Notation::wikipedia);
-void write_record(std::ostream& out, const GameRecord& game, Notation notation = Notation::wikipedia);
+// record in any notation reads back as the same game, and so does one with either StonePoints.
+std::string write_record(const GameRecord& game, Notation notation = Notation::wikipedia,
+                         StonePoints points = StonePoints::gounki);
+void write_record(std::ostream& out, const GameRecord& game, Notation notation = Notation::wikipedia,
+                  StonePoints points = StonePoints::gounki);
 
 // The movetext of one line of play from `pos` (no tags, no result): for messages and tests.
 std::string write_line(const Line& line, const Position& pos, Notation notation = Notation::wikipedia);

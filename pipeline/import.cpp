@@ -31,7 +31,7 @@ ImportResult run(db::GameDatabase& database, const ImportRequest& request, const
     ReadRequest r;
     r.files = request.files;
     r.format = request.format;
-    r.notation = request.notation;
+    r.options = parser::ReadOptions{request.notation, request.renlib_tree};
     const ReadResult result = read(r, on);
     importer.finish();
     return {importer.stats(), result.io_errors};

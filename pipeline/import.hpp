@@ -22,6 +22,7 @@ struct ImportRequest {
     std::vector<std::string> files; // record files of any format (parser/formats.hpp); "-" reads standard input
     std::optional<parser::RecordFormat> format; // every file read in this format; else told per file
     Notation notation = Notation::automatic;
+    bool renlib_tree = false; // a RenLib library as one game with variations (parser::ReadOptions::renlib_tree)
     db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
 };
 

@@ -33,7 +33,7 @@ namespace gounki::pipeline {
 struct ReadRequest {
     std::vector<std::string> files; // record files of any format; "-" reads standard input
     std::optional<parser::RecordFormat> format; // every file read in this format; else told per file
-    Notation notation = Notation::automatic;
+    parser::ReadOptions options; // the GPN notation, a RenLib library as a tree
     int threads = 0; // GPN blocks parsed at once: 0 for one per core, 1 for the calling thread alone
 };
 
@@ -151,11 +151,7 @@ private:
         const std::int64_t games_before = result_.games;
         const int threads = request_.threads > 0 ? request_.threads : QThreadPool::globalInstance()->maxThreadCount();
         if (format == parser::RecordFormat::gpn && threads > 1) gpn(input, path, threads);
-        else {
-            parser::ReadOptions options;
-            options.notation = request_.notation;
-            source(*parser::open_source(format, input, path, options));
-        }
+        else source(*parser::open_source(format, input, path, request_.options));
         if (result_.games == games_before) diagnostic(parser::no_game_found(path));
     }
 
@@ -182,7 +178,7 @@ private:
         QThreadPool& pool = *QThreadPool::globalInstance();
         constexpr std::size_t block_bytes = std::size_t(256) << 10;
         const std::size_t in_flight = std::size_t(2 * threads);
-        const Notation notation = request_.notation;
+        const Notation notation = request_.options.notation;
         BlockSource source(input);
         std::deque<QFuture<Block<Item>>> pending;
         const std::uint64_t bytes_before = result_.bytes;

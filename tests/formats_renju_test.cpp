@@ -5,6 +5,8 @@
 #include "tests/support.hpp"
 
 #include "parser/formats.hpp"
+#include "parser/reader.hpp"
+#include "parser/writer.hpp"
 #include "parser/renju/renjunet.hpp"
 #include "parser/renju/renlib.hpp"
 
@@ -53,6 +55,19 @@ std::string sample_library() {
                   "\x5A\x40"s + // 38: j10, RIGHT
                   "\x89\x00"s + // 40: i7
                   "\x78\x40"s); // 42: h8 again, RIGHT
+}
+
+// h8; i9 (DOWN) with j10 (DOWN) then k11 (RIGHT), and j8 (comment "two", RIGHT) after j10; i7
+// (RIGHT) after i9. The tree: h8 -> {i9 -> {j10 -> k11, j8}, i7}.
+std::string branching_library() {
+    using namespace std::string_literals;
+    return renlib("\x78\x00"s + "\x69\x80"s + "\x5A\x80"s + "\x4B\x40"s + "\x7A\x48"s + "two\0"s + "\x89\x40"s);
+}
+
+std::string line_text(const Line& l) {
+    std::string out;
+    for (const Ply& p : l.plies) out += (out.empty() ? "" : " ") + p.written;
+    return out;
 }
 
 } // namespace
@@ -171,6 +186,104 @@ TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept"
     CHECK(!not_a_record_file(std::string("\xFFRenLix\xFF\x03\x00", 10)).empty());
 }
 
+TEST_CASE("RenLib as a tree: one game, the first line its main line and the other branches variations", "[parser][renju]") {
+    // Read as lines: one game per leaf, in file order.
+    const auto lines = read_renlib(branching_library(), "tree.lib");
+    REQUIRE(lines.size() == 3);
+    CHECK(moves(lines[0]) == "h8 i9 j10 k11");
+    CHECK(moves(lines[1]) == "h8 i9 j8");
+    CHECK(moves(lines[2]) == "h8 i7");
+    // Read as a tree: the same moves in one game.
+    std::vector<Diagnostic> file_diagnostics;
+    const auto tree = read_renlib(branching_library(), "tree.lib", &file_diagnostics, true);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(tree.size() == 1);
+    const GameRecord& g = tree[0];
+    CHECK(g.kind == GameKind::renju);
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.number == 1);
+    CHECK(moves(g) == "h8 i9 j10 k11");
+    REQUIRE(g.main.plies.size() == 4);
+    REQUIRE(g.main.plies[1].variations.size() == 1); // i7 instead of i9
+    CHECK(line_text(g.main.plies[1].variations[0]) == "i7");
+    REQUIRE(g.main.plies[2].variations.size() == 1); // j8 instead of j10, with its comment
+    CHECK(line_text(g.main.plies[2].variations[0]) == "j8");
+    CHECK(g.main.plies[2].variations[0].plies[0].comments == std::vector<std::string>{"two"});
+    CHECK(g.main.plies[0].variations.empty());
+    CHECK(g.main.plies[3].variations.empty());
+    // Every line of the tree is a line of the game: written as GPN and read back, the same tree.
+    const std::string text = write_record(g);
+    INFO(text);
+    CHECK(contains(text, "1. h8 i9 (1... i7) 2. j10 (2. j8 {two}) 2... k11"));
+    const auto back = read_records(text, "back.gpn");
+    REQUIRE(back.size() == 1);
+    CHECK(back[0].status == GameStatus::valid);
+    CHECK(write_record(back[0]) == text);
+
+    // The sample: the branch after h8 plays h8 again: an error in a variation, which stops there;
+    // the main line is whole, so the game is invalid, not partial. Comments and board texts kept.
+    const auto sample = read_renlib(sample_library(), "lib.lib", nullptr, true);
+    REQUIRE(sample.size() == 1);
+    CHECK(moves(sample[0]) == "h8 i9 j10");
+    CHECK(sample[0].status == GameStatus::invalid);
+    CHECK(sample[0].main.plies[0].comments == std::vector<std::string>{"centre"});
+    CHECK(sample[0].main.plies[1].comments == std::vector<std::string>{"board text g10: A"});
+    REQUIRE(sample[0].main.plies[1].variations.size() == 1);
+    CHECK(line_text(sample[0].main.plies[1].variations[0]) == "i7");
+    CHECK(diagnostics(sample[0]) ==
+          "lib.lib: error: 2. h8: the point h8 is occupied by a black stone (at byte 42) [illegal-move]\n");
+    // A main line that plays a refused point stops there: partial. h8, then h8 again.
+    using namespace std::string_literals;
+    const auto cut = read_renlib(renlib("\x78\x00"s + "\x78\x00"s), "cut.lib", nullptr, true);
+    REQUIRE(cut.size() == 1);
+    CHECK(cut[0].status == GameStatus::partial);
+    CHECK(moves(cut[0]) == "h8");
+    // A library of no move at all has no game, either way.
+    CHECK(read_renlib(renlib(""), "empty.lib", nullptr, true).empty());
+}
+
+TEST_CASE("RenLib as a tree: variations nested deeper than a record holds are left out, with a warning", "[parser][renju]") {
+    // Level k: the move m(k), below it a(k) (DOWN and RIGHT: a sibling follows, the line ends there)
+    // and then m(k+1), a sibling of a(k). As a tree, m(k+1) is a variation of a(k), one deeper than
+    // m(k): 70 levels nest far deeper than a record's 64. Black plays the points where file + 2 * rank
+    // is 0 modulo 5, White those where it is 2: no two of a colour within three points on a line, so
+    // no five, four or three anywhere. a(k) is the next point of m(k+1)'s colour.
+    std::array<std::vector<int>, 2> points; // Black's and White's, as RenLib bytes
+    for (int r = 0; r < 15; ++r)
+        for (int f = 0; f < 15; ++f) {
+            const int byte = (14 - r) << 4 | (f + 1);
+            if ((f + 2 * r) % 5 == 0) points[0].push_back(byte);
+            if ((f + 2 * r) % 5 == 2) points[1].push_back(byte);
+        }
+    const int levels = 70;
+    std::string body;
+    for (int k = 0; k < levels; ++k) {
+        body += char(points[std::size_t(k % 2)][std::size_t(k / 2)]); // m(k)
+        body += '\0';
+        if (k + 1 < levels) {
+            body += char(points[std::size_t((k + 1) % 2)][std::size_t((k + 1) / 2 + 1)]); // a(k)
+            body += '\xC0';
+        }
+    }
+    const auto lines = read_renlib(renlib(body), "deep.lib");
+    CHECK(lines.size() == std::size_t(levels)); // as lines: every leaf a game
+    for (const GameRecord& g : lines) CHECK(g.status == GameStatus::valid);
+    const auto tree = read_renlib(renlib(body), "deep.lib", nullptr, true);
+    REQUIRE(tree.size() == 1);
+    const GameRecord& g = tree[0];
+    CHECK(g.status == GameStatus::valid);
+    CHECK(diagnostics(g) == "deep.lib: warning: variations nested more than 64 deep are left out (at byte " +
+              std::to_string(20 + 4 * 65) + ") [too-deep]\n");
+    int depth = 0;
+    for (const Line* l = &g.main; l->plies.size() == 2 && !l->plies[1].variations.empty(); l = &l->plies[1].variations[0]) ++depth;
+    CHECK(depth == 64);
+    // Written and read back whole: 64 deep is what a record holds.
+    const auto back = read_records(write_record(g), "back.gpn");
+    REQUIRE(back.size() == 1);
+    CHECK(back[0].status == GameStatus::valid);
+    CHECK(write_record(back[0]) == write_record(g));
+}
+
 TEST_CASE("RenLib: a file cut short or corrupt is refused whole, with the byte", "[parser][renju]") {
     const std::string whole = sample_library();
     std::vector<Diagnostic> file_diagnostics;
@@ -227,4 +340,22 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
     CHECK(formatted.status != 0);
     CHECK(contains(formatted.err, "gounki does not write it; not formatted"));
+
+    // --as-tree: one game with variations; the branch through an occupied point makes it invalid.
+    const CliRun tree = run_gounki("validate --as-tree " + shell_quoted(dir / "lines.lib"));
+    CHECK(tree.status == 1);
+    CHECK(contains(tree.out, dir.file("lines.lib") + ": error: 2. h8: the point h8 is occupied by a black stone (at byte 42)"));
+    CHECK(contains(tree.out, "1 game in 1 file: 0 valid, 1 invalid, 0 partial"));
+    write_text(dir / "tree.lib", branching_library());
+    const std::string tdb = "--db " + shell_quoted(dir / "t.db");
+    const CliRun timp = run_gounki("import --as-tree " + tdb + " " + shell_quoted(dir / "tree.lib"));
+    INFO(timp.err);
+    CHECK(timp.status == 0);
+    CHECK(contains(timp.err, "1 game read: 1 stored"));
+    const CliRun tshow = run_gounki("show " + tdb + " 1");
+    INFO(tshow.out);
+    CHECK(contains(tshow.out, "1. h8 i9 (1... i7) 2. j10 (2. j8 {two}) 2... k11"));
+    const CliRun tsgf = run_gounki("export " + tdb + " --format sgf -o -");
+    CHECK(contains(tsgf.out, ";B[hh]"));
+    CHECK(contains(tsgf.out, "C[two]"));
 }

@@ -251,3 +251,125 @@ TEST_CASE("Pente: records survive export as PGN and SGF", "[parser][export][pent
         CHECK(tag_or(s, "White") == tag_or(g, "White"));
     }
 }
+
+namespace {
+
+// Whether two lines hold the same moves, variations and all.
+bool same_line(const parser::Line& a, const parser::Line& b) {
+    if (a.plies.size() != b.plies.size()) return false;
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        const parser::Ply& x = a.plies[i];
+        const parser::Ply& y = b.plies[i];
+        if (x.move != y.move || x.variations.size() != y.variations.size()) return false;
+        for (std::size_t v = 0; v < x.variations.size(); ++v)
+            if (!same_line(x.variations[v], y.variations[v])) return false;
+    }
+    return true;
+}
+
+// A random legal line of up to `plies` moves from `pos`, its files within [lo, hi] (ranks 5..13),
+// with a variation of a few moves now and then while `nest` allows.
+parser::Line random_line(std::mt19937& rng, StonePosition pos, int plies, int lo, int hi, int nest) {
+    parser::Line line;
+    StoneUndo undo;
+    for (int n = 0; n < plies && !pos.game_over(); ++n) {
+        std::vector<Move> near;
+        for (const Move m : pos.legal_moves()) {
+            const int f = point_file(m.point()), r = point_rank(m.point());
+            if (f >= lo && f <= hi && r >= 5 && r <= 13) near.push_back(m);
+        }
+        if (near.empty()) break;
+        const Move m = near[rng() % near.size()];
+        parser::Ply& p = line.plies.emplace_back(m);
+        if (nest > 0 && rng() % 8 == 0) {
+            parser::Line v = random_line(rng, pos, 1 + int(rng() % 4), lo, hi, nest - 1);
+            if (!v.plies.empty() && v.plies[0].move != m) p.variations.push_back(std::move(v));
+        }
+        pos.play(m, undo);
+    }
+    return line;
+}
+
+parser::GameRecord pente_game(parser::Line main) {
+    parser::GameRecord g;
+    g.kind = GameKind::pente;
+    g.stone_start = StonePosition(pente_without_tournament_rule());
+    g.main = std::move(main);
+    const StonePosition end = g.final_stone_position();
+    g.result = end.game_over() ? std::string(outcome_text(end.outcome())) : "*";
+    return g;
+}
+
+} // namespace
+
+TEST_CASE("Pente: written in pente.org's coordinates, random games read back the same", "[parser][export][pente]") {
+    // The fixture's games: K10 again, as pente.org wrote it.
+    for (const parser::GameRecord& g : pente_org_file()) {
+        const std::string pgn = parser::write_record(g, Notation::wikipedia, parser::StonePoints::go);
+        INFO(pgn);
+        CHECK(pgn.find("1. K10 ") != std::string::npos);
+        const parser::GameRecord back = one(pgn);
+        CHECK(codes(back) == codes(g));
+        CHECK(same_line(back.main, g.main));
+        CHECK(back.final_stone_position() == g.final_stone_position());
+    }
+    // Random games with variations: across the centre (Go-style letters past H, no I), and left of
+    // column J only (where both styles name the same points).
+    std::mt19937 rng(19);
+    int go_style = 0;
+    for (int game = 0; game < 60; ++game) {
+        const bool left = game % 6 == 5;
+        const parser::GameRecord g =
+            pente_game(random_line(rng, StonePosition(pente_without_tournament_rule()), 20 + int(rng() % 60), left ? 0 : 4,
+                                   left ? 7 : 15, 2));
+        const std::string pgn = parser::write_record(g, Notation::wikipedia, parser::StonePoints::go);
+        INFO(pgn);
+        const std::string movetext = pgn.substr(pgn.find("\n\n"));
+        CHECK(movetext.find_first_of("abcdefghijklmnopqrst") == std::string::npos); // upper case only
+        CHECK(movetext.find('I') == std::string::npos);
+        go_style += movetext.find_first_of("JKLMNOPQRST") != std::string::npos;
+        const parser::GameRecord back = one(pgn);
+        CHECK(back.status == parser::GameStatus::valid);
+        CHECK(same_line(back.main, g.main));
+        CHECK(back.result == g.result);
+        CHECK(parser::write_record(back, Notation::wikipedia, parser::StonePoints::go) == pgn);
+    }
+    CHECK(go_style >= 45);
+    // A main line left of J with a variation past it: the reader could not tell, so gounki's points.
+    parser::Line main = random_line(rng, StonePosition(pente_without_tournament_rule()), 6, 0, 7, 0);
+    REQUIRE(main.plies.size() == 6);
+    StonePosition at(pente_without_tournament_rule());
+    StoneUndo undo;
+    for (int i = 0; i < 3; ++i) at.play(main.plies[std::size_t(i)].move, undo);
+    main.plies[3].variations.push_back(random_line(rng, at, 3, 12, 15, 0));
+    const parser::GameRecord mixed = pente_game(main);
+    const std::string pgn = parser::write_record(mixed, Notation::wikipedia, parser::StonePoints::go);
+    CHECK(pgn == parser::write_record(mixed));
+    CHECK(same_line(one(pgn).main, mixed.main));
+    // Other sizes keep gounki's points: Gomoku on 15x15.
+    parser::GameRecord gomoku_game = one("[Game \"Gomoku\"]\n\n1. h8 j9 2. o15 a1 *\n");
+    CHECK(parser::write_record(gomoku_game, Notation::wikipedia, parser::StonePoints::go) == parser::write_record(gomoku_game));
+}
+
+TEST_CASE("gounki export --go-coordinates writes pente.org's points", "[parser][export][pente][cli]") {
+    TempDir dir("pente-go");
+    const std::string db = "--db " + shell_quoted(dir / "g.db");
+    const CliRun imp = run_gounki("import " + db + " " + shell_quoted(source_path("tests/data/records/pente_org.pgn")));
+    INFO(imp.err);
+    REQUIRE(imp.status != 2);
+    const CliRun go = run_gounki("export " + db + " --go-coordinates -o " + shell_quoted(dir / "go.pgn"));
+    INFO(go.err);
+    REQUIRE(go.status == 0);
+    const std::string text = slurp(dir / "go.pgn");
+    CHECK(contains(text, "1. K10 "));
+    const auto back = parser::read_records(text, "go.pgn");
+    const auto original = pente_org_file();
+    REQUIRE(back.size() == original.size());
+    for (std::size_t i = 0; i < back.size(); ++i) {
+        CHECK(same_line(back[i].main, original[i].main));
+        CHECK(back[i].result == original[i].result);
+    }
+    // Without it, gounki's own letters.
+    const CliRun plain = run_gounki("export " + db + " -o -");
+    CHECK(contains(plain.out, "1. j10 "));
+}

@@ -5,6 +5,10 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <random>
+#include <set>
+#include <vector>
+
 #include "analysis/stones/search.hpp"
 #include "core/stones/position.hpp"
 #include "core/stones/renju.hpp"
@@ -19,11 +23,124 @@ namespace {
 
 Rules renju() { return Rules::defaults(GameKind::renju); }
 
+// ---------------------------------------------------------------------------------------------
+// A reference for Renju's forbidden points, written from the words of the rules (docs/rules.md 2.5)
+// with no shortcut and no table: a board of characters, every line walked cell by cell, every four
+// and straight four found by trying every empty point of the line. renju_forbidden must give the
+// same answer everywhere. The same depth bound: at renju_depth_limit a straight-four point counts
+// as allowed unless it makes an overline or a double-four.
+struct RefBoard {
+    int n = 15;
+    std::vector<char> cells; // '.', 'X' black, 'O' white
+    explicit RefBoard(const StonePosition& pos) : n(pos.size()), cells(std::size_t(n * n), '.') {
+        for (int r = 0; r < n; ++r)
+            for (int f = 0; f < n; ++f)
+                if (pos.at(make_point(f, r)) != Stone::empty) cell(f, r) = pos.at(make_point(f, r)) == Stone::black ? 'X' : 'O';
+    }
+    char at(int f, int r) const { return f < 0 || r < 0 || f >= n || r >= n ? '#' : cells[std::size_t(r * n + f)]; }
+    char& cell(int f, int r) { return cells[std::size_t(r * n + f)]; }
+};
+constexpr int ref_dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+
+// The first and last step (from -n to n) of the black row through the black (f, r) along d.
+std::pair<int, int> ref_row(const RefBoard& b, int f, int r, int d) {
+    const int df = ref_dirs[d][0], dr = ref_dirs[d][1];
+    int lo = 0, hi = 0;
+    while (b.at(f + (lo - 1) * df, r + (lo - 1) * dr) == 'X') --lo;
+    while (b.at(f + (hi + 1) * df, r + (hi + 1) * dr) == 'X') ++hi;
+    return {lo, hi};
+}
+int ref_run(const RefBoard& b, int f, int r, int d) {
+    const auto [lo, hi] = ref_row(b, f, r, d);
+    return hi - lo + 1;
+}
+
+// The fours of line d through the black (f, r): the sets of four black stones, (f, r) among them,
+// that one black stone more on an empty point of the line makes an exact five.
+int ref_fours(RefBoard& b, int f, int r, int d) {
+    const int df = ref_dirs[d][0], dr = ref_dirs[d][1];
+    std::set<std::vector<int>> fours;
+    for (int k = -b.n; k <= b.n; ++k) {
+        if (b.at(f + k * df, r + k * dr) != '.') continue;
+        b.cell(f + k * df, r + k * dr) = 'X';
+        const auto [lo, hi] = ref_row(b, f, r, d);
+        if (hi - lo + 1 == 5) {
+            std::vector<int> stones;
+            for (int j = lo; j <= hi; ++j)
+                if (j != k) stones.push_back(j);
+            fours.insert(stones);
+        }
+        b.cell(f + k * df, r + k * dr) = '.';
+    }
+    return int(fours.size());
+}
+
+// Whether line d through the black (f, r) and (f, r) + k holds a straight four with both: four
+// black stones in a row, an empty point at each end, each making an exact five.
+bool ref_straight_four(RefBoard& b, int f, int r, int d, int k) {
+    const int df = ref_dirs[d][0], dr = ref_dirs[d][1];
+    const auto [lo, hi] = ref_row(b, f, r, d);
+    if (hi - lo + 1 != 4 || k < lo || k > hi) return false;
+    for (const int end : {lo - 1, hi + 1}) {
+        if (b.at(f + end * df, r + end * dr) != '.') return false;
+        b.cell(f + end * df, r + end * dr) = 'X';
+        const bool five = ref_run(b, f, r, d) == 5;
+        b.cell(f + end * df, r + end * dr) = '.';
+        if (!five) return false;
+    }
+    return true;
+}
+
+// `recursive` false: a three's straight-four point is never asked whether it is allowed.
+Forbidden ref_forbidden(RefBoard& b, int f, int r, int depth, bool recursive = true);
+
+Forbidden ref_judge(RefBoard& b, int f, int r, int depth, bool recursive) {
+    for (int d = 0; d < 4; ++d)
+        if (ref_run(b, f, r, d) == 5) return Forbidden::none; // a five wins, whatever else
+    for (int d = 0; d < 4; ++d)
+        if (ref_run(b, f, r, d) >= 6) return Forbidden::overline;
+    int fours = 0;
+    for (int d = 0; d < 4; ++d) fours += ref_fours(b, f, r, d);
+    if (fours >= 2) return Forbidden::double_four;
+    if (depth >= renju_depth_limit) return Forbidden::none;
+    int threes = 0;
+    for (int d = 0; d < 4; ++d) {
+        if (ref_fours(b, f, r, d) > 0) continue; // a four is not a three
+        const int df = ref_dirs[d][0], dr = ref_dirs[d][1];
+        for (int k = -b.n; k <= b.n; ++k) {
+            const int ef = f + k * df, er = r + k * dr;
+            if (b.at(ef, er) != '.') continue;
+            b.cell(ef, er) = 'X';
+            const bool straight = ref_straight_four(b, f, r, d, k);
+            b.cell(ef, er) = '.';
+            if (straight && (!recursive || ref_forbidden(b, ef, er, depth + 1) == Forbidden::none)) {
+                ++threes;
+                break;
+            }
+        }
+    }
+    return threes >= 2 ? Forbidden::double_three : Forbidden::none;
+}
+
+Forbidden ref_forbidden(RefBoard& b, int f, int r, int depth, bool recursive) {
+    if (b.at(f, r) != '.') return Forbidden::none;
+    b.cell(f, r) = 'X';
+    const Forbidden out = ref_judge(b, f, r, depth, recursive);
+    b.cell(f, r) = '.';
+    return out;
+}
+
+Forbidden reference(const StonePosition& pos, int point) {
+    RefBoard b(pos);
+    return ref_forbidden(b, point_file(point), point_rank(point), 0);
+}
+
 PlaceError black_at(std::initializer_list<const char*> black, std::initializer_list<const char*> white, const char* point) {
     const StonePosition pos = setup(renju(), black, white, Color::black);
     const PlaceError e = pos.check(M(point));
-    // The engine's own test and the position's say the same.
+    // The engine's own test and the position's say the same, and so does the reference.
     CHECK((e == PlaceError::none) == (renju_forbidden(pos, P(point)) == Forbidden::none));
+    CHECK(renju_forbidden(pos, P(point)) == reference(pos, P(point)));
     return e;
 }
 
@@ -221,4 +338,53 @@ TEST_CASE("Renju: engine games never hold a forbidden black move", "[stones][ren
         CHECK(g.status == parser::GameStatus::valid); // a forbidden move would be an illegal-move error
         CHECK(g.main.plies.size() > 10);
     }
+}
+
+TEST_CASE("Renju: the forbidden points agree with the reference on random boards", "[stones][renju]") {
+    // Boards crowded in a random square (5 to 11 points wide): many threes, fours, overlines and
+    // threes whose straight-four point is itself forbidden. Every empty point of every board.
+    std::mt19937 rng(1414);
+    std::array<int, 4> seen{};
+    int points = 0, false_threes = 0, mismatches = 0;
+    for (int board = 0; board < 400; ++board) {
+        StonePosition pos(renju());
+        const int side = 5 + int(rng() % 7), f0 = int(rng() % unsigned(16 - side)), r0 = int(rng() % unsigned(16 - side));
+        const int black_pct = 15 + int(rng() % 35), white_pct = int(rng() % 25);
+        for (int r = r0; r < r0 + side; ++r)
+            for (int f = f0; f < f0 + side; ++f) {
+                const int roll = int(rng() % 100);
+                if (roll < black_pct) pos.put(make_point(f, r), Stone::black);
+                else if (roll < black_pct + white_pct) pos.put(make_point(f, r), Stone::white);
+            }
+        RefBoard ref(pos);
+        int forbidden_here = 0;
+        for (int r = 0; r < 15; ++r)
+            for (int f = 0; f < 15; ++f) {
+                const int p = make_point(f, r);
+                if (pos.at(p) != Stone::empty) continue;
+                ++points;
+                const Forbidden want = ref_forbidden(ref, f, r, 0);
+                const Forbidden got = renju_forbidden(pos, p);
+                if (got != want) {
+                    if (++mismatches <= 5) {
+                        UNSCOPED_INFO(pos.to_text() << " at " << point_name(p) << ": " << forbidden_name(got)
+                                                    << ", the reference says " << forbidden_name(want));
+                    }
+                }
+                ++seen[std::size_t(want)];
+                forbidden_here += want != Forbidden::none;
+                false_threes += want == Forbidden::none && ref_forbidden(ref, f, r, 0, false) == Forbidden::double_three;
+            }
+        // What play() counts on to skip looking for an allowed point (StonePosition::surely_has_allowed_point):
+        // at most 8 forbidden points per black stone.
+        int blacks = 0;
+        for (int p = 0; p < point_count; ++p) blacks += pos.at(p) == Stone::black;
+        CHECK(forbidden_here <= 8 * blacks);
+    }
+    CHECK(mismatches == 0);
+    INFO(points << " points: allowed " << seen[0] << ", double-three " << seen[1] << ", double-four " << seen[2]
+                << ", overline " << seen[3] << "; false double-threes " << false_threes);
+    CHECK(points > 50000);
+    for (const int n : seen) CHECK(n > 200);
+    CHECK(false_threes > 20); // the recursion decided some points
 }

@@ -141,10 +141,12 @@ void StonePosition::set(int p, Stone s) {
     if (old != Stone::empty) {
         key_ ^= zobrist.stone[p][old == Stone::white ? 1 : 0];
         --stones_;
+        black_stones_ -= old == Stone::black;
     }
     if (s != Stone::empty) {
         key_ ^= zobrist.stone[p][s == Stone::white ? 1 : 0];
         ++stones_;
+        black_stones_ += s == Stone::black;
     }
     board_[std::size_t(p)] = s;
 }
@@ -163,18 +165,19 @@ void StonePosition::set_captured(Color by, int count) {
 
 bool StonePosition::five_through(int point, Color c) const {
     const Stone s = stone_of(c);
-    const int f0 = point_file(point), r0 = point_rank(point);
+    const bool overline_wins = rules_.overline_wins(c);
+    const int f0 = point_file(point), r0 = point_rank(point), last = size() - 1;
+    // The stones of `c` in a row from the point along the step (df, dr), as far as the board goes.
+    auto count = [&](int df, int dr) {
+        const int room = std::min(df > 0 ? last - f0 : df < 0 ? f0 : last, dr > 0 ? last - r0 : dr < 0 ? r0 : last);
+        const int step = dr * stride + df;
+        int n = 0;
+        while (n < room && at(point + (n + 1) * step) == s) ++n;
+        return n;
+    };
     for (const auto& d : line_dirs) {
-        int run = 1;
-        for (int sign = -1; sign <= 1; sign += 2) {
-            int f = f0 + sign * d[0], r = r0 + sign * d[1];
-            while (on_board(f, r) && at(make_point(f, r)) == s) {
-                ++run;
-                f += sign * d[0];
-                r += sign * d[1];
-            }
-        }
-        if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
+        const int run = 1 + count(d[0], d[1]) + count(-d[0], -d[1]);
+        if (run == 5 || (run > 5 && overline_wins)) return true;
     }
     return false;
 }
@@ -360,12 +363,23 @@ void StonePosition::play(Move move, StoneUndo& undo) {
     set_side_to_move(~mover);
     outcome_ = decide(mover, p, undo.captured_count > 0);
     // No legal move left (every empty point forbidden): the game is drawn.
-    if (outcome_ == Outcome::none && rules_.double_three_forbidden(side_) && stones_ < size() * size()) {
+    if (outcome_ == Outcome::none && rules_.double_three_forbidden(side_) && stones_ < size() * size() &&
+        !surely_has_allowed_point()) {
         bool any = false;
         for (int r = 0; r < size() && !any; ++r)
             for (int f = 0; f < size() && !any; ++f) any = check(Move::placement(make_point(f, r))) == PlaceError::none;
         if (!any) outcome_ = Outcome::draw;
     }
+}
+
+bool StonePosition::surely_has_allowed_point() const {
+    // A forbidden point (a double-three, a double-four, an overline) has at least four stones of
+    // the side to move within four points of it along its lines: two on each of two lines, or
+    // three or more on one. A stone lies within four points of at most 32 points (8 on each of its
+    // 4 lines), so at most 8 points per stone are forbidden; more empty points than that leave one
+    // allowed, with no point examined.
+    const int own = side_ == Color::black ? black_stones_ : stones_ - black_stones_;
+    return size() * size() - stones_ > 8 * own;
 }
 
 void StonePosition::undo(const StoneUndo& u) {
@@ -375,6 +389,7 @@ void StonePosition::undo(const StoneUndo& u) {
     --stones_;
     for (int i = 0; i < u.captured_count; ++i) board_[std::size_t(u.captured[std::size_t(i)])] = stone_of(~mover);
     stones_ += u.captured_count;
+    black_stones_ += mover == Color::black ? -1 : u.captured_count;
     captured_[index(mover)] -= u.captured_count;
     key_ = u.key;
     outcome_ = u.outcome;

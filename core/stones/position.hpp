@@ -142,6 +142,8 @@ private:
     void set(int p, Stone s);
     // After `mover` made a five: whether the opponent has a reply that breaks it (end-game capture).
     bool five_breakable(Color mover) const;
+    // Whether the side to move surely has a point its forbidden shapes leave free, by counting alone.
+    bool surely_has_allowed_point() const;
     // Whether a stone of the side to move on the empty `p`, capturing nothing, wins at once.
     bool wins_at_once(int p) const;
     // The outcome after `mover` played on `point` (stones and captures already updated).
@@ -152,6 +154,7 @@ private:
     Color side_ = Color::black;
     std::array<int, 2> captured_{0, 0};
     int stones_ = 0;
+    int black_stones_ = 0; // of stones_
     std::uint64_t key_ = 0;
     Outcome outcome_ = Outcome::none;
     std::uint8_t pending_ = 0; // 0 none, 1 + index(Color) of the pending five's colour

@@ -9,6 +9,7 @@
 
 #include "core/stones/position.hpp"
 #include "parser/encoding.hpp"
+#include "parser/error_handler.hpp"
 #include "parser/renju/stone_line.hpp"
 
 namespace gounki::parser {
@@ -25,6 +26,7 @@ struct Node {
     int parent = -1;
     bool move = false; // a stone (not the root, not a board text)
     bool move_below = false; // a move somewhere below it
+    std::vector<int> children; // the nodes right below it, in file order
     std::uint32_t offset = 0;
     std::vector<std::string> comments;
 };
@@ -120,6 +122,7 @@ bool TreeReader::node(std::vector<int>& path, std::vector<std::size_t>& kept) {
         n.offset = std::uint32_t(from);
         t_.nodes.push_back(std::move(n));
         at_node = int(t_.nodes.size()) - 1;
+        t_.nodes[std::size_t(path.back())].children.push_back(at_node);
         path.push_back(at_node);
         for (int up = n.parent; stone && up >= 0 && !t_.nodes[std::size_t(up)].move_below; up = t_.nodes[std::size_t(up)].parent)
             t_.nodes[std::size_t(up)].move_below = true;
@@ -186,9 +189,84 @@ void line_game(const RenLibReader::Tree& tree, std::size_t leaf, GameRecord& out
     out.status = !whole ? GameStatus::partial : out.error_count() > 0 ? GameStatus::invalid : GameStatus::valid;
 }
 
+// The whole tree as one game: below each move, the first move in the file continues the line and
+// the others are its variations (nested at most max_variation_depth deep, as a record can hold).
+class TreeGame {
+public:
+    TreeGame(const RenLibReader::Tree& tree, GameRecord& out) : t_(tree), out_(out) {}
+
+    void run() {
+        out_.kind = GameKind::renju;
+        out_.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::renju));
+        out_.main.comments = t_.nodes[0].comments;
+        out_.tags.emplace_back("Game", "Renju");
+        stones::StonePosition pos = out_.stone_start;
+        const std::vector<std::size_t> first = moves_below(0);
+        bool whole = true;
+        StoneLineMove end;
+        if (!first.empty()) whole = line(first, out_.main, pos, 0, 0, end);
+        settle_stone_result(out_, pos, "*", end);
+        out_.tags.emplace_back("Result", out_.result);
+        out_.status = !whole ? GameStatus::partial : out_.error_count() > 0 ? GameStatus::invalid : GameStatus::valid;
+    }
+
+private:
+    // The moves right below the node `n` (below a board text: below the move it labels), in file order.
+    std::vector<std::size_t> moves_below(std::size_t n) const {
+        std::vector<std::size_t> out;
+        for (const int c : t_.nodes[n].children) {
+            if (t_.nodes[std::size_t(c)].move) out.push_back(std::size_t(c));
+            else for (std::size_t m : moves_below(std::size_t(c))) out.push_back(m);
+        }
+        return out;
+    }
+
+    StoneLineMove move_of(std::size_t n) const {
+        const Node& node = t_.nodes[n];
+        StoneLineMove m;
+        m.point = node.point;
+        m.written = stones::point_name(node.point);
+        m.byte = node.offset;
+        m.comments = node.comments;
+        return m;
+    }
+
+    // Plays `here.front()` and the moves below it onto `into`, `here`'s others as variations of its
+    // first ply; false when a move of the line is refused (its error said). `last` ends as the line's
+    // last move read.
+    bool line(std::vector<std::size_t> here, Line& into, stones::StonePosition& pos, int ply, int depth,
+              StoneLineMove& last) {
+        for (;;) {
+            const stones::StonePosition before = pos;
+            last = move_of(here.front());
+            if (!play_stone_move(out_, into, last, pos, ply)) return false;
+            for (std::size_t k = 1; k < here.size(); ++k) {
+                if (depth + 1 > grammar::max_variation_depth) {
+                    add_line_diagnostic(out_, Severity::warning, "too-deep", move_of(here[k]),
+                                        "variations nested more than " + std::to_string(grammar::max_variation_depth) +
+                                            " deep are left out");
+                    break;
+                }
+                Line v;
+                stones::StonePosition at = before;
+                StoneLineMove end;
+                line({here[k]}, v, at, ply, depth + 1, end);
+                if (!v.plies.empty()) into.plies.back().variations.push_back(std::move(v));
+            }
+            ++ply;
+            here = moves_below(here.front());
+            if (here.empty()) return true;
+        }
+    }
+
+    const RenLibReader::Tree& t_;
+    GameRecord& out_;
+};
+
 } // namespace
 
-RenLibReader::RenLibReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+RenLibReader::RenLibReader(std::istream& in, std::string name, bool as_tree)
+    : in_(in), name_(std::move(name)), as_tree_(as_tree) {}
 RenLibReader::~RenLibReader() = default;
 
 std::vector<Diagnostic> RenLibReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
@@ -226,6 +304,15 @@ bool RenLibReader::next(GameRecord& game) {
         if (!load()) return false;
     }
     if (!tree_) return false;
+    if (as_tree_) {
+        if (games_ > 0 || !tree_->nodes[0].move_below) return false;
+        game.clear();
+        game.file = name_;
+        game.number = ++games_;
+        TreeGame(*tree_, game).run();
+        for (Diagnostic& d : game.diagnostics) d.game = game.number;
+        return true;
+    }
     while (++next_node_ < tree_->nodes.size()) {
         const Node& n = tree_->nodes[next_node_];
         if (!n.move || n.move_below) continue;
@@ -239,9 +326,10 @@ bool RenLibReader::next(GameRecord& game) {
     return false;
 }
 
-std::vector<GameRecord> read_renlib(std::string_view bytes, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
+std::vector<GameRecord> read_renlib(std::string_view bytes, const std::string& name, std::vector<Diagnostic>* file_diagnostics,
+                                    bool as_tree) {
     std::istringstream in{std::string(bytes)};
-    RenLibReader reader(in, name);
+    RenLibReader reader(in, name, as_tree);
     std::vector<GameRecord> out;
     GameRecord g;
     while (reader.next(g)) out.push_back(std::move(g));

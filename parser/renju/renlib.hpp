@@ -15,12 +15,18 @@
 //   a text              bytes in pairs up to a pair holding a 0 (one-line comment, byte 08, then the
 //                       multi-line one), in the Windows code page (read as UTF-8 when valid, else CP1252)
 //
-// Each line of the tree (from the root to a move with no move below it) is one Renju game on 15x15
+// Read as lines (the default), each line of the tree (from the root to a move with no move below it) is one Renju game on 15x15
 // (moves in order, Black first), numbered in the file's order; comments are the moves' comments, a
 // board text is a comment "board text h9: A" on the move it labels, the root's comment the game's
 // first comment. A line that plays an occupied or forbidden point is partial there (illegal-move,
 // "at byte N"). A file that is cut short or corrupt is refused whole with a syntax error naming the
 // byte (nothing of it is stored).
+//
+// Read as a tree (ReadOptions::renlib_tree, `--as-tree`), the library is one Renju game: from the
+// root, the first move below each move (in the file's order) continues the line and the other moves
+// below it are variations of that move, each going on the same way; comments as above. A variation
+// that plays a refused point stops there (an illegal-move error, the game invalid; in the main line:
+// partial); variations nested more than 64 deep are left out with a `too-deep` warning.
 
 #include <cstdint>
 #include <iosfwd>
@@ -39,7 +45,7 @@ public:
     // A library larger than this is refused (game-too-large).
     static constexpr std::size_t max_bytes = std::size_t(64) << 20;
 
-    RenLibReader(std::istream& in, std::string name);
+    RenLibReader(std::istream& in, std::string name, bool as_tree = false);
     ~RenLibReader() override;
     RenLibReader(const RenLibReader&) = delete;
     RenLibReader& operator=(const RenLibReader&) = delete;
@@ -57,6 +63,7 @@ private:
 
     std::istream& in_;
     std::string name_;
+    bool as_tree_ = false;
     bool loaded_ = false, io_failed_ = false;
     std::uint64_t bytes_read_ = 0;
     std::vector<Diagnostic> file_diagnostics_;
@@ -67,7 +74,7 @@ private:
 
 // Every game of a RenLib library in memory (tests, fuzzing).
 std::vector<GameRecord> read_renlib(std::string_view bytes, const std::string& name = "<bytes>",
-                                    std::vector<Diagnostic>* file_diagnostics = nullptr);
+                                    std::vector<Diagnostic>* file_diagnostics = nullptr, bool as_tree = false);
 
 // Whether a file starts with RenLib's header bytes (FF "RenLib" FF).
 bool claims_renlib(std::string_view head);

@@ -17,37 +17,43 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
     return game.diagnostics.back();
 }
 
+bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply) {
+    const Color side = pos.side_to_move();
+    auto fail = [&](std::string_view code, const std::string& why) {
+        Diagnostic& d = add_line_diagnostic(game, Severity::error, std::string(code), m,
+                                            std::to_string(ply / 2 + 1) + (side == Color::black ? ". " : "... ") +
+                                                m.written + ": " + why);
+        d.move_number = ply / 2 + 1;
+        d.side = side;
+        d.written = m.written;
+        return false;
+    };
+    if (m.point == stones::no_point) return fail("illegal-move", m.why);
+    // The point's name only for a message (made for every move, it would cost more than the check).
+    const auto name = [&] { return stones::point_name(m.point); };
+    if (pos.game_over()) {
+        const std::string at = name();
+        return fail("move-after-end", "(" + at + ") " + stones::game_over_text(pos));
+    }
+    if (!pos.on_board(m.point)) return fail("illegal-move", name() + " is off the board");
+    if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
+        if (e == stones::PlaceError::occupied) return fail("illegal-move", stones::occupied_text(pos, m.point));
+        std::string why = m.written == name() ? std::string() : name() + ": ";
+        return fail("illegal-move", why.append(stones::place_error_text(e)));
+    }
+    stones::StoneUndo undo;
+    pos.play(Move::placement(m.point), undo);
+    Ply& p = line.plies.emplace_back(Move::placement(m.point), m.written);
+    p.comments = m.comments;
+    return true;
+}
+
 bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos) {
     pos = game.stone_start;
     game.main.plies.reserve(game.main.plies.size() + moves.size());
     int ply = 0;
-    for (const StoneLineMove& m : moves) {
-        const Color side = pos.side_to_move();
-        auto fail = [&](std::string_view code, const std::string& why) {
-            Diagnostic& d = add_line_diagnostic(game, Severity::error, std::string(code), m,
-                                                std::to_string(ply / 2 + 1) + (side == Color::black ? ". " : "... ") +
-                                                    m.written + ": " + why);
-            d.move_number = ply / 2 + 1;
-            d.side = side;
-            d.written = m.written;
-            return false;
-        };
-        if (m.point == stones::no_point) return fail("illegal-move", m.why);
-        const std::string name = stones::point_name(m.point);
-        if (pos.game_over())
-            return fail("move-after-end", "(" + name + ") " + stones::game_over_text(pos));
-        if (!pos.on_board(m.point)) return fail("illegal-move", name + " is off the board");
-        if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
-            if (e == stones::PlaceError::occupied)
-                return fail("illegal-move", stones::occupied_text(pos, m.point));
-            return fail("illegal-move", (m.written == name ? "" : name + ": ") + std::string(stones::place_error_text(e)));
-        }
-        stones::StoneUndo undo;
-        pos.play(Move::placement(m.point), undo);
-        Ply& p = game.main.plies.emplace_back(Move::placement(m.point), m.written);
-        p.comments = m.comments;
-        ++ply;
-    }
+    for (const StoneLineMove& m : moves)
+        if (!play_stone_move(game, game.main, m, pos, ply++)) return false;
     return true;
 }
 

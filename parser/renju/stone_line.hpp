@@ -25,6 +25,12 @@ struct StoneLineMove {
 Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string code, const StoneLineMove& where,
                                 std::string message);
 
+// Plays the move `m` from `pos` onto the end of `line` (a line of `game`: its main line or a
+// variation), `ply` the plies played before it in the game: true and `pos` after it, or an error
+// of `game` at `m` (an unreadable point, an occupied or forbidden point, a move after the end) and
+// false.
+bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply);
+
 // Plays `moves` from `game.stone_start` into `game.main`. An unreadable point, an occupied or
 // forbidden point or a move after the end is an error there and the line stops (false: the game
 // is partial). `pos` ends as the position after the last move played.
