@@ -143,6 +143,11 @@ public:
     App(db::GameDatabase& database, const Options& options, QByteArray token, Shared& shared)
         : db_(database), options_(options), token_(std::move(token)), shared_(shared) {}
     Reply handle(const Request& r);
+    // After a lost connection to the database server: this thread's connection made again.
+    void reconnect() {
+        db_.reconnect();
+        seen_.reset();
+    }
 
 private:
     Reply api_games(const Request& r);

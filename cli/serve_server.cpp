@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/command.hpp"
+#include "cli/db_options.hpp"
 
 namespace gounki::cli::serve {
 
@@ -254,7 +255,16 @@ private:
         }
         try {
             return app_.handle(r);
-        } catch (const std::exception& e) { return error_reply(500, "database", e.what()); }
+        } catch (const std::exception& e) {
+            if (!connection_lost(e)) return error_reply(500, "database", e.what());
+            // The server restarted or ended the session: connect again and answer the request.
+            print_err("gounki serve: the connection to the database was lost (" + std::string(e.what()) +
+                      "); connecting again\n");
+            try {
+                app_.reconnect();
+                return app_.handle(r);
+            } catch (const std::exception& again) { return error_reply(500, "database", again.what()); }
+        }
     }
 
     void send(const QHttpServerRequest& request, QTcpSocket* socket, const Reply& r) {

@@ -125,6 +125,14 @@ GameDatabase::GameDatabase(const std::string& path, Access access) : db_(open_fi
     index_ = std::make_unique<PositionIndex>(db_);
 }
 
+void GameDatabase::reconnect() {
+    statements_.clear();
+    index_.reset();
+    all_games_version_ = {-1, -1};
+    db_.reconnect();
+    index_ = std::make_unique<PositionIndex>(db_);
+}
+
 GameDatabase::~GameDatabase() = default;
 
 Statement& GameDatabase::cached(const std::string& sql) {

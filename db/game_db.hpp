@@ -187,6 +187,10 @@ public:
     GameDatabase& operator=(const GameDatabase&) = delete;
 
     Database& sql() { return db_; }
+    // After a lost connection to a PostgreSQL server: connects again (Database::reconnect) with the
+    // kept statements and the position index's made anew. Statements made outside on the old
+    // session fail when used; make them again.
+    void reconnect();
     PositionIndex& index() { return *index_; }
     // Plies below this are aggregated in tree_stats (meta 'tree_depth').
     int tree_depth() const { return tree_depth_; }

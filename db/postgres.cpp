@@ -187,10 +187,25 @@ std::string url_problem(const std::string& url) {
 
 } // namespace
 
-PgConnection::PgConnection(const std::string& url, bool read_only) {
+PgConnection::PgConnection(const std::string& url, bool read_only) : url_(url), read_only_(read_only) {
     // A malformed URL is reported at once: trying it again would not mend it.
     if (const std::string why = url_problem(url); !why.empty())
         throw DbError(0, "cannot open database '" + redacted_url(url) + "': " + why);
+    connect();
+}
+
+void PgConnection::reconnect() {
+    PQfinish(conn_);
+    conn_ = nullptr;
+    copies_.clear(); // what they gathered went with the old session's transaction
+    references_.clear();
+    sending_ = false;
+    connect();
+}
+
+void PgConnection::connect() {
+    const std::string& url = url_;
+    const bool read_only = read_only_;
     // A server that does not answer yet (starting, restarting, a network blip) is tried again,
     // waiting 0.1 s, then twice as long each time up to 2 s, for $GOUNKI_PG_RETRY_SECONDS in all
     // (default 10); a server that answers and refuses (a wrong password, no such database) is not.
@@ -222,6 +237,7 @@ PgConnection::PgConnection(const std::string& url, bool read_only) {
         if (read_only) exec("SET default_transaction_read_only = on");
     } catch (...) {
         PQfinish(conn_);
+        conn_ = nullptr;
         throw;
     }
 }

@@ -46,6 +46,10 @@ public:
     // connection refuses every write (default_transaction_read_only).
     PgConnection(const std::string& url, bool read_only);
     ~PgConnection();
+    // After a lost connection: connects again in place (the same URL and access, the server tried
+    // again as the constructor does); objects that refer to this connection stay valid, but the
+    // statements prepared on the old session are gone (using one fails with a DbError).
+    void reconnect();
     PgConnection(const PgConnection&) = delete;
     PgConnection& operator=(const PgConnection&) = delete;
 
@@ -84,7 +88,10 @@ private:
     std::vector<PgCopy*> copies_;
     std::unordered_map<std::string, std::vector<std::string>> references_;
     bool sending_ = false;
+    void connect(); // to url_, as the constructor says
     pg_conn* conn_ = nullptr;
+    std::string url_; // as given, password included: never shown
+    bool read_only_ = false;
     int changes_ = 0;
     std::uint64_t statements_ = 0;
 };

@@ -101,6 +101,10 @@ void Database::tune(std::string_view pragma) {
     if (!pg_) exec(pragma);
 }
 
+void Database::reconnect() {
+    if (pg_) pg_->reconnect();
+}
+
 std::unique_ptr<Database> Database::open_again(OpenMode mode) const {
     return std::make_unique<Database>(pg_ ? url_ : path_, mode);
 }

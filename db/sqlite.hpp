@@ -67,6 +67,9 @@ public:
     void tune(std::string_view pragma);
     // Another connection to the same database (a file, or the server with the same credentials).
     std::unique_ptr<Database> open_again(OpenMode mode) const;
+    // After a lost connection (PostgreSQL): connects again in place (PgConnection::reconnect);
+    // nothing to do for an SQLite file.
+    void reconnect();
     std::int64_t last_insert_rowid() const;
     int changes() const;
     // How long a writer waits for another connection's lock before giving up.

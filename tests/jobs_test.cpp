@@ -332,6 +332,37 @@ TEST_CASE("PostgreSQL: analyze whose connection the server ends connects again a
     CHECK(ask(url, "SELECT count(DISTINCT game_id) FROM analyses") == 2);
 }
 
+TEST_CASE("PostgreSQL: gounki serve answers again after the server ends its connection", "[postgres]") {
+    const TempDir dir("jobs");
+    const std::string url = server_database("gounki_serve_cut");
+    REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    const pid_t s = spawn_gounki({"serve", "--db", url, "--port", "0", "--threads", "1"}, dir.file("s.out"), dir.file("s.err"));
+    std::string port;
+    for (int i = 0; i < 600 && port.empty(); ++i) {
+        const std::string out = slurp(dir / "s.out");
+        if (const auto at = out.find("http://127.0.0.1:"); at != std::string::npos && out.find("/\n", at) != std::string::npos)
+            port = out.substr(at + 17, out.find('/', at + 17) - (at + 17));
+        else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    REQUIRE(!port.empty());
+    // A request by hand through bash's /dev/tcp: the answer's status line and body.
+    write_text(dir / "get.sh", "exec 3<>/dev/tcp/127.0.0.1/$1\nprintf 'GET %s HTTP/1.0\\r\\nHost: 127.0.0.1:%s\\r\\n\\r\\n' \"$2\" \"$1\" >&3\ncat <&3\n");
+    const auto get = [&](const std::string& path) { return run_shell("bash " + shell_quoted(dir / "get.sh") + " " + port + " " + path).out; };
+    const std::string before = get("/api/games");
+    CHECK(contains(before, "HTTP/1.1 200"));
+    CHECK(contains(before, "\"total\":2"));
+    CHECK(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                   "AND pid <> pg_backend_pid()") == 1);
+    const std::string after = get("/api/games");
+    CHECK(contains(after, "HTTP/1.1 200"));
+    CHECK(contains(after, "\"total\":2"));
+    CHECK(contains(get("/api/games/1"), "HTTP/1.1 200"));
+    ::kill(s, SIGTERM);
+    CHECK(wait_exit(s) == 0);
+    INFO(slurp(dir / "s.err"));
+    CHECK(contains(slurp(dir / "s.err"), "gounki serve: the connection to the database was lost"));
+}
+
 TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothing, and exits", "[jobs]") {
     const TempDir dir("jobs");
     const std::string db = dir.file("stopped.db");

@@ -587,7 +587,11 @@ TEST_CASE("match --engine: an external brain against gounki's stone engine", "[p
     const auto bad = run_gounki_args({"match", "--engine", fake_brain(dir, "garbage", "echo 'let me think'"), "--games", "2"});
     CHECK(bad.status == 1);
     CHECK(contains(bad.err, "gounki match: game 1: engine 'garbage 1' answered 'let me think'"));
-    CHECK(run_gounki_args({"match", "--engine", engine, "--game", "ninuki"}).status == 2);
+    CHECK(run_gounki_args({"match", "--engine", engine, "--game", "gounki"}).status == 2);
+    // Ninuki needs a brain that says it plays it.
+    const auto plain = run_gounki_args({"match", "--engine", fake_brain(dir, "plain", "echo 0,0"), "--game", "ninuki", "--games", "2"});
+    CHECK(plain.status == 1);
+    CHECK(contains(plain.err, "engine 'plain 1' does not say it plays Ninuki"));
     CHECK(run_gounki_args({"match", "--engine", engine, "--a-nodes", "100"}).status == 2);
     CHECK(run_gounki_args({"match", "--engine-time", "100"}).status == 2);
 }
