@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -570,10 +567,7 @@ std::int64_t GameDatabase::delete_rows(std::span<const std::int64_t> ids, bool e
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     Starts starts;
-    auto T0 = std::chrono::steady_clock::now();
-    auto LAP = [&](const char* what) { auto t = std::chrono::steady_clock::now(); if (std::getenv("GOUNKI_DELETE_TIMES")) fprintf(stderr, "%s %.3f\n", what, std::chrono::duration<double>(t - T0).count()); T0 = t; };
     const std::vector<DoomedGame> doomed = load_doomed(db_, starts, distinct);
-    LAP("load");
     std::int64_t total = 0;
     {
         Statement count(db_, "SELECT count(*) FROM games");
@@ -590,25 +584,19 @@ std::int64_t GameDatabase::delete_rows(std::span<const std::int64_t> ids, bool e
     gone.reserve(doomed.size());
     for (const DoomedGame& g : doomed) gone.push_back(g.id);
     index_->remove_games(gone, index_keys_if_few(db_, doomed));
-    LAP("index");
     const std::vector<StaleLatest> stale = apply_tree_decrements(db_, tree_decrements(doomed, tree_depth_), gone);
-    LAP("tree");
     // The indexes of games by player, event and date: built again for the games that stay when a
     // third or more go (one sort each, rather than an index entry removed per game).
     const bool rebuild_lookups = gone.size() >= 500 && std::int64_t(gone.size()) * 3 >= total;
     if (rebuild_lookups) drop_lookup_indexes();
     for_ids(db_, "DELETE FROM games WHERE id IN ", gone, [](Statement&) {});
     if (rebuild_lookups) create_lookup_indexes();
-    LAP("games");
     // Once the games are gone: what is read now is what stays. Many stale rows (half the games
     // gone): one pass over the games left; few: the games that reach each row's next position.
     if (std::int64_t(stale.size()) * 64 > total - std::int64_t(gone.size())) latest_by_scan(db_, tree_depth_, starts, stale);
     else latest_again(db_, *index_, tree_depth_, starts, stale);
-    LAP("latest");
     drop_notes_naming(gone);
-    LAP("notes");
     tx.commit();
-    LAP("commit");
     return std::int64_t(gone.size());
 }
 
