@@ -316,11 +316,13 @@ std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_ga
                    "ORDER BY last_key, seq LIMIT ?4");
     Statement drop_range(db_,
                          "DELETE FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) AND (last_key, seq) <= (?4, ?5)");
+    Statement update_block(db_, "UPDATE position_blocks SET first_key = ?4, data = ?5 WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3");
+    Statement drop_block(db_, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3");
     Statement update_entries(db_, "UPDATE position_runs SET entries = entries - ?1 WHERE id = ?2");
     Statement drop_empty(db_, "DELETE FROM position_runs WHERE id = ?1 AND entries <= 0");
     // Drops the doomed games' entries from a page of blocks (by key: only the blocks that may hold
-    // one of the keys are decoded), then writes the span of blocks that changed again: one range
-    // deleted, its blocks inserted anew (those unchanged as they were). Returns the entries removed.
+    // one of the keys are decoded), then writes the blocks that changed again. Returns the entries
+    // removed.
     const auto sift = [&](std::int64_t run, std::vector<PageBlock>& blocks, bool by_key) {
         std::size_t lo = blocks.size(), hi = 0;
         std::int64_t removed = 0;
@@ -341,6 +343,27 @@ std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_ga
             removed += b.removed;
         }
         if (lo == blocks.size()) return removed;
+        if (!db_.is_postgres()) {
+            // SQLite: each changed block rewritten where it lies (no round trips to save).
+            std::vector<std::uint8_t> data;
+            for (std::size_t i = lo; i <= hi; ++i) {
+                const PageBlock& b = blocks[i];
+                if (!b.removed) continue;
+                data.clear();
+                encode_block(b.kept, data);
+                if (!b.kept.empty() && std::int64_t(b.kept.back().key) == b.last_key) {
+                    update_block.bind(1, run).bind(2, b.last_key).bind(3, b.seq).bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data);
+                    update_block.run();
+                    continue;
+                }
+                drop_block.bind(1, run).bind(2, b.last_key).bind(3, b.seq);
+                drop_block.run();
+                if (!b.kept.empty())
+                    insert_block_.add(run).add(std::int64_t(b.kept.back().key)).add(b.seq).add(std::int64_t(b.kept.front().key)).add_blob(data).end_row();
+            }
+            return removed;
+        }
+        // PostgreSQL: the span of changed blocks deleted in one statement and sent again by COPY.
         drop_range.bind(1, run).bind(2, blocks[lo].last_key).bind(3, blocks[lo].seq).bind(4, blocks[hi].last_key).bind(5, blocks[hi].seq);
         drop_range.run();
         std::vector<std::uint8_t> data;
