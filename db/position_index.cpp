@@ -306,34 +306,29 @@ struct PageBlock {
 
 bool key_less(std::uint64_t a, std::uint64_t b) { return std::int64_t(a) < std::int64_t(b); }
 
-} // namespace
+// Takes the entries of the games being removed out of pages of blocks, and writes the blocks that
+// changed again.
+class PageRewriter {
+public:
+    PageRewriter(Database& db, BulkWriter& insert, std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys)
+        : postgres_(db.is_postgres()), insert_(insert), doomed_(sorted_games), keys_(sorted_keys),
+          update_(db, "UPDATE position_blocks SET first_key = ?4, data = ?5 WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
+          drop_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
+          drop_range_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) AND (last_key, seq) <= (?4, ?5)") {}
 
-std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys) {
-    if (sorted_games.empty()) return 0;
-    const GameSet doomed(sorted_games);
-    Statement page(db_,
-                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) "
-                   "ORDER BY last_key, seq LIMIT ?4");
-    Statement drop_range(db_,
-                         "DELETE FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) AND (last_key, seq) <= (?4, ?5)");
-    Statement update_block(db_, "UPDATE position_blocks SET first_key = ?4, data = ?5 WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3");
-    Statement drop_block(db_, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3");
-    Statement update_entries(db_, "UPDATE position_runs SET entries = entries - ?1 WHERE id = ?2");
-    Statement drop_empty(db_, "DELETE FROM position_runs WHERE id = ?1 AND entries <= 0");
-    // Drops the doomed games' entries from a page of blocks (by key: only the blocks that may hold
-    // one of the keys are decoded), then writes the blocks that changed again. Returns the entries
-    // removed.
-    const auto sift = [&](std::int64_t run, std::vector<PageBlock>& blocks, bool by_key) {
+    // The entries removed from this page of the run's blocks. by_key: only the blocks that may hold
+    // one of the keys are decoded.
+    std::int64_t sift(std::int64_t run, std::vector<PageBlock>& blocks, bool by_key) {
         std::size_t lo = blocks.size(), hi = 0;
         std::int64_t removed = 0;
         for (std::size_t i = 0; i < blocks.size(); ++i) {
             PageBlock& b = blocks[i];
             if (by_key) {
-                const auto k = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), b.first_key, key_less);
-                if (k == sorted_keys.end() || std::int64_t(*k) > b.last_key) continue;
+                const auto k = std::lower_bound(keys_.begin(), keys_.end(), b.first_key, key_less);
+                if (k == keys_.end() || std::int64_t(*k) > b.last_key) continue;
             }
             const bool ok = decode_block(b.first_key, b.data, [&](const IndexEntry& e) {
-                if (doomed.contains(e.game)) ++b.removed;
+                if (doomed_.contains(e.game)) ++b.removed;
                 else b.kept.push_back(e);
             });
             if (!ok) throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
@@ -343,49 +338,69 @@ std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_ga
             removed += b.removed;
         }
         if (lo == blocks.size()) return removed;
-        if (!db_.is_postgres()) {
-            // SQLite: each changed block rewritten where it lies (no round trips to save).
-            std::vector<std::uint8_t> data;
-            for (std::size_t i = lo; i <= hi; ++i) {
-                const PageBlock& b = blocks[i];
-                if (!b.removed) continue;
-                data.clear();
-                encode_block(b.kept, data);
-                if (!b.kept.empty() && std::int64_t(b.kept.back().key) == b.last_key) {
-                    update_block.bind(1, run).bind(2, b.last_key).bind(3, b.seq).bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data);
-                    update_block.run();
-                    continue;
-                }
-                drop_block.bind(1, run).bind(2, b.last_key).bind(3, b.seq);
-                drop_block.run();
-                if (!b.kept.empty())
-                    insert_block_.add(run).add(std::int64_t(b.kept.back().key)).add(b.seq).add(std::int64_t(b.kept.front().key)).add_blob(data).end_row();
+        if (postgres_) write_span(run, blocks, lo, hi);
+        else write_in_place(run, blocks, lo, hi);
+        return removed;
+    }
+
+private:
+    // The block keeps its number: its entries still lie between its neighbours'.
+    void insert_kept(std::int64_t run, const PageBlock& b) {
+        insert_.add(run).add(std::int64_t(b.kept.back().key)).add(b.seq).add(std::int64_t(b.kept.front().key)).add_blob(data_).end_row();
+    }
+
+    // SQLite: each changed block written again where it lies (no round trips to save).
+    void write_in_place(std::int64_t run, const std::vector<PageBlock>& blocks, std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i <= hi; ++i) {
+            const PageBlock& b = blocks[i];
+            if (!b.removed) continue;
+            data_.clear();
+            encode_block(b.kept, data_);
+            if (!b.kept.empty() && std::int64_t(b.kept.back().key) == b.last_key) {
+                update_.bind(1, run).bind(2, b.last_key).bind(3, b.seq).bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data_);
+                update_.run();
+                continue;
             }
-            return removed;
+            drop_.bind(1, run).bind(2, b.last_key).bind(3, b.seq);
+            drop_.run();
+            if (!b.kept.empty()) insert_kept(run, b);
         }
-        // PostgreSQL: the span of changed blocks deleted in one statement and sent again by COPY.
-        drop_range.bind(1, run).bind(2, blocks[lo].last_key).bind(3, blocks[lo].seq).bind(4, blocks[hi].last_key).bind(5, blocks[hi].seq);
-        drop_range.run();
-        std::vector<std::uint8_t> data;
+    }
+
+    // PostgreSQL: the span of changed blocks deleted in one statement and sent again by COPY.
+    void write_span(std::int64_t run, const std::vector<PageBlock>& blocks, std::size_t lo, std::size_t hi) {
+        drop_range_.bind(1, run).bind(2, blocks[lo].last_key).bind(3, blocks[lo].seq).bind(4, blocks[hi].last_key).bind(5, blocks[hi].seq);
+        drop_range_.run();
         for (std::size_t i = lo; i <= hi; ++i) {
             const PageBlock& b = blocks[i];
             if (!b.removed) {
-                insert_block_.add(run).add(b.last_key).add(b.seq).add(std::int64_t(b.first_key)).add_blob(b.data).end_row();
-                continue;
+                insert_.add(run).add(b.last_key).add(b.seq).add(std::int64_t(b.first_key)).add_blob(b.data).end_row();
+            } else if (!b.kept.empty()) {
+                data_.clear();
+                encode_block(b.kept, data_);
+                insert_kept(run, b);
             }
-            if (b.kept.empty()) continue;
-            data.clear();
-            encode_block(b.kept, data);
-            // The block keeps its number: its entries still lie between its neighbours'.
-            insert_block_.add(run)
-                .add(std::int64_t(b.kept.back().key))
-                .add(b.seq)
-                .add(std::int64_t(b.kept.front().key))
-                .add_blob(data)
-                .end_row();
         }
-        return removed;
-    };
+    }
+
+    bool postgres_;
+    BulkWriter& insert_;
+    GameSet doomed_;
+    std::span<const std::uint64_t> keys_;
+    Statement update_, drop_, drop_range_;
+    std::vector<std::uint8_t> data_;
+};
+
+} // namespace
+
+std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys) {
+    if (sorted_games.empty()) return 0;
+    PageRewriter rewriter(db_, insert_block_, sorted_games, sorted_keys);
+    Statement page(db_,
+                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) "
+                   "ORDER BY last_key, seq LIMIT ?4");
+    Statement update_entries(db_, "UPDATE position_runs SET entries = entries - ?1 WHERE id = ?2");
+    Statement drop_empty(db_, "DELETE FROM position_runs WHERE id = ?1 AND entries <= 0");
     std::int64_t total = 0;
     for (const RunInfo& r : runs()) {
         // About 80 entries a block: a run of many more blocks than keys is read key by key, a few
@@ -406,7 +421,7 @@ std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_ga
                 }
             }
             if (blocks.empty()) break;
-            removed += sift(r.id, blocks, by_key);
+            removed += rewriter.sift(r.id, blocks, by_key);
             if (std::int64_t(blocks.size()) < page_rows) break;
             from_last = blocks.back().last_key;
             from_seq = blocks.back().seq + 1;
