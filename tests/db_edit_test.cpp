@@ -564,6 +564,16 @@ TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes befor
     CHECK(contains(gone.err, "no game 8"));
     CHECK(run_gounki_args({"delete", "--db", db}).status == 2);
     CHECK(run_gounki_args({"delete", "--db", db, "2-x"}).status == 2);
+    // With --yes only the ids are read: a range of no game is still an error, and one whose games
+    // the filters leave out deletes nothing.
+    const CliRun empty_range = run_gounki_args({"delete", "--db", db, "500-600", "--yes"});
+    CHECK(empty_range.status == 2);
+    CHECK(contains(empty_range.err, "no game from 500 to 600"));
+    const std::int64_t before_none = total();
+    const CliRun none = run_gounki_args({"delete", "--db", db, "9-12", "--white", "Nobody at all", "--yes", "--json"});
+    CHECK(none.status == 0);
+    CHECK(none.out == "{\"deleted\":0,\"ids\":[]}\n");
+    CHECK(total() == before_none);
     CHECK(run_gounki_args({"delete", "--db", dir.file("none.db"), "1"}).status == 2);
     CHECK_FALSE(std::filesystem::exists(dir.file("none.db")));
 
