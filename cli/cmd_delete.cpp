@@ -1,6 +1,8 @@
 // gounki delete [--db PATH] (IDS... | filters | --all) [--yes] [--json]
 #include <QJsonDocument>
 
+#include <unordered_set>
+
 #include "cli/db_options.hpp"
 
 namespace gounki::cli {
@@ -49,6 +51,31 @@ int preview(const QCommandLineParser& p, const std::vector<db::GameSummary>& gam
     return exit_findings;
 }
 
+// With --yes no summary is shown: the chosen games' ids alone, as chosen_summaries would give them
+// (ids in the order given, each once; a range or id holding no game is an error), without reading
+// every game's names (seconds for half a million games). False after printing why.
+bool chosen_ids(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<std::int64_t>& out) {
+    if (choice.spans.empty()) {
+        out = db.game_ids(choice.filter);
+        return true;
+    }
+    std::unordered_set<std::int64_t> seen;
+    for (const GameChoice::Span& span : choice.spans) {
+        db::GameFilter f = choice.filter;
+        f.id_from = span.first;
+        f.id_to = span.last;
+        const std::vector<std::int64_t> ids = db.game_ids(f);
+        if (ids.empty()) {
+            // The span may hold games that the filters leave out: only a span of no game is an error.
+            std::vector<db::GameSummary> any;
+            if (!chosen_summaries(cmd, db, GameChoice{{span}, {}}, any)) return false;
+        }
+        for (std::int64_t id : ids)
+            if (seen.insert(id).second) out.push_back(id);
+    }
+    return true;
+}
+
 } // namespace
 
 int run_delete(const QCommandLineParser& p) {
@@ -57,16 +84,20 @@ int run_delete(const QCommandLineParser& p) {
     GameChoice choice;
     if (!read_game_choice(self, p, "delete", choice, code)) return code;
     std::vector<db::GameSummary> games;
+    std::vector<std::int64_t> ids;
     {
         // Chosen on a read-only connection: a missing database file is not created by asking.
         auto reader = open_database(self, p, db::Access::read_only);
         if (!reader) return exit_usage;
         try {
-            if (!chosen_summaries(self, *reader, choice, games)) return exit_usage;
+            if (p.isSet("yes") && !choice.filter.order.given()) {
+                if (!chosen_ids(self, *reader, choice, ids)) return exit_usage;
+            } else {
+                if (!chosen_summaries(self, *reader, choice, games)) return exit_usage;
+                for (const db::GameSummary& g : games) ids.push_back(g.id);
+            }
         } catch (const std::exception& e) { return database_error(self, e); }
     }
-    std::vector<std::int64_t> ids;
-    for (const db::GameSummary& g : games) ids.push_back(g.id);
     if (ids.size() > 1 && !p.isSet("yes")) return preview(p, games, ids);
     std::int64_t deleted = 0;
     if (!ids.empty()) {

@@ -261,8 +261,9 @@ private:
     GameList page_of(std::vector<std::pair<std::int64_t, int>> matches, const GameFilter& filter, Paging paging);
     GameSummary summary(std::int64_t id);
     void recompute_latest(std::uint64_t key, Move move, const AnyPosition& pos);
-    bool delete_game_rows(std::int64_t id); // delete_game without the notes naming it
-    void drop_notes_naming(std::span<const std::int64_t> ids);
+    // delete_games; `empty_at_once`: when every game goes, the tables are emptied whole.
+    std::int64_t delete_rows(std::span<const std::int64_t> ids, bool empty_at_once);
+    void drop_notes_naming(std::span<const std::int64_t> sorted_ids);
     void update_tree_for_edit(const StoredGame& g, ResultCode result, std::int64_t old_date, std::int64_t new_date);
     void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);

@@ -185,7 +185,6 @@ PositionIndex::PositionIndex(Database& db)
       find_blocks_(db,
                    "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= "
                    "(?2, ?3) ORDER BY last_key, seq LIMIT " + std::to_string(block_page)),
-      delete_block_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
       list_runs_(db, "SELECT id, entries FROM position_runs ORDER BY id"),
       load_bloom_(db, "SELECT bloom FROM position_runs WHERE id = ?1") {}
 
@@ -276,48 +275,166 @@ void PositionIndex::lookup_filtered(std::uint64_t key, std::vector<IndexEntry>& 
         if (filter->may_contain(key)) lookup_run(run, key, out);
 }
 
-void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t> keys) {
-    std::vector<std::uint64_t> distinct(keys.begin(), keys.end());
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    struct Block {
-        std::int64_t last_key, seq;
-        std::vector<IndexEntry> kept;
+namespace {
+
+// The games being removed, as a bitmap over their range of ids: one test per entry of the index.
+class GameSet {
+public:
+    explicit GameSet(std::span<const std::int64_t> sorted) {
+        if (sorted.empty()) return;
+        low_ = sorted.front();
+        bits_.assign(std::size_t(sorted.back() - low_) / 64 + 1, 0);
+        for (std::int64_t g : sorted) bits_[std::size_t(g - low_) / 64] |= std::uint64_t(1) << (std::uint64_t(g - low_) % 64);
+    }
+    bool contains(std::int64_t g) const {
+        if (g < low_) return false;
+        const std::uint64_t d = std::uint64_t(g - low_);
+        return d / 64 < bits_.size() && (bits_[d / 64] >> (d % 64) & 1);
+    }
+
+private:
+    std::int64_t low_ = 0;
+    std::vector<std::uint64_t> bits_;
+};
+
+// A block read by remove_games, with what stays of it once read.
+struct PageBlock {
+    std::uint64_t first_key = 0;
+    std::int64_t last_key = 0, seq = 0;
+    std::vector<std::uint8_t> data;
+    std::vector<IndexEntry> kept;
+    std::int64_t removed = 0;
+};
+
+bool key_less(std::uint64_t a, std::uint64_t b) { return std::int64_t(a) < std::int64_t(b); }
+
+// Takes the entries of the games being removed out of pages of blocks, and writes the blocks that
+// changed again.
+class PageRewriter {
+public:
+    PageRewriter(Database& db, BulkWriter& insert, std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys)
+        : postgres_(db.is_postgres()), insert_(insert), doomed_(sorted_games), keys_(sorted_keys),
+          update_(db, "UPDATE position_blocks SET first_key = ?4, data = ?5 WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
+          drop_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND last_key = ?2 AND seq = ?3"),
+          drop_range_(db, "DELETE FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) AND (last_key, seq) <= (?4, ?5)") {}
+
+    // The entries removed from this page of the run's blocks. by_key: only the blocks that may hold
+    // one of the keys are decoded.
+    std::int64_t sift(std::int64_t run, std::vector<PageBlock>& blocks, bool by_key) {
+        std::size_t lo = blocks.size(), hi = 0;
         std::int64_t removed = 0;
-    };
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+            PageBlock& b = blocks[i];
+            if (by_key) {
+                const auto k = std::lower_bound(keys_.begin(), keys_.end(), b.first_key, key_less);
+                if (k == keys_.end() || std::int64_t(*k) > b.last_key) continue;
+            }
+            const bool ok = decode_block(b.first_key, b.data, [&](const IndexEntry& e) {
+                if (doomed_.contains(e.game)) ++b.removed;
+                else b.kept.push_back(e);
+            });
+            if (!ok) throw DbError(0, "the position index is damaged (a malformed block in run " + std::to_string(run) + ")");
+            if (!b.removed) continue;
+            lo = std::min(lo, i);
+            hi = i;
+            removed += b.removed;
+        }
+        if (lo == blocks.size()) return removed;
+        if (postgres_) write_span(run, blocks, lo, hi);
+        else write_in_place(run, blocks, lo, hi);
+        return removed;
+    }
+
+private:
+    // The block keeps its number: its entries still lie between its neighbours'.
+    void insert_kept(std::int64_t run, const PageBlock& b) {
+        insert_.add(run).add(std::int64_t(b.kept.back().key)).add(b.seq).add(std::int64_t(b.kept.front().key)).add_blob(data_).end_row();
+    }
+
+    // SQLite: each changed block written again where it lies (no round trips to save).
+    void write_in_place(std::int64_t run, const std::vector<PageBlock>& blocks, std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i <= hi; ++i) {
+            const PageBlock& b = blocks[i];
+            if (!b.removed) continue;
+            data_.clear();
+            encode_block(b.kept, data_);
+            if (!b.kept.empty() && std::int64_t(b.kept.back().key) == b.last_key) {
+                update_.bind(1, run).bind(2, b.last_key).bind(3, b.seq).bind(4, std::int64_t(b.kept.front().key)).bind_blob(5, data_);
+                update_.run();
+                continue;
+            }
+            drop_.bind(1, run).bind(2, b.last_key).bind(3, b.seq);
+            drop_.run();
+            if (!b.kept.empty()) insert_kept(run, b);
+        }
+    }
+
+    // PostgreSQL: the span of changed blocks deleted in one statement and sent again by COPY.
+    void write_span(std::int64_t run, const std::vector<PageBlock>& blocks, std::size_t lo, std::size_t hi) {
+        drop_range_.bind(1, run).bind(2, blocks[lo].last_key).bind(3, blocks[lo].seq).bind(4, blocks[hi].last_key).bind(5, blocks[hi].seq);
+        drop_range_.run();
+        for (std::size_t i = lo; i <= hi; ++i) {
+            const PageBlock& b = blocks[i];
+            if (!b.removed) {
+                insert_.add(run).add(b.last_key).add(b.seq).add(std::int64_t(b.first_key)).add_blob(b.data).end_row();
+            } else if (!b.kept.empty()) {
+                data_.clear();
+                encode_block(b.kept, data_);
+                insert_kept(run, b);
+            }
+        }
+    }
+
+    bool postgres_;
+    BulkWriter& insert_;
+    GameSet doomed_;
+    std::span<const std::uint64_t> keys_;
+    Statement update_, drop_, drop_range_;
+    std::vector<std::uint8_t> data_;
+};
+
+} // namespace
+
+std::int64_t PositionIndex::remove_games(std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys) {
+    if (sorted_games.empty()) return 0;
+    PageRewriter rewriter(db_, insert_block_, sorted_games, sorted_keys);
+    Statement page(db_,
+                   "SELECT first_key, data, last_key, seq FROM position_blocks WHERE run_id = ?1 AND (last_key, seq) >= (?2, ?3) "
+                   "ORDER BY last_key, seq LIMIT ?4");
     Statement update_entries(db_, "UPDATE position_runs SET entries = entries - ?1 WHERE id = ?2");
     Statement drop_empty(db_, "DELETE FROM position_runs WHERE id = ?1 AND entries <= 0");
+    std::int64_t total = 0;
     for (const RunInfo& r : runs()) {
-        std::int64_t removed = 0;
-        for (std::uint64_t key : distinct) {
-            // Collect the blocks first: the table is not changed under an open cursor.
-            std::vector<Block> touched;
+        // About 80 entries a block: a run of many more blocks than keys is read key by key, a few
+        // blocks a seek; otherwise from end to end, a page of 256 blocks at a time.
+        const bool by_key = !sorted_keys.empty() && std::int64_t(sorted_keys.size()) * 256 < r.entries;
+        const std::int64_t page_rows = by_key ? 4 : 256;
+        std::int64_t from_last = by_key ? std::int64_t(sorted_keys.front()) : std::numeric_limits<std::int64_t>::min();
+        std::int64_t from_seq = std::numeric_limits<std::int64_t>::min(), removed = 0;
+        for (;;) {
+            std::vector<PageBlock> blocks;
             {
-                blocks_for_key(find_blocks_, r.id, key,
-                               [&](std::uint64_t first, std::span<const std::uint8_t> data, std::int64_t last, std::int64_t seq) {
-                                   Block b{last, seq, {}, 0};
-                                   decode_block(first, data, [&](const IndexEntry& e) {
-                                       if (e.key == key && e.game == game) ++b.removed;
-                                       else b.kept.push_back(e);
-                                   });
-                                   if (b.removed) touched.push_back(std::move(b));
-                                   return true;
-                               });
+                const ResetAtExit done(page);
+                page.bind(1, r.id).bind(2, from_last).bind(3, from_seq).bind(4, page_rows);
+                while (page.step()) {
+                    const auto data = page.get_blob(1);
+                    blocks.push_back({std::uint64_t(page.get_int64(0)), page.get_int64(2), page.get_int64(3),
+                                      {data.begin(), data.end()}, {}, 0});
+                }
             }
-            for (const Block& b : touched) {
-                delete_block_.bind(1, r.id).bind(2, b.last_key).bind(3, b.seq);
-                delete_block_.run();
-                removed += b.removed;
-                if (b.kept.empty()) continue;
-                std::vector<std::uint8_t> data;
-                encode_block(b.kept, data);
-                // The block keeps its number: its entries still lie between its neighbours'.
-                insert_block_.add(r.id)
-                    .add(std::int64_t(b.kept.back().key))
-                    .add(b.seq)
-                    .add(std::int64_t(b.kept.front().key))
-                    .add_blob(data)
-                    .end_row();
+            if (blocks.empty()) break;
+            removed += rewriter.sift(r.id, blocks, by_key);
+            if (std::int64_t(blocks.size()) < page_rows) break;
+            from_last = blocks.back().last_key;
+            from_seq = blocks.back().seq + 1;
+            if (by_key) {
+                // On to the next key past this page; none: the run is done.
+                const auto next = std::upper_bound(sorted_keys.begin(), sorted_keys.end(), std::uint64_t(from_last), key_less);
+                if (next == sorted_keys.end()) break;
+                if (std::int64_t(*next) > from_last) {
+                    from_last = std::int64_t(*next);
+                    from_seq = std::numeric_limits<std::int64_t>::min();
+                }
             }
         }
         if (removed) {
@@ -325,8 +442,10 @@ void PositionIndex::remove_game(std::int64_t game, std::span<const std::uint64_t
             update_entries.run();
             drop_empty.bind(1, r.id);
             drop_empty.run();
+            total += removed;
         }
     }
+    return total;
 }
 
 int PositionIndex::compact() {

@@ -79,8 +79,12 @@ public:
     // front to back (its blocks follow the keys' order), instead of a cache miss per key and run.
     std::vector<bool> may_contain(std::span<const std::uint64_t> sorted_keys) const;
 
-    // Removes the entries of `game` under each of `keys` (the keys of its positions).
-    void remove_game(std::int64_t game, std::span<const std::uint64_t> keys);
+    // Removes every entry of the games `sorted_games` (ascending ids, distinct) in one pass per
+    // run; returns the number of entries removed. `sorted_keys` (distinct, in index order) may list
+    // every key of those games' positions: a run with many more blocks than keys is then read only
+    // where the keys are; otherwise each run is read once from end to end. Blocks are rewritten a
+    // page at a time, never one per game.
+    std::int64_t remove_games(std::span<const std::int64_t> sorted_games, std::span<const std::uint64_t> sorted_keys);
 
     std::vector<RunInfo> runs();
 
@@ -99,7 +103,6 @@ private:
     Statement update_bloom_;
     BulkWriter insert_block_; // COPY on PostgreSQL
     Statement find_blocks_;
-    Statement delete_block_;
     Statement list_runs_;
     Statement load_bloom_;
     struct KnownFilter {
