@@ -176,6 +176,22 @@ void UciSession::handle(std::string_view line, const Sink& out) {
     dispatch(word, args, locked, out);
 }
 
+bool UciSession::busy(std::string_view word, const Sink& out) {
+    if (word != "ucinewgame" && word != "position" && word != "setoption" && word != "go") return false;
+    if (!searching()) return false;
+    bool infinite = false;
+    {
+        const std::lock_guard lock(mutex_);
+        infinite = infinite_;
+    }
+    if (infinite) {
+        error(out, std::string(word) + ": a search is running (send stop first)");
+        return true;
+    }
+    wait(); // a search with limits ends by itself: the commands after it wait for its bestmove
+    return false;
+}
+
 bool UciSession::searching() const {
     const std::lock_guard lock(mutex_);
     return searching_;
@@ -227,10 +243,10 @@ void UciSession::dispatch(std::string_view word, std::string_view args, const Si
     } else if (word == "stop") {
         if (no_arguments()) stop_search(false);
     } else if (word == "quit") {
-        stop_search(true);
+        stop_search(false);
         quit_ = true;
-    } else if (searching() && (word == "ucinewgame" || word == "position" || word == "setoption" || word == "go")) {
-        error(out, std::string(word) + ": a search is running (send stop first)");
+    } else if (busy(word, out)) {
+        return;
     } else if (word == "ucinewgame") {
         if (!no_arguments()) return;
         position_ = Position::start();

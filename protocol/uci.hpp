@@ -22,9 +22,10 @@
 //                              the game is over); no limit at all: the node budget of `gounki best`;
 //                              `infinite`: no limit, and no bestmove before `stop`
 //   stop                       ends the search: its bestmove comes at once
-//   quit                       ends the search (no bestmove) and the driver stops reading
+//   quit                       ends the search (its bestmove still comes) and the driver stops reading
 // While a search runs, `isready` is answered at once and `stop` and `quit` are obeyed; `position`,
-// `go`, `ucinewgame` and `setoption` are refused (send stop first).
+// `go`, `ucinewgame` and `setoption` wait for a search with limits to end (so a script of commands
+// runs in order), and are refused during `go infinite` (send stop first).
 // Every bad line is answered `info string error: ...` naming the command and what is wrong; a
 // `position` with a bad text or an illegal move leaves the last good position in place.
 
@@ -86,8 +87,11 @@ private:
     void set_position(std::string_view args, const Sink& out);
     void set_option(std::string_view args, const Sink& out);
     void go(std::string_view args, const Sink& out, const Sink& unlocked);
-    // Ends the running search and waits for its thread; `quiet`: no bestmove (quit).
+    // Ends the running search and waits for its thread; `quiet`: no bestmove (the session's end).
     void stop_search(bool quiet);
+    // Whether `word` must wait for the running search: it then waits for one with limits, and is
+    // refused during `go infinite` (true: the refusal was said).
+    bool busy(std::string_view word, const Sink& out);
 
     UciOptions options_;
     Position position_;

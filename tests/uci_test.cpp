@@ -185,19 +185,23 @@ TEST_CASE("uci: the move time of a clock", "[uci]") {
     CHECK(gounki::protocol::uci_move_time(clock) == 1);
 }
 
-TEST_CASE("uci: run_uci on streams: a search started last still answers; quit ends a search without a bestmove", "[uci]") {
-    std::istringstream in("uci\nisready\nposition startpos\ngo depth 2\n");
+TEST_CASE("uci: run_uci on streams: a script runs in order, and quit ends a search with its bestmove", "[uci]") {
+    // position and go after a go wait for its bestmove; the last search still answers at the end.
+    std::istringstream in("uci\nisready\nposition startpos\ngo depth 2\nposition startpos moves c2-d3\ngo depth 1\n");
     std::ostringstream out;
     gounki::protocol::run_uci(in, out);
     const std::string text = out.str();
     CHECK(text.find("uciok\nreadyok\ninfo depth 1 ") != std::string::npos);
-    CHECK(text.find("\ninfo depth 2 ") != std::string::npos);
-    CHECK(text.find("\nbestmove ") != std::string::npos);
+    const auto first = text.find("\ninfo depth 2 "), best = text.find("\nbestmove "), second = text.rfind("\nbestmove ");
+    CHECK(first != std::string::npos);
+    CHECK(best > first);
+    CHECK(second > best); // two answers, in order
+    CHECK(text.find("error") == std::string::npos);
 
     std::istringstream endless("position startpos\ngo infinite\nquit\nisready\n");
     std::ostringstream quitted;
     gounki::protocol::run_uci(endless, quitted);
-    CHECK(quitted.str().find("bestmove") == std::string::npos);
+    CHECK(count_of(quitted.str(), "bestmove ") == 1);
     CHECK(quitted.str().find("readyok") == std::string::npos); // nothing read after quit
 }
 
