@@ -4,6 +4,7 @@
 #include <fstream>
 #include <filesystem>
 #include <cstring>
+#include <algorithm>
 #include <cerrno>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -143,9 +144,15 @@ int run_import(const QCommandLineParser& p) {
     Progress progress("games", json ? 0 : total_bytes, true);
     QElapsedTimer timer;
     timer.start();
+    // After a lost connection the files are read again: what was said of the games read before is
+    // not said twice (their diagnostics come before their reports, in file order).
+    std::int64_t reports = 0, said = 0;
+    const auto repeated = [&] { return reports < said; };
     pipeline::ImportEvents events;
     events.report = [&](const db::ImportReport& r) {
-        if (!r.noteworthy()) return;
+        const bool again = repeated();
+        ++reports;
+        if (again || !r.noteworthy()) return;
         // Replacing is what --replace asked for: not a finding.
         if (r.action != db::ImportAction::already_imported && r.action != db::ImportAction::replaced) ++findings;
         progress.clear();
@@ -153,6 +160,7 @@ int run_import(const QCommandLineParser& p) {
         else print_out(report_text(r));
     };
     events.diagnostic = [&](const parser::Diagnostic& d) {
+        if (repeated()) return;
         progress.clear();
         if (json) print_json_line(diagnostic_json(d));
         else print_err(parser::format_diagnostic(d) + "\n");
@@ -160,8 +168,27 @@ int run_import(const QCommandLineParser& p) {
     events.progress = [&](std::int64_t games, std::uint64_t bytes) { progress.update(std::uint64_t(games), bytes); };
     bool io_errors = !folder_errors.empty();
     for (const parser::Diagnostic& d : folder_errors) events.diagnostic(d);
+    // A lost connection (PostgreSQL): the batch under way was rolled back whole; the files are read
+    // again on a new connection and the games stored before it are skipped as already imported. Not
+    // with --keep-duplicates (they would be stored twice) or standard input (it cannot be read again).
+    const bool can_repeat = !request.options.keep_duplicates && std::find(request.files.begin(), request.files.end(), "-") == request.files.end();
     try {
-        const pipeline::ImportResult result = pipeline::import_files(*database, request, events);
+        pipeline::ImportResult result;
+        for (int tries = 1;; ++tries) {
+            try {
+                result = pipeline::import_files(*database, request, events);
+                break;
+            } catch (const std::exception& e) {
+                if (!connection_lost(e) || !can_repeat || tries == 3) throw;
+                progress.clear();
+                print_err("gounki import: the connection to the database was lost (" + std::string(e.what()) +
+                          "); connecting again and reading the files again (the games already stored are skipped)\n");
+                said = std::max(said, reports);
+                reports = 0;
+                database.reset();
+                database = connect_again("import", db_path(p), db::Access::read_write, 120);
+            }
+        }
         io_errors = io_errors || result.io_errors;
         progress.update(std::uint64_t(result.stats.added), total_bytes, true);
         progress.clear();

@@ -207,9 +207,17 @@ private:
         };
         std::string text;
         int first_line = 1;
-        const auto* prepare = &events_.prepare;
+        // Blocks still parsing when the caller's callbacks throw (a lost database connection) are
+        // waited for before the exception leaves: they hold nothing of this frame (`prepare` copied).
+        struct Drain {
+            std::deque<QFuture<Block<Item>>>& pending;
+            ~Drain() {
+                for (auto& f : pending) f.waitForFinished();
+            }
+        } drain{pending};
         while (source.next(text, first_line, block_bytes)) {
-            pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line, notation, prepare] {
+            pending.push_back(QtConcurrent::run(&pool, [text = std::move(text), path, first_line, notation,
+                                                         prepare = events_.prepare] {
                 Block<Item> block;
                 block.bytes = text.size();
                 read_block(text, path, first_line, notation,
@@ -217,7 +225,7 @@ private:
                                BlockGame<Item> g;
                                g.before = std::move(before);
                                g.diagnostics = record.diagnostics;
-                               g.item = (*prepare)(std::move(record));
+                               g.item = prepare(std::move(record));
                                block.games.push_back(std::move(g));
                            },
                            block.after);

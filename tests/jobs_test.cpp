@@ -363,6 +363,32 @@ TEST_CASE("PostgreSQL: gounki serve answers again after the server ends its conn
     CHECK(contains(slurp(dir / "s.err"), "gounki serve: the connection to the database was lost"));
 }
 
+TEST_CASE("PostgreSQL: an import whose connection the server ends reads its files again and stores every game once", "[postgres]") {
+    const TempDir dir("jobs");
+    const std::string url = server_database("gounki_import_cut");
+    const std::string file = dir.file("many.gpn");
+    write_gpn(file, random_games(6000, 7));
+    const std::string local = dir.file("local.db");
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(local) + " " + shell_quoted(file)).status == 0);
+    const pid_t imp = spawn_gounki({"import", "--db", url, "--batch", "100", file}, dir.file("i.out"), dir.file("i.err"));
+    // The first batches stored (the table may not exist yet at the first looks), then the session ended.
+    const std::string stored = "SELECT count(*) FROM pg_tables WHERE tablename = 'games'";
+    REQUIRE(wait_until(url, stored, 1));
+    for (int i = 0; i < 1200 && ask(url, "SELECT count(*) FROM games") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    REQUIRE(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                     "AND pid <> pg_backend_pid()") == 1);
+    CHECK(wait_exit(imp) == 0);
+    INFO(slurp(dir / "i.out") << slurp(dir / "i.err"));
+    CHECK(contains(slurp(dir / "i.err"), "gounki import: the connection to the database was lost"));
+    CHECK(contains(slurp(dir / "i.err"), "reading the files again"));
+    // Every game once, as an import into a file of its own stores them.
+    CHECK(ask(url, "SELECT count(*) FROM games") == scalar(*std::make_unique<db::GameDatabase>(local, db::Access::read_only),
+                                                             "SELECT count(*) FROM games"));
+    CHECK(ask(url, "SELECT count(*) FROM (SELECT moves FROM games GROUP BY moves, start_position HAVING count(*) > 1) AS twice") ==
+          scalar(*std::make_unique<db::GameDatabase>(local, db::Access::read_only),
+                 "SELECT count(*) FROM (SELECT moves FROM games GROUP BY moves, start_position HAVING count(*) > 1) AS twice"));
+}
+
 TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothing, and exits", "[jobs]") {
     const TempDir dir("jobs");
     const std::string db = dir.file("stopped.db");
