@@ -31,6 +31,12 @@ std::int64_t ask(const std::string& url, const std::string& sql) {
     return st.get_int64(0);
 }
 
+// Ends every other session on the database of `url` from the server (pg_terminate_backend); how many.
+std::int64_t end_other_sessions(const std::string& url) {
+    return ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid()");
+}
+
 // Waits (up to a generous minute) until `sql` answers `want`.
 bool wait_until(const std::string& url, const std::string& sql, std::int64_t want) {
     for (int i = 0; i < 600; ++i) {
@@ -321,8 +327,7 @@ TEST_CASE("PostgreSQL: analyze whose connection the server ends connects again a
     for (int i = 0; i < 600 && !std::filesystem::exists(dir / "started"); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     REQUIRE(std::filesystem::exists(dir / "started"));
-    CHECK(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                   "AND pid <> pg_backend_pid()") == 1);
+    CHECK(end_other_sessions(url) == 1);
     CHECK(wait_exit(a) == 0);
     INFO(slurp(dir / "a.out") << slurp(dir / "a.err"));
     CHECK(contains(slurp(dir / "a.err"), "gounki analyze: game 1: the connection to the database was lost"));
@@ -351,8 +356,7 @@ TEST_CASE("PostgreSQL: gounki serve answers again after the server ends its conn
     const std::string before = get("/api/games");
     CHECK(contains(before, "HTTP/1.1 200"));
     CHECK(contains(before, "\"total\":2"));
-    CHECK(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                   "AND pid <> pg_backend_pid()") == 1);
+    CHECK(end_other_sessions(url) == 1);
     const std::string after = get("/api/games");
     CHECK(contains(after, "HTTP/1.1 200"));
     CHECK(contains(after, "\"total\":2"));
@@ -375,8 +379,7 @@ TEST_CASE("PostgreSQL: an import whose connection the server ends reads its file
     const std::string stored = "SELECT count(*) FROM pg_tables WHERE tablename = 'games'";
     REQUIRE(wait_until(url, stored, 1));
     for (int i = 0; i < 1200 && ask(url, "SELECT count(*) FROM games") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    REQUIRE(ask(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                     "AND pid <> pg_backend_pid()") == 1);
+    REQUIRE(end_other_sessions(url) == 1);
     CHECK(wait_exit(imp) == 0);
     INFO(slurp(dir / "i.out") << slurp(dir / "i.err"));
     CHECK(contains(slurp(dir / "i.err"), "gounki import: the connection to the database was lost"));
