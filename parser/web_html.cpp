@@ -207,16 +207,43 @@ bool Normalizer::in_tag_value(std::size_t at) {
     return value_inside_;
 }
 
+bool Normalizer::ends_entity(std::size_t at) const {
+    std::size_t b = at;
+    while (b > 0 && at - b < 32 && (ascii_alpha(s_[b - 1]) || ascii_digit(s_[b - 1]) || s_[b - 1] == '#')) --b;
+    return b < at && b > 0 && s_[b - 1] == '&';
+}
+
+std::size_t Normalizer::line_comment_over(std::size_t& semi, std::size_t p) {
+    while (semi < p) {
+        if (ends_entity(semi) || in_tag_value(semi)) {
+            semi = find_byte(';', semi + 1);
+            continue;
+        }
+        const std::size_t eol = find_byte('\n', semi + 1);
+        semi = eol == npos ? npos : find_byte(';', eol + 1);
+        if (eol == npos || eol >= p) return eol == npos ? n_ : eol;
+    }
+    return npos;
+}
+
 void Normalizer::detect_html() {
     bool any = false;
     std::size_t miss_brace = n_;
+    // The next `;` that may start a line comment: what such a comment holds is no markup (a record
+    // may quote HTML there), as what a brace comment holds is not.
+    std::size_t semi = find_byte(';', 0);
     for (std::size_t p = 0; p < n_; ++p) {
         p = find_either(s_, p, n_, '{', '<');
         if (p >= n_) break;
+        if (const std::size_t end = line_comment_over(semi, p); end != npos) {
+            p = end;
+            continue;
+        }
         const unsigned char c = s_[p];
         if (c == '{') {
             const std::size_t close = find_byte('}', p + 1, miss_brace);
             if (close != npos) p = close;
+            while (semi < p) semi = find_byte(';', semi + 1); // a ';' inside it starts nothing
             continue;
         }
         if (c != '<') continue;

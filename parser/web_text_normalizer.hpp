@@ -267,6 +267,12 @@ private:
         return false;
     }
 
+    // Whether the ';' at `at` ends an entity (`&amp;`, `&#8211;`) rather than starting a comment.
+    bool ends_entity(std::size_t at) const;
+    // Past the `;` line comments that start before `p` (`semi`: the next ';', moved on): the end of
+    // the one that reaches p or beyond (its line end, or n_), or npos when none does.
+    std::size_t line_comment_over(std::size_t& semi, std::size_t p);
+
     // The kind of tag named `name` (lower case, `len` bytes; 0 for a name too long to hold).
     static TagKind tag_kind(const char* name, std::size_t len, bool closing);
 

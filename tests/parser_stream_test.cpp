@@ -111,7 +111,9 @@ TEST_CASE("every fuzzing regression file passes the fuzzers' checks", "[parser][
         if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
         DYNAMIC_SECTION(entry.path().filename().string()) {
             const std::string data = slurp(entry.path());
-            CHECK(fuzz::check_records(data).empty());
+            const std::string problem = fuzz::check_records(data);
+            INFO(problem);
+            CHECK(problem.empty());
             auto parsed = Position::from_text(data);
             if (auto* p = std::get_if<Position>(&parsed)) {
                 const auto again = Position::from_text(p->to_text());
