@@ -113,6 +113,11 @@ TEST_CASE("PSQ: the engines' colours follow the opening, and the result line nam
     CHECK(tag_of(odd, "White") == "ONE");
     CHECK(tag_of(odd, "Black") == "TWO");
     CHECK(odd.result == "1-0");
+    // Control characters around a name (a stray CR) are no part of it, so it writes back the same.
+    const GameRecord stray = read_psq(moves + "\rONE \x01\nTWO\n-1\n1,Freestyle15_1\n");
+    CHECK(tag_of(stray, "Black") == "ONE");
+    CHECK(tag_of(read_psq(write_psq(stray)), "Black") == "ONE");
+    CHECK(tag_of(read_psq(write_psq(stray)), "White") == "TWO");
 }
 
 TEST_CASE("PSQ: without a result line the board decides: a five, else *", "[parser][psq]") {

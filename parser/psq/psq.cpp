@@ -150,8 +150,13 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     }
     if (phase != Phase::moves && phase != Phase::names) return fail(c.i, "text after the end code");
     if (out.names.size() == 2) return fail(c.i, "a third engine's name: a PSQ file names two");
+    // A name is the line's text without the blanks and control characters around it (a stray CR
+    // before it would not survive a line end of its own when written again).
+    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
+    while (c.i < line.size() && junk(line[c.i])) ++c.i;
     std::string name(line.substr(c.i));
-    while (!name.empty() && is_blank(name.back())) name.pop_back();
+    while (!name.empty() && junk(name.back())) name.pop_back();
+    if (name.empty()) return true; // only control characters: as a blank line
     out.names.push_back(PsqName{std::move(name), offset + std::uint32_t(c.i)});
     phase = Phase::names;
     return true;
