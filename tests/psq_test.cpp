@@ -118,6 +118,13 @@ TEST_CASE("PSQ: the engines' colours follow the opening, and the result line nam
     CHECK(tag_of(stray, "Black") == "ONE");
     CHECK(tag_of(read_psq(write_psq(stray)), "Black") == "ONE");
     CHECK(tag_of(read_psq(write_psq(stray)), "White") == "TWO");
+    // A move after stray NULs is a move still (not an engine's name that writes back as a move).
+    const GameRecord nul = read_psq(moves + std::string("\0\0", 2) + "7,7,5\nONE\nTWO\n-1\n1,Freestyle15_1\n");
+    REQUIRE(nul.main.plies.size() == 7);
+    CHECK(tag_of(nul, "Black") == "ONE");
+    const GameRecord back = read_psq(write_psq(nul));
+    CHECK(back.main.plies.size() == 7);
+    CHECK(tag_of(back, "Black") == "ONE");
 }
 
 TEST_CASE("PSQ: without a result line the board decides: a five, else *", "[parser][psq]") {

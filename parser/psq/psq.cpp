@@ -115,7 +115,9 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         return false;
     };
     Cursor c{line};
-    c.blanks();
+    // Blanks and control characters before the text (a stray CR or NUL) do not make a move a name.
+    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
+    while (c.i < line.size() && junk(line[c.i])) ++c.i;
     if (c.i < line.size() && (is_digit(line[c.i]) || line[c.i] == '-')) {
         long a = 0, b = 0, t = 0;
         if (!c.number(a, true)) return fail(c.i, "a move x,y,milliseconds, an end code or a result line was expected");
@@ -152,8 +154,6 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     if (out.names.size() == 2) return fail(c.i, "a third engine's name: a PSQ file names two");
     // A name is the line's text without the blanks and control characters around it (a stray CR
     // before it would not survive a line end of its own when written again).
-    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
-    while (c.i < line.size() && junk(line[c.i])) ++c.i;
     std::string name(line.substr(c.i));
     while (!name.empty() && junk(name.back())) name.pop_back();
     if (name.empty()) return true; // only control characters: as a blank line
