@@ -152,10 +152,12 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     }
     if (phase != Phase::moves && phase != Phase::names) return fail(c.i, "text after the end code");
     if (out.names.size() == 2) return fail(c.i, "a third engine's name: a PSQ file names two");
-    // A name is the line's text without the blanks and control characters around it (a stray CR
-    // before it would not survive a line end of its own when written again).
+    // A name is the line's text without the blanks and control characters around it, and with a
+    // blank for one inside it (a stray CR would not survive being written on a line of its own).
     std::string name(line.substr(c.i));
     while (!name.empty() && junk(name.back())) name.pop_back();
+    for (char& ch : name) // one inside it (a lone CR) reads as a blank
+        if (junk(ch)) ch = ' ';
     if (name.empty()) return true; // only control characters: as a blank line
     out.names.push_back(PsqName{std::move(name), offset + std::uint32_t(c.i)});
     phase = Phase::names;
