@@ -303,6 +303,7 @@ BrainClient::BrainClient(BrainSettings settings) : settings_(std::move(settings)
         return to == std::string::npos ? std::string() : about_.substr(from, to - from);
     };
     const std::string name = field("name"), version = field("version");
+    captures_ = lower(field("captures"));
     if (!name.empty()) name_ = version.empty() ? name : name + " " + version;
 }
 
@@ -378,13 +379,8 @@ void BrainClient::new_game(const stones::Rules& rules) {
 
 bool BrainClient::plays_captures(GameKind kind) const {
     // captures="ninuki,pente" in the ABOUT line (gounki pbrain's; README "gounki pbrain").
-    const std::string low = lower(about_);
-    const std::size_t at = low.find("captures=\"");
-    if (at == std::string::npos) return false;
-    const std::size_t from = at + 10, to = low.find('"', from);
-    const std::string list = "," + low.substr(from, to == std::string::npos ? std::string::npos : to - from) + ",";
-    std::string games;
-    for (char c : list) games += c == ' ' ? ',' : c;
+    std::string games = "," + captures_ + ",";
+    std::replace(games.begin(), games.end(), ' ', ',');
     return games.find("," + lower(game_kind_name(kind)) + ",") != std::string::npos;
 }
 

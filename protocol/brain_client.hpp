@@ -121,6 +121,7 @@ private:
     BrainSettings settings_;
     std::unique_ptr<BrainProcess> process_;
     std::string name_, about_;
+    std::string captures_; // ABOUT's captures="...", in lower case: the games with captures it plays
     int size_ = 0; // of the last START
     int rule_ = -1;
     std::string captures_line_; // the last INFO captures sent
