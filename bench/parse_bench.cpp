@@ -37,7 +37,7 @@ enum class Layout { pgn, table, tabs, html, typographic };
 // The game's moves in `notation`, one text per ply.
 std::vector<std::string> move_texts(const GameRecord& g, Notation notation) {
     std::vector<std::string> out;
-    Position pos = g.start;
+    Position pos = g.start.as_gounki();
     UndoRecord undo;
     for (const Ply& p : g.main.plies) {
         out.push_back(move_to_text(pos, p.move, notation));

@@ -31,8 +31,8 @@ namespace {
 GameRecord random_game(std::mt19937& rng, int number, int opening) {
     GameRecord g;
     g.kind = GameKind::gomoku;
-    g.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::gomoku));
-    stones::StonePosition pos = g.stone_start;
+    g.start = stones::StonePosition(stones::Rules::defaults(GameKind::gomoku));
+    stones::StonePosition pos = g.start.as_stones();
     stones::StoneUndo undo;
     std::vector<Move> near;
     while (!pos.game_over()) {

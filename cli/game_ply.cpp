@@ -27,7 +27,7 @@ std::optional<GamePly> read_game_ply(const Command& cmd, const QCommandLineParse
             return std::nullopt;
         }
     }
-    GamePly at{db::start_position(game), ply, plies, Move{}, {}, {}};
+    GamePly at{game.start, ply, plies, Move{}, {}, {}};
     // Moves are numbered from 1, a number for each move of the first mover; a set-up position with
     // the other side to move starts with "1...".
     const int offset = at.position.side_to_move() == first_mover(game.summary.kind) ? 0 : 1;

@@ -36,7 +36,7 @@ std::string BrainPool::first_name() {
 
 JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
     const bool stone = is_stone_game(g.summary.kind);
-    return {g.summary.id, stone ? AnyPosition(g.stone_start) : AnyPosition(g.start), g.moves,
+    return {g.summary.id, g.start, g.moves,
             stone ? setup.stones : setup.gounki, stone ? setup.stone_text : setup.gounki_text};
 }
 

@@ -221,7 +221,7 @@ std::string judgement_table(const db::StoredGame& game, const db::StoredJudgemen
 
 // The moves, each a link to the explorer at the position after it.
 std::string moves_links(const db::StoredGame& game) {
-    AnyPosition pos = db::start_position(game);
+    AnyPosition pos = game.start;
     const std::string start = url_value(pos.to_text());
     std::string list, out = "<p class=\"moves\">";
     for (std::size_t i = 0; i < game.moves.size(); ++i) {

@@ -108,7 +108,7 @@ QJsonObject game_json(const db::StoredGame& game) {
     QJsonObject o = summary_json(game.summary);
     QJsonArray tags, moves, diagnostics;
     for (const auto& [name, value] : game.tags) tags.append(QJsonArray{QString::fromStdString(name), QString::fromStdString(value)});
-    AnyPosition pos = db::start_position(game);
+    AnyPosition pos = game.start;
     for (Move m : game.moves) {
         moves.append(QString::fromStdString(pos.move_text(m, Notation::wikipedia)));
         pos.play(m);
@@ -120,7 +120,7 @@ QJsonObject game_json(const db::StoredGame& game) {
                                        {"column", d.column},
                                        {"message", QString::fromStdString(d.message)}});
     o["tags"] = tags;
-    o["start"] = QString::fromStdString(db::start_position(game).to_text());
+    o["start"] = QString::fromStdString(game.start.to_text());
     o["moves"] = moves;
     o["diagnostics"] = diagnostics;
     o["source"] = QJsonObject{{"file", QString::fromStdString(game.source_file)}, {"line", game.source_line}};
@@ -130,7 +130,7 @@ QJsonObject game_json(const db::StoredGame& game) {
 
 QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement& stored) {
     QJsonArray plies;
-    AnyPosition pos = db::start_position(game);
+    AnyPosition pos = game.start;
     for (const analysis::PlyJudgement& j : stored.judgement.plies) {
         if (j.ply < 0 || std::size_t(j.ply) >= game.moves.size()) break;
         QJsonObject p{{"ply", j.ply},

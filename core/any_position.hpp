@@ -53,6 +53,13 @@ public:
     // The family's own position, or nullptr.
     const Position* gounki() const { return std::get_if<Position>(&v_); }
     const stones::StonePosition* stones() const { return std::get_if<stones::StonePosition>(&v_); }
+    // The family's own position where the caller knows the family (a precondition, checked:
+    // std::bad_variant_access otherwise).
+    const Position& as_gounki() const { return std::get<Position>(v_); }
+    Position& as_gounki() { return std::get<Position>(v_); }
+    const stones::StonePosition& as_stones() const { return std::get<stones::StonePosition>(v_); }
+    stones::StonePosition& as_stones() { return std::get<stones::StonePosition>(v_); }
+    bool is_stones() const { return v_.index() == 1; }
     const Variant& variant() const { return v_; }
     // Calls f with the family's position type, once: the way into compile-time code per family.
     template <class F>

@@ -97,7 +97,7 @@ bool says_already(const StoredGame& g, std::string_view name, const std::string&
     if (shown_value(g, name) == value) return true;
     if (name == "Game") return parse_game_kind(value) == g.summary.kind;
     if (name == "Size" && g.summary.kind != GameKind::gounki && !shown_value(g, name))
-        return value == std::to_string(g.stone_start.rules().size);
+        return value == std::to_string(g.start.as_stones().rules().size);
     return false;
 }
 
@@ -172,14 +172,11 @@ void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, cons
     plan.others_changed = true;
 }
 
-AnyPosition start_of(const StoredGame& g) {
-    return g.summary.kind == GameKind::gounki ? AnyPosition(g.start) : AnyPosition(g.stone_start);
-}
 
 // Refuses a Result that the game's final position contradicts (a game won on the board).
 void check_result(const StoredGame& g, ResultCode result) {
     if (result == ResultCode::unknown) return;
-    AnyPosition pos = start_of(g);
+    AnyPosition pos = g.start;
     for (Move m : g.moves) pos.play(m);
     if (!pos.game_over() || outcome_text(pos.outcome()) == result_text(result)) return;
     const Outcome o = pos.outcome();
@@ -295,7 +292,7 @@ void GameDatabase::update_tree_for_edit(const StoredGame& g, ResultCode result, 
                      "UPDATE tree_stats SET white_wins = white_wins + ?3, black_wins = black_wins + ?4, draws = draws + ?5 "
                      "WHERE key = ?1 AND move = ?2 RETURNING latest_game, latest_date");
     Statement newer(db_, "UPDATE tree_stats SET latest_game = ?3, latest_date = ?4 WHERE key = ?1 AND move = ?2");
-    AnyPosition pos = start_of(g);
+    AnyPosition pos = g.start;
     for (std::size_t ply = 0; ply < g.moves.size() && ply < std::size_t(tree_depth_); ++ply) {
         const Move m = g.moves[ply];
         const std::uint64_t key = index_key(pos);

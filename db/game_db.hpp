@@ -57,10 +57,9 @@ struct GameInput {
     // Every tag of the record in order. Game, SetUp, Position and Status are not stored as tags
     // (kind, start and status say it); Event, Site, Date, Round, White, Black and Result become columns.
     std::vector<std::pair<std::string, std::string>> tags;
-    std::optional<Position> start; // none: the standard start position (Gounki)
-    // Gomoku and Ninuki: the start (its rules say the size and options); none: an empty board
-    // with the kind's default rules.
-    std::optional<stones::StonePosition> stone_start;
+    // None: the kind's standard start (Gounki's start position, an empty board with the kind's
+    // default rules). A stone game's start says its size and rule options.
+    std::optional<AnyPosition> start;
     std::vector<Move> moves; // the main line; for a partial game, up to the first error
     ResultCode result = ResultCode::unknown;
     GameStatus status = GameStatus::valid;
@@ -127,8 +126,7 @@ struct StoredGame {
     // All tags in the canonical order: Game, Event, Site, Date, Round, White, Black, Result, then
     // SetUp and Position for a non-standard start, then the others as imported.
     std::vector<std::pair<std::string, std::string>> tags;
-    Position start; // Gounki
-    stones::StonePosition stone_start; // Gomoku and Ninuki
+    AnyPosition start; // of the game's kind
     bool standard_start = true; // Gounki's start, or an empty board
     std::vector<Move> moves;
     std::vector<Diagnostic> diagnostics;

@@ -59,7 +59,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     }
     p.keys.reserve(g.moves.size() + 1);
     if (g.kind == GameKind::gounki) {
-        Position pos = g.start ? *g.start : Position::start();
+        Position pos = g.start ? g.start->as_gounki() : Position::start();
         p.start_text = start_text_of(pos);
         p.keys.push_back(index_key(g.kind, pos.key()));
         UndoRecord undo;
@@ -69,7 +69,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         }
         p.can_go_on = !pos.game_over();
     } else {
-        AnyPosition pos = g.stone_start ? AnyPosition(*g.stone_start) : AnyPosition::start(g.kind);
+        AnyPosition pos = g.start ? *g.start : AnyPosition::start(g.kind);
         if (pos.kind() != g.kind) {
             p.skip = true;
             p.report.action = ImportAction::rejected;

@@ -473,13 +473,10 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
     StoredGame out;
     out.summary = read_summary(st);
     const std::string start_text = st.get_string(11);
-    if (out.summary.kind == GameKind::gounki) {
-        out.standard_start = start_text.empty();
-        out.start = start_of(start_text);
-    } else {
-        out.stone_start = *stored_start(out.summary.kind, start_text).stones();
-        out.standard_start = out.stone_start == stones::StonePosition(out.stone_start.rules());
-    }
+    out.start = stored_start(out.summary.kind, start_text);
+    out.standard_start = out.summary.kind == GameKind::gounki
+        ? start_text.empty()
+        : out.start.as_stones() == stones::StonePosition(out.start.as_stones().rules());
     auto moves = decode_moves(st.get_blob(12));
     out.source_file = st.get_string(13);
     out.source_line = st.get_int(14);
@@ -516,7 +513,7 @@ std::optional<StoredGame> GameDatabase::game(std::int64_t id) {
         const auto has = [&](std::string_view name) {
             return std::any_of(stored.begin(), stored.end(), [&](const auto& t) { return t.first == name; });
         };
-        const stones::Rules& rules = out.stone_start.rules();
+        const stones::Rules& rules = out.start.as_stones().rules();
         if (!has("Size") && rules.size != stones::Rules::defaults(rules.kind).size)
             out.tags.emplace_back("Size", std::to_string(rules.size));
         if (std::string r = stones::rules_tag_text(rules); !has("Rules") && !r.empty())

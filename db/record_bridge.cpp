@@ -19,7 +19,7 @@ GameStatus status_of(parser::GameStatus s) {
 }
 
 void fill_record(parser::GameRecord& r, GameKind kind, const std::vector<std::pair<std::string, std::string>>& tags,
-                 const Position& start, std::span<const Move> moves, ResultCode result) {
+                 const AnyPosition& start, std::span<const Move> moves, ResultCode result) {
     r.kind = kind;
     r.tags = tags;
     r.start = start;
@@ -53,11 +53,7 @@ GameInput game_input(parser::GameRecord&& r) {
     if (has_annotations(r.main)) g.annotated = parser::write_record(r);
     g.kind = r.kind;
     g.tags = std::move(r.tags);
-    if (r.kind == GameKind::gounki) {
-        if (!(r.start == Position::start())) g.start = r.start;
-    } else {
-        g.stone_start = r.stone_start;
-    }
+    if (r.is_stone_game() || !(r.start == AnyPosition::start(r.kind))) g.start = std::move(r.start);
     g.moves.reserve(r.main.plies.size());
     for (const parser::Ply& p : r.main.plies) g.moves.push_back(p.move);
     g.result = parse_result(r.result).value_or(ResultCode::unknown);
@@ -99,7 +95,6 @@ void mark_broken(parser::GameRecord& r, const StoredGame& game) {
 parser::GameRecord game_record(const StoredGame& game) {
     parser::GameRecord r;
     fill_record(r, game.summary.kind, game.tags, game.start, game.moves, game.summary.result);
-    r.stone_start = game.stone_start;
     if (!game.annotated.empty()) {
         // The main line with its comments, NAGs and variations, when the kept text still reads as
         // the same moves (it always does unless the file was edited by hand).
@@ -130,16 +125,9 @@ parser::GameRecord game_record(const StoredGame& game) {
     return r;
 }
 
-AnyPosition start_position(const StoredGame& game) {
-    if (is_stone_game(game.summary.kind)) return AnyPosition(game.stone_start);
-    return AnyPosition(game.start);
-}
-
 parser::GameRecord game_record(const GameInput& game) {
     parser::GameRecord r;
-    fill_record(r, game.kind, game.tags, game.start ? *game.start : Position::start(), game.moves, game.result);
-    if (game.kind != GameKind::gounki)
-        r.stone_start = game.stone_start ? *game.stone_start : stones::StonePosition(stones::Rules::defaults(game.kind));
+    fill_record(r, game.kind, game.tags, game.start ? *game.start : AnyPosition::start(game.kind), game.moves, game.result);
     return r;
 }
 

@@ -12,8 +12,6 @@ namespace gounki::db {
 GameInput game_input(const parser::GameRecord& record);
 GameInput game_input(parser::GameRecord&& record);
 parser::GameRecord game_record(const StoredGame& game);
-// Where a stored game starts, as a position of its game (its rules and board size included).
-AnyPosition start_position(const StoredGame& game);
 // A generated game as a record (dbbench and tests write collections with the parser's writer).
 parser::GameRecord game_record(const GameInput& game);
 

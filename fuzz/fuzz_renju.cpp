@@ -27,7 +27,7 @@ bool replays(const Line& line, stones::StonePosition pos, int depth = 0) {
     }
     return true;
 }
-bool replays(const GameRecord& g) { return replays(g.main, g.stone_start); }
+bool replays(const GameRecord& g) { return replays(g.main, g.start.as_stones()); }
 
 bool check(std::string_view data) {
     // Lines as XML counts them: a line ends at LF, CR LF or a lone CR (XML 1.0, 2.11).

@@ -54,7 +54,7 @@ const std::string* GameRecord::tag(std::string_view name) const {
 }
 
 Position GameRecord::final_position() const {
-    Position pos = start;
+    Position pos = start.as_gounki();
     UndoRecord undo;
     for (const Ply& p : main.plies) {
         if (pos.game_over()) break;
@@ -64,7 +64,7 @@ Position GameRecord::final_position() const {
 }
 
 stones::StonePosition GameRecord::final_stone_position() const {
-    stones::StonePosition pos = stone_start;
+    stones::StonePosition pos = start.as_stones();
     stones::StoneUndo undo;
     for (const Ply& p : main.plies) {
         if (pos.game_over() || !pos.is_legal(p.move)) break;
@@ -75,8 +75,7 @@ stones::StonePosition GameRecord::final_stone_position() const {
 
 void GameRecord::set_start(const AnyPosition& pos) {
     kind = pos.kind();
-    if (const Position* g = pos.gounki()) start = *g;
-    else stone_start = *pos.stones();
+    start = pos;
 }
 
 std::size_t GameRecord::error_count() const {
@@ -89,9 +88,8 @@ void GameRecord::clear() {
     kind = GameKind::gounki;
     notation = Notation::wikipedia;
     tags.clear();
-    static const Position initial = Position::start();
+    static const AnyPosition initial = AnyPosition::start(GameKind::gounki);
     start = initial;
-    stone_start = stones::StonePosition();
     first_number = 1;
     main.comments.clear();
     main.plies.clear();

@@ -106,10 +106,10 @@ struct GameRecord {
     GameKind kind = GameKind::gounki; // from the Game tag
     Notation notation = Notation::wikipedia; // what the moves were written in (Gounki)
     std::vector<std::pair<std::string, std::string>> tags; // every tag pair in file order, unescaped
-    Position start = Position::start(); // from SetUp/Position, else the start
-    // Gomoku and Ninuki: the start (rules from the Game, Size and Rules tags; the board from a
-    // Position tag, else empty). Plies hold Move::placement moves. Unused for Gounki.
-    stones::StonePosition stone_start;
+    // Where the game starts, in its family's position: Gounki's from SetUp/Position, else the
+    // start; a stone game's rules from the Game, Size and Rules tags and its board from a Position
+    // tag, else empty (its plies hold Move::placement moves). Always of the game's kind.
+    AnyPosition start;
     int first_number = 1; // the number of the first move: a set-up game may go on from move 12
     Line main;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*": the termination marker as written,
@@ -128,8 +128,11 @@ struct GameRecord {
     // The same for a stone game.
     stones::StonePosition final_stone_position() const;
     bool is_stone_game() const { return gounki::is_stone_game(kind); }
-    // Sets kind and the family's start from `pos`.
+    // Sets kind and start from `pos`.
     void set_start(const AnyPosition& pos);
+    // Sets kind and start to the kind's standard start (default rules): kind and start always
+    // name the same game, so code that knows the kind may take the family's start.
+    void set_kind(GameKind k) { set_start(AnyPosition::start(k)); }
     std::size_t error_count() const;
     void clear();
 };

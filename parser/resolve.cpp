@@ -316,26 +316,19 @@ void Resolver::run() {
             out_.main.comments.push_back(comment_text(c.text));
         }
     }
-    main_end_ = GameState{out_.start, stones::StonePosition(), false};
+    main_end_ = GameState::of(out_.start);
     if (!set_up()) {
         main_cut_ = true;
     } else {
         std::size_t moves = 0;
         for (const ast::Element& e : game_.elements) moves += e.get().which() == 1;
         out_.main.plies.reserve(moves);
-        GameState start;
-        if (out_.kind == GameKind::gounki) {
-            start.g = out_.start;
-        } else {
-            start.stone = true;
-            start.s = out_.stone_start;
-        }
-        main_end_ = start;
+        main_end_ = GameState::of(out_.start);
         if (out_.kind == GameKind::gounki) {
             notation_ = forced_ != Notation::automatic ? forced_ : detect_notation(game_.elements);
             out_.notation = notation_;
         }
-        LineState st{start, 0, false};
+        LineState st{main_end_, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;
         apply_playok();
     }
@@ -399,7 +392,7 @@ void read_game_header(const ast::Game& game, const SourceMap& source, const std:
     }
     normalize_date_tag(out.tags);
     if (const std::string* g = out.tag("Game"))
-        if (const auto kind = parse_game_kind(*g)) out.kind = *kind;
+        if (const auto kind = parse_game_kind(*g)) out.set_kind(*kind);
     if (game.result.value != ast::Result::none) {
         out.result = std::string(result_text(game.result.value));
         out.result_written = true;

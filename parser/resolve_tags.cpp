@@ -122,7 +122,6 @@ bool Resolver::set_up_stones() {
     pair_first_ = first_mover(out_.kind);
     name_players_by_colour();
     stones::Rules rules = stones::Rules::defaults(out_.kind);
-    out_.stone_start = stones::StonePosition(rules); // until the tags say otherwise
     if (const std::string* size = out_.tag("Size"))
         if (auto e = stones::apply_size_tag(rules, *size)) {
             report(Severity::error, "bad-rules", tag_offset("Size"), *e + "; the moves are not replayed");
@@ -133,7 +132,7 @@ bool Resolver::set_up_stones() {
             report(Severity::error, "bad-rules", tag_offset("Rules"), *e + "; the moves are not replayed");
             return false;
         }
-    out_.stone_start = stones::StonePosition(rules);
+    out_.start = stones::StonePosition(rules);
     if (const std::string* position = out_.tag("Position")) {
         auto parsed = stones::StonePosition::from_text(trim(*position));
         if (auto* e = std::get_if<PositionError>(&parsed)) {
@@ -148,11 +147,11 @@ bool Resolver::set_up_stones() {
                        std::to_string(p.size()), " position with other rules than the Game, Size and Rules tags say"));
             return false;
         }
-        out_.stone_start = p;
+        out_.start = p;
         set_up_ = !(p == stones::StonePosition(rules));
     }
-    black_first_ = out_.stone_start.side_to_move() != pair_first_;
-    go_coordinates_ = detect_go_coordinates(out_.stone_start.size());
+    black_first_ = out_.start.as_stones().side_to_move() != pair_first_;
+    go_coordinates_ = detect_go_coordinates(out_.start.as_stones().size());
     return true;
 }
 
@@ -202,7 +201,7 @@ bool Resolver::set_up() {
             return false;
         }
         if (is_stone_game(*kind)) {
-            out_.kind = *kind;
+            out_.set_kind(*kind); // the kind's rules until the tags say otherwise
             return set_up_stones();
         }
     }
@@ -237,7 +236,7 @@ bool Resolver::set_up() {
         report(Severity::warning, "missing-setup", tag_offset("Position"),
                "a Position tag without SetUp \"1\"; the position is used");
     out_.start = std::get<Position>(parsed);
-    set_up_ = !(out_.start == initial_position());
+    set_up_ = !(out_.start.as_gounki() == initial_position());
     black_first_ = out_.start.side_to_move() == Color::black;
     return true;
 }

@@ -57,6 +57,16 @@ struct GameState {
     stones::StonePosition s;
     bool stone = false;
 
+    static GameState of(const AnyPosition& p) {
+        GameState st;
+        if (const stones::StonePosition* s = p.stones()) {
+            st.s = *s;
+            st.stone = true;
+        } else {
+            st.g = p.as_gounki();
+        }
+        return st;
+    }
     Color side_to_move() const { return stone ? s.side_to_move() : g.side_to_move(); }
     Outcome outcome() const { return stone ? s.outcome() : g.outcome(); }
     bool game_over() const { return outcome() != Outcome::none; }

@@ -176,7 +176,7 @@ bool past_h(const Line& line, bool deep) {
 // reads the game in Go style) or no point is past H (where both styles name the same points);
 // otherwise (only a variation goes past H) the game keeps gounki's points.
 StonePoints readable_points(const GameRecord& game, StonePoints points) {
-    if (points != StonePoints::go || !game.is_stone_game() || game.stone_start.size() != 19) return StonePoints::gounki;
+    if (points != StonePoints::go || !game.is_stone_game() || game.start.as_stones().size() != 19) return StonePoints::gounki;
     return past_h(game.main, false) || !past_h(game.main, true) ? StonePoints::go : StonePoints::gounki;
 }
 
@@ -199,15 +199,15 @@ std::string write_record(const GameRecord& game, Notation notation, StonePoints 
     tag("Result", game.result);
     const bool stone = game.is_stone_game();
     if (stone) { // the rules as tags, unless the record has its own (kept below, as written)
-        const stones::Rules& rules = game.stone_start.rules();
+        const stones::Rules& rules = game.start.as_stones().rules();
         if (!game.tag("Size") && rules.size != stones::Rules::defaults(game.kind).size) tag("Size", std::to_string(rules.size));
         if (const std::string r = stones::rules_tag_text(rules); !game.tag("Rules") && !r.empty()) tag("Rules", r);
     }
     const bool set_up =
-        stone ? !(game.stone_start == stones::StonePosition(game.stone_start.rules())) : !(game.start == Position::start());
+        stone ? !(game.start.as_stones() == stones::StonePosition(game.start.as_stones().rules())) : !(game.start == AnyPosition::start(game.kind));
     if (set_up) {
         tag("SetUp", "1");
-        tag("Position", stone ? game.stone_start.to_text() : game.start.to_text());
+        tag("Position", game.start.to_text());
     }
     static constexpr std::string_view fixed[] = {"Game",  "Event", "Site",   "Date",  "Round",
                                                  "White", "Black", "Result", "SetUp", "Position"};
@@ -221,10 +221,10 @@ std::string write_record(const GameRecord& game, Notation notation, StonePoints 
     out += '\n';
     Movetext mt(out);
     if (stone)
-        write_plies<StoneReplay>(mt, game.main, game.stone_start, 0, game.stone_start.side_to_move() != first_mover(game.kind),
+        write_plies<StoneReplay>(mt, game.main, game.start.as_stones(), 0, game.start.as_stones().side_to_move() != first_mover(game.kind),
                                  game.first_number, notation, points);
     else
-        write_plies<GounkiReplay>(mt, game.main, game.start, 0, game.start.side_to_move() == Color::black, game.first_number,
+        write_plies<GounkiReplay>(mt, game.main, game.start.as_gounki(), 0, game.start.side_to_move() == Color::black, game.first_number,
                                   notation);
     mt.token(game.result);
     out += "\n\n";

@@ -86,8 +86,8 @@ const analysis::PlyJudgement* judged_ply(const analysis::GameJudgement* judgemen
 }
 
 void gounki_plies(const parser::GameRecord& record, const analysis::GameJudgement* judgement, GameReport& r) {
-    if (!(record.start == Position::start())) r.start_position = record.start.to_text();
-    Position pos = record.start;
+    if (!(record.start == AnyPosition::start(GameKind::gounki))) r.start_position = record.start.to_text();
+    Position pos = record.start.as_gounki();
     for (std::size_t i = 0; i < record.main.plies.size(); ++i) {
         const Move m = record.main.plies[i].move;
         Ply ply;
@@ -117,7 +117,7 @@ void gounki_plies(const parser::GameRecord& record, const analysis::GameJudgemen
 std::string point_text(Move m) { return m && m.type() == MoveType::placement ? stones::point_name(m.point()) : std::string(); }
 
 void stone_plies(const parser::GameRecord& record, const analysis::GameJudgement* judgement, GameReport& r) {
-    stones::StonePosition pos = record.stone_start;
+    stones::StonePosition pos = record.start.as_stones();
     r.start_position = pos.to_text();
     for (std::size_t i = 0; i < record.main.plies.size(); ++i) {
         const Move m = record.main.plies[i].move;

@@ -178,7 +178,6 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
         CHECK(ga->tags == gb->tags);
         CHECK(ga->moves == gb->moves);
         CHECK(ga->start == gb->start);
-        CHECK(ga->stone_start == gb->stone_start);
         CHECK(ga->summary.kind == gb->summary.kind);
         CHECK(ga->summary.result == gb->summary.result);
     }

@@ -162,7 +162,7 @@ TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by positio
     // Positions after a capture: the captured count is part of the key.
     const auto stored4 = db.game(reports[3].game_id);
     REQUIRE(stored4);
-    stones::StonePosition nin(stored4->stone_start);
+    stones::StonePosition nin(stored4->start.as_stones());
     CHECK(nin.rules().endgame_capture == false);
     for (Move m : stored4->moves) nin.play(m, u);
     CHECK(nin.captured(Color::black) == 2);
@@ -188,7 +188,7 @@ TEST_CASE("Gomoku and Ninuki games are stored with their rules, found by positio
     const auto again = parser::read_records(written, "again");
     REQUIRE(again.size() == 1);
     CHECK(again[0].status == parser::GameStatus::valid);
-    CHECK(again[0].stone_start == g4->stone_start);
+    CHECK(again[0].start.as_stones() == g4->start.as_stones());
 
     // Deleting takes the game out of the index and the tree.
     CHECK(db.delete_game(reports[0].game_id));
@@ -347,7 +347,7 @@ TEST_CASE("one game comes back with its tags, start, moves, source and diagnosti
     g.source_line = 12;
     auto setup = game({}, "Cy", "Di", ResultCode::unknown);
     setup.start = std::get<Position>(Position::from_text("8/8/8/3r4/8/8/8/3R4 w"));
-    setup.moves = line_of({"d1-e2"}, *setup.start);
+    setup.moves = line_of({"d1-e2"}, setup.start->as_gounki());
     auto r = import(db, {g, setup});
 
     const auto s = db.game(r[0].game_id);
@@ -369,7 +369,7 @@ TEST_CASE("one game comes back with its tags, start, moves, source and diagnosti
     CHECK_FALSE(t->standard_start);
     CHECK(t->start == *setup.start);
     CHECK(contains(parser::write_record(game_record(*t)), "[Position \"8/8/8/3r4/8/8/8/3R4 w\"]"));
-    CHECK(db.search_position(*setup.start, {}, {}).total == 1);
+    CHECK(db.search_position(setup.start->as_gounki(), {}, {}).total == 1);
     CHECK_FALSE(db.game(999));
 }
 

@@ -62,8 +62,8 @@ Line random_line(std::mt19937& rng, stones::StonePosition pos, int plies, bool e
 GameRecord random_stone_game(std::mt19937& rng, const stones::Rules& rules, int number, bool extras) {
     GameRecord g;
     g.kind = rules.kind;
-    g.stone_start = stones::StonePosition(rules);
-    g.main = random_line(rng, g.stone_start, 20 + int(rng() % 100), extras);
+    g.start = stones::StonePosition(rules);
+    g.main = random_line(rng, g.start.as_stones(), 20 + int(rng() % 100), extras);
     const stones::StonePosition end = g.final_stone_position();
     static const char* open_results[] = {"*", "1-0", "0-1", "1/2-1/2"};
     g.result = end.game_over() ? std::string(outcome_text(end.outcome())) : open_results[rng() % 4];
@@ -119,7 +119,7 @@ TEST_CASE("SGF export: random games of each stone game read back as the same gam
             REQUIRE(back.size() == 1);
             const GameRecord& b = back[0];
             CHECK(b.kind == g.kind);
-            CHECK(b.stone_start == g.stone_start);
+            CHECK(b.start.as_stones() == g.start.as_stones());
             CHECK(b.result == g.result);
             for (const char* tag : {"Event", "Date", "Black", "White"}) CHECK(*b.tag(tag) == *g.tag(tag));
             same_line(g.main, b.main, true);
@@ -135,8 +135,8 @@ TEST_CASE("SGF export: set-up stones and White to move, several games in one fil
     const std::string text = write_sgf(g) + write_sgf(g);
     const auto back = read_sgf(text, "two.sgf");
     REQUIRE(back.size() == 2);
-    CHECK(back[1].stone_start == g.stone_start);
-    CHECK(back[1].stone_start.side_to_move() == Color::white);
+    CHECK(back[1].start.as_stones() == g.start.as_stones());
+    CHECK(back[1].start.as_stones().side_to_move() == Color::white);
     CHECK(*back[1].tag("OpeningRule") == "swap2");
     same_line(g.main, back[1].main, true);
     CHECK(back[1].line == 2);
@@ -152,7 +152,7 @@ TEST_CASE("PSQ export: random Gomoku games read back as the same games; other ga
         CAPTURE(text);
         const GameRecord b = read_psq(text, "x.psq");
         CHECK(b.status == GameStatus::valid);
-        CHECK(b.stone_start == g.stone_start);
+        CHECK(b.start.as_stones() == g.start.as_stones());
         CHECK(b.result == g.result);
         CHECK(*b.tag("Black") == *g.tag("Black"));
         CHECK(*b.tag("White") == *g.tag("White"));

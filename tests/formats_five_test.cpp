@@ -108,7 +108,7 @@ TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in c
         CHECK(g.status == GameStatus::valid);
         CHECK(g.kind == GameKind::gomoku);
         CHECK(tag_or(g, "Rules") == "standard");
-        CHECK(g.stone_start.size() == 15);
+        CHECK(g.start.as_stones().size() == 15);
         CHECK(g.result == "0-1"); // Black's five on row 8 each time
         CHECK(tag_or(g, "Result") == "0-1");
     }

@@ -49,10 +49,10 @@ std::vector<GameRecord> random_records(int count, unsigned seed) {
             Line prefix = random_line(rng, Position::start(), 4 + int(rng() % 12), notation_style(), 1);
             UndoRecord u;
             for (const Ply& p : prefix.plies)
-                if (!g.start.game_over()) g.start.do_move(p.move, u);
+                if (!g.start.game_over()) g.start.as_gounki().do_move(p.move, u);
             if (g.start.game_over()) g.start = Position::start();
         }
-        g.main = random_line(rng, g.start, rng() % 4 ? 1000 : int(rng() % 60), notation_style());
+        g.main = random_line(rng, g.start.as_gounki(), rng() % 4 ? 1000 : int(rng() % 60), notation_style());
         const Position end = g.final_position();
         g.result = !end.game_over() ? "*" : end.outcome() == Outcome::white_wins ? "1-0" : "0-1";
         games.push_back(std::move(g));
@@ -76,7 +76,7 @@ TEST_CASE("each notation's writer round-trips 2,000 random games, read back dete
     const std::vector<GameRecord> games = random_records(2000, 20261123);
     int deployments = 0, exits = 0, joins = 0;
     for (const GameRecord& g : games) {
-        Position pos = g.start;
+        Position pos = g.start.as_gounki();
         UndoRecord u;
         for (const Ply& p : g.main.plies) {
             deployments += p.move.type() == MoveType::deployment;

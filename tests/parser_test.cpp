@@ -119,7 +119,7 @@ TEST_CASE("a detached suffix binds to the move before it, and the variation repl
     CHECK(p.nags == std::vector<std::uint8_t>{6});
     REQUIRE(p.variations.size() == 1);
     REQUIRE(p.variations[0].plies.size() == 2);
-    Position before = g.start;
+    Position before = g.start.as_gounki();
     UndoRecord u;
     for (int i = 0; i < 4; ++i) before.do_move(g.main.plies[std::size_t(i)].move, u);
     CHECK(move_to_text(before, p.variations[0].plies[0].move) == "d3-e4");

@@ -166,7 +166,7 @@ TEST_CASE("the text diagram of a stone position puts x, o and . at their coordin
 TEST_CASE("a report game from a stone game's record and its judgement", "[report][stones]") {
     parser::GameRecord rec;
     rec.kind = GameKind::ninuki;
-    rec.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::ninuki));
+    rec.start = stones::StonePosition(stones::Rules::defaults(GameKind::ninuki));
     rec.tags = {{"Game", "Ninuki"}, {"White", "W"}, {"Black", "B"}, {"Size", "19"}, {"Round", "2"}};
     rec.result = "0-1";
     const std::vector<std::string> moves{"j10", "k10", "l10", "k11", "m10"};
@@ -196,7 +196,7 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     REQUIRE(g.other_tags.size() == 1);
     CHECK(g.other_tags[0].name == "Round");
     REQUIRE(g.plies.size() == moves.size());
-    stones::StonePosition pos = rec.stone_start;
+    stones::StonePosition pos = rec.start.as_stones();
     for (std::size_t i = 0; i < moves.size(); ++i) {
         CHECK(g.plies[i].move == moves[i]);
         CHECK(g.plies[i].side == (i % 2 == 0 ? Color::black : Color::white));

@@ -327,7 +327,7 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
         CHECK(r.status == parser::GameStatus::valid);
         CHECK(*r.tag("Annotator") == "gounki test");
         REQUIRE(r.main.plies.size() == m.games[k].plies.size());
-        Position pos = r.start;
+        Position pos = r.start.as_gounki();
         for (std::size_t i = 0; i < r.main.plies.size(); ++i) {
             const parser::Ply& p = r.main.plies[i];
             const Ply& want = m.games[k].plies[i];

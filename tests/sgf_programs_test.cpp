@@ -63,17 +63,17 @@ TEST_CASE("SGF: several moves in one node are plies in order, comments on the no
 TEST_CASE("SGF: an opening as AB/AW set-up stones; without PL, the stone counts say who moves", "[parser][sgf]") {
     const GameRecord g = one("(;GM[4]SZ[15]RU[Gomoku swap2]AB[hh][ji]AW[ih];W[gi];B[hg])");
     CHECK(g.status == GameStatus::valid);
-    CHECK(g.stone_start.at(P("h8")) == stones::Stone::black);
-    CHECK(g.stone_start.at(P("j7")) == stones::Stone::black);
-    CHECK(g.stone_start.at(P("i8")) == stones::Stone::white);
-    CHECK(g.stone_start.side_to_move() == Color::white);
+    CHECK(g.start.as_stones().at(P("h8")) == stones::Stone::black);
+    CHECK(g.start.as_stones().at(P("j7")) == stones::Stone::black);
+    CHECK(g.start.as_stones().at(P("i8")) == stones::Stone::white);
+    CHECK(g.start.as_stones().side_to_move() == Color::white);
     CHECK(names(g.main) == Names{"g7", "h9"});
     CHECK(tag_of(g, "OpeningRule") == "swap2");
     CHECK(tag_of(g, "Game") == "Gomoku");
     // As many stones of each colour: Black moves.
     const GameRecord even = one("(;GM[4]AB[hh]AW[ih];B[aa])");
     CHECK(even.status == GameStatus::valid);
-    CHECK(even.stone_start.side_to_move() == Color::black);
+    CHECK(even.start.as_stones().side_to_move() == Color::black);
 }
 
 TEST_CASE("SGF: RU and GN name the rule and the opening rule", "[parser][sgf]") {

@@ -67,7 +67,7 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     CHECK(tag_of(g, "White") == "White ] Player"); // the escaped bracket
     CHECK(tag_of(g, "Result") == "0-1"); // B+5
     CHECK(tag_of(g, "Size") == "15");
-    CHECK(g.stone_start == StonePosition(gomoku(15)));
+    CHECK(g.start.as_stones() == StonePosition(gomoku(15)));
     CHECK(g.main.comments == std::vector<std::string>{"A short game with a variation"});
     // hh ih hg ig hf if he ie hd: h8 i8 h9 i9 h10 i10 h11 i11 h12, Black's five on the h file.
     CHECK(names(g.main) == Names{"h8", "i8", "h9", "i9", "h10", "i10", "h11", "i11", "h12"});
@@ -95,7 +95,7 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     CHECK(g.line == 16);
     CHECK(g.kind == GameKind::ninuki);
     CHECK(tag_of(g, "Game") == "Ninuki");
-    CHECK(g.stone_start == StonePosition(ninuki(19)));
+    CHECK(g.start.as_stones() == StonePosition(ninuki(19)));
     // jj kk on 19x19: j10, k9.
     CHECK(names(g.main) == Names{"j10", "k9"});
     CHECK(g.result == "1-0"); // W+R: a resignation on an open board
@@ -203,9 +203,9 @@ TEST_CASE("SGF: Ninuki's forbidden double-three, and RU switching the rule off",
 
     const GameRecord free = one_sgf("(;GM[4]RU[Gomoku Ninuki, allow-double-three]" + moves);
     CHECK(free.kind == GameKind::ninuki);
-    CHECK_FALSE(free.stone_start.rules().no_double_three);
-    CHECK(free.stone_start.rules().endgame_capture);
-    CHECK(tag_of(free, "Rules") == rules_tag_text(free.stone_start.rules()));
+    CHECK_FALSE(free.start.as_stones().rules().no_double_three);
+    CHECK(free.start.as_stones().rules().endgame_capture);
+    CHECK(tag_of(free, "Rules") == rules_tag_text(free.start.as_stones().rules()));
     CHECK(free.status == GameStatus::valid);
     CHECK(free.main.plies.size() == 9);
     // In Gomoku there is no such rule.
@@ -259,12 +259,12 @@ TEST_CASE("SGF: results, moves after the end, other games", "[parser][sgf]") {
 TEST_CASE("SGF: set-up stones, first player, whitespace everywhere", "[parser][sgf]") {
     const GameRecord g = one_sgf(" \n ( ; GM [4]\r\n SZ[15] AB[hh][ii] AW [ih] PL[W]\n ; W\n[aa] C[one] [two] )\n");
     CHECK(g.status == GameStatus::valid);
-    CHECK(g.stone_start.at(P("h8")) == Stone::black);
-    CHECK(g.stone_start.at(P("i7")) == Stone::black);
-    CHECK(g.stone_start.at(P("i8")) == Stone::white);
-    CHECK(g.stone_start.side_to_move() == Color::white);
+    CHECK(g.start.as_stones().at(P("h8")) == Stone::black);
+    CHECK(g.start.as_stones().at(P("i7")) == Stone::black);
+    CHECK(g.start.as_stones().at(P("i8")) == Stone::white);
+    CHECK(g.start.as_stones().side_to_move() == Color::white);
     CHECK(tag_of(g, "SetUp") == "1");
-    CHECK(tag_of(g, "Position") == g.stone_start.to_text());
+    CHECK(tag_of(g, "Position") == g.start.as_stones().to_text());
     CHECK(names(g.main) == Names{"a15"});
     CHECK(g.main.plies[0].comments == std::vector<std::string>{"one", "two"});
     CHECK(g.line == 2);

@@ -243,7 +243,7 @@ TEST_CASE("Pente: records survive export as PGN and SGF", "[parser][export][pent
         REQUIRE(from_sgf.size() == 1);
         const parser::GameRecord& s = from_sgf[0];
         CHECK(s.kind == GameKind::pente);
-        CHECK(s.stone_start == g.stone_start);
+        CHECK(s.start.as_stones() == g.start.as_stones());
         CHECK(s.tag("Position") == nullptr); // White to move is Pente's start, no set-up
         REQUIRE(s.main.plies.size() == g.main.plies.size());
         for (std::size_t i = 0; i < g.main.plies.size(); ++i) CHECK(s.main.plies[i].move == g.main.plies[i].move);
@@ -293,7 +293,7 @@ parser::Line random_line(std::mt19937& rng, StonePosition pos, int plies, int lo
 parser::GameRecord pente_game(parser::Line main) {
     parser::GameRecord g;
     g.kind = GameKind::pente;
-    g.stone_start = StonePosition(pente_without_tournament_rule());
+    g.start = StonePosition(pente_without_tournament_rule());
     g.main = std::move(main);
     const StonePosition end = g.final_stone_position();
     g.result = end.game_over() ? std::string(outcome_text(end.outcome())) : "*";

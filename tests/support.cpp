@@ -502,7 +502,7 @@ void check_consistent(db::GameDatabase& db) {
         REQUIRE(g);
         REQUIRE(g->summary.ply_count == int(g->moves.size()));
         const std::vector<std::uint64_t> keys = GameDatabase::position_keys(
-            g->summary.kind == GameKind::gounki ? AnyPosition(g->start) : AnyPosition(g->stone_start), g->moves);
+            g->start, g->moves);
         std::vector<IndexEntry> found;
         db.index().lookup(keys.back(), found);
         const bool indexed = std::any_of(found.begin(), found.end(),

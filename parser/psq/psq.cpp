@@ -228,7 +228,7 @@ bool Builder::set_rules() {
                "group '" + p_.group + "': " + choice.error + "; the moves are not replayed");
         return false;
     }
-    out_.kind = choice.kind;
+    out_.set_kind(choice.kind);
     rules_ = stones::Rules::defaults(choice.kind);
     const std::string size = std::to_string(p_.width) + "x" + std::to_string(p_.height);
     if (p_.width != p_.height) {
@@ -325,7 +325,7 @@ void Builder::run() {
     stones::StonePosition pos(rules_);
     if (replayable) {
         out_.tags.front().second = std::string(game_kind_name(out_.kind));
-        out_.stone_start = pos;
+        out_.start = pos;
         whole = replay(pos) && whole;
     }
     finish(pos, replayable && whole);
@@ -341,8 +341,7 @@ void Builder::run() {
 
 void read_game(std::string_view text, const std::string& file, GameRecord& out) {
     out.clear();
-    out.kind = GameKind::gomoku;
-    out.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::gomoku));
+    out.set_kind(GameKind::gomoku);
     out.file = file;
     out.number = 1;
     out.line = 1;

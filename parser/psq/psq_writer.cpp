@@ -33,7 +33,7 @@ std::string psq_games_text() {
 // game's name.
 std::string rule_word(const GameRecord& game) {
     if (game.kind != GameKind::gomoku) return std::string(game_info(game.kind).id);
-    const std::string words = stones::rules_tag_text(game.stone_start.rules());
+    const std::string words = stones::rules_tag_text(game.start.as_stones().rules());
     return words.empty() ? "freestyle" : words;
 }
 
@@ -57,7 +57,7 @@ std::string group(const GameRecord& game) {
     }
     std::string g = rule;
     g[0] = char(g[0] & ~0x20);
-    return g + std::to_string(game.stone_start.size());
+    return g + std::to_string(game.start.as_stones().size());
 }
 
 } // namespace
@@ -65,7 +65,7 @@ std::string group(const GameRecord& game) {
 std::string psq_cannot_hold(const GameRecord& game) {
     if (!psq_game(game.kind))
         return "PSQ holds " + psq_games_text() + " games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
-    if (!(game.stone_start == stones::StonePosition(game.stone_start.rules())))
+    if (!(game.start.as_stones() == stones::StonePosition(game.start.as_stones().rules())))
         return "PSQ cannot hold a start position other than the empty board";
     if (game.result == "*" && rule_word(game) != "freestyle")
         return "PSQ names the rule (" + rule_word(game) + ") in the result line only, which a game without a result has not";
@@ -73,7 +73,7 @@ std::string psq_cannot_hold(const GameRecord& game) {
 }
 
 std::string write_psq(const GameRecord& game) {
-    const int size = game.stone_start.size();
+    const int size = game.start.as_stones().size();
     std::string out = "Piskvorky " + std::to_string(size) + "x" + std::to_string(size) + ", 11:11, 0\n";
     // The opening's stones with time 0, the others with 1 ms: gounki keeps no thinking times.
     const int opening = opening_stones(game);

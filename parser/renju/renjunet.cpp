@@ -119,8 +119,7 @@ private:
 
 // The rule's name from the rule table (the game's rule, else its tournament's); none: Renju.
 bool GameBuilder::choose_rules() {
-    out_.kind = GameKind::renju;
-    out_.stone_start = stones::StonePosition(stones::Rules::defaults(out_.kind));
+    out_.set_kind(GameKind::renju);
     std::string id = get(s_.game, "rule");
     if (id.empty() && tournament_) id = get(*tournament_, "rule");
     std::string rule_name;
@@ -136,11 +135,11 @@ bool GameBuilder::choose_rules() {
         if (names.rule.empty()) return fail("rule '" + rule_name + "' (id " + id + ") names no rule set gounki knows");
         const FiveRuleChoice choice = choose_five_rules(names.rule);
         if (!choice.error.empty()) return fail("rule '" + rule_name + "' (id " + id + "): " + choice.error);
-        out_.kind = choice.kind;
+        out_.set_kind(choice.kind);
         opening_rule_ = names.opening;
         stones::Rules r = stones::Rules::defaults(out_.kind);
         if (!choice.rules_tag.empty()) stones::apply_rules_tag(r, choice.rules_tag);
-        out_.stone_start = stones::StonePosition(r);
+        out_.start = stones::StonePosition(r);
     }
     return true;
 }
@@ -188,14 +187,14 @@ void GameBuilder::tags() {
     tag("Alt", get(s_.game, "alt"));
     tag("Swap", get(s_.game, "swap"));
     tag("Info", s_.info);
-    if (const std::string r = stones::rules_tag_text(out_.stone_start.rules()); !r.empty()) tag("Rules", r);
+    if (const std::string r = stones::rules_tag_text(out_.start.as_stones().rules()); !r.empty()) tag("Rules", r);
 }
 
 // The points of the move text, each with its line and column; stops at a word that is no point.
 std::vector<StoneLineMove> GameBuilder::read_moves(bool& whole) {
     std::vector<StoneLineMove> out;
     const std::string& t = s_.moves;
-    const int size = out_.stone_start.size();
+    const int size = out_.start.as_stones().size();
     int line = s_.move_line, column = s_.move_column;
     for (std::size_t i = 0; i < t.size();) {
         if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n') {
@@ -242,7 +241,7 @@ void GameBuilder::run() {
     tournament_ = row(tournaments, get(s_.game, "tournament"), "the tournament");
     const bool replayable = choose_rules();
     bool whole = replayable;
-    stones::StonePosition pos = out_.stone_start;
+    stones::StonePosition pos = out_.start.as_stones();
     if (replayable) {
         const std::vector<StoneLineMove> moves = read_moves(whole);
         whole = replay_stone_line(out_, moves, pos) && whole;

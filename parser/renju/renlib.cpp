@@ -176,8 +176,7 @@ void line_game(const RenLibReader::Tree& tree, std::size_t leaf, GameRecord& out
         m.byte = n.offset;
         m.comments = n.comments;
     }
-    out.kind = GameKind::renju;
-    out.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::renju));
+    out.set_kind(GameKind::renju);
     out.main.comments = tree.nodes[0].comments;
     out.tags.emplace_back("Game", "Renju");
     stones::StonePosition pos;
@@ -196,11 +195,10 @@ public:
     TreeGame(const RenLibReader::Tree& tree, GameRecord& out) : t_(tree), out_(out) {}
 
     void run() {
-        out_.kind = GameKind::renju;
-        out_.stone_start = stones::StonePosition(stones::Rules::defaults(GameKind::renju));
+        out_.set_kind(GameKind::renju);
         out_.main.comments = t_.nodes[0].comments;
         out_.tags.emplace_back("Game", "Renju");
-        stones::StonePosition pos = out_.stone_start;
+        stones::StonePosition pos = out_.start.as_stones();
         const std::vector<std::size_t> first = moves_below(0);
         bool whole = true;
         StoneLineMove end;

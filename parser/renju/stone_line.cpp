@@ -49,7 +49,7 @@ bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stone
 }
 
 bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos) {
-    pos = game.stone_start;
+    pos = game.start.as_stones();
     game.main.plies.reserve(game.main.plies.size() + moves.size());
     int ply = 0;
     for (const StoneLineMove& m : moves)

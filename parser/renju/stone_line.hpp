@@ -31,7 +31,7 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
 // false.
 bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply);
 
-// Plays `moves` from `game.stone_start` into `game.main`. An unreadable point, an occupied or
+// Plays `moves` from `game.start.as_stones()` into `game.main`. An unreadable point, an occupied or
 // forbidden point or a move after the end is an error there and the line stops (false: the game
 // is partial). `pos` ends as the position after the last move played.
 bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos);

@@ -187,7 +187,7 @@ bool Builder::set_up(const Node& root) {
     } else {
         kind = choice.kind;
     }
-    out_.kind = kind;
+    out_.set_kind(kind);
     rules_ = stones::Rules::defaults(kind);
     if (!choice.rules_tag.empty()) stones::apply_rules_tag(rules_, choice.rules_tag);
     tag("Game", std::string(game_kind_name(kind)));
@@ -259,7 +259,7 @@ bool Builder::set_up_start(const Node& root, Color first) {
         tag("SetUp", "1");
         tag("Position", start.to_text());
     }
-    out_.stone_start = start;
+    out_.start = start;
     white_first_ = start.side_to_move() != first;
     first_ = first;
     return true;
@@ -436,7 +436,7 @@ void Builder::run() {
         main_cut_ = true;
     } else {
         const Node& root = p_.trees.front().nodes.front();
-        if (set_up(root)) walk(0, 0, out_.main, out_.stone_start, 0, true, 0);
+        if (set_up(root)) walk(0, 0, out_.main, out_.start.as_stones(), 0, true, 0);
         else main_cut_ = true;
     }
     if (p_.fault) {
@@ -456,7 +456,7 @@ void Builder::run() {
 
 void sgf::read_game(std::string_view chunk, int line, int column, const std::string& file, int number, GameRecord& out) {
     out.clear();
-    out.kind = GameKind::gomoku;
+    out.set_kind(GameKind::gomoku);
     out.file = file;
     out.number = number;
     out.line = line;

@@ -95,7 +95,7 @@ private:
 
 // RU: the game and its rule words (read_five_rule_names reads them back), then the opening rule.
 std::string rule_text(const GameRecord& game) {
-    const stones::Rules& rules = game.stone_start.rules();
+    const stones::Rules& rules = game.start.as_stones().rules();
     std::string out = game.kind == GameKind::gomoku ? std::string() : std::string(game_kind_name(game.kind));
     const std::string words = stones::rules_tag_text(rules);
     if (!words.empty()) out += (out.empty() ? "" : " ") + words;
@@ -110,7 +110,7 @@ std::string date_text(std::string date) {
 }
 
 void root(std::string& out, const GameRecord& game) {
-    const stones::StonePosition& start = game.stone_start;
+    const stones::StonePosition& start = game.start.as_stones();
     out += "(;FF[4]GM[4]CA[UTF-8]";
     property(out, "SZ", std::to_string(start.size()));
     if (const std::string ru = rule_text(game); !ru.empty()) property(out, "RU", ru);
@@ -136,7 +136,7 @@ void root(std::string& out, const GameRecord& game) {
 std::string sgf_cannot_hold(const GameRecord& game) {
     if (!game.is_stone_game())
         return "SGF holds the stone games only; this is a " + std::string(game_kind_name(game.kind)) + " game";
-    const stones::StonePosition& start = game.stone_start;
+    const stones::StonePosition& start = game.start.as_stones();
     if (start.captured(Color::black) || start.captured(Color::white) || start.pending_five())
         return "its start position has captured stones or a pending five, which SGF cannot say";
     return {};
@@ -147,7 +147,7 @@ std::string write_sgf(const GameRecord& game) {
     root(out, game);
     Writer w(out);
     w.comments(game.main.comments);
-    w.plies(game.main, 0, game.stone_start, false);
+    w.plies(game.main, 0, game.start.as_stones(), false);
     out += ")\n";
     return out;
 }
