@@ -4,6 +4,7 @@
 #include <fstream>
 #include <filesystem>
 #include <cstring>
+#include <functional>
 #include <algorithm>
 #include <cerrno>
 #include <QJsonArray>
@@ -100,35 +101,64 @@ void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double
 
 } // namespace
 
-int run_import(const QCommandLineParser& p) {
-    const Command& self = *find_command("import");
-    if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE to import");
+namespace {
+
+// The options read into `request` (false: a usage error, said); files that cannot be opened are
+// taken out of it into `unreadable`, before the database is opened: an import of nothing readable
+// leaves no new empty database behind.
+bool read_import_request(const Command& self, const QCommandLineParser& p, pipeline::ImportRequest& request,
+                         std::vector<parser::Diagnostic>& unreadable) {
     bool ok = false;
     const int batch = p.value("batch").toInt(&ok);
-    if (!ok || batch < 1) return usage_error(self, "--batch takes a whole number from 1");
-    const bool json = p.isSet("json");
-    Notation notation = Notation::automatic;
-    if (!read_notation(self, p, true, notation)) return exit_usage;
-
-    pipeline::ImportRequest request;
-    if (!read_format(self, p, request.format)) return exit_usage;
-    std::vector<parser::Diagnostic> folder_errors;
-    request.files = input_files(p.positionalArguments(), request.format, folder_errors);
-    request.notation = notation;
+    if (!ok || batch < 1) return usage_error(self, "--batch takes a whole number from 1"), false;
+    if (!read_notation(self, p, true, request.notation)) return false;
+    if (!read_format(self, p, request.format)) return false;
+    request.files = input_files(p.positionalArguments(), request.format, unreadable);
     request.renlib_tree = p.isSet("as-tree");
     request.options.keep_duplicates = p.isSet("keep-duplicates");
     request.options.reject_broken = p.isSet("reject-broken");
     request.options.replace = p.isSet("replace");
     request.options.batch_games = std::size_t(batch);
-    // Files that cannot be opened are reported before the database is opened: an import of nothing
-    // readable leaves no new empty database behind.
     std::erase_if(request.files, [&](const std::string& file) {
         std::error_code ec;
         if (file == "-" || (std::ifstream(file, std::ios::binary) && !std::filesystem::is_directory(file, ec))) return false;
         const std::string why = std::filesystem::is_directory(file, ec) ? "it is a directory" : std::strerror(errno);
-        folder_errors.push_back(parser::file_diagnostic("io-error", file, "cannot read the file: " + why));
+        unreadable.push_back(parser::file_diagnostic("io-error", file, "cannot read the file: " + why));
         return true;
     });
+    return true;
+}
+
+// The import, carried on after a lost connection (PostgreSQL): the batch under way was rolled back
+// whole; the files are read again on a new connection and the games stored before it are skipped
+// as already imported. Not with --keep-duplicates (they would be stored twice) or standard input
+// (it cannot be read again). `lost` is called before each new try.
+pipeline::ImportResult import_carrying_on(std::unique_ptr<db::GameDatabase>& database, const QCommandLineParser& p,
+                                          const pipeline::ImportRequest& request, const pipeline::ImportEvents& events,
+                                          const std::function<void(const std::exception&)>& lost) {
+    const bool can_repeat =
+        !request.options.keep_duplicates && std::find(request.files.begin(), request.files.end(), "-") == request.files.end();
+    for (int tries = 1;; ++tries) {
+        try {
+            return pipeline::import_files(*database, request, events);
+        } catch (const std::exception& e) {
+            if (!connection_lost(e) || !can_repeat || tries == 3) throw;
+            lost(e);
+            database.reset();
+            database = connect_again("import", db_path(p), db::Access::read_write, 120);
+        }
+    }
+}
+
+} // namespace
+
+int run_import(const QCommandLineParser& p) {
+    const Command& self = *find_command("import");
+    if (p.positionalArguments().isEmpty()) return usage_error(self, "expected at least one FILE to import");
+    const bool json = p.isSet("json");
+    pipeline::ImportRequest request;
+    std::vector<parser::Diagnostic> folder_errors;
+    if (!read_import_request(self, p, request, folder_errors)) return exit_usage;
     if (request.files.empty()) {
         for (const parser::Diagnostic& d : folder_errors)
             json ? print_json_line(diagnostic_json(d)) : print_err(parser::format_diagnostic(d) + "\n");
@@ -168,31 +198,17 @@ int run_import(const QCommandLineParser& p) {
     events.progress = [&](std::int64_t games, std::uint64_t bytes) { progress.update(std::uint64_t(games), bytes); };
     bool io_errors = !folder_errors.empty();
     for (const parser::Diagnostic& d : folder_errors) events.diagnostic(d);
-    // A lost connection (PostgreSQL): the batch under way was rolled back whole; the files are read
-    // again on a new connection and the games stored before it are skipped as already imported. Not
-    // with --keep-duplicates (they would be stored twice) or standard input (it cannot be read again).
-    const bool can_repeat = !request.options.keep_duplicates && std::find(request.files.begin(), request.files.end(), "-") == request.files.end();
     try {
-        pipeline::ImportResult result;
-        for (int tries = 1;; ++tries) {
-            try {
-                result = pipeline::import_files(*database, request, events);
-                break;
-            } catch (const std::exception& e) {
-                if (!connection_lost(e) || !can_repeat || tries == 3) throw;
-                progress.clear();
-                print_err("gounki import: the connection to the database was lost (" + std::string(e.what()) +
-                          "); connecting again and reading the files again (the games already stored are skipped)\n");
-                said = std::max(said, reports);
-                reports = 0;
-                database.reset();
-                database = connect_again("import", db_path(p), db::Access::read_write, 120);
-            }
-        }
+        const pipeline::ImportResult result = import_carrying_on(database, p, request, events, [&](const std::exception& e) {
+            progress.clear();
+            print_err("gounki import: the connection to the database was lost (" + std::string(e.what()) +
+                      "); connecting again and reading the files again (the games already stored are skipped)\n");
+            said = std::max(said, reports);
+            reports = 0;
+        });
         io_errors = io_errors || result.io_errors;
         progress.update(std::uint64_t(result.stats.added), total_bytes, true);
         progress.clear();
-
         print_summary(p, result.stats, double(timer.nsecsElapsed()) / 1e9, io_errors);
     } catch (const std::exception& e) {
         progress.clear();

@@ -476,44 +476,30 @@ void PositionIndex::compact_all() {
     if (ids.size() > 1) merge(ids);
 }
 
-void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
-    Transaction tx(db_, TransactionKind::immediate);
-    // Another importer may have merged these runs meanwhile: merge only those still there.
-    std::vector<RunInfo> present;
-    std::int64_t total = 0;
-    for (const RunInfo& r : runs())
-        if (std::find(run_ids.begin(), run_ids.end(), r.id) != run_ids.end()) {
-            present.push_back(r);
-            total += r.entries;
-        }
-    if (present.size() < 2) return;
+namespace {
 
-    struct Source {
-        Statement blocks;
-        std::vector<IndexEntry> buf;
-        std::size_t pos = 0;
-        // The next entry into `e`; false when the run is done.
-        bool next(IndexEntry& e) {
-            while (pos == buf.size()) {
-                buf.clear();
-                pos = 0;
-                if (!blocks.step()) return false;
-                if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1),
-                                  [&](const IndexEntry& x) { buf.push_back(x); }))
-                    throw DbError(0, "the position index is damaged (a malformed block)");
-            }
-            e = buf[pos++];
-            return true;
+// One run's entries in key order, read block by block.
+struct RunSource {
+    Statement blocks;
+    std::vector<IndexEntry> buf;
+    std::size_t pos = 0;
+    // The next entry into `e`; false when the run is done.
+    bool next(IndexEntry& e) {
+        while (pos == buf.size()) {
+            buf.clear();
+            pos = 0;
+            if (!blocks.step()) return false;
+            if (!decode_block(std::uint64_t(blocks.get_int64(0)), blocks.get_blob(1), [&](const IndexEntry& x) { buf.push_back(x); }))
+                throw DbError(0, "the position index is damaged (a malformed block)");
         }
-    };
-    std::vector<Source> sources;
-    sources.reserve(present.size());
-    for (const RunInfo& r : present) {
-        sources.push_back(Source{
-            Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
-        sources.back().blocks.bind(1, r.id);
+        e = buf[pos++];
+        return true;
     }
-    // A binary min-heap of the sources' next entries; the top is replaced in place as it is used.
+};
+
+// The sources' entries into `w` in key order: a binary min-heap of their next entries whose top is
+// replaced in place as it is used (one sift per entry, where a priority queue pops and pushes).
+void merge_sources(std::vector<RunSource>& sources, RunWriter& w) {
     struct Head {
         IndexEntry e;
         std::size_t source;
@@ -537,8 +523,6 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         heap[i] = h;
     };
     for (std::size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
-
-    RunWriter w(db_, insert_run_, insert_block_, total);
     while (!heap.empty()) {
         w.add(heap[0].e);
         if (!sources[heap[0].source].next(heap[0].e)) {
@@ -548,6 +532,31 @@ void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
         }
         sift_down(0);
     }
+}
+
+} // namespace
+
+void PositionIndex::merge(std::span<const std::int64_t> run_ids) {
+    Transaction tx(db_, TransactionKind::immediate);
+    // Another importer may have merged these runs meanwhile: merge only those still there.
+    std::vector<RunInfo> present;
+    std::int64_t total = 0;
+    for (const RunInfo& r : runs())
+        if (std::find(run_ids.begin(), run_ids.end(), r.id) != run_ids.end()) {
+            present.push_back(r);
+            total += r.entries;
+        }
+    if (present.size() < 2) return;
+
+    std::vector<RunSource> sources;
+    sources.reserve(present.size());
+    for (const RunInfo& r : present) {
+        sources.push_back(RunSource{
+            Statement(db_, "SELECT first_key, data FROM position_blocks WHERE run_id = ?1 ORDER BY last_key, seq"), {}, 0});
+        sources.back().blocks.bind(1, r.id);
+    }
+    RunWriter w(db_, insert_run_, insert_block_, total);
+    merge_sources(sources, w);
     sources.clear(); // finalises their statements before the merged run is written
     const std::int64_t merged = w.finish(update_bloom_);
     Statement drop(db_, "DELETE FROM position_runs WHERE id = ?1");

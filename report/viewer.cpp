@@ -183,6 +183,8 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1800px}
     return css;
 }
 
+// The viewer's JavaScript as one text (its length is the script's, not a C++ function's): kept in
+// one piece so that it reads, and is tested, as the script the page runs.
 std::string viewer_script() {
     static constexpr std::string_view script = R"js(
 (function () {

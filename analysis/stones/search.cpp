@@ -248,6 +248,8 @@ Score StoneSearcher::evaluate(const PlyData& pd) const {
     return std::clamp(e, -score_heuristic_max, score_heuristic_max);
 }
 
+// One function on purpose, as Searcher::negamax (gounki/search.cpp): the node's steps (table probe,
+// threats and forced replies, move loop, table store) share many locals on the hot path.
 Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool pv_node) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return 0;
