@@ -29,17 +29,6 @@ GameRecord one(const std::string& text) {
     return games.front();
 }
 
-const Diagnostic* find_code(const GameRecord& g, const std::string& code) {
-    for (const Diagnostic& d : g.diagnostics)
-        if (d.code == code) return &d;
-    return nullptr;
-}
-
-std::string tag_of(const GameRecord& g, const char* name) {
-    const std::string* v = g.tag(name);
-    return v ? *v : "<none>";
-}
-
 } // namespace
 
 TEST_CASE("SGF: several moves in one node are plies in order, comments on the node's last one", "[parser][sgf]") {

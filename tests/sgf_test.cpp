@@ -36,17 +36,6 @@ GameRecord one_sgf(const std::string& text) {
     return games.front();
 }
 
-const Diagnostic* find_code(const GameRecord& g, const std::string& code) {
-    for (const Diagnostic& d : g.diagnostics)
-        if (d.code == code) return &d;
-    return nullptr;
-}
-
-std::string tag_of(const GameRecord& g, const char* name) {
-    const std::string* v = g.tag(name);
-    return v ? *v : "<none>";
-}
-
 } // namespace
 
 TEST_CASE("SGF: a collection with variations and comments, read game by game", "[parser][sgf]") {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <random>
 #include <set>
@@ -21,6 +22,7 @@
 #include "db/game_db.hpp"
 #include "db/import.hpp"
 #include "report/report_model.hpp"
+#include "parser/formats.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::test {
@@ -122,6 +124,23 @@ void check_text_never_crashes(const std::string& good, const std::string& alphab
 
 // Text files of the test data.
 inline const std::filesystem::path records_dir = std::filesystem::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "records";
+
+// ---------------------------------------------------------------------------------------------
+// Records read (support_records.cpp)
+
+// The first diagnostic of the game with `code`, or nullptr.
+const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_view code);
+// The value of the game's tag `name`, or "<none>".
+std::string tag_of(const parser::GameRecord& g, const char* name);
+// What a golden .expected file holds: per game its status, size and result (and every tag, with
+// `tags`), per diagnostic its place, severity and code; file diagnostics as they come.
+std::string describe_games(parser::GameSource& reader, bool tags);
+// The text without its lines that start with '#' (a golden file's comments).
+std::string without_comment_lines(const std::string& text);
+// Each file of `dir` with one of the `extensions`, in a section of its own: describe(file) must be
+// the text of the file beside it with the extension `.expected`. Returns how many were checked.
+int check_golden_files(const std::filesystem::path& dir, std::initializer_list<std::string_view> extensions,
+                       const std::function<std::string(const std::filesystem::path&)>& describe);
 
 // ---------------------------------------------------------------------------------------------
 // Gounki positions and moves (a bad text in a test fails the test, naming the text)

@@ -1,0 +1,66 @@
+// Test helpers for records read: golden files, diagnostics and tags (declared in support.hpp).
+#include <algorithm>
+#include <sstream>
+
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+namespace gounki::test {
+
+const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_view code) {
+    for (const parser::Diagnostic& d : g.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+std::string tag_of(const parser::GameRecord& g, const char* name) {
+    const std::string* v = g.tag(name);
+    return v ? *v : "<none>";
+}
+
+std::string describe_games(parser::GameSource& reader, bool tags) {
+    std::ostringstream out;
+    auto diag = [&](const parser::Diagnostic& d, const char* prefix) {
+        out << prefix << d.line << ':' << d.column << ' ' << parser::severity_name(d.severity) << ' ' << d.code << '\n';
+    };
+    parser::GameRecord g;
+    while (reader.next(g)) {
+        for (const parser::Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+        out << "game " << g.number << " line " << g.line << ": " << parser::status_name(g.status) << ", " << g.main.plies.size()
+            << " plies, result " << g.result << '\n';
+        if (tags) {
+            out << "  tags:";
+            for (const auto& [name, value] : g.tags) out << ' ' << name << '=' << value;
+            out << '\n';
+        }
+        for (const parser::Diagnostic& d : g.diagnostics) diag(d, "  ");
+    }
+    for (const parser::Diagnostic& d : reader.take_file_diagnostics()) diag(d, "file ");
+    return out.str();
+}
+
+std::string without_comment_lines(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.empty() || line[0] != '#') out += line + '\n';
+    return out;
+}
+
+int check_golden_files(const std::filesystem::path& dir, std::initializer_list<std::string_view> extensions,
+                       const std::function<std::string(const std::filesystem::path&)>& describe) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string ext = entry.path().extension().string();
+        if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) continue;
+        const std::filesystem::path expected = std::filesystem::path(entry.path()).replace_extension(".expected");
+        DYNAMIC_SECTION(entry.path().filename().string()) {
+            REQUIRE(std::filesystem::exists(expected));
+            CHECK(describe(entry.path()) == without_comment_lines(slurp(expected)));
+        }
+        ++files;
+    }
+    return files;
+}
+
+} // namespace gounki::test
