@@ -54,9 +54,9 @@ int run_tree(const QCommandLineParser& p) {
         std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
                       pct(m.white_wins, m.games), pct(m.black_wins, m.games), pct(m.draws, m.games));
         const db::GameSummary& g = m.latest;
-        out += line + std::string("#") + std::to_string(g.id) + " " + (g.white.empty() ? "?" : g.white) + " - " +
-            (g.black.empty() ? "?" : g.black) + " " + (g.date.empty() ? "?" : g.date) + " " +
-            std::string(db::result_text(g.result)) + "\n";
+        // The latest game as the lists name it: its first player first, its result in its own convention.
+        out += line + std::string("#") + std::to_string(g.id) + " " + players_shown(g) + " " + (g.date.empty() ? "?" : g.date) +
+            " " + result_shown(g) + "\n";
     }
     print_out(out);
     return exit_ok;
