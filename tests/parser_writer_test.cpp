@@ -450,8 +450,8 @@ TEST_CASE("a second mover's move after a comment or a variation carries its numb
     };
     const Case cases[] = {
         // Gounki: White first.
-        {"[Game \"Gounki\"]", "1. c2-d3 {Calm.} f7-e6 2. b2-c2 (2. d3-e4 g7-g6 {Sharp.} 3. e4-f5) e7-e6 3. d2-c2 $14 c7-c6 *",
-         "1. c2-d3 {Calm.} 1... f7-e6 2. b2-c2 (2. d3-e4 g7-g6 {Sharp.} 3. e4-f5) 2... e7-e6 3. d2-c2 $14 c7-c6 *"},
+        {"[Game \"Gounki\"]", "1. c2-d3 {Calm.} f7-e6 2. b2-c2 (2. d3-e4 g7-g6 {Sharp.} 3. e4-f5) e7-e6+ 3. d2-c2+ $14 c7-c6 *",
+         "1. c2-d3 {Calm.} 1... f7-e6 2. b2-c2 (2. d3-e4 g7-g6 {Sharp.} 3. e4-f5) 2... e7-e6+ 3. d2-c2+ $14 c7-c6 *"},
         // Gomoku: Black first, "1. h8 i9" is Black's h8 and White's i9.
         {"[Game \"Gomoku\"]", "1. h8 {Centre.} i9 2. h9 (2. j10 k11 {Far.} 3. a1) h10 $14 3. h11 ; Late.\n h12 *",
          "1. h8 {Centre.} 1... i9 2. h9 (2. j10 k11 {Far.} 3. a1) 2... h10 $14 3. h11 {Late.} 3... h12 *"},

@@ -1271,7 +1271,10 @@ TEST_CASE("the annotated record keeps the record's comments, NAGs and nested var
         INFO(gpn);
         const std::vector<parser::GameRecord> back = parser::read_records(gpn);
         REQUIRE(back.size() == 1);
-        for (const parser::Diagnostic& d : back[0].diagnostics) FAIL_CHECK(parser::format_diagnostic(d));
+        // (The Pente game's moves are any legal ones: its first stone off the centre is a warning.)
+        for (const parser::Diagnostic& d : back[0].diagnostics)
+            if (d.code != "tournament-rule") FAIL_CHECK(parser::format_diagnostic(d));
+        CHECK(back[0].status == parser::GameStatus::valid);
         const parser::Line& main = back[0].main;
         // The same main line, the record's comment before it.
         REQUIRE(main.plies.size() == rec.main.plies.size());
