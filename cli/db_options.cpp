@@ -372,11 +372,13 @@ std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply
         std::snprintf(line, sizeof line, "%8lld  ", static_cast<long long>(g.id));
         out += line;
         if (kinds) out += cell(std::string(game_kind_name(g.kind)), 6) + "  ";
-        // A cut name keeps its colour: the name is cut, not the " (W)" after it.
+        // A long name is cut, not the " (W)" after it.
         auto player = [&](int column) {
-            if (!players.neutral) return cell(players.name(g, column), width);
-            const std::string full = players.name(g, column);
-            return cell(full.substr(0, full.size() - 4), width - 4) + full.substr(full.size() - 4);
+            std::string full = players.name(g, column);
+            if (!players.neutral) return cell(full, width);
+            std::string name = cell(full.substr(0, full.size() - 4), width - 4);
+            name.erase(name.find_last_not_of(' ') + 1);
+            return cell(name + full.substr(full.size() - 4), width);
         };
         out += player(0) + "  " + player(1) + "  " + cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(result_shown(g), 7);
         std::snprintf(line, sizeof line, "  %5d", g.ply_count);

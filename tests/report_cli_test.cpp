@@ -467,6 +467,7 @@ TEST_CASE("lists that mix games name each game's first player first, under neutr
     INFO(r.out);
     CHECK(words(line_with(r.out, "Id")) == std::vector<std::string>{"Id", "Game", "First", "Second", "Date", "Result", "Plies", "Event"});
     CHECK(words(line_with(r.out, "Ann")) == std::vector<std::string>{"1", "Gounki", "Ann", "(W)", "Bob", "(B)", "?", "1-0", "5", "Mix"});
+    CHECK(contains(r.out, "  Ann (W)                   Bob (B)                   ?  "));
     CHECK(words(line_with(r.out, "Bea")) == std::vector<std::string>{"2", "Gomoku", "Bea", "(B)", "Wim", "(W)", "?", "B+", "9", "Mix"});
     CHECK(words(line_with(r.out, "Pia")) == std::vector<std::string>{"3", "Pente", "Pia", "(W)", "Cal", "(B)", "?", "*", "3", "Mix"});
     CHECK(!contains(r.out, "White"));
@@ -538,7 +539,7 @@ TEST_CASE("a judged game's annotated record keeps the players' variations, comme
     const std::string db = dir.file("games.db"), record = dir.file("game.gpn");
     const std::string movetext =
         "{Before the game.} 1. c2-d3 {A quiet start.} 1... f7-e6 2. g2-f3 $1 (2. b2-c2 {Slower.} 2... b7-a6 "
-        "(2... g7-g6 $6 {Or this.}) 3. c2-b3) 2... b7-a6 3. b2-c2 *";
+        "(2... g7-g6 $6 {Or this.}) 3. c2-c3) 2... b7-a6 3. b2-c2 *";
     write_text(record, "[Game \"Gounki\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n" + movetext + "\n");
     REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, record}).status == 0);
     REQUIRE(run_gounki_args({"analyze", "--quiet", "--db", db, "1", "--nodes", "200"}).status == 0);
