@@ -53,7 +53,7 @@ std::string format_score(const ScoreView& score) {
     return s;
 }
 
-std::string engine_line_comment(const std::string& annotator) { return "Engine's best line (" + annotator + ")"; }
+std::string engine_line_comment() { return "Engine's best line"; }
 
 std::string judgement_comment(const Judgement& j) {
     std::string out = "(";

@@ -25,9 +25,9 @@ std::string format_score(const ScoreView& score);
 // "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
 // "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
 std::string judgement_comment(const Judgement& j);
-// "Engine's best line (gounki 0.1.0 (depth 10))": the comment that opens the engine's best line in
-// an annotated record, telling it from the record's own variations beside it.
-std::string engine_line_comment(const std::string& annotator);
+// "Engine's best line": the comment that opens the engine's best line in an annotated record,
+// telling it from the record's own variations beside it (the Annotator tag names the engine).
+std::string engine_line_comment();
 
 // The suffix of docs/rules.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
 // win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and

@@ -65,7 +65,7 @@ std::vector<parser::Line> record_lines(const std::vector<Variation>& variations,
 // What the engine adds to a ply already holding the record's own NAGs, comments and variations:
 // its mark (unless the record has it already), its comment, and its best line as a variation of
 // its own, after the record's, opened by a comment that names it the engine's.
-void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, const std::string& annotator, const GpnOptions& o) {
+void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, const GpnOptions& o) {
     const Judgement& j = *p.judgement;
     if (const int nag = verdict_nag(j.verdict); nag && std::find(ply.nags.begin(), ply.nags.end(), nag) == ply.nags.end())
         ply.nags.push_back(std::uint8_t(nag));
@@ -75,14 +75,13 @@ void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, co
     if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
         parser::Line v = line_of(before, best);
         if (!v.plies.empty()) {
-            v.comments.push_back(engine_line_comment(annotator));
+            v.comments.push_back(engine_line_comment());
             ply.variations.push_back(std::move(v));
         }
     }
 }
 
-void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const std::string& annotator,
-               const GpnOptions& o) {
+void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const GpnOptions& o) {
     for (const Ply& p : g.plies) {
         const Move move = read_move(replay, p.move);
         if (!move) {
@@ -96,7 +95,7 @@ void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay,
         for (int n : p.nags) ply.nags.push_back(std::uint8_t(n));
         ply.comments = p.comments;
         ply.variations = record_lines(p.variations, replay);
-        if (p.judgement) add_judgement(ply, p, replay, annotator, o);
+        if (p.judgement) add_judgement(ply, p, replay, o);
         rec.main.plies.push_back(std::move(ply));
         replay.play(move);
     }
@@ -120,7 +119,7 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
     const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
     rec.set_start(start);
     rec.main.comments = g.comments;
-    add_plies(rec, g, start, annotator.empty() ? "gounki" : annotator, o);
+    add_plies(rec, g, start, o);
     // A broken game says so where it broke: after its last move when partial, before its moves
     // when invalid (its Status tag comes with the other tags).
     if (const std::string note = broken_note(g); !note.empty()) {
