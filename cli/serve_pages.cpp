@@ -48,7 +48,7 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}th a{color:inheri
 iframe{width:100%;height:75vh;border:1px solid #ccc;background:#fff}.moves a{margin-right:.4em}
 )";
 
-// The players' columns as player_columns names them (serve.hpp): the colours when every game has
+// The players' columns as player_columns names them (cli/db_options.hpp): the colours when every game has
 // the same first player, else "First" and "Second" with the colour per row.
 std::string games_table_html(const std::vector<db::GameSummary>& games, bool with_ply) {
     const PlayerColumns players = player_columns(games);

@@ -56,7 +56,8 @@ std::vector<parser::Line> record_lines(const std::vector<Variation>& variations,
             line.plies.push_back(std::move(ply));
             pos.play(m);
         }
-        // A line with no move is nothing to be an alternative with: its comments go with the move's.
+        // A line none of whose moves replays is left out: a variation needs a move (the reader never
+        // gives such a line: it holds the record's legal variations only).
         if (!line.plies.empty()) out.push_back(std::move(line));
     }
     return out;
