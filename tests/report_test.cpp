@@ -1309,5 +1309,14 @@ TEST_CASE("the annotated record keeps the record's comments, NAGs and nested var
         }
         // Written again, the annotated record reads back as itself (nothing added a second time).
         CHECK(parser::write_record(back[0]) == gpn);
+        // The move lists number the second mover's move after the record's comment (ply 0), and
+        // inside the variation after the variation nested in it, as the record does.
+        const std::string md = render_markdown(m), html = render_html(m);
+        CHECK(count_of(md, "_{A quiet start.}_ 1... ") == 1);
+        CHECK(count_of(html, "<span class=\"no\">1...</span>") == 1);
+        CHECK(count_of(html, "<span class=\"no\">2...</span>") == 0); // ply 2 has NAGs only
+        CHECK(count_of(md, "_{Deeper still.}_) 3... ") == 1);
+        CHECK(count_of(html, ")</span>\n3... <span class=\"vmove\"") == 1);
+        CHECK(count_of(gpn, "1... " + g.plies[1].move) == 1);
     }
 }
