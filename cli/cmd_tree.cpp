@@ -46,17 +46,21 @@ int run_tree(const QCommandLineParser& p) {
     }
     std::string out =
         position_text + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
-    if (!tree.moves.empty()) out += "Move              Games   White   Black    Draw  Latest\n";
+    // The first player's share first, as the lists name the players (Black's in Gomoku, Ninuki, Renju).
+    const bool black_first = first_mover(pos.kind()) == Color::black;
+    if (!tree.moves.empty())
+        out += black_first ? "Move              Games   Black   White    Draw  Latest\n" : "Move              Games   White   Black    Draw  Latest\n";
     for (const db::TreeMove& m : tree.moves) {
         char line[160];
         std::string move = pos.move_text(m.move);
         move.resize(std::max<std::size_t>(move.size(), 14), ' ');
         std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
-                      pct(m.white_wins, m.games), pct(m.black_wins, m.games), pct(m.draws, m.games));
+                      pct(black_first ? m.black_wins : m.white_wins, m.games), pct(black_first ? m.white_wins : m.black_wins, m.games),
+                      pct(m.draws, m.games));
         const db::GameSummary& g = m.latest;
-        out += line + std::string("#") + std::to_string(g.id) + " " + (g.white.empty() ? "?" : g.white) + " - " +
-            (g.black.empty() ? "?" : g.black) + " " + (g.date.empty() ? "?" : g.date) + " " +
-            std::string(db::result_text(g.result)) + "\n";
+        // The latest game as the lists name it: its first player first, its result in its own convention.
+        out += line + std::string("#") + std::to_string(g.id) + " " + players_shown(g) + " " + (g.date.empty() ? "?" : g.date) +
+            " " + result_shown(g) + "\n";
     }
     print_out(out);
     return exit_ok;

@@ -251,6 +251,8 @@ QJsonObject summary_json(const db::GameSummary& g) {
     o["date"] = QString::fromStdString(g.date);
     o["round"] = QString::fromStdString(g.round);
     o["result"] = QString::fromStdString(std::string(db::result_text(g.result)));
+    o["result_shown"] = QString::fromStdString(result_shown(g));
+    o["first_player"] = first_mover(g.kind) == Color::white ? "white" : "black";
     o["plies"] = g.ply_count;
     o["status"] = QString::fromStdString(std::string(db::status_name(g.status)));
     if (g.ply >= 0) o["ply"] = g.ply;
@@ -316,24 +318,69 @@ std::string cell(const std::string& text, std::size_t width) {
 
 } // namespace
 
+std::string PlayerColumns::heading(int column) const {
+    if (neutral) return column == 0 ? "First" : "Second";
+    return (column == 0) == (first == Color::white) ? "White" : "Black";
+}
+
+std::string PlayerColumns::name(const db::GameSummary& g, int column) const {
+    const Color game_first = neutral ? first_mover(g.kind) : first;
+    const Color c = column == 0 ? game_first : ~game_first;
+    const std::string& n = c == Color::white ? g.white : g.black;
+    return (n.empty() ? "?" : n) + (neutral ? (c == Color::white ? " (W)" : " (B)") : "");
+}
+
+PlayerColumns player_columns(const std::vector<db::GameSummary>& games) {
+    PlayerColumns out;
+    if (games.empty()) return out;
+    out.first = first_mover(games.front().kind);
+    out.neutral = std::any_of(games.begin(), games.end(), [&](const db::GameSummary& g) { return first_mover(g.kind) != out.first; });
+    return out;
+}
+
+std::string result_shown(const db::GameSummary& g) {
+    if (!is_stone_game(g.kind)) return std::string(db::result_text(g.result));
+    switch (g.result) {
+    case db::ResultCode::white_wins: return "W+";
+    case db::ResultCode::black_wins: return "B+";
+    case db::ResultCode::draw: return "Draw";
+    default: return std::string(db::result_text(g.result));
+    }
+}
+
+std::string players_shown(const db::GameSummary& g) {
+    const PlayerColumns own{false, first_mover(g.kind)};
+    return own.name(g, 0) + " - " + own.name(g, 1);
+}
+
 std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply) {
     std::string out;
     char line[64];
     // A Game column when the list holds stone games (a Gounki-only list reads as it always did).
     const bool kinds =
         std::any_of(games.begin(), games.end(), [](const db::GameSummary& g) { return g.kind != GameKind::gounki; });
+    const PlayerColumns players = player_columns(games);
+    const std::size_t width = players.neutral ? 24 : 20; // room for " (W)"
     std::snprintf(line, sizeof line, "%8s  ", "Id");
     out += line;
     if (kinds) out += cell("Game", 6) + "  ";
-    out += cell("White", 20) + "  " + cell("Black", 20) + "  " + cell("Date", 10) + "  " + cell("Result", 7) + "  Plies";
+    out += cell(players.heading(0), width) + "  " + cell(players.heading(1), width) + "  " + cell("Date", 10) + "  " +
+        cell("Result", 7) + "  Plies";
     if (with_ply) out += "   Ply";
     out += "  Event\n";
     for (const db::GameSummary& g : games) {
         std::snprintf(line, sizeof line, "%8lld  ", static_cast<long long>(g.id));
         out += line;
         if (kinds) out += cell(std::string(game_kind_name(g.kind)), 6) + "  ";
-        out += cell(g.white.empty() ? "?" : g.white, 20) + "  " + cell(g.black.empty() ? "?" : g.black, 20) + "  " +
-            cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(std::string(db::result_text(g.result)), 7);
+        // A long name is cut, not the " (W)" after it.
+        auto player = [&](int column) {
+            std::string full = players.name(g, column);
+            if (!players.neutral) return cell(full, width);
+            std::string name = cell(full.substr(0, full.size() - 4), width - 4);
+            name.erase(name.find_last_not_of(' ') + 1);
+            return cell(name + full.substr(full.size() - 4), width);
+        };
+        out += player(0) + "  " + player(1) + "  " + cell(g.date.empty() ? "?" : g.date, 10) + "  " + cell(result_shown(g), 7);
         std::snprintf(line, sizeof line, "  %5d", g.ply_count);
         out += line;
         if (with_ply) {

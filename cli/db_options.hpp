@@ -85,7 +85,26 @@ QJsonObject summary_json(const db::GameSummary& g);
 QJsonObject filter_json(const db::GameFilter& f);
 // Where an import's time went, in seconds (db::ImportStats), for `import --json` and `dbbench`.
 QJsonObject import_phases_json(const db::ImportStats& s);
-// A table of games: id, white, black, date, result, plies (and the matching ply when `with_ply`).
+// How a list of games names its players. Each game names its first player (the one who moves
+// first: White in Gounki and Pente, Black in Gomoku, Ninuki and Renju) first, and gives its result
+// in its own convention: `1-0`, `0-1`, `1/2-1/2` in Gounki, `B+`, `W+`, `Draw` in the stone games.
+// A list whose games all have the same first player heads its columns with the colours ("White",
+// "Black" or "Black", "White"); a list that mixes them heads them "First" and "Second" and writes
+// the colour after each name ("Ann (W)"), so that no Black stands under a "White" heading.
+struct PlayerColumns {
+    bool neutral = false; // "First", "Second", with the colour per row
+    Color first = Color::white; // when not neutral: the colour of the first column
+    std::string heading(int column) const; // 0 first, 1 second
+    // The name of the player in `column` of game `g` ("?" when unknown), with "(W)"/"(B)" when neutral.
+    std::string name(const db::GameSummary& g, int column) const;
+};
+PlayerColumns player_columns(const std::vector<db::GameSummary>& games);
+// "B+", "W+", "Draw" for a stone game, "1-0", "0-1", "1/2-1/2" for Gounki, "*" when unfinished.
+std::string result_shown(const db::GameSummary& g);
+// "Ann - Bob": the first player first ("?" for an unknown name).
+std::string players_shown(const db::GameSummary& g);
+// A table of games: id, (the game when the list holds stone games), the two players as
+// player_columns names them, date, result (result_shown), plies (and the matching ply when `with_ply`).
 std::string games_table(const std::vector<db::GameSummary>& games, bool with_ply);
 // "showing 1-50 of 1234; --offset 50 for more" and the like, or empty when all are shown.
 std::string paging_note(std::int64_t shown, std::int64_t total, const db::Paging& paging);

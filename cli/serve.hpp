@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/db_options.hpp"
 #include "core/any_position.hpp"
 #include "db/game_db.hpp"
 
@@ -188,13 +189,6 @@ std::string read_keyset_values(const Request& r, db::GameFilter& filter, Keyset&
 std::string read_position_values(const Request& r, AnyPosition& pos, bool& given);
 // A whole game id from the path ("12"), or 0.
 std::int64_t path_id(const QString& text);
-// The stone games' convention (Black moves first): their tables name Black first and write results
-// B+, W+ or Draw; Gounki's name White first and write 1-0, 0-1, 1/2-1/2.
-// Whether a table of these games names Black first: every one of them a stone game.
-bool black_first(const std::vector<db::GameSummary>& games);
-std::string result_shown(const db::GameSummary& g);
-// "White - Black", or "Black - White" in a stone game ("?" for an unknown name).
-std::string players_shown(const db::GameSummary& g);
 // Text made safe inside HTML.
 std::string escape(const std::string& text);
 // A query value for a link (percent-encoded).

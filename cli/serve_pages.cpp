@@ -33,25 +33,6 @@ std::string escape(const std::string& text) {
     return out;
 }
 
-bool black_first(const std::vector<db::GameSummary>& games) {
-    return !games.empty() && std::all_of(games.begin(), games.end(), [](const db::GameSummary& g) { return is_stone_game(g.kind); });
-}
-
-std::string result_shown(const db::GameSummary& g) {
-    if (!is_stone_game(g.kind)) return std::string(db::result_text(g.result));
-    switch (g.result) {
-    case db::ResultCode::white_wins: return "W+";
-    case db::ResultCode::black_wins: return "B+";
-    case db::ResultCode::draw: return "Draw";
-    default: return std::string(db::result_text(g.result));
-    }
-}
-
-std::string players_shown(const db::GameSummary& g) {
-    const std::string white = g.white.empty() ? "?" : g.white, black = g.black.empty() ? "?" : g.black;
-    return is_stone_game(g.kind) ? black + " - " + white : white + " - " + black;
-}
-
 namespace {
 
 const char* style_sheet = R"(
@@ -67,19 +48,19 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}th a{color:inheri
 iframe{width:100%;height:75vh;border:1px solid #ccc;background:#fff}.moves a{margin-right:.4em}
 )";
 
+// The players' columns as player_columns names them (cli/db_options.hpp): the colours when every game has
+// the same first player, else "First" and "Second" with the colour per row.
 std::string games_table_html(const std::vector<db::GameSummary>& games, bool with_ply) {
-    const bool stones = black_first(games);
-    std::string out = std::string("<table id=\"games\"><tr><th>Id</th><th>Game</th>") +
-        (stones ? "<th>Black</th><th>White</th>" : "<th>White</th><th>Black</th>") + "<th>Date</th><th>Result</th><th>Plies</th>";
+    const PlayerColumns players = player_columns(games);
+    std::string out = "<table id=\"games\"><tr><th>Id</th><th>Game</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
+        "</th><th>Date</th><th>Result</th><th>Plies</th>";
     if (with_ply) out += "<th>Ply</th>";
     out += "<th>Event</th><th>Status</th></tr>";
     for (const db::GameSummary& g : games) {
         const std::string link = "<a href=\"/game/" + std::to_string(g.id) + "\">";
-        const std::string first = stones ? g.black : g.white, second = stones ? g.white : g.black;
         out += "<tr><td>" + link + std::to_string(g.id) + "</a></td><td>" + std::string(game_kind_name(g.kind)) + "</td><td>" +
-            link + escape(first.empty() ? "?" : first) + "</a></td><td>" + escape(second.empty() ? "?" : second) +
-            "</td><td>" + escape(g.date) + "</td><td>" + result_shown(g) + "</td><td>" +
-            std::to_string(g.ply_count) + "</td>";
+            link + escape(players.name(g, 0)) + "</a></td><td>" + escape(players.name(g, 1)) + "</td><td>" + escape(g.date) +
+            "</td><td>" + result_shown(g) + "</td><td>" + std::to_string(g.ply_count) + "</td>";
         if (with_ply) out += "<td>" + std::to_string(g.ply) + "</td>";
         out += "<td>" + escape(g.event) + "</td><td>" + std::string(db::status_name(g.status)) + "</td></tr>";
     }

@@ -128,12 +128,12 @@ Reply App::page_search(const Request& r) {
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
         (by_position ? " reached this position" : " matched the pattern") + "</h2>";
-    const bool stones = black_first(list.games);
-    std::string table = std::string("<table id=\"games\"><tr><th>Id</th>") +
-        (stones ? "<th>Black</th><th>White</th>" : "<th>White</th><th>Black</th>") + "<th>Date</th><th>Result</th><th>Ply</th></tr>";
+    const PlayerColumns players = player_columns(list.games);
+    std::string table = "<table id=\"games\"><tr><th>Id</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
+        "</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
     for (const db::GameSummary& g : list.games)
         table += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">" + std::to_string(g.id) + "</a></td><td>" +
-            escape(stones ? g.black : g.white) + "</td><td>" + escape(stones ? g.white : g.black) + "</td><td>" + escape(g.date) +
+            escape(players.name(g, 0)) + "</td><td>" + escape(players.name(g, 1)) + "</td><td>" + escape(g.date) +
             "</td><td>" + result_shown(g) + "</td><td>" + std::to_string(g.ply) + "</td></tr>";
     return html_reply(page("Search", results + table + "</table>" + body));
 }
@@ -172,7 +172,7 @@ Reply App::page_explorer(const Request& r) {
     line += "</p>";
     const auto kept = tree(pos);
     const db::Tree& here = *kept;
-    const bool stones = is_stone_game(pos.kind()); // Black's share first, as the stone games name them
+    const bool stones = first_mover(pos.kind()) == Color::black; // Black's share first where Black moves first
     std::string table = "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
         " continued from here.</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
         (stones ? "<th>Black</th><th>Draw</th><th>White</th>" : "<th>White</th><th>Draw</th><th>Black</th>") + "<th>Latest game</th></tr>";

@@ -72,7 +72,8 @@ struct GameInput {
 };
 
 // The order of a list of games: by id (the default); by date (games of unknown date last); by
-// player (White's name, then Black's, compared by their folds); by event (its name's fold); by
+// player (the first player's name, then the second's, compared by their folds: White's first in
+// Gounki and Pente, Black's in Gomoku, Ninuki and Renju, as the lists name them); by event (its name's fold); by
 // result (1-0, 0-1, 1/2-1/2, then *). Ties go by id. Descending reverses the key and the ties;
 // unknown dates, names and results stay last either way.
 enum class SortKey : std::uint8_t { id, date, player, event, result };

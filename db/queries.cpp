@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "core/game.hpp"
 #include "db/fold.hpp"
 #include "db/game_db.hpp"
 #include "db/pattern/gounki.hpp"
@@ -86,11 +87,21 @@ std::string order_by(const GameOrder& o) {
         const std::string n = std::string(alias) + ".name";
         return "coalesce(" + n + ", '') = '', gounki_fold(" + n + ")" + dir + ", ";
     };
+    // The first player's name (Black's in the games Black opens, else White's), or the second's.
+    const auto player = [&](bool first) {
+        std::string black_first;
+        for (const GameInfo& info : games())
+            if (info.first_mover == Color::black) black_first += (black_first.empty() ? "" : ", ") + std::to_string(int(info.kind));
+        const std::string n = black_first.empty() ? std::string(first ? "w" : "b") + ".name"
+                                                  : std::string("CASE WHEN g.kind IN (") + black_first + ") THEN " +
+                (first ? "b" : "w") + ".name ELSE " + (first ? "w" : "b") + ".name END";
+        return "coalesce(" + n + ", '') = '', gounki_fold(" + n + ")" + dir + ", ";
+    };
     std::string keys;
     switch (o.key) {
     case SortKey::id: break;
     case SortKey::date: keys = "g.date_key = 0, g.date_key" + dir + ", "; break;
-    case SortKey::player: keys = name("w") + name("b"); break;
+    case SortKey::player: keys = player(true) + player(false); break;
     case SortKey::event: keys = name("e"); break;
     case SortKey::result: keys = "g.result = 0, g.result" + dir + ", "; break;
     }

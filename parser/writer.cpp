@@ -20,7 +20,13 @@ public:
         if (!first_ && !glue) {
             if (out_.size() - line_start_ + 1 + t.size() > line_width) newline();
             else out_ += ' ';
+        } else if (last_open_ && open_at_ > line_start_ && out_[open_at_ - 1] == ' ' &&
+                   out_.size() - line_start_ + t.size() > line_width) {
+            // What follows a `(` stays with it: the line breaks before the `(` instead.
+            out_[open_at_ - 1] = '\n';
+            line_start_ = open_at_;
         }
+        if (t == "(") open_at_ = out_.size();
         out_ += t;
         first_ = false;
         last_open_ = t == "(";
@@ -39,6 +45,7 @@ private:
     std::size_t line_start_;
     bool first_ = true;
     bool last_open_ = false;
+    std::size_t open_at_ = 0; // where the last `(` stands
 };
 
 constexpr const char* suffix_text[7] = {"", "!", "?", "!!", "??", "!?", "?!"};

@@ -12,7 +12,8 @@
 // Moves in canonical notation (move_to_text) unless another is asked for; the first NAG of a move written as its suffix when it
 // is 1..6 (`!` `?` `!!` `??` `!?` `?!`), others as `$n`; comments in braces (a comment holding `}`
 // as a `;` comment); Black's move numbered `N...` after a comment or variation; lines wrapped at
-// 79 columns; a blank line after the tag pairs and after the game.
+// 79 columns (a `(` goes to the next line with what follows it rather than end a line, or make it
+// longer); a blank line after the tag pairs and after the game.
 
 #include <cstdint>
 #include <iosfwd>

@@ -53,6 +53,8 @@ std::string format_score(const ScoreView& score) {
     return s;
 }
 
+std::string engine_line_comment() { return "Engine's best line"; }
+
 std::string judgement_comment(const Judgement& j) {
     std::string out = "(";
     out += format_score(j.best);
@@ -121,6 +123,12 @@ std::string move_number_text(const GameReport& game, std::size_t ply) {
     return std::to_string(move_number(game, ply)) + (second ? "..." : ".");
 }
 
+bool numbered(const GameReport& game, std::size_t ply) {
+    if (ply == 0 || ply >= game.plies.size() || game.plies[ply].side == first_mover(game)) return true;
+    const Ply& before = game.plies[ply - 1];
+    return !before.comments.empty() || !before.variations.empty();
+}
+
 std::string opening_text(const OpeningLine& line) {
     std::string out;
     for (std::size_t i = 0; i < line.moves.size(); ++i) {
@@ -141,7 +149,7 @@ std::string players_line(const GameReport& game) {
 }
 
 std::string players_text(const GameReport& game) {
-    if (!is_stone_game(game)) return players_line(game);
+    if (first_mover(game) == Color::white) return players_line(game);
     return (game.black.empty() ? "?" : game.black) + " \u2013 " + (game.white.empty() ? "?" : game.white);
 }
 
@@ -151,7 +159,7 @@ std::string result_text(const GameReport& game) {
 }
 
 std::vector<Color> named_order(const GameReport& game) {
-    if (is_stone_game(game)) return {Color::black, Color::white};
+    if (first_mover(game) == Color::black) return {Color::black, Color::white};
     return {Color::white, Color::black};
 }
 

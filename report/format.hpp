@@ -25,6 +25,9 @@ std::string format_score(const ScoreView& score);
 // "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
 // "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
 std::string judgement_comment(const Judgement& j);
+// "Engine's best line": the comment that opens the engine's best line in an annotated record,
+// telling it from the record's own variations beside it (the Annotator tag names the engine).
+std::string engine_line_comment();
 
 // The suffix of docs/rules.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
 // win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and
@@ -49,6 +52,9 @@ Color first_mover(const GameReport& game);
 // (White in Gounki, Black in the stone games), "12..." for the other side's.
 int move_number(const GameReport& game, std::size_t ply);
 std::string move_number_text(const GameReport& game, std::size_t ply);
+// Whether a move list writes ply i's number: the first ply, every first mover's move, and a second
+// mover's move after the record's comment or variation on the ply before (`3... e5`, as PGN does).
+bool numbered(const GameReport& game, std::size_t ply);
 
 // "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
 std::string opening_text(const OpeningLine& line);
@@ -80,14 +86,14 @@ int wins_of(const OpeningLine& line, Color side);
 
 // "White – Black" with "?" for unknown names.
 std::string players_line(const GameReport& game);
-// The players as the game's convention names them: "White – Black" in Gounki, "Black – White" in
-// the stone games (Black moves first there).
+// The players as the game's convention names them, the first mover first: "White – Black" in
+// Gounki and Pente, "Black – White" in Gomoku, Ninuki and Renju (Black moves first there).
 std::string players_text(const GameReport& game);
 // The result as the game's convention writes it: "1-0", "0-1", "1/2-1/2" in Gounki; "B+", "W+",
 // "Draw" in the stone games; "*" for none.
 std::string result_text(const GameReport& game);
-// The colours in the order the game's convention names them (White first in Gounki, Black first
-// in the stone games), for tables with a row or column per side.
+// The colours in the order the game's convention names them, the first mover's first (White in
+// Gounki and Pente, Black in Gomoku, Ninuki and Renju), for tables with a row or column per side.
 std::vector<Color> named_order(const GameReport& game);
 // The start position text, canonical: game.start_position or the standard start (a stone game:
 // an empty board with the default rules of its kind).

@@ -1,5 +1,6 @@
 // render_annotated_gpn: annotated records through parser/'s canonical writer, so that what is
 // written reads back as the same game (parse, write, parse gives it back).
+#include <algorithm>
 #include <cctype>
 
 #include "report/format.hpp"
@@ -37,6 +38,50 @@ parser::Line line_of(AnyPosition pos, const std::vector<std::string>& texts) {
     return line;
 }
 
+// The record's own variations (report_model.hpp's Variation) of a move played from `before`, back
+// as the record's lines, nested as they were, each as far as its moves replay.
+std::vector<parser::Line> record_lines(const std::vector<Variation>& variations, const AnyPosition& before) {
+    std::vector<parser::Line> out;
+    for (const Variation& v : variations) {
+        parser::Line line;
+        line.comments = v.comments;
+        AnyPosition pos = before;
+        for (const LineMove& lm : v.moves) {
+            const Move m = read_move(pos, lm.move);
+            if (!m) break;
+            parser::Ply ply(m);
+            for (int n : lm.nags) ply.nags.push_back(std::uint8_t(n));
+            ply.comments = lm.comments;
+            ply.variations = record_lines(lm.variations, pos);
+            line.plies.push_back(std::move(ply));
+            pos.play(m);
+        }
+        // A line none of whose moves replays is left out: a variation needs a move (the reader never
+        // gives such a line: it holds the record's legal variations only).
+        if (!line.plies.empty()) out.push_back(std::move(line));
+    }
+    return out;
+}
+
+// What the engine adds to a ply already holding the record's own NAGs, comments and variations:
+// its mark (unless the record has it already), its comment, and its best line as a variation of
+// its own, after the record's, opened by a comment that names it the engine's.
+void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, const GpnOptions& o) {
+    const Judgement& j = *p.judgement;
+    if (const int nag = verdict_nag(j.verdict); nag && std::find(ply.nags.begin(), ply.nags.end(), nag) == ply.nags.end())
+        ply.nags.push_back(std::uint8_t(nag));
+    if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j));
+    std::vector<std::string> best = j.best_line;
+    if (best.empty() && !j.best_move.empty()) best.push_back(j.best_move);
+    if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
+        parser::Line v = line_of(before, best);
+        if (!v.plies.empty()) {
+            v.comments.push_back(engine_line_comment());
+            ply.variations.push_back(std::move(v));
+        }
+    }
+}
+
 void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const GpnOptions& o) {
     for (const Ply& p : g.plies) {
         const Move move = read_move(replay, p.move);
@@ -48,17 +93,10 @@ void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay,
             break;
         }
         parser::Ply ply(move);
-        if (p.judgement) {
-            const Judgement& j = *p.judgement;
-            if (const int nag = verdict_nag(j.verdict)) ply.nags.push_back(std::uint8_t(nag));
-            if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j));
-            std::vector<std::string> best = j.best_line;
-            if (best.empty() && !j.best_move.empty()) best.push_back(j.best_move);
-            if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
-                parser::Line v = line_of(replay, best);
-                if (!v.plies.empty()) ply.variations.push_back(std::move(v));
-            }
-        }
+        for (int n : p.nags) ply.nags.push_back(std::uint8_t(n));
+        ply.comments = p.comments;
+        ply.variations = record_lines(p.variations, replay);
+        if (p.judgement) add_judgement(ply, p, replay, o);
         rec.main.plies.push_back(std::move(ply));
         replay.play(move);
     }
@@ -81,6 +119,7 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
     // An unreadable start leaves the game's start: the moves then stop where they do not fit.
     const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
     rec.set_start(start);
+    rec.main.comments = g.comments;
     add_plies(rec, g, start, o);
     // A broken game says so where it broke: after its last move when partial, before its moves
     // when invalid (its Status tag comes with the other tags).

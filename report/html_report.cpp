@@ -62,10 +62,10 @@ nav ol{columns:2}
 
 std::string e(std::string_view s) { return xml_escape(s); }
 
-std::string game_title(const GameReport& g, std::size_t k) {
+std::string game_title(const GameReport& g, std::size_t k, bool with_kind = false) {
     std::string t = "Game " + std::to_string(k + 1);
     if (!g.id.empty()) t += " (#" + g.id + ")";
-    return t + ": " + players_text(g) + ", " + result_text(g) + (g.broken() ? " (" + g.status + ")" : "");
+    return t + ": " + (with_kind ? std::string(game_kind_name(g.kind)) + ", " : std::string()) + players_text(g) + ", " + result_text(g) + (g.broken() ? " (" + g.status + ")" : "");
 }
 
 std::string verdict_class(Verdict v) { return std::string(verdict_name(v)); }
@@ -90,13 +90,13 @@ void comments(std::string& out, const std::vector<std::string>& texts) {
 void variation_html(std::string& out, const GameReport& g, std::size_t i, const Variation& var, const std::string& path, int number) {
     out += "<span class=\"variation\">(";
     comments(out, var.comments);
-    bool restate = false; // after a variation inside, the next move's number is written again
+    bool restate = false; // after a comment or a variation inside, the next move's number is written again
     for (std::size_t j = 0; j < var.moves.size(); ++j) {
         const LineMove& m = var.moves[j];
         const bool first = m.side == first_mover(g);
         const int at = number;
         if (j == 0 || first || restate) out += std::to_string(number) + (first ? ". " : "... ");
-        restate = !m.variations.empty();
+        restate = !m.variations.empty() || !m.comments.empty();
         if (!first) ++number;
         out += "<span class=\"vmove\" data-ply=\"" + std::to_string(i + 1) + "\" data-line=\"" + path + "\" data-step=\"" +
             std::to_string(j) + "\">" + e(m.move);
@@ -126,7 +126,7 @@ void move_list(std::string& out, const GameReport& g, const std::string& anchor)
     comments(out, g.comments);
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
         const Ply& p = g.plies[i];
-        if (i == 0 || p.side == first_mover(g)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
+        if (numbered(g, i)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
         const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
         const std::string id = anchor + "-p" + std::to_string(i + 1);
         out += "<span class=\"ply" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
@@ -311,20 +311,28 @@ void openings_section(std::string& out, const KindTables& t, bool mixed, int row
 void games_table(std::string& out, const ReportModel& model, const std::vector<std::string>& links, const KindTables& t,
                  bool mixed) {
     out += "<section id=\"" + section_id("games", t.kind, mixed) + "\">\n<h2>" + e(kind_heading("Games", t.kind, mixed)) +
-        "</h2>\n<table class=\"games\">\n<tr><th>#</th><th>Players</th><th>Result</th>"
-        "<th>Plies</th><th>Accuracy (first mover)</th><th>Accuracy (second)</th></tr>\n";
+        "</h2>\n<table class=\"games\">\n<tr><th>#</th>";
+    // The players by colour, the first player's first (one kind a table: one order for all rows).
+    const Color first = gounki::first_mover(t.kind);
+    for (Color c : {first, ~first}) out += "<th>" + colour_name(c) + "</th>";
+    out += "<th>Result</th><th>Plies</th>";
+    for (Color c : {first, ~first}) out += "<th>Accuracy (" + colour_name(c) + ")</th>";
+    out += "<th>Event</th></tr>\n";
     for (std::size_t k : t.games) {
         const GameReport& g = model.games[k];
-        const std::string title = players_text(g) + (g.event.empty() ? "" : " (" + g.event + ")");
-        const std::string cell = k < links.size() ? "<a href=\"" + e(links[k]) + "\">" + e(title) + "</a>" : e(title);
-        out += "<tr><td class=\"num\">" + std::to_string(k + 1) + "</td><td>" + cell + "</td><td>" + e(result_text(g)) +
-            (g.broken() ? " (" + e(g.status) + ")" : "") + "</td><td class=\"num\">" + std::to_string(g.plies.size()) + "</td>";
-        const Color first = first_mover(g);
+        auto name = [&](Color c) {
+            const std::string& n = c == Color::white ? g.white : g.black;
+            return e(n.empty() ? "?" : n);
+        };
+        const std::string cell = k < links.size() ? "<a href=\"" + e(links[k]) + "\">" + name(first) + "</a>" : name(first);
+        out += "<tr><td class=\"num\">" + std::to_string(k + 1) + "</td><td>" + cell + "</td><td>" + name(~first) + "</td><td>" +
+            e(result_text(g)) + (g.broken() ? " (" + e(g.status) + ")" : "") + "</td><td class=\"num\">" +
+            std::to_string(g.plies.size()) + "</td>";
         for (Color c : {first, ~first}) {
             const auto& a = g.summary[index(c)].accuracy;
             out += "<td class=\"num\">" + (a ? format_number(*a, 1) + "%" : std::string("\u2013")) + "</td>";
         }
-        out += "</tr>\n";
+        out += "<td>" + e(g.event) + "</td></tr>\n";
     }
     out += "</table>\n</section>\n";
 }
@@ -376,9 +384,12 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
     const bool many = model.games.size() > 1 || !games;
     if (many) {
         if (games) {
+            // A list of several kinds names each game's kind (its players named first mover first).
+            const bool mixed_kinds = std::any_of(model.games.begin(), model.games.end(),
+                                                 [&](const GameReport& g) { return g.kind != model.games.front().kind; });
             out += "<nav>\n<ol>\n";
             for (std::size_t k = 0; k < model.games.size(); ++k)
-                out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k)) + "</a></li>\n";
+                out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k, mixed_kinds)) + "</a></li>\n";
             out += "</ol>\n</nav>\n";
         }
         statistics(out, model, options.game_links, !games);

@@ -66,13 +66,13 @@ std::string comments(const std::vector<std::string>& texts) {
 // A variation in parentheses, its first move numbered `number`, the variations inside nested.
 std::string variation_text(const GameReport& g, const Variation& v, int number) {
     std::string line = comments(v.comments);
-    bool restate = false; // after a variation inside, the next move's number is written again
+    bool restate = false; // after a comment or a variation inside, the next move's number is written again
     for (std::size_t j = 0; j < v.moves.size(); ++j) {
         const LineMove& m = v.moves[j];
         const bool first = m.side == first_mover(g);
         const int at = number;
         if (j == 0 || first || restate) line += " " + std::to_string(number) + (first ? "." : "...");
-        restate = !m.variations.empty();
+        restate = !m.variations.empty() || !m.comments.empty();
         if (!first) ++number;
         line += " " + md(m.move);
         for (int n : m.nags) line += md(nag_text(n));
@@ -96,7 +96,7 @@ void moves(std::string& out, const GameReport& g) {
     std::string line = comments(g.comments);
     if (!line.empty()) line.erase(0, 1);
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
-        if (i == 0 || g.plies[i].side == first_mover(g)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
+        if (numbered(g, i)) line.append(line.empty() ? "" : " ").append(move_number_text(g, i));
         line.append(" ").append(marked_move(g.plies[i])).append(record_notes(g, i));
     }
     if (g.status == "partial") line.append(line.empty() ? "" : " ").append("_(the record breaks here)_");

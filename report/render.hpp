@@ -52,8 +52,12 @@ struct GpnOptions {
 };
 
 // Annotated records (docs/rules.md 1.8), written by parser/'s canonical writer: one game per
-// GameReport, an [Annotator] tag, the verdict as a suffix (`??` `?` `?!`: NAGs 4, 2, 6), a comment
-// per judged move, the best line as a variation. A move of the model that does not replay cuts the
+// GameReport, an [Annotator] tag, the record's own comments, NAGs and variations (nested as in the
+// record) where they were, and beside them the engine's: the verdict as a suffix (`??` `?` `?!`:
+// NAGs 4, 2, 6; after the record's own NAGs, unless it has that one), a comment per judged move
+// (after the record's), the best line as a variation after the record's, opened by the comment
+// engine_line_comment. Read back, it gives the same main line, and the record's variations as
+// they were (the engine's line one more). A move of the model that does not replay cuts the
 // game off there, with a comment saying so. Gomoku and Ninuki games the same way (the writer adds
 // their Size and Rules tags; Black's moves are numbered "1.").
 std::string render_annotated_gpn(const ReportModel& model, const GpnOptions& options = {});

@@ -63,7 +63,7 @@ TEST_CASE("export marks a broken game, and it imports again as broken with the s
     REQUIRE(run_gounki_args({"import", "--db", again, dir.file("out.gpn")}).status == 1);
     const CliRun listed = run_gounki_args({"games", "--db", again, "--json"});
     CHECK(
-        contains(listed.out, "\"plies\":4,\"result\":\"*\",\"round\":\"-\",\"site\":\"samples/broken\",\"status\":\"partial\""));
+        contains(listed.out, "\"plies\":4,\"result\":\"*\",\"result_shown\":\"*\",\"round\":\"-\",\"site\":\"samples/broken\",\"status\":\"partial\""));
     CHECK(contains(listed.out, "\"status\":\"invalid\""));
     CHECK(run_gounki_args({"games", "--db", again, "--status", "valid", "--json"}).out.find("\"total\":0") != std::string::npos);
     const CliRun exp2 = run_gounki_args({"export", "--db", again, "-o", "-"});

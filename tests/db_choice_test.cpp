@@ -253,3 +253,28 @@ TEST_CASE("the --site filter chooses games by their site, without regard to case
     CHECK(contains(marks.err, "nothing is left to match"));
     CHECK(contains(run_gounki_args({"games", "--db", db, "--site", "cafe", "--json"}).out, "\"site\":\"cafe\""));
 }
+
+TEST_CASE("sorted by player, games of several kinds go by their first player's name", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    const std::string db = test_database(backend, dir, "kinds");
+    // First players: Kim (Gounki, White), Bea (Gomoku, Black), Ada (Pente, White). By White's name
+    // alone the order would be Ada, Kim, Zed.
+    write_text(dir.file("g.gpn"),
+               "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+               "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
+               "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("g.gpn")}).status == 0);
+    const auto order = [](const std::string& out) {
+        std::vector<std::pair<std::size_t, std::string>> at;
+        for (const char* n : {"Kim", "Bea", "Ada"})
+            if (out.find(n) != std::string::npos) at.emplace_back(out.find(n), n);
+        std::sort(at.begin(), at.end());
+        std::string s;
+        for (const auto& [p, n] : at) s += n + std::string(" ");
+        return s;
+    };
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player"}).out) == "Ada Bea Kim ");
+    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player", "--desc"}).out) == "Kim Bea Ada ");
+    CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "player", "-o", "-"}).out) == "Ada Bea Kim ");
+}

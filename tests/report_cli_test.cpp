@@ -1,6 +1,7 @@
 // The report commands: `gounki board` (Gounki and stone positions, --json read back by a small
 // strict JSON reader), --quiet on every command and on a terminal, and `gounki report` of a stored
-// Gomoku game.
+// Gomoku game; lists of games of several kinds (games, report) and a judged game's annotated record
+// read back.
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
@@ -9,6 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "parser/reader.hpp"
 
 using namespace gounki;
 using namespace gounki::report;
@@ -405,4 +410,173 @@ TEST_CASE("cmake --install puts gounki in bin/, its manual page in share/man/man
     CHECK(rendered.out.empty()); // groff's warnings
     CHECK(contains(run_shell("groff -man -Tutf8 " + shell_quoted(prefix.path() / "share" / "man" / "man1" / "gounki.1")).out,
                    "--engine-time"));
+}
+
+namespace {
+
+// Games of three kinds: Gounki (White first), Gomoku (Black first), Pente (White first).
+const char* mixed_records =
+    "[Game \"Gounki\"]\n[Event \"Mix\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n"
+    "1. c2-d3 f7-e6 2. g2-f3 b7-a6 3. b2-c2 1-0\n\n"
+    "[Game \"Gomoku\"]\n[Event \"Mix\"]\n[White \"Wim\"]\n[Black \"Bea\"]\n[Result \"0-1\"]\n\n"
+    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n\n"
+    "[Game \"Pente\"]\n[Event \"Mix\"]\n[White \"Pia\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n"
+    "1. j10 k11 2. p16 *\n";
+
+// The line of a text table that holds `part`, or "".
+std::string line_with(const std::string& text, const std::string& part) {
+    const std::size_t at = text.find(part);
+    if (at == std::string::npos) return "";
+    const std::size_t start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    return text.substr(start, text.find('\n', at) - start);
+}
+
+// The words of a line, blanks between them dropped.
+std::vector<std::string> words(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// Whether two lines hold the same moves, NAGs, comments and variations, at every depth.
+bool same_line_notes(const parser::Line& a, const parser::Line& b) {
+    if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        const parser::Ply &x = a.plies[i], &y = b.plies[i];
+        if (x.move != y.move || x.nags != y.nags || x.comments != y.comments || x.variations.size() != y.variations.size())
+            return false;
+        for (std::size_t k = 0; k < x.variations.size(); ++k)
+            if (!same_line_notes(x.variations[k], y.variations[k])) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("lists that mix games name each game's first player first, under neutral headings, with its own result",
+          "[report][stones][cli]") {
+    const TempDir dir("mixed");
+    const std::string db = dir.file("mixed.db"), record = dir.file("mixed.gpn");
+    write_text(record, mixed_records);
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, record}).status == 0);
+
+    // gounki games: "First" and "Second", the colour after each name, the result as each game writes it.
+    CliRun r = run_gounki_args({"games", "--db", db});
+    REQUIRE(r.status == 0);
+    INFO(r.out);
+    CHECK(words(line_with(r.out, "Id")) == std::vector<std::string>{"Id", "Game", "First", "Second", "Date", "Result", "Plies", "Event"});
+    CHECK(words(line_with(r.out, "Ann")) == std::vector<std::string>{"1", "Gounki", "Ann", "(W)", "Bob", "(B)", "?", "1-0", "5", "Mix"});
+    CHECK(contains(r.out, "  Ann (W)                   Bob (B)                   ?  "));
+    CHECK(words(line_with(r.out, "Bea")) == std::vector<std::string>{"2", "Gomoku", "Bea", "(B)", "Wim", "(W)", "?", "B+", "9", "Mix"});
+    CHECK(words(line_with(r.out, "Pia")) == std::vector<std::string>{"3", "Pente", "Pia", "(W)", "Cal", "(B)", "?", "*", "3", "Mix"});
+    CHECK(!contains(r.out, "White"));
+    // One kind: its colours as headings, first player first.
+    r = run_gounki_args({"games", "--db", db, "--game", "gomoku"});
+    CHECK(words(line_with(r.out, "Id")) == std::vector<std::string>{"Id", "Game", "Black", "White", "Date", "Result", "Plies", "Event"});
+    CHECK(words(line_with(r.out, "Bea")) == std::vector<std::string>{"2", "Gomoku", "Bea", "Wim", "?", "B+", "9", "Mix"});
+    r = run_gounki_args({"games", "--db", db, "--game", "gounki"});
+    CHECK(words(line_with(r.out, "Id")) == std::vector<std::string>{"Id", "White", "Black", "Date", "Result", "Plies", "Event"});
+    // Gounki and Pente: White first in both, so colour headings.
+    r = run_gounki_args({"games", "--db", db, "--white", "a"}); // Ann's and Pia's games
+    CHECK(words(line_with(r.out, "Id")) == std::vector<std::string>{"Id", "Game", "White", "Black", "Date", "Result", "Plies", "Event"});
+    CHECK(words(line_with(r.out, "Pia")) == std::vector<std::string>{"3", "Pente", "Pia", "Cal", "?", "*", "3", "Mix"});
+    // Sorted by player: by the first player's name (Ann, Bea, Pia), then the second's.
+    r = run_gounki_args({"games", "--db", db, "--sort", "player"});
+    CHECK(r.out.find("Ann") < r.out.find("Bea"));
+    CHECK(r.out.find("Bea") < r.out.find("Pia"));
+    r = run_gounki_args({"games", "--db", db, "--sort", "player", "--desc"});
+    CHECK(r.out.find("Pia") < r.out.find("Bea"));
+    CHECK(r.out.find("Bea") < r.out.find("Ann"));
+
+    // --json: the colours as fields, the first player's colour and the result as the game writes it.
+    r = run_gounki_args({"games", "--db", db, "--json"});
+    REQUIRE(r.status == 0);
+    const std::optional<Json> j = JsonReader(r.out).read();
+    REQUIRE(j);
+    const Json& list = (*j)["games"];
+    REQUIRE(list.items.size() == 3);
+    const std::vector<std::tuple<std::string, std::string, std::string, std::string, std::string>> want{
+        {"Ann", "Bob", "white", "1-0", "1-0"}, {"Wim", "Bea", "black", "0-1", "B+"}, {"Pia", "Cal", "white", "*", "*"}};
+    for (std::size_t k = 0; k < 3; ++k) {
+        const Json& g = list.items[k];
+        CHECK(g["white"].text == std::get<0>(want[k]));
+        CHECK(g["black"].text == std::get<1>(want[k]));
+        CHECK(g["first_player"].text == std::get<2>(want[k]));
+        CHECK(g["result"].text == std::get<3>(want[k]));
+        CHECK(g["result_shown"].text == std::get<4>(want[k]));
+    }
+
+    // The report of the three: the index names each game's kind, first player first, its own
+    // result; each kind's games table heads its colours in its own order.
+    r = run_gounki_args({"report", "--quiet", "--db", db, "--all", "-o", "-"});
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.out, "Game 1 (#1): Gounki, Ann \u2013 Bob, 1-0</a>"));
+    CHECK(contains(r.out, "Game 2 (#2): Gomoku, Bea \u2013 Wim, B+</a>"));
+    CHECK(contains(r.out, "Game 3 (#3): Pente, Pia \u2013 Cal, *</a>"));
+    r = run_gounki_args({"report", "--quiet", "--db", db, "--all", "--summary", "-o", "-"});
+    REQUIRE(r.status == 0);
+    const std::string summary = r.out;
+    auto table_of = [&](const char* id) {
+        const std::size_t at = summary.find("<section id=\"" + std::string(id) + "\">");
+        return at == std::string::npos ? std::string() : summary.substr(at, summary.find("</section>", at) - at);
+    };
+    const std::string gounki = table_of("games-gounki"), gomoku = table_of("games-gomoku"), pente = table_of("games-pente");
+    CHECK(contains(gounki, "<th>#</th><th>White</th><th>Black</th><th>Result</th>"));
+    CHECK(contains(gounki, "<td>Ann</td><td>Bob</td><td>1-0</td>"));
+    CHECK(contains(gomoku, "<th>#</th><th>Black</th><th>White</th><th>Result</th>"));
+    CHECK(contains(gomoku, "<td>Bea</td><td>Wim</td><td>B+</td>"));
+    CHECK(contains(gomoku, "<th>Accuracy (Black)</th><th>Accuracy (White)</th>"));
+    CHECK(contains(pente, "<th>#</th><th>White</th><th>Black</th><th>Result</th>"));
+    CHECK(contains(pente, "<td>Pia</td><td>Cal</td><td>*</td>"));
+    r = run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", "-"});
+    CHECK(contains(r.out, "## Game 2 (\\#2): Bea \u2013 Wim, B+"));
+    CHECK(contains(r.out, "## Game 3 (\\#3): Pia \u2013 Cal, \\*"));
+}
+
+TEST_CASE("a judged game's annotated record keeps the players' variations, comments and NAGs", "[report][cli]") {
+    const TempDir dir("annotated");
+    const std::string db = dir.file("games.db"), record = dir.file("game.gpn");
+    const std::string movetext =
+        "{Before the game.} 1. c2-d3 {A quiet start.} 1... f7-e6 2. g2-f3 $1 (2. b2-c2 {Slower.} 2... b7-a6 "
+        "(2... g7-g6 $6 {Or this.}) 3. c2-c3) 2... b7-a6 3. b2-c2 *";
+    write_text(record, "[Game \"Gounki\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n" + movetext + "\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, record}).status == 0);
+    REQUIRE(run_gounki_args({"analyze", "--quiet", "--db", db, "1", "--nodes", "200"}).status == 0);
+    const CliRun r = run_gounki_args({"report", "--quiet", "--db", db, "1", "--format", "gpn", "-o", "-"});
+    REQUIRE(r.status == 0);
+    INFO(r.out);
+    const std::vector<parser::GameRecord> back = parser::read_records(r.out), given = parser::read_records(slurp(record));
+    REQUIRE(back.size() == 1);
+    REQUIRE(given.size() == 1);
+    CHECK(back[0].status == parser::GameStatus::valid);
+    const parser::Line &a = back[0].main, &b = given[0].main;
+    REQUIRE(a.plies.size() == b.plies.size());
+    CHECK(a.comments == b.comments);
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        INFO("ply " << i);
+        const parser::Ply &x = a.plies[i], &y = b.plies[i];
+        CHECK(x.move == y.move);
+        // The record's notes first, the engine's after them.
+        REQUIRE(x.nags.size() >= y.nags.size());
+        CHECK(std::equal(y.nags.begin(), y.nags.end(), x.nags.begin()));
+        REQUIRE(x.comments.size() >= y.comments.size());
+        CHECK(std::equal(y.comments.begin(), y.comments.end(), x.comments.begin()));
+        REQUIRE(x.variations.size() >= y.variations.size());
+        for (std::size_t k = 0; k < y.variations.size(); ++k) CHECK(same_line_notes(x.variations[k], y.variations[k]));
+        // Any further variation is the engine's, and says so.
+        for (std::size_t k = y.variations.size(); k < x.variations.size(); ++k)
+            CHECK(x.variations[k].comments == std::vector<std::string>{"Engine's best line"});
+    }
+    // The players' variation at ply 2, nested as written, with its comments and NAG.
+    REQUIRE(a.plies[2].variations.size() >= 1);
+    const parser::Line& v = a.plies[2].variations[0];
+    REQUIRE(v.plies.size() == 3);
+    CHECK(v.plies[0].move == b.plies[2].variations[0].plies[0].move);
+    CHECK(v.plies[0].comments == std::vector<std::string>{"Slower."});
+    REQUIRE(v.plies[1].variations.size() == 1);
+    CHECK(v.plies[1].variations[0].plies.at(0).move == b.plies[2].variations[0].plies[1].variations[0].plies[0].move);
+    CHECK(v.plies[1].variations[0].plies[0].nags == std::vector<std::uint8_t>{6});
+    CHECK(v.plies[1].variations[0].plies[0].comments == std::vector<std::string>{"Or this."});
+    CHECK(contains(r.out, "{Before the game.}"));
 }

@@ -316,7 +316,7 @@ TEST_CASE("variations inside variations: kept at every depth in the model, the v
     REQUIRE(sgf.size() == 1);
     REQUIRE(sgf[0].status == parser::GameStatus::valid);
     m.games = {game_report(sgf[0])};
-    CHECK(count_of(render_markdown(m), "2. j6 (2. a15 b14 3. c13 (3. d12 e11 4. f10 (4. g9))) k5") == 1);
+    CHECK(count_of(render_markdown(m), "2. j6 (2. a15 b14 3. c13 (3. d12 e11 4. f10 (4. g9))) 2... k5") == 1);
     const std::string sgf_html = render_html(m);
     CHECK(count_of(sgf_html, "data-line=\"0.2.0.2.0\" data-step=\"0\">g9") == 1);
 }

@@ -25,6 +25,7 @@
 #include "report/render.hpp"
 #include "report/viewer.hpp"
 #include "parser/reader.hpp"
+#include "parser/writer.hpp"
 
 using namespace gounki;
 using namespace gounki::report;
@@ -304,17 +305,17 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
     std::replace(flat.begin(), flat.end(), '\n', ' ');
     const Ply& b = g.plies[4];
     CHECK(count_of(flat,
-                   "3. " + b.move + "?? {(+1.2 -> -3.4) Blunder. " + b.judgement->best_move + " was best.} (3. " +
+                   "3. " + b.move + "?? {(+1.2 -> -3.4) Blunder. " + b.judgement->best_move + " was best.} ({Engine's best line} 3. " +
                        b.judgement->best_line[0] + " " + b.judgement->best_line[1] + ") 3... " + g.plies[5].move) == 1);
     const Ply& mi = g.plies[5];
     CHECK(count_of(flat,
-                   "3... " + mi.move + "? {(+0.5 -> -0.9) Mistake. " + mi.judgement->best_move + " was best.} (3... " +
+                   "3... " + mi.move + "? {(+0.5 -> -0.9) Mistake. " + mi.judgement->best_move + " was best.} ({Engine's best line} 3... " +
                        mi.judgement->best_line[0] + " 4. " + mi.judgement->best_line[1] + ")") == 1);
     CHECK(count_of(flat, g.plies[6].move + "?! {(+0.4 -> -0.1) Inaccuracy.") == 1);
     CHECK(count_of(flat, "1. " + g.plies[0].move + " {(+0.3 -> +0.2)} 1... " + g.plies[1].move) == 1);
     // The missed win and the allowed loss.
-    CHECK(count_of(flat, "1. a1-a2? {(+#3 -> -#4) Missed win. d7-d8 was best.} (1. d7-d8 e2-e1 2. d8-Out) 1... e2-e1") == 1);
-    CHECK(count_of(flat, "2. d7-d8?? {(0.0 -> -#2) Allows a loss. a2-a3 was best.} (2. a2-a3) 2... e1-Out 0-1") == 1);
+    CHECK(count_of(flat, "1. a1-a2? {(+#3 -> -#4) Missed win. d7-d8 was best.} ({Engine's best line} 1. d7-d8 e2-e1 2. d8-Out) 1... e2-e1") == 1);
+    CHECK(count_of(flat, "2. d7-d8?? {(0.0 -> -#2) Allows a loss. a2-a3 was best.} ({Engine's best line} 2. a2-a3) 2... e1-Out 0-1") == 1);
 
     // Read back by the record parser: valid games with the same moves, marks and variations.
     std::vector<parser::Diagnostic> file_diagnostics;
@@ -535,8 +536,8 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
     CHECK(count_of(gpn, "[Position") == 0);
     std::string flat = gpn; // lines wrap at 79 columns
     std::replace(flat.begin(), flat.end(), '\n', ' ');
-    CHECK(count_of(flat, "2... g7?? {(+1.0 -> -4.0) Blunder. k11 was best.} (2... k11 3. g7) 3. j10") == 1);
-    CHECK(count_of(flat, "5. g8? {(+#1 -> 0.0) Missed win. e6 was best.} (5. e6) 5... f8") == 1);
+    CHECK(count_of(flat, "2... g7?? {(+1.0 -> -4.0) Blunder. k11 was best.} ({Engine's best line} 2... k11 3. g7) 3. j10") == 1);
+    CHECK(count_of(flat, "5. g8? {(+#1 -> 0.0) Missed win. e6 was best.} ({Engine's best line} 5. e6) 5... f8") == 1);
     for (std::size_t at = 0, next; (next = gpn.find('\n', at)) != std::string::npos; at = next + 1) CHECK(next - at <= 79);
     // Read back by the record parser: the same Gomoku game with its marks and variations.
     std::vector<parser::Diagnostic> file_diagnostics;
@@ -864,7 +865,7 @@ TEST_CASE("gounki report --summary and --split DIR: the statistics alone, or one
     CHECK(count_of(summary, "<table class=\"games\">") == 3);
     CHECK(count_of(summary, "<section class=\"game") == 0);
     CHECK(count_of(summary, "<script") == 0);
-    CHECK(count_of(summary, "<td>Bea \u2013 Wim</td><td>B+</td>") == 1);
+    CHECK(count_of(summary, "<td>Bea</td><td>Wim</td><td>B+</td>") == 1);
 
     const auto dir = scratch / "split";
     r = run_gounki("report --db " + shell_quoted(db) + " --all --split " + shell_quoted(dir) + " --json");
@@ -1154,4 +1155,168 @@ TEST_CASE("an opening table of one kind on boards of two sizes names the board o
     m.games.pop_back();
     m.games.push_back(m.games.front());
     CHECK(count_of(render_markdown(m), "| `1. h8` | 2 | 2 (100%) | 0 |") == 1);
+}
+
+namespace {
+
+// The `k`-th legal move of `pos` (mod their count) other than `not_this`.
+Move some_move(const AnyPosition& pos, std::size_t k, Move not_this = Move::none()) {
+    std::vector<Move> moves = pos.legal_moves();
+    moves.erase(std::remove(moves.begin(), moves.end(), not_this), moves.end());
+    REQUIRE(!moves.empty());
+    return moves[k % moves.size()];
+}
+
+// A line of `n` moves from `pos`, the i-th the (5i+k)-th legal move.
+parser::Line some_line(AnyPosition pos, std::size_t n, std::size_t k, Move not_first = Move::none()) {
+    parser::Line line;
+    for (std::size_t i = 0; i < n && !pos.game_over(); ++i) {
+        const Move m = some_move(pos, 5 * i + k, i == 0 ? not_first : Move::none());
+        line.plies.emplace_back(m);
+        pos.play(m);
+    }
+    return line;
+}
+
+// A game of `kind` as a player annotates one: comments before the game and after moves, NAGs
+// (a suffix, and $n), and at ply 3 a variation holding a comment, a NAG and a variation of its
+// own, beside a second variation; written and read back as any record is.
+parser::GameRecord annotated_record(GameKind kind) {
+    parser::GameRecord rec;
+    rec.kind = kind;
+    rec.set_start(AnyPosition::start(kind));
+    rec.tags = {{"White", "Wim"}, {"Black", "Bea"}};
+    rec.result = "*";
+    rec.main = some_line(AnyPosition::start(kind), 8, 3);
+    REQUIRE(rec.main.plies.size() == 8);
+    rec.main.comments = {"Before the game."};
+    rec.main.plies[0].comments = {"A quiet start."};
+    rec.main.plies[2].nags = {1, 14};
+    AnyPosition before = AnyPosition::start(kind);
+    for (std::size_t i = 0; i < 3; ++i) before.play(rec.main.plies[i].move);
+    parser::Ply& p = rec.main.plies[3];
+    p.nags = {6};
+    p.comments = {"A doubt."};
+    parser::Line v = some_line(before, 3, 1, p.move);
+    v.comments = {"The other way."};
+    v.plies[0].nags = {5};
+    AnyPosition inner = before;
+    inner.play(v.plies[0].move);
+    parser::Line nested = some_line(inner, 2, 2, v.plies[1].move);
+    nested.plies[1].comments = {"Deeper still."};
+    v.plies[1].variations.push_back(nested);
+    v.plies[1].comments = {"Inside."};
+    p.variations.push_back(v);
+    p.variations.push_back(some_line(before, 1, 4, p.move));
+    const std::vector<parser::GameRecord> read = parser::read_records(parser::write_record(rec));
+    REQUIRE(read.size() == 1);
+    REQUIRE(read[0].status == parser::GameStatus::valid);
+    return read[0];
+}
+
+// Whether two lines hold the same moves, NAGs, comments and variations, at every depth.
+bool same_notes(const parser::Line& a, const parser::Line& b) {
+    if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        const parser::Ply &x = a.plies[i], &y = b.plies[i];
+        if (x.move != y.move || x.nags != y.nags || x.comments != y.comments || x.variations.size() != y.variations.size())
+            return false;
+        for (std::size_t k = 0; k < x.variations.size(); ++k)
+            if (!same_notes(x.variations[k], y.variations[k])) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("the annotated record keeps the record's comments, NAGs and nested variations beside the engine's",
+          "[report][stones]") {
+    for (GameKind kind : {GameKind::gounki, GameKind::gomoku, GameKind::pente}) {
+        INFO(game_kind_name(kind));
+        const parser::GameRecord rec = annotated_record(kind);
+        REQUIRE(rec.main.plies[3].variations.size() == 2);
+        REQUIRE(rec.main.plies[3].variations[0].plies[1].variations.size() == 1);
+        ReportModel m;
+        m.annotator = "gounki test";
+        m.games.push_back(game_report(rec));
+        GameReport& g = m.games[0];
+        // The engine's word: a blunder at ply 3 (a line of two moves unlike the record's), a mistake
+        // at ply 2 (which has the record's NAG 1), a plain judged ply 0.
+        AnyPosition before = AnyPosition::start(kind);
+        std::vector<AnyPosition> positions;
+        for (const parser::Ply& p : rec.main.plies) {
+            positions.push_back(before);
+            before.play(p.move);
+        }
+        const parser::Line best = some_line(positions[3], 2, 7, rec.main.plies[3].move);
+        Judgement blunder;
+        blunder.verdict = Verdict::blunder;
+        blunder.best = {1.5, 0};
+        blunder.played = {-2, 0};
+        for (const parser::Ply& b : best.plies) blunder.best_line.push_back(positions[3].move_text(b.move));
+        positions[3].play(best.plies[0].move);
+        blunder.best_line[1] = positions[3].move_text(best.plies[1].move);
+        blunder.best_move = blunder.best_line[0];
+        g.plies[3].judgement = blunder;
+        Judgement mistake = blunder;
+        mistake.verdict = Verdict::mistake;
+        mistake.best_line = {positions[2].move_text(some_move(positions[2], 9, rec.main.plies[2].move))};
+        mistake.best_move = mistake.best_line[0];
+        g.plies[2].judgement = mistake;
+        Judgement fine;
+        fine.best_move = g.plies[0].move;
+        g.plies[0].judgement = fine;
+
+        const std::string gpn = render_annotated_gpn(m);
+        INFO(gpn);
+        const std::vector<parser::GameRecord> back = parser::read_records(gpn);
+        REQUIRE(back.size() == 1);
+        // (The Pente game's moves are any legal ones: its first stone off the centre is a warning.)
+        for (const parser::Diagnostic& d : back[0].diagnostics)
+            if (d.code != "tournament-rule") FAIL_CHECK(parser::format_diagnostic(d));
+        CHECK(back[0].status == parser::GameStatus::valid);
+        const parser::Line& main = back[0].main;
+        // The same main line, the record's comment before it.
+        REQUIRE(main.plies.size() == rec.main.plies.size());
+        for (std::size_t i = 0; i < main.plies.size(); ++i) CHECK(main.plies[i].move == rec.main.plies[i].move);
+        CHECK(main.comments == rec.main.comments);
+        // Ply 0: the record's comment, then the engine's.
+        CHECK(main.plies[0].comments == std::vector<std::string>{"A quiet start.", judgement_comment(fine)});
+        CHECK(main.plies[0].nags.empty());
+        // Ply 2: the record's NAGs, then the engine's mark; the engine's line alone as a variation.
+        CHECK(main.plies[2].nags == std::vector<std::uint8_t>{1, 14, 2});
+        REQUIRE(main.plies[2].variations.size() == 1);
+        CHECK(main.plies[2].variations[0].comments == std::vector<std::string>{"Engine's best line"});
+        // Ply 3: the record's NAG and comment first; its two variations as they were, nested; the
+        // engine's line after them, marked as the engine's.
+        const parser::Ply& p = main.plies[3];
+        CHECK(p.nags == std::vector<std::uint8_t>{6, 4});
+        CHECK(p.comments == std::vector<std::string>{"A doubt.", judgement_comment(blunder)});
+        REQUIRE(p.variations.size() == 3);
+        CHECK(same_notes(p.variations[0], rec.main.plies[3].variations[0]));
+        CHECK(same_notes(p.variations[1], rec.main.plies[3].variations[1]));
+        CHECK(p.variations[0].plies[1].variations[0].plies[1].comments == std::vector<std::string>{"Deeper still."});
+        CHECK(p.variations[2].comments == std::vector<std::string>{"Engine's best line"});
+        REQUIRE(p.variations[2].plies.size() == 2);
+        CHECK(p.variations[2].plies[0].move == best.plies[0].move);
+        CHECK(p.variations[2].plies[1].move == best.plies[1].move);
+        // Every other ply as the record has it.
+        for (std::size_t i : {1, 4, 5, 6, 7}) {
+            parser::Line a, b;
+            a.plies = {main.plies[i]};
+            b.plies = {rec.main.plies[i]};
+            CHECK(same_notes(a, b));
+        }
+        // Written again, the annotated record reads back as itself (nothing added a second time).
+        CHECK(parser::write_record(back[0]) == gpn);
+        // The move lists number the second mover's move after the record's comment (ply 0), and
+        // inside the variation after the variation nested in it, as the record does.
+        const std::string md = render_markdown(m), html = render_html(m);
+        CHECK(count_of(md, "_{A quiet start.}_ 1... ") == 1);
+        CHECK(count_of(html, "<span class=\"no\">1...</span>") == 1);
+        CHECK(count_of(html, "<span class=\"no\">2...</span>") == 0); // ply 2 has NAGs only
+        CHECK(count_of(md, "_{Deeper still.}_) 3... ") == 1);
+        CHECK(count_of(html, ")</span>\n3... <span class=\"vmove\"") == 1);
+        CHECK(count_of(gpn, "1... " + g.plies[1].move) == 1);
+    }
 }

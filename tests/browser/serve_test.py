@@ -415,6 +415,41 @@ class HttpTest(Fixture):
         self.assertIn("<td>1-0</td>", page)
         self.assertNotIn("B+", page)
 
+    def test_mixed_list_names_players_neutrally(self):
+        """A list of games with different first players heads its columns First and Second, each name
+        with its colour, each result as its game writes it; the API says the same as `games --json`."""
+        db = os.path.join(self.dir, "mixed.db")
+        record = os.path.join(self.dir, "mixed.gpn")
+        with open(record, "w") as f:
+            f.write('[Game "Gounki"]\n[White "Kim"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. c2-d3 f7-e6 1-0\n\n'
+                    '[Game "Gomoku"]\n[Black "Bea"]\n[White "Zed"]\n[Result "0-1"]\n\n'
+                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
+        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        server = Server(db, "--read-only")
+        try:
+            page = server.request("GET", "/")[2].decode()
+            self.assertIn("<th>Game</th><th>First</th><th>Second</th>", page)
+            self.assertIn(">Kim (W)</a></td><td>Bob (B)</td>", page)
+            self.assertIn(">Bea (B)</a></td><td>Zed (W)</td>", page)
+            self.assertIn("<td>1-0</td>", page)
+            self.assertIn("<td>B+</td>", page)
+            self.assertNotIn("<th>White</th>", page)
+            by_player = server.request("GET", "/?sort=player")[2].decode()
+            self.assertLess(by_player.index("Bea (B)"), by_player.index("Kim (W)"))  # by the first player: Bea, Kim
+            status, api = server.get_json("/api/games")
+            self.assertEqual(status, 200)
+            cli = json.loads(subprocess.run([GOUNKI, "games", "--db", db, "--json"], check=True, capture_output=True,
+                                            text=True).stdout)
+            self.assertEqual(api["games"], cli["games"])
+            gomoku = [g for g in api["games"] if g["game"] == "Gomoku"][0]
+            self.assertEqual((gomoku["black"], gomoku["first_player"], gomoku["result"], gomoku["result_shown"]),
+                             ("Bea", "black", "0-1", "B+"))
+            start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
+            found = server.request("GET", "/search?position=" + start)[2].decode()
+            self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)  # one kind: its colours
+        finally:
+            server.stop()
+
     def test_report_download(self):
         status, headers, data = self.server.request("GET", "/api/report/1?format=md")
         self.assertEqual(status, 200)
