@@ -473,8 +473,10 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
             REQUIRE(stored);
             CHECK(contains(stored->settings, " book=5"));
             int book[2] = {0, 0}, graded[2] = {0, 0};
-            for (const analysis::PlyJudgement& p : stored->judgement.plies)
-                ++(p.verdict == analysis::Verdict::book ? book : graded)[index(p.side)];
+            for (const analysis::PlyJudgement& p : stored->judgement.plies) {
+                const Color side = p.ply % 2 == 0 ? first_mover(games[g].kind) : ~first_mover(games[g].kind);
+                ++(p.verdict == analysis::Verdict::book ? book : graded)[index(side)];
+            }
             for (int c = 0; c < 2; ++c) {
                 const analysis::SideSummary& s = stored->judgement.sides[c];
                 CHECK(s.counts[int(analysis::Verdict::book)] == book[c]);
