@@ -524,6 +524,16 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
         INFO("game " << g + 1 << ", " << book3[g] << " book plies at 3 games");
         CHECK(book_then_judged(ply_verdicts(three.out, std::int64_t(g) + 1), book3[g]));
     }
+    // An external brain is not asked about book plies either (the Gomoku games, gounki pbrain).
+    const auto engine = test::run_gounki_args({"analyze", "--db", url, "11-18", "--engine", test::gounki_command() + " pbrain",
+                                               "--engine-time", "20000", "--engine-nodes", "300", "--threads", "1", "--json"});
+    REQUIRE(engine.status == 0);
+    CHECK(contains(engine.out, "book=5\""));
+    for (std::size_t g = 10; g < 18; ++g) {
+        INFO("game " << g + 1 << " by the engine, " << book5[g] << " book plies");
+        CHECK(games[g].kind == GameKind::gomoku);
+        CHECK(book_then_judged(ply_verdicts(engine.out, std::int64_t(g) + 1), book5[g]));
+    }
     const auto bad = run_gounki("analyze " + db + " --all --book -1");
     CHECK(bad.status == 2);
     CHECK(contains(bad.err, "--book must be a whole number"));
