@@ -438,6 +438,16 @@ bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<Brain
     return true;
 }
 
+// After a stop signal: how many of the chosen games are judged (now or before), on standard error;
+// the exit status 128 + the signal.
+int say_stopped(int signal_number, const Totals& totals, std::size_t chosen) {
+    const QLocale english(QLocale::English, QLocale::UnitedStates); // 1,401
+    print_err("gounki analyze: " + std::string(signal_number == SIGINT ? "SIGINT" : "SIGTERM") + ": stopped; " +
+              english.toString(qlonglong(totals.judged) + totals.skipped).toStdString() + " of " +
+              english.toString(qlonglong(chosen)).toStdString() + " judged; run again to finish\n");
+    return 128 + signal_number;
+}
+
 // --queue: one job per chosen game that is not judged, queued or failed with these settings yet,
 // all recorded in one transaction.
 void queue_jobs(db::GameDatabase& database, db::AnalysisStore& store, const std::vector<db::StoredGame>& games,
@@ -535,7 +545,6 @@ int run_analyze(const QCommandLineParser& p) {
         const StopSignals signals;
         BookTree book;
         for (const db::StoredGame& g : games) {
-            if (stop_signal.load()) break;
             if (brains) {
                 if (const std::string why = engine_cannot_judge(g, totals.engine); !why.empty()) {
                     print_err("gounki analyze: " + why + "; the game is left unjudged\n");
@@ -554,19 +563,13 @@ int run_analyze(const QCommandLineParser& p) {
                 if (o.json) print_ply_lines(g.summary.id, job.start, stored->judgement);
                 continue;
             }
+            if (stop_signal.load()) continue; // stopped: the games judged before are still counted
             storage.run(g.summary.id, [&](db::GameDatabase& d, db::AnalysisStore&) { find_book(d, book, job); });
             jobs.push_back(std::move(job));
         }
         if (!stop_signal.load()) judge_and_store(storage, jobs, o, brains.get(), totals);
         print_summary(o, totals);
-        if (const int signal_number = stop_signal.load()) {
-            // Games judged now or before, of the games chosen; the rest is judged by a rerun.
-            const QLocale english(QLocale::English, QLocale::UnitedStates);
-            print_err("gounki analyze: " + std::string(signal_number == SIGINT ? "SIGINT" : "SIGTERM") + ": stopped; " +
-                      english.toString(qlonglong(totals.judged) + totals.skipped).toStdString() + " of " +
-                      english.toString(qlonglong(games.size())).toStdString() + " judged; run again to finish\n");
-            return 128 + signal_number;
-        }
+        if (const int signal_number = stop_signal.load()) return say_stopped(signal_number, totals, games.size());
         if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;
