@@ -60,8 +60,8 @@ void describe_analyze(QCommandLineParser& p) {
                  "N"});
     p.addOption({"book",
                  QString::fromStdString("An opening move played, from its position, in at least N games of the database is "
-                                        "book: not judged (default " + std::to_string(default_book_games) +
-                                        "; 0 judges every move)."),
+                                        "book: not judged (default " +
+                                        std::to_string(default_book_games) + "; 0 judges every move)."),
                  "N"});
     p.addOption({"force", "Judge again games already judged with the same settings (with --queue: queue them again)."});
     p.addOption({"queue",
@@ -106,8 +106,8 @@ void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::
              QString::fromUtf8(analysis::verdict_name(p.verdict).data(), qsizetype(analysis::verdict_name(p.verdict).size()))},
             {"pv", pv}};
         if (p.verdict == analysis::Verdict::book) { // not searched: no best move, no scores
-            for (const char* key : {"best", "played_score", "best_score", "played_win_in", "best_win_in", "expected_before",
-                                    "expected_after"})
+            for (const char* key :
+                 {"best", "played_score", "best_score", "played_win_in", "best_win_in", "expected_before", "expected_after"})
                 o[key] = QJsonValue();
         } else if (!p.scored) { // an external engine without evaluations: which move it prefers, no grade
             for (const char* key : {"played_score", "best_score", "expected_before", "expected_after"}) o[key] = QJsonValue();
@@ -124,7 +124,8 @@ std::string side_line(const analysis::SideSummary& s) {
     char accuracy[32];
     std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
     const int book = s.counts[int(Verdict::book)];
-    return std::string(accuracy) + ", " + (book ? counted(book, "book move") + ", " : std::string()) + counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
+    return std::string(accuracy) + ", " + (book ? counted(book, "book move") + ", " : std::string()) +
+        counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
         counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") + ", " +
         counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
         counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
@@ -202,7 +203,8 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
     o.setup.stones.blunder = s.blunder;
     if (p.isSet("book")) {
         const int n = p.value("book").toInt(&ok);
-        if (!ok || n < 0 || n > 1'000'000'000) return error = "--book must be a whole number of games from 0 up (0: no book)", false;
+        if (!ok || n < 0 || n > 1'000'000'000)
+            return error = "--book must be a whole number of games from 0 up (0: no book)", false;
         o.setup.gounki.book = o.setup.stones.book = n;
     }
     return true;
@@ -321,7 +323,7 @@ public:
     StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-    struct sigaction old_int_ {}, old_term_ {};
+    struct sigaction old_int_ = {}, old_term_ = {};
 };
 
 // The plies of a job that are searched (its book plies are not).
@@ -345,9 +347,10 @@ void print_judged(const JudgeJob& job, JudgeDone& done, const AnalyzeOptions& o,
         progress.clear();
         int book = 0;
         for (const analysis::SideSummary& side : done.judgement.sides) book += side.counts[int(analysis::Verdict::book)];
-        print_out("game " + std::to_string(done.id) + ": " + (book ? counted(book, "book ply", "book plies") + "; " : std::string()) +
-                  "White " + side_line(done.judgement.sides[0]) + "\n" + std::string(std::to_string(done.id).size() + 7, ' ') +
-                  "Black " + side_line(done.judgement.sides[1]) + "\n" +
+        print_out("game " + std::to_string(done.id) + ": " +
+                  (book ? counted(book, "book ply", "book plies") + "; " : std::string()) + "White " +
+                  side_line(done.judgement.sides[0]) + "\n" + std::string(std::to_string(done.id).size() + 7, ' ') + "Black " +
+                  side_line(done.judgement.sides[1]) + "\n" +
                   (with_notes ? engine_notes(job.start, done.judgement) : std::string()));
     }
 }

@@ -159,8 +159,8 @@ std::optional<analysis::GameJudgement> decode_judgement(std::span<const std::uin
         if (!next(v)) return std::nullopt;
         s.accuracy = double(v) / 100.0;
     }
-    const auto book = std::uint64_t(std::count_if(j.plies.begin(), j.plies.end(),
-                                                   [](const analysis::PlyJudgement& pj) { return pj.verdict == analysis::Verdict::book; }));
+    const auto book = std::uint64_t(std::count_if(
+        j.plies.begin(), j.plies.end(), [](const analysis::PlyJudgement& pj) { return pj.verdict == analysis::Verdict::book; }));
     if (p != end) { // the plies an external engine did not grade (none is possible with book plies)
         std::uint64_t n = 0;
         if (!next(n) || (n == 0 && book == 0) || n > count) return std::nullopt;

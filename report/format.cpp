@@ -94,7 +94,8 @@ std::string book_note(const GameReport& game) {
     const auto book = std::count_if(game.plies.begin(), game.plies.end(),
                                     [](const Ply& p) { return p.judgement && p.judgement->verdict == Verdict::book; });
     if (book == 0) return {};
-    return (book == 1 ? std::string("The first ply is a book move") : "The first " + std::to_string(book) + " plies are book moves") +
+    return (book == 1 ? std::string("The first ply is a book move")
+                      : "The first " + std::to_string(book) + " plies are book moves") +
         " (played in many games of the database), not judged.";
 }
 

@@ -503,7 +503,8 @@ TEST_CASE("the time-left estimate weighs plies by game kind and does not jump wh
             const double cost = (stone ? stone_cost * 30 : gounki_cost * 40);
             e.done(stone ? 1 : 0, stone ? 30 : 40, cost);
             busy += cost;
-            const double truth = (g < 20 ? (19 - g) * gounki_cost * 40 + 20 * stone_cost * 30 : (39 - g) * stone_cost * 30) / threads;
+            const double truth =
+                (g < 20 ? (19 - g) * gounki_cost * 40 + 20 * stone_cost * 30 : (39 - g) * stone_cost * 30) / threads;
             const auto left = e.seconds_left(busy / threads);
             REQUIRE(left);
             estimates.push_back(*left);
