@@ -549,16 +549,17 @@ TEST_CASE("SIGINT or SIGTERM stops analyze between games: judged games stay whol
     db::GameDatabase gdb(path, db::Access::read_only);
     const auto stored = [&] { return test::scalar(gdb, "SELECT count(*) FROM analyses"); };
     // Starts analyze, waits until `more` games beyond `before` are stored, sends `signal_number`.
-    const auto stop_after = [&](std::int64_t before, int signal_number, const std::string& name) {
-        const pid_t child = test::spawn_gounki({"analyze", "--db", path, "--all", "--nodes", "300", "--threads", "2"},
-                                               dir.file(name + ".out"), dir.file(name + ".err"));
+    const auto stop_after = [&](std::int64_t before, int signal_number, const std::string& name, bool json) {
+        std::vector<std::string> args{"analyze", "--db", path, "--all", "--nodes", "300", "--threads", "2"};
+        if (json) args.push_back("--json");
+        const pid_t child = test::spawn_gounki(args, dir.file(name + ".out"), dir.file(name + ".err"));
         for (int i = 0; i < 6000 && stored() <= before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         ::kill(child, signal_number);
         return test::wait_exit(child);
     };
     const std::int64_t all = std::int64_t(total);
 
-    CHECK(stop_after(0, SIGINT, "first") == 128 + SIGINT);
+    CHECK(stop_after(0, SIGINT, "first", false) == 128 + SIGINT);
     const std::int64_t after_first = stored();
     INFO(test::slurp(dir / "first.err"));
     CHECK(after_first >= 1);
@@ -568,11 +569,15 @@ TEST_CASE("SIGINT or SIGTERM stops analyze between games: judged games stay whol
                        " judged; run again to finish\n"));
 
     // A rerun judges only the rest; stopped again by SIGTERM.
-    CHECK(stop_after(after_first, SIGTERM, "second") == 128 + SIGTERM);
+    CHECK(stop_after(after_first, SIGTERM, "second", true) == 128 + SIGTERM);
     const std::int64_t after_second = stored();
     CHECK(after_second > after_first);
     CHECK(contains(test::slurp(dir / "second.err"), "SIGTERM: stopped; " + std::to_string(after_second) + " of "));
-    CHECK(contains(test::slurp(dir / "second.out"), std::to_string(after_first) + " already judged"));
+    const std::string second = test::slurp(dir / "second.out");
+    CHECK(contains(second, "\"interrupted\":\"SIGTERM\""));
+    CHECK(contains(second, "\"judged\":" + std::to_string(after_second - after_first) + ","));
+    CHECK(contains(second, "\"skipped\":" + std::to_string(after_first) + ","));
+    CHECK(contains(test::slurp(dir / "first.out"), "judged " + std::to_string(after_first) + " game"));
 
     // Every stored judgement is whole: one verdict per ply of its game.
     {
