@@ -23,6 +23,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::blunder: return "blunder";
     case Verdict::missed_win: return "missed-win";
     case Verdict::allows_loss: return "allows-loss";
+    case Verdict::book: return "book";
     }
     return "?";
 }
@@ -73,15 +74,35 @@ struct GameView {
     std::function<Score(int, const SearchLimits&, SearchResult&)> score;
 };
 
+// A book ply (JudgeSettings::book_plies): the move played, no search, counted only as book.
+void book_ply(const GameView& g, int i, const JudgeProgress& progress, GameJudgement& out) {
+    PlyJudgement j;
+    j.ply = i;
+    j.side = g.side_to_move(i);
+    j.played = g.moves[std::size_t(i)];
+    j.verdict = Verdict::book;
+    ++out.sides[index(j.side)].counts[int(Verdict::book)];
+    if (progress) progress(j);
+    out.plies.push_back(std::move(j));
+}
+
 // The verdicts, written once for every game: one search per position, in order, and a deeper look
-// at the position after a move that seems to give up a proven win.
+// at the position after a move that seems to give up a proven win. Book plies are not searched.
 void judge_view(const GameView& g, const JudgeSettings& settings, double scale, const JudgeProgress& progress,
                 GameJudgement& out) {
     double accuracy_sum[2] = {0, 0};
+    const int book = std::clamp(settings.book_plies, 0, g.plies);
     SearchResult current;
-    Score current_score = g.score(0, settings.limits, current);
-    out.nodes += current.nodes;
+    Score current_score = 0;
+    if (book < g.plies) {
+        current_score = g.score(book, settings.limits, current);
+        out.nodes += current.nodes;
+    }
     for (int i = 0; i < g.plies; ++i) {
+        if (i < book) {
+            book_ply(g, i, progress, out);
+            continue;
+        }
         SearchResult next;
         const Score next_score = g.score(i + 1, settings.limits, next);
         out.nodes += next.nodes;

@@ -28,10 +28,13 @@ enum class Verdict : std::uint8_t {
     blunder,
     missed_win, // a win was proven before the move, and after it the win is gone
     allows_loss, // after the move the opponent has a proven win; the best move had none against it
+    book, // an opening move of the collection's own tree (JudgeSettings::book_plies): not searched
 };
-constexpr int verdict_count = 6;
+constexpr int verdict_count = 7;
+// The verdicts a search gives (all but book): the ones a side's summary grades.
+constexpr int graded_verdict_count = 6;
 
-// "best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss".
+// "best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book".
 std::string_view verdict_name(Verdict v);
 
 struct JudgeSettings {
@@ -46,6 +49,12 @@ struct JudgeSettings {
     // this many plies deeper than the win's distance plus one, so a slower win is not mistaken for
     // a missed one (0 turns the check off).
     int verify_extra_plies = 2;
+    // Book: an opening move played, from its position, in at least `book` games of the database is
+    // not judged (0: no book; `gounki analyze` defaults to 5). The caller finds how many first plies
+    // of a game are book and sets book_plies for that game; those plies get the verdict `book`, are
+    // not searched, and count in no accuracy nor in any mistake count.
+    int book = 0;
+    int book_plies = 0;
 };
 
 // The settings used when none are given: a node limit per position (deterministic).
@@ -71,7 +80,7 @@ struct PlyJudgement {
 };
 
 struct SideSummary {
-    int moves = 0;
+    int moves = 0; // graded moves (book moves and ungraded ones not counted)
     int counts[verdict_count] = {};
     // Mean per-move accuracy in percent (100 = no expected result ever lost), see judge.cpp.
     double accuracy = 100.0;

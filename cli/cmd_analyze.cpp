@@ -1,8 +1,10 @@
 // gounki analyze [--db PATH] [IDS... | filters | --all] [--depth N | --nodes N | --engine CMD [--engine-time MS]]
-//                [--threads N] [--json] [--queue]
+//                [--book N] [--threads N] [--json] [--queue]
 // Judges stored games on a Qt thread pool; judgements are stored with their settings, so a rerun
 // skips what is done and an interrupted run resumes. With --engine, stone games are judged by an
-// external Gomocup brain, one process per pool thread (protocol/brain_judge.hpp).
+// external Gomocup brain, one process per pool thread (protocol/brain_judge.hpp). Opening moves of
+// the database's own tree are book, not judged (cli/judging.hpp find_book). SIGINT or SIGTERM stops
+// taking games: the games under way are finished and stored, and the run says how far it got.
 // With --queue nothing is judged here: one job per game goes to the jobs table for `gounki worker`.
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -12,8 +14,12 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
+#include <QLocale>
+
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -51,6 +57,11 @@ void describe_analyze(QCommandLineParser& p) {
     p.addOption({"engine-nodes",
                  "A node budget per position for engines that read INFO max_node (gounki pbrain does): deterministic "
                  "judgements within --engine-time.",
+                 "N"});
+    p.addOption({"book",
+                 QString::fromStdString("An opening move played, from its position, in at least N games of the database is "
+                                        "book: not judged (default " +
+                                        std::to_string(default_book_games) + "; 0 judges every move)."),
                  "N"});
     p.addOption({"force", "Judge again games already judged with the same settings (with --queue: queue them again)."});
     p.addOption({"queue",
@@ -94,7 +105,11 @@ void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::
             {"verdict",
              QString::fromUtf8(analysis::verdict_name(p.verdict).data(), qsizetype(analysis::verdict_name(p.verdict).size()))},
             {"pv", pv}};
-        if (!p.scored) { // an external engine without evaluations: which move it prefers, no grade
+        if (p.verdict == analysis::Verdict::book) { // not searched: no best move, no scores
+            for (const char* key :
+                 {"best", "played_score", "best_score", "played_win_in", "best_win_in", "expected_before", "expected_after"})
+                o[key] = QJsonValue();
+        } else if (!p.scored) { // an external engine without evaluations: which move it prefers, no grade
             for (const char* key : {"played_score", "best_score", "expected_before", "expected_after"}) o[key] = QJsonValue();
             o["graded"] = false;
             o["verdict"] = p.played == p.best ? "best" : "engine-prefers";
@@ -108,7 +123,9 @@ std::string side_line(const analysis::SideSummary& s) {
     using analysis::Verdict;
     char accuracy[32];
     std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
-    return std::string(accuracy) + ", " + counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
+    const int book = s.counts[int(Verdict::book)];
+    return std::string(accuracy) + ", " + (book ? counted(book, "book move") + ", " : std::string()) +
+        counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +
         counted(s.counts[int(Verdict::mistake)], "mistake") + ", " + counted(s.counts[int(Verdict::blunder)], "blunder") + ", " +
         counted(s.counts[int(Verdict::missed_win)], "missed win") + ", " +
         counted(s.counts[int(Verdict::allows_loss)], "allowed loss", "allowed losses");
@@ -121,6 +138,10 @@ std::string engine_notes(const AnyPosition& start, const analysis::GameJudgement
     AnyPosition pos = start;
     for (const analysis::PlyJudgement& p : j.plies) {
         const bool differs = p.best && p.played != p.best;
+        if (p.verdict == analysis::Verdict::book) {
+            pos.play(p.played);
+            continue;
+        }
         if ((p.scored && p.verdict != analysis::Verdict::best) || (!p.scored && differs)) {
             out += "  ply " + std::to_string(p.ply + 1) + " " + (pos.side_to_move() == Color::white ? "White " : "Black ") +
                 pos.move_text(p.played) + ": ";
@@ -180,6 +201,12 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
     o.setup.stones.inaccuracy = s.inaccuracy;
     o.setup.stones.mistake = s.mistake;
     o.setup.stones.blunder = s.blunder;
+    if (p.isSet("book")) {
+        const int n = p.value("book").toInt(&ok);
+        if (!ok || n < 0 || n > 1'000'000'000)
+            return error = "--book must be a whole number of games from 0 up (0: no book)", false;
+        o.setup.gounki.book = o.setup.stones.book = n;
+    }
     return true;
 }
 
@@ -205,7 +232,7 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
 
 // The options that change a judgement, in the order judge_options_text writes them.
 constexpr const char* judge_option_names[] = {"depth", "nodes", "inaccuracy", "mistake", "blunder",
-                                              "engine", "engine-time", "engine-nodes"};
+                                              "engine", "engine-time", "engine-nodes", "book"};
 
 // The engine's part of the options; false (and `error` set) on a bad value.
 bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error) {
@@ -268,39 +295,106 @@ private:
     std::unique_ptr<db::AnalysisStore> store_;
 };
 
+// SIGINT or SIGTERM during judging: its number, so that no new game is started (the games under way
+// finish and are stored). The handler is reset by its first signal: a second one ends the process
+// at once, which leaves nothing half-stored either (each game is stored in one transaction).
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_stop_signal(int signal_number) { stop_signal.store(signal_number); }
+
+// Catches SIGINT and SIGTERM for its lifetime.
+class StopSignals {
+public:
+    StopSignals() {
+        stop_signal.store(0);
+        struct sigaction action {};
+        action.sa_handler = on_stop_signal;
+        action.sa_flags = SA_RESETHAND;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &old_int_);
+        ::sigaction(SIGTERM, &action, &old_term_);
+    }
+    ~StopSignals() {
+        ::sigaction(SIGINT, &old_int_, nullptr);
+        ::sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct sigaction old_int_ = {}, old_term_ = {};
+};
+
+// The plies of a job that are searched (its book plies are not).
+std::uint64_t plies_to_search(const JudgeJob& job) {
+    return job.moves.size() - std::min(job.moves.size(), std::size_t(std::max(job.settings.book_plies, 0)));
+}
+
+// A game's result off the pool: judged, or not started because a stop signal came first.
+struct Judged {
+    JudgeDone done;
+    double seconds = 0; // the judging thread's time on it
+    bool started = true;
+};
+
+// Prints a judged game's lines (what is stored: expected results are kept to 1/65535, so a rerun
+// prints the same).
+void print_judged(const JudgeJob& job, JudgeDone& done, const AnalyzeOptions& o, bool with_notes, Progress& progress) {
+    if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
+    if (o.json) print_ply_lines(done.id, job.start, done.judgement);
+    else if (!o.quiet) {
+        progress.clear();
+        int book = 0;
+        for (const analysis::SideSummary& side : done.judgement.sides) book += side.counts[int(analysis::Verdict::book)];
+        print_out("game " + std::to_string(done.id) + ": " +
+                  (book ? counted(book, "book ply", "book plies") + "; " : std::string()) + "White " +
+                  side_line(done.judgement.sides[0]) + "\n" + std::string(std::to_string(done.id).size() + 7, ' ') + "Black " +
+                  side_line(done.judgement.sides[1]) + "\n" +
+                  (with_notes ? engine_notes(job.start, done.judgement) : std::string()));
+    }
+}
+
 // Runs the jobs on a pool of o.threads; results come back in order, each stored in its own
-// transaction as soon as it is ready, so an interruption loses at most the games under way.
+// transaction as soon as it is ready, so an interruption loses at most the games under way. After a
+// stop signal no game is started; the games under way are finished and stored.
 void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const AnalyzeOptions& o, BrainPool* brains,
                      Totals& totals) {
     QThreadPool pool;
     pool.setMaxThreadCount(o.threads);
     Progress progress("judging", jobs.size(), !o.quiet && !o.json);
+    const int engine_ms = o.engine ? std::max(1, o.engine->turn_ms) : 0;
+    analysis::WorkEstimate estimate(
+        {analysis::prior_ply_seconds(o.setup.gounki, false), analysis::prior_ply_seconds(o.setup.stones, true, engine_ms)});
+    for (const JudgeJob& job : jobs) estimate.add(job.start.stones() ? 1 : 0, plies_to_search(job));
     QElapsedTimer timer;
     timer.start();
-    QFuture<JudgeDone> future = QtConcurrent::mapped(&pool, jobs, [brains](const JudgeJob& job) { return judge(job, brains); });
+    QFuture<Judged> future = QtConcurrent::mapped(&pool, jobs, [brains](const JudgeJob& job) {
+        if (stop_signal.load()) return Judged{{job.id, {}, {}}, 0, false};
+        QElapsedTimer busy;
+        busy.start();
+        JudgeDone done = judge(job, brains);
+        return Judged{std::move(done), double(busy.nsecsElapsed()) / 1e9, true};
+    });
     for (int i = 0; i < int(jobs.size()); ++i) {
-        JudgeDone done = future.resultAt(i);
+        Judged result = future.resultAt(i);
+        if (!result.started) continue;
+        const JudgeJob& job = jobs[std::size_t(i)];
+        estimate.done(job.start.stones() ? 1 : 0, plies_to_search(job), result.seconds);
+        JudgeDone& done = result.done;
         if (!done.error.empty()) {
             progress.clear();
             print_err("gounki analyze: game " + std::to_string(done.id) + ": " + done.error + "; the game is left unjudged\n");
             ++totals.failed;
-            progress.update(std::size_t(i) + 1);
+            progress.update(std::size_t(i) + 1, estimate);
             continue;
         }
-        storage.store(jobs[std::size_t(i)], done.judgement, totals.engine);
+        storage.store(job, done.judgement, totals.engine);
         ++totals.judged;
-        totals.plies += jobs[std::size_t(i)].moves.size();
-        // Print what is stored (expected results are kept to 1/65535), so a rerun prints the same.
-        if (auto kept = db::decode_judgement(db::encode_judgement(done.judgement))) done.judgement = std::move(*kept);
+        totals.plies += job.moves.size();
         totals.nodes += done.judgement.nodes;
-        if (o.json) print_ply_lines(done.id, jobs[std::size_t(i)].start, done.judgement);
-        else if (!o.quiet) {
-            progress.clear();
-            print_out("game " + std::to_string(done.id) + ": White " + side_line(done.judgement.sides[0]) + "\n" +
-                      std::string(std::to_string(done.id).size() + 7, ' ') + "Black " + side_line(done.judgement.sides[1]) +
-                      "\n" + (brains ? engine_notes(jobs[std::size_t(i)].start, done.judgement) : std::string()));
-        }
-        progress.update(std::size_t(i) + 1);
+        print_judged(job, done, o, brains != nullptr, progress);
+        progress.update(std::size_t(i) + 1, estimate);
     }
     progress.finish();
     totals.seconds = double(timer.nsecsElapsed()) / 1e9;
@@ -317,6 +411,7 @@ void print_summary(const AnalyzeOptions& o, const Totals& t) {
         if (t.any_stone) obj["stone_settings"] = QString::fromStdString(stone_settings_text);
         if (!t.engine.empty()) obj["engine"] = QString::fromStdString(t.engine);
         if (t.failed) obj["failed"] = t.failed;
+        if (const int signal_number = stop_signal.load()) obj["interrupted"] = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
         print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!o.quiet) {
         char rate[160];
@@ -344,6 +439,16 @@ bool start_engine(const protocol::BrainSettings& settings, std::unique_ptr<Brain
         return false;
     }
     return true;
+}
+
+// After a stop signal: how many of the chosen games are judged (now or before), on standard error;
+// the exit status 128 + the signal.
+int say_stopped(int signal_number, const Totals& totals, std::size_t chosen) {
+    const QLocale english(QLocale::English, QLocale::UnitedStates); // 1,401
+    print_err("gounki analyze: " + std::string(signal_number == SIGINT ? "SIGINT" : "SIGTERM") + ": stopped; " +
+              english.toString(qlonglong(totals.judged) + totals.skipped).toStdString() + " of " +
+              english.toString(qlonglong(chosen)).toStdString() + " judged; run again to finish\n");
+    return 128 + signal_number;
 }
 
 // --queue: one job per chosen game that is not judged, queued or failed with these settings yet,
@@ -440,6 +545,8 @@ int run_analyze(const QCommandLineParser& p) {
             queue_jobs(*database, storage.analyses(), games, o, judge_options_text(p), totals); // one transaction
             return totals.failed ? exit_findings : exit_ok;
         }
+        const StopSignals signals;
+        BookTree book;
         for (const db::StoredGame& g : games) {
             if (brains) {
                 if (const std::string why = engine_cannot_judge(g, totals.engine); !why.empty()) {
@@ -459,10 +566,13 @@ int run_analyze(const QCommandLineParser& p) {
                 if (o.json) print_ply_lines(g.summary.id, job.start, stored->judgement);
                 continue;
             }
+            if (stop_signal.load()) continue; // stopped: the games judged before are still counted
+            storage.run(g.summary.id, [&](db::GameDatabase& d, db::AnalysisStore&) { find_book(d, book, job); });
             jobs.push_back(std::move(job));
         }
-        judge_and_store(storage, jobs, o, brains.get(), totals);
+        if (!stop_signal.load()) judge_and_store(storage, jobs, o, brains.get(), totals);
         print_summary(o, totals);
+        if (const int signal_number = stop_signal.load()) return say_stopped(signal_number, totals, games.size());
         if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;

@@ -42,7 +42,7 @@ int run_judge_bench(const Command& self, const QCommandLineParser& p) {
     }
     const analysis::JudgeBenchResult j = analysis::run_judge_bench(settings);
     std::string verdicts;
-    for (int v = 0; v < analysis::verdict_count; ++v)
+    for (int v = 0; v < analysis::graded_verdict_count; ++v)
         verdicts += std::string(verdicts.empty() ? "" : ", ") + std::string(analysis::verdict_name(analysis::Verdict(v))) + " " +
             std::to_string(j.counts[0][v] + j.counts[1][v]);
     if (p.isSet("json")) {

@@ -185,6 +185,8 @@ std::optional<analysis::GameJudgement> judge_claimed(Worker& w, db::GameDatabase
     if (s->brains)
         if (std::string why = engine_cannot_judge(*game, s->setup.engine); !why.empty()) return error = why, std::nullopt;
     out = judge_job(*game, s->setup);
+    BookTree book;
+    find_book(database, book, out);
     engine = s->setup.engine;
     if (out.settings_text != job.settings)
         return error = "the job's options give the settings '" + out.settings_text + "', not the '" + job.settings +

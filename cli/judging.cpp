@@ -1,5 +1,6 @@
 #include "cli/judging.hpp"
 
+#include "db/replay.hpp"
 #include "protocol/brain_judge.hpp"
 
 namespace gounki::cli {
@@ -38,6 +39,30 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
     const bool stone = is_stone_game(g.summary.kind);
     return {g.summary.id, g.start, g.moves,
             stone ? setup.stones : setup.gounki, stone ? setup.stone_text : setup.gounki_text};
+}
+
+std::int64_t BookTree::games(db::GameDatabase& database, const AnyPosition& pos, Move move) {
+    const std::uint64_t key = db::index_key(pos);
+    auto it = moves_.find(key);
+    if (it == moves_.end()) {
+        std::vector<std::pair<Move, std::int64_t>> counts;
+        for (const db::TreeMove& m : database.tree(pos).moves) counts.emplace_back(m.move, m.games);
+        it = moves_.emplace(key, std::move(counts)).first;
+    }
+    for (const auto& [m, n] : it->second)
+        if (m == move) return n;
+    return 0;
+}
+
+void find_book(db::GameDatabase& database, BookTree& tree, JudgeJob& job) {
+    job.settings.book_plies = 0;
+    if (job.settings.book <= 0) return;
+    AnyPosition pos = job.start;
+    for (Move m : job.moves) {
+        if (!pos.is_legal(m) || tree.games(database, pos, m) < job.settings.book) return;
+        ++job.settings.book_plies;
+        pos.play(m);
+    }
 }
 
 std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engine) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,19 @@ namespace gounki::cli {
 
 // The settings of one judging run: the built-in judge's for Gounki and for stone games (their
 // default budgets differ), or an external brain for stone games.
+// A move played from its position in at least this many games of the database is book (--book).
+constexpr int default_book_games = 5;
+
 struct JudgeSetup {
-    analysis::JudgeSettings gounki = analysis::judge_defaults();
-    analysis::JudgeSettings stones = analysis::stone_judge_defaults();
+    analysis::JudgeSettings gounki = with_book(analysis::judge_defaults());
+    analysis::JudgeSettings stones = with_book(analysis::stone_judge_defaults());
     std::string gounki_text, stone_text; // as stored with each judgement (db::analysis_settings_text)
     std::string engine;                  // the external brain's name from ABOUT; empty: built-in
     void set_texts(const protocol::BrainSettings* brain); // fills the texts from the settings
+    static analysis::JudgeSettings with_book(analysis::JudgeSettings s) {
+        s.book = default_book_games;
+        return s;
+    }
 };
 
 // One game to judge.
@@ -62,8 +70,24 @@ private:
     std::vector<std::unique_ptr<protocol::BrainClient>> idle_;
 };
 
-// The job of a stored game under these settings.
+// The job of a stored game under these settings (its book plies not yet found: find_book).
 JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup);
+
+// The database's opening tree as far as book needs it: the games of each move from a position,
+// kept per position so that a run over many games asks the database once per position.
+class BookTree {
+public:
+    // How many games of `database` played `move` from `pos`.
+    std::int64_t games(db::GameDatabase& database, const AnyPosition& pos, Move move);
+
+private:
+    std::unordered_map<std::uint64_t, std::vector<std::pair<Move, std::int64_t>>> moves_; // by position key
+};
+
+// Sets job.settings.book_plies: the number of first plies of the game each played, from its
+// position, in at least job.settings.book games of the database (the game itself counted, as
+// `gounki tree` counts it); the first move played in fewer ends the book. 0 when book is 0.
+void find_book(db::GameDatabase& database, BookTree& tree, JudgeJob& job);
 
 // Why an external brain cannot judge the game (a Gounki game, or a stone game with captures, for
 // which the Gomocup protocol has no rule), or empty.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "cli/command.hpp"
@@ -14,7 +15,12 @@ Progress::Progress(std::string what, std::uint64_t total, bool allowed)
     timer_.start();
 }
 
-void Progress::draw(std::uint64_t count, std::uint64_t measured, bool of_total, bool force) {
+void Progress::update(std::uint64_t done, const analysis::WorkEstimate& estimate) {
+    const double fraction = estimate.fraction();
+    draw(done, true, fraction, estimate.seconds_left(double(timer_.elapsed()) / 1000.0), done == total_);
+}
+
+void Progress::draw(std::uint64_t count, bool of_total, double fraction_done, std::optional<double> seconds_left, bool force) {
     if (!enabled_) return;
     const qint64 now = timer_.elapsed();
     if (!force && now - last_draw_ms_ < 100) return;
@@ -32,15 +38,16 @@ void Progress::draw(std::uint64_t count, std::uint64_t measured, bool of_total, 
     if (total_ == 0) {
         std::snprintf(line, sizeof line, "\r%s  %s\033[K", done, rate_text);
     } else {
-        const double fraction = std::min(1.0, double(measured) / double(total_));
+        const double fraction = std::clamp(fraction_done, 0.0, 1.0);
         constexpr int width = 24;
         std::string bar(std::size_t(width + 2), ' ');
         bar.front() = '[';
         bar.back() = ']';
         std::fill_n(bar.begin() + 1, int(fraction * width), '=');
         std::string eta;
-        if (fraction > 0.01 && fraction < 1) {
-            const int left = int(seconds * (1 - fraction) / fraction);
+        if (!seconds_left && fraction > 0.01 && fraction < 1) seconds_left = seconds * (1 - fraction) / fraction;
+        if (seconds_left && fraction < 1) {
+            const int left = int(std::lround(*seconds_left));
             eta = "  ETA " + std::to_string(left / 60) + (left % 60 < 10 ? ":0" : ":") + std::to_string(left % 60);
         }
         std::snprintf(line, sizeof line, "\r%s %3d%%  %s  %s%s\033[K", bar.c_str(), int(fraction * 100), done, rate_text,

@@ -50,7 +50,9 @@ void JudgeRuns::judge_one(std::int64_t id, Run& run) {
         if (!game) throw std::runtime_error("game " + std::to_string(id) + " is no longer in the database");
         JudgeSetup setup; // the defaults of `gounki analyze`, stored with the same settings text
         setup.set_texts(nullptr);
-        const JudgeJob job = judge_job(*game, setup);
+        JudgeJob job = judge_job(*game, setup);
+        BookTree book;
+        find_book(database, book, job);
         const JudgeDone done = judge(job, nullptr, [&](const analysis::PlyJudgement&) {
             if (stopping_) throw std::runtime_error("the server stopped before the judging was done");
             ++run.plies_done;

@@ -187,11 +187,16 @@ namespace {
 
 std::string judgement_table(const db::StoredGame& game, const db::StoredJudgement& stored) {
     const QJsonObject j = judgement_json(game, stored);
+    int book = 0;
+    for (const QJsonValue& v : j["plies"].toArray()) book += v.toObject()["verdict"].toString() == "book";
     std::string out = "<h2>Judgements</h2><p>" + escape(stored.settings) + ", " + escape(stored.created) +
+        (book == 1  ? std::string("; the first ply is a book move, not judged")
+             : book ? "; the first " + std::to_string(book) + " plies are book moves, not judged"
+                    : std::string()) +
         "</p><table id=\"judgements\"><tr><th>Ply</th><th>Played</th><th>Verdict</th><th>Best</th><th>Score</th></tr>";
     for (const QJsonValue& v : j["plies"].toArray()) {
         const QJsonObject p = v.toObject();
-        if (p["verdict"].toString() == "best") continue;
+        if (p["verdict"].toString() == "best" || p["verdict"].toString() == "book") continue;
         out += "<tr><td>" + std::to_string(p["ply"].toInt() + 1) + "</td><td>" + escape(p["played"].toString().toStdString()) +
             "</td><td>" + escape(p["verdict"].toString().toStdString()) + "</td><td>" +
             escape(p["best"].toString().toStdString()) + "</td><td>" + std::to_string(p["played_score"].toInt()) + " / " +

@@ -146,8 +146,10 @@ QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement
     }
     QJsonObject sides;
     for (const Color c : {Color::white, Color::black})
-        sides[c == Color::white ? "white" : "black"] = QJsonObject{{"moves", stored.judgement.sides[index(c)].moves},
-                                                                   {"accuracy", stored.judgement.sides[index(c)].accuracy}};
+        sides[c == Color::white ? "white" : "black"] =
+            QJsonObject{{"moves", stored.judgement.sides[index(c)].moves},
+                        {"book", stored.judgement.sides[index(c)].counts[int(analysis::Verdict::book)]},
+                        {"accuracy", stored.judgement.sides[index(c)].accuracy}};
     return QJsonObject{
         {"settings", QString::fromStdString(stored.settings)}, {"created", QString::fromStdString(stored.created)},
         {"engine", stored.engine.empty() ? QJsonValue() : QString::fromStdString(stored.engine)},

@@ -45,13 +45,21 @@ ALTER TABLE analysis_settings ADD COLUMN engine TEXT;
 PRAGMA user_version = 5;
 )sql";
 
+namespace {
+
+// " book=N" for a book threshold, nothing without one: judgements stored before book moves existed
+// keep meaning "no book".
+std::string book_text(const analysis::JudgeSettings& s) { return s.book > 0 ? " book=" + std::to_string(s.book) : std::string(); }
+
+} // namespace
+
 std::string engine_settings_text(const std::string& engine, const std::string& command, int turn_ms, std::uint64_t max_node,
                                  const analysis::JudgeSettings& s) {
     char buf[200];
     const std::string nodes = max_node ? " nodes=" + std::to_string(max_node) : std::string();
     std::snprintf(buf, sizeof buf, " time=%d%s curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f", turn_ms, nodes.c_str(),
                   s.curve_scale > 0 ? s.curve_scale : analysis::default_stone_curve_scale, s.inaccuracy, s.mistake, s.blunder);
-    return "engine='" + engine + "' command='" + command + "'" + buf;
+    return "engine='" + engine + "' command='" + command + "'" + buf + book_text(s);
 }
 
 std::string analysis_settings_text(const analysis::JudgeSettings& s) {
@@ -60,7 +68,7 @@ std::string analysis_settings_text(const analysis::JudgeSettings& s) {
                   s.limits.depth, static_cast<unsigned long long>(s.limits.nodes),
                   s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy, s.mistake, s.blunder,
                   s.verify_extra_plies);
-    return buf;
+    return buf + book_text(s);
 }
 
 namespace {
@@ -90,16 +98,21 @@ std::vector<std::uint8_t> encode_judgement(const analysis::GameJudgement& j) {
     }
     for (const analysis::SideSummary& s : j.sides) {
         put_varint(out, std::uint64_t(s.moves));
-        for (int c : s.counts) put_varint(out, std::uint64_t(c));
+        // The graded verdicts' counts only (as before book moves existed): the book count is the
+        // number of book plies, counted again when read.
+        for (int c = 0; c < analysis::graded_verdict_count; ++c) put_varint(out, std::uint64_t(s.counts[c]));
         put_varint(out, std::uint64_t(std::lround(s.accuracy * 100.0)));
     }
     std::vector<std::uint64_t> unscored;
     for (const analysis::PlyJudgement& p : j.plies)
         if (!p.scored) unscored.push_back(std::uint64_t(p.ply));
-    if (!unscored.empty()) {
+    const int book = j.sides[0].counts[int(analysis::Verdict::book)] + j.sides[1].counts[int(analysis::Verdict::book)];
+    if (!unscored.empty() || book > 0) {
         put_varint(out, unscored.size());
         for (std::uint64_t i : unscored) put_varint(out, i);
     }
+    if (book > 0)
+        for (const analysis::SideSummary& s : j.sides) put_varint(out, std::uint64_t(s.counts[int(analysis::Verdict::book)]));
     return out;
 }
 
@@ -139,20 +152,31 @@ std::optional<analysis::GameJudgement> decode_judgement(std::span<const std::uin
     for (analysis::SideSummary& s : j.sides) {
         if (!next(v)) return std::nullopt;
         s.moves = int(v);
-        for (int& c : s.counts) {
+        for (int c = 0; c < analysis::graded_verdict_count; ++c) {
             if (!next(v)) return std::nullopt;
-            c = int(v);
+            s.counts[c] = int(v);
         }
         if (!next(v)) return std::nullopt;
         s.accuracy = double(v) / 100.0;
     }
-    if (p != end) { // the plies an external engine did not grade
+    const auto book = std::uint64_t(std::count_if(
+        j.plies.begin(), j.plies.end(), [](const analysis::PlyJudgement& pj) { return pj.verdict == analysis::Verdict::book; }));
+    if (p != end) { // the plies an external engine did not grade (none is possible with book plies)
         std::uint64_t n = 0;
-        if (!next(n) || n == 0 || n > count) return std::nullopt;
+        if (!next(n) || (n == 0 && book == 0) || n > count) return std::nullopt;
         for (std::uint64_t k = 0; k < n; ++k) {
             if (!next(v) || v >= count) return std::nullopt;
             j.plies[std::size_t(v)].scored = false;
         }
+    }
+    if (book > 0) { // each side's book moves
+        std::uint64_t sum = 0;
+        for (analysis::SideSummary& s : j.sides) {
+            if (!next(v) || v > book) return std::nullopt;
+            s.counts[int(analysis::Verdict::book)] = int(v);
+            sum += v;
+        }
+        if (sum != book) return std::nullopt;
     }
     if (p != end) return std::nullopt;
     return j;

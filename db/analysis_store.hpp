@@ -53,7 +53,9 @@ private:
 
 // The per-ply BLOB of the analyses table; empty optional when it is malformed. Plies an external
 // engine could not grade (PlyJudgement::scored false) follow the side summaries as a count and
-// their indexes; a judgement where every ply is graded has no such trailer.
+// their indexes; a judgement where every ply is graded has no such trailer. A judgement with book
+// plies (verdict book) always has that trailer (its count may then be 0), followed by each side's
+// number of book moves. The side summaries hold the graded verdicts' counts only.
 std::vector<std::uint8_t> encode_judgement(const analysis::GameJudgement& j);
 std::optional<analysis::GameJudgement> decode_judgement(std::span<const std::uint8_t> blob);
 

@@ -1,5 +1,7 @@
 #include "protocol/brain_judge.hpp"
 
+#include <algorithm>
+
 #include "analysis/curve.hpp"
 
 namespace gounki::protocol {
@@ -80,13 +82,21 @@ GameJudgement judge_with_brain(BrainClient& brain, const stones::StonePosition& 
     graded.curve_scale = scale;
     brain.new_game(start.rules());
     double accuracy_sum[2] = {0, 0};
+    // Book plies (JudgeSettings::book_plies) are not asked about.
+    const std::size_t book = std::min(std::size_t(std::max(settings.book_plies, 0)), plies);
     std::optional<Look> current;
-    if (plies > 0) current = look_at(brain, g, 0);
+    if (plies > book) current = look_at(brain, g, book);
     for (std::size_t i = 0; i < plies; ++i) {
         PlyJudgement j;
         j.ply = int(i);
         j.side = g.positions[i].side_to_move();
         j.played = moves[i];
+        if (i < book) {
+            j.verdict = Verdict::book;
+            ++out.sides[index(j.side)].counts[int(Verdict::book)];
+            out.plies.push_back(std::move(j));
+            continue;
+        }
         j.best = current->best;
         j.pv = current->pv;
         const bool played_is_best = j.played == j.best;

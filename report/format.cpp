@@ -56,6 +56,7 @@ std::string format_score(const ScoreView& score) {
 std::string engine_line_comment() { return "Engine's best line"; }
 
 std::string judgement_comment(const Judgement& j) {
+    if (j.verdict == Verdict::book) return "Book move, not judged.";
     std::string out = "(";
     out += format_score(j.best);
     out += " -> ";
@@ -76,6 +77,7 @@ std::string_view verdict_suffix(Verdict v) {
     case Verdict::mistake:
     case Verdict::missed_win: return "?";
     case Verdict::inaccuracy: return "?!";
+    case Verdict::book:
     case Verdict::none: break;
     }
     return "";
@@ -87,7 +89,16 @@ int verdict_nag(Verdict v) {
 }
 
 std::string_view verdict_badge(Verdict v) {
-    return v == Verdict::missed_win ? "missed win" : v == Verdict::allows_loss ? "allows loss" : "";
+    return v == Verdict::missed_win ? "missed win" : v == Verdict::allows_loss ? "allows loss" : v == Verdict::book ? "book" : "";
+}
+
+std::string book_note(const GameReport& game) {
+    const auto book = std::count_if(game.plies.begin(), game.plies.end(),
+                                    [](const Ply& p) { return p.judgement && p.judgement->verdict == Verdict::book; });
+    if (book == 0) return {};
+    return (book == 1 ? std::string("The first ply is a book move")
+                      : "The first " + std::to_string(book) + " plies are book moves") +
+        " (played in many games of the database), not judged.";
 }
 
 std::vector<double> white_curve(const GameReport& game) {

@@ -23,20 +23,24 @@ std::string format_number(double value, int decimals = 1);
 std::string format_score(const ScoreView& score);
 
 // "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
-// "(+0.3 -> +0.2)" for a plain judged move. Scores: best -> played, from the mover's side.
+// "(+0.3 -> +0.2)" for a plain judged move, "Book move, not judged." for a book move. Scores:
+// best -> played, from the mover's side.
 std::string judgement_comment(const Judgement& j);
 // "Engine's best line": the comment that opens the engine's best line in an annotated record,
 // telling it from the record's own variations beside it (the Annotator tag names the engine).
 std::string engine_line_comment();
 
 // The suffix of docs/rules.md 1.8 for a verdict: "??" blunder and allowed loss, "?" mistake and missed
-// win, "?!" inaccuracy, "" none. Missed win and allowed loss are told apart from plain mistakes and
+// win, "?!" inaccuracy, "" none and book. Missed win and allowed loss are told apart from plain mistakes and
 // blunders by their comment, and in HTML/Markdown by a badge (verdict_badge).
 std::string_view verdict_suffix(Verdict v);
 // The NAG of the suffix: 4, 2, 6; 0 for none.
 int verdict_nag(Verdict v);
-// "missed win", "allows loss"; "" for the other verdicts (their suffix says it all).
+// "missed win", "allows loss", "book"; "" for the other verdicts (their suffix says it all).
 std::string_view verdict_badge(Verdict v);
+// Under a game's summary table: "The first 6 plies are book moves (played in many games of the
+// database), not judged." ("The first ply is ..." for one); "" without book moves.
+std::string book_note(const GameReport& game);
 
 // White's expected result after each ply (0..1), from the movers' expected_after. A ply without a
 // judgement keeps the value before it (0.5 at the start), except a last ply of a decided game,

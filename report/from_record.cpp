@@ -16,6 +16,7 @@ Verdict report_verdict(analysis::Verdict v) {
     case analysis::Verdict::blunder: return Verdict::blunder;
     case analysis::Verdict::missed_win: return Verdict::missed_win;
     case analysis::Verdict::allows_loss: return Verdict::allows_loss;
+    case analysis::Verdict::book: return Verdict::book;
     }
     return Verdict::none;
 }

@@ -39,6 +39,8 @@ table.tags th{width:8em}
 .ply.missed-win .badge{background:#8e44ad}
 .ply.allows-loss{background:#3a0a0a;color:#ffd9d4}
 .ply.allows-loss .badge{background:#c0392b}
+.ply.book{color:#6b6b6b;font-style:italic}
+.ply.book .badge{background:#9a9a9a}
 figure.blunder strong{color:#a0160d}
 figure.mistake strong{color:#9a4a00}
 figure.missed-win strong{color:#6a1f8e}
@@ -187,8 +189,9 @@ void eval_graph(std::string& out, const GameReport& g) {
             : v == Verdict::inaccuracy             ? "#c9b000"
             : v == Verdict::missed_win             ? "#8e44ad"
             : v == Verdict::allows_loss            ? "#7b0d0d"
+            : v == Verdict::book                   ? "#9a9a9a"
                                                    : "#b58863";
-        const double r = v == Verdict::none ? 2.5 : 5;
+        const double r = v == Verdict::none || v == Verdict::book ? 2.5 : 5;
         std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
         if (p.judgement) tip += " " + judgement_comment(*p.judgement);
         tip += " (" + side + " " + format_number(curve[i] * 100, 0) + "%)";
@@ -213,6 +216,7 @@ void summary_table(std::string& out, const GameReport& g) {
         out += "<td class=\"num\">" + (s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
     }
     out += "</table>\n";
+    if (const std::string book = book_note(g); !book.empty()) out += "<p class=\"legend book\">" + e(book) + "</p>\n";
 }
 
 void flagged_diagrams(std::string& out, const GameReport& g, const std::string& anchor) {

@@ -42,6 +42,7 @@ std::string code(std::string_view s) {
 std::string marked_move(const Ply& p) {
     const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
     if (v == Verdict::none) return md(p.move);
+    if (v == Verdict::book) return md(p.move) + " _(book)_";
     std::string out = "**" + md(p.move + std::string(verdict_suffix(v))) + "**";
     if (!verdict_badge(v).empty()) out += " _(" + std::string(verdict_badge(v)) + ")_";
     return out;
@@ -143,6 +144,7 @@ void summary(std::string& out, const GameReport& g) {
         out.append(" ").append(s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")).append(" |\n");
     }
     out += "\n";
+    if (const std::string book = book_note(g); !book.empty()) out += "_" + book + "_\n\n";
 }
 
 void flagged(std::string& out, const GameReport& g) {

@@ -14,6 +14,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::blunder: return "blunder";
     case Verdict::missed_win: return "missed-win";
     case Verdict::allows_loss: return "allows-loss";
+    case Verdict::book: return "book";
     case Verdict::none: break;
     }
     return "";
@@ -26,6 +27,7 @@ std::string_view verdict_label(Verdict v) {
     case Verdict::blunder: return "Blunder";
     case Verdict::missed_win: return "Missed win";
     case Verdict::allows_loss: return "Allows a loss";
+    case Verdict::book: return "Book move";
     case Verdict::none: break;
     }
     return "";
@@ -33,7 +35,8 @@ std::string_view verdict_label(Verdict v) {
 
 std::optional<Verdict> parse_verdict(std::string_view text) {
     if (text.empty() || text == "none") return Verdict::none;
-    for (Verdict v : {Verdict::inaccuracy, Verdict::mistake, Verdict::blunder, Verdict::missed_win, Verdict::allows_loss})
+    for (Verdict v :
+         {Verdict::inaccuracy, Verdict::mistake, Verdict::blunder, Verdict::missed_win, Verdict::allows_loss, Verdict::book})
         if (text == verdict_name(v)) return v;
     return std::nullopt;
 }
@@ -43,6 +46,10 @@ SideSummary summarize_side(const GameReport& game, Color side) {
     s.accuracy = game.summary[index(side)].accuracy;
     for (const Ply& p : game.plies) {
         if (p.side != side || !p.judgement) continue;
+        if (p.judgement->verdict == Verdict::book) {
+            ++s.book;
+            continue;
+        }
         ++s.judged;
         switch (p.judgement->verdict) {
         case Verdict::inaccuracy: ++s.inaccuracies; break;
@@ -50,6 +57,7 @@ SideSummary summarize_side(const GameReport& game, Color side) {
         case Verdict::blunder: ++s.blunders; break;
         case Verdict::missed_win: ++s.missed_wins; break;
         case Verdict::allows_loss: ++s.allowed_losses; break;
+        case Verdict::book:
         case Verdict::none: break;
         }
     }

@@ -17,12 +17,13 @@
 
 namespace gounki::report {
 
-// What the judge says of a move. `none` is a judged move that is fine.
-enum class Verdict { none, inaccuracy, mistake, blunder, missed_win, allows_loss };
+// What the judge says of a move. `none` is a judged move that is fine; `book` an opening move of
+// the database's own tree, not judged (no scores: its expected results are 0.5).
+enum class Verdict { none, inaccuracy, mistake, blunder, missed_win, allows_loss, book };
 
-// "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss"; "" for none.
+// "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book"; "" for none.
 std::string_view verdict_name(Verdict v);
-// "Inaccuracy", ..., "Missed win", "Allows a loss": the word a comment starts with.
+// "Inaccuracy", ..., "Missed win", "Allows a loss", "Book move": the word a comment starts with.
 std::string_view verdict_label(Verdict v);
 // The inverse of verdict_name; "" and "none" read as Verdict::none; unknown text gives nullopt.
 std::optional<Verdict> parse_verdict(std::string_view text);
@@ -93,7 +94,8 @@ struct Tag {
 
 // Per side of one game. Counts are filled by summarize_side; accuracy comes from the judge.
 struct SideSummary {
-    int judged = 0;
+    int judged = 0; // book moves not counted
+    int book = 0;
     int inaccuracies = 0;
     int mistakes = 0;
     int blunders = 0;

@@ -130,7 +130,8 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
     std::string out;
     if (p.judgement) {
         const Verdict v = p.judgement->verdict;
-        out += ",\"eval\":" + json_string(eval_text(g, p)) + ",\"eng\":" + json_string(judgement_comment(*p.judgement));
+        if (v != Verdict::book) out += ",\"eval\":" + json_string(eval_text(g, p)); // a book move has no score
+        out += ",\"eng\":" + json_string(judgement_comment(*p.judgement));
         if (v != Verdict::none)
             out += ",\"v\":" + json_string(verdict_name(v)) + ",\"mark\":" + json_string(verdict_suffix(v)) +
                 ",\"badge\":" + json_string(verdict_badge(v));
@@ -163,6 +164,8 @@ std::string_view viewer_css() {
 .vhead.mistake{color:#9a4a00}
 .vhead.inaccuracy{color:#6d6100}
 .vhead.missed-win{color:#6a1f8e}
+.vhead.book{color:#6b6b6b}
+.vhead.book .badge{background:#9a9a9a}
 .vhead .badge{background:#8e44ad}
 .veval{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;margin:.2em 0}
 .veng{color:#555;margin:.2em 0}

@@ -20,6 +20,8 @@
 #include "analysis/judge.hpp"
 #include "analysis/gounki/search.hpp"
 #include "analysis/selfplay.hpp"
+#include "analysis/work_estimate.hpp"
+#include "db/analysis_store.hpp"
 #include "analysis/gounki/tactics.hpp"
 #include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
@@ -415,6 +417,116 @@ TEST_CASE("judge: an illegal move stops the judgement at its ply", "[analysis]")
     const GameJudgement j = judge_game(start, moves, s);
     CHECK(j.illegal_ply == 1);
     CHECK(j.plies.size() == 1);
+}
+
+// Book plies (JudgeSettings::book_plies) are not searched: the judgement of the game from the first
+// ply after the book is the same as without it, and the book plies count in no side's summary. The
+// same game stored and read back keeps its book plies and each side's count of them; a stone game
+// (Black moves first) counts its book moves on the right sides.
+TEST_CASE("judge: book plies are not searched and count in no summary; stored, they read back whole", "[analysis][book]") {
+    const Position start = position_of("s3s2s/4R3/8/8/8/8/8/S7 b");
+    const std::vector<Move> moves = line_of({"e8-d8", "e7-f8", "a8-b8", "f8-Out"}, start);
+    JudgeSettings s = test_judge_settings();
+    const GameJudgement whole = judge_game(start, moves, s);
+    s.book_plies = 2;
+    int reported = 0;
+    const GameJudgement booked = judge_game(start, moves, s, [&](const PlyJudgement&) { ++reported; });
+    CHECK(reported == 4); // the progress hears of book plies too
+    REQUIRE(booked.plies.size() == 4);
+    for (int i : {0, 1}) {
+        CHECK(booked.plies[std::size_t(i)].verdict == Verdict::book);
+        CHECK(booked.plies[std::size_t(i)].played == moves[std::size_t(i)]);
+        CHECK(!booked.plies[std::size_t(i)].best);
+    }
+    for (int i : {2, 3}) {
+        CHECK(booked.plies[std::size_t(i)].verdict == whole.plies[std::size_t(i)].verdict);
+        CHECK(booked.plies[std::size_t(i)].played_score == whole.plies[std::size_t(i)].played_score);
+    }
+    CHECK(booked.nodes < whole.nodes);
+    // Ply 0 (Black's allows-loss) is book now: Black has no graded move left but its b8 at ply 2.
+    const SideSummary& black = booked.sides[index(Color::black)];
+    CHECK(black.moves == 1);
+    CHECK(black.counts[int(Verdict::book)] == 1);
+    CHECK(black.counts[int(Verdict::allows_loss)] == 0);
+    CHECK(black.accuracy == Approx(100.0));
+    CHECK(booked.sides[index(Color::white)].moves == 1);
+    CHECK(booked.sides[index(Color::white)].counts[int(Verdict::book)] == 1);
+    // A book longer than the game: nothing searched at all.
+    s.book_plies = 10;
+    const GameJudgement all_book = judge_game(start, moves, s);
+    CHECK(all_book.nodes == 0);
+    CHECK(all_book.sides[0].moves + all_book.sides[1].moves == 0);
+
+    // Stored and read back: the same plies and counts.
+    const auto back = gounki::db::decode_judgement(gounki::db::encode_judgement(booked));
+    REQUIRE(back);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(back->plies[i].verdict == booked.plies[i].verdict);
+    for (int c = 0; c < 2; ++c)
+        for (int v = 0; v < verdict_count; ++v) CHECK(back->sides[c].counts[v] == booked.sides[c].counts[v]);
+    // A judgement without book plies is stored as before book moves existed (no trailer).
+    const auto plain = gounki::db::encode_judgement(whole);
+    REQUIRE(gounki::db::decode_judgement(plain));
+    // Book plies without their per-side counts do not read.
+    auto cut = gounki::db::encode_judgement(booked);
+    cut.resize(cut.size() - 2);
+    CHECK(!gounki::db::decode_judgement(cut));
+
+    // Gomoku: Black's h8 and White's h9 are book; Black's third move counts as Black's.
+    stones::StonePosition empty(stones::Rules::defaults(GameKind::gomoku));
+    const std::vector<Move> stone_moves = {test::M("h8"), test::M("h9"), test::M("i9")};
+    JudgeSettings ss = stone_judge_defaults();
+    ss.limits.nodes = 500;
+    ss.book_plies = 3;
+    const GameJudgement stone = judge_stone_game(empty, stone_moves, ss);
+    const auto stone_back = gounki::db::decode_judgement(gounki::db::encode_judgement(stone));
+    REQUIRE(stone_back);
+    CHECK(stone_back->sides[index(Color::black)].counts[int(Verdict::book)] == 2);
+    CHECK(stone_back->sides[index(Color::white)].counts[int(Verdict::book)] == 1);
+}
+
+// The time left over a mixed collection, driven by a made-up clock: 20 Gounki games of 40 plies
+// (0.012 s a ply), then 20 stone games of 30 plies (0.090 s a ply, where the prior guessed 0.060),
+// judged on one thread and then on two.
+TEST_CASE("the time-left estimate weighs plies by game kind and does not jump when the collection turns", "[analysis][eta]") {
+    const double gounki_cost = 0.012, stone_cost = 0.090;
+    for (int threads : {1, 2}) {
+        INFO(threads << " threads");
+        WorkEstimate e({0.012, 0.060});
+        for (int g = 0; g < 20; ++g) e.add(0, 40);
+        for (int g = 0; g < 20; ++g) e.add(1, 30);
+        CHECK(!e.seconds_left(1.0)); // nothing measured yet
+        CHECK(e.fraction() == Approx(0.0));
+        double busy = 0;
+        std::vector<double> estimates, truths;
+        for (int g = 0; g < 40; ++g) {
+            const bool stone = g >= 20;
+            const double cost = (stone ? stone_cost * 30 : gounki_cost * 40);
+            e.done(stone ? 1 : 0, stone ? 30 : 40, cost);
+            busy += cost;
+            const double truth =
+                (g < 20 ? (19 - g) * gounki_cost * 40 + 20 * stone_cost * 30 : (39 - g) * stone_cost * 30) / threads;
+            const auto left = e.seconds_left(busy / threads);
+            REQUIRE(left);
+            estimates.push_back(*left);
+            truths.push_back(truth);
+        }
+        // Before any stone game: the stone plies weighed by the prior ratio (5 Gounki plies each).
+        CHECK(estimates[0] == Approx((19 * 40 * gounki_cost + 20 * 30 * gounki_cost * 5) / threads));
+        // From the first stone game on, their measured cost: exact.
+        for (int g = 20; g < 40; ++g) CHECK(estimates[std::size_t(g)] == Approx(truths[std::size_t(g)]).margin(1e-9));
+        // The turn from Gounki to stone games moves the estimate by the prior's error only (0.060
+        // against 0.090), where counting games would have said 1/5 of the truth.
+        CHECK(estimates[19] / truths[19] == Approx(0.060 / 0.090));
+        const double by_games = (busy - 20 * stone_cost * 30) / threads; // 20 games done, 20 left
+        CHECK(by_games / truths[19] < 0.2);
+        CHECK(estimates[20] / estimates[19] < 1.6);
+        CHECK(e.fraction() == Approx(1.0));
+    }
+    // The prior: a stone ply costs more than a Gounki ply at the default budgets and at equal ones.
+    CHECK(prior_ply_seconds(stone_judge_defaults(), true) > 2 * prior_ply_seconds(judge_defaults(), false));
+    JudgeSettings same = judge_defaults();
+    CHECK(prior_ply_seconds(same, true) > prior_ply_seconds(same, false));
+    CHECK(prior_ply_seconds(same, true, 1000) == Approx(1.0)); // an external engine's time per move
 }
 
 TEST_CASE("judge: the verdict rules", "[analysis]") {

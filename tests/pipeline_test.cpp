@@ -2,7 +2,14 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <signal.h>
+
+#include <chrono>
 #include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+#include <tuple>
 
 #include "db/analysis_store.hpp"
 #include "db/game_db.hpp"
@@ -335,4 +342,258 @@ TEST_CASE("a pasted move list (--moves) is played before search, tree, best and 
     CHECK(wrong.status == 2);
     CHECK(count_of(wrong.err, "move 2 '" + first + "': ") == 1);
     CHECK(wrong.out.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Book moves, and an analysis stopped by a signal
+
+namespace {
+
+// `count` games of `kind`, each the opening `opening` (move texts) and then up to `tail` random legal
+// plies (from `seed`), with the usual tags.
+std::vector<db::GameInput> games_with_opening(GameKind kind, const std::vector<std::string>& opening, int count, int tail,
+                                              std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<db::GameInput> out;
+    for (int n = 0; n < count; ++n) {
+        db::GameInput g;
+        g.kind = kind;
+        AnyPosition pos = AnyPosition::start(kind);
+        for (const std::string& text : opening) {
+            const auto m = pos.parse_move(text);
+            REQUIRE(std::holds_alternative<Move>(m));
+            g.moves.push_back(std::get<Move>(m));
+            pos.play(std::get<Move>(m));
+        }
+        for (int i = 0; i < tail && !pos.game_over(); ++i) {
+            const std::vector<Move> legal = pos.legal_moves();
+            const Move m = legal[std::size_t(rng() % legal.size())];
+            g.moves.push_back(m);
+            pos.play(m);
+        }
+        g.tags = {{"Event", "Book test"}, {"White", "W" + std::to_string(n)}, {"Black", "B" + std::to_string(n)}};
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+// The book plies of each game by the definition, from the games themselves: the first plies whose
+// move was played, from that position (any move order), in at least `threshold` of the games.
+std::vector<int> expected_book(const std::vector<db::GameInput>& games, int threshold) {
+    using Step = std::tuple<int, std::uint64_t, std::uint32_t>; // kind, position key, move
+    std::map<Step, std::set<std::size_t>> played_in;
+    auto steps = [](const db::GameInput& g) {
+        std::vector<Step> out;
+        AnyPosition pos = AnyPosition::start(g.kind);
+        for (Move m : g.moves) {
+            out.emplace_back(int(g.kind), pos.key(), m.raw());
+            pos.play(m);
+        }
+        return out;
+    };
+    for (std::size_t i = 0; i < games.size(); ++i)
+        for (const Step& s : steps(games[i])) played_in[s].insert(i);
+    std::vector<int> book;
+    for (const db::GameInput& g : games) {
+        int n = 0;
+        for (const Step& s : steps(g)) {
+            if (int(played_in[s].size()) < threshold) break;
+            ++n;
+        }
+        book.push_back(n);
+    }
+    return book;
+}
+
+// The verdicts of the ply lines of `game` in analyze --json output, in order.
+std::vector<std::string> ply_verdicts(const std::string& out, std::int64_t game) {
+    std::vector<std::string> verdicts;
+    for (const std::string& line : test::lines_of(out))
+        if (contains(line, "\"type\":\"ply\"") && contains(line, "\"game\":" + std::to_string(game) + ","))
+            verdicts.push_back(between(line, "\"verdict\":\"", "\""));
+    return verdicts;
+}
+
+// The first `book` verdicts are "book" and no other is.
+bool book_then_judged(const std::vector<std::string>& verdicts, int book) {
+    for (std::size_t i = 0; i < verdicts.size(); ++i)
+        if ((verdicts[i] == "book") != (int(i) < book)) return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("analyze: opening moves of the collection's own tree are book, not judged; --book 0 judges them",
+          "[pipeline][book][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    test::TempDir dir("book");
+    const std::string url = test::test_database(backend, dir, "book");
+    const std::string db = "--db " + shell_quoted(url);
+    // Gounki: an opening of four plies in 6 games, another that shares its first move in 4; Gomoku:
+    // three plies in 6 games, and 2 games that share only the first move. Then random games.
+    std::vector<db::GameInput> games;
+    auto add = [&](std::vector<db::GameInput> more) { games.insert(games.end(), more.begin(), more.end()); };
+    add(games_with_opening(GameKind::gounki, {"c2-d3", "f7-e6", "g2-f3", "b7-a6"}, 6, 6, 1));
+    add(games_with_opening(GameKind::gounki, {"c2-d3", "b7-a6"}, 4, 6, 2));
+    add(games_with_opening(GameKind::gomoku, {"h8", "h9", "i9"}, 6, 5, 3));
+    add(games_with_opening(GameKind::gomoku, {"h8", "g7"}, 2, 5, 4));
+    add(test::random_games(3, 5, 12));
+    test::write_gpn(dir.file("book.gpn"), games);
+    REQUIRE(run_gounki("import --quiet " + db + " " + shell_quoted(dir / "book.gpn")).status == 0);
+    const std::vector<int> book5 = expected_book(games, 5), book3 = expected_book(games, 3);
+    // The collection does what it is for: book plies of both kinds, ending where the games part.
+    CHECK(book5[0] >= 4);
+    CHECK(book5[6] >= 1);
+    CHECK(book5[6] < 2);
+    CHECK(book5[10] >= 3);
+    CHECK(book5[16] == 1);
+
+    const auto judged = run_gounki("analyze " + db + " --all --nodes 500 --json");
+    REQUIRE(judged.status == 0);
+    CHECK(contains(judged.out, "book=5\""));
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        INFO("game " << g + 1 << ", " << book5[g] << " book plies");
+        const auto verdicts = ply_verdicts(judged.out, std::int64_t(g) + 1);
+        CHECK(verdicts.size() == games[g].moves.size());
+        CHECK(book_then_judged(verdicts, book5[g]));
+    }
+    // A book ply is not searched: no best move, no score.
+    const std::string first_book = between(judged.out, "{", "}");
+    CHECK(contains(first_book, "\"verdict\":\"book\""));
+    CHECK(contains(first_book, "\"best\":null"));
+    CHECK(contains(first_book, "\"best_score\":null"));
+
+    // Stored: book moves count in no side's graded moves, accuracy or mistakes.
+    {
+        db::GameDatabase gdb(url, db::Access::read_only);
+        db::AnalysisStore store(gdb.sql());
+        for (std::size_t g = 0; g < games.size(); ++g) {
+            INFO("game " << g + 1);
+            const auto stored = store.load(std::int64_t(g) + 1);
+            REQUIRE(stored);
+            CHECK(contains(stored->settings, " book=5"));
+            int book[2] = {0, 0}, graded[2] = {0, 0};
+            for (const analysis::PlyJudgement& p : stored->judgement.plies) {
+                const Color side = p.ply % 2 == 0 ? first_mover(games[g].kind) : ~first_mover(games[g].kind);
+                ++(p.verdict == analysis::Verdict::book ? book : graded)[index(side)];
+            }
+            for (int c = 0; c < 2; ++c) {
+                const analysis::SideSummary& s = stored->judgement.sides[c];
+                CHECK(s.counts[int(analysis::Verdict::book)] == book[c]);
+                CHECK(s.moves == graded[c]);
+                int counted = 0;
+                for (int v = 0; v < analysis::graded_verdict_count; ++v) counted += s.counts[v];
+                CHECK(counted == graded[c]);
+            }
+            CHECK(book[0] + book[1] == book5[g]);
+        }
+    }
+
+    // The text lines say it; the reports show it in every format.
+    const auto text = run_gounki("analyze " + db + " 1 --nodes 500 --force");
+    REQUIRE(text.status == 0);
+    CHECK(contains(text.out, "game 1: " + std::to_string(book5[0]) + " book plies; White accuracy"));
+    CHECK(contains(text.out, "2 book moves, "));
+    const auto md = run_gounki("report " + db + " 1 --format md -o -");
+    REQUIRE(md.status == 0);
+    CHECK(count_of(md.out, " _(book)_") == std::size_t(book5[0]));
+    CHECK(contains(md.out, "The first " + std::to_string(book5[0]) + " plies are book moves"));
+    const auto gpn = run_gounki("report " + db + " 1 --format gpn -o -");
+    REQUIRE(gpn.status == 0);
+    CHECK(count_of(gpn.out, "{Book move, not judged.}") == std::size_t(book5[0]));
+    REQUIRE(run_gounki("report " + db + " 11 --format html -o " + shell_quoted(dir / "r.html")).status == 0);
+    const std::string page = test::slurp(dir / "r.html");
+    CHECK(count_of(page, "<span class=\"ply book\"") == std::size_t(book5[10]));
+    CHECK(count_of(page, "\"v\":\"book\"") == std::size_t(book5[10]));
+    CHECK(test::check_markup(page).empty());
+
+    // --book 0: other settings, every move judged.
+    const auto all = run_gounki("analyze " + db + " --all --nodes 500 --book 0 --json");
+    REQUIRE(all.status == 0);
+    CHECK(contains(all.out, "\"judged\":" + std::to_string(games.size()) + ","));
+    CHECK(!contains(all.out, "\"verdict\":\"book\""));
+    CHECK(!contains(all.out, "book="));
+    // --book 3 through the queue and a worker (cli/judging's rule): the same book plies as analyze.
+    REQUIRE(run_gounki("analyze " + db + " --all --nodes 500 --book 3 --queue").status == 0);
+    const auto worked = run_gounki("worker " + db + " --exit-when-empty --json");
+    REQUIRE(worked.status == 0);
+    const auto three = run_gounki("analyze " + db + " --all --nodes 500 --book 3 --json");
+    REQUIRE(three.status == 0);
+    CHECK(contains(three.out, "\"skipped\":" + std::to_string(games.size()) + ","));
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        INFO("game " << g + 1 << ", " << book3[g] << " book plies at 3 games");
+        CHECK(book_then_judged(ply_verdicts(three.out, std::int64_t(g) + 1), book3[g]));
+    }
+    // An external brain is not asked about book plies either (the Gomoku games, gounki pbrain).
+    const auto engine = test::run_gounki_args({"analyze", "--db", url, "11-18", "--engine", test::gounki_command() + " pbrain",
+                                               "--engine-time", "20000", "--engine-nodes", "300", "--threads", "1", "--json"});
+    REQUIRE(engine.status == 0);
+    CHECK(contains(engine.out, "book=5\""));
+    for (std::size_t g = 10; g < 18; ++g) {
+        INFO("game " << g + 1 << " by the engine, " << book5[g] << " book plies");
+        CHECK(games[g].kind == GameKind::gomoku);
+        CHECK(book_then_judged(ply_verdicts(engine.out, std::int64_t(g) + 1), book5[g]));
+    }
+    const auto bad = run_gounki("analyze " + db + " --all --book -1");
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.err, "--book must be a whole number"));
+}
+
+TEST_CASE("SIGINT or SIGTERM stops analyze between games: judged games stay whole, a rerun judges the rest",
+          "[pipeline][interrupt]") {
+    test::TempDir dir("interrupt");
+    const std::string path = dir.file("g.db");
+    const int total = 150;
+    test::write_gpn(dir.file("g.gpn"), test::random_games(total, 17, 30));
+    REQUIRE(run_gounki("import --quiet --db " + shell_quoted(path) + " " + shell_quoted(dir / "g.gpn")).status == 0);
+    db::GameDatabase gdb(path, db::Access::read_only);
+    const auto stored = [&] { return test::scalar(gdb, "SELECT count(*) FROM analyses"); };
+    // Starts analyze, waits until `more` games beyond `before` are stored, sends `signal_number`.
+    const auto stop_after = [&](std::int64_t before, int signal_number, const std::string& name, bool json) {
+        std::vector<std::string> args{"analyze", "--db", path, "--all", "--nodes", "300", "--threads", "2"};
+        if (json) args.push_back("--json");
+        const pid_t child = test::spawn_gounki(args, dir.file(name + ".out"), dir.file(name + ".err"));
+        for (int i = 0; i < 6000 && stored() <= before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        ::kill(child, signal_number);
+        return test::wait_exit(child);
+    };
+    const std::int64_t all = std::int64_t(total);
+
+    CHECK(stop_after(0, SIGINT, "first", false) == 128 + SIGINT);
+    const std::int64_t after_first = stored();
+    INFO(test::slurp(dir / "first.err"));
+    CHECK(after_first >= 1);
+    CHECK(after_first < all);
+    CHECK(contains(test::slurp(dir / "first.err"),
+                   "gounki analyze: SIGINT: stopped; " + std::to_string(after_first) + " of " + std::to_string(total) +
+                       " judged; run again to finish\n"));
+
+    // A rerun judges only the rest; stopped again by SIGTERM.
+    CHECK(stop_after(after_first, SIGTERM, "second", true) == 128 + SIGTERM);
+    const std::int64_t after_second = stored();
+    CHECK(after_second > after_first);
+    CHECK(contains(test::slurp(dir / "second.err"), "SIGTERM: stopped; " + std::to_string(after_second) + " of "));
+    const std::string second = test::slurp(dir / "second.out");
+    CHECK(contains(second, "\"interrupted\":\"SIGTERM\""));
+    CHECK(contains(second, "\"judged\":" + std::to_string(after_second - after_first) + ","));
+    CHECK(contains(second, "\"skipped\":" + std::to_string(after_first) + ","));
+    CHECK(contains(test::slurp(dir / "first.out"), "judged " + std::to_string(after_first) + " game"));
+
+    // Every stored judgement is whole: one verdict per ply of its game.
+    {
+        db::AnalysisStore store(gdb.sql());
+        db::Statement st(gdb.sql(), "SELECT game_id FROM analyses");
+        std::vector<std::int64_t> ids;
+        while (st.step()) ids.push_back(st.get_int64(0));
+        for (std::int64_t id : ids) {
+            const auto j = store.load(id);
+            REQUIRE(j);
+            CHECK(j->judgement.plies.size() == gdb.game(id)->moves.size());
+        }
+    }
+    const auto rest = run_gounki("analyze --db " + shell_quoted(path) + " --all --nodes 300 --json");
+    CHECK(rest.status == 0);
+    CHECK(contains(rest.out, "\"judged\":" + std::to_string(all - after_second) + ","));
+    CHECK(contains(rest.out, "\"skipped\":" + std::to_string(after_second) + ","));
+    CHECK(stored() == all);
 }

@@ -194,7 +194,7 @@ class HttpTest(Fixture):
         # The stored judgement: one entry per ply, the played moves those of the game.
         self.assertEqual([p["played"] for p in judgement["plies"]], game["moves"])
         self.assertIn("depth", judgement["settings"])
-        self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss")
+        self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book")
                             for p in judgement["plies"]), judgement)
 
     def test_keyset_paging_after_a_game(self):
