@@ -15,7 +15,7 @@
 //     Result (from RE: B+... is 0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, anything else *),
 //     Size (SZ), Rules (the Ninuki options, when not the defaults), SetUp and Position (when AB/AW
 //     place stones before the first move).
-//   - stone_start: StonePosition(rules) with the AB/AW stones of the root node; PL[W] gives White
+//   - start: a StonePosition(rules) with the AB/AW stones of the root node; PL[W] gives White
 //     the first move. SZ defaults to 15 for Gomoku, 19 for Ninuki; 15 and 19 only (bad-rules).
 //   - the main line is the first child at each node; each B[]/W[] is a Move::placement whose
 //     comments are the node's C[] (and those of the move-less nodes after it); the other children
