@@ -53,6 +53,19 @@ Verdict classify_move(Score best_score, Score played_score, bool played_is_best,
     return Verdict::best;
 }
 
+void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b) {
+    ++games;
+    const std::size_t n = std::min(a.plies.size(), b.plies.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const PlyJudgement& x = a.plies[i];
+        const PlyJudgement& y = b.plies[i];
+        ++plies;
+        same_verdict += x.verdict == y.verdict;
+        same_best += x.best == y.best;
+        ++confusion[int(x.verdict)][int(y.verdict)];
+    }
+}
+
 GameJudgement judge_game(const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
                          const JudgeProgress& progress) {
     SearchOptions options;

@@ -111,6 +111,17 @@ GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<con
 GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
                                const JudgeSettings& settings, const JudgeProgress& progress = {});
 
+// How far two judgements of the same games agree, ply by ply (`gounki bench --agreement`: the
+// default budget against ten times it). Plies are compared while both judgements have them.
+struct JudgeAgreement {
+    std::int64_t games = 0;
+    std::int64_t plies = 0;
+    std::int64_t same_verdict = 0;
+    std::int64_t same_best = 0; // the same best move
+    std::int64_t confusion[verdict_count][verdict_count] = {}; // [verdict of a][verdict of b]
+    void add(const GameJudgement& a, const GameJudgement& b);
+};
+
 // The verdict rules on their own (for tests and for callers with their own scores): the mover's
 // best and played scores, the played move being the best one or not.
 Verdict classify_move(Score best_score, Score played_score, bool played_is_best, const JudgeSettings& settings);
