@@ -46,6 +46,12 @@ struct JudgeSettings {
     // this many plies deeper than the win's distance plus one, so a slower win is not mistaken for
     // a missed one (0 turns the check off).
     int verify_extra_plies = 2;
+    // Early stop at a node budget (judge.cpp, EarlyStop): a position's search ends once this many
+    // iterations in a row, the last at least stop_min_depth deep, agree on the best move and the
+    // verdict, the drop at least stop_margin from every threshold (0 turns it off).
+    int stable_iterations = 3;
+    int stop_min_depth = 6;
+    double stop_margin = 0.03;
 };
 
 // The settings used when none are given: a node limit per position (deterministic).
