@@ -5,10 +5,14 @@
 // Thread use: judge_game touches nothing but its arguments (and the Searcher it makes, or the one
 // the caller passes), so a thread pool can run one call per game in parallel.
 //
-// Method: every position of the game is searched once with the same limits. The best move and its
-// score at ply i come from the search of position i; the played move's score is the negated score
-// of position i+1 (the position after the move, searched from the opponent's side). When the
-// played move is the best move, its score is the best score (no drop from search noise).
+// Method: every position of the game is searched once with the same limits, from the last back to
+// the first, by one searcher whose table lives for the game (emptied at its start, so a judgement
+// depends on the game and the settings only). The played move is searched first at the root of the
+// position before it: the best move, its score and the played move's score come from that one
+// search, to the same depth (the negated score of the position after the move stands in when the
+// played move was not searched there). When the played move is the best move, or scores above it,
+// it is the best move and its score the best score: a best move never scores below the move played.
+// The progress callback sees the plies as they are judged: from the last back to the first.
 
 #include <cstdint>
 #include <functional>
@@ -91,7 +95,7 @@ struct GameJudgement {
     int illegal_ply = -1;
 };
 
-// Called after each judged ply (e.g. for a progress bar); may be empty.
+// Called after each judged ply (e.g. for a progress bar; the last ply first); may be empty.
 using JudgeProgress = std::function<void(const PlyJudgement&)>;
 
 // Judges `moves` played from `start` with a Searcher of its own.
