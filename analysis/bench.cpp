@@ -52,7 +52,7 @@ BenchResult run_bench_over(std::span<const std::string_view> texts, int depth, s
         const Pos pos = std::get<Pos>(Pos::from_text(text));
         SearchLimits limits;
         limits.depth = depth;
-        const SearchResult r = Engine::search(searcher, pos, limits, {});
+        const SearchResult r = Engine::search(searcher, pos, limits, {}, {});
         total.nodes += r.nodes;
         if (on_position) on_position({text, r});
     }

@@ -31,8 +31,8 @@ struct EngineOf<Position> {
     }
     // `history`: the keys of the game's earlier positions (a repetition scores as a draw).
     static SearchResult search(Searcher& searcher, const Position& pos, const SearchLimits& limits,
-                               std::span<const std::uint64_t> history) {
-        return searcher.search(pos, limits, {}, history);
+                               const Searcher::InfoCallback& on_info, std::span<const std::uint64_t> history) {
+        return searcher.search(pos, limits, on_info, history);
     }
 };
 
@@ -45,8 +45,8 @@ struct EngineOf<stones::StonePosition> {
     static bool is_legal(const stones::StonePosition& pos, Move m) { return pos.is_legal(m); }
     // The stone games have no repetition rule: the search needs no history.
     static SearchResult search(Searcher& searcher, const stones::StonePosition& pos, const SearchLimits& limits,
-                               std::span<const std::uint64_t>) {
-        return searcher.search(pos, limits);
+                               const Searcher::InfoCallback& on_info, std::span<const std::uint64_t>) {
+        return searcher.search(pos, limits, on_info);
     }
 };
 

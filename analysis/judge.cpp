@@ -54,6 +54,19 @@ Verdict classify_move(Score best_score, Score played_score, bool played_is_best,
     return Verdict::best;
 }
 
+void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b) {
+    ++games;
+    const std::size_t n = std::min(a.plies.size(), b.plies.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const PlyJudgement& x = a.plies[i];
+        const PlyJudgement& y = b.plies[i];
+        ++plies;
+        same_verdict += x.verdict == y.verdict;
+        same_best += x.best == y.best;
+        ++confusion[int(x.verdict)][int(y.verdict)];
+    }
+}
+
 GameJudgement judge_game(const Position& start, std::span<const Move> moves, const JudgeSettings& settings,
                          const JudgeProgress& progress) {
     SearchOptions options;
@@ -64,72 +77,135 @@ GameJudgement judge_game(const Position& start, std::span<const Move> moves, con
 
 namespace {
 
-// A game as the verdict logic sees it, whatever the game: positions 0..plies, searched on demand.
+// A game as the verdict logic sees it, whatever the game: positions 0..plies, searched on demand
+// by one searcher that keeps its table from one search to the next (within this game only).
 struct GameView {
     int plies = 0; // judged plies: positions 0..plies exist and moves[0..plies) are legal
     std::span<const Move> moves;
     std::function<Color(int)> side_to_move;
     std::function<bool(int)> game_over;
-    // The score of position i searched with `limits` (its terminal score when the game is over).
-    std::function<Score(int, const SearchLimits&, SearchResult&)> score;
+    // The score of position i searched with `limits` (its terminal score when the game is over),
+    // `first` searched first at its root (Move::none(): the usual order) and its score reported;
+    // `enough`, asked after each iteration, ends the search when it answers true.
+    std::function<Score(int, const SearchLimits&, Move first, const std::function<bool(const SearchInfo&)>& enough,
+                        SearchResult&)>
+        score;
 };
 
 // A book ply (JudgeSettings::book_plies): the move played, no search, counted only as book.
-void book_ply(const GameView& g, int i, const JudgeProgress& progress, GameJudgement& out) {
+PlyJudgement book_ply(const GameView& g, int i) {
     PlyJudgement j;
     j.ply = i;
     j.side = g.side_to_move(i);
     j.played = g.moves[std::size_t(i)];
     j.verdict = Verdict::book;
-    ++out.sides[index(j.side)].counts[int(Verdict::book)];
-    if (progress) progress(j);
-    out.plies.push_back(std::move(j));
+    return j;
 }
 
-// The verdicts, written once for every game: one search per position, in order, and a deeper look
-// at the position after a move that seems to give up a proven win. Book plies are not searched.
+// The early stop of a search at a node budget: once `stable_iterations` completed iterations in a
+// row (the last at least `min_depth` deep) agree on the best move and on the verdict of the played
+// move (searched first, so its score is of the same depth), and a graded verdict's drop lies at
+// least `stop_margin` from every threshold, more iterations would not change the verdict.
+class EarlyStop {
+public:
+    EarlyStop(const JudgeSettings& settings, double scale, Move played) : settings_(settings), scale_(scale), played_(played) {
+        settings_.curve_scale = scale;
+    }
+    bool operator()(const SearchInfo& info) {
+        if (settings_.stable_iterations <= 0 || !settings_.limits.nodes || !info.first_scored || info.pv.empty()) {
+            run_ = 0;
+            return false;
+        }
+        const Move best = info.pv.front();
+        const Score best_score = std::max(info.score, info.first_score);
+        const Verdict v = classify_move(best_score, info.first_score, best == played_, settings_);
+        const bool same = run_ > 0 && best == best_ && v == verdict_;
+        run_ = same ? run_ + 1 : 1;
+        best_ = best;
+        verdict_ = v;
+        return run_ >= settings_.stable_iterations && info.depth >= settings_.stop_min_depth && far_from_thresholds(best_score, info.first_score, best == played_);
+    }
+
+private:
+    bool far_from_thresholds(Score best, Score played, bool played_is_best) const {
+        if (played_is_best || is_proven(best) || is_proven(played)) return true;
+        const double drop = expected_result(best, scale_) - expected_result(played, scale_);
+        for (double t : {settings_.inaccuracy, settings_.mistake, settings_.blunder})
+            if (std::abs(drop - t) < settings_.stop_margin) return false;
+        return true;
+    }
+    JudgeSettings settings_;
+    double scale_;
+    Move played_;
+    Move best_ = Move::none();
+    Verdict verdict_ = Verdict::best;
+    int run_ = 0;
+};
+
+// The played move's score: from the search of the position before it when it was searched there
+// (first, to the best move's depth), else from the position after it. A move that seems to give up
+// a proven win is looked at again, deeper, from the position after it, before it is called missed.
+Score played_score_of(const GameView& g, int i, const SearchResult& r, const std::function<Score()>& after,
+                      const JudgeSettings& settings, GameJudgement& out) {
+    Score played = r.first_scored ? r.first_score : parent_score(after());
+    if (is_proven_win(r.score) && !is_proven_win(played) && settings.verify_extra_plies > 0 && !g.game_over(i + 1)) {
+        SearchLimits deeper;
+        deeper.depth = std::min(win_in(r.score) + 1 + settings.verify_extra_plies, max_search_depth);
+        deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
+        deeper.time_ms = settings.limits.time_ms ? settings.limits.time_ms * 8 : 0;
+        SearchResult again;
+        const Score s = g.score(i + 1, deeper, Move::none(), {}, again);
+        out.nodes += again.nodes;
+        if (is_proven(s)) played = parent_score(s);
+    }
+    return played;
+}
+
+// The verdicts, written once for every game: the positions searched from the last back to the
+// first (each search starts from a table that knows the positions after it), the played move
+// searched first in each, and a deeper look at the position after a move that seems to give up a
+// proven win. Book plies are not searched.
 void judge_view(const GameView& g, const JudgeSettings& settings, double scale, const JudgeProgress& progress,
                 GameJudgement& out) {
-    double accuracy_sum[2] = {0, 0};
     const int book = std::clamp(settings.book_plies, 0, g.plies);
-    SearchResult current;
-    Score current_score = 0;
-    if (book < g.plies) {
-        current_score = g.score(book, settings.limits, current);
-        out.nodes += current.nodes;
+    out.plies.resize(std::size_t(g.plies));
+    for (int i = 0; i < book; ++i) {
+        out.plies[std::size_t(i)] = book_ply(g, i);
+        if (progress) progress(out.plies[std::size_t(i)]);
     }
-    for (int i = 0; i < g.plies; ++i) {
-        if (i < book) {
-            book_ply(g, i, progress, out);
-            continue;
-        }
-        SearchResult next;
-        const Score next_score = g.score(i + 1, settings.limits, next);
-        out.nodes += next.nodes;
-
-        PlyJudgement j;
+    std::vector<Score> value(std::size_t(g.plies) + 1, 0); // of each position, for its side to move
+    bool last_known = false;
+    for (int i = g.plies - 1; i >= book; --i) {
+        PlyJudgement& j = out.plies[std::size_t(i)];
         j.ply = i;
         j.side = g.side_to_move(i);
         j.played = g.moves[std::size_t(i)];
-        j.best = current.best;
-        j.best_score = current_score;
-        j.pv = current.pv;
-        const bool played_is_best = j.played == j.best;
-        j.played_score = played_is_best ? j.best_score : parent_score(next_score);
-
-        // A proven win seemingly given up: look again, deeper, before calling it missed.
-        if (!played_is_best && is_proven_win(j.best_score) && !is_proven_win(j.played_score) && settings.verify_extra_plies > 0 &&
-            !g.game_over(i + 1)) {
-            SearchLimits deeper;
-            deeper.depth = std::min(win_in(j.best_score) + 1 + settings.verify_extra_plies, max_search_depth);
-            deeper.nodes = settings.limits.nodes ? settings.limits.nodes * 8 : 0;
-            deeper.time_ms = settings.limits.time_ms ? settings.limits.time_ms * 8 : 0;
-            SearchResult again;
-            const Score s = g.score(i + 1, deeper, again);
-            out.nodes += again.nodes;
-            if (is_proven(s)) j.played_score = parent_score(s);
+        SearchResult r;
+        g.score(i, settings.limits, j.played, EarlyStop(settings, scale, j.played), r);
+        out.nodes += r.nodes;
+        j.best = r.best;
+        j.best_score = r.score;
+        j.pv = r.pv;
+        bool played_is_best = j.played == j.best;
+        const auto after = [&] {
+            if (i + 1 == g.plies && !last_known) {
+                SearchResult last;
+                value.back() = g.score(g.plies, settings.limits, Move::none(), {}, last);
+                out.nodes += last.nodes;
+                last_known = true;
+            }
+            return value[std::size_t(i) + 1];
+        };
+        j.played_score = played_is_best ? j.best_score : played_score_of(g, i, r, after, settings, out);
+        // The best move never scores below the move played: a played move found better than the
+        // engine's choice is the best move.
+        if (!played_is_best && j.played_score > j.best_score) {
+            j.best = j.played;
+            j.best_score = j.played_score;
+            j.pv = {j.played};
+            played_is_best = true;
         }
-
+        value[std::size_t(i)] = j.best_score;
         j.best_win_in = win_in(j.best_score);
         j.played_win_in = win_in(j.played_score);
         j.expected_best = expected_result(j.best_score, scale);
@@ -137,16 +213,15 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
         JudgeSettings graded = settings;
         graded.curve_scale = scale;
         j.verdict = classify_move(j.best_score, j.played_score, played_is_best, graded);
-
-        SideSummary& side = out.sides[index(j.side)];
-        ++side.moves;
-        ++side.counts[int(j.verdict)];
-        accuracy_sum[index(j.side)] += move_accuracy(j.expected_best, j.expected_played);
         if (progress) progress(j);
-        out.plies.push_back(std::move(j));
-
-        current = std::move(next);
-        current_score = next_score;
+    }
+    double accuracy_sum[2] = {0, 0};
+    for (const PlyJudgement& j : out.plies) {
+        SideSummary& side = out.sides[index(j.side)];
+        ++side.counts[int(j.verdict)];
+        if (j.verdict == Verdict::book) continue; // counted only as book
+        ++side.moves;
+        accuracy_sum[index(j.side)] += move_accuracy(j.expected_best, j.expected_played);
     }
     for (int c = 0; c < 2; ++c)
         if (out.sides[c].moves) out.sides[c].accuracy = accuracy_sum[c] / out.sides[c].moves;
@@ -191,16 +266,31 @@ GameJudgement judge_positions(typename EngineOf<Pos>::Searcher& searcher, const 
     g.moves = moves;
     g.side_to_move = [&](int i) { return positions[std::size_t(i)].side_to_move(); };
     g.game_over = [&](int i) { return positions[std::size_t(i)].game_over(); };
-    g.score = [&](int i, const SearchLimits& limits, SearchResult& result) {
+    g.score = [&](int i, const SearchLimits& limits, Move first, const std::function<bool(const SearchInfo&)>& enough,
+                  SearchResult& result) {
         const Pos& pos = positions[std::size_t(i)];
         if (pos.game_over()) {
             result = SearchResult{};
             result.score = decided_score(pos);
         } else {
-            result = Engine::search(searcher, pos, limits, std::span(keys.data(), std::size_t(i)));
+            searcher.put_first(first);
+            const auto on_info = [&](const SearchInfo& info) {
+                if (enough && enough(info)) searcher.stop();
+            };
+            result = Engine::search(searcher, pos, limits, on_info, std::span(keys.data(), std::size_t(i)));
         }
         return result.score;
     };
+    // One table for the game's searches, empty at its start: the judgement depends on the game and
+    // the settings only, whatever the searcher judged before.
+    struct KeepTable {
+        typename Engine::Searcher& s;
+        explicit KeepTable(typename Engine::Searcher& searcher) : s(searcher) {
+            s.forget();
+            s.keep_table(true);
+        }
+        ~KeepTable() { s.keep_table(false); }
+    } keep(searcher);
     judge_view(g, settings, scale, progress, out);
     return out;
 }

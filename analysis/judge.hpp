@@ -5,10 +5,14 @@
 // Thread use: judge_game touches nothing but its arguments (and the Searcher it makes, or the one
 // the caller passes), so a thread pool can run one call per game in parallel.
 //
-// Method: every position of the game is searched once with the same limits. The best move and its
-// score at ply i come from the search of position i; the played move's score is the negated score
-// of position i+1 (the position after the move, searched from the opponent's side). When the
-// played move is the best move, its score is the best score (no drop from search noise).
+// Method: every position of the game is searched once with the same limits, from the last back to
+// the first, by one searcher whose table lives for the game (emptied at its start, so a judgement
+// depends on the game and the settings only). The played move is searched first at the root of the
+// position before it: the best move, its score and the played move's score come from that one
+// search, to the same depth (the negated score of the position after the move stands in when the
+// played move was not searched there). When the played move is the best move, or scores above it,
+// it is the best move and its score the best score: a best move never scores below the move played.
+// The progress callback sees the plies as they are judged: from the last back to the first.
 
 #include <cstdint>
 #include <functional>
@@ -55,6 +59,12 @@ struct JudgeSettings {
     // not searched, and count in no accuracy nor in any mistake count.
     int book = 0;
     int book_plies = 0;
+    // Early stop at a node budget (judge.cpp, EarlyStop): a position's search ends once this many
+    // iterations in a row, the last at least stop_min_depth deep, agree on the best move and the
+    // verdict, the drop at least stop_margin from every threshold (0 turns it off).
+    int stable_iterations = 3;
+    int stop_min_depth = 6;
+    double stop_margin = 0.03;
 };
 
 // The settings used when none are given: a node limit per position (deterministic).
@@ -94,7 +104,7 @@ struct GameJudgement {
     int illegal_ply = -1;
 };
 
-// Called after each judged ply (e.g. for a progress bar); may be empty.
+// Called after each judged ply (e.g. for a progress bar; the last ply first); may be empty.
 using JudgeProgress = std::function<void(const PlyJudgement&)>;
 
 // Judges `moves` played from `start` with a Searcher of its own.
@@ -119,6 +129,17 @@ GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<con
                                const JudgeProgress& progress = {});
 GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosition& start, std::span<const Move> moves,
                                const JudgeSettings& settings, const JudgeProgress& progress = {});
+
+// How far two judgements of the same games agree, ply by ply (`gounki bench --agreement`: the
+// default budget against ten times it). Plies are compared while both judgements have them.
+struct JudgeAgreement {
+    std::int64_t games = 0;
+    std::int64_t plies = 0;
+    std::int64_t same_verdict = 0;
+    std::int64_t same_best = 0; // the same best move
+    std::int64_t confusion[verdict_count][verdict_count] = {}; // [verdict of a][verdict of b]
+    void add(const GameJudgement& a, const GameJudgement& b);
+};
 
 // The verdict rules on their own (for tests and for callers with their own scores): the mover's
 // best and played scores, the played move being the best one or not.

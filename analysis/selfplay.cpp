@@ -49,7 +49,7 @@ PlayedGameOf<Pos> play_game(const Pos& start, std::span<const Move> opening, con
     }
     while (!pos.game_over() && int(game.plies.size()) < max_plies) {
         const PlayerOf<Pos>& p = pos.side_to_move() == Color::white ? white : black;
-        const SearchResult r = Engine::search(*p.searcher, pos, p.limits, keys);
+        const SearchResult r = Engine::search(*p.searcher, pos, p.limits, {}, keys);
         if (!r.best) break;
         keys.push_back(pos.key());
         typename Engine::Undo u;

@@ -1,12 +1,22 @@
 // gounki bench [--game KIND [--size N] [--rules WORDS]] [--depth N] [--hash MB] [--json] [--verbose]
 // gounki bench --judge [--nodes N] [--json]: judging a fixed 59-ply Ninuki game (stone_judge_defaults)
+// gounki bench --agreement [--game KIND] [--games N] [--nodes N] [--factor F] [--threads N] [--json] FILE...:
+//   the games of the files judged at the default budget and at F times it; how often they agree
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <thread>
 
 #include "analysis/bench.hpp"
 #include "analysis/stones/play.hpp"
 #include "cli/command.hpp"
 #include "core/gounki/notation.hpp"
+#include "pipeline/read.hpp"
 
 namespace gounki::cli {
 
@@ -23,9 +33,17 @@ void describe_bench(QCommandLineParser& p) {
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"judge", "Judge the fixed 59-ply Ninuki game with the stone judge's default setting instead."});
     p.addOption({"nodes",
-                 "With --judge: nodes per position instead of the default (" +
-                     QString::number(qulonglong(analysis::default_stone_judge_nodes)) + ").",
+                 "With --judge or --agreement: nodes per position instead of the judge's default (" +
+                     QString::number(qulonglong(analysis::judge_defaults().limits.nodes)) + " for Gounki, " +
+                     QString::number(qulonglong(analysis::default_stone_judge_nodes)) + " for the stone games).",
                  "N"});
+    p.addOption({"agreement",
+                 "Judge the games of FILE... at the judge's budget and at --factor times it, and print how often "
+                 "their verdicts and best moves agree, per game (--game: only that game), with the time of the first run."});
+    p.addOption({"factor", "With --agreement: the budget of the reference run, as a multiple of the first (default 10).", "F"});
+    p.addOption({"games", "With --agreement: at most N games of each game (the first ones read).", "N"});
+    p.addOption({"threads", "With --agreement: games judged at once (default: one per core).", "N"});
+    p.addPositionalArgument("FILE", "With --agreement: record files of any format ('-' reads standard input).", "[FILE...]");
     p.addOption({"verbose", "Print each position's best move, score and node count."});
 }
 
@@ -58,6 +76,161 @@ int run_judge_bench(const Command& self, const QCommandLineParser& p) {
         print_out("judged Ninuki game: " + std::to_string(j.plies) + " plies at " + std::to_string(settings.limits.nodes) +
                   " nodes a position\nnodes " + std::to_string(j.nodes) + "\ntime " + std::to_string(j.time_ms) +
                   " ms\ncpu time " + std::to_string(j.cpu_ms) + " ms\nverdicts " + verdicts + "\n");
+    }
+    return exit_ok;
+}
+
+// --agreement: a game of the files, as the judge takes it.
+struct BenchGame {
+    AnyPosition start;
+    std::vector<Move> moves;
+};
+
+// The games of `files` by game (`only`: that game alone), at most `limit` of each; false after
+// printing the errors when a file or a game does not read (no figures over a part of the input).
+bool read_bench_games(const std::vector<std::string>& files, std::optional<GameKind> only, long long limit,
+                      std::map<GameKind, std::vector<BenchGame>>& out) {
+    struct Item {
+        GameKind kind = GameKind::gounki;
+        BenchGame game;
+        bool valid = true;
+    };
+    pipeline::ReadRequest request;
+    request.files = files;
+    pipeline::ReadEvents<Item> on;
+    on.prepare = [](parser::GameRecord&& r) {
+        Item item{r.kind, {r.is_stone_game() ? AnyPosition(r.stone_start) : AnyPosition(r.start), {}},
+                  r.status == parser::GameStatus::valid};
+        for (const parser::Ply& ply : r.main.plies) item.game.moves.push_back(ply.move);
+        return item;
+    };
+    bool ok = true;
+    on.game = [&](Item&& item) {
+        if (!item.valid) ok = false;
+        if (!ok || (only && item.kind != *only)) return;
+        std::vector<BenchGame>& games = out[item.kind];
+        if (limit == 0 || std::int64_t(games.size()) < limit) games.push_back(std::move(item.game));
+    };
+    on.diagnostic = [&](const parser::Diagnostic& d) {
+        if (d.severity == parser::Severity::error) print_err(parser::format_diagnostic(d) + "\n");
+    };
+    const pipeline::ReadResult read = pipeline::read_files(request, on);
+    if (read.io_errors) ok = false;
+    if (!ok) print_err("gounki bench: the games above do not read; nothing judged\n");
+    return ok;
+}
+
+struct JudgeRun {
+    std::vector<analysis::GameJudgement> judgements;
+    std::int64_t wall_ms = 0, cpu_ms = 0;
+};
+
+// Judges `games` with `settings` on `threads` threads, one game at a time each (as `analyze`).
+JudgeRun judge_games(const std::vector<BenchGame>& games, const analysis::JudgeSettings& settings, int threads) {
+    JudgeRun run;
+    run.judgements.resize(games.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < games.size();) {
+            const BenchGame& g = games[i];
+            run.judgements[i] = g.start.stones() ? analysis::judge_stone_game(*g.start.stones(), g.moves, settings)
+                                                 : analysis::judge_game(*g.start.gounki(), g.moves, settings);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    run.wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    run.cpu_ms = std::int64_t(double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC);
+    return run;
+}
+
+std::string percent(std::int64_t part, std::int64_t whole) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+    return buf;
+}
+
+// One game's figures: text, or one JSON object per game.
+void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& settings, int factor, const JudgeRun& run,
+                     const analysis::JudgeAgreement& a) {
+    const std::uint64_t nodes = settings.limits.nodes;
+    if (json) {
+        QJsonObject o;
+        o["game"] = QString::fromStdString(std::string(game_kind_name(kind)));
+        o["games"] = qint64(a.games);
+        o["plies"] = qint64(a.plies);
+        o["nodes_per_position"] = qint64(nodes);
+        o["factor"] = factor;
+        o["same_verdict"] = qint64(a.same_verdict);
+        o["same_best"] = qint64(a.same_best);
+        o["verdict_agreement"] = a.plies ? 100.0 * double(a.same_verdict) / double(a.plies) : 0.0;
+        o["best_agreement"] = a.plies ? 100.0 * double(a.same_best) / double(a.plies) : 0.0;
+        QJsonArray rows;
+        for (const auto& row : a.confusion) {
+            QJsonArray r;
+            for (std::int64_t n : row) r.append(qint64(n));
+            rows.append(r);
+        }
+        o["confusion"] = rows;
+        o["time_ms"] = qint64(run.wall_ms);
+        o["cpu_ms"] = qint64(run.cpu_ms);
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        return;
+    }
+    std::string text = "game " + std::string(game_kind_name(kind)) + ": " + counted(a.games, "game") + ", " +
+        counted(a.plies, "ply", "plies") + ", " + std::to_string(nodes) + " nodes a position against " +
+        std::to_string(nodes * std::uint64_t(factor)) + "\nsame verdict " + percent(a.same_verdict, a.plies) + " (" +
+        std::to_string(a.same_verdict) + ")\nsame best move " + percent(a.same_best, a.plies) + " (" +
+        std::to_string(a.same_best) + ")\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
+        " ms\nverdicts (rows: " + std::to_string(nodes) + " nodes; columns: x" + std::to_string(factor) + ")\n";
+    for (int v = 0; v < analysis::verdict_count; ++v) {
+        std::string row = "  " + std::string(analysis::verdict_name(analysis::Verdict(v)));
+        row.resize(14, ' ');
+        for (std::int64_t n : a.confusion[v]) {
+            std::string cell = std::to_string(n);
+            row += std::string(cell.size() < 7 ? 7 - cell.size() : 1, ' ') + cell;
+        }
+        text += row + "\n";
+    }
+    print_out(text);
+}
+
+// --agreement FILE...: per game of the files, the judge at its budget against `factor` times it.
+int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
+    if (p.positionalArguments().isEmpty()) return usage_error(self, "--agreement needs at least one FILE");
+    long long nodes = 0, factor = 10, limit = 0, threads = std::max(1u, std::thread::hardware_concurrency());
+    if (!read_number(p, "nodes", 1, 1'000'000'000, nodes)) return usage_error(self, "--nodes must be a positive whole number");
+    if (!read_number(p, "factor", 2, 1000, factor)) return usage_error(self, "--factor must be a whole number from 2 to 1000");
+    if (!read_number(p, "games", 1, 100'000'000, limit)) return usage_error(self, "--games must be a positive whole number");
+    if (!read_number(p, "threads", 1, 256, threads)) return usage_error(self, "--threads must be a whole number from 1 to 256");
+    std::optional<GameKind> only;
+    if (p.isSet("game")) {
+        GameKind kind = GameKind::gounki;
+        AnyPosition start;
+        if (!read_game_options(self, p, kind, start)) return exit_usage;
+        only = kind;
+    }
+    std::vector<parser::Diagnostic> folder_errors;
+    const std::vector<std::string> files = input_files(p.positionalArguments(), std::nullopt, folder_errors);
+    for (const parser::Diagnostic& d : folder_errors) print_err(parser::format_diagnostic(d) + "\n");
+    std::map<GameKind, std::vector<BenchGame>> by_kind;
+    if (!folder_errors.empty() || !read_bench_games(files, only, limit, by_kind)) return exit_findings;
+    if (by_kind.empty()) return usage_error(self, only ? "no " + std::string(game_kind_name(*only)) + " game in the files"
+                                                       : std::string("no game in the files"));
+    for (const auto& [kind, games] : by_kind) {
+        analysis::JudgeSettings settings = is_stone_game(kind) ? analysis::stone_judge_defaults() : analysis::judge_defaults();
+        if (nodes) settings.limits.nodes = std::uint64_t(nodes);
+        analysis::JudgeSettings reference = settings;
+        reference.limits.nodes *= std::uint64_t(factor);
+        const JudgeRun run = judge_games(games, settings, int(threads));
+        const JudgeRun ref = judge_games(games, reference, int(threads));
+        analysis::JudgeAgreement a;
+        for (std::size_t i = 0; i < games.size(); ++i) a.add(run.judgements[i], ref.judgements[i]);
+        print_agreement(p.isSet("json"), kind, settings, int(factor), run, a);
     }
     return exit_ok;
 }
@@ -101,7 +274,8 @@ void print_bench(bool json, GameKind kind, std::size_t positions, int depth, con
 
 int run_bench(const QCommandLineParser& p) {
     const Command& self = *find_command("bench");
-    if (!p.positionalArguments().isEmpty()) return usage_error(self, "bench takes no arguments");
+    if (p.isSet("agreement")) return run_agreement_bench(self, p);
+    if (!p.positionalArguments().isEmpty()) return usage_error(self, "bench takes FILE arguments with --agreement only");
     GameKind kind = GameKind::gounki;
     AnyPosition start;
     if (!read_game_options(self, p, kind, start)) return exit_usage;

@@ -13,7 +13,10 @@
 
 #include <bit>
 #include <cmath>
+#include <random>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "analysis/bench.hpp"
 #include "analysis/curve.hpp"
@@ -23,6 +26,7 @@
 #include "analysis/work_estimate.hpp"
 #include "db/analysis_store.hpp"
 #include "analysis/gounki/tactics.hpp"
+#include "core/any_position.hpp"
 #include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
 
@@ -552,6 +556,150 @@ TEST_CASE("judge: the verdict rules", "[analysis]") {
     CHECK(classify_move(0, score_for(0.44), false, strict) == Verdict::blunder);
     CHECK(move_accuracy(0.7, 0.7) == Approx(100.0).margin(1e-3));
     CHECK(move_accuracy(0.7, 0.5) < move_accuracy(0.7, 0.6));
+}
+
+namespace {
+
+// A game of random legal moves (many mistakes to judge), `plies` long or to its end.
+std::vector<Move> random_gounki_game(unsigned seed, int plies) {
+    std::mt19937 rng(seed);
+    Position pos = Position::start();
+    std::vector<Move> moves;
+    for (int i = 0; i < plies && !pos.game_over(); ++i) {
+        MoveList legal;
+        generate_moves(pos, legal);
+        if (legal.empty()) break;
+        const Move m = legal[int(rng() % unsigned(legal.size()))];
+        UndoRecord u;
+        pos.do_move(m, u);
+        moves.push_back(m);
+    }
+    return moves;
+}
+
+// Random stones within three points of the centre of a Gomoku board, `plies` long or to the end.
+std::vector<Move> random_stone_game(const stones::StonePosition& start, unsigned seed, int plies) {
+    std::mt19937 rng(seed);
+    stones::StonePosition pos = start;
+    std::vector<Move> moves;
+    const int c = pos.size() / 2;
+    for (int i = 0; i < plies && !pos.game_over(); ++i) {
+        Move m = Move::none();
+        for (int tries = 0; tries < 100 && !m; ++tries) {
+            const Move t = Move::placement(stones::make_point(c - 3 + int(rng() % 7), c - 3 + int(rng() % 7)));
+            if (pos.is_legal(t)) m = t;
+        }
+        if (!m) break;
+        stones::StoneUndo u;
+        pos.play(m, u);
+        moves.push_back(m);
+    }
+    return moves;
+}
+
+void check_best_not_below_played(const GameJudgement& j) {
+    for (const PlyJudgement& p : j.plies) {
+        INFO("ply " << p.ply);
+        CHECK(p.best_score >= p.played_score);
+        if (p.played == p.best) CHECK(p.verdict == Verdict::best);
+    }
+}
+
+void check_same(const GameJudgement& a, const GameJudgement& b) {
+    REQUIRE(a.plies.size() == b.plies.size());
+    CHECK(a.nodes == b.nodes);
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        INFO("ply " << i);
+        CHECK(a.plies[i].best == b.plies[i].best);
+        CHECK(a.plies[i].best_score == b.plies[i].best_score);
+        CHECK(a.plies[i].played_score == b.plies[i].played_score);
+        CHECK(a.plies[i].verdict == b.plies[i].verdict);
+    }
+}
+
+} // namespace
+
+TEST_CASE("judge: from the last ply back, a best move never scores below the move played, and judging is "
+          "deterministic",
+          "[analysis]") {
+    JudgeSettings s = judge_defaults();
+    s.limits.nodes = 4000;
+    s.hash_mb = 4;
+    s.stable_iterations = 2;
+    s.stop_min_depth = 3;
+    SearchOptions options;
+    options.hash_mb = 4;
+    Searcher reused(options);
+    int graded = 0;
+    for (unsigned seed : {1u, 2u, 3u}) {
+        const std::vector<Move> moves = random_gounki_game(seed, 24);
+        const GameJudgement j = judge_game(Position::start(), moves, s);
+        REQUIRE(j.plies.size() == moves.size());
+        check_best_not_below_played(j);
+        for (const PlyJudgement& p : j.plies) graded += p.verdict != Verdict::best;
+        // The same again, and with a searcher that judged other games before: the same verdicts.
+        check_same(j, judge_game(Position::start(), moves, s));
+        check_same(j, judge_game(reused, Position::start(), moves, s));
+    }
+    CHECK(graded > 0); // random moves are found out
+}
+
+TEST_CASE("judge: stone games judged backwards, best never below played, deterministic", "[analysis]") {
+    const stones::StonePosition start = *AnyPosition::start(GameKind::gomoku).stones();
+    JudgeSettings s = stone_judge_defaults();
+    s.limits.nodes = 1500;
+    s.hash_mb = 4;
+    StoneSearchOptions options;
+    options.hash_mb = 4;
+    StoneSearcher reused(options);
+    for (unsigned seed : {4u, 5u}) {
+        const std::vector<Move> moves = random_stone_game(start, seed, 20);
+        const GameJudgement j = judge_stone_game(start, moves, s);
+        REQUIRE(j.plies.size() == moves.size());
+        check_best_not_below_played(j);
+        check_same(j, judge_stone_game(start, moves, s));
+        check_same(j, judge_stone_game(reused, start, moves, s));
+    }
+}
+
+TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[analysis][cli]") {
+    for (const char* game : {"gounki", "gomoku"}) {
+        INFO(game);
+        const std::string file = std::string(GOUNKI_SOURCE_DIR) + "/samples/selfplay/" +
+            (std::string(game) == "gounki" ? "selfplay-1000.gpn" : "gomoku-200.gpn");
+        const CliRun r = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --game " +
+                                    std::string(game) + " " + file);
+        REQUIRE(r.status == 0);
+        std::smatch m;
+        REQUIRE(std::regex_search(r.out, m, std::regex(R"(2 games, (\d+) plies)")));
+        const long plies = std::stol(m[1]);
+        REQUIRE(std::regex_search(r.out, m, std::regex(R"(same verdict ([0-9.]+)% \((\d+)\))")));
+        const double share = std::stod(m[1]);
+        const long same = std::stol(m[2]);
+        CHECK(share >= 0.0);
+        CHECK(share <= 100.0);
+        CHECK(share == Approx(100.0 * double(same) / double(plies)).margin(0.05));
+        // The confusion counts hold every ply once, the equal verdicts on their diagonal.
+        long total = 0, diagonal = 0;
+        std::istringstream rows(r.out.substr(r.out.find("verdicts (rows")));
+        std::string line;
+        std::getline(rows, line);
+        for (int v = 0; v < verdict_count && std::getline(rows, line); ++v) {
+            std::istringstream cells(line);
+            std::string name;
+            cells >> name;
+            CHECK(name == verdict_name(Verdict(v)));
+            long n = 0;
+            for (int c = 0; cells >> n; ++c) {
+                total += n;
+                if (c == v) diagonal += n;
+            }
+        }
+        CHECK(total == plies);
+        CHECK(diagonal == same);
+    }
+    CHECK(run_gounki("bench --agreement").status == 2);
+    CHECK(run_gounki("bench --agreement --factor 1 x.gpn").status == 2);
 }
 
 // ---------------------------------------------------------------------------------------------

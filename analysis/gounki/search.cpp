@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "analysis/gounki/tactics.hpp"
 
@@ -319,6 +320,10 @@ Score Searcher::search_root(int depth, Score alpha, Score beta) {
         }
         unmake(m, 0);
         if (stopped_) break;
+        if (i == 0 && m == first_move_) {
+            first_score_ = s;
+            first_scored_ = true;
+        }
         if (s > best) {
             best = s;
             best_index = i;
@@ -328,7 +333,7 @@ Score Searcher::search_root(int depth, Score alpha, Score beta) {
             }
         }
     }
-    if (best_index > 0) {
+    if (best_index > 0 && !first_move_) {
         // The best move goes first next iteration; the others keep their order.
         MoveList reordered;
         reordered.push(root_moves_[best_index]);
@@ -348,7 +353,7 @@ void Searcher::start_search(const Position& root, const SearchLimits& limits, st
     seldepth_ = 0;
     stopped_ = false;
     stop_requested_.store(false, std::memory_order_relaxed);
-    tt_.new_search();
+    if (!keep_table_) tt_.new_search();
     std::memset(history_, 0, sizeof history_);
     for (auto& k : killers_) k[0] = k[1] = Move::none();
     path_keys_.assign(history.begin(), history.end());
@@ -376,6 +381,7 @@ void Searcher::order_root_moves() {
 
 SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info,
                               std::span<const std::uint64_t> history) {
+    const Move first = std::exchange(first_move_, Move::none());
     start_search(root, limits, history);
     SearchResult result;
     root_moves_.clear();
@@ -386,17 +392,28 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         return result;
     }
     order_root_moves();
+    if (first && root_moves_.contains(first)) {
+        // The move put first stays first; the others keep their order.
+        MoveList reordered;
+        reordered.push(first);
+        for (Move m : root_moves_)
+            if (m != first) reordered.push(m);
+        root_moves_ = reordered;
+        first_move_ = first;
+    }
     result.best = root_moves_[0];
     result.pv = {result.best};
 
     const int max_depth = limits.depth > 0 ? std::min(limits.depth, max_search_depth) : max_search_depth;
     for (int depth = 1; depth <= max_depth; ++depth) {
         root_depth_ = depth;
+        first_scored_ = false;
         const Score s = search_root(depth, -score_infinite, score_infinite);
         if (stopped_) {
             // A cut iteration still counts if its first move (last iteration's best) was finished:
-            // any move that replaced it was searched in full.
-            if (s > -score_infinite && pv_len_[0] > 0) {
+            // any move that replaced it was searched in full. Not with a move put first, which may
+            // be a worse move than last iteration's best.
+            if (!first_move_ && s > -score_infinite && pv_len_[0] > 0) {
                 result.best = pv_[0][0];
                 result.score = s;
                 result.pv.assign(pv_[0], pv_[0] + pv_len_[0]);
@@ -412,13 +429,17 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         result.seldepth = seldepth_;
         result.nodes = nodes_;
         result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+        result.first_score = first_score_;
+        result.first_scored = first_scored_;
         if (on_info) on_info(search_info(result));
+        if (stop_requested_.load(std::memory_order_relaxed)) break;
         // A proven result found by a full-width search at least as deep as its distance is final:
         // no shorter win (or longer defence) can exist.
         if (is_proven(s) && depth >= std::abs(result.win_in)) break;
         // With a time limit, an iteration that would not finish is not started.
         if (limits.time_ms && result.time_ms * 2 >= limits.time_ms) break;
     }
+    first_move_ = Move::none();
     result.win_in = win_in(result.score);
     result.seldepth = seldepth_;
     result.nodes = nodes_;

@@ -65,6 +65,8 @@ struct SearchInfo {
     std::uint64_t nodes = 0; // positions entered so far (root included)
     std::int64_t time_ms = 0;
     std::vector<Move> pv;
+    Score first_score = 0; // with a move put first (Searcher::put_first): its score...
+    bool first_scored = false; // ...when it was searched in the last completed iteration
 };
 
 struct SearchResult {
@@ -77,11 +79,16 @@ struct SearchResult {
     std::int64_t time_ms = 0;
     std::vector<Move> pv; // starts with `best`
     bool stopped = false; // a limit cut an iteration short
+    // With a move put first (Searcher::put_first): its exact score from the last completed
+    // iteration, searched to the same depth as the best move (first_scored false when it was not
+    // searched: not a legal move, or the search ended before it).
+    Score first_score = 0;
+    bool first_scored = false;
 };
 
 // What an iteration reports: the result so far.
 inline SearchInfo search_info(const SearchResult& r) {
-    return {r.depth, r.seldepth, r.score, r.win_in, r.nodes, r.time_ms, r.pv};
+    return {r.depth, r.seldepth, r.score, r.win_in, r.nodes, r.time_ms, r.pv, r.first_score, r.first_scored};
 }
 
 struct SearchOptions {
@@ -105,8 +112,18 @@ public:
     SearchResult search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info = {},
                         std::span<const std::uint64_t> history = {});
 
-    // Asks a running search to stop as soon as possible (safe from another thread).
+    // Asks a running search to stop as soon as possible (safe from another thread). Asked from the
+    // info callback, it ends the search after the iteration just reported (deterministic).
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
+
+    // Judging a game (judge.hpp): with keep_table(true) a search starts from what the searches
+    // before it stored (the positions of one game share their lines) instead of an empty table;
+    // forget() empties it. Results then depend on the searches made since the last forget().
+    void keep_table(bool keep) { keep_table_ = keep; }
+    void forget() { tt_.new_search(); }
+    // The next search (only) searches `m` first at the root in every iteration, with the full
+    // window, and reports its score (SearchResult::first_score).
+    void put_first(Move m) { first_move_ = m; }
 
     const SearchOptions& options() const { return options_; }
 
@@ -165,6 +182,10 @@ private:
     int history_[2][64][64] = {};
 
     MoveList root_moves_;
+    bool keep_table_ = false;
+    Move first_move_ = Move::none();
+    Score first_score_ = 0; // the score of first_move_ in the current iteration
+    bool first_scored_ = false;
 };
 
 } // namespace gounki::analysis

@@ -311,7 +311,8 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         } else if (!pos_.is_legal(Move::placement(p))) {
             return;
         }
-        if (p == tt_point) sc = order_tt;
+        if (ply == 0 && p == first_point_) sc = order_tt + 1;
+        else if (p == tt_point) sc = order_tt;
         else if (p == killers_[std::size_t(ply)][0]) sc += order_killer + 1;
         else if (p == killers_[std::size_t(ply)][1]) sc += order_killer;
         pd.moves[std::size_t(pd.move_count)] = p;
@@ -363,6 +364,10 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         }
         unplay(ply);
         if (stopped_) return 0;
+        if (ply == 0 && i == 0 && p == first_point_) {
+            first_score_ = s;
+            first_scored_ = true;
+        }
         if (s > best) {
             best = s;
             best_point = p;
@@ -387,18 +392,26 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
 
 // ---------------------------------------------------------------------------------------------
 
+void StoneSearcher::forget() {
+    tt_.new_search();
+    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+}
+
 SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits, const InfoCallback& on_info) {
+    struct FirstReset { // put_first holds for one search
+        int& point;
+        ~FirstReset() { point = -1; }
+    } first_reset{first_point_};
     pos_ = root;
     board_.reset(root);
     limits_ = limits;
     nodes_ = 0;
     vcf_nodes_ = 0;
-    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    if (!keep_table_) forget();
     seldepth_ = 0;
     stopped_ = false;
     stop_requested_.store(false, std::memory_order_relaxed);
     start_ns_ = steady_now_ns();
-    tt_.new_search();
     for (auto& k : killers_) k = {-1, -1};
 
     SearchResult result;
@@ -410,6 +423,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
     for (int depth = 1; depth <= max_search_depth; ++depth) {
         if (limits.depth && depth > limits.depth) break;
         root_best_ = -1;
+        first_scored_ = false;
         const Score s = negamax(depth, -score_infinite, score_infinite, 0, true);
         if (stopped_) {
             result.stopped = true;
@@ -437,7 +451,10 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         result.seldepth = seldepth_;
         result.nodes = nodes_;
         result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+        result.first_score = first_score_;
+        result.first_scored = first_scored_;
         if (on_info) on_info(search_info(result));
+        if (stop_requested_.load(std::memory_order_relaxed)) break;
         // A proven result from an iteration at least as deep as its distance is final.
         if (is_proven(s) && std::abs(win_in(s)) <= depth) break;
     }

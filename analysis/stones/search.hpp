@@ -72,8 +72,16 @@ public:
     // matter is tried (blocks, captures, and with end-game capture the flanks of the five's pairs).
     VcfResult find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
 
+    // Asked from the info callback, stop() ends the search after the iteration just reported.
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
     const StoneSearchOptions& options() const { return options_; }
+
+    // As Searcher's (gounki/search.hpp): searches that keep the table (and the refuted sequences
+    // of fours) of the searches before them, forget() to empty both; a move searched first at the
+    // root of the next search, with its score reported.
+    void keep_table(bool keep) { keep_table_ = keep; }
+    void forget();
+    void put_first(Move m) { first_point_ = m ? m.point() : -1; }
 
 private:
     struct Candidate {
@@ -148,6 +156,10 @@ private:
     std::vector<std::array<Move, max_ply + 1>> pv_;
     std::array<int, max_ply + 1> pv_len_{};
     std::array<std::array<int, 2>, max_ply + 2> killers_{};
+    bool keep_table_ = false;
+    int first_point_ = -1; // the move put first, for the current search
+    Score first_score_ = 0;
+    bool first_scored_ = false;
 };
 
 } // namespace gounki::analysis
