@@ -99,7 +99,7 @@ bool read_bench_games(const std::vector<std::string>& files, std::optional<GameK
     request.files = files;
     pipeline::ReadEvents<Item> on;
     on.prepare = [](parser::GameRecord&& r) {
-        Item item{r.kind, {r.is_stone_game() ? AnyPosition(r.stone_start) : AnyPosition(r.start), {}},
+        Item item{r.kind, {r.start, {}},
                   r.status == parser::GameStatus::valid};
         for (const parser::Ply& ply : r.main.plies) item.game.moves.push_back(ply.move);
         return item;
