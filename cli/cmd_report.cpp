@@ -145,6 +145,36 @@ bool output_options(const Command& self, const QCommandLineParser& p, QString& f
     return true;
 }
 
+// The default title names the game: "Gomoku game report"; "Game report" for games of several kinds.
+void set_default_title(report::ReportModel& model) {
+    const GameKind kind = model.games.front().kind;
+    const bool one_kind =
+        std::all_of(model.games.begin(), model.games.end(), [&](const report::GameReport& g) { return g.kind == kind; });
+    if (!one_kind) model.title = "Game report";
+    else if (kind != GameKind::gounki) model.title = std::string(game_kind_name(kind)) + " game report";
+}
+
+// What was written: a JSON object with --json, else a line (none with --quiet or on standard output).
+void say_written(bool json, const std::string& output, const QString& format, qint64 games, int unjudged, std::int64_t bytes,
+                 bool split) {
+    if (json) {
+        QJsonObject o{{"output", QString::fromStdString(output)},
+                      {"format", format},
+                      {"games", games},
+                      {"unjudged", unjudged},
+                      {"bytes", qint64(bytes)}};
+        if (split) o.insert("files", games + 1);
+        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
+    } else if (!quiet() && output != "-") {
+        print_out("wrote " +
+                  std::string(format == "md"        ? "Markdown"
+                                  : format == "gpn" ? "annotated records"
+                                                    : "HTML") +
+                  " report on " + counted(games, "game") + " to " + std::filesystem::absolute(output).string() +
+                  (split ? " (index.html and one file per game)" : "") + "\n");
+    }
+}
+
 } // namespace
 
 int run_report(const QCommandLineParser& p) {
@@ -181,14 +211,7 @@ int run_report(const QCommandLineParser& p) {
         print_err("gounki report: no game matches\n");
         return exit_findings;
     }
-    if (!p.isSet("title")) {
-        // The default names the game: "Gomoku game report"; "Game report" for games of several kinds.
-        const GameKind kind = model.games.front().kind;
-        const bool one_kind =
-            std::all_of(model.games.begin(), model.games.end(), [&](const report::GameReport& g) { return g.kind == kind; });
-        if (!one_kind) model.title = "Game report";
-        else if (kind != GameKind::gounki) model.title = std::string(game_kind_name(kind)) + " game report";
-    }
+    if (!p.isSet("title")) set_default_title(model);
     model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
     std::string error;
     std::int64_t bytes = 0;
@@ -212,22 +235,7 @@ int run_report(const QCommandLineParser& p) {
     if (unjudged)
         print_info("gounki report: " + std::to_string(unjudged) + " of " + std::to_string(model.games.size()) +
                    " games have no stored judgement (run 'gounki analyze' first); they are shown without one\n");
-    if (p.isSet("json")) {
-        QJsonObject o{{"output", QString::fromStdString(output)},
-                      {"format", format},
-                      {"games", qint64(model.games.size())},
-                      {"unjudged", unjudged},
-                      {"bytes", qint64(bytes)}};
-        if (split) o.insert("files", qint64(model.games.size() + 1));
-        print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
-    } else if (!quiet() && output != "-") {
-        print_out("wrote " +
-                  std::string(format == "md"        ? "Markdown"
-                                  : format == "gpn" ? "annotated records"
-                                                    : "HTML") +
-                  " report on " + counted(qint64(model.games.size()), "game") + " to " +
-                  std::filesystem::absolute(output).string() + (split ? " (index.html and one file per game)" : "") + "\n");
-    }
+    say_written(p.isSet("json"), output, format, qint64(model.games.size()), unjudged, bytes, split);
     return exit_ok;
 }
 

@@ -8,18 +8,8 @@
 
 namespace gounki::report {
 
-Verdict report_verdict(analysis::Verdict v) {
-    switch (v) {
-    case analysis::Verdict::best: return Verdict::none;
-    case analysis::Verdict::inaccuracy: return Verdict::inaccuracy;
-    case analysis::Verdict::mistake: return Verdict::mistake;
-    case analysis::Verdict::blunder: return Verdict::blunder;
-    case analysis::Verdict::missed_win: return Verdict::missed_win;
-    case analysis::Verdict::allows_loss: return Verdict::allows_loss;
-    case analysis::Verdict::book: return Verdict::book;
-    }
-    return Verdict::none;
-}
+// The same values (report_model.cpp checks it), `best` being the report's `none`.
+Verdict report_verdict(analysis::Verdict v) { return Verdict(int(v)); }
 
 ScoreView score_view(analysis::Score s, int win_in) { return {double(s) / 100.0, win_in}; }
 

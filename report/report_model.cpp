@@ -3,21 +3,19 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/judge.hpp"
 #include "report/format.hpp"
 
 namespace gounki::report {
 
+// A report's verdicts are the judge's, `none` standing for its `best`: same values, same names.
+static_assert(int(Verdict::none) == int(analysis::Verdict::best) && int(Verdict::inaccuracy) == int(analysis::Verdict::inaccuracy) &&
+              int(Verdict::mistake) == int(analysis::Verdict::mistake) && int(Verdict::blunder) == int(analysis::Verdict::blunder) &&
+              int(Verdict::missed_win) == int(analysis::Verdict::missed_win) &&
+              int(Verdict::allows_loss) == int(analysis::Verdict::allows_loss) && int(Verdict::book) == int(analysis::Verdict::book));
+
 std::string_view verdict_name(Verdict v) {
-    switch (v) {
-    case Verdict::inaccuracy: return "inaccuracy";
-    case Verdict::mistake: return "mistake";
-    case Verdict::blunder: return "blunder";
-    case Verdict::missed_win: return "missed-win";
-    case Verdict::allows_loss: return "allows-loss";
-    case Verdict::book: return "book";
-    case Verdict::none: break;
-    }
-    return "";
+    return v == Verdict::none ? std::string_view() : analysis::verdict_name(analysis::Verdict(int(v)));
 }
 
 std::string_view verdict_label(Verdict v) {

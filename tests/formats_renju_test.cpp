@@ -135,6 +135,56 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     CHECK(tag_or(games[5], "White") == "(none)");
 }
 
+TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of the fifth move, checked there",
+          "[parser][renju]") {
+    const std::string head = "<?xml version=\"1.0\"?>\n<database>\n<rules><rule id=\"2\" name=\"Yamaguchi\"/></rules>\n<games>\n";
+    const std::string text = head +
+        "<game id=\"1\" rule=\"2\" alt=\"h10 f7  l12\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
+        "<game id=\"2\" rule=\"2\" alt=\"f7 h8\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
+        "<game id=\"3\" rule=\"2\" alt=\"f7 q99\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
+        "<game id=\"4\" rule=\"2\" alt=\"f7\"><move>h8 i9 j10</move></game>\n"
+        "</games></database>\n";
+    const auto games = read_renjunet(text, "alt.rif");
+    REQUIRE(games.size() == 4);
+    for (const GameRecord& g : games) CHECK(tag_or(g, "OpeningRule") == "Yamaguchi");
+
+    // The offers but the one chosen (h10, the fifth move played), in their order, each with its note.
+    const GameRecord& g = games[0];
+    CHECK(g.status == GameStatus::valid);
+    CHECK(diagnostics(g).empty());
+    CHECK(tag_or(g, "Alt") == "h10 f7  l12");
+    REQUIRE(g.main.plies.size() == 6);
+    const auto& offers = g.main.plies[4].variations;
+    REQUIRE(offers.size() == 2);
+    for (std::size_t i = 0; i < offers.size(); ++i) {
+        REQUIRE(offers[i].plies.size() == 1);
+        CHECK(offers[i].plies[0].move == M(i == 0 ? "f7" : "l12"));
+        CHECK(offers[i].plies[0].comments == std::vector<std::string>{"offered fifth move, not chosen"});
+    }
+    for (std::size_t i = 0; i < g.main.plies.size(); ++i)
+        if (i != 4) CHECK(g.main.plies[i].variations.empty());
+    // Written as a record and read again: the same offers.
+    const auto back = read_records(write_record(g));
+    REQUIRE(back.size() == 1);
+    REQUIRE(back[0].main.plies.size() == 6);
+    CHECK(back[0].main.plies[4].variations.size() == 2);
+    CHECK(back[0].main.plies[4].variations[1].plies[0].move == M("l12"));
+
+    // An offer on an occupied point, or a word that is no point: a warning, the Alt tag only.
+    for (int i : {1, 2}) {
+        INFO("game " << i + 1);
+        CHECK(games[std::size_t(i)].status == GameStatus::valid);
+        CHECK(games[std::size_t(i)].main.plies[4].variations.empty());
+        CHECK(contains(diagnostics(games[std::size_t(i)]), "[bad-alt]"));
+    }
+    CHECK(contains(diagnostics(games[1]), "'h8' is no fifth move Black could play"));
+    CHECK(contains(diagnostics(games[2]), "'q99' is not a point of the board"));
+    // A game without a fifth move: the offers have no move to be alternatives to; the tag keeps them.
+    CHECK(games[3].main.plies.size() == 3);
+    CHECK(diagnostics(games[3]).empty());
+    CHECK(tag_or(games[3], "Alt") == "f7");
+}
+
 TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are read", "[parser][renju]") {
     const std::string text = "<?xml version=\"1.0\"?>\n<database>\n<games>\n"
                              "<game id=\"1\"><move>h8 h9</move><info>a &amp; b</info></game>\n"

@@ -439,19 +439,6 @@ std::vector<std::string> words(const std::string& line) {
     return out;
 }
 
-// Whether two lines hold the same moves, NAGs, comments and variations, at every depth.
-bool same_line_notes(const parser::Line& a, const parser::Line& b) {
-    if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
-    for (std::size_t i = 0; i < a.plies.size(); ++i) {
-        const parser::Ply &x = a.plies[i], &y = b.plies[i];
-        if (x.move != y.move || x.nags != y.nags || x.comments != y.comments || x.variations.size() != y.variations.size())
-            return false;
-        for (std::size_t k = 0; k < x.variations.size(); ++k)
-            if (!same_line_notes(x.variations[k], y.variations[k])) return false;
-    }
-    return true;
-}
-
 } // namespace
 
 TEST_CASE("lists that mix games name each game's first player first, under neutral headings, with its own result",
@@ -563,7 +550,7 @@ TEST_CASE("a judged game's annotated record keeps the players' variations, comme
         REQUIRE(x.comments.size() >= y.comments.size());
         CHECK(std::equal(y.comments.begin(), y.comments.end(), x.comments.begin()));
         REQUIRE(x.variations.size() >= y.variations.size());
-        for (std::size_t k = 0; k < y.variations.size(); ++k) CHECK(same_line_notes(x.variations[k], y.variations[k]));
+        for (std::size_t k = 0; k < y.variations.size(); ++k) CHECK(same_notes(x.variations[k], y.variations[k]));
         // Any further variation is the engine's, and says so.
         for (std::size_t k = y.variations.size(); k < x.variations.size(); ++k)
             CHECK(x.variations[k].comments == std::vector<std::string>{"Engine's best line"});

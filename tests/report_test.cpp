@@ -1214,19 +1214,6 @@ parser::GameRecord annotated_record(GameKind kind) {
     return read[0];
 }
 
-// Whether two lines hold the same moves, NAGs, comments and variations, at every depth.
-bool same_notes(const parser::Line& a, const parser::Line& b) {
-    if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
-    for (std::size_t i = 0; i < a.plies.size(); ++i) {
-        const parser::Ply &x = a.plies[i], &y = b.plies[i];
-        if (x.move != y.move || x.nags != y.nags || x.comments != y.comments || x.variations.size() != y.variations.size())
-            return false;
-        for (std::size_t k = 0; k < x.variations.size(); ++k)
-            if (!same_notes(x.variations[k], y.variations[k])) return false;
-    }
-    return true;
-}
-
 } // namespace
 
 TEST_CASE("the annotated record keeps the record's comments, NAGs and nested variations beside the engine's",

@@ -128,6 +128,8 @@ inline const std::filesystem::path records_dir = std::filesystem::path(GOUNKI_SO
 // ---------------------------------------------------------------------------------------------
 // Records read (support_records.cpp)
 
+// Whether two lines hold the same moves, NAGs, comments and variations, at every depth.
+bool same_notes(const parser::Line& a, const parser::Line& b);
 // The first diagnostic of the game with `code`, or nullptr.
 const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_view code);
 // The value of the game's tag `name`, or "<none>".

@@ -13,6 +13,18 @@ const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_vie
     return nullptr;
 }
 
+bool same_notes(const parser::Line& a, const parser::Line& b) {
+    if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        const parser::Ply &x = a.plies[i], &y = b.plies[i];
+        if (x.move != y.move || x.nags != y.nags || x.comments != y.comments || x.variations.size() != y.variations.size())
+            return false;
+        for (std::size_t k = 0; k < x.variations.size(); ++k)
+            if (!same_notes(x.variations[k], y.variations[k])) return false;
+    }
+    return true;
+}
+
 std::string tag_of(const parser::GameRecord& g, const char* name) {
     const std::string* v = g.tag(name);
     return v ? *v : "<none>";

@@ -109,6 +109,7 @@ private:
     bool choose_rules();
     void tags();
     std::vector<StoneLineMove> read_moves(bool& whole);
+    void offered_fifth_moves();
     std::string stated_result();
 
     const RenjuNetReader::State& s_;
@@ -225,6 +226,40 @@ std::vector<StoneLineMove> GameBuilder::read_moves(bool& whole) {
     return out;
 }
 
+// The fifth moves Black offered (Yamaguchi, Soosyrv-n, Taraguchi-n: the game's `alt`, points
+// separated by blanks, commas or semicolons), each but the one White chose as a one-move variation of the fifth move,
+// checked as a move there; a word that is no point, or a point not playable after the fourth move,
+// is a warning and the offers stay in the Alt tag only.
+void GameBuilder::offered_fifth_moves() {
+    const std::string alt = get(s_.game, "alt");
+    if (alt.empty() || out_.main.plies.size() < 5) return;
+    stones::StonePosition pos = out_.start.as_stones();
+    stones::StoneUndo undo;
+    for (std::size_t i = 0; i < 4; ++i) pos.play(out_.main.plies[i].move, undo);
+    std::vector<Line> offers;
+    std::string list = alt;
+    std::replace_if(list.begin(), list.end(), [](char c) { return c == ',' || c == ';'; }, ' ');
+    std::istringstream words(list);
+    for (std::string w; words >> w;) {
+        const int point = stones::parse_point(w, pos.size());
+        if (point == stones::no_point || !pos.is_legal(Move::placement(point))) {
+            add_line_diagnostic(out_, Severity::warning, "bad-alt", at_game(),
+                                "alt='" + alt + "': '" + w + "' is " +
+                                    (point == stones::no_point ? std::string("not a point of the board")
+                                                               : "no fifth move Black could play") +
+                                    "; the offered fifth moves are kept in the Alt tag only");
+            return;
+        }
+        const Move m = Move::placement(point);
+        if (m == out_.main.plies[4].move) continue; // the offer White chose: the move played
+        Line offer;
+        offer.plies.emplace_back(m, w);
+        offer.plies.back().comments.push_back("offered fifth move, not chosen");
+        offers.push_back(std::move(offer));
+    }
+    for (Line& l : offers) out_.main.plies[4].variations.push_back(std::move(l));
+}
+
 // bresult is Black's score; gounki's results name White first ("0-1": Black won).
 std::string GameBuilder::stated_result() {
     const std::string b = get(s_.game, "bresult");
@@ -245,6 +280,7 @@ void GameBuilder::run() {
     if (replayable) {
         const std::vector<StoneLineMove> moves = read_moves(whole);
         whole = replay_stone_line(out_, moves, pos) && whole;
+        offered_fifth_moves();
     }
     tags();
     const std::string stated = stated_result();
