@@ -322,4 +322,10 @@ GameJudgement judge_stone_game(StoneSearcher& searcher, const stones::StonePosit
     return judge_positions(searcher, start, moves, settings, default_stone_curve_scale, progress);
 }
 
+GameJudgement judge_any_game(const AnyPosition& start, std::span<const Move> moves, const JudgeSettings& settings,
+                             const JudgeProgress& progress) {
+    if (const stones::StonePosition* stone = start.stones()) return judge_stone_game(*stone, moves, settings, progress);
+    return judge_game(start.as_gounki(), moves, settings, progress);
+}
+
 } // namespace gounki::analysis

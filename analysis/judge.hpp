@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "analysis/gounki/search.hpp"
+#include "core/any_position.hpp"
 #include "core/stones/position.hpp"
 
 namespace gounki::analysis {
@@ -140,6 +141,10 @@ struct JudgeAgreement {
     std::int64_t confusion[verdict_count][verdict_count] = {}; // [verdict of a][verdict of b]
     void add(const GameJudgement& a, const GameJudgement& b);
 };
+
+// A game of either family, judged by its family's engine with a searcher of its own.
+GameJudgement judge_any_game(const AnyPosition& start, std::span<const Move> moves, const JudgeSettings& settings,
+                             const JudgeProgress& progress = {});
 
 // The verdict rules on their own (for tests and for callers with their own scores): the mover's
 // best and played scores, the played move being the best one or not.

@@ -99,8 +99,7 @@ bool read_bench_games(const std::vector<std::string>& files, std::optional<GameK
     request.files = files;
     pipeline::ReadEvents<Item> on;
     on.prepare = [](parser::GameRecord&& r) {
-        Item item{r.kind, {r.start, {}},
-                  r.status == parser::GameStatus::valid};
+        Item item{r.kind, {r.start, {}}, r.status == parser::GameStatus::valid};
         for (const parser::Ply& ply : r.main.plies) item.game.moves.push_back(ply.move);
         return item;
     };
@@ -135,8 +134,7 @@ JudgeRun judge_games(const std::vector<BenchGame>& games, const analysis::JudgeS
     auto work = [&] {
         for (std::size_t i; (i = next.fetch_add(1)) < games.size();) {
             const BenchGame& g = games[i];
-            run.judgements[i] = g.start.stones() ? analysis::judge_stone_game(*g.start.stones(), g.moves, settings)
-                                                 : analysis::judge_game(*g.start.gounki(), g.moves, settings);
+            run.judgements[i] = analysis::judge_any_game(g.start, g.moves, settings);
         }
     };
     std::vector<std::thread> pool;

@@ -75,9 +75,7 @@ std::string engine_cannot_judge(const db::StoredGame& g, const std::string& engi
 JudgeDone judge(const JudgeJob& job, BrainPool* brains, const analysis::JudgeProgress& progress) {
     try {
         if (!brains) {
-            if (const auto* stone = job.start.stones())
-                return {job.id, analysis::judge_stone_game(*stone, job.moves, job.settings, progress), {}};
-            return {job.id, analysis::judge_game(*job.start.gounki(), job.moves, job.settings, progress), {}};
+            return {job.id, analysis::judge_any_game(job.start, job.moves, job.settings, progress), {}};
         }
         auto brain = brains->take();
         JudgeDone done{job.id, protocol::judge_with_brain(*brain, *job.start.stones(), job.moves, job.settings), {}};
