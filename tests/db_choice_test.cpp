@@ -83,11 +83,10 @@ TEST_CASE("the command line's name filters ignore case and accents", "[db][both]
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "cli");
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
-               "1. c2-d3 1-0\n\n"
-               "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
+                "1. c2-d3 1-0\n\n"
+                "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
     for (const std::vector<std::string>& filter : {std::vector<std::string>{"--player", "helene"},
                                                    {"--event", "lyon-geneve"},
                                                    {"--black", "STRASSE"},
@@ -178,11 +177,10 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db][bot
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "cli");
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-               "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
-               "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+                "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
+                "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
     // The order of the names in a command's output.
     const auto order = [](const std::string& out) {
         std::vector<std::pair<std::size_t, std::string>> at;
@@ -234,10 +232,9 @@ TEST_CASE("the --site filter chooses games by their site, without regard to case
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "sites");
-    write_text(dir / "sites.gpn",
-               "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
-               "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
-    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("sites.gpn")}).status == 0);
+    import_text(db, dir / "sites.gpn",
+                "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
+                "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
     const auto total = [&](const std::string& site) {
         const CliRun r = run_gounki_args({"games", "--db", db, "--site", site, "--json"});
         const std::size_t at = r.out.find("\"total\":");
@@ -260,11 +257,10 @@ TEST_CASE("sorted by player, games of several kinds go by their first player's n
     const std::string db = test_database(backend, dir, "kinds");
     // First players: Kim (Gounki, White), Bea (Gomoku, Black), Ada (Pente, White). By White's name
     // alone the order would be Ada, Kim, Zed.
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-               "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
-               "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
-    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("g.gpn")}).status == 0);
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+                "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
+                "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
     const auto order = [](const std::string& out) {
         std::vector<std::pair<std::size_t, std::string>> at;
         for (const char* n : {"Kim", "Bea", "Ada"})

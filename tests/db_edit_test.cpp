@@ -516,8 +516,7 @@ TEST_CASE("gounki delete takes ids, ranges and filters, and asks for --yes befor
     TempDir dir;
     const std::string db = test_database(backend, dir, "del");
     const auto games = random_games(30, 8, 20);
-    write_gpn(dir.file("g.gpn"), games);
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    import_games(db, dir / "g.gpn", games);
     const auto total = [&] {
         GameDatabase check(db, Access::read_only);
         return check.list_games({}, {}).total;
@@ -727,8 +726,7 @@ TEST_CASE("gounki import --replace reports the games replaced, in text and JSON"
     TempDir dir;
     const std::string db = test_database(backend, dir, "r");
     auto games = random_games(4, 5, 20);
-    write_gpn(dir.file("club.gpn"), games);
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("club.gpn")}).status == 0);
+    import_games(db, dir / "club.gpn", games);
     set_tag(games[2], "Round", "final");
     write_gpn(dir.file("club.gpn"), games);
     const CliRun without = run_gounki_args({"import", "--db", db, "--json", dir.file("club.gpn")});

@@ -451,6 +451,26 @@ void write_gpn(const std::string& path, const std::vector<db::GameInput>& games)
     for (const db::GameInput& g : games) parser::write_record(out, db::game_record(g));
 }
 
+namespace {
+
+void import_file(const std::string& db, const std::filesystem::path& file) {
+    const CliRun r = run_gounki_args({"import", "--quiet", "--db", db, file.string()});
+    INFO("gounki import " << file << ": " << r.err);
+    REQUIRE(r.status == 0);
+}
+
+} // namespace
+
+void import_text(const std::string& db, const std::filesystem::path& file, const std::string& gpn) {
+    write_text(file, gpn);
+    import_file(db, file);
+}
+
+void import_games(const std::string& db, const std::filesystem::path& file, const std::vector<db::GameInput>& games) {
+    write_gpn(file.string(), games);
+    import_file(db, file);
+}
+
 std::vector<std::string> test_backends() {
     // No check here: a failure inside GENERATE leaves Catch without a generator. Where a server is
     // required and missing, test_database fails the test on its PostgreSQL run.

@@ -241,6 +241,11 @@ std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies = 4
 std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games, db::ImportOptions options = {});
 // Writes `games` as one GPN file.
 void write_gpn(const std::string& path, const std::vector<db::GameInput>& games);
+// Writes the record text `gpn` to `file` and stores it in `db` with `gounki import`, which must
+// exit 0 (the test stops otherwise, with what the import said).
+void import_text(const std::string& db, const std::filesystem::path& file, const std::string& gpn);
+// The same for `games`, written as GPN.
+void import_games(const std::string& db, const std::filesystem::path& file, const std::vector<db::GameInput>& games);
 // The first column of the first row of `sql`, -1 when there is no row.
 std::int64_t scalar(db::GameDatabase& db, const std::string& sql);
 // Every stored game is whole: its moves decode and replay, every one of its positions is in the

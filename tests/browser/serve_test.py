@@ -77,6 +77,18 @@ def cli_json(db, *args):
     return json.loads(out)
 
 
+def club_database(prefix):
+    """A new temporary folder (its name starting with `prefix`) holding club.db, the games of CLUB
+    imported: the folder and the database."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    db = os.path.join(folder, "club.db")
+    club = os.path.join(folder, "club.gpn")
+    with open(club, "w") as f:
+        f.write(CLUB)
+    subprocess.run([GOUNKI, "import", "--db", db, "--quiet", club], check=True)
+    return folder, db
+
+
 class Server:
     """`gounki serve --port 0` on a database; the URL it prints; stopped with SIGTERM."""
 
@@ -145,12 +157,7 @@ class Server:
 class Fixture(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="gounki-serve-")
-        cls.db = os.path.join(cls.dir, "club.db")
-        club = os.path.join(cls.dir, "club.gpn")
-        with open(club, "w") as f:
-            f.write(CLUB)
-        subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
+        cls.dir, cls.db = club_database("gounki-serve-")
         subprocess.run([GOUNKI, "analyze", "--db", cls.db, "--quiet", "--depth", "2", "1"], check=True)  # game 1 judged
         cls.broken = os.path.join(cls.dir, "broken.gpn")
         with open(cls.broken, "w") as f:
@@ -547,12 +554,7 @@ class ThreadsAndJudgingTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="gounki-serve-threads-")
-        cls.db = os.path.join(cls.dir, "club.db")
-        club = os.path.join(cls.dir, "club.gpn")
-        with open(club, "w") as f:
-            f.write(CLUB)
-        subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
+        cls.dir, cls.db = club_database("gounki-serve-threads-")
         cls.twin = os.path.join(cls.dir, "twin.db")  # the same games, judged by `gounki analyze` to compare
         copy_db(cls.db, cls.twin)
         cls.failing = os.path.join(cls.dir, "failing.db")
