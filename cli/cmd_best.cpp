@@ -204,9 +204,7 @@ void describe_best(QCommandLineParser& p) {
          "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
     p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
-    p.addOption({"engine", "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "CMD"});
-    p.addOption({"engine-time", "The engine's time for the move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
-    p.addOption({"engine-nodes", "A node budget for engines that read INFO max_node (gounki pbrain does).", "N"});
+    add_brain_options(p, "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "for the move");
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
     add_moves_option(p);
@@ -214,8 +212,7 @@ void describe_best(QCommandLineParser& p) {
 
 int run_best(const QCommandLineParser& p) {
     const Command& self = *find_command("best");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     SearchLimits limits;
     int code = exit_ok;
     if (!read_search_limits(self, p, limits, code)) return code;

@@ -16,8 +16,7 @@ void describe_pbrain(QCommandLineParser& p) {
 
 int run_pbrain(const QCommandLineParser& p) {
     const Command& self = *find_command("pbrain");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     protocol::PbrainOptions options;
     options.version = GOUNKI_VERSION;
     if (int code = exit_ok; !read_hash_option(self, p, options.hash_mb, code)) return code;

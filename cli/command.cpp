@@ -118,6 +118,17 @@ int usage_error(const Command& cmd, const std::string& message) {
     return exit_usage;
 }
 
+bool open_output(const Command& cmd, const std::string& path, std::ofstream& file) {
+    file.open(path, std::ios::binary);
+    if (!file) print_err(std::string("gounki ") + cmd.name + ": cannot write '" + path + "'\n");
+    return bool(file);
+}
+
+int refuse_arguments(const Command& cmd, const QCommandLineParser& parser, const std::string& hint) {
+    if (parser.positionalArguments().isEmpty()) return exit_ok;
+    return usage_error(cmd, "unexpected argument '" + parser.positionalArguments().first().toStdString() + "'" + hint);
+}
+
 namespace {
 
 // Parses `text` as a position of any game (core/any_position.hpp); on error prints where it is

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,12 @@ bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size
 
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);
+// Opens the file `path` for writing, replacing it; false after printing "gounki COMMAND: cannot
+// write 'PATH'" (the caller exits with exit_usage).
+bool open_output(const Command& cmd, const std::string& path, std::ofstream& file);
+// For a command that takes no argument beside its options: exit_ok when there is none, else the
+// usage error "unexpected argument 'X'" (`hint` added after it).
+int refuse_arguments(const Command& cmd, const QCommandLineParser& parser, const std::string& hint = "");
 
 // Parses a position given on the command line, of any game (AnyPosition::from_text: `start`, a
 // game's name, a position text) or `@FILE` (an LC4 position file, or a position text on the file's

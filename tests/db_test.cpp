@@ -353,8 +353,6 @@ TEST_CASE("gounki dbbench imports its games into a database that answers for all
         // The tables' size, and the whole database's (catalogs included) beside it.
         CHECK(field("database_bytes") > field("file_bytes"));
         // A server's database is kept, not emptied: a second run into it is refused.
-        const CliRun again = run_gounki("dbbench --games 10 --db " + shell_quoted(db));
-        CHECK(again.status == 2);
-        CHECK(contains(again.err, "holds games already: dbbench needs an empty one"));
+        check_error("dbbench --games 10 --db " + shell_quoted(db), 2, "holds games already: dbbench needs an empty one");
     }
 }

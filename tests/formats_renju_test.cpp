@@ -384,9 +384,8 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     const CliRun show = run_gounki("show " + db + " 1");
     CHECK(contains(show.out, "[White \"O'Neil & Co, Anna\"]"));
     CHECK(contains(show.out, "[Opening \"Kagetsu\"]"));
-    const CliRun exported = run_gounki("export " + db + " --format renjunet -o " + shell_quoted(dir / "out.rif"));
-    CHECK(exported.status == 2);
-    CHECK(contains(exported.err, "gounki reads renjunet files but does not write them"));
+    check_error("export " + db + " --format renjunet -o " + shell_quoted(dir / "out.rif"), 2,
+                "gounki reads renjunet files but does not write them");
     const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
     CHECK(formatted.status != 0);
     CHECK(contains(formatted.err, "gounki does not write it; not formatted"));

@@ -56,22 +56,6 @@ std::vector<std::string> lines_with(const std::string& text, const std::string& 
 
 CliRun gounki_on(const std::string& url, const std::string& args) { return run_gounki(args + " --db " + shell_quoted(url)); }
 
-// A new, empty database on the test server (GOUNKI_TEST_PG, set by scripts/with-postgres.sh).
-std::string server_database(const std::string& name) {
-    const char* url = std::getenv("GOUNKI_TEST_PG");
-    INFO("GOUNKI_TEST_PG is not set: run these tests through scripts/with-postgres.sh (ctest -R postgres)");
-    REQUIRE(url != nullptr);
-    const std::string base = url;
-    {
-        db::Database admin(base, db::OpenMode::read_write);
-        admin.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-        admin.exec("CREATE DATABASE " + name);
-    }
-    const std::size_t slash = base.find('/', base.find("://") + 3);
-    const std::size_t query = base.find('?', slash);
-    return base.substr(0, slash + 1) + name + (query == std::string::npos ? "" : base.substr(query));
-}
-
 // Each game judged once: one stored judgement per done job, every job done on its first claim
 // unless `attempts` says otherwise.
 void check_judged_once(const std::string& url, std::int64_t games) {

@@ -29,11 +29,7 @@ std::vector<GameRecord> read_file(const std::string& name, std::vector<Diagnosti
     return games;
 }
 
-GameRecord read_one(const std::string& name) {
-    auto games = read_file(name);
-    REQUIRE(games.size() == 1);
-    return games[0];
-}
+GameRecord read_one(const std::string& name) { return only_game(read_file(name)); }
 
 } // namespace
 

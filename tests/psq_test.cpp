@@ -22,11 +22,7 @@ namespace {
 
 const fs::path psq_dir = fs::path(GOUNKI_SOURCE_DIR) / "tests" / "data" / "psq";
 
-std::vector<std::string> names(const GameRecord& g) {
-    std::vector<std::string> out;
-    for (const auto& ply : g.main.plies) out.push_back(stones::point_name(ply.move.point()));
-    return out;
-}
+std::vector<std::string> names(const GameRecord& g) { return point_names(g.main); }
 
 using Names = std::vector<std::string>;
 
@@ -221,9 +217,8 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
     const CliRun forced = run_gounki("validate --format sgf " + shell_quoted(dir / "games/1.psq"));
     CHECK(forced.status == 1);
     CHECK(contains(forced.out, "[syntax]"));
-    const CliRun bad = run_gounki("validate --format psg " + shell_quoted(dir / "games/1.psq"));
-    CHECK(bad.status == 2);
-    CHECK(contains(bad.err, "--format must be gpn, sgf, psq, renjunet or renlib, got 'psg'"));
+    check_error("validate --format psg " + shell_quoted(dir / "games/1.psq"), 2,
+                "--format must be gpn, sgf, psq, renjunet or renlib, got 'psg'");
     fs::create_directories(dir / "none");
     const CliRun none = run_gounki("validate " + shell_quoted(dir / "none"));
     CHECK(none.status == 2);

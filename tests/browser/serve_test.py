@@ -77,16 +77,21 @@ def cli_json(db, *args):
     return json.loads(out)
 
 
+def imported(folder, name, text):
+    """The records of `text` written to NAME.gpn in `folder` and imported into NAME.db there: its path."""
+    db = os.path.join(folder, name + ".db")
+    record = os.path.join(folder, name + ".gpn")
+    with open(record, "w") as f:
+        f.write(text)
+    subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+    return db
+
+
 def club_database(prefix):
     """A new temporary folder (its name starting with `prefix`) holding club.db, the games of CLUB
     imported: the folder and the database."""
     folder = tempfile.mkdtemp(prefix=prefix)
-    db = os.path.join(folder, "club.db")
-    club = os.path.join(folder, "club.gpn")
-    with open(club, "w") as f:
-        f.write(CLUB)
-    subprocess.run([GOUNKI, "import", "--db", db, "--quiet", club], check=True)
-    return folder, db
+    return folder, imported(folder, "club", CLUB)
 
 
 class Server:
@@ -389,12 +394,8 @@ class HttpTest(Fixture):
 
     def test_stone_games_name_black_first(self):
         """Stone games' tables, titles and results read Black first and B+/W+; Gounki's keep White first and 1-0."""
-        db = os.path.join(self.dir, "stones.db")
-        record = os.path.join(self.dir, "stones.gpn")
-        with open(record, "w") as f:
-            f.write('[Game "Gomoku"]\n[Black "Bea"]\n[White "Wim"]\n[Result "0-1"]\n\n'
-                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
-        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        db = imported(self.dir, "stones", '[Game "Gomoku"]\n[Black "Bea"]\n[White "Wim"]\n[Result "0-1"]\n\n'
+                                          "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
             page = server.request("GET", "/")[2].decode()
@@ -425,13 +426,9 @@ class HttpTest(Fixture):
     def test_mixed_list_names_players_neutrally(self):
         """A list of games with different first players heads its columns First and Second, each name
         with its colour, each result as its game writes it; the API says the same as `games --json`."""
-        db = os.path.join(self.dir, "mixed.db")
-        record = os.path.join(self.dir, "mixed.gpn")
-        with open(record, "w") as f:
-            f.write('[Game "Gounki"]\n[White "Kim"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. c2-d3 f7-e6 1-0\n\n'
-                    '[Game "Gomoku"]\n[Black "Bea"]\n[White "Zed"]\n[Result "0-1"]\n\n'
-                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
-        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        db = imported(self.dir, "mixed", '[Game "Gounki"]\n[White "Kim"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. c2-d3 f7-e6 1-0\n\n'
+                                         '[Game "Gomoku"]\n[Black "Bea"]\n[White "Zed"]\n[Result "0-1"]\n\n'
+                                         "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
             page = server.request("GET", "/")[2].decode()
