@@ -39,7 +39,6 @@ GameRecord read_one(const std::string& name) { return only_game(read_file(name))
 TEST_CASE("every golden record file gives exactly its expected games and diagnostics", "[parser][golden]") {
     const int files = check_golden_files(records_dir, {".gpn", ".html"}, [](const fs::path& file) {
         RecordReader reader(file);
-        REQUIRE(reader.ok());
         return describe_games(reader, false);
     });
     CHECK(files >= 30);

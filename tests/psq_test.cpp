@@ -31,7 +31,6 @@ using Names = std::vector<std::string>;
 TEST_CASE("every PSQ golden file gives exactly its expected game, tags and diagnostics", "[parser][psq][golden]") {
     const int files = check_golden_files(psq_dir, {".psq"}, [](const fs::path& file) {
         PsqReader reader(file);
-        REQUIRE(reader.ok());
         return describe_games(reader, true);
     });
     CHECK(files >= 10);

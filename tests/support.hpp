@@ -144,7 +144,8 @@ std::vector<std::string> point_names(const parser::Line& line);
 // The value of the game's tag `name`, or "<none>".
 std::string tag_of(const parser::GameRecord& g, const char* name);
 // What a golden .expected file holds: per game its status, size and result (and every tag, with
-// `tags`), per diagnostic its place, severity and code; file diagnostics as they come.
+// `tags`), per diagnostic its place, severity and code; file diagnostics as they come. The reader
+// must have opened its input.
 std::string describe_games(parser::GameSource& reader, bool tags);
 // The text without its lines that start with '#' (a golden file's comments).
 std::string without_comment_lines(const std::string& text);
@@ -182,6 +183,9 @@ bool has_move(const Position& pos, const std::string& text);
 void check_every_move(Position& pos);
 // Resolves `text` (which must be legal and written canonically) and plays it.
 void play(Position& pos, const std::string& text);
+// Plays one game from the start to its end, each move drawn by `rng` among the legal ones:
+// `visit(pos, move)` sees every position and the move about to be played in it.
+void play_random_game(std::mt19937& rng, const std::function<void(const Position&, Move)>& visit);
 
 // ---------------------------------------------------------------------------------------------
 // Stone-game points, named by the tests' own reading (file letter a..s with no letter skipped,

@@ -134,6 +134,18 @@ void play(Position& pos, const std::string& text) {
     CHECK(pos.key() == pos.compute_key());
 }
 
+void play_random_game(std::mt19937& rng, const std::function<void(const Position&, Move)>& visit) {
+    Position pos = Position::start();
+    UndoRecord undo;
+    while (!pos.game_over()) {
+        MoveList moves;
+        generate_moves(pos, moves);
+        const Move m = moves[int(rng() % unsigned(moves.size()))];
+        visit(pos, m);
+        pos.do_move(m, undo);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stone-game points
 

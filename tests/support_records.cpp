@@ -42,6 +42,7 @@ std::string tag_of(const parser::GameRecord& g, const char* name) {
 }
 
 std::string describe_games(parser::GameSource& reader, bool tags) {
+    REQUIRE(reader.ok());
     std::ostringstream out;
     auto diag = [&](const parser::Diagnostic& d, const char* prefix) {
         out << prefix << d.line << ':' << d.column << ' ' << parser::severity_name(d.severity) << ' ' << d.code << '\n';
