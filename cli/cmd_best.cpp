@@ -193,10 +193,7 @@ int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyP
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position",
-                 "The position to search (docs/rules.md 1.7 format, a stone-game position text, a game's name for its start, "
-                 "or @FILE); the Gounki start position if left out.",
-                 "position"});
+    add_position_option(p, "The position to search", "Gounki's start when left out");
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
     p.addOption(
         {"nodes",

@@ -166,10 +166,7 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
 } // namespace
 
 void describe_board(QCommandLineParser& p) {
-    p.addOption({"position",
-                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), a stone-game position "
-                 "('Gomoku 15 15/.../15 b'), a game's name for its start ('gomoku'), or @FILE.",
-                 "POSITION", "start"});
+    add_position_option(p, "The position to draw", "Gounki's start when left out", "start");
     p.addOption({"move",
                  "Draw this move of the position: an arrow for Gounki (record notation, e.g. c2-d3 or c5*d5,e5,f6), "
                  "a ring on the point for a stone game (e.g. h8).",

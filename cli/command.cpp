@@ -329,6 +329,16 @@ bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, M
     return true;
 }
 
+void add_position_option(QCommandLineParser& parser, const QString& what, const QString& otherwise,
+                         const QString& default_value) {
+    parser.addOption({"position",
+                      what +
+                          ": a Gounki position (docs/rules.md 1.7) or 'start', a stone-game position ('Gomoku 15 "
+                          "15/.../15 b', docs/rules.md 2), a game's name for its start ('gomoku'), or @FILE; " +
+                          otherwise + ".",
+                      "POSITION", default_value});
+}
+
 void add_moves_option(QCommandLineParser& parser) {
     parser.addOption({"moves",
                       "Play these moves from the position first (blank-separated, record notation; move numbers such "

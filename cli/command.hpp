@@ -90,6 +90,11 @@ MoveReading read_move(const AnyPosition& pos, const std::string& text);
 // `last` receives the last move played.
 bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, Move* last = nullptr);
 
+// --position POSITION, read by read_position: `what` names the position's use, `otherwise` says
+// what is taken when the option is left out (`default_value`, when given, is its value then).
+void add_position_option(QCommandLineParser& parser, const QString& what, const QString& otherwise,
+                         const QString& default_value = {});
+
 // --moves LIST: moves played from the command's position before it works on it (a list pasted from
 // a record reads: move numbers are skipped). apply_moves_option plays them; false after printing
 // which move is wrong and why.

@@ -306,13 +306,11 @@ TEST_CASE("a pasted move list (--moves) is played before search, tree, best and 
     CHECK(std::stoll(between(found.out, "\"total\":", "}")) == std::stoll(first_games));
     CHECK(contains(found.out, "\"position\":"));
     // best and board play stone moves too; the side to move follows.
-    const auto best = run_gounki("best --position gomoku --moves '1. h8 i9 2. h9' --depth 1 --json");
-    CHECK(best.status == 0);
     // h9 and h8 black, i9 white, ranks written from 15 down; White to move.
-    CHECK(contains(best.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 w\""));
-    const auto board = run_gounki("board --position gomoku --moves 'h8 i9' --format text --json");
-    CHECK(board.status == 0);
-    CHECK(contains(board.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/8o6/7x7/15/15/15/15/15/15/15 b\""));
+    check_prints("best --position gomoku --moves '1. h8 i9 2. h9' --depth 1 --json",
+                 "\"position\":\"Gomoku 15 15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 w\"");
+    check_prints("board --position gomoku --moves 'h8 i9' --format text --json",
+                 "\"position\":\"Gomoku 15 15/15/15/15/15/15/8o6/7x7/15/15/15/15/15/15/15 b\"");
     // A wrong move says which and why, and nothing is searched.
     const auto wrong = run_gounki("search " + db + " --moves '1. " + first + " " + first + "'");
     CHECK(wrong.status == 2);
@@ -424,9 +422,7 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
     CHECK(book5[10] >= 3);
     CHECK(book5[16] == 1);
 
-    const auto judged = run_gounki("analyze " + db + " --all --nodes 500 --json");
-    REQUIRE(judged.status == 0);
-    CHECK(contains(judged.out, "book=5\""));
+    check_prints("analyze " + db + " --all --nodes 500 --json", "book=5\"");
     for (std::size_t g = 0; g < games.size(); ++g) {
         INFO("game " << g + 1 << ", " << book5[g] << " book plies");
         const auto verdicts = ply_verdicts(judged.out, std::int64_t(g) + 1);
@@ -493,9 +489,7 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
     REQUIRE(run_gounki("analyze " + db + " --all --nodes 500 --book 3 --queue").status == 0);
     const auto worked = run_gounki("worker " + db + " --exit-when-empty --json");
     REQUIRE(worked.status == 0);
-    const auto three = run_gounki("analyze " + db + " --all --nodes 500 --book 3 --json");
-    REQUIRE(three.status == 0);
-    CHECK(contains(three.out, "\"skipped\":" + std::to_string(games.size()) + ","));
+    check_prints("analyze " + db + " --all --nodes 500 --book 3 --json", "\"skipped\":" + std::to_string(games.size()) + ",");
     for (std::size_t g = 0; g < games.size(); ++g) {
         INFO("game " << g + 1 << ", " << book3[g] << " book plies at 3 games");
         CHECK(book_then_judged(ply_verdicts(three.out, std::int64_t(g) + 1), book3[g]));

@@ -80,6 +80,13 @@ void check_error(const std::string& args, int status, const std::string& message
     CHECK(count_of(r.err, message) == 1);
 }
 
+void check_prints(const std::string& args, const std::string& text) {
+    const CliRun r = run_gounki(args);
+    INFO("gounki " << args << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(contains(r.out, text));
+}
+
 pid_t spawn_gounki(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
     const pid_t pid = ::fork();
     if (pid == 0) {

@@ -81,6 +81,9 @@ CliRun run_shell(const std::string& command);
 // Runs the built gounki with `args` (already quoted for the shell): it exits with `status` and says
 // `message` on standard error, once.
 void check_error(const std::string& args, int status, const std::string& message);
+// Runs the built gounki with `args` (already quoted for the shell): it exits 0 and prints `text` on
+// standard output.
+void check_prints(const std::string& args, const std::string& text);
 
 // Starts the built gounki with `args`, its standard output and error sent to the files `out` and
 // `err`; returns at once with the child's pid, for wait_exit.

@@ -117,6 +117,10 @@ class Server:
         c.close()
         return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
 
+    def page(self, path):
+        """The body of a GET of `path`, as text, whatever the status."""
+        return self.request("GET", path)[2].decode()
+
     def get_json(self, path):
         status, _, data = self.request("GET", path)
         return status, json.loads(data)
@@ -227,9 +231,9 @@ class HttpTest(Fixture):
             self.assertEqual(status, 400, query)
             self.assertIn(message, e["error"]["message"])
         # The page's next link goes on after the last game shown.
-        page = s.request("GET", "/?limit=2")[2].decode()
+        page = s.page("/?limit=2")
         self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
-        page = s.request("GET", "/?limit=2&after=2")[2].decode()
+        page = s.page("/?limit=2&after=2")
         self.assertIn("of the %d after game 2" % (total - 2), page)
         self.assertIn('href="/game/3"', page)
         self.assertNotIn('href="/game/2"', page)
@@ -245,7 +249,7 @@ class HttpTest(Fixture):
             self.assertEqual(status, 400, query)
             self.assertIn(message, e["error"]["message"])
         self.assertIn('id="prev" href="/?limit=2&amp;before=3"', page)  # the page of games 3-4
-        page = s.request("GET", "/?limit=2&before=3")[2].decode()
+        page = s.page("/?limit=2&before=3")
         self.assertIn("The last 2 of the 2 before game 3", page)
         self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
         self.assertNotIn('id="prev"', page)  # nothing before game 1
@@ -253,7 +257,7 @@ class HttpTest(Fixture):
         for off, desc in [(3, ""), (1, ""), (2, ""), (3, ""), (4, ""), (2, "1"), (3, "1"), (1, "1")]:
             api = s.get_json("/api/games?limit=1&offset=%d&desc=%s" % (off, desc))[1]
             self.assertEqual(api, cli_json(self.db, "games", "--limit", "1", "--offset", str(off), *(["--desc"] if desc else [])))
-        page = s.request("GET", "/?limit=1&offset=2")[2].decode()  # an offset page pages by keyset too
+        page = s.page("/?limit=1&offset=2")  # an offset page pages by keyset too
         self.assertIn('id="prev" href="/?limit=1&amp;before=3"', page)
 
     def test_bad_query_values_get_clear_json_errors(self):
@@ -398,27 +402,27 @@ class HttpTest(Fixture):
                                           "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
-            page = server.request("GET", "/")[2].decode()
+            page = server.page("/")
             self.assertIn("<th>Game</th><th>Black</th><th>White</th>", page)
             self.assertIn(">Bea</a></td><td>Wim</td>", page)
             self.assertIn("<td>B+</td>", page)
-            game = server.request("GET", "/game/1")[2].decode()
+            game = server.page("/game/1")
             self.assertIn("<h1>Bea - Wim</h1>", game)
             self.assertIn("B+ (", game)
             start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
-            found = server.request("GET", "/search?position=" + start + "&moves=h8")[2].decode()
+            found = server.page("/search?position=" + start + "&moves=h8")
             self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)
             self.assertIn("<td>Bea</td><td>Wim</td>", found)
-            tree = server.request("GET", "/explorer?game=gomoku")[2].decode()
+            tree = server.page("/explorer?game=gomoku")
             self.assertIn("<th>Black</th><th>Draw</th><th>White</th>", tree)
             self.assertIn("<td>1</td><td>100%</td><td>0%</td><td>0%</td>", tree)  # Black won the one game
             self.assertIn("Bea - Wim", tree)
-            md = server.request("GET", "/api/report/1?format=md")[2].decode()
+            md = server.page("/api/report/1?format=md")
             self.assertIn(": Bea \u2013 Wim, B+", md)
             self.assertNotIn("0-1", md)
         finally:
             server.stop()
-        page = self.server.request("GET", "/")[2].decode()  # the Gounki club's list
+        page = self.server.page("/")  # the Gounki club's list
         self.assertIn("<th>Game</th><th>White</th><th>Black</th>", page)
         self.assertIn("<td>1-0</td>", page)
         self.assertNotIn("B+", page)
@@ -431,14 +435,14 @@ class HttpTest(Fixture):
                                          "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
-            page = server.request("GET", "/")[2].decode()
+            page = server.page("/")
             self.assertIn("<th>Game</th><th>First</th><th>Second</th>", page)
             self.assertIn(">Kim (W)</a></td><td>Bob (B)</td>", page)
             self.assertIn(">Bea (B)</a></td><td>Zed (W)</td>", page)
             self.assertIn("<td>1-0</td>", page)
             self.assertIn("<td>B+</td>", page)
             self.assertNotIn("<th>White</th>", page)
-            by_player = server.request("GET", "/?sort=player")[2].decode()
+            by_player = server.page("/?sort=player")
             self.assertLess(by_player.index("Bea (B)"), by_player.index("Kim (W)"))  # by the first player: Bea, Kim
             status, api = server.get_json("/api/games")
             self.assertEqual(status, 200)
@@ -449,7 +453,7 @@ class HttpTest(Fixture):
             self.assertEqual((gomoku["black"], gomoku["first_player"], gomoku["result"], gomoku["result_shown"]),
                              ("Bea", "black", "0-1", "B+"))
             start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
-            found = server.request("GET", "/search?position=" + start)[2].decode()
+            found = server.page("/search?position=" + start)
             self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)  # one kind: its colours
         finally:
             server.stop()
@@ -473,7 +477,7 @@ class HttpTest(Fixture):
             self.assertEqual(status, 403)
             self.assertEqual(json.loads(data)["error"]["code"], "read-only")
             self.assertEqual(ro.total(), before)
-            self.assertIn("read-only", ro.request("GET", "/import")[2].decode())
+            self.assertIn("read-only", ro.page("/import"))
         finally:
             self.assertEqual(ro.stop(), 0)
 
@@ -583,7 +587,7 @@ class ThreadsAndJudgingTest(unittest.TestCase):
             for _ in range(8):
                 tree = s.get_json("/api/tree?moves=" + q("e2-d3"))[1]
                 count = s.get_json("/api/games?player=" + q("hal kept"))[1]["total"]
-                page = s.request("GET", "/explorer?moves=" + q("e2-d3"))[2].decode()
+                page = s.page("/explorer?moves=" + q("e2-d3"))
                 games = page[page.index('<p id="count">') + len('<p id="count">'):].split(" ")[0]
                 seen.add((tree["games"], count, int(games)))
             self.assertEqual(len(seen), 1, seen)
@@ -719,7 +723,7 @@ class ThreadsAndJudgingTest(unittest.TestCase):
         try:
             status, _, data = ro.request("POST", "/api/games/3/judge", headers={"X-Gounki-Token": ro.token()})
             self.assertEqual((status, json.loads(data)["error"]["code"]), (403, "read-only"))
-            self.assertNotIn('id="judge"', ro.request("GET", "/game/3")[2].decode())
+            self.assertNotIn('id="judge"', ro.page("/game/3"))
         finally:
             self.assertEqual(ro.stop(), 0)
 
