@@ -200,7 +200,7 @@ void describe_best(QCommandLineParser& p) {
          "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".",
          "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
-    p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
+    add_hash_option(p);
     add_brain_options(p, "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "for the move");
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
@@ -214,12 +214,7 @@ int run_best(const QCommandLineParser& p) {
     int code = exit_ok;
     if (!read_search_limits(self, p, limits, code)) return code;
     SearchOptions options;
-    if (p.isSet("hash")) {
-        bool ok = false;
-        const int mb = p.value("hash").toInt(&ok);
-        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
-        options.hash_mb = std::size_t(mb);
-    }
+    if (!read_hash_option(self, p, options.hash_mb, code)) return code;
     AnyPosition any;
     if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
     if (!apply_moves_option(self, p, any)) return exit_usage;

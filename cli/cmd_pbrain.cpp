@@ -10,9 +10,7 @@
 
 namespace gounki::cli {
 
-void describe_pbrain(QCommandLineParser& p) {
-    p.addOption({"hash", "Transposition table size in MiB (default 16; INFO max_memory may ask for less).", "MB"});
-}
+void describe_pbrain(QCommandLineParser& p) { add_hash_option(p, "INFO max_memory may ask for less"); }
 
 int run_pbrain(const QCommandLineParser& p) {
     const Command& self = *find_command("pbrain");

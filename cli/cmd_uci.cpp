@@ -7,9 +7,7 @@
 
 namespace gounki::cli {
 
-void describe_uci(QCommandLineParser& p) {
-    p.addOption({"hash", "Transposition table size in MiB (default 16; setoption name Hash changes it).", "MB"});
-}
+void describe_uci(QCommandLineParser& p) { add_hash_option(p, "setoption name Hash changes it"); }
 
 int run_uci(const QCommandLineParser& p) {
     const Command& self = *find_command("uci");

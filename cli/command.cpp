@@ -100,6 +100,10 @@ void print_info(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+void add_hash_option(QCommandLineParser& p, const QString& note) {
+    p.addOption({"hash", "Transposition table size in MiB (default 16" + (note.isEmpty() ? "" : "; " + note) + ").", "MB"});
+}
+
 bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code) {
     if (!p.isSet("hash")) return true;
     bool ok = false;

@@ -53,8 +53,10 @@ std::string man_page();
 bool quiet();
 void set_quiet(bool on);
 
-// --hash MB, the transposition table of the engine protocols (pbrain, uci): `mb` unchanged when
-// the option is not given; false after a usage error (1 to 65536) with exit_code set.
+// --hash MB, the size of the engine's transposition table (`note`, when given, is said after its
+// default in the help). read_hash_option leaves `mb` unchanged when the option is not given; false
+// after a usage error (1 to 65536) with exit_code set.
+void add_hash_option(QCommandLineParser& p, const QString& note = {});
 bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code);
 
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.

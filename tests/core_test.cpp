@@ -1,5 +1,6 @@
 // Rules core: perft reference numbers, do/undo and hash invariants, positions and notation.
 #include "tests/catch.hpp"
+#include "tests/support.hpp"
 
 #include "core/any_position.hpp"
 #include "core/game.hpp"
@@ -154,7 +155,7 @@ TEST_CASE("the targeted checks of a written move agree with the full move list o
     std::mt19937 rng(20261121);
     long deployments = 0;
     for (int game = 0; game < 300; ++game)
-        play_random_game(rng, [&](const Position& pos, Move) {
+        test::play_random_game(rng, [&](const Position& pos, Move) {
             for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
                 deployments += check_targeted_reading(pos, Square(std::countr_zero(b)), rng);
         });
