@@ -1,5 +1,6 @@
 #pragma once
-// --engine, --engine-time and --engine-nodes, read alike by `analyze` and `best`.
+// --engine, --engine-time and --engine-nodes, described and read alike by `analyze`, `best` and
+// `match`.
 
 #include <QCommandLineParser>
 
@@ -9,6 +10,18 @@
 #include "protocol/brain_client.hpp"
 
 namespace gounki::cli {
+
+// The three options: `engine` is the help of --engine (what the engine does for the command), `each`
+// says what the time and the node budget are for ("per position", "for the move", ...).
+inline void add_brain_options(QCommandLineParser& p, const QString& engine, const QString& each) {
+    p.addOption({"engine", engine, "CMD"});
+    p.addOption({"engine-time", "The engine's time " + each + " in milliseconds (INFO timeout_turn; default 1000).", "MS"});
+    p.addOption({"engine-nodes",
+                 "A node budget " + each +
+                     " for engines that read INFO max_node (gounki pbrain does): with a time, "
+                     "whichever ends first.",
+                 "N"});
+}
 
 // The external engine's settings from the command line; false (and `error` set) on a bad value.
 inline bool read_brain_settings(const QCommandLineParser& p, protocol::BrainSettings& out, std::string& error) {

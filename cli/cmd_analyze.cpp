@@ -49,15 +49,10 @@ void describe_analyze(QCommandLineParser& p) {
     p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});
     p.addOption({"mistake", "Drop from which a move is a mistake (default 0.10).", "X"});
     p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
-    p.addOption({"engine",
-                 "Judge Gomoku and Renju games with this external Gomocup-protocol engine (a command line run by /bin/sh), "
-                 "one process per thread.",
-                 "CMD"});
-    p.addOption({"engine-time", "The engine's time per position in milliseconds (INFO timeout_turn; default 1000).", "MS"});
-    p.addOption({"engine-nodes",
-                 "A node budget per position for engines that read INFO max_node (gounki pbrain does): deterministic "
-                 "judgements within --engine-time.",
-                 "N"});
+    add_brain_options(p,
+                      "Judge Gomoku and Renju games with this external Gomocup-protocol engine (a command line run by "
+                      "/bin/sh), one process per thread.",
+                      "per position");
     p.addOption({"book",
                  QString::fromStdString("An opening move played, from its position, in at least N games of the database is "
                                         "book: not judged (default " +

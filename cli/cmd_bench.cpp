@@ -29,7 +29,7 @@ void describe_bench(QCommandLineParser& p) {
                  "Search depth for every position (default " + QString::number(analysis::default_bench_depth) + "; " +
                      QString::number(analysis::default_stone_bench_depth) + " for the stone games).",
                  "N"});
-    p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
+    add_hash_option(p);
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"judge", "Judge the fixed 59-ply Ninuki game with the stone judge's default setting instead."});
     p.addOption({"nodes",

@@ -193,20 +193,15 @@ int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyP
 } // namespace
 
 void describe_best(QCommandLineParser& p) {
-    p.addOption({"position",
-                 "The position to search (docs/rules.md 1.7 format, a stone-game position text, a game's name for its start, "
-                 "or @FILE); the Gounki start position if left out.",
-                 "position"});
+    add_position_option(p, "The position to search", "Gounki's start when left out");
     p.addOption({"depth", "Search this many plies (deterministic).", "N"});
     p.addOption(
         {"nodes",
          "Search about this many nodes (deterministic). The default: " + QString::number(qulonglong(default_search_nodes)) + ".",
          "N"});
     p.addOption({"time", "Search for about this many milliseconds (not reproducible).", "MS"});
-    p.addOption({"hash", "Transposition table size in MiB (default 16).", "MB"});
-    p.addOption({"engine", "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "CMD"});
-    p.addOption({"engine-time", "The engine's time for the move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
-    p.addOption({"engine-nodes", "A node budget for engines that read INFO max_node (gounki pbrain does).", "N"});
+    add_hash_option(p);
+    add_brain_options(p, "Ask this external Gomocup-protocol engine (a command line run by /bin/sh) instead.", "for the move");
     p.addOption({"json", "Print one JSON object instead of text."});
     p.addOption({"progress", "Print one line per completed iteration on stderr."});
     add_moves_option(p);
@@ -214,18 +209,12 @@ void describe_best(QCommandLineParser& p) {
 
 int run_best(const QCommandLineParser& p) {
     const Command& self = *find_command("best");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     SearchLimits limits;
     int code = exit_ok;
     if (!read_search_limits(self, p, limits, code)) return code;
     SearchOptions options;
-    if (p.isSet("hash")) {
-        bool ok = false;
-        const int mb = p.value("hash").toInt(&ok);
-        if (!ok || mb < 1 || mb > 65536) return usage_error(self, "--hash must be a size in MiB from 1 to 65536");
-        options.hash_mb = std::size_t(mb);
-    }
+    if (!read_hash_option(self, p, options.hash_mb, code)) return code;
     AnyPosition any;
     if (p.isSet("position") && !read_position(self, p.value("position"), any)) return exit_usage;
     if (!apply_moves_option(self, p, any)) return exit_usage;

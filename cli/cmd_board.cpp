@@ -95,9 +95,10 @@ std::optional<GamePly> stored_board(const Command& self, const QCommandLineParse
     return at;
 }
 
-// --move: the move to mark (none when not given) and its canonical text; false after printing a
-// usage error, when it is not a legal move.
-bool read_marked_move(const Command& self, const QCommandLineParser& p, const AnyPosition& pos, Move& marked, Diagram& out) {
+// --move: the move to mark, added to `marks` (nothing when not given), and its canonical text in
+// `out`; false after printing a usage error, when it is not a legal move.
+bool read_marked_move(const Command& self, const QCommandLineParser& p, const AnyPosition& pos, std::vector<report::Arrow>& marks,
+                      Diagram& out) {
     if (!p.isSet("move")) return true;
     const std::string written = p.value("move").toStdString();
     const MoveReading r = read_move(pos, written);
@@ -106,7 +107,7 @@ bool read_marked_move(const Command& self, const QCommandLineParser& p, const An
         return false;
     }
     for (const std::string& w : r.warnings) print_err("gounki board: warning: --move '" + written + "': " + w + "\n");
-    marked = r.move;
+    marks.push_back({r.move, report::ArrowKind::move});
     out.move = pos.move_text(r.move);
     return true;
 }
@@ -114,14 +115,10 @@ bool read_marked_move(const Command& self, const QCommandLineParser& p, const An
 // A Gounki diagram (`played`: the stored game's last move, drawn as an arrow on the SVG); false
 // after printing a usage error.
 bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, const Position& pos, Move played, Diagram& out) {
-    if (p.isSet("last")) {
-        usage_error(self, "--last marks a stone of a stone game; a Gounki move is drawn with --move");
-        return false;
-    }
+    if (p.isSet("last"))
+        return usage_error(self, "--last marks a stone of a stone game; a Gounki move is drawn with --move"), false;
     std::vector<report::Arrow> arrows;
-    Move marked;
-    if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
-    if (marked) arrows.push_back({marked, report::ArrowKind::move});
+    if (!read_marked_move(self, p, AnyPosition(pos), arrows, out)) return false;
     if (played && svg) arrows.push_back({played, report::ArrowKind::played});
     if (svg) {
         report::BoardStyle style;
@@ -139,14 +136,10 @@ bool gounki_diagram(const Command& self, const QCommandLineParser& p, bool svg, 
 // (or the stored game's last move, `played`) highlights a stone.
 bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, const stones::StonePosition& pos, Move played,
                    Diagram& out) {
-    if (p.isSet("flip")) {
-        usage_error(self, "--flip turns a Gounki board; a stone board is drawn with a1 at the bottom left");
-        return false;
-    }
+    if (p.isSet("flip"))
+        return usage_error(self, "--flip turns a Gounki board; a stone board is drawn with a1 at the bottom left"), false;
     std::vector<report::Arrow> marks;
-    Move marked;
-    if (!read_marked_move(self, p, AnyPosition(pos), marked, out)) return false;
-    if (marked) marks.push_back({marked, report::ArrowKind::move});
+    if (!read_marked_move(self, p, AnyPosition(pos), marks, out)) return false;
     int last = played ? played.point() : stones::no_point;
     if (p.isSet("last")) {
         const std::string written = p.value("last").toStdString();
@@ -173,10 +166,7 @@ bool stone_diagram(const Command& self, const QCommandLineParser& p, bool svg, c
 } // namespace
 
 void describe_board(QCommandLineParser& p) {
-    p.addOption({"position",
-                 "The position: Gounki (docs/rules.md 1.7) or 'start' (the default), a stone-game position "
-                 "('Gomoku 15 15/.../15 b'), a game's name for its start ('gomoku'), or @FILE.",
-                 "POSITION", "start"});
+    add_position_option(p, "The position to draw", "Gounki's start when left out", "start");
     p.addOption({"move",
                  "Draw this move of the position: an arrow for Gounki (record notation, e.g. c2-d3 or c5*d5,e5,f6), "
                  "a ring on the point for a stone game (e.g. h8).",
@@ -196,10 +186,7 @@ void describe_board(QCommandLineParser& p) {
 
 int run_board(const QCommandLineParser& p) {
     const Command& self = *find_command("board");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self,
-                           "unexpected argument '" + p.positionalArguments().first().toStdString() +
-                               "' (the position goes after --position, quoted)");
+    if (const int code = refuse_arguments(self, p, " (the position goes after --position, quoted)")) return code;
     const std::string file = p.value("output").toStdString();
     std::string format = p.value("format").trimmed().toLower().toStdString();
     if (format.empty()) {

@@ -16,8 +16,7 @@ void describe_copy(QCommandLineParser& p) {
 
 int run_copy(const QCommandLineParser& p) {
     const Command& self = *find_command("copy");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     if (!p.isSet("from") || !p.isSet("to")) return usage_error(self, "--from and --to are both needed");
     const std::string from = p.value("from").toStdString(), to = p.value("to").toStdString();
     if (from == to) return usage_error(self, "--from and --to name the same database");

@@ -15,8 +15,7 @@ void describe_games(QCommandLineParser& p) {
 
 int run_games(const QCommandLineParser& p) {
     const Command& self = *find_command("games");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     int code = exit_ok;
     db::GameFilter filter;
     db::Paging paging;

@@ -98,11 +98,10 @@ void describe_match(QCommandLineParser& p) {
                  "reverse_futility).",
                  "W"});
     p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
-    p.addOption({"engine", "Player A is this external Gomocup-protocol engine (a command line run by /bin/sh), B gounki's "
-                           "stone engine (--b-nodes, --b-depth): Gomoku or Renju games.",
-                 "CMD"});
-    p.addOption({"engine-time", "The engine's time per move in milliseconds (INFO timeout_turn; default 1000).", "MS"});
-    p.addOption({"engine-nodes", "A node budget per move for engines that read INFO max_node.", "N"});
+    add_brain_options(p,
+                      "Player A is this external Gomocup-protocol engine (a command line run by /bin/sh), B gounki's stone "
+                      "engine (--b-nodes, --b-depth): Gomoku or Renju games.",
+                      "per move");
     p.addOption({"game", "With --engine: gomoku (freestyle, the default) or renju.", "GAME"});
 }
 
@@ -140,7 +139,7 @@ bool read_player(const QCommandLineParser& p, const std::string& x, SearchLimits
 
 bool read_options(const Command& self, const QCommandLineParser& p, MatchOptions& o, int& code) {
     const auto fail = [&](const std::string& message) { return code = usage_error(self, message), false; };
-    if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if ((code = refuse_arguments(self, p))) return false;
     if (!read_number(p, "games", 1, 1000000, o.games)) return fail("--games must be from 1 to 1000000");
     if (!read_number(p, "seed", 0, 1LL << 62, o.seed)) return fail("--seed must be a whole number");
     if (!read_number(p, "random-plies", 0, 40, o.random_plies)) return fail("--random-plies must be from 0 to 40");
@@ -310,7 +309,8 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
         } else ++score.b_wins;
     }
     if (!o.output.isEmpty()) {
-        std::ofstream file(o.output.toStdString(), std::ios::binary);
+        std::ofstream file;
+        if (!open_output(self, o.output.toStdString(), file)) return exit_usage;
         for (std::size_t i = 0; i < played.size() && file; ++i) {
             const bool a_white = (engine_first[i] ? first_mover(kind) : ~first_mover(kind)) == Color::white;
             file << parser::write_record(engine_game_record(played[i], "gounki match", a_white ? o.a_name : o.b_name,
@@ -336,13 +336,7 @@ int run_match(const QCommandLineParser& p) {
     for (const char* e : {"engine-time", "engine-nodes", "game"})
         if (p.isSet(e)) return usage_error(self, std::string("--") + e + " is for --engine");
     std::ofstream file;
-    if (!o.output.isEmpty()) {
-        file.open(o.output.toStdString(), std::ios::binary);
-        if (!file) {
-            print_err("gounki match: cannot write '" + o.output.toStdString() + "'\n");
-            return exit_usage;
-        }
-    }
+    if (!o.output.isEmpty() && !open_output(self, o.output.toStdString(), file)) return exit_usage;
     const std::vector<MatchGame> played = play_all(o);
     for (std::size_t i = 0; i < played.size() && file.is_open(); ++i) {
         const MatchGame& m = played[i];

@@ -10,14 +10,11 @@
 
 namespace gounki::cli {
 
-void describe_pbrain(QCommandLineParser& p) {
-    p.addOption({"hash", "Transposition table size in MiB (default 16; INFO max_memory may ask for less).", "MB"});
-}
+void describe_pbrain(QCommandLineParser& p) { add_hash_option(p, "INFO max_memory may ask for less"); }
 
 int run_pbrain(const QCommandLineParser& p) {
     const Command& self = *find_command("pbrain");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     protocol::PbrainOptions options;
     options.version = GOUNKI_VERSION;
     if (int code = exit_ok; !read_hash_option(self, p, options.hash_mb, code)) return code;

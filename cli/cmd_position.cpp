@@ -81,23 +81,11 @@ int print_gounki_position(const QCommandLineParser& p, const Position& pos) {
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
-    std::string out = pos.to_text() + "\n";
-    for (int rank = 7; rank >= 0; --rank) {
-        out += char('1' + rank);
-        out += ' ';
-        for (int file = 0; file < 8; ++file) {
-            const Stack st = pos.at(make_square(file, rank));
-            std::string cell;
-            for (int i = 0; i < st.rounds(); ++i) cell += st.color() == Color::white ? 'R' : 'r';
-            for (int i = 0; i < st.squares(); ++i) cell += st.color() == Color::white ? 'S' : 's';
-            if (cell.empty()) cell.push_back('.');
-            if (file < 7) cell.resize(4, ' ');
-            out += cell;
-        }
-        while (out.back() == ' ') out.pop_back();
-        out += '\n';
-    }
-    out += "  a   b   c   d   e   f   g   h\n";
+    // The diagram of report::board_text without its last line (who is to move): this command says
+    // it with the moves.
+    std::string diagram = report::board_text(pos);
+    diagram.erase(diagram.rfind('\n', diagram.size() - 2) + 1);
+    std::string out = pos.to_text() + "\n" + diagram;
     if (pos.game_over()) out += std::string("Game over: ") + outcome + "\n";
     else
         out += std::string(pos.side_to_move() == Color::white ? "White" : "Black") + " to move, " + std::to_string(moves.size()) +

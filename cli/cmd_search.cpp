@@ -34,8 +34,7 @@ void describe_search(QCommandLineParser& p) {
 
 int run_search(const QCommandLineParser& p) {
     const Command& self = *find_command("search");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     // --moves alone plays from the start: a position search all the same.
     const bool by_position = p.isSet("position") || p.isSet("moves");
     if (by_position && p.isSet("pattern")) return usage_error(self, "give --position (or --moves) or --pattern, not both");

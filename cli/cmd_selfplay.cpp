@@ -63,7 +63,7 @@ struct SelfplayOptions {
 
 bool read_options(const Command& self, const QCommandLineParser& p, SelfplayOptions& o, int& code) {
     const auto fail = [&](const std::string& message) { return code = usage_error(self, message), false; };
-    if (!p.positionalArguments().isEmpty()) return fail("unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if ((code = refuse_arguments(self, p))) return false;
     if (!p.isSet("output")) return fail("-o FILE is required ('-' for standard output)");
     const auto number = [&](const char* name, long long lo, long long hi, long long& out) {
         return read_number(p, name, lo, hi, out);
@@ -181,13 +181,7 @@ int run_selfplay(const QCommandLineParser& p) {
     int code = exit_ok;
     if (!read_options(self, p, o, code)) return code;
     std::ofstream file;
-    if (o.output != "-") {
-        file.open(o.output.toStdString(), std::ios::binary);
-        if (!file) {
-            print_err("gounki selfplay: cannot write '" + o.output.toStdString() + "'\n");
-            return exit_usage;
-        }
-    }
+    if (o.output != "-" && !open_output(self, o.output.toStdString(), file)) return exit_usage;
     const std::vector<GameSummary> played = play_all(o);
     Tally tally;
     std::vector<CurveSample> samples;

@@ -22,8 +22,7 @@ void describe_serve(QCommandLineParser& p) {
 
 int run_serve(const QCommandLineParser& p) {
     const Command& self = *find_command("serve");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     serve::Options options;
     long long port = 8080, upload = 64;
     if (!read_number(p, "port", 0, 65535, port)) return usage_error(self, "--port takes a whole number from 0 to 65535");

@@ -25,8 +25,7 @@ void describe_tree(QCommandLineParser& p) {
 
 int run_tree(const QCommandLineParser& p) {
     const Command& self = *find_command("tree");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     GameKind game = GameKind::gounki;
     if (!read_game(self, "game", p.value("game"), game)) return exit_usage;
     AnyPosition pos = AnyPosition::start(game);

@@ -7,14 +7,11 @@
 
 namespace gounki::cli {
 
-void describe_uci(QCommandLineParser& p) {
-    p.addOption({"hash", "Transposition table size in MiB (default 16; setoption name Hash changes it).", "MB"});
-}
+void describe_uci(QCommandLineParser& p) { add_hash_option(p, "setoption name Hash changes it"); }
 
 int run_uci(const QCommandLineParser& p) {
     const Command& self = *find_command("uci");
-    if (!p.positionalArguments().isEmpty())
-        return usage_error(self, "unexpected argument '" + p.positionalArguments()[0].toStdString() + "'");
+    if (const int code = refuse_arguments(self, p)) return code;
     protocol::UciOptions options;
     options.version = GOUNKI_VERSION;
     if (int code = exit_ok; !read_hash_option(self, p, options.hash_mb, code)) return code;

@@ -19,9 +19,7 @@ namespace gounki::cli {
 namespace {
 
 using parser::Diagnostic;
-using parser::GameRecord;
 using parser::GameStatus;
-using parser::Severity;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -37,7 +35,7 @@ public:
     explicit Output(bool json) : json_(json) {}
 
     void diagnostic(const Diagnostic& d, Tally& t) {
-        ++(d.severity == Severity::error ? t.errors : t.warnings);
+        ++(d.severity == parser::Severity::error ? t.errors : t.warnings);
         ++t.codes[d.code];
         if (!json_) {
             print_out(parser::format_diagnostic(d) + "\n");
@@ -125,7 +123,7 @@ int run_validate(const QCommandLineParser& p) {
     // (nothing else here reads C++ streams).
     if (std::find(request.files.begin(), request.files.end(), "-") != request.files.end()) std::ios::sync_with_stdio(false);
     pipeline::ReadEvents<GameStatus> on;
-    on.prepare = [](GameRecord&& game) { return game.status; };
+    on.prepare = [](parser::GameRecord&& game) { return game.status; };
     on.game = [&](GameStatus status) {
         ++t.games;
         ++(status == GameStatus::valid ? t.valid : status == GameStatus::invalid ? t.invalid : t.partial);

@@ -100,6 +100,10 @@ void print_info(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+void add_hash_option(QCommandLineParser& p, const QString& note) {
+    p.addOption({"hash", "Transposition table size in MiB (default 16" + (note.isEmpty() ? "" : "; " + note) + ").", "MB"});
+}
+
 bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code) {
     if (!p.isSet("hash")) return true;
     bool ok = false;
@@ -116,6 +120,17 @@ int usage_error(const Command& cmd, const std::string& message) {
     print_err(std::string("gounki ") + cmd.name + ": " + message + "\n");
     print_err(std::string("Try 'gounki help ") + cmd.name + "'.\n");
     return exit_usage;
+}
+
+bool open_output(const Command& cmd, const std::string& path, std::ofstream& file) {
+    file.open(path, std::ios::binary);
+    if (!file) print_err(std::string("gounki ") + cmd.name + ": cannot write '" + path + "'\n");
+    return bool(file);
+}
+
+int refuse_arguments(const Command& cmd, const QCommandLineParser& parser, const std::string& hint) {
+    if (parser.positionalArguments().isEmpty()) return exit_ok;
+    return usage_error(cmd, "unexpected argument '" + parser.positionalArguments().first().toStdString() + "'" + hint);
 }
 
 namespace {
@@ -316,6 +331,16 @@ bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, M
         if (last) *last = r.move;
     }
     return true;
+}
+
+void add_position_option(QCommandLineParser& parser, const QString& what, const QString& otherwise,
+                         const QString& default_value) {
+    parser.addOption({"position",
+                      what +
+                          ": a Gounki position (docs/rules.md 1.7) or 'start', a stone-game position ('Gomoku 15 "
+                          "15/.../15 b', docs/rules.md 2), a game's name for its start ('gomoku'), or @FILE; " +
+                          otherwise + ".",
+                      "POSITION", default_value});
 }
 
 void add_moves_option(QCommandLineParser& parser) {

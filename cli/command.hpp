@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,12 +53,20 @@ std::string man_page();
 bool quiet();
 void set_quiet(bool on);
 
-// --hash MB, the transposition table of the engine protocols (pbrain, uci): `mb` unchanged when
-// the option is not given; false after a usage error (1 to 65536) with exit_code set.
+// --hash MB, the size of the engine's transposition table (`note`, when given, is said after its
+// default in the help). read_hash_option leaves `mb` unchanged when the option is not given; false
+// after a usage error (1 to 65536) with exit_code set.
+void add_hash_option(QCommandLineParser& p, const QString& note = {});
 bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code);
 
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);
+// Opens the file `path` for writing, replacing it; false after printing "gounki COMMAND: cannot
+// write 'PATH'" (the caller exits with exit_usage).
+bool open_output(const Command& cmd, const std::string& path, std::ofstream& file);
+// For a command that takes no argument beside its options: exit_ok when there is none, else the
+// usage error "unexpected argument 'X'" (`hint` added after it).
+int refuse_arguments(const Command& cmd, const QCommandLineParser& parser, const std::string& hint = "");
 
 // Parses a position given on the command line, of any game (AnyPosition::from_text: `start`, a
 // game's name, a position text) or `@FILE` (an LC4 position file, or a position text on the file's
@@ -82,6 +91,11 @@ MoveReading read_move(const AnyPosition& pos, const std::string& text);
 // "gounki COMMAND: move N 'TEXT': why" and returns false, `pos` left after the moves before it.
 // `last` receives the last move played.
 bool play_move_list(const Command& cmd, const QString& list, AnyPosition& pos, Move* last = nullptr);
+
+// --position POSITION, read by read_position: `what` names the position's use, `otherwise` says
+// what is taken when the option is left out (`default_value`, when given, is its value then).
+void add_position_option(QCommandLineParser& parser, const QString& what, const QString& otherwise,
+                         const QString& default_value = {});
 
 // --moves LIST: moves played from the command's position before it works on it (a list pasted from
 // a record reads: move numbers are skipped). apply_moves_option plays them; false after printing

@@ -267,15 +267,13 @@ QJsonObject import_phases_json(const db::ImportStats& s) {
 
 QJsonObject filter_json(const db::GameFilter& f) {
     QJsonObject o;
-    auto text = [&](const char* name, const std::string& v) {
-        if (!v.empty()) o[name] = QString::fromStdString(v);
-    };
-    text("white", f.white);
-    text("source", f.source);
-    text("black", f.black);
-    text("player", f.player);
-    text("event", f.event);
-    text("site", f.site);
+    for (const auto& [name, text] : {std::pair{"white", &f.white},
+                                     {"source", &f.source},
+                                     {"black", &f.black},
+                                     {"player", &f.player},
+                                     {"event", &f.event},
+                                     {"site", &f.site}})
+        if (!text->empty()) o[name] = QString::fromStdString(*text);
     if (f.result) o["result"] = QString::fromStdString(std::string(db::result_text(*f.result)));
     if (f.date_from) o["from"] = qint64(*f.date_from);
     if (f.date_to) o["to"] = qint64(*f.date_to);

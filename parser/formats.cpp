@@ -166,6 +166,22 @@ RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
     return RecordFormat::gpn;
 }
 
+std::vector<GameRecord> read_all(GameSource& source, std::vector<Diagnostic>* file_diagnostics) {
+    std::vector<GameRecord> games;
+    std::vector<Diagnostic> diagnostics;
+    const auto take_diagnostics = [&] {
+        for (Diagnostic& d : source.take_file_diagnostics()) diagnostics.push_back(std::move(d));
+    };
+    GameRecord g;
+    while (source.next(g)) {
+        games.push_back(std::move(g));
+        take_diagnostics();
+    }
+    take_diagnostics();
+    if (file_diagnostics) *file_diagnostics = std::move(diagnostics);
+    return games;
+}
+
 std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, std::string name, const ReadOptions& options) {
     return format_info(format).open(in, std::move(name), options);
 }

@@ -99,6 +99,10 @@ Diagnostic file_diagnostic(std::string code, const std::string& file, std::strin
 // The warning for a file in which no game was found (an empty file, or one of blanks only).
 Diagnostic no_game_found(const std::string& file);
 
+// Every game `source` gives, in order; `file_diagnostics`, when given, receives every file
+// diagnostic it hands out (taken after each game and at the end). For texts in memory.
+std::vector<GameRecord> read_all(GameSource& source, std::vector<Diagnostic>* file_diagnostics);
+
 // A reader of `in` in `format`.
 std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, std::string name, const ReadOptions& options = {});
 

@@ -409,11 +409,7 @@ bool RecordReader::skip(GameRecord* header) {
 std::vector<GameRecord> read_records(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
     std::istringstream in{std::string(text)};
     RecordReader reader(in, name);
-    std::vector<GameRecord> games;
-    GameRecord g;
-    while (reader.next(g)) games.push_back(std::move(g));
-    if (file_diagnostics) *file_diagnostics = reader.take_file_diagnostics();
-    return games;
+    return read_all(reader, file_diagnostics);
 }
 
 } // namespace gounki::parser

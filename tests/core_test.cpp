@@ -1,5 +1,6 @@
 // Rules core: perft reference numbers, do/undo and hash invariants, positions and notation.
 #include "tests/catch.hpp"
+#include "tests/support.hpp"
 
 #include "core/any_position.hpp"
 #include "core/game.hpp"
@@ -104,6 +105,48 @@ Move first_listed(const MoveList& list, Square from, const Square* squares, int 
     return Move::none();
 }
 
+// The targeted checks of the stack on `from` in `pos` against its full move list: the movement
+// destinations and exits, and every deployment with its near misses. Returns how many deployments
+// were checked.
+long check_targeted_reading(const Position& pos, Square from, std::mt19937& rng) {
+    long deployments_checked = 0;
+    MoveList list;
+    generate_moves_from(pos, from, list);
+    const MovementTargets t = movement_targets(pos, from);
+    std::uint64_t dests = 0;
+    bool exits = false;
+    for (Move m : list) {
+        if (m.type() == MoveType::movement) dests |= square_bb(m.to());
+        exits |= m.type() == MoveType::exit;
+    }
+    CHECK(t.destinations == dests);
+    std::uint64_t reached = 0;
+    for (int to = 0; to < 64; ++to)
+        if (movement_reaches(pos, from, Square(to))) reached |= square_bb(Square(to));
+    CHECK(reached == dests);
+    CHECK(t.exits == exits);
+    for (Move m : list) {
+        if (m.type() != MoveType::deployment) continue;
+        ++deployments_checked;
+        Square squares[3];
+        for (int i = 0; i < m.placed(); ++i) squares[i] = m.placed_square(i);
+        INFO("position " << pos.to_text() << ", move " << move_to_text(pos, m));
+        CHECK(find_deployment(pos, from, squares, m.placed(), m.ends_out()) == m);
+        // Near misses: the other end (out or not), one square fewer, one square changed.
+        CHECK(find_deployment(pos, from, squares, m.placed(), !m.ends_out()) ==
+              first_listed(list, from, squares, m.placed(), !m.ends_out()));
+        if (m.placed() > 1)
+            CHECK(find_deployment(pos, from, squares, m.placed() - 1, m.ends_out()) ==
+                  first_listed(list, from, squares, m.placed() - 1, m.ends_out()));
+        Square changed[3] = {squares[0], squares[1], squares[2]};
+        const int i = int(rng() % unsigned(m.placed()));
+        changed[i] = Square(rng() % 64);
+        CHECK(find_deployment(pos, from, changed, m.placed(), m.ends_out()) ==
+              first_listed(list, from, changed, m.placed(), m.ends_out()));
+    }
+    return deployments_checked;
+}
+
 } // namespace
 
 TEST_CASE("the targeted checks of a written move agree with the full move list over random games", "[core]") {
@@ -111,52 +154,11 @@ TEST_CASE("the targeted checks of a written move agree with the full move list o
     // stack's moves; they must say exactly what the list says, for real moves and near misses.
     std::mt19937 rng(20261121);
     long deployments = 0;
-    for (int game = 0; game < 300; ++game) {
-        Position pos = Position::start();
-        UndoRecord undo;
-        while (!pos.game_over()) {
-            for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1) {
-                const Square from = Square(std::countr_zero(b));
-                MoveList list;
-                generate_moves_from(pos, from, list);
-                const MovementTargets t = movement_targets(pos, from);
-                std::uint64_t dests = 0;
-                bool exits = false;
-                for (Move m : list) {
-                    if (m.type() == MoveType::movement) dests |= square_bb(m.to());
-                    exits |= m.type() == MoveType::exit;
-                }
-                CHECK(t.destinations == dests);
-                std::uint64_t reached = 0;
-                for (int to = 0; to < 64; ++to)
-                    if (movement_reaches(pos, from, Square(to))) reached |= square_bb(Square(to));
-                CHECK(reached == dests);
-                CHECK(t.exits == exits);
-                for (Move m : list) {
-                    if (m.type() != MoveType::deployment) continue;
-                    ++deployments;
-                    Square squares[3];
-                    for (int i = 0; i < m.placed(); ++i) squares[i] = m.placed_square(i);
-                    INFO("position " << pos.to_text() << ", move " << move_to_text(pos, m));
-                    CHECK(find_deployment(pos, from, squares, m.placed(), m.ends_out()) == m);
-                    // Near misses: the other end (out or not), one square fewer, one square changed.
-                    CHECK(find_deployment(pos, from, squares, m.placed(), !m.ends_out()) ==
-                          first_listed(list, from, squares, m.placed(), !m.ends_out()));
-                    if (m.placed() > 1)
-                        CHECK(find_deployment(pos, from, squares, m.placed() - 1, m.ends_out()) ==
-                              first_listed(list, from, squares, m.placed() - 1, m.ends_out()));
-                    Square changed[3] = {squares[0], squares[1], squares[2]};
-                    const int i = int(rng() % unsigned(m.placed()));
-                    changed[i] = Square(rng() % 64);
-                    CHECK(find_deployment(pos, from, changed, m.placed(), m.ends_out()) ==
-                          first_listed(list, from, changed, m.placed(), m.ends_out()));
-                }
-            }
-            MoveList moves;
-            generate_moves(pos, moves);
-            pos.do_move(moves[int(rng() % unsigned(moves.size()))], undo);
-        }
-    }
+    for (int game = 0; game < 300; ++game)
+        test::play_random_game(rng, [&](const Position& pos, Move) {
+            for (std::uint64_t b = pos.occupancy(pos.side_to_move()); b; b &= b - 1)
+                deployments += check_targeted_reading(pos, Square(std::countr_zero(b)), rng);
+        });
     CHECK(deployments > 10000); // the games reached many deployments
 }
 

@@ -298,17 +298,13 @@ TEST_CASE("gounki --help lists users' commands before developer tools, and a sli
     for (const char* developer : {"\n  perft", "\n  bench", "\n  dbbench", "\n  selfplay", "\n  match"})
         CHECK(help.out.find(developer) > tools);
 
-    const CliRun command = run_gounki("analize --all");
-    CHECK(command.status == 2);
-    CHECK(contains(command.err, "unknown command 'analize'. Did you mean 'analyze'?"));
+    check_error("analize --all", 2, "unknown command 'analize'. Did you mean 'analyze'?");
     const CliRun prefix = run_gounki("valid x.gpn");
     CHECK(contains(prefix.err, "Did you mean 'validate'?"));
     const CliRun far = run_gounki("zzzzzz");
     CHECK(far.status == 2);
     CHECK_FALSE(contains(far.err, "Did you mean"));
-    const CliRun option = run_gounki("games --wite Alice");
-    CHECK(option.status == 2);
-    CHECK(contains(option.err, "Unknown option 'wite'. Did you mean '--white'?"));
+    check_error("games --wite Alice", 2, "Unknown option 'wite'. Did you mean '--white'?");
     const CliRun unknown_option = run_gounki("games --zzzzzz 1");
     CHECK(unknown_option.status == 2);
     CHECK_FALSE(contains(unknown_option.err, "Did you mean"));

@@ -11,10 +11,15 @@ using namespace gounki::test;
 
 namespace {
 
-std::vector<std::int64_t> ids_of(const GameList& l) {
-    std::vector<std::int64_t> ids;
-    for (const GameSummary& g : l.games) ids.push_back(g.id);
-    return ids;
+// Those of `names` that `out` holds, in the order it holds them, each followed by a space.
+std::string names_in_order(const std::string& out, std::initializer_list<const char*> names) {
+    std::vector<std::pair<std::size_t, std::string>> at;
+    for (const char* n : names)
+        if (out.find(n) != std::string::npos) at.emplace_back(out.find(n), n);
+    std::sort(at.begin(), at.end());
+    std::string s;
+    for (const auto& [p, n] : at) s += n + std::string(" ");
+    return s;
 }
 
 } // namespace
@@ -83,11 +88,10 @@ TEST_CASE("the command line's name filters ignore case and accents", "[db][both]
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "cli");
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
-               "1. c2-d3 1-0\n\n"
-               "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
+                "1. c2-d3 1-0\n\n"
+                "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
     for (const std::vector<std::string>& filter : {std::vector<std::string>{"--player", "helene"},
                                                    {"--event", "lyon-geneve"},
                                                    {"--black", "STRASSE"},
@@ -178,21 +182,11 @@ TEST_CASE("--sort and --desc on the commands that list or read games", "[db][bot
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "cli");
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-               "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
-               "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
-    REQUIRE(run_gounki_args({"import", "--db", db, dir.file("g.gpn")}).status == 0);
-    // The order of the names in a command's output.
-    const auto order = [](const std::string& out) {
-        std::vector<std::pair<std::size_t, std::string>> at;
-        for (const char* n : {"Carl", "Ádám", "Bea"})
-            if (out.find(n) != std::string::npos) at.emplace_back(out.find(n), n);
-        std::sort(at.begin(), at.end());
-        std::string s;
-        for (const auto& [p, n] : at) s += n + std::string(" ");
-        return s;
-    };
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+                "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
+                "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
+    const auto order = [](const std::string& out) { return names_in_order(out, {"Carl", "Ádám", "Bea"}); };
     CHECK(order(run_gounki_args({"games", "--db", db}).out) == "Carl Ádám Bea ");
     CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date"}).out) == "Ádám Bea Carl ");
     CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "DATE", "--desc"}).out) == "Carl Bea Ádám ");
@@ -234,10 +228,9 @@ TEST_CASE("the --site filter chooses games by their site, without regard to case
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;
     const std::string db = test_database(backend, dir, "sites");
-    write_text(dir / "sites.gpn",
-               "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
-               "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
-    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("sites.gpn")}).status == 0);
+    import_text(db, dir / "sites.gpn",
+                "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
+                "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
     const auto total = [&](const std::string& site) {
         const CliRun r = run_gounki_args({"games", "--db", db, "--site", site, "--json"});
         const std::size_t at = r.out.find("\"total\":");
@@ -260,20 +253,11 @@ TEST_CASE("sorted by player, games of several kinds go by their first player's n
     const std::string db = test_database(backend, dir, "kinds");
     // First players: Kim (Gounki, White), Bea (Gomoku, Black), Ada (Pente, White). By White's name
     // alone the order would be Ada, Kim, Zed.
-    write_text(dir.file("g.gpn"),
-               "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-               "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
-               "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
-    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("g.gpn")}).status == 0);
-    const auto order = [](const std::string& out) {
-        std::vector<std::pair<std::size_t, std::string>> at;
-        for (const char* n : {"Kim", "Bea", "Ada"})
-            if (out.find(n) != std::string::npos) at.emplace_back(out.find(n), n);
-        std::sort(at.begin(), at.end());
-        std::string s;
-        for (const auto& [p, n] : at) s += n + std::string(" ");
-        return s;
-    };
+    import_text(db, dir / "g.gpn",
+                "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+                "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
+                "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
+    const auto order = [](const std::string& out) { return names_in_order(out, {"Kim", "Bea", "Ada"}); };
     CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player"}).out) == "Ada Bea Kim ");
     CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player", "--desc"}).out) == "Kim Bea Ada ");
     CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "player", "-o", "-"}).out) == "Ada Bea Kim ");

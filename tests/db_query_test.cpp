@@ -21,23 +21,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // Four games: two reach the same position by different move orders.
-struct Fixture {
-    TempDir dir;
-    GameDatabase db;
-    std::vector<ImportReport> r;
-    std::vector<Move> a_moves;
-    explicit Fixture(const std::string& backend) : db(test_database(backend, dir, "q"), Access::read_write) {
-        r = import(db, club_games());
-        a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
-    }
-    std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
+struct Fixture : ClubDatabase {
+    std::vector<Move> a_moves = line_of({"c2-d3", "f7-e6", "g2-f3", "b7-a6"});
+    explicit Fixture(const std::string& backend) : ClubDatabase(backend, "q") {}
 };
-
-std::vector<std::int64_t> ids_of(const GameList& l) {
-    std::vector<std::int64_t> ids;
-    for (const GameSummary& g : l.games) ids.push_back(g.id);
-    return ids;
-}
 
 } // namespace
 

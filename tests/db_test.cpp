@@ -344,17 +344,13 @@ TEST_CASE("gounki dbbench imports its games into a database that answers for all
     CHECK(field("search_games_found") >= 4); // each sampled position comes from a stored game
     CHECK(field("pattern_games") <= 300);
     // The database is kept, and holds the games with their index entries (one per position).
-    const CliRun games = run_gounki("games --db " + shell_quoted(db) + " --json --limit 1");
-    CHECK(games.status == 0);
-    CHECK(contains(games.out, "\"total\":300"));
+    check_prints("games --db " + shell_quoted(db) + " --json --limit 1", "\"total\":300");
     CHECK(field("index_entries") >= 300 * 2);
     CHECK(field("file_bytes") > 300 * 100);
     if (on_postgres(db)) {
         // The tables' size, and the whole database's (catalogs included) beside it.
         CHECK(field("database_bytes") > field("file_bytes"));
         // A server's database is kept, not emptied: a second run into it is refused.
-        const CliRun again = run_gounki("dbbench --games 10 --db " + shell_quoted(db));
-        CHECK(again.status == 2);
-        CHECK(contains(again.err, "holds games already: dbbench needs an empty one"));
+        check_error("dbbench --games 10 --db " + shell_quoted(db), 2, "holds games already: dbbench needs an empty one");
     }
 }

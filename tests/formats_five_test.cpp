@@ -28,11 +28,7 @@ std::vector<GameRecord> read_file(const char* name) {
     return read_records(slurp(path), name);
 }
 
-GameRecord one(const std::string& text) {
-    auto games = read_records(text);
-    REQUIRE(games.size() == 1);
-    return games[0];
-}
+GameRecord one(const std::string& text) { return only_game(read_records(text)); }
 
 } // namespace
 

@@ -378,15 +378,13 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     CHECK(contains(imp.out + imp.err, dir.file("lines.lib") + ": stored as game 8 (partial)")); // no line in a binary file
     const CliRun games = run_gounki("games " + db + " --game renju");
     CHECK(contains(games.out, "Tamm, Jüri"));
-    const CliRun search = run_gounki("search " + db + " --black Tamm --position \"Renju 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\"");
-    CHECK(search.status == 0);
-    CHECK(contains(search.out, "Tallinn Open <A>"));
+    check_prints("search " + db + " --black Tamm --position \"Renju 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\"",
+                 "Tallinn Open <A>");
     const CliRun show = run_gounki("show " + db + " 1");
     CHECK(contains(show.out, "[White \"O'Neil & Co, Anna\"]"));
     CHECK(contains(show.out, "[Opening \"Kagetsu\"]"));
-    const CliRun exported = run_gounki("export " + db + " --format renjunet -o " + shell_quoted(dir / "out.rif"));
-    CHECK(exported.status == 2);
-    CHECK(contains(exported.err, "gounki reads renjunet files but does not write them"));
+    check_error("export " + db + " --format renjunet -o " + shell_quoted(dir / "out.rif"), 2,
+                "gounki reads renjunet files but does not write them");
     const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
     CHECK(formatted.status != 0);
     CHECK(contains(formatted.err, "gounki does not write it; not formatted"));

@@ -56,22 +56,6 @@ std::vector<std::string> lines_with(const std::string& text, const std::string& 
 
 CliRun gounki_on(const std::string& url, const std::string& args) { return run_gounki(args + " --db " + shell_quoted(url)); }
 
-// A new, empty database on the test server (GOUNKI_TEST_PG, set by scripts/with-postgres.sh).
-std::string server_database(const std::string& name) {
-    const char* url = std::getenv("GOUNKI_TEST_PG");
-    INFO("GOUNKI_TEST_PG is not set: run these tests through scripts/with-postgres.sh (ctest -R postgres)");
-    REQUIRE(url != nullptr);
-    const std::string base = url;
-    {
-        db::Database admin(base, db::OpenMode::read_write);
-        admin.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-        admin.exec("CREATE DATABASE " + name);
-    }
-    const std::size_t slash = base.find('/', base.find("://") + 3);
-    const std::size_t query = base.find('?', slash);
-    return base.substr(0, slash + 1) + name + (query == std::string::npos ? "" : base.substr(query));
-}
-
 // Each game judged once: one stored judgement per done job, every job done on its first claim
 // unless `attempts` says otherwise.
 void check_judged_once(const std::string& url, std::int64_t games) {
@@ -224,21 +208,22 @@ void waiting_worker(const std::string& url, const TempDir& dir) {
     CHECK(ask(url, "SELECT count(*) FROM jobs WHERE state <> 'done' OR lease_token IS NOT NULL") == 0);
 }
 
+// Runs `scenario` on a new SQLite file `name` in a temporary folder of its own.
+void on_sqlite_file(void (*scenario)(const std::string& url, const TempDir& dir), const std::string& name) {
+    const TempDir dir("jobs");
+    scenario(dir.file(name), dir);
+}
+
 } // namespace
 
 TEST_CASE("analyze --queue, then a worker: every game judged once, as analyze judges it", "[jobs]") {
-    const TempDir dir("jobs");
-    queue_then_work(dir.file("queued.db"), dir);
+    on_sqlite_file(queue_then_work, "queued.db");
 }
 
-TEST_CASE("two workers on a queue of one game judge it once", "[jobs]") {
-    const TempDir dir("jobs");
-    two_workers_one_game(dir.file("one.db"), dir);
-}
+TEST_CASE("two workers on a queue of one game judge it once", "[jobs]") { on_sqlite_file(two_workers_one_game, "one.db"); }
 
 TEST_CASE("a worker killed mid-job: another takes the job once its lease runs out", "[jobs]") {
-    const TempDir dir("jobs");
-    killed_worker(dir.file("killed.db"), dir);
+    on_sqlite_file(killed_worker, "killed.db");
 }
 
 TEST_CASE("a failing job is tried three times, kept as failed with its error, and retried on demand", "[jobs]") {
@@ -410,13 +395,11 @@ TEST_CASE("SIGTERM: a worker gives the job under way back untried, stores nothin
 }
 
 TEST_CASE("a worker that loses its lease while judging stores nothing; the game is judged once", "[jobs]") {
-    const TempDir dir("jobs");
-    lost_lease(dir.file("lost.db"), dir);
+    on_sqlite_file(lost_lease, "lost.db");
 }
 
 TEST_CASE("a worker waits for jobs queued after it started, then stops cleanly on SIGTERM", "[jobs]") {
-    const TempDir dir("jobs");
-    waiting_worker(dir.file("waiting.db"), dir);
+    on_sqlite_file(waiting_worker, "waiting.db");
 }
 
 TEST_CASE("PostgreSQL: a lost lease, a waiting worker; a password in the URL is never printed", "[postgres]") {

@@ -29,11 +29,7 @@ std::vector<GameRecord> read_file(const std::string& name, std::vector<Diagnosti
     return games;
 }
 
-GameRecord read_one(const std::string& name) {
-    auto games = read_file(name);
-    REQUIRE(games.size() == 1);
-    return games[0];
-}
+GameRecord read_one(const std::string& name) { return only_game(read_file(name)); }
 
 } // namespace
 
@@ -43,7 +39,6 @@ GameRecord read_one(const std::string& name) {
 TEST_CASE("every golden record file gives exactly its expected games and diagnostics", "[parser][golden]") {
     const int files = check_golden_files(records_dir, {".gpn", ".html"}, [](const fs::path& file) {
         RecordReader reader(file);
-        REQUIRE(reader.ok());
         return describe_games(reader, false);
     });
     CHECK(files >= 30);

@@ -302,24 +302,18 @@ TEST_CASE("every legal move of random positions resolves from its canonical and 
     std::mt19937 rng(7);
     int checked = 0;
     for (int game = 0; game < 200; ++game) {
-        Position pos = Position::start();
-        UndoRecord u;
         std::string text;
         std::string bare;
         int ply = 0;
-        while (!pos.game_over()) {
-            MoveList moves;
-            generate_moves(pos, moves);
-            const Move m = moves[int(rng() % unsigned(moves.size()))];
+        play_random_game(rng, [&](const Position& pos, Move m) {
             std::string t = move_to_text(pos, m);
             if (ply % 2 == 0) text += std::to_string(ply / 2 + 1) + ". ";
             text += t + " ";
             t.erase(std::remove(t.begin(), t.end(), '+'), t.end());
             std::replace(t.begin(), t.end(), 'x', '-');
             bare += t + " ";
-            pos.do_move(m, u);
             ++ply;
-        }
+        });
         const auto a = read_records(text);
         const auto b = read_records(bare);
         REQUIRE(a.size() == 1);

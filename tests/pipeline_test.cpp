@@ -16,6 +16,8 @@
 
 using namespace gounki;
 using gounki::test::between;
+using gounki::test::check_error;
+using gounki::test::check_prints;
 using gounki::test::contains;
 using gounki::test::count_of;
 using gounki::test::run_gounki;
@@ -119,9 +121,7 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
     };
     for (const Case& c : cases) {
         INFO(c.args);
-        const auto r = run_gounki(std::string(c.args) + " " + db);
-        CHECK(r.status == 2);
-        CHECK(count_of(r.err, c.message) == 1);
+        check_error(std::string(c.args) + " " + db, 2, c.message);
     }
     // A range takes the games it holds: with games 1 (the file above) and 2-5 (four Ninuki games)
     // stored, 2-50 is those four, in order.
@@ -132,9 +132,7 @@ TEST_CASE("analyze and report refuse bad arguments with a message and status 2",
     CHECK(count_of(ranged.out, "Ninuki") >= 4);
     CHECK(count_of(ranged.out, "Gounki") == 0);
     // A report that cannot be written leaves nothing behind.
-    const auto r = run_gounki("report " + db + " --all -o " + shell_quoted(dir / "no-such-dir" / "r.html"));
-    CHECK(r.status == 2);
-    CHECK(count_of(r.err, "cannot write") == 1);
+    check_error("report " + db + " --all -o " + shell_quoted(dir / "no-such-dir" / "r.html"), 2, "cannot write");
 }
 
 TEST_CASE("Gomoku and Ninuki games go the whole way: SGF and GPN import, analyze, search, tree, report", "[pipeline][stones]") {
@@ -182,24 +180,15 @@ TEST_CASE("stone-game inputs that are wrong get a clear error and the usage stat
     test::TempDir dir("stones-bad");
     const std::string db = "--db " + shell_quoted(dir / "b.db");
     REQUIRE(run_gounki("import " + db + " " + samples + "10-gomoku.gpn").status == 0);
-    const auto game = run_gounki("games " + db + " --game chess");
-    CHECK(game.status == 2);
-    CHECK(count_of(game.err, "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'") == 1);
-    const auto pattern = run_gounki("search " + db + " --pattern 'Gomoku h8=q'");
-    CHECK(pattern.status == 2);
-    CHECK(count_of(pattern.err, "bad pattern at character") == 1);
+    check_error("games " + db + " --game chess", 2, "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'");
+    check_error("search " + db + " --pattern 'Gomoku h8=q'", 2, "bad pattern at character");
     const auto position = run_gounki("search " + db + " --position 'Gomoku 15 15/15 b'");
     CHECK(position.status == 2);
-    const auto occupied = run_gounki("position gomoku --moves 'h8 h8'");
-    CHECK(occupied.status == 1);
-    CHECK(count_of(occupied.err, "move 2 'h8': h8 cannot be played: the point is occupied") == 1);
-    const auto off = run_gounki("position gomoku --moves 'p8'");
-    CHECK(off.status == 1);
-    CHECK(count_of(off.err, "not a point of the 15x15 board") == 1);
+    check_error("position gomoku --moves 'h8 h8'", 1, "move 2 'h8': h8 cannot be played: the point is occupied");
+    check_error("position gomoku --moves 'p8'", 1, "not a point of the 15x15 board");
     // A move list pasted from a record: move numbers are skipped, the moves count from 1 without them.
-    const auto pasted = run_gounki("position gomoku --json --moves '1. h8 i9 2. h9 i9'");
-    CHECK(pasted.status == 1);
-    CHECK(count_of(pasted.err, "move 4 'i9': i9 cannot be played: the point is occupied") == 1);
+    check_error("position gomoku --json --moves '1. h8 i9 2. h9 i9'", 1,
+                "move 4 'i9': i9 cannot be played: the point is occupied");
     const auto numbered = run_gounki("position --json --moves '1. b2-b3 g7-g6 2. b3-b4' start");
     CHECK(numbered.status == 0);
     CHECK(count_of(numbered.out, "\"side_to_move\":\"black\"") == 1);
@@ -253,19 +242,14 @@ TEST_CASE("a position argument @FILE reads an LC4 position file, and position --
     CHECK(text.out.substr(0, text.out.find('\n')) == "7s/8/8/8/8/8/1(RS)6/8 w");
 
     // Broken files: status 2 and the file and line in the message.
-    const auto broken = run_gounki("position @" + shell_quoted(std::filesystem::path(positions + "broken-63-cells.lc4")));
-    CHECK(broken.status == 2);
-    CHECK(count_of(broken.err, "broken-63-cells.lc4:65: 63 cells; a position file has 64, one per square from a1 to h8") == 1);
+    check_error("position @" + shell_quoted(std::filesystem::path(positions + "broken-63-cells.lc4")), 2,
+                "broken-63-cells.lc4:65: 63 cells; a position file has 64, one per square from a1 to h8");
     {
         std::ofstream f(dir / "x.lc4", std::ios::binary);
         for (int sq = 0; sq < 64; ++sq) f << (sq == 15 ? "X9" : "V0") << "\n";
     }
-    const auto cell = run_gounki("position @" + shell_quoted(dir / "x.lc4"));
-    CHECK(cell.status == 2);
-    CHECK(count_of(cell.err, "x.lc4:16: 'X9' is not a cell (V0, or B/N and a digit 1-9)") == 1);
-    const auto missing = run_gounki("position @" + shell_quoted(dir / "none.lc4"));
-    CHECK(missing.status == 2);
-    CHECK(count_of(missing.err, "none.lc4': No such file or directory") == 1);
+    check_error("position @" + shell_quoted(dir / "x.lc4"), 2, "x.lc4:16: 'X9' is not a cell (V0, or B/N and a digit 1-9)");
+    check_error("position @" + shell_quoted(dir / "none.lc4"), 2, "none.lc4': No such file or directory");
     CHECK(count_of(run_gounki("position --side b start").err, "--side gives the side to move of an LC4 position file") == 1);
     CHECK(run_gounki("position --format png start").status == 2);
 }
@@ -294,19 +278,13 @@ TEST_CASE("a position of any game on the command line: a game's name, a stone te
         std::ofstream f(dir / "bad.txt", std::ios::binary);
         f << "Gomoku 17 17/17 b\n";
     }
-    const auto bad = run_gounki("position @" + shell_quoted(dir / "bad.txt"));
-    CHECK(bad.status == 2);
-    CHECK(count_of(bad.err, "bad.txt:1: bad position at character 8: the board size must be 15, 19 or 20") == 1);
+    check_error("position @" + shell_quoted(dir / "bad.txt"), 2,
+                "bad.txt:1: bad position at character 8: the board size must be 15, 19 or 20");
     // A stone position where only Gounki will do; an unknown game's name.
-    const auto perft = run_gounki("perft --position gomoku 1");
-    CHECK(perft.status == 2);
-    CHECK(count_of(perft.err, "'gomoku' is a Gomoku position; this takes a Gounki position") == 1);
-    const auto lc4 = run_gounki("position --format lc4 ninuki");
-    CHECK(lc4.status == 2);
-    CHECK(count_of(lc4.err, "Ninuki has no LC4 format") == 1);
-    const auto tree = run_gounki("tree --game chess --db " + shell_quoted(dir / "none.db"));
-    CHECK(tree.status == 2);
-    CHECK(count_of(tree.err, "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'") == 1);
+    check_error("perft --position gomoku 1", 2, "'gomoku' is a Gomoku position; this takes a Gounki position");
+    check_error("position --format lc4 ninuki", 2, "Ninuki has no LC4 format");
+    check_error("tree --game chess --db " + shell_quoted(dir / "none.db"), 2,
+                "--game must be gounki, gomoku, ninuki, pente or renju, got 'chess'");
 }
 
 TEST_CASE("a pasted move list (--moves) is played before search, tree, best and board look at the position", "[pipeline]") {
@@ -330,13 +308,11 @@ TEST_CASE("a pasted move list (--moves) is played before search, tree, best and 
     CHECK(std::stoll(between(found.out, "\"total\":", "}")) == std::stoll(first_games));
     CHECK(contains(found.out, "\"position\":"));
     // best and board play stone moves too; the side to move follows.
-    const auto best = run_gounki("best --position gomoku --moves '1. h8 i9 2. h9' --depth 1 --json");
-    CHECK(best.status == 0);
     // h9 and h8 black, i9 white, ranks written from 15 down; White to move.
-    CHECK(contains(best.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 w\""));
-    const auto board = run_gounki("board --position gomoku --moves 'h8 i9' --format text --json");
-    CHECK(board.status == 0);
-    CHECK(contains(board.out, "\"position\":\"Gomoku 15 15/15/15/15/15/15/8o6/7x7/15/15/15/15/15/15/15 b\""));
+    check_prints("best --position gomoku --moves '1. h8 i9 2. h9' --depth 1 --json",
+                 "\"position\":\"Gomoku 15 15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 w\"");
+    check_prints("board --position gomoku --moves 'h8 i9' --format text --json",
+                 "\"position\":\"Gomoku 15 15/15/15/15/15/15/8o6/7x7/15/15/15/15/15/15/15 b\"");
     // A wrong move says which and why, and nothing is searched.
     const auto wrong = run_gounki("search " + db + " --moves '1. " + first + " " + first + "'");
     CHECK(wrong.status == 2);
@@ -534,9 +510,7 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
         CHECK(games[g].kind == GameKind::gomoku);
         CHECK(book_then_judged(ply_verdicts(engine.out, std::int64_t(g) + 1), book5[g]));
     }
-    const auto bad = run_gounki("analyze " + db + " --all --book -1");
-    CHECK(bad.status == 2);
-    CHECK(contains(bad.err, "--book must be a whole number"));
+    check_error("analyze " + db + " --all --book -1", 2, "--book must be a whole number");
 }
 
 TEST_CASE("SIGINT or SIGTERM stops analyze between games: judged games stay whole, a rerun judges the rest",

@@ -15,26 +15,16 @@ using namespace gounki::test;
 
 namespace {
 
-std::vector<std::string> names(const Line& line) {
-    std::vector<std::string> out;
-    for (const auto& ply : line.plies) out.push_back(stones::point_name(ply.move.point()));
-    return out;
-}
-
 using Names = std::vector<std::string>;
 
-GameRecord one(const std::string& text) {
-    const auto games = read_sgf(text, "p.sgf");
-    REQUIRE(games.size() == 1);
-    return games.front();
-}
+GameRecord one(const std::string& text) { return only_game(read_sgf(text, "p.sgf")); }
 
 } // namespace
 
 TEST_CASE("SGF: several moves in one node are plies in order, comments on the node's last one", "[parser][sgf]") {
     const GameRecord g = one("(;GM[4]SZ[15];B[hh]W[ii]B[jj]C[three at once];W[gg]B[kk])");
     CHECK(g.status == GameStatus::valid);
-    CHECK(names(g.main) == Names{"h8", "i7", "j6", "g9", "k5"});
+    CHECK(point_names(g.main) == Names{"h8", "i7", "j6", "g9", "k5"});
     REQUIRE(g.main.plies.size() == 5);
     CHECK(g.main.plies[2].comments == std::vector<std::string>{"three at once"});
     CHECK(g.main.plies[1].comments.empty());
@@ -45,7 +35,7 @@ TEST_CASE("SGF: several moves in one node are plies in order, comments on the no
     CHECK(d->line == 2);
     CHECK(d->column == 7);
     CHECK(contains(d->message, "White is to move"));
-    CHECK(names(twice.main) == Names{"h8"});
+    CHECK(point_names(twice.main) == Names{"h8"});
     CHECK(twice.status == GameStatus::partial);
 }
 
@@ -56,7 +46,7 @@ TEST_CASE("SGF: an opening as AB/AW set-up stones; without PL, the stone counts 
     CHECK(g.start.as_stones().at(P("j7")) == stones::Stone::black);
     CHECK(g.start.as_stones().at(P("i8")) == stones::Stone::white);
     CHECK(g.start.as_stones().side_to_move() == Color::white);
-    CHECK(names(g.main) == Names{"g7", "h9"});
+    CHECK(point_names(g.main) == Names{"g7", "h9"});
     CHECK(tag_of(g, "OpeningRule") == "swap2");
     CHECK(tag_of(g, "Game") == "Gomoku");
     // As many stones of each colour: Black moves.

@@ -22,19 +22,9 @@ using gounki::parser::GameRecord;
 using gounki::parser::GameStatus;
 using gounki::parser::Line;
 
-std::vector<std::string> names(const Line& line) {
-    std::vector<std::string> out;
-    for (const auto& ply : line.plies) out.push_back(point_name(ply.move.point()));
-    return out;
-}
-
 using Names = std::vector<std::string>;
 
-GameRecord one_sgf(const std::string& text) {
-    const auto games = gounki::parser::read_sgf(text, "t.sgf");
-    REQUIRE(games.size() == 1);
-    return games.front();
-}
+GameRecord one_sgf(const std::string& text) { return only_game(gounki::parser::read_sgf(text, "t.sgf")); }
 
 } // namespace
 
@@ -59,7 +49,7 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     CHECK(g.start.as_stones() == StonePosition(gomoku(15)));
     CHECK(g.main.comments == std::vector<std::string>{"A short game with a variation"});
     // hh ih hg ig hf if he ie hd: h8 i8 h9 i9 h10 i10 h11 i11 h12, Black's five on the h file.
-    CHECK(names(g.main) == Names{"h8", "i8", "h9", "i9", "h10", "i10", "h11", "i11", "h12"});
+    CHECK(point_names(g.main) == Names{"h8", "i8", "h9", "i9", "h10", "i10", "h11", "i11", "h12"});
     REQUIRE(g.main.plies.size() == 9);
     CHECK(g.main.plies[0].comments == std::vector<std::string>{"centre"});
     CHECK(g.main.plies[3].comments == std::vector<std::string>{"blocks\non two lines"});
@@ -67,10 +57,10 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     // The second child of the node after W[ih] replaces B[hg]: ii gg (i7 g9), then aa or oo (a15, o1).
     REQUIRE(g.main.plies[2].variations.size() == 1);
     const Line& v = g.main.plies[2].variations[0];
-    CHECK(names(v) == Names{"i7", "g9", "a15"});
+    CHECK(point_names(v) == Names{"i7", "g9", "a15"});
     CHECK(v.plies[0].comments == std::vector<std::string>{"a variation"});
     REQUIRE(v.plies[2].variations.size() == 1);
-    CHECK(names(v.plies[2].variations[0]) == Names{"o1"});
+    CHECK(point_names(v.plies[2].variations[0]) == Names{"o1"});
     CHECK(v.plies[2].variations[0].plies[0].comments == std::vector<std::string>{"corner"});
     for (std::size_t i = 0; i < 9; ++i)
         if (i != 2) CHECK(g.main.plies[i].variations.empty());
@@ -86,7 +76,7 @@ TEST_CASE("SGF: a collection with variations and comments, read game by game", "
     CHECK(tag_of(g, "Game") == "Ninuki");
     CHECK(g.start.as_stones() == StonePosition(ninuki(19)));
     // jj kk on 19x19: j10, k9.
-    CHECK(names(g.main) == Names{"j10", "k9"});
+    CHECK(point_names(g.main) == Names{"j10", "k9"});
     CHECK(g.result == "1-0"); // W+R: a resignation on an open board
     CHECK(g.status == GameStatus::valid);
     CHECK(g.diagnostics.empty());
@@ -109,12 +99,12 @@ TEST_CASE("SGF: malformed text is a syntax error at its line and column; the nex
     CHECK(d->file == path);
     CHECK(d->game == 1);
     CHECK(g.status == GameStatus::partial);
-    CHECK(names(g.main) == Names{"h8", "i8"});
+    CHECK(point_names(g.main) == Names{"h8", "i8"});
     CHECK(gounki::parser::format_diagnostic(*d).find(path + ":3:7:") == 0);
     // Game 2 (line 5): aa bb on 15x15 are a15 b14.
     CHECK(games[1].status == GameStatus::valid);
     CHECK(games[1].line == 5);
-    CHECK(names(games[1].main) == Names{"a15", "b14"});
+    CHECK(point_names(games[1].main) == Names{"a15", "b14"});
     CHECK(file_diags.empty());
 }
 
@@ -133,7 +123,7 @@ TEST_CASE("SGF: other syntax errors", "[parser][sgf]") {
     CHECK(d->line == line);
     CHECK(d->column == column);
     CHECK(g.status != GameStatus::valid);
-    CHECK(names(g.main).size() <= 2); // the moves before the fault
+    CHECK(point_names(g.main).size() <= 2); // the moves before the fault
 }
 
 TEST_CASE("SGF: a move on an occupied point, off the board, of the wrong colour, a pass", "[parser][sgf]") {
@@ -150,16 +140,16 @@ TEST_CASE("SGF: a move on an occupied point, off the board, of the wrong colour,
         CHECK(d->side == Color::white);
         CHECK(d->written == "W[hh]");
         CHECK(g.status == GameStatus::partial);
-        CHECK(names(g.main) == Names{"h8"});
+        CHECK(point_names(g.main) == Names{"h8"});
     }
     {
         const GameRecord g = one_sgf("(;GM[4]SZ[15];B[hh];W[pp])");
         const Diagnostic* d = find_code(g, "illegal-move");
         REQUIRE(d != nullptr);
         CHECK(d->message.find("off the 15x15") != std::string::npos);
-        CHECK(names(g.main) == Names{"h8"});
+        CHECK(point_names(g.main) == Names{"h8"});
         // On 19x19 pp is p4.
-        CHECK(names(one_sgf("(;GM[4]SZ[19];B[hh];W[pp])").main) == Names{"h12", "p4"});
+        CHECK(point_names(one_sgf("(;GM[4]SZ[19];B[hh];W[pp])").main) == Names{"h12", "p4"});
     }
     {
         const GameRecord g = one_sgf("(;GM[4];B[hh];B[ii])");
@@ -188,7 +178,7 @@ TEST_CASE("SGF: Ninuki's forbidden double-three, and RU switching the rule off",
     CHECK(d->move_number == 5);
     CHECK(d->side == Color::black);
     CHECK(g.status == GameStatus::partial);
-    CHECK(names(g.main) == Names{"k10", "a1", "l10", "c1", "j11", "e1", "j12", "g1"});
+    CHECK(point_names(g.main) == Names{"k10", "a1", "l10", "c1", "j11", "e1", "j12", "g1"});
 
     const GameRecord free = one_sgf("(;GM[4]RU[Gomoku Ninuki, allow-double-three]" + moves);
     CHECK(free.kind == GameKind::ninuki);
@@ -254,7 +244,7 @@ TEST_CASE("SGF: set-up stones, first player, whitespace everywhere", "[parser][s
     CHECK(g.start.as_stones().side_to_move() == Color::white);
     CHECK(tag_of(g, "SetUp") == "1");
     CHECK(tag_of(g, "Position") == g.start.as_stones().to_text());
-    CHECK(names(g.main) == Names{"a15"});
+    CHECK(point_names(g.main) == Names{"a15"});
     CHECK(g.main.plies[0].comments == std::vector<std::string>{"one", "two"});
     CHECK(g.line == 2);
 }
@@ -275,7 +265,7 @@ TEST_CASE("SGF: text outside the game trees is reported once and passed over", "
     std::vector<Diagnostic> file_diags;
     const auto games = gounki::parser::read_sgf("junk (x)\n(;GM[4];B[hh])\ntrailer\n", "t.sgf", &file_diags);
     REQUIRE(games.size() == 1);
-    CHECK(names(games[0].main) == Names{"h8"});
+    CHECK(point_names(games[0].main) == Names{"h8"});
     REQUIRE(file_diags.size() == 2);
     CHECK(file_diags[0].code == "syntax");
     CHECK(file_diags[0].line == 1);

@@ -42,11 +42,7 @@ std::vector<parser::GameRecord> pente_org_file() {
     return parser::read_records(slurp(path), "pente_org.pgn");
 }
 
-parser::GameRecord one(const std::string& text) {
-    auto games = parser::read_records(text);
-    REQUIRE(games.size() == 1);
-    return games[0];
-}
+parser::GameRecord one(const std::string& text) { return only_game(parser::read_records(text)); }
 
 // Chebyshev distance from the centre of 19x19 (j10 in the tests' letters).
 int from_centre(int point) { return std::max(std::abs(point_file(point) - 9), std::abs(point_rank(point) - 9)); }

@@ -144,11 +144,7 @@ PlaceError black_at(std::initializer_list<const char*> black, std::initializer_l
     return e;
 }
 
-parser::GameRecord one(const std::string& text) {
-    auto games = parser::read_records(text);
-    REQUIRE(games.size() == 1);
-    return games[0];
-}
+parser::GameRecord one(const std::string& text) { return only_game(parser::read_records(text)); }
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #pragma once
-// What more than one test file needs, written once (the bodies are in support.cpp): files and
+// What more than one test file needs, written once (the bodies are in support.cpp, the games' in
+// support_games.cpp, the records' in support_records.cpp): files and
 // temporary folders, running the built `gounki`, the system tools some tests need, small text
 // helpers, Gounki positions and moves from text with the rules checks around them, stone-game
 // points, random lines of play, the database fixtures, and what report tests look into.
@@ -77,6 +78,13 @@ CliRun run_gounki_args(const std::vector<std::string>& args);
 // Runs a whole shell command line (pipes, redirections, other programs).
 CliRun run_shell(const std::string& command);
 
+// Runs the built gounki with `args` (already quoted for the shell): it exits with `status` and says
+// `message` on standard error, once.
+void check_error(const std::string& args, int status, const std::string& message);
+// Runs the built gounki with `args` (already quoted for the shell): it exits 0 and prints `text` on
+// standard output.
+void check_prints(const std::string& args, const std::string& text);
+
 // Starts the built gounki with `args`, its standard output and error sent to the files `out` and
 // `err`; returns at once with the child's pid, for wait_exit.
 pid_t spawn_gounki(const std::vector<std::string>& args, const std::string& out, const std::string& err);
@@ -132,10 +140,15 @@ inline const std::filesystem::path records_dir = std::filesystem::path(GOUNKI_SO
 bool same_notes(const parser::Line& a, const parser::Line& b);
 // The first diagnostic of the game with `code`, or nullptr.
 const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_view code);
+// The one game of `games`; the test stops unless there is exactly one.
+parser::GameRecord only_game(std::vector<parser::GameRecord> games);
+// The names of the points played on a stone game's line (h8, ...), in order.
+std::vector<std::string> point_names(const parser::Line& line);
 // The value of the game's tag `name`, or "<none>".
 std::string tag_of(const parser::GameRecord& g, const char* name);
 // What a golden .expected file holds: per game its status, size and result (and every tag, with
-// `tags`), per diagnostic its place, severity and code; file diagnostics as they come.
+// `tags`), per diagnostic its place, severity and code; file diagnostics as they come. The reader
+// must have opened its input.
 std::string describe_games(parser::GameSource& reader, bool tags);
 // The text without its lines that start with '#' (a golden file's comments).
 std::string without_comment_lines(const std::string& text);
@@ -173,6 +186,9 @@ bool has_move(const Position& pos, const std::string& text);
 void check_every_move(Position& pos);
 // Resolves `text` (which must be legal and written canonically) and plays it.
 void play(Position& pos, const std::string& text);
+// Plays one game from the start to its end, each move drawn by `rng` among the legal ones:
+// `visit(pos, move)` sees every position and the move about to be played in it.
+void play_random_game(std::mt19937& rng, const std::function<void(const Position&, Move)>& visit);
 
 // ---------------------------------------------------------------------------------------------
 // Stone-game points, named by the tests' own reading (file letter a..s with no letter skipped,
@@ -220,6 +236,9 @@ std::vector<std::string> test_backends();
 // A new, empty database on `backend` for one test: the file `name`.db in `dir`, or a database of
 // its own on the test server (a URL, with the server's credentials).
 std::string test_database(const std::string& backend, const TempDir& dir, const std::string& name);
+// A new, empty database `name` (dropped first if it is there) on the test server named by
+// $GOUNKI_TEST_PG: its URL, with the server's credentials. The test fails without a server.
+std::string server_database(const std::string& name);
 // In a test body: runs the rest of the test once per backend, `name` naming it ("sqlite", ...).
 #define GOUNKI_EACH_BACKEND(name)                                                                  \
     const std::string name = GENERATE(from_range(::gounki::test::test_backends()));                \
@@ -235,12 +254,30 @@ db::GameInput game(const std::vector<std::string>& moves, const std::string& whi
 // Winter Cup), c2-d3 b7-a6 (Cy-Ann Smith 1/2, 2019.12.31, Winter Cup), e2-f3 (Dee-Eve *, no date,
 // Spring Open).
 std::vector<db::GameInput> club_games();
+// The games of club_games() stored in a new database on `backend` (test_database's `name`).
+struct ClubDatabase {
+    TempDir dir;
+    db::GameDatabase db;
+    std::vector<db::ImportReport> r; // the import's report of each game, in club_games()'s order
+    ClubDatabase(const std::string& backend, const std::string& name);
+    // The id of the club's game `i` (0 to 3).
+    std::int64_t id(int i) const { return r[std::size_t(i)].game_id; }
+    // The opening tree's row of `move` (as text) from the start position; an empty row when none.
+    db::TreeMove start_move(const std::string& move);
+};
 // `n` random legal games of at most `plies` plies from `seed` (db/random_games.hpp).
 std::vector<db::GameInput> random_games(int n, std::uint64_t seed, int plies = 40);
 // Imports `games` in one importer; the report of every game.
 std::vector<db::ImportReport> import(db::GameDatabase& db, std::vector<db::GameInput> games, db::ImportOptions options = {});
 // Writes `games` as one GPN file.
 void write_gpn(const std::string& path, const std::vector<db::GameInput>& games);
+// Writes the record text `gpn` to `file` and stores it in `db` with `gounki import`, which must
+// exit 0 (the test stops otherwise, with what the import said).
+void import_text(const std::string& db, const std::filesystem::path& file, const std::string& gpn);
+// The same for `games`, written as GPN.
+void import_games(const std::string& db, const std::filesystem::path& file, const std::vector<db::GameInput>& games);
+// The ids of the games of a list, in its order.
+std::vector<std::int64_t> ids_of(const db::GameList& list);
 // The first column of the first row of `sql`, -1 when there is no row.
 std::int64_t scalar(db::GameDatabase& db, const std::string& sql);
 // Every stored game is whole: its moves decode and replay, every one of its positions is in the

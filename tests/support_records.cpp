@@ -25,12 +25,24 @@ bool same_notes(const parser::Line& a, const parser::Line& b) {
     return true;
 }
 
+parser::GameRecord only_game(std::vector<parser::GameRecord> games) {
+    REQUIRE(games.size() == 1);
+    return std::move(games.front());
+}
+
+std::vector<std::string> point_names(const parser::Line& line) {
+    std::vector<std::string> out;
+    for (const parser::Ply& ply : line.plies) out.push_back(stones::point_name(ply.move.point()));
+    return out;
+}
+
 std::string tag_of(const parser::GameRecord& g, const char* name) {
     const std::string* v = g.tag(name);
     return v ? *v : "<none>";
 }
 
 std::string describe_games(parser::GameSource& reader, bool tags) {
+    REQUIRE(reader.ok());
     std::ostringstream out;
     auto diag = [&](const parser::Diagnostic& d, const char* prefix) {
         out << prefix << d.line << ':' << d.column << ' ' << parser::severity_name(d.severity) << ' ' << d.code << '\n';

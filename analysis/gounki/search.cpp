@@ -426,9 +426,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
         result.depth = depth;
         result.pv.assign(pv_[0], pv_[0] + pv_len_[0]);
         result.win_in = win_in(s);
-        result.seldepth = seldepth_;
-        result.nodes = nodes_;
-        result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+        set_counters(result, seldepth_, nodes_, start_ns_);
         result.first_score = first_score_;
         result.first_scored = first_scored_;
         if (on_info) on_info(search_info(result));
@@ -441,9 +439,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
     }
     first_move_ = Move::none();
     result.win_in = win_in(result.score);
-    result.seldepth = seldepth_;
-    result.nodes = nodes_;
-    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    set_counters(result, seldepth_, nodes_, start_ns_);
     return result;
 }
 

@@ -86,6 +86,14 @@ struct SearchResult {
     bool first_scored = false;
 };
 
+// A search's counters so far, written into its result alike by both engines: the deepest ply
+// reached, the positions entered, and the milliseconds since `start_ns`.
+inline void set_counters(SearchResult& r, int seldepth, std::uint64_t nodes, std::int64_t start_ns) {
+    r.seldepth = seldepth;
+    r.nodes = nodes;
+    r.time_ms = (steady_now_ns() - start_ns) / 1000000;
+}
+
 // What an iteration reports: the result so far.
 inline SearchInfo search_info(const SearchResult& r) {
     return {r.depth, r.seldepth, r.score, r.win_in, r.nodes, r.time_ms, r.pv, r.first_score, r.first_scored};

@@ -421,16 +421,7 @@ bool RenjuNetReader::io_failed() const { return s_->failed; }
 std::vector<GameRecord> read_renjunet(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
     std::istringstream in{std::string(text)};
     RenjuNetReader reader(in, name);
-    std::vector<GameRecord> out;
-    GameRecord g;
-    std::vector<Diagnostic> diagnostics;
-    while (reader.next(g)) {
-        out.push_back(std::move(g));
-        for (Diagnostic& d : reader.take_file_diagnostics()) diagnostics.push_back(std::move(d));
-    }
-    for (Diagnostic& d : reader.take_file_diagnostics()) diagnostics.push_back(std::move(d));
-    if (file_diagnostics) *file_diagnostics = std::move(diagnostics);
-    return out;
+    return read_all(reader, file_diagnostics);
 }
 
 bool claims_renjunet(std::string_view head) {

@@ -328,11 +328,7 @@ std::vector<GameRecord> read_renlib(std::string_view bytes, const std::string& n
                                     bool as_tree) {
     std::istringstream in{std::string(bytes)};
     RenLibReader reader(in, name, as_tree);
-    std::vector<GameRecord> out;
-    GameRecord g;
-    while (reader.next(g)) out.push_back(std::move(g));
-    if (file_diagnostics) *file_diagnostics = reader.take_file_diagnostics();
-    return out;
+    return read_all(reader, file_diagnostics);
 }
 
 bool claims_renlib(std::string_view head) { return head.substr(0, 8) == std::string_view("\xFFRenLib\xFF", 8); }

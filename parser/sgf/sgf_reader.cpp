@@ -181,11 +181,7 @@ std::size_t SgfReader::tree_end() {
 std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
     std::istringstream in{std::string(text)};
     SgfReader reader(in, name);
-    std::vector<GameRecord> games;
-    GameRecord g;
-    while (reader.next(g)) games.push_back(g);
-    if (file_diagnostics) *file_diagnostics = reader.take_file_diagnostics();
-    return games;
+    return read_all(reader, file_diagnostics);
 }
 
 bool looks_like_sgf(const std::filesystem::path& name, std::string_view head) {

@@ -1,166 +1,20 @@
 #!/usr/bin/python3
-"""Tests of `gounki serve`: HTTP tests of bad input and of the API against the command line's --json,
-then browser tests in headless Chromium (Debian's chromium, chromium-driver and python3-selenium).
+"""HTTP tests of `gounki serve`: bad input, and the API against the command line's --json; several
+request threads at once, judging through the API. The browser tests: serve_browser_test.py.
 
 Run: /usr/bin/python3 tests/browser/serve_test.py GOUNKI [-k PATTERN]
-A missing tool fails the browser tests, naming the package (scripts/test.sh installs them all);
-with GOUNKI_ALLOW_MISSING_TOOLS=1 they are skipped instead, with a warning.
 """
-import http.client
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
 import time
 import unittest
 import urllib.parse
-import zlib
 
-GOUNKI = None  # set from the command line
-
-# Hand-written records: four Gounki games of a small club and one game with an illegal move.
-CLUB = """[Game "Gounki"]
-[Event "Spring Open"]
-[Date "2020.05.01"]
-[White "Ann Smith"]
-[Black "Bob"]
-[Result "1-0"]
-
-1. c2-d3 f7-e6 2. g2-f3 b7-a6 3. b2-c2 1-0
-
-[Game "Gounki"]
-[Event "Winter Cup"]
-[Date "2021.01.10"]
-[White "Bob"]
-[Black "Cy"]
-[Result "0-1"]
-
-1. g2-f3 b7-a6 2. c2-d3 f7-e6 0-1
-
-[Game "Gounki"]
-[Event "Winter Cup"]
-[Date "2019.12.31"]
-[White "Cy"]
-[Black "Ann Smith"]
-[Result "1/2-1/2"]
-
-1. c2-d3 b7-a6 1/2-1/2
-
-[Game "Gounki"]
-[Event "Spring Open"]
-[White "Dee"]
-[Black "Eve"]
-[Result "*"]
-
-1. e2-f3 *
-"""
-
-# The illegal move f7-f6 is on line 7.
-BROKEN = """[Game "Gounki"]
-[Event "Upload"]
-[White "Err"]
-[Black "Or"]
-[Result "*"]
-
-1. c2-d3 f7-f6 *
-"""
-
-AFTER_C2_D3 = "rsrsrsrs/srsrsrsr/8/8/8/3R4/RS1SRSRS/SRSRSRSR b"
-
-
-def cli_json(db, *args):
-    out = subprocess.run([GOUNKI, *args, "--db", db, "--json"], capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
-
-
-class Server:
-    """`gounki serve --port 0` on a database; the URL it prints; stopped with SIGTERM."""
-
-    def __init__(self, db, *extra):
-        self.proc = subprocess.Popen([GOUNKI, "serve", "--db", db, "--port", "0", *extra], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        if not line.startswith("listening on http://"):
-            self.proc.kill()
-            raise AssertionError("no 'listening on' line: %r %r" % (line, self.proc.stderr.read()))
-        self.url = line.split()[-1]
-        hostport = self.url[len("http://"):].rstrip("/")
-        self.host, self.port = hostport.rsplit(":", 1)
-        self.port = int(self.port)
-
-    def request(self, method, path, body=None, headers=None):
-        c = http.client.HTTPConnection(self.host, self.port, timeout=30)
-        c.request(method, path, body=body, headers=headers or {})
-        r = c.getresponse()
-        data = r.read()
-        c.close()
-        return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
-
-    def get_json(self, path):
-        status, _, data = self.request("GET", path)
-        return status, json.loads(data)
-
-    def token(self):
-        _, _, page = self.request("GET", "/")
-        page = page.decode()
-        start = page.index('name="gounki-token" content="') + len('name="gounki-token" content="')
-        return page[start:page.index('"', start)]
-
-    def raw(self, data, read=True):
-        """Sends bytes as they are (no client-side normalisation) and returns the answer's bytes."""
-        s = socket.create_connection((self.host, self.port), timeout=30)
-        s.sendall(data)
-        if not read:
-            return s
-        s.shutdown(socket.SHUT_WR)
-        out = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        s.close()
-        return out
-
-    def total(self):
-        return self.get_json("/api/games")[1]["total"]
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            code = self.proc.wait(timeout=30)
-        finally:
-            self.proc.stdout.close()
-            self.proc.stderr.close()
-        return code
-
-
-class Fixture(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="gounki-serve-")
-        cls.db = os.path.join(cls.dir, "club.db")
-        club = os.path.join(cls.dir, "club.gpn")
-        with open(club, "w") as f:
-            f.write(CLUB)
-        subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
-        subprocess.run([GOUNKI, "analyze", "--db", cls.db, "--quiet", "--depth", "2", "1"], check=True)  # game 1 judged
-        cls.broken = os.path.join(cls.dir, "broken.gpn")
-        with open(cls.broken, "w") as f:
-            f.write(BROKEN)
-        cls.server = Server(cls.db)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        shutil.rmtree(cls.dir)
+from serve_support import AFTER_C2_D3, BROKEN, CLUB, GOUNKI, Fixture, Server, cli_json, club_database, copy_db, \
+    imported, refuse_judgements, without_created
 
 
 class HttpTest(Fixture):
@@ -215,9 +69,9 @@ class HttpTest(Fixture):
             self.assertEqual(status, 400, query)
             self.assertIn(message, e["error"]["message"])
         # The page's next link goes on after the last game shown.
-        page = s.request("GET", "/?limit=2")[2].decode()
+        page = s.page("/?limit=2")
         self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
-        page = s.request("GET", "/?limit=2&after=2")[2].decode()
+        page = s.page("/?limit=2&after=2")
         self.assertIn("of the %d after game 2" % (total - 2), page)
         self.assertIn('href="/game/3"', page)
         self.assertNotIn('href="/game/2"', page)
@@ -233,7 +87,7 @@ class HttpTest(Fixture):
             self.assertEqual(status, 400, query)
             self.assertIn(message, e["error"]["message"])
         self.assertIn('id="prev" href="/?limit=2&amp;before=3"', page)  # the page of games 3-4
-        page = s.request("GET", "/?limit=2&before=3")[2].decode()
+        page = s.page("/?limit=2&before=3")
         self.assertIn("The last 2 of the 2 before game 3", page)
         self.assertIn('id="next" href="/?limit=2&amp;after=2"', page)
         self.assertNotIn('id="prev"', page)  # nothing before game 1
@@ -241,7 +95,7 @@ class HttpTest(Fixture):
         for off, desc in [(3, ""), (1, ""), (2, ""), (3, ""), (4, ""), (2, "1"), (3, "1"), (1, "1")]:
             api = s.get_json("/api/games?limit=1&offset=%d&desc=%s" % (off, desc))[1]
             self.assertEqual(api, cli_json(self.db, "games", "--limit", "1", "--offset", str(off), *(["--desc"] if desc else [])))
-        page = s.request("GET", "/?limit=1&offset=2")[2].decode()  # an offset page pages by keyset too
+        page = s.page("/?limit=1&offset=2")  # an offset page pages by keyset too
         self.assertIn('id="prev" href="/?limit=1&amp;before=3"', page)
 
     def test_bad_query_values_get_clear_json_errors(self):
@@ -382,35 +236,31 @@ class HttpTest(Fixture):
 
     def test_stone_games_name_black_first(self):
         """Stone games' tables, titles and results read Black first and B+/W+; Gounki's keep White first and 1-0."""
-        db = os.path.join(self.dir, "stones.db")
-        record = os.path.join(self.dir, "stones.gpn")
-        with open(record, "w") as f:
-            f.write('[Game "Gomoku"]\n[Black "Bea"]\n[White "Wim"]\n[Result "0-1"]\n\n'
-                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
-        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        db = imported(self.dir, "stones", '[Game "Gomoku"]\n[Black "Bea"]\n[White "Wim"]\n[Result "0-1"]\n\n'
+                                          "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
-            page = server.request("GET", "/")[2].decode()
+            page = server.page("/")
             self.assertIn("<th>Game</th><th>Black</th><th>White</th>", page)
             self.assertIn(">Bea</a></td><td>Wim</td>", page)
             self.assertIn("<td>B+</td>", page)
-            game = server.request("GET", "/game/1")[2].decode()
+            game = server.page("/game/1")
             self.assertIn("<h1>Bea - Wim</h1>", game)
             self.assertIn("B+ (", game)
             start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
-            found = server.request("GET", "/search?position=" + start + "&moves=h8")[2].decode()
+            found = server.page("/search?position=" + start + "&moves=h8")
             self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)
             self.assertIn("<td>Bea</td><td>Wim</td>", found)
-            tree = server.request("GET", "/explorer?game=gomoku")[2].decode()
+            tree = server.page("/explorer?game=gomoku")
             self.assertIn("<th>Black</th><th>Draw</th><th>White</th>", tree)
             self.assertIn("<td>1</td><td>100%</td><td>0%</td><td>0%</td>", tree)  # Black won the one game
             self.assertIn("Bea - Wim", tree)
-            md = server.request("GET", "/api/report/1?format=md")[2].decode()
+            md = server.page("/api/report/1?format=md")
             self.assertIn(": Bea \u2013 Wim, B+", md)
             self.assertNotIn("0-1", md)
         finally:
             server.stop()
-        page = self.server.request("GET", "/")[2].decode()  # the Gounki club's list
+        page = self.server.page("/")  # the Gounki club's list
         self.assertIn("<th>Game</th><th>White</th><th>Black</th>", page)
         self.assertIn("<td>1-0</td>", page)
         self.assertNotIn("B+", page)
@@ -418,23 +268,19 @@ class HttpTest(Fixture):
     def test_mixed_list_names_players_neutrally(self):
         """A list of games with different first players heads its columns First and Second, each name
         with its colour, each result as its game writes it; the API says the same as `games --json`."""
-        db = os.path.join(self.dir, "mixed.db")
-        record = os.path.join(self.dir, "mixed.gpn")
-        with open(record, "w") as f:
-            f.write('[Game "Gounki"]\n[White "Kim"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. c2-d3 f7-e6 1-0\n\n'
-                    '[Game "Gomoku"]\n[Black "Bea"]\n[White "Zed"]\n[Result "0-1"]\n\n'
-                    "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
-        subprocess.run([GOUNKI, "import", "--db", db, "--quiet", record], check=True)
+        db = imported(self.dir, "mixed", '[Game "Gounki"]\n[White "Kim"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. c2-d3 f7-e6 1-0\n\n'
+                                         '[Game "Gomoku"]\n[Black "Bea"]\n[White "Zed"]\n[Result "0-1"]\n\n'
+                                         "1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n")
         server = Server(db, "--read-only")
         try:
-            page = server.request("GET", "/")[2].decode()
+            page = server.page("/")
             self.assertIn("<th>Game</th><th>First</th><th>Second</th>", page)
             self.assertIn(">Kim (W)</a></td><td>Bob (B)</td>", page)
             self.assertIn(">Bea (B)</a></td><td>Zed (W)</td>", page)
             self.assertIn("<td>1-0</td>", page)
             self.assertIn("<td>B+</td>", page)
             self.assertNotIn("<th>White</th>", page)
-            by_player = server.request("GET", "/?sort=player")[2].decode()
+            by_player = server.page("/?sort=player")
             self.assertLess(by_player.index("Bea (B)"), by_player.index("Kim (W)"))  # by the first player: Bea, Kim
             status, api = server.get_json("/api/games")
             self.assertEqual(status, 200)
@@ -445,7 +291,7 @@ class HttpTest(Fixture):
             self.assertEqual((gomoku["black"], gomoku["first_player"], gomoku["result"], gomoku["result_shown"]),
                              ("Bea", "black", "0-1", "B+"))
             start = urllib.parse.quote("Gomoku 15 " + "/".join(["15"] * 15) + " b")
-            found = server.request("GET", "/search?position=" + start)[2].decode()
+            found = server.page("/search?position=" + start)
             self.assertIn("<th>Id</th><th>Black</th><th>White</th>", found)  # one kind: its colours
         finally:
             server.stop()
@@ -469,7 +315,7 @@ class HttpTest(Fixture):
             self.assertEqual(status, 403)
             self.assertEqual(json.loads(data)["error"]["code"], "read-only")
             self.assertEqual(ro.total(), before)
-            self.assertIn("read-only", ro.request("GET", "/import")[2].decode())
+            self.assertIn("read-only", ro.page("/import"))
         finally:
             self.assertEqual(ro.stop(), 0)
 
@@ -517,42 +363,13 @@ class HttpTest(Fixture):
             wide.stderr.close()
 
 
-
-def refuse_judgements(db):
-    """A trigger that makes storing a judgement fail, as a full disk or a broken database would."""
-    import sqlite3
-    c = sqlite3.connect(db)
-    c.execute("CREATE TRIGGER refuse_judgements BEFORE INSERT ON analyses "
-              "BEGIN SELECT RAISE(ABORT, 'judgements refused by the test trigger'); END")
-    c.commit()
-    c.close()
-
-
-def copy_db(source, target):
-    """A consistent copy of a database, even one a server has open (SQLite's backup)."""
-    import sqlite3
-    src, dst = sqlite3.connect(source), sqlite3.connect(target)
-    src.backup(dst)
-    src.close()
-    dst.close()
-
-
-def without_created(judgement):
-    return {k: v for k, v in judgement.items() if k != "created"}
-
-
 class ThreadsAndJudgingTest(unittest.TestCase):
     """Several request threads answering many clients at once, a write among the reads; judging a game
     in the background through the API."""
 
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="gounki-serve-threads-")
-        cls.db = os.path.join(cls.dir, "club.db")
-        club = os.path.join(cls.dir, "club.gpn")
-        with open(club, "w") as f:
-            f.write(CLUB)
-        subprocess.run([GOUNKI, "import", "--db", cls.db, "--quiet", club], check=True)
+        cls.dir, cls.db = club_database("gounki-serve-threads-")
         cls.twin = os.path.join(cls.dir, "twin.db")  # the same games, judged by `gounki analyze` to compare
         copy_db(cls.db, cls.twin)
         cls.failing = os.path.join(cls.dir, "failing.db")
@@ -584,7 +401,7 @@ class ThreadsAndJudgingTest(unittest.TestCase):
             for _ in range(8):
                 tree = s.get_json("/api/tree?moves=" + q("e2-d3"))[1]
                 count = s.get_json("/api/games?player=" + q("hal kept"))[1]["total"]
-                page = s.request("GET", "/explorer?moves=" + q("e2-d3"))[2].decode()
+                page = s.page("/explorer?moves=" + q("e2-d3"))
                 games = page[page.index('<p id="count">') + len('<p id="count">'):].split(" ")[0]
                 seen.add((tree["games"], count, int(games)))
             self.assertEqual(len(seen), 1, seen)
@@ -720,212 +537,10 @@ class ThreadsAndJudgingTest(unittest.TestCase):
         try:
             status, _, data = ro.request("POST", "/api/games/3/judge", headers={"X-Gounki-Token": ro.token()})
             self.assertEqual((status, json.loads(data)["error"]["code"]), (403, "read-only"))
-            self.assertNotIn('id="judge"', ro.request("GET", "/game/3")[2].decode())
+            self.assertNotIn('id="judge"', ro.page("/game/3"))
         finally:
             self.assertEqual(ro.stop(), 0)
 
 
-def missing_browser_tools():
-    """What the browser tests need and is missing, as 'tool (package)' texts."""
-    missing = []
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        missing.append("selenium for /usr/bin/python3 (python3-selenium)")
-    if not shutil.which("chromium"):
-        missing.append("chromium (chromium)")
-    if not os.path.exists("/usr/bin/chromedriver"):
-        missing.append("/usr/bin/chromedriver (chromium-driver)")
-    return missing
-
-
-def png_is_blank(png):
-    """True when the PNG's pixels are (nearly) all one value: decodes the IDAT stream (no PIL)."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat = 8, b""
-    while pos < len(png):
-        length = int.from_bytes(png[pos:pos + 4], "big")
-        kind = png[pos + 4:pos + 8]
-        if kind == b"IDAT":
-            idat += png[pos + 8:pos + 8 + length]
-        pos += 12 + length
-    pixels = zlib.decompress(idat)
-    counts = {}
-    for b in pixels[::7]:
-        counts[b] = counts.get(b, 0) + 1
-    return len(counts) < 16
-
-
-class BrowserTest(Fixture):
-    @classmethod
-    def setUpClass(cls):
-        missing = missing_browser_tools()
-        if missing:
-            message = "missing for the browser tests: " + ", ".join(missing) + " (scripts/test.sh installs them)"
-            if os.environ.get("GOUNKI_ALLOW_MISSING_TOOLS") == "1":
-                raise unittest.SkipTest(message)
-            raise AssertionError(message)
-        super().setUpClass()
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-        cls.downloads = os.path.join(cls.dir, "downloads")
-        os.mkdir(cls.downloads)
-        options = webdriver.ChromeOptions()
-        options.binary_location = shutil.which("chromium")
-        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
-            options.add_argument(a)
-        options.add_experimental_option("prefs", {"download.default_directory": cls.downloads,
-                                                  "download.prompt_for_download": False})
-        cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        cls.browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": cls.downloads})
-        cls.browser.implicitly_wait(10)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        super().tearDownClass()
-
-    def by(self, css):
-        from selenium.webdriver.common.by import By
-        return self.browser.find_element(By.CSS_SELECTOR, css)
-
-    def all(self, css):
-        from selenium.webdriver.common.by import By
-        return self.browser.find_elements(By.CSS_SELECTOR, css)
-
-    def wait_for(self, check, what, seconds=20):
-        end = time.time() + seconds
-        from selenium.common.exceptions import WebDriverException
-        while time.time() < end:
-            try:
-                if check():
-                    return
-            except WebDriverException:  # the page was being replaced
-                pass
-            time.sleep(0.1)
-        self.fail("waited in vain for " + what)
-
-    def test_games_list_filters_and_opens_a_game(self):
-        self.browser.get(self.server.url)
-        total = self.server.total()
-        self.assertEqual(len(self.all("#games tr")) - 1, total)
-        self.by("input[name=player]").send_keys("ann smith")
-        self.by("#filter").click()
-        self.wait_for(lambda: len(self.all("#games tr")) - 1 == 2, "the two games of Ann Smith")
-        self.by("a.sort-date").click()
-        self.wait_for(lambda: "sort=date" in self.browser.current_url and "2019.12.31" in self.all("#games tr")[1].text,
-                      "the games sorted by date, the oldest first")
-        self.by("#games tr:nth-child(3) td a").click()
-        self.wait_for(lambda: "/game/" in self.browser.current_url, "the game page")
-        self.assertIn("Ann Smith", self.by("h1").text)
-
-    def test_viewer_shows_the_report_and_is_not_blank(self):
-        self.browser.get(self.server.url + "game/1")
-        self.assertIn("Ann Smith - Bob", self.by("h1").text)
-        self.assertEqual(len(self.all(".moves a")), 5)
-        self.assertTrue(self.all("#judgements"))  # game 1 was judged
-        self.assertFalse(self.all("#unjudged"))
-        self.browser.switch_to.frame(self.by("iframe#report"))
-        self.wait_for(lambda: "Ann Smith" in self.by("body").text, "the report inside the viewer")
-        self.browser.switch_to.default_content()
-        self.assertFalse(png_is_blank(self.browser.get_screenshot_as_png()))
-        # A blank page is seen as blank: the check can fail.
-        self.browser.get("data:text/html,<body style='background:white'></body>")
-        self.assertTrue(png_is_blank(self.browser.get_screenshot_as_png()))
-
-    def test_set_up_a_position_and_search(self):
-        self.browser.get(self.server.url + "search")
-        self.by("#piece-erase").click()
-        self.by("#sq-c2").click()
-        self.by("#piece-R").click()
-        self.by("#sq-d3").click()
-        from selenium.webdriver.support.ui import Select
-        Select(self.by("#side")).select_by_value("b")
-        self.assertEqual(self.by("#position").get_attribute("value"), AFTER_C2_D3)
-        self.by("#search-position").click()
-        self.wait_for(lambda: "position=" in self.browser.current_url and self.all("#results"), "the results")
-        self.assertIn("2 games reached this position", self.by("#results").text)
-        self.assertEqual(len(self.all("#games tr")) - 1, 2)
-        # A pattern with the syntax explained beside the form.
-        self.assertIn("Pattern syntax", self.by("details").text)
-        self.by("#pattern").send_keys("f3=R")
-        self.by("#search-pattern").click()
-        self.wait_for(lambda: "matched the pattern" in self.by("#results").text, "the pattern results")
-
-    def test_explorer_two_moves_deep_then_a_game(self):
-        self.browser.get(self.server.url + "explorer")
-        self.assertIn("games continued from here", self.by("#count").text)
-        first = self.all("#tree a.move")[0]
-        move1 = first.text
-        first.click()
-        self.wait_for(lambda: len(self.all("#line a")) == 2, "one move deep")
-        second = self.all("#tree a.move")[0]
-        move2 = second.text
-        second.click()
-        self.wait_for(lambda: len(self.all("#line a")) == 3, "two moves deep")
-        self.assertEqual([a.text for a in self.all("#line a")], ["start", move1, move2])
-        expected = cli_json(self.db, "tree", "--moves", move1 + " " + move2)
-        self.assertEqual(self.by("#position-text").text, expected["position"])
-        self.assertEqual(len(self.all("#tree a.move")), len(expected["moves"]))
-        # Back one move (the line's links), then open a game that went on from there.
-        self.all("#line a")[1].click()
-        self.wait_for(lambda: len(self.all("#line a")) == 2, "one move deep again")
-        self.by("#tree a.game").click()
-        self.wait_for(lambda: "/game/" in self.browser.current_url, "the game page")
-
-    def test_upload_a_record_with_an_error_shows_it_at_its_line(self):
-        self.browser.get(self.server.url + "import")
-        upload = os.path.join(self.dir, "upload.gpn")
-        with open(upload, "w") as f:
-            f.write(BROKEN.replace("Err", "Uploader"))
-        self.by("#file").send_keys(upload)
-        self.by("#upload").click()
-        self.wait_for(lambda: self.all("#line-7 .diagnostic"), "the diagnostic at line 7")
-        self.assertIn("f7-f6 is not a legal move", self.by("#line-7 .diagnostic").text)
-        self.assertIn("1. c2-d3 f7-f6 *", self.by("#line-7").text)
-        self.assertFalse(self.all("#line-6 .diagnostic"))
-        self.assertIn("1 stored", self.by("#summary").text)
-        self.assertEqual(self.by("#progress").get_attribute("value"), "100")
-
-    def test_judge_button_shows_progress_then_the_verdicts(self):
-        self.browser.get(self.server.url + "game/2")
-        self.assertIn("No stored judgement", self.by("#unjudged").text)
-        self.by("#judge").click()
-        texts = set()
-
-        def judged():
-            texts.add(self.by("#judge-progress").text if self.all("#judge-progress") else "")
-            return bool(self.all("#judgements"))
-        self.wait_for(judged, "the judgement after the judge button", seconds=600)
-        self.assertFalse(self.all("#unjudged"))
-        self.assertTrue(all(t == "" or t.startswith(("judging: ply ", "waiting", "judged")) for t in texts), texts)
-        self.assertIsNotNone(self.server.get_json("/api/games/2")[1]["judgement"])
-
-    def test_judge_button_shows_the_error(self):
-        failing = os.path.join(self.dir, "failing.db")
-        copy_db(self.db, failing)
-        refuse_judgements(failing)
-        server = Server(failing)
-        try:
-            self.browser.get(server.url + "game/4")
-            self.by("#judge").click()
-            self.wait_for(lambda: self.by("#judge-error").is_displayed(), "the judging's error")
-            self.assertIn("judgements refused by the test trigger", self.by("#judge-error").text)
-            self.assertFalse(self.by("#judge").get_attribute("disabled"))
-            self.assertFalse(self.all("#judgements"))
-        finally:
-            self.assertEqual(server.stop(), 0)
-
-    def test_download_a_report(self):
-        self.browser.get(self.server.url + "game/2")
-        self.by("#download-md").click()
-        target = os.path.join(self.downloads, "game-2.md")
-        self.wait_for(lambda: os.path.exists(target) and os.path.getsize(target) > 0 and
-                      not any(n.endswith(".crdownload") for n in os.listdir(self.downloads)), "the downloaded report")
-        with open(target) as f:
-            self.assertIn("Bob", f.read())
-
-
 if __name__ == "__main__":
-    GOUNKI = sys.argv.pop(1)
     unittest.main(verbosity=2)

@@ -300,45 +300,47 @@ def ninuki_game(driver):
     nested_variations(driver, g)
 
 
+def check_at(driver, g, what, stones=None, **want):
+    """The board of game `g` is where `want` says (its data- attributes: line, step, depth, ply) and,
+    given `stones`, holds exactly those stones; `what` names the place in a failure."""
+    s = state(driver, g)
+    check(all(s[k] == v for k, v in want.items()), what + ": " + repr(s))
+    if stones is not None:
+        check(cells(driver, g) == stones, what + ": " + repr(cells(driver, g)))
+
+
 def nested_variations(driver, g):
     """Variations inside variations, three deep: into each and out again, by clicks and keys."""
     base = {"h8": "b", "i8": "w", "a1": "b", "j8": "w"}
     # A click on 4. c3 in the move list: inside Variation 1, in its Variation 1.1.
     driver.find_element(By.CSS_SELECTOR, "#" + g + " .movelist .vmove[data-line='0.1.0'][data-step='1']").click()
-    s = state(driver, g)
-    check((s["line"], s["step"], s["depth"], s["ply"]) == ("Variation 1.1", "2", "2", "4"), "in Variation 1.1 at c3: " + repr(s))
-    check(cells(driver, g) == dict(base, a2="b", b2="w", c3="b"), "3. a2 3... b2 4. c3: " + repr(cells(driver, g)))
+    check_at(driver, g, "in Variation 1.1 at c3, after 3. a2 3... b2 4. c3", dict(base, a2="b", b2="w", c3="b"),
+             line="Variation 1.1", step="2", depth="2", ply="4")
     check("Back to Variation 1" in driver.find_element(By.CSS_SELECTOR, "#" + g + " .vback").text, "the back button names the line around")
     keys(driver, Keys.ARROW_DOWN)  # into the line inside c3
-    s = state(driver, g)
-    check((s["line"], s["step"], s["depth"]) == ("Variation 1.1.1", "1", "3"), "Down: into Variation 1.1.1: " + repr(s))
-    check(cells(driver, g) == dict(base, a2="b", b2="w", c4="b"), "4. c4 instead of c3: " + repr(cells(driver, g)))
+    check_at(driver, g, "Down: into Variation 1.1.1, 4. c4 instead of c3", dict(base, a2="b", b2="w", c4="b"),
+             line="Variation 1.1.1", step="1", depth="3")
     keys(driver, Keys.ARROW_RIGHT)
-    check(cells(driver, g) == dict(base, a2="b", b2="w", c4="b", d4="w"), "4... d4: " + repr(cells(driver, g)))
+    check_at(driver, g, "4... d4", dict(base, a2="b", b2="w", c4="b", d4="w"))
     keys(driver, Keys.ARROW_RIGHT)
-    check(state(driver, g)["step"] == "2", "Right stops at the line's end")
+    check_at(driver, g, "Right stops at the line's end", step="2")
     keys(driver, Keys.ARROW_UP)
-    s = state(driver, g)
-    check((s["line"], s["step"], s["depth"]) == ("Variation 1.1", "2", "2"), "Up: back to c3 in Variation 1.1: " + repr(s))
-    check(cells(driver, g) == dict(base, a2="b", b2="w", c3="b"), "c3 again: " + repr(cells(driver, g)))
+    check_at(driver, g, "Up: back to c3 in Variation 1.1", dict(base, a2="b", b2="w", c3="b"),
+             line="Variation 1.1", step="2", depth="2")
     keys(driver, Keys.ARROW_RIGHT)
-    check(cells(driver, g) == dict(base, a2="b", b2="w", c3="b", d3="w"), "4... d3 after it: " + repr(cells(driver, g)))
+    check_at(driver, g, "4... d3 after c3", dict(base, a2="b", b2="w", c3="b", d3="w"))
     # In again by the button, then Left from the inner line's first move: the position before c3.
     keys(driver, Keys.ARROW_LEFT)
     [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Variation 1.1.1")][0].click()
-    check(state(driver, g)["line"] == "Variation 1.1.1", "the button steps into Variation 1.1.1")
+    check_at(driver, g, "the button steps into Variation 1.1.1", line="Variation 1.1.1")
     keys(driver, Keys.ARROW_LEFT)
-    s = state(driver, g)
-    check((s["line"], s["step"]) == ("Variation 1.1", "1"), "Left from its first move: b2 in Variation 1.1: " + repr(s))
+    check_at(driver, g, "Left from its first move: b2 in Variation 1.1", line="Variation 1.1", step="1")
     check("Inside." in driver.find_element(By.CSS_SELECTOR, "#" + g + " .vside").text, "b2's comment is shown")
     keys(driver, Keys.ARROW_UP)
-    s = state(driver, g)
-    check((s["line"], s["step"], s["depth"]) == ("Variation 1", "2", "1"), "Up: a3 in Variation 1: " + repr(s))
-    check(cells(driver, g) == dict(base, a2="b", a3="w"), "3. a2 a3: " + repr(cells(driver, g)))
+    check_at(driver, g, "Up: a3 in Variation 1, after 3. a2 a3", dict(base, a2="b", a3="w"),
+             line="Variation 1", step="2", depth="1")
     keys(driver, Keys.ARROW_UP)
-    s = state(driver, g)
-    check((s["line"], s["ply"], s["depth"]) == ("", "5", "0"), "Up: back to the game after 3. k8: " + repr(s))
-
+    check_at(driver, g, "Up: back to the game after 3. k8", line="", ply="5", depth="0")
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,285 @@
+// An external brain behind the commands (protocol/brain_client.hpp): `gounki analyze --engine`,
+// `best --engine` and `match --engine`, with gounki pbrain as the brain and with fake brains that
+// fail in every way a program can. The protocol itself: pbrain_test.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/analysis_store.hpp"
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+using namespace gounki::test;
+
+namespace {
+
+// A hand-written Gomoku game: White blocks Black's three at one end (g8), and when Black makes
+// it a four (k8), White plays a1 instead of blocking at l8; Black completes the five.
+constexpr const char* missed_block_game = R"([Game "Gomoku"]
+[White "Wanda"]
+[Black "Bert"]
+[Result "0-1"]
+
+1. h8 g8 2. i8 h9 3. j8 h10 4. k8 a1 5. l8 0-1
+)";
+
+// A database holding the game above as game 1.
+std::string missed_block_db(const TempDir& dir) {
+    const std::string db = dir.file("games.db");
+    import_text(db, dir / "game.gpn", missed_block_game);
+    return db;
+}
+
+// A fake brain: a shell script that answers ABOUT (after a greeting) and START and does `action`
+// when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1.
+std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action) {
+    const std::string script = "n=0\n"
+                               "while IFS= read -r line; do\n"
+                               "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
+                               "  case \"$line\" in\n"
+                               "    ABOUT) echo 'MESSAGE hello'; echo 'name=\"" +
+        name +
+        "\", version=\"1\"' ;;\n"
+        "    START*) echo OK ;;\n"
+        "    END) exit 0 ;;\n"
+        "    BEGIN|DONE) n=$((n+1)); " +
+        action +
+        " ;;\n"
+        "  esac\n"
+        "done\n";
+    write_text(dir / (name + ".sh"), script);
+    return "sh " + shell_quoted(dir / (name + ".sh"));
+}
+
+bool judged(const std::string& db, std::int64_t id) {
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    return gounki::db::AnalysisStore(database.sql()).load(id).has_value();
+}
+
+// `gounki analyze ID --engine BRAIN` fails (status 1) saying `message`, and game `id` stays unjudged.
+void check_left_unjudged(const std::string& db, std::int64_t id, const std::string& brain, const std::string& message) {
+    const auto run = run_gounki_args({"analyze", "--db", db, std::to_string(id), "--engine", brain});
+    INFO(run.out << run.err);
+    CHECK(run.status == 1);
+    CHECK(contains(run.err, message));
+    CHECK(!judged(db, id));
+}
+
+} // namespace
+
+TEST_CASE("analyze --engine: gounki pbrain as the external brain names the missed block", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    const std::string engine = gounki_command() + " pbrain";
+    // A node budget (INFO max_node, which gounki pbrain reads): the same verdicts on every run.
+    const std::vector<std::string> args{"analyze", "--db",           db,     "1",         "--engine", engine, "--engine-time",
+                                        "20000",   "--engine-nodes", "5000", "--threads", "1"};
+    const auto run = run_gounki_args(args);
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    // The text names the ply, the move, the verdict and the engine's move.
+    CHECK(contains(run.out, "ply 8 White a1: allows-loss (engine prefers l8)"));
+    CHECK(contains(run.out, "engine settings: engine='gounki "));
+    CHECK(contains(run.out, "command='" + engine + "' time=20000 nodes=5000"));
+
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
+    REQUIRE(stored);
+    CHECK(stored->engine.rfind("gounki ", 0) == 0); // the name and version of its ABOUT
+    REQUIRE(stored->judgement.plies.size() == 9);
+    const auto& miss = stored->judgement.plies[7];
+    CHECK(miss.scored);
+    CHECK(miss.verdict == gounki::analysis::Verdict::allows_loss);
+    CHECK(miss.best == gounki::Move::placement(gounki::stones::point_from_top_left(11, 7, 15))); // l8
+    CHECK(gounki::analysis::is_proven_loss(miss.played_score));
+    CHECK(stored->judgement.sides[gounki::index(gounki::Color::white)].counts[int(gounki::analysis::Verdict::allows_loss)] == 1);
+
+    // The same settings again: nothing to do. A rerun in JSON prints the stored plies.
+    std::vector<std::string> json = args;
+    json.push_back("--json");
+    const auto again = run_gounki_args(json);
+    REQUIRE(again.status == 0);
+    CHECK(contains(again.out, "\"skipped\":1"));
+    CHECK(contains(again.out, "\"verdict\":\"allows-loss\""));
+    CHECK(contains(again.out, "\"engine\":\"gounki "));
+    // --force judges again, to the same verdicts (the node budget makes the brain deterministic).
+    json.push_back("--force");
+    const auto forced = run_gounki_args(json);
+    REQUIRE(forced.status == 0);
+    CHECK(contains(forced.out, "\"judged\":1"));
+    const auto plies = [](const std::string& out) { return out.substr(0, out.find("{\"engine\"")); };
+    CHECK(plies(forced.out) == plies(again.out));
+    const auto show = run_gounki_args({"show", "--db", db, "1"});
+    CHECK(contains(show.out, "; judged by engine 'gounki "));
+}
+
+TEST_CASE("best --engine: the external brain's move, evaluation and line", "[pbrain]") {
+    const std::string engine = gounki_command() + " pbrain";
+    // Black's open three h8-j8: White must block at g8 or k8.
+    const std::string position = "Gomoku 15 15/15/15/15/15/15/8oo5/7xxx5/15/15/15/15/15/15/15 w";
+    const auto run = run_gounki_args(
+        {"best", "--position", position, "--engine", engine, "--engine-time", "20000", "--engine-nodes", "5000", "--json"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK((contains(run.out, "\"move\":\"g8\"") || contains(run.out, "\"move\":\"k8\"")));
+    CHECK(contains(run.out, "\"engine\":\"gounki "));
+    CHECK(contains(run.out, "\"score\":")); // pbrain prints its evaluation
+    CHECK(!contains(run.out, "\"score\":null"));
+    const auto gounki_game = run_gounki_args({"best", "--engine", engine});
+    CHECK(gounki_game.status == 2);
+    CHECK(contains(gounki_game.err, "--engine takes a Gomoku or Renju position"));
+}
+
+TEST_CASE("analyze --engine: a brain without evaluations says which move it prefers, and grades nothing", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    write_text(dir / "quiet.sh", gounki_command() + " pbrain | grep --line-buffered -v '^MESSAGE'\n");
+    const auto run = run_gounki_args({"analyze", "--db", db, "1", "--engine", "sh " + shell_quoted(dir / "quiet.sh"),
+                                      "--engine-time", "300", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(contains(run.out, "ply 8 White a1: engine prefers l8 (no evaluation to grade the move with)"));
+    CHECK(!contains(run.out, "allows-loss ("));
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
+    REQUIRE(stored);
+    for (const auto& p : stored->judgement.plies) {
+        CHECK(!p.scored);
+        CHECK(p.verdict == gounki::analysis::Verdict::best);
+    }
+    CHECK(stored->judgement.sides[0].moves == 0);
+    CHECK(stored->judgement.sides[1].moves == 0);
+    // Stored as such: a rerun prints the stored plies, ungraded.
+    const auto again = run_gounki_args(
+        {"analyze", "--db", db, "1", "--engine", "sh " + shell_quoted(dir / "quiet.sh"), "--engine-time", "300", "--json"});
+    REQUIRE(again.status == 0);
+    CHECK(contains(again.out, "\"skipped\":1"));
+    CHECK(contains(again.out, "\"best\":\"l8\",\"best_score\":null"));
+    CHECK(contains(again.out, "\"verdict\":\"engine-prefers\""));
+    CHECK(count_of(again.out, "\"graded\":false") == 9);
+}
+
+TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the game unjudged", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    struct Case {
+        std::string name, action, error;
+    };
+    const std::vector<Case> cases{
+        {"hang", "sleep 600 & echo $! > " + shell_quoted(dir / "sleep.pid") + "; wait",
+         "engine 'hang 1' hung: no answer within 1050 ms while gounki waited for a move after BEGIN "
+         "(the position before ply 1)"},
+        {"crash", "if [ $n -ge 3 ]; then exit 3; fi; echo \"$n,0\"",
+         "engine 'crash 1' stopped (exited with status 3) while gounki waited for a move after BOARD (the position after ply 2)"},
+        {"garbage", "echo 'let me think'",
+         "engine 'garbage 1' answered 'let me think' to BEGIN (expected a move x,y) (the position before ply 1)"},
+        {"occupied", "echo 'MESSAGE depth 1 eval 0'; echo 7,7",
+         "engine 'occupied 1' answered '7,7' to BOARD: not a legal move (the point is occupied) (the position after ply 1)"},
+        {"offboard", "echo 15,3",
+         "engine 'offboard 1' answered '15,3' to BEGIN: off the 15x15 board (the position before ply 1)"},
+        {"segv", "kill -SEGV $$",
+         "engine 'segv 1' stopped (killed by signal 11 (Segmentation fault)) while gounki waited for a move after BEGIN (the "
+         "position before ply 1)"},
+        {"endless", "head -c 3000000 /dev/zero | tr '\\0' x", // no line end: refused after a megabyte
+         "engine 'endless 1' answered '" + std::string(80, 'x') +
+             "...' to BEGIN (expected a move x,y) (the position before ply 1)"},
+        {"refuses", "echo 'ERROR out of memory'",
+         "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
+    };
+    for (const Case& c : cases) {
+        const auto run = run_gounki_args(
+            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action), "--engine-time", "50", "--threads", "1"});
+        INFO(c.name << ": " << run.out << run.err);
+        CHECK(run.status == 1);
+        CHECK(contains(run.err, "gounki analyze: game 1: " + c.error + "; the game is left unjudged"));
+        CHECK(contains(run.out, "1 game left unjudged"));
+        CHECK(!judged(db, 1));
+    }
+    // The hung brain's process group was killed: its sleep is gone (or a zombie waiting for init).
+    const std::string sleeper = slurp(dir / "sleep.pid");
+    REQUIRE(!sleeper.empty());
+    const std::string stat = slurp("/proc/" + sleeper.substr(0, sleeper.find('\n')) + "/stat");
+    CHECK((stat.empty() || contains(stat, ") Z ")));
+
+    // A command that does not run fails before any game.
+    const auto missing = run_gounki_args({"analyze", "--db", db, "1", "--engine", dir.file("no-such-brain")});
+    CHECK(missing.status == 1);
+    CHECK(contains(missing.err,
+                   "gounki analyze: cannot use the engine: engine '" + dir.file("no-such-brain") +
+                       "' stopped (exited "
+                       "with status 127)"));
+}
+
+TEST_CASE("analyze --engine: a game the brain does not play, and a forbidden answer, are named and left unjudged", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // A game with captures, to a brain whose ABOUT does not list it.
+    import_text(db, dir / "ninuki.gpn", "[Game \"Ninuki\"]\n[Result \"*\"]\n\n1. j10 k10 *\n");
+    check_left_unjudged(db, 2, fake_brain(dir, "any", "echo 0,0"),
+                        "gounki analyze: game 2: engine 'any 1' does not say it plays Ninuki (its ABOUT line has no "
+                        "captures=\"...ninuki...\")");
+    // A Renju-forbidden point for Black (a double-three at h8) is an illegal answer too.
+    import_text(db, dir / "renju.gpn", "[Game \"Renju\"]\n[Result \"*\"]\n\n1. i8 a1 2. j8 a2 3. h9 a3 4. h10 a4 5. k12 *\n");
+    check_left_unjudged(db, 3, fake_brain(dir, "centre", "echo 7,7"),
+                        "game 3: engine 'centre 1' answered '7,7' to BOARD: not a legal move (the stone makes two free "
+                        "threes at once (double-three, forbidden)) (the position after ply 8)");
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--depth", "3"}).status == 2);
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine-time", "30"}).status == 2);
+    CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--engine-nodes", "0"}).status == 2);
+}
+
+TEST_CASE("match --engine: an external brain against gounki's stone engine", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string engine = gounki_command() + " pbrain";
+    const auto run = run_gounki_args({"match", "--engine", engine, "--engine-nodes", "2000", "--engine-time", "20000",
+                                      "--b-nodes", "2000", "--games", "2", "-o", dir.file("match.gpn")});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(contains(run.out, "A = engine 'gounki "));
+    CHECK(contains(run.out, "(time 20000 ms, nodes 2000), B = gounki nodes 2000"));
+    CHECK(contains(run.out, "2 games: A won"));
+    // The games as records: one with the engine as Black (first), one as White.
+    const std::string records = slurp(dir / "match.gpn");
+    CHECK(count_of(records, "[Game \"Gomoku\"]") == 2);
+    CHECK(count_of(records, "[Black \"engine 'gounki ") == 1);
+    CHECK(count_of(records, "[White \"engine 'gounki ") == 1);
+    CHECK(run_gounki("validate " + shell_quoted(dir / "match.gpn")).status == 0);
+
+    // A brain that fails stops the match with its error.
+    const auto bad = run_gounki_args({"match", "--engine", fake_brain(dir, "garbage", "echo 'let me think'"), "--games", "2"});
+    CHECK(bad.status == 1);
+    CHECK(contains(bad.err, "gounki match: game 1: engine 'garbage 1' answered 'let me think'"));
+    CHECK(run_gounki_args({"match", "--engine", engine, "--game", "gounki"}).status == 2);
+    // Ninuki needs a brain that says it plays it.
+    const auto plain =
+        run_gounki_args({"match", "--engine", fake_brain(dir, "plain", "echo 0,0"), "--game", "ninuki", "--games", "2"});
+    CHECK(plain.status == 1);
+    CHECK(contains(plain.err, "engine 'plain 1' does not say it plays Ninuki"));
+    CHECK(run_gounki_args({"match", "--engine", engine, "--a-nodes", "100"}).status == 2);
+    CHECK(run_gounki_args({"match", "--engine-time", "100"}).status == 2);
+}
+
+TEST_CASE("analyze --engine: gounki pbrain judges Ninuki and Pente games, captures included", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = dir.file("capture.db");
+    run_gounki_args({"import", "--db", db, source_path("samples/games/11-ninuki.gpn").string(),
+                     source_path("tests/data/records/pente_org.pgn").string()}); // a tournament-rule warning: status 1
+    const std::string engine = gounki_command() + " pbrain";
+    const auto run = run_gounki_args({"analyze", "--db", db, "--all", "--engine", engine, "--engine-time", "20000",
+                                      "--engine-nodes", "3000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(!contains(run.out, "left unjudged"));
+    // Game 1: Black's fifth pair wins; White's 10... c14 let it be taken (the record says so too).
+    CHECK(contains(run.out, "ply 20 White c14: allows-loss"));
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const std::int64_t games = scalar(database, "SELECT count(*) FROM games");
+    CHECK(games == 6);
+    CHECK(scalar(database, "SELECT count(*) FROM analyses") == games);
+    // A match on Pente's board against the same brain plays whole games.
+    const auto match = run_gounki_args(
+        {"match", "--game", "pente", "--engine", engine, "--engine-nodes", "500", "--b-nodes", "500", "--games", "2"});
+    INFO(match.out << match.err);
+    CHECK(match.status == 0);
+    CHECK(contains(match.out, "2 games: A won"));
+}
