@@ -1,0 +1,391 @@
+// Judging games: the verdicts of the Gounki and stone judges on hand-made games (each argued in the
+// comment above it from the rules, docs/rules.md 1), book plies, the time-left estimate, the
+// backward method's guarantees (a best move never below the move played, determinism) and the
+// agreement measure of `gounki bench --agreement`.
+
+#include "tests/catch.hpp"
+#include "tests/support.hpp"
+
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/curve.hpp"
+#include "analysis/judge.hpp"
+#include "analysis/gounki/search.hpp"
+#include "analysis/stones/search.hpp"
+#include "analysis/work_estimate.hpp"
+#include "core/any_position.hpp"
+#include "core/gounki/notation.hpp"
+#include "db/analysis_store.hpp"
+#include "parser/reader.hpp"
+
+using namespace gounki;
+using namespace gounki::analysis;
+using namespace gounki::test;
+
+
+namespace {
+
+JudgeSettings test_judge_settings() {
+    JudgeSettings s;
+    s.limits.depth = 6; // proves every result below (distances up to 6 plies) quickly
+    s.hash_mb = 4;
+    return s;
+}
+
+} // namespace
+
+// White: RR b7, S h2. Black: s b8, r e2. White to move can leave at once (b7-a8-out or b7-c8-out).
+// Ply 0, White plays h2-g2 instead: now Black takes the RR (b8xb7, straight down) and its round on
+// e2 goes to d1 or f1 and out; White's square on g2 cannot touch a piece on rank 1 or 2 in time.
+// So the win is not just slower, it is gone (Black wins in 5): missed-win.
+// Ply 1, Black plays e2-d1 instead of taking b7 (a missed win of its own), and White leaves: 1-0.
+TEST_CASE("judge: the winner's missed forced win is a missed-win on that ply", "[analysis]") {
+    const Position start = position_of("1s6/1(RR)6/8/8/8/8/4r2S/8 w");
+    const std::vector<Move> moves = line_of({"h2-g2", "e2-d1", "b7-Out"}, start);
+    const GameJudgement j = judge_game(start, moves, test_judge_settings());
+    REQUIRE(j.plies.size() == 3);
+    CHECK(j.illegal_ply == -1);
+
+    CHECK(j.plies[0].verdict == Verdict::missed_win);
+    CHECK(j.plies[0].best_win_in == 1);
+    CHECK(j.plies[0].played_win_in == -6); // Black then wins with its third move
+    CHECK(j.plies[0].best.ends_out());
+
+    CHECK(j.plies[1].side == Color::black);
+    CHECK(j.plies[1].verdict == Verdict::missed_win);
+    CHECK(j.plies[1].best_win_in == 5);
+    CHECK(j.plies[1].played_win_in == -2);
+
+    CHECK(j.plies[2].verdict == Verdict::best);
+    CHECK(j.plies[2].best_win_in == 1);
+
+    const SideSummary& white = j.sides[index(Color::white)];
+    CHECK(white.moves == 2);
+    CHECK(white.counts[int(Verdict::missed_win)] == 1);
+    CHECK(white.counts[int(Verdict::best)] == 1);
+    CHECK(white.accuracy < 60.0); // one move of two threw away a certain win
+    CHECK(j.sides[index(Color::black)].counts[int(Verdict::missed_win)] == 1);
+}
+
+// White: R e7, S a1. Black: squares a8, e8, h8; Black to move. Black's e8 guards everything White's
+// round needs: it takes e7 straight down, and d8 or f8 sideways. Taking the round now (e8xe7) is
+// safe, and after it nothing is near either goal (White's square is 8 ranks out, Black's nearest 7):
+// no result within the judge's horizon. Ply 0, Black plays e8-d8 instead: f8 is no longer guarded
+// (d8 reaches c8, e8 and d7; h8 reaches g8), so e7-f8 and then out: White wins in 3, Black loses
+// in 4. A walk into a forced loss that the best move avoided: allows-loss.
+// Then e7-f8 (best), any Black move (all lose: no verdict beyond best), f8-Out.
+TEST_CASE("judge: a move that walks into a forced loss gets allows-loss", "[analysis]") {
+    const Position start = position_of("s3s2s/4R3/8/8/8/8/8/S7 b");
+    const std::vector<Move> moves = line_of({"e8-d8", "e7-f8", "a8-b8", "f8-Out"}, start);
+    const GameJudgement j = judge_game(start, moves, test_judge_settings());
+    REQUIRE(j.plies.size() == 4);
+
+    CHECK(j.plies[0].side == Color::black);
+    CHECK(j.plies[0].verdict == Verdict::allows_loss);
+    CHECK(j.plies[0].best_win_in == 0);
+    CHECK(j.plies[0].played_win_in == -4);
+    CHECK(move_to_text(start, j.plies[0].best) == "e8xe7");
+
+    CHECK(j.plies[1].verdict == Verdict::best);
+    CHECK(j.plies[1].played_win_in == 3);
+    CHECK(j.plies[2].verdict == Verdict::best); // lost whatever Black plays
+    CHECK(j.plies[2].best_win_in == -2);
+    CHECK(j.plies[3].verdict == Verdict::best);
+
+    CHECK(j.sides[index(Color::black)].counts[int(Verdict::allows_loss)] == 1);
+    CHECK(j.sides[index(Color::white)].counts[int(Verdict::best)] == 2);
+    CHECK(j.sides[index(Color::white)].accuracy == Approx(100.0));
+}
+
+TEST_CASE("judge: an illegal move stops the judgement at its ply", "[analysis]") {
+    const Position start = Position::start();
+    std::vector<Move> moves = line_of({"c2-d3"}, start);
+    moves.push_back(Move::movement(make_square(0, 0), make_square(0, 4))); // a1-a5: not a move
+    JudgeSettings s = test_judge_settings();
+    s.limits.depth = 2;
+    const GameJudgement j = judge_game(start, moves, s);
+    CHECK(j.illegal_ply == 1);
+    CHECK(j.plies.size() == 1);
+}
+
+// Book plies (JudgeSettings::book_plies) are not searched: the judgement of the game from the first
+// ply after the book is the same as without it, and the book plies count in no side's summary. The
+// same game stored and read back keeps its book plies and each side's count of them; a stone game
+// (Black moves first) counts its book moves on the right sides.
+TEST_CASE("judge: book plies are not searched and count in no summary; stored, they read back whole", "[analysis][book]") {
+    const Position start = position_of("s3s2s/4R3/8/8/8/8/8/S7 b");
+    const std::vector<Move> moves = line_of({"e8-d8", "e7-f8", "a8-b8", "f8-Out"}, start);
+    JudgeSettings s = test_judge_settings();
+    const GameJudgement whole = judge_game(start, moves, s);
+    s.book_plies = 2;
+    int reported = 0;
+    const GameJudgement booked = judge_game(start, moves, s, [&](const PlyJudgement&) { ++reported; });
+    CHECK(reported == 4); // the progress hears of book plies too
+    REQUIRE(booked.plies.size() == 4);
+    for (int i : {0, 1}) {
+        CHECK(booked.plies[std::size_t(i)].verdict == Verdict::book);
+        CHECK(booked.plies[std::size_t(i)].played == moves[std::size_t(i)]);
+        CHECK(!booked.plies[std::size_t(i)].best);
+    }
+    for (int i : {2, 3}) {
+        CHECK(booked.plies[std::size_t(i)].verdict == whole.plies[std::size_t(i)].verdict);
+        CHECK(booked.plies[std::size_t(i)].played_score == whole.plies[std::size_t(i)].played_score);
+    }
+    CHECK(booked.nodes < whole.nodes);
+    // Ply 0 (Black's allows-loss) is book now: Black has no graded move left but its b8 at ply 2.
+    const SideSummary& black = booked.sides[index(Color::black)];
+    CHECK(black.moves == 1);
+    CHECK(black.counts[int(Verdict::book)] == 1);
+    CHECK(black.counts[int(Verdict::allows_loss)] == 0);
+    CHECK(black.accuracy == Approx(100.0));
+    CHECK(booked.sides[index(Color::white)].moves == 1);
+    CHECK(booked.sides[index(Color::white)].counts[int(Verdict::book)] == 1);
+    // A book longer than the game: nothing searched at all.
+    s.book_plies = 10;
+    const GameJudgement all_book = judge_game(start, moves, s);
+    CHECK(all_book.nodes == 0);
+    CHECK(all_book.sides[0].moves + all_book.sides[1].moves == 0);
+
+    // Stored and read back: the same plies and counts.
+    const auto back = gounki::db::decode_judgement(gounki::db::encode_judgement(booked));
+    REQUIRE(back);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(back->plies[i].verdict == booked.plies[i].verdict);
+    for (int c = 0; c < 2; ++c)
+        for (int v = 0; v < verdict_count; ++v) CHECK(back->sides[c].counts[v] == booked.sides[c].counts[v]);
+    // A judgement without book plies is stored as before book moves existed (no trailer).
+    const auto plain = gounki::db::encode_judgement(whole);
+    REQUIRE(gounki::db::decode_judgement(plain));
+    // Book plies without their per-side counts do not read.
+    auto cut = gounki::db::encode_judgement(booked);
+    cut.resize(cut.size() - 2);
+    CHECK(!gounki::db::decode_judgement(cut));
+
+    // Gomoku: Black's h8 and White's h9 are book; Black's third move counts as Black's.
+    stones::StonePosition empty(stones::Rules::defaults(GameKind::gomoku));
+    const std::vector<Move> stone_moves = {test::M("h8"), test::M("h9"), test::M("i9")};
+    JudgeSettings ss = stone_judge_defaults();
+    ss.limits.nodes = 500;
+    ss.book_plies = 3;
+    const GameJudgement stone = judge_stone_game(empty, stone_moves, ss);
+    const auto stone_back = gounki::db::decode_judgement(gounki::db::encode_judgement(stone));
+    REQUIRE(stone_back);
+    CHECK(stone_back->sides[index(Color::black)].counts[int(Verdict::book)] == 2);
+    CHECK(stone_back->sides[index(Color::white)].counts[int(Verdict::book)] == 1);
+}
+
+// The time left over a mixed collection, driven by a made-up clock: 20 Gounki games of 40 plies
+// (0.012 s a ply), then 20 stone games of 30 plies (0.090 s a ply, where the prior guessed 0.060),
+// judged on one thread and then on two.
+TEST_CASE("the time-left estimate weighs plies by game kind and does not jump when the collection turns", "[analysis][eta]") {
+    const double gounki_cost = 0.012, stone_cost = 0.090;
+    for (int threads : {1, 2}) {
+        INFO(threads << " threads");
+        WorkEstimate e({0.012, 0.060});
+        for (int g = 0; g < 20; ++g) e.add(0, 40);
+        for (int g = 0; g < 20; ++g) e.add(1, 30);
+        CHECK(!e.seconds_left(1.0)); // nothing measured yet
+        CHECK(e.fraction() == Approx(0.0));
+        double busy = 0;
+        std::vector<double> estimates, truths;
+        for (int g = 0; g < 40; ++g) {
+            const bool stone = g >= 20;
+            const double cost = (stone ? stone_cost * 30 : gounki_cost * 40);
+            e.done(stone ? 1 : 0, stone ? 30 : 40, cost);
+            busy += cost;
+            const double truth =
+                (g < 20 ? (19 - g) * gounki_cost * 40 + 20 * stone_cost * 30 : (39 - g) * stone_cost * 30) / threads;
+            const auto left = e.seconds_left(busy / threads);
+            REQUIRE(left);
+            estimates.push_back(*left);
+            truths.push_back(truth);
+        }
+        // Before any stone game: the stone plies weighed by the prior ratio (5 Gounki plies each).
+        CHECK(estimates[0] == Approx((19 * 40 * gounki_cost + 20 * 30 * gounki_cost * 5) / threads));
+        // From the first stone game on, their measured cost: exact.
+        for (int g = 20; g < 40; ++g) CHECK(estimates[std::size_t(g)] == Approx(truths[std::size_t(g)]).margin(1e-9));
+        // The turn from Gounki to stone games moves the estimate by the prior's error only (0.060
+        // against 0.090), where counting games would have said 1/5 of the truth.
+        CHECK(estimates[19] / truths[19] == Approx(0.060 / 0.090));
+        const double by_games = (busy - 20 * stone_cost * 30) / threads; // 20 games done, 20 left
+        CHECK(by_games / truths[19] < 0.2);
+        CHECK(estimates[20] / estimates[19] < 1.6);
+        CHECK(e.fraction() == Approx(1.0));
+    }
+    // The prior: a stone ply costs more than a Gounki ply at the default budgets and at equal ones.
+    CHECK(prior_ply_seconds(stone_judge_defaults(), true) > 2 * prior_ply_seconds(judge_defaults(), false));
+    JudgeSettings same = judge_defaults();
+    CHECK(prior_ply_seconds(same, true) > prior_ply_seconds(same, false));
+    CHECK(prior_ply_seconds(same, true, 1000) == Approx(1.0)); // an external engine's time per move
+}
+
+TEST_CASE("judge: the verdict rules", "[analysis]") {
+    const JudgeSettings s;
+    // A slower win is still a win.
+    CHECK(classify_move(win_at(1), win_at(5), false, s) == Verdict::best);
+    CHECK(classify_move(win_at(3), 200, false, s) == Verdict::missed_win);
+    CHECK(classify_move(win_at(3), loss_at(4), false, s) == Verdict::missed_win);
+    CHECK(classify_move(50, loss_at(4), false, s) == Verdict::allows_loss);
+    // Lost anyway: losing faster is no exact verdict, and the curve says nothing either.
+    CHECK(classify_move(loss_at(8), loss_at(2), false, s) == Verdict::best);
+    // Playing the best move is never a mistake, whatever the scores say.
+    CHECK(classify_move(win_at(3), 0, true, s) == Verdict::best);
+    // Graded verdicts follow the drop in expected result.
+    const double scale = default_curve_scale;
+    auto score_for = [&](double e) { return Score(std::lround(-scale * std::log(1 / e - 1))); };
+    CHECK(classify_move(0, score_for(0.48), false, s) == Verdict::best);
+    CHECK(classify_move(0, score_for(0.44), false, s) == Verdict::inaccuracy);
+    CHECK(classify_move(0, score_for(0.38), false, s) == Verdict::mistake);
+    CHECK(classify_move(0, score_for(0.25), false, s) == Verdict::blunder);
+    JudgeSettings strict = s;
+    strict.blunder = 0.05;
+    CHECK(classify_move(0, score_for(0.44), false, strict) == Verdict::blunder);
+    CHECK(move_accuracy(0.7, 0.7) == Approx(100.0).margin(1e-3));
+    CHECK(move_accuracy(0.7, 0.5) < move_accuracy(0.7, 0.6));
+}
+
+namespace {
+
+// A game of random legal moves (many mistakes to judge), `plies` long or to its end.
+std::vector<Move> random_gounki_game(unsigned seed, int plies) {
+    std::mt19937 rng(seed);
+    Position pos = Position::start();
+    std::vector<Move> moves;
+    for (int i = 0; i < plies && !pos.game_over(); ++i) {
+        MoveList legal;
+        generate_moves(pos, legal);
+        if (legal.empty()) break;
+        const Move m = legal[int(rng() % unsigned(legal.size()))];
+        UndoRecord u;
+        pos.do_move(m, u);
+        moves.push_back(m);
+    }
+    return moves;
+}
+
+// Random stones within three points of the centre of a Gomoku board, `plies` long or to the end.
+std::vector<Move> random_stone_game(const stones::StonePosition& start, unsigned seed, int plies) {
+    std::mt19937 rng(seed);
+    stones::StonePosition pos = start;
+    std::vector<Move> moves;
+    const int c = pos.size() / 2;
+    for (int i = 0; i < plies && !pos.game_over(); ++i) {
+        Move m = Move::none();
+        for (int tries = 0; tries < 100 && !m; ++tries) {
+            const Move t = Move::placement(stones::make_point(c - 3 + int(rng() % 7), c - 3 + int(rng() % 7)));
+            if (pos.is_legal(t)) m = t;
+        }
+        if (!m) break;
+        stones::StoneUndo u;
+        pos.play(m, u);
+        moves.push_back(m);
+    }
+    return moves;
+}
+
+void check_best_not_below_played(const GameJudgement& j) {
+    for (const PlyJudgement& p : j.plies) {
+        INFO("ply " << p.ply);
+        CHECK(p.best_score >= p.played_score);
+        if (p.played == p.best) CHECK(p.verdict == Verdict::best);
+    }
+}
+
+void check_same(const GameJudgement& a, const GameJudgement& b) {
+    REQUIRE(a.plies.size() == b.plies.size());
+    CHECK(a.nodes == b.nodes);
+    for (std::size_t i = 0; i < a.plies.size(); ++i) {
+        INFO("ply " << i);
+        CHECK(a.plies[i].best == b.plies[i].best);
+        CHECK(a.plies[i].best_score == b.plies[i].best_score);
+        CHECK(a.plies[i].played_score == b.plies[i].played_score);
+        CHECK(a.plies[i].verdict == b.plies[i].verdict);
+    }
+}
+
+} // namespace
+
+TEST_CASE("judge: from the last ply back, a best move never scores below the move played, and judging is "
+          "deterministic",
+          "[analysis]") {
+    JudgeSettings s = judge_defaults();
+    s.limits.nodes = 4000;
+    s.hash_mb = 4;
+    s.stable_iterations = 2;
+    s.stop_min_depth = 3;
+    SearchOptions options;
+    options.hash_mb = 4;
+    Searcher reused(options);
+    int graded = 0;
+    for (unsigned seed : {1u, 2u, 3u}) {
+        const std::vector<Move> moves = random_gounki_game(seed, 24);
+        const GameJudgement j = judge_game(Position::start(), moves, s);
+        REQUIRE(j.plies.size() == moves.size());
+        check_best_not_below_played(j);
+        for (const PlyJudgement& p : j.plies) graded += p.verdict != Verdict::best;
+        // The same again, and with a searcher that judged other games before: the same verdicts.
+        check_same(j, judge_game(Position::start(), moves, s));
+        check_same(j, judge_game(reused, Position::start(), moves, s));
+    }
+    CHECK(graded > 0); // random moves are found out
+}
+
+TEST_CASE("judge: stone games judged backwards, best never below played, deterministic", "[analysis]") {
+    const stones::StonePosition start = *AnyPosition::start(GameKind::gomoku).stones();
+    JudgeSettings s = stone_judge_defaults();
+    s.limits.nodes = 1500;
+    s.hash_mb = 4;
+    StoneSearchOptions options;
+    options.hash_mb = 4;
+    StoneSearcher reused(options);
+    for (unsigned seed : {4u, 5u}) {
+        const std::vector<Move> moves = random_stone_game(start, seed, 20);
+        const GameJudgement j = judge_stone_game(start, moves, s);
+        REQUIRE(j.plies.size() == moves.size());
+        check_best_not_below_played(j);
+        check_same(j, judge_stone_game(start, moves, s));
+        check_same(j, judge_stone_game(reused, start, moves, s));
+    }
+}
+
+TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[analysis][cli]") {
+    for (const char* game : {"gounki", "gomoku"}) {
+        INFO(game);
+        const std::string file = std::string(GOUNKI_SOURCE_DIR) + "/samples/selfplay/" +
+            (std::string(game) == "gounki" ? "selfplay-1000.gpn" : "gomoku-200.gpn");
+        const CliRun r = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --game " +
+                                    std::string(game) + " " + file);
+        REQUIRE(r.status == 0);
+        std::smatch m;
+        REQUIRE(std::regex_search(r.out, m, std::regex(R"(2 games, (\d+) plies)")));
+        const long plies = std::stol(m[1]);
+        REQUIRE(std::regex_search(r.out, m, std::regex(R"(same verdict ([0-9.]+)% \((\d+)\))")));
+        const double share = std::stod(m[1]);
+        const long same = std::stol(m[2]);
+        CHECK(share >= 0.0);
+        CHECK(share <= 100.0);
+        CHECK(share == Approx(100.0 * double(same) / double(plies)).margin(0.05));
+        // The confusion counts hold every ply once, the equal verdicts on their diagonal.
+        long total = 0, diagonal = 0;
+        std::istringstream rows(r.out.substr(r.out.find("verdicts (rows")));
+        std::string line;
+        std::getline(rows, line);
+        for (int v = 0; v < verdict_count && std::getline(rows, line); ++v) {
+            std::istringstream cells(line);
+            std::string name;
+            cells >> name;
+            CHECK(name == verdict_name(Verdict(v)));
+            long n = 0;
+            for (int c = 0; cells >> n; ++c) {
+                total += n;
+                if (c == v) diagonal += n;
+            }
+        }
+        CHECK(total == plies);
+        CHECK(diagonal == same);
+    }
+    CHECK(run_gounki("bench --agreement").status == 2);
+    CHECK(run_gounki("bench --agreement --factor 1 x.gpn").status == 2);
+}
