@@ -338,10 +338,9 @@ std::string row_after(const std::string& html, const std::string& head) {
     return between(html, "<td>" + head + "</td>", "</tr>");
 }
 
-} // namespace
-
-TEST_CASE("many games of several kinds: players, openings and games tables per kind; openings at 1-2 plies", "[report]") {
-    // Ann plays Gounki against Bob and Gomoku against Cid; the other kinds a game or two each.
+// Games of every kind for the tables over many games: Ann plays Gounki against Bob and Gomoku
+// against Cid; the other kinds a game or two each. Two first moves a table, one reply each.
+ReportModel several_kinds() {
     const std::vector<std::tuple<std::size_t, std::size_t, std::string>> gounki_games{
         {0, 0, "1-0"}, {0, 0, "0-1"}, {0, 1, "1/2-1/2"}, {1, 0, "1-0"}, {1, 0, "*"}, {2, 0, "1-0"}};
     ReportModel m;
@@ -361,7 +360,13 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
     m.games.push_back(with_players(stones_game(GameKind::renju, {"h8"}), "Hal", "Ivy", "*")); // too short for openings
     m.opening_rows = 2;
     m.opening_replies = 1;
+    return m;
+}
 
+} // namespace
+
+TEST_CASE("many games of several kinds: players and openings per kind, openings at 1-2 plies", "[report]") {
+    const ReportModel m = several_kinds();
     // What the tables should say, counted here from the games themselves.
     struct Tally {
         int games = 0, white = 0, black = 0, draws = 0, unfinished = 0;
@@ -453,7 +458,11 @@ TEST_CASE("many games of several kinds: players, openings and games tables per k
     CHECK(tables[2].players.size() == 2);
     CHECK(tables[4].kind == GameKind::renju);
     CHECK(tables[4].openings.groups.empty());
+}
 
+TEST_CASE("many games of several kinds: the players, openings and games tables of each kind in HTML and Markdown", "[report]") {
+    const ReportModel m = several_kinds();
+    const std::vector<GameKind> kinds{GameKind::gounki, GameKind::gomoku, GameKind::ninuki, GameKind::pente, GameKind::renju};
     // The HTML summary: one set of tables per kind, each headed by the game's name.
     HtmlOptions summary;
     summary.summary = true;
