@@ -262,6 +262,20 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
     CHECK(count_of(t, "{(+0.3 -> +0.2)}") == 0);
     CHECK(count_of(t, "(") == count_of(t, "{(")); // no variations: every '(' opens a comment's score
     CHECK(count_of(t, "{") == 5);
+
+    // A model whose moves do not replay from its start (a hand-made slip) is cut off where they
+    // stop, with a comment saying so, rather than written as a broken record.
+    ReportModel slip;
+    slip.games = {m.games[0]};
+    slip.games[0].start = position_of(race);
+    const std::string cut = render_annotated_gpn(slip);
+    CHECK(count_of(cut,
+                   "{gounki report: the move " + move_text(m.games[0].plies[0]) + " is not legal here; the game is cut off}") ==
+          1);
+    const std::vector<parser::GameRecord> cut_back = parser::read_records(cut);
+    REQUIRE(cut_back.size() == 1);
+    CHECK(cut_back[0].main.plies.empty());
+    CHECK(cut_back[0].status == parser::GameStatus::valid);
 }
 
 TEST_CASE("the HTML report: marks, one graph point per ply, one diagram per flagged move", "[report]") {
