@@ -144,7 +144,7 @@ std::vector<double> white_curve(const GameReport& game) {
         const Ply& p = game.plies[i];
         if (p.judgement) {
             const double e = std::clamp(p.judgement->expected_after, 0.0, 1.0);
-            value = p.side == Color::white ? e : 1.0 - e;
+            value = p.side() == Color::white ? e : 1.0 - e;
         } else if (i + 1 == game.plies.size() && (game.result == "1-0" || game.result == "0-1")) {
             value = game.result == "1-0" ? 1.0 : 0.0;
         }
@@ -161,17 +161,17 @@ int move_number(const GameReport& game, std::size_t ply) {
     const Color second = ~first_mover(game);
     int number = 1;
     for (std::size_t i = 0; i < ply && i < game.plies.size(); ++i)
-        if (game.plies[i].side == second) ++number;
+        if (game.plies[i].side() == second) ++number;
     return number;
 }
 
 std::string move_number_text(const GameReport& game, std::size_t ply) {
-    const bool second = ply < game.plies.size() && game.plies[ply].side != first_mover(game);
+    const bool second = ply < game.plies.size() && game.plies[ply].side() != first_mover(game);
     return std::to_string(move_number(game, ply)) + (second ? "..." : ".");
 }
 
 bool numbered(const GameReport& game, std::size_t ply) {
-    if (ply == 0 || ply >= game.plies.size() || game.plies[ply].side == first_mover(game)) return true;
+    if (ply == 0 || ply >= game.plies.size() || game.plies[ply].side() == first_mover(game)) return true;
     const Ply& before = game.plies[ply - 1];
     return !before.comments.empty() || !before.variations.empty();
 }

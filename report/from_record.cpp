@@ -63,7 +63,6 @@ void main_plies(const parser::GameRecord& record, const analysis::GameJudgement*
         if (!pos.is_legal(rp.move)) break;
         Ply ply;
         ply.move = rp.move;
-        ply.side = pos.side_to_move();
         if (const analysis::PlyJudgement* pj = judged_ply(judgement, i, rp.move)) ply.judgement = judgement_of(*pj);
         ply.nags.assign(rp.nags.begin(), rp.nags.end());
         ply.comments = rp.comments;

@@ -180,7 +180,7 @@ void eval_graph(std::string& out, const GameReport& g) {
     const int every = std::max(1, int(n / 10 + 1) / 2 * 2);
     out += "<g class=\"axis\">";
     for (std::size_t i = 0; i < n; ++i)
-        if (i % std::size_t(every) == 0 && g.plies[i].side == first_mover(g))
+        if (i % std::size_t(every) == 0 && g.plies[i].side() == first_mover(g))
             out += "<text x=\"" + format_number(x(i)) + "\" y=\"" + format_number(h - 3) + "\" text-anchor=\"middle\">" +
                 std::to_string(move_number(g, i)) + "</text>";
     out += "</g>\n";

@@ -46,7 +46,7 @@ SideSummary summarize_side(const GameReport& game, Color side) {
     SideSummary s;
     s.accuracy = game.summary[index(side)].accuracy;
     for (const Ply& p : game.plies) {
-        if (p.side != side || !p.judgement) continue;
+        if (p.side() != side || !p.judgement) continue;
         if (p.judgement->verdict == Verdict::book) {
             ++s.book;
             continue;

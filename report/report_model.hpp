@@ -72,13 +72,14 @@ struct Variation {
 
 struct Ply {
     Move move; // a legal move of `before`
-    Color side = Color::white; // who played it
     AnyPosition before; // the position it is played from (the position after it: the next ply's)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
     // What the record says of the move (the players' or the annotator's own, beside the engine's).
     std::vector<int> nags;
     std::vector<std::string> comments;
     std::vector<Variation> variations;
+
+    Color side() const { return before.side_to_move(); } // who played it
 };
 
 struct Tag {

@@ -109,7 +109,7 @@ std::vector<LineMove> best_line_moves(const Ply& p) {
     std::vector<LineMove> out;
     const Judgement& j = *p.judgement;
     const std::vector<AnyPosition> after = line_positions(p.before, j.best_line);
-    Color side = p.side;
+    Color side = p.side();
     for (std::size_t k = 0; k < after.size(); ++k, side = ~side) out.push_back({j.best_line[k], side, after[k], {}, {}, {}});
     return out;
 }
@@ -119,7 +119,7 @@ std::string eval_text(const GameReport& g, const Ply& p) {
     const Color fixed = is_stone_game(g) ? Color::black : Color::white;
     ScoreView s = p.judgement->played;
     double e = p.judgement->expected_after;
-    if (p.side != fixed) {
+    if (p.side() != fixed) {
         s = {-s.pieces, -s.win_in};
         e = 1 - e;
     }

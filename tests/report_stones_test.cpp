@@ -202,7 +202,7 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     for (std::size_t i = 0; i < moves.size(); ++i) {
         CHECK(g.plies[i].move == Move::placement(P(moves[i])));
         CHECK(move_text(g.plies[i]) == moves[i]);
-        CHECK(g.plies[i].side == (i % 2 == 0 ? Color::black : Color::white));
+        CHECK(g.plies[i].side() == (i % 2 == 0 ? Color::black : Color::white));
         CHECK(g.plies[i].before == AnyPosition(pos));
         stones::StoneUndo u;
         pos.play(Move::placement(P(moves[i])), u);

@@ -653,7 +653,6 @@ report::GameReport report_game(const AnyPosition& start, const std::vector<std::
     for (const std::string& text : moves) {
         report::Ply& p = g.plies.emplace_back();
         p.move = legal_move(pos, text);
-        p.side = pos.side_to_move();
         p.before = pos;
         pos.play(p.move);
     }
