@@ -10,11 +10,38 @@ namespace gounki::report {
 
 namespace {
 
-// The end of every diagram: the caption under the board (at height `y`, when there is one) and
-// the closing tag.
-void end_svg(std::string& out, double left, double y, const std::string& caption) {
+std::string number(double v) { return format_number(v, 1); }
+
+// The height of a diagram whose board (with its labels) ends at `bottom`, with a footer line when
+// asked and the caption when there is one.
+double svg_height(double bottom, bool footer_line, const std::string& caption) {
+    return bottom + (footer_line ? 24 : 0) + (caption.empty() ? 0 : 22);
+}
+
+// The start of every diagram: the XML declaration and namespace of a standalone file, the <svg>
+// element (`attributes` before its size), its title (`label`: the position's text) and a white
+// background.
+void begin_svg(std::string& out, bool standalone, const std::string& attributes, double width, double height,
+               const std::string& label) {
+    const std::string w = number(width), h = number(height);
+    if (standalone) out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += "<svg class=\"board\"";
+    if (standalone) out += " xmlns=\"http://www.w3.org/2000/svg\"";
+    out += attributes + " viewBox=\"0 0 " + w + " " + h + "\" width=\"" + w + "\" height=\"" + h +
+        "\" role=\"img\" aria-label=\"" + xml_escape(label) + "\">\n<title>" + xml_escape(label) + "</title>\n";
+    out += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + w + "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n";
+}
+
+// The end of every diagram, from `y` under the board's labels: the footer line (`footer` draws it
+// at its baseline) when asked, the caption under it when there is one, and the closing tag.
+template <class Footer>
+void end_svg(std::string& out, double left, double y, bool footer_line, const std::string& caption, Footer&& footer) {
+    if (footer_line) {
+        footer(y + 17);
+        y += 24;
+    }
     if (!caption.empty())
-        out += "<text x=\"" + format_number(left, 1) + "\" y=\"" + format_number(y + 16, 1) +
+        out += "<text x=\"" + number(left) + "\" y=\"" + number(y + 16) +
             "\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#333\">" + xml_escape(caption) + "</text>\n";
     out += "</svg>\n";
 }
@@ -84,33 +111,19 @@ public:
     Svg(const Position& pos, const BoardStyle& style) : pos_(pos), style_(style), c_(style.cell) { top_ = std::round(c_ * 0.7); }
 
     std::string render() {
-        const double width = left_ + 8 * c_ + right_;
-        double height = top_ + 8 * c_ + 22 + (style_.side_to_move ? 24 : 0) + (style_.caption.empty() ? 0 : 22);
-        std::string head;
-        if (style_.standalone) head += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-        head += "<svg class=\"board\"";
-        if (style_.standalone) head += " xmlns=\"http://www.w3.org/2000/svg\"";
-        head += " viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
-            "\" role=\"img\" aria-label=\"" + xml_escape(pos_.to_text()) + "\">\n";
-        head += "<title>" + xml_escape(pos_.to_text()) + "</title>\n";
-        head += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + n(width) + "\" height=\"" + n(height) +
-            "\" fill=\"#ffffff\"/>\n";
-        out_ = head;
+        const double bottom = top_ + 8 * c_ + 22;
+        begin_svg(out_, style_.standalone, "", left_ + 8 * c_ + right_, svg_height(bottom, style_.side_to_move, style_.caption),
+                  pos_.to_text());
         squares();
         labels();
         for (Square s = 0; s < 64; ++s) stack(s);
         for (const Arrow& a : style_.arrows) arrow(a);
-        double y = top_ + 8 * c_ + 22;
-        if (style_.side_to_move) {
-            footer(y + 17);
-            y += 24;
-        }
-        end_svg(out_, left_, y, style_.caption);
+        end_svg(out_, left_, bottom, style_.side_to_move, style_.caption, [this](double y) { footer(y); });
         return std::move(out_);
     }
 
 private:
-    static std::string n(double v) { return format_number(v, 1); }
+    static std::string n(double v) { return number(v); }
 
     // Screen column and row of a board file and rank (which may lie one step off the board).
     double col(int file) const { return style_.flip ? 7 - file : file; }
@@ -287,35 +300,23 @@ public:
     }
 
     std::string render() {
-        const double width = left_ + n_ * c_ + right_;
-        const bool footer_line = style_.side_to_move;
-        const double height = top_ + n_ * c_ + 22 + (footer_line ? 24 : 0) + (style_.caption.empty() ? 0 : 22);
-        const std::string text = pos_.to_text();
-        if (style_.standalone) out_ += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-        out_ += "<svg class=\"board\"";
-        if (style_.standalone) out_ += " xmlns=\"http://www.w3.org/2000/svg\"";
-        out_ += " data-game=\"" + std::string(game_kind_name(pos_.rules().kind)) + "\" data-size=\"" + std::to_string(n_) +
-            "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" width=\"" + n(width) + "\" height=\"" + n(height) +
-            "\" role=\"img\" aria-label=\"" + xml_escape(text) + "\">\n<title>" + xml_escape(text) + "</title>\n";
-        out_ += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + n(width) + "\" height=\"" + n(height) +
-            "\" fill=\"#ffffff\"/>\n";
+        const double bottom = top_ + n_ * c_ + 22;
+        const std::string game =
+            " data-game=\"" + std::string(game_kind_name(pos_.rules().kind)) + "\" data-size=\"" + std::to_string(n_) + "\"";
+        begin_svg(out_, style_.standalone, game, left_ + n_ * c_ + right_,
+                  svg_height(bottom, style_.side_to_move, style_.caption), pos_.to_text());
         grid();
         labels();
         for (int p = 0; p < stones::point_count; ++p)
             if (pos_.on_board(p) && pos_.at(p) != stones::Stone::empty) stone(p);
         for (const Arrow& a : style_.marks)
             if (markable(pos_, a)) mark(a);
-        double y = top_ + n_ * c_ + 22;
-        if (footer_line) {
-            footer(y + 17);
-            y += 24;
-        }
-        end_svg(out_, left_, y, style_.caption);
+        end_svg(out_, left_, bottom, style_.side_to_move, style_.caption, [this](double y) { footer(y); });
         return std::move(out_);
     }
 
 private:
-    static std::string n(double v) { return format_number(v, 1); }
+    static std::string n(double v) { return number(v); }
     Point centre(int p) const {
         return {left_ + (stones::point_file(p) + 0.5) * c_, top_ + (n_ - 1 - stones::point_rank(p) + 0.5) * c_};
     }

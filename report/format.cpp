@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "core/game.hpp"
-#include "core/gounki/notation.hpp"
 
 namespace gounki::report {
 
@@ -55,7 +54,28 @@ std::string format_score(const ScoreView& score) {
 
 std::string engine_line_comment() { return "Engine's best line"; }
 
-std::string judgement_comment(const Judgement& j) {
+std::string move_text(const AnyPosition& before, Move m) { return m ? before.move_text(m) : std::string(); }
+
+std::string move_text(const Ply& p) { return move_text(p.before, p.move); }
+
+std::vector<AnyPosition> line_positions(AnyPosition before, const std::vector<Move>& moves) {
+    std::vector<AnyPosition> out;
+    for (Move m : moves) {
+        if (!before.is_legal(m)) break;
+        before.play(m);
+        out.push_back(before);
+    }
+    return out;
+}
+
+std::vector<std::string> line_texts(const AnyPosition& before, const std::vector<Move>& moves) {
+    const std::vector<AnyPosition> after = line_positions(before, moves);
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < after.size(); ++k) out.push_back(move_text(k ? after[k - 1] : before, moves[k]));
+    return out;
+}
+
+std::string judgement_comment(const Judgement& j, const AnyPosition& before) {
     if (j.verdict == Verdict::book) return "Book move, not judged.";
     std::string out = "(";
     out += format_score(j.best);
@@ -66,9 +86,11 @@ std::string judgement_comment(const Judgement& j) {
     out += " ";
     out += verdict_label(j.verdict);
     out += ".";
-    if (!j.best_move.empty()) out += " " + j.best_move + " was best.";
+    if (j.best_move) out += " " + move_text(before, j.best_move) + " was best.";
     return out;
 }
+
+std::string judgement_comment(const Ply& p) { return judgement_comment(*p.judgement, p.before); }
 
 std::string_view verdict_suffix(Verdict v) {
     switch (v) {
@@ -92,6 +114,20 @@ std::string_view verdict_badge(Verdict v) {
     return v == Verdict::missed_win ? "missed win" : v == Verdict::allows_loss ? "allows loss" : v == Verdict::book ? "book" : "";
 }
 
+std::vector<std::vector<std::string>> summary_rows(const GameReport& game) {
+    std::vector<std::vector<std::string>> rows;
+    for (Color c : named_order(game)) {
+        const SideSummary s = summarize_side(game, c);
+        const std::string& name = c == Color::white ? game.white : game.black;
+        std::vector<std::string>& row = rows.emplace_back();
+        row = {name.empty() ? "?" : name, c == Color::white ? "White" : "Black"};
+        for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
+            row.push_back(std::to_string(v));
+        row.push_back(s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013"));
+    }
+    return rows;
+}
+
 std::string book_note(const GameReport& game) {
     const auto book = std::count_if(game.plies.begin(), game.plies.end(),
                                     [](const Ply& p) { return p.judgement && p.judgement->verdict == Verdict::book; });
@@ -108,7 +144,7 @@ std::vector<double> white_curve(const GameReport& game) {
         const Ply& p = game.plies[i];
         if (p.judgement) {
             const double e = std::clamp(p.judgement->expected_after, 0.0, 1.0);
-            value = p.side == Color::white ? e : 1.0 - e;
+            value = p.side() == Color::white ? e : 1.0 - e;
         } else if (i + 1 == game.plies.size() && (game.result == "1-0" || game.result == "0-1")) {
             value = game.result == "1-0" ? 1.0 : 0.0;
         }
@@ -125,17 +161,17 @@ int move_number(const GameReport& game, std::size_t ply) {
     const Color second = ~first_mover(game);
     int number = 1;
     for (std::size_t i = 0; i < ply && i < game.plies.size(); ++i)
-        if (game.plies[i].side == second) ++number;
+        if (game.plies[i].side() == second) ++number;
     return number;
 }
 
 std::string move_number_text(const GameReport& game, std::size_t ply) {
-    const bool second = ply < game.plies.size() && game.plies[ply].side != first_mover(game);
+    const bool second = ply < game.plies.size() && game.plies[ply].side() != first_mover(game);
     return std::to_string(move_number(game, ply)) + (second ? "..." : ".");
 }
 
 bool numbered(const GameReport& game, std::size_t ply) {
-    if (ply == 0 || ply >= game.plies.size() || game.plies[ply].side == first_mover(game)) return true;
+    if (ply == 0 || ply >= game.plies.size() || game.plies[ply].side() == first_mover(game)) return true;
     const Ply& before = game.plies[ply - 1];
     return !before.comments.empty() || !before.variations.empty();
 }
@@ -174,12 +210,7 @@ std::vector<Color> named_order(const GameReport& game) {
     return {Color::white, Color::black};
 }
 
-std::optional<AnyPosition> start_position(const GameReport& game) {
-    if (game.start_position.empty()) return AnyPosition::start(game.kind);
-    auto parsed = AnyPosition::from_text(game.start_position);
-    if (auto* pos = std::get_if<AnyPosition>(&parsed); pos && pos->kind() == game.kind) return *pos;
-    return std::nullopt;
-}
+AnyPosition start_position(const GameReport& game) { return game.start ? *game.start : AnyPosition::start(game.kind); }
 
 std::vector<Tag> shown_tags(const GameReport& game) {
     std::vector<Tag> out{{"Event", game.event}, {"Date", game.date}};
@@ -195,8 +226,8 @@ std::vector<Tag> shown_tags(const GameReport& game) {
 std::vector<Tag> stone_rule_tags(const GameReport& game) {
     if (!is_stone_game(game)) return {};
     std::vector<Tag> out{{"Game", std::string(game_kind_name(game.kind))}};
-    const auto start = start_position(game);
-    if (const stones::StonePosition* pos = start ? start->stones() : nullptr) {
+    const AnyPosition start = start_position(game);
+    if (const stones::StonePosition* pos = start.stones()) {
         out.push_back({"Size", std::to_string(pos->size())});
         const std::string rules = stones::rules_tag_text(pos->rules());
         if (!rules.empty()) out.push_back({"Rules", rules});
@@ -204,93 +235,57 @@ std::vector<Tag> stone_rule_tags(const GameReport& game) {
     return out;
 }
 
-std::string start_position_text(const GameReport& game) {
-    const auto pos = start_position(game);
-    return pos ? pos->to_text() : game.start_position;
-}
+std::string start_position_text(const GameReport& game) { return start_position(game).to_text(); }
 
 bool starts_from_standard_position(const GameReport& game) {
-    const auto pos = start_position(game);
-    if (!pos) return false;
+    const AnyPosition pos = start_position(game);
     // A stone game of any size and options (stone_rule_tags shows them): the board is empty and Black moves.
-    if (const stones::StonePosition* stone = pos->stones()) return *stone == stones::StonePosition(stone->rules());
-    return *pos == AnyPosition::start(game.kind);
+    if (const stones::StonePosition* stone = pos.stones()) return *stone == stones::StonePosition(stone->rules());
+    return pos == AnyPosition::start(game.kind);
 }
 
-bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows) {
-    arrows.clear();
-    auto parsed = Position::from_text(p.position_before);
-    if (!std::holds_alternative<Position>(parsed)) return false;
-    pos = std::get<Position>(parsed);
-    const Resolution played = resolve_move_text(pos, p.move);
-    if (played.move) arrows.push_back({played.move, ArrowKind::played});
-    if (p.judgement && !p.judgement->best_move.empty()) {
-        const Resolution best = resolve_move_text(pos, p.judgement->best_move);
-        if (best.move) arrows.push_back({best.move, ArrowKind::best});
-    }
-    return true;
-}
-
-bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks) {
-    marks.clear();
-    auto parsed = stones::StonePosition::from_text(p.position_before);
-    if (!std::holds_alternative<stones::StonePosition>(parsed)) return false;
-    pos = std::get<stones::StonePosition>(parsed);
-    auto mark = [&](const std::string& text, ArrowKind kind) {
-        const int point = stones::parse_point(text, pos.size());
-        if (point != stones::no_point && pos.is_legal(Move::placement(point))) marks.push_back({Move::placement(point), kind});
-    };
-    mark(p.move, ArrowKind::played);
-    if (p.judgement && !p.judgement->best_move.empty()) mark(p.judgement->best_move, ArrowKind::best);
-    return true;
+std::vector<Arrow> ply_arrows(const Ply& p) {
+    std::vector<Arrow> arrows;
+    if (p.before.is_legal(p.move)) arrows.push_back({p.move, ArrowKind::played});
+    if (p.judgement && p.judgement->best_move && p.before.is_legal(p.judgement->best_move))
+        arrows.push_back({p.judgement->best_move, ArrowKind::best});
+    return arrows;
 }
 
 namespace {
 
 // The stone of the ply before `ply`, when it still stands in the position before `ply`.
-int last_stone(const GameReport& game, std::size_t ply, const stones::StonePosition& pos) {
+int last_stone(const GameReport& game, std::size_t ply) {
     if (ply == 0 || ply > game.plies.size()) return stones::no_point;
-    const int point = stones::parse_point(game.plies[ply - 1].move, pos.size());
-    return point != stones::no_point && pos.at(point) != stones::Stone::empty ? point : stones::no_point;
+    const Move m = game.plies[ply - 1].move;
+    const stones::StonePosition& pos = game.plies[ply].before.as_stones();
+    return m.type() == MoveType::placement && pos.on_board(m.point()) && pos.at(m.point()) != stones::Stone::empty
+        ? m.point()
+        : stones::no_point;
 }
 
 } // namespace
 
-bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out) {
-    if (ply >= game.plies.size()) return false;
+std::string ply_diagram_svg(const GameReport& game, std::size_t ply, int cell) {
     const Ply& p = game.plies[ply];
-    if (is_stone_game(game)) {
-        stones::StonePosition pos;
+    if (const stones::StonePosition* pos = p.before.stones()) {
         StoneBoardStyle style;
-        if (!stone_diagram_of(p, pos, style.marks)) return false;
+        style.marks = ply_arrows(p);
         style.standalone = false;
-        style.last_move = last_stone(game, ply, pos);
-        out = stone_board_svg(pos, style);
-        return true;
+        style.last_move = last_stone(game, ply);
+        return stone_board_svg(*pos, style);
     }
-    Position pos;
     BoardStyle style;
     style.standalone = false;
     style.cell = cell;
-    if (!diagram_of(p, pos, style.arrows)) return false;
-    out = board_svg(pos, style);
-    return true;
+    style.arrows = ply_arrows(p);
+    return board_svg(p.before.as_gounki(), style);
 }
 
-bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out) {
-    if (ply >= game.plies.size()) return false;
+std::string ply_diagram_text(const GameReport& game, std::size_t ply) {
     const Ply& p = game.plies[ply];
-    std::vector<Arrow> marks;
-    if (is_stone_game(game)) {
-        stones::StonePosition pos;
-        if (!stone_diagram_of(p, pos, marks)) return false;
-        out = stone_board_text(pos, marks, last_stone(game, ply, pos));
-        return true;
-    }
-    Position pos;
-    if (!diagram_of(p, pos, marks)) return false;
-    out = board_text(pos, marks);
-    return true;
+    if (const stones::StonePosition* pos = p.before.stones()) return stone_board_text(*pos, ply_arrows(p), last_stone(game, ply));
+    return board_text(p.before.as_gounki(), ply_arrows(p));
 }
 
 std::string broken_note(const GameReport& game) {

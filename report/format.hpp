@@ -2,7 +2,6 @@
 // Small text helpers shared by the renderers: escaping, numbers, scores, move numbers, the
 // wording of a judged move. Internal to report/ (render.hpp is the public face).
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,10 +21,22 @@ std::string format_number(double value, int decimals = 1);
 // "+1.2", "-3.4", "0.0"; proven results "+#3" (the mover's winning move 3 plies ahead) and "-#2".
 std::string format_score(const ScoreView& score);
 
+// The text of a move of `before` (AnyPosition::move_text: Gounki's canonical notation, a stone
+// game's point name); "" for Move::none().
+std::string move_text(const AnyPosition& before, Move m);
+// The text of a ply's move.
+std::string move_text(const Ply& p);
+// The positions after each move of `moves` played from `before`, as far as they are legal.
+std::vector<AnyPosition> line_positions(AnyPosition before, const std::vector<Move>& moves);
+// The texts of the moves of `moves` played from `before`, as far as they are legal.
+std::vector<std::string> line_texts(const AnyPosition& before, const std::vector<Move>& moves);
+
 // "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
 // "(+0.3 -> +0.2)" for a plain judged move, "Book move, not judged." for a book move. Scores:
-// best -> played, from the mover's side.
-std::string judgement_comment(const Judgement& j);
+// best -> played, from the mover's side. `before`: the position the judged move was played from.
+std::string judgement_comment(const Judgement& j, const AnyPosition& before);
+// The same for a judged ply.
+std::string judgement_comment(const Ply& p);
 // "Engine's best line": the comment that opens the engine's best line in an annotated record,
 // telling it from the record's own variations beside it (the Annotator tag names the engine).
 std::string engine_line_comment();
@@ -38,6 +49,10 @@ std::string_view verdict_suffix(Verdict v);
 int verdict_nag(Verdict v);
 // "missed win", "allows loss", "book"; "" for the other verdicts (their suffix says it all).
 std::string_view verdict_badge(Verdict v);
+// The rows of a game's summary table, one per side in named_order: the player ("?" when unknown),
+// the colour ("White", "Black"), the judged moves, inaccuracies, mistakes, blunders, missed wins
+// and allowed losses, and the accuracy ("77.3%"; "\u2013" when there is none). Plain text.
+std::vector<std::vector<std::string>> summary_rows(const GameReport& game);
 // Under a game's summary table: "The first 6 plies are book moves (played in many games of the
 // database), not judged." ("The first ply is ..." for one); "" without book moves.
 std::string book_note(const GameReport& game);
@@ -99,8 +114,8 @@ std::string result_text(const GameReport& game);
 // The colours in the order the game's convention names them, the first mover's first (White in
 // Gounki and Pente, Black in Gomoku, Ninuki and Renju), for tables with a row or column per side.
 std::vector<Color> named_order(const GameReport& game);
-// The start position text, canonical: game.start_position or the standard start (a stone game:
-// an empty board with the default rules of its kind).
+// The start position text, canonical: of game.start or the standard start (a stone game: an empty
+// board with the default rules of its kind).
 std::string start_position_text(const GameReport& game);
 // Gounki: the standard start; a stone game: an empty board with Black to move, whatever its size
 // and options.
@@ -113,19 +128,17 @@ std::vector<Tag> shown_tags(const GameReport& game);
 // What a tags table shows of a stone game's rules: Game (Gomoku, Ninuki), Size, and Rules when the
 // options are not the defaults; nothing for Gounki.
 std::vector<Tag> stone_rule_tags(const GameReport& game);
-// The game's start position; nullopt when its text does not read as a position of its game.
-std::optional<AnyPosition> start_position(const GameReport& game);
+// The game's start position: game.start, or the start of its kind.
+AnyPosition start_position(const GameReport& game);
 
-// The position before ply `p` and the arrows of its diagram: the move played, then the best move
-// (each only when it resolves as a legal move there). False when the position text is unreadable.
-bool diagram_of(const Ply& p, Position& pos, std::vector<Arrow>& arrows);
-// The same for a ply of a stone game: the marks are placements (played, then best).
-bool stone_diagram_of(const Ply& p, stones::StonePosition& pos, std::vector<Arrow>& marks);
+// The arrows (Gounki) or marks (stone games) of a ply's diagram: the move played, then the best
+// move, each only when it is a legal move of the position before the ply.
+std::vector<Arrow> ply_arrows(const Ply& p);
 
-// The diagram of the position before ply `ply` of `game`, whatever the game: an SVG element (not
-// standalone; Gounki: board cells of `cell` pixels) or a text diagram. A stone game's diagram also
-// highlights the stone of the ply before. False when the position text is unreadable.
-bool ply_diagram_svg(const GameReport& game, std::size_t ply, int cell, std::string& out);
-bool ply_diagram_text(const GameReport& game, std::size_t ply, std::string& out);
+// The diagram of the position before ply `ply` of `game` (ply < plies.size()), whatever the game:
+// an SVG element (not standalone; Gounki: board cells of `cell` pixels) or a text diagram. A stone
+// game's diagram also highlights the stone of the ply before.
+std::string ply_diagram_svg(const GameReport& game, std::size_t ply, int cell);
+std::string ply_diagram_text(const GameReport& game, std::size_t ply);
 
 } // namespace gounki::report

@@ -5,7 +5,6 @@
 
 #include "report/format.hpp"
 #include "report/render.hpp"
-#include "core/gounki/notation.hpp"
 #include "parser/writer.hpp"
 
 namespace gounki::report {
@@ -19,19 +18,11 @@ bool valid_tag_name(std::string_view name) {
     return true;
 }
 
-// The legal move `text` names in `pos`, or none.
-Move read_move(const AnyPosition& pos, const std::string& text) {
-    const auto parsed = pos.parse_move(text);
-    const Move* m = std::get_if<Move>(&parsed);
-    return m ? *m : Move::none();
-}
-
-// The moves of `texts` from `pos` as a line, up to the first one that is not legal.
-parser::Line line_of(AnyPosition pos, const std::vector<std::string>& texts) {
+// The moves of `moves` from `pos` as a line, up to the first one that is not legal.
+parser::Line line_of(AnyPosition pos, const std::vector<Move>& moves) {
     parser::Line line;
-    for (const std::string& t : texts) {
-        const Move m = read_move(pos, t);
-        if (!m) break;
+    for (Move m : moves) {
+        if (!pos.is_legal(m)) break;
         line.plies.emplace_back(m);
         pos.play(m);
     }
@@ -47,8 +38,8 @@ std::vector<parser::Line> record_lines(const std::vector<Variation>& variations,
         line.comments = v.comments;
         AnyPosition pos = before;
         for (const LineMove& lm : v.moves) {
-            const Move m = read_move(pos, lm.move);
-            if (!m) break;
+            const Move m = lm.move;
+            if (!pos.is_legal(m)) break;
             parser::Ply ply(m);
             for (int n : lm.nags) ply.nags.push_back(std::uint8_t(n));
             ply.comments = lm.comments;
@@ -70,9 +61,9 @@ void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, co
     const Judgement& j = *p.judgement;
     if (const int nag = verdict_nag(j.verdict); nag && std::find(ply.nags.begin(), ply.nags.end(), nag) == ply.nags.end())
         ply.nags.push_back(std::uint8_t(nag));
-    if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j));
-    std::vector<std::string> best = j.best_line;
-    if (best.empty() && !j.best_move.empty()) best.push_back(j.best_move);
+    if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j, before));
+    std::vector<Move> best = j.best_line;
+    if (best.empty() && j.best_move) best.push_back(j.best_move);
     if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
         parser::Line v = line_of(before, best);
         if (!v.plies.empty()) {
@@ -84,10 +75,10 @@ void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, co
 
 void add_plies(parser::GameRecord& rec, const GameReport& g, AnyPosition replay, const GpnOptions& o) {
     for (const Ply& p : g.plies) {
-        const Move move = read_move(replay, p.move);
-        if (!move) {
+        const Move move = p.move;
+        if (!replay.is_legal(move)) {
             // A model that does not replay: say so where it stops rather than write a broken record.
-            const std::string note = "gounki report: the move " + p.move + " is not legal here; the game is cut off";
+            const std::string note = "gounki report: the move " + move_text(p) + " is not legal here; the game is cut off";
             if (rec.main.plies.empty()) rec.main.comments.push_back(note);
             else rec.main.plies.back().comments.push_back(note);
             break;
@@ -116,8 +107,7 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
         if (valid_tag_name(t.name) && t.name != "Annotator") tag(t.name, t.value);
     tag("Annotator", annotator.empty() ? "gounki" : annotator);
     rec.result = g.result.empty() ? "*" : g.result;
-    // An unreadable start leaves the game's start: the moves then stop where they do not fit.
-    const AnyPosition start = start_position(g).value_or(AnyPosition::start(g.kind));
+    const AnyPosition start = start_position(g);
     rec.set_start(start);
     rec.main.comments = g.comments;
     add_plies(rec, g, start, o);

@@ -67,7 +67,8 @@ std::string e(std::string_view s) { return xml_escape(s); }
 std::string game_title(const GameReport& g, std::size_t k, bool with_kind = false) {
     std::string t = "Game " + std::to_string(k + 1);
     if (!g.id.empty()) t += " (#" + g.id + ")";
-    return t + ": " + (with_kind ? std::string(game_kind_name(g.kind)) + ", " : std::string()) + players_text(g) + ", " + result_text(g) + (g.broken() ? " (" + g.status + ")" : "");
+    return t + ": " + (with_kind ? std::string(game_kind_name(g.kind)) + ", " : std::string()) + players_text(g) + ", " +
+        result_text(g) + (g.broken() ? " (" + g.status + ")" : "");
 }
 
 std::string verdict_class(Verdict v) { return std::string(verdict_name(v)); }
@@ -89,7 +90,8 @@ void comments(std::string& out, const std::vector<std::string>& texts) {
 // A variation of ply i, its first move numbered `number`: each move a span the script steps into
 // (data-ply, data-line: the line's path, "K" the ply's variation K, "K.S.L" variation L of that
 // line's move S, ...; data-step), the variations inside each move nested in it.
-void variation_html(std::string& out, const GameReport& g, std::size_t i, const Variation& var, const std::string& path, int number) {
+void variation_html(std::string& out, const GameReport& g, std::size_t i, const Variation& var, const std::string& path,
+                    int number, AnyPosition before) {
     out += "<span class=\"variation\">(";
     comments(out, var.comments);
     bool restate = false; // after a comment or a variation inside, the next move's number is written again
@@ -101,12 +103,13 @@ void variation_html(std::string& out, const GameReport& g, std::size_t i, const 
         restate = !m.variations.empty() || !m.comments.empty();
         if (!first) ++number;
         out += "<span class=\"vmove\" data-ply=\"" + std::to_string(i + 1) + "\" data-line=\"" + path + "\" data-step=\"" +
-            std::to_string(j) + "\">" + e(m.move);
+            std::to_string(j) + "\">" + e(move_text(before, m.move));
         for (int n : m.nags) out += e(nag_text(n));
         out += "</span> ";
         comments(out, m.comments);
         for (std::size_t k = 0; k < m.variations.size(); ++k)
-            variation_html(out, g, i, m.variations[k], path + "." + std::to_string(j) + "." + std::to_string(k), at);
+            variation_html(out, g, i, m.variations[k], path + "." + std::to_string(j) + "." + std::to_string(k), at, before);
+        before = m.after;
     }
     out += ")</span>\n";
 }
@@ -120,7 +123,8 @@ void record_notes(std::string& out, const GameReport& g, std::size_t i) {
         out += "</span>\n";
     }
     comments(out, p.comments);
-    for (std::size_t k = 0; k < p.variations.size(); ++k) variation_html(out, g, i, p.variations[k], std::to_string(k), move_number(g, i));
+    for (std::size_t k = 0; k < p.variations.size(); ++k)
+        variation_html(out, g, i, p.variations[k], std::to_string(k), move_number(g, i), p.before);
 }
 
 void move_list(std::string& out, const GameReport& g, const std::string& anchor) {
@@ -132,9 +136,9 @@ void move_list(std::string& out, const GameReport& g, const std::string& anchor)
         const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
         const std::string id = anchor + "-p" + std::to_string(i + 1);
         out += "<span class=\"ply" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
-        if (p.judgement) out += " title=\"" + e(judgement_comment(*p.judgement)) + "\"";
+        if (p.judgement) out += " title=\"" + e(judgement_comment(p)) + "\"";
         out += ">";
-        std::string body = e(p.move);
+        std::string body = e(move_text(p));
         if (v != Verdict::none) body += "<span class=\"mark\">" + e(verdict_suffix(v)) + "</span>";
         if (!verdict_badge(v).empty()) body += "<span class=\"badge\">" + e(verdict_badge(v)) + "</span>";
         if (is_flagged(v)) body = "<a href=\"#" + anchor + "-d" + std::to_string(i + 1) + "\">" + body + "</a>";
@@ -176,7 +180,7 @@ void eval_graph(std::string& out, const GameReport& g) {
     const int every = std::max(1, int(n / 10 + 1) / 2 * 2);
     out += "<g class=\"axis\">";
     for (std::size_t i = 0; i < n; ++i)
-        if (i % std::size_t(every) == 0 && g.plies[i].side == first_mover(g))
+        if (i % std::size_t(every) == 0 && g.plies[i].side() == first_mover(g))
             out += "<text x=\"" + format_number(x(i)) + "\" y=\"" + format_number(h - 3) + "\" text-anchor=\"middle\">" +
                 std::to_string(move_number(g, i)) + "</text>";
     out += "</g>\n";
@@ -192,8 +196,8 @@ void eval_graph(std::string& out, const GameReport& g) {
             : v == Verdict::book                   ? "#9a9a9a"
                                                    : "#b58863";
         const double r = v == Verdict::none || v == Verdict::book ? 2.5 : 5;
-        std::string tip = move_number_text(g, i) + " " + p.move + std::string(verdict_suffix(v));
-        if (p.judgement) tip += " " + judgement_comment(*p.judgement);
+        std::string tip = move_number_text(g, i) + " " + move_text(p) + std::string(verdict_suffix(v));
+        if (p.judgement) tip += " " + judgement_comment(p);
         tip += " (" + side + " " + format_number(curve[i] * 100, 0) + "%)";
         out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" data-ply=\"" +
             std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" + format_number(y(curve[i])) + "\" r=\"" +
@@ -207,13 +211,10 @@ void eval_graph(std::string& out, const GameReport& g) {
 void summary_table(std::string& out, const GameReport& g) {
     out += "<table class=\"summary\">\n<tr><th>Player</th><th>Colour</th><th>Judged moves</th><th>Inaccuracies "
            "?!</th><th>Mistakes ?</th><th>Blunders ?\?</th><th>Missed wins</th><th>Allowed losses</th><th>Accuracy</th></tr>\n";
-    for (Color c : named_order(g)) { // Black's row first in the stone games
-        const SideSummary s = summarize_side(g, c);
-        const std::string& name = c == Color::white ? g.white : g.black;
-        out += "<tr><td>" + e(name.empty() ? "?" : name) + "</td><td>" + (c == Color::white ? "White" : "Black") + "</td>";
-        for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
-            out += "<td class=\"num\">" + std::to_string(v) + "</td>";
-        out += "<td class=\"num\">" + (s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")) + "</td></tr>\n";
+    for (const std::vector<std::string>& row : summary_rows(g)) { // Black's row first in the stone games
+        out += "<tr><td>" + e(row[0]) + "</td><td>" + row[1] + "</td>";
+        for (std::size_t k = 2; k < row.size(); ++k) out += "<td class=\"num\">" + row[k] + "</td>";
+        out += "</tr>\n";
     }
     out += "</table>\n";
     if (const std::string book = book_note(g); !book.empty()) out += "<p class=\"legend book\">" + e(book) + "</p>\n";
@@ -232,17 +233,13 @@ void flagged_diagrams(std::string& out, const GameReport& g, const std::string& 
         }
         const Judgement& j = *p.judgement;
         out += "<figure class=\"flagged " + verdict_class(j.verdict) + "\" id=\"" + anchor + "-d" + std::to_string(i + 1) +
-            "\" data-ply=\"" + std::to_string(i + 1) + "\">\n<figcaption><strong>" + e(move_number_text(g, i)) + " " + e(p.move) +
-            e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(j));
-        if (j.best_line.size() > 1) {
+            "\" data-ply=\"" + std::to_string(i + 1) + "\">\n<figcaption><strong>" + e(move_number_text(g, i)) + " " +
+            e(move_text(p)) + e(verdict_suffix(j.verdict)) + "</strong> " + e(judgement_comment(p));
+        if (const std::vector<std::string> best = line_texts(p.before, j.best_line); best.size() > 1) {
             out += "<br/>Best line:";
-            for (const std::string& m : j.best_line) out.append(" ").append(e(m));
+            for (const std::string& m : best) out.append(" ").append(e(m));
         }
-        out += "</figcaption>\n";
-        std::string board;
-        if (ply_diagram_svg(g, i, 48, board)) out += board;
-        else out += "<p>(unreadable position: " + e(p.position_before) + ")</p>\n";
-        out += "</figure>\n";
+        out += "</figcaption>\n" + ply_diagram_svg(g, i, 48) + "</figure>\n";
     }
     if (any) out += "</div>\n";
 }
@@ -393,7 +390,8 @@ std::string render_html(const ReportModel& model, const HtmlOptions& options) {
                                                  [&](const GameReport& g) { return g.kind != model.games.front().kind; });
             out += "<nav>\n<ol>\n";
             for (std::size_t k = 0; k < model.games.size(); ++k)
-                out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k, mixed_kinds)) + "</a></li>\n";
+                out += "<li><a href=\"#game-" + std::to_string(k + 1) + "\">" + e(game_title(model.games[k], k, mixed_kinds)) +
+                    "</a></li>\n";
             out += "</ol>\n</nav>\n";
         }
         statistics(out, model, options.game_links, !games);

@@ -41,9 +41,10 @@ std::string code(std::string_view s) {
 
 std::string marked_move(const Ply& p) {
     const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
-    if (v == Verdict::none) return md(p.move);
-    if (v == Verdict::book) return md(p.move) + " _(book)_";
-    std::string out = "**" + md(p.move + std::string(verdict_suffix(v))) + "**";
+    const std::string move = move_text(p);
+    if (v == Verdict::none) return md(move);
+    if (v == Verdict::book) return md(move) + " _(book)_";
+    std::string out = "**" + md(move + std::string(verdict_suffix(v))) + "**";
     if (!verdict_badge(v).empty()) out += " _(" + std::string(verdict_badge(v)) + ")_";
     return out;
 }
@@ -64,8 +65,9 @@ std::string comments(const std::vector<std::string>& texts) {
     return out;
 }
 
-// A variation in parentheses, its first move numbered `number`, the variations inside nested.
-std::string variation_text(const GameReport& g, const Variation& v, int number) {
+// A variation in parentheses from `before`, its first move numbered `number`, the variations
+// inside nested.
+std::string variation_text(const GameReport& g, const Variation& v, int number, AnyPosition before) {
     std::string line = comments(v.comments);
     bool restate = false; // after a comment or a variation inside, the next move's number is written again
     for (std::size_t j = 0; j < v.moves.size(); ++j) {
@@ -75,10 +77,11 @@ std::string variation_text(const GameReport& g, const Variation& v, int number) 
         if (j == 0 || first || restate) line += " " + std::to_string(number) + (first ? "." : "...");
         restate = !m.variations.empty() || !m.comments.empty();
         if (!first) ++number;
-        line += " " + md(m.move);
+        line += " " + md(move_text(before, m.move));
         for (int n : m.nags) line += md(nag_text(n));
         line += comments(m.comments);
-        for (const Variation& inner : m.variations) line += " " + variation_text(g, inner, at);
+        for (const Variation& inner : m.variations) line += " " + variation_text(g, inner, at, before);
+        before = m.after;
     }
     return "(" + line.substr(line.empty() ? 0 : 1) + ")";
 }
@@ -89,7 +92,7 @@ std::string record_notes(const GameReport& g, std::size_t i) {
     std::string out;
     for (int n : p.nags) out += md(nag_text(n));
     out += comments(p.comments);
-    for (const Variation& v : p.variations) out += " " + variation_text(g, v, move_number(g, i));
+    for (const Variation& v : p.variations) out += " " + variation_text(g, v, move_number(g, i), p.before);
     return out;
 }
 
@@ -135,13 +138,10 @@ void sparkline(std::string& out, const GameReport& g) {
 void summary(std::string& out, const GameReport& g) {
     out += "| Player | Colour | Judged | ?! | ? | ?? | Missed wins | Allowed losses | Accuracy |\n"
            "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
-    for (Color c : named_order(g)) { // Black's row first in the stone games
-        const SideSummary s = summarize_side(g, c);
-        const std::string& name = c == Color::white ? g.white : g.black;
-        out += "| " + md(name.empty() ? "?" : name) + " | " + (c == Color::white ? "White" : "Black") + " |";
-        for (int v : {s.judged, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, s.allowed_losses})
-            out.append(" ").append(std::to_string(v)).append(" |");
-        out.append(" ").append(s.accuracy ? format_number(*s.accuracy, 1) + "%" : std::string("\u2013")).append(" |\n");
+    for (const std::vector<std::string>& row : summary_rows(g)) { // Black's row first in the stone games
+        out += "| " + md(row[0]) + " |";
+        for (std::size_t k = 1; k < row.size(); ++k) out.append(" ").append(row[k]).append(" |");
+        out += "\n";
     }
     out += "\n";
     if (const std::string book = book_note(g); !book.empty()) out += "_" + book + "_\n\n";
@@ -155,16 +155,14 @@ void flagged(std::string& out, const GameReport& g) {
         if (!any) out += "### Turning points\n\n";
         any = true;
         const Judgement& j = *p.judgement;
-        out += "#### " + move_number_text(g, i) + " " + code(p.move + std::string(verdict_suffix(j.verdict))) + " \u2014 " +
-            std::string(verdict_label(j.verdict)) + "\n\n" + code(judgement_comment(j)) + "\n\n";
-        if (j.best_line.size() > 1) {
+        out += "#### " + move_number_text(g, i) + " " + code(move_text(p) + std::string(verdict_suffix(j.verdict))) + " \u2014 " +
+            std::string(verdict_label(j.verdict)) + "\n\n" + code(judgement_comment(p)) + "\n\n";
+        if (const std::vector<std::string> best = line_texts(p.before, j.best_line); best.size() > 1) {
             std::string line;
-            for (const std::string& m : j.best_line) line += (line.empty() ? "" : " ") + m;
+            for (const std::string& m : best) line += (line.empty() ? "" : " ") + m;
             out += "Best line: " + code(line) + "\n\n";
         }
-        std::string board;
-        if (ply_diagram_text(g, i, board)) out += "```text\n" + board + "```\n\n";
-        else out += "(unreadable position " + code(p.position_before) + ")\n\n";
+        out += "```text\n" + ply_diagram_text(g, i) + "```\n\n";
     }
 }
 

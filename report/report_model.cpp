@@ -9,10 +9,13 @@
 namespace gounki::report {
 
 // A report's verdicts are the judge's, `none` standing for its `best`: same values, same names.
-static_assert(int(Verdict::none) == int(analysis::Verdict::best) && int(Verdict::inaccuracy) == int(analysis::Verdict::inaccuracy) &&
-              int(Verdict::mistake) == int(analysis::Verdict::mistake) && int(Verdict::blunder) == int(analysis::Verdict::blunder) &&
+static_assert(int(Verdict::none) == int(analysis::Verdict::best) &&
+              int(Verdict::inaccuracy) == int(analysis::Verdict::inaccuracy) &&
+              int(Verdict::mistake) == int(analysis::Verdict::mistake) &&
+              int(Verdict::blunder) == int(analysis::Verdict::blunder) &&
               int(Verdict::missed_win) == int(analysis::Verdict::missed_win) &&
-              int(Verdict::allows_loss) == int(analysis::Verdict::allows_loss) && int(Verdict::book) == int(analysis::Verdict::book));
+              int(Verdict::allows_loss) == int(analysis::Verdict::allows_loss) &&
+              int(Verdict::book) == int(analysis::Verdict::book));
 
 std::string_view verdict_name(Verdict v) {
     return v == Verdict::none ? std::string_view() : analysis::verdict_name(analysis::Verdict(int(v)));
@@ -43,7 +46,7 @@ SideSummary summarize_side(const GameReport& game, Color side) {
     SideSummary s;
     s.accuracy = game.summary[index(side)].accuracy;
     for (const Ply& p : game.plies) {
-        if (p.side != side || !p.judgement) continue;
+        if (p.side() != side || !p.judgement) continue;
         if (p.judgement->verdict == Verdict::book) {
             ++s.book;
             continue;
@@ -140,7 +143,7 @@ std::vector<OpeningLine> opening_table(const std::vector<const GameReport*>& gam
         // The start first (the same for every Gounki game here), so that games of different
         // kinds, sizes or options with the same move texts stay apart.
         std::vector<std::string> key{start_position_text(*g)};
-        for (int i = 0; i < plies; ++i) key.push_back(g->plies[std::size_t(i)].move);
+        for (int i = 0; i < plies; ++i) key.push_back(move_text(g->plies[std::size_t(i)]));
         OpeningLine& line = lines[key];
         if (line.games == 0) {
             for (const Tag& t : stone_rule_tags(*g)) {

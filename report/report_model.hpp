@@ -1,7 +1,8 @@
 #pragma once
 // The data a report is made of: plain structs that whoever wires `gounki report` fills from the
 // database and the judge, and that the renderers (render.hpp) only read. No database, no search,
-// no Qt: a test builds one by hand.
+// no Qt: a test builds one by hand. Moves and positions are held as values (core's Move and
+// AnyPosition); a renderer writes their text once, with AnyPosition's move_text and to_text.
 //
 // Perspective: every score and expected result in a `Judgement` is from the side that played the
 // ply (KataGo's habit: each number says whose view it is). The renderers turn them into White's
@@ -41,23 +42,20 @@ struct ScoreView {
 };
 
 struct Judgement {
-    std::string best_move; // canonical text of the engine's choice
+    Move best_move; // the engine's choice (Move::none() when it gave none)
     ScoreView played; // the move played
     ScoreView best; // the best move
     double expected_before = 0.5; // expected result for the mover before the move, 0..1
     double expected_after = 0.5; // ... after the move played (still the mover's view)
     Verdict verdict = Verdict::none;
-    std::vector<std::string> best_line; // canonical texts, starting with best_move
-    // The position after each move of best_line, when whoever filled the model replayed it (the
-    // interactive board steps through them); empty otherwise.
-    std::vector<AnyPosition> best_line_after;
+    std::vector<Move> best_line; // from the position before the ply, starting with best_move
 };
 
 struct Variation;
 
 // A move of a variation (a line the record gives as an alternative), with the position after it.
 struct LineMove {
-    std::string move; // canonical text, as Ply::move
+    Move move; // played from the position before it (the line's start, or the move before's `after`)
     Color side = Color::white;
     AnyPosition after;
     std::vector<int> nags; // the record's NAGs (1 !, 2 ?, 3 !!, 4 ??, 5 !?, 6 ?!, others $n)
@@ -73,18 +71,15 @@ struct Variation {
 };
 
 struct Ply {
-    std::string move; // canonical text (core/gounki/notation.hpp move_to_text); a stone game's
-        // move is its point's name ("h8", stones::point_name)
-    Color side = Color::white; // who played it
-    std::string position_before; // position text (docs/rules.md 1.7; a stone game: StonePosition::to_text)
+    Move move; // a legal move of `before`
+    AnyPosition before; // the position it is played from (the position after it: the next ply's)
     std::optional<Judgement> judgement; // nullopt when the ply was not analysed
     // What the record says of the move (the players' or the annotator's own, beside the engine's).
     std::vector<int> nags;
     std::vector<std::string> comments;
     std::vector<Variation> variations;
-    // The position after the move, when whoever filled the model replayed it; else the renderers
-    // take it from the next ply's position_before (or replay the move text on the last one).
-    std::optional<AnyPosition> after;
+
+    Color side() const { return before.side_to_move(); } // who played it
 };
 
 struct Tag {
@@ -113,7 +108,7 @@ struct GameReport {
     std::string black;
     std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*"
     std::vector<Tag> other_tags; // shown and written as they are (not Game/SetUp/Position)
-    std::string start_position; // position text; empty means the start position (a stone game:
+    std::optional<AnyPosition> start; // nullopt means the start position of `kind` (a stone game:
         // an empty board with the default rules of its kind)
     std::vector<std::string> comments; // the record's comments before the first move
     std::vector<Ply> plies;

@@ -89,12 +89,14 @@ std::string line_json(const std::string& name, const std::vector<std::string>& c
     for (std::size_t j = 0; j < moves.size(); ++j) {
         const LineMove& m = moves[j];
         out += (j ? "," : "") +
-            step_json(m.move, number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags, m.comments);
+            step_json(move_text(before, m.move), number_label(first, m.side, number), before, m.after, int(ply + j + 1), m.nags,
+                      m.comments);
         // The variations inside: alternatives to this move, from the position before it.
         std::string inner;
         for (std::size_t k = 0; k < m.variations.size(); ++k)
             inner += (inner.empty() ? "" : ",") +
-                line_json(name + "." + std::to_string(k + 1), m.variations[k].comments, g, ply + j, before, m.variations[k].moves, number);
+                line_json(name + "." + std::to_string(k + 1), m.variations[k].comments, g, ply + j, before, m.variations[k].moves,
+                          number);
         out += (inner.empty() ? "" : ",\"lines\":[" + inner + "]") + "}";
         if (m.side != first) ++number;
         before = m.after;
@@ -102,13 +104,13 @@ std::string line_json(const std::string& name, const std::vector<std::string>& c
     return out + "]}";
 }
 
-// The engine's best line at a judged ply as line moves (as far as the model has its positions).
+// The engine's best line at a judged ply as line moves (as far as its moves are legal).
 std::vector<LineMove> best_line_moves(const Ply& p) {
     std::vector<LineMove> out;
     const Judgement& j = *p.judgement;
-    Color side = p.side;
-    for (std::size_t k = 0; k < j.best_line.size() && k < j.best_line_after.size(); ++k, side = ~side)
-        out.push_back({j.best_line[k], side, j.best_line_after[k], {}, {}, {}});
+    const std::vector<AnyPosition> after = line_positions(p.before, j.best_line);
+    Color side = p.side();
+    for (std::size_t k = 0; k < after.size(); ++k, side = ~side) out.push_back({j.best_line[k], side, after[k], {}, {}, {}});
     return out;
 }
 
@@ -117,7 +119,7 @@ std::string eval_text(const GameReport& g, const Ply& p) {
     const Color fixed = is_stone_game(g) ? Color::black : Color::white;
     ScoreView s = p.judgement->played;
     double e = p.judgement->expected_after;
-    if (p.side != fixed) {
+    if (p.side() != fixed) {
         s = {-s.pieces, -s.win_in};
         e = 1 - e;
     }
@@ -131,7 +133,7 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
     if (p.judgement) {
         const Verdict v = p.judgement->verdict;
         if (v != Verdict::book) out += ",\"eval\":" + json_string(eval_text(g, p)); // a book move has no score
-        out += ",\"eng\":" + json_string(judgement_comment(*p.judgement));
+        out += ",\"eng\":" + json_string(judgement_comment(p));
         if (v != Verdict::none)
             out += ",\"v\":" + json_string(verdict_name(v)) + ",\"mark\":" + json_string(verdict_suffix(v)) +
                 ",\"badge\":" + json_string(verdict_badge(v));
@@ -141,8 +143,8 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
         lines += (lines.empty() ? "" : ",") +
             line_json("Variation " + std::to_string(k + 1), p.variations[k].comments, g, i, before, p.variations[k].moves,
                       move_number(g, i));
-    if (p.judgement && !p.judgement->best_line_after.empty())
-        lines += (lines.empty() ? "" : ",") + line_json("Engine's best line", {}, g, i, before, best_line_moves(p), move_number(g, i));
+    if (const std::vector<LineMove> best = p.judgement ? best_line_moves(p) : std::vector<LineMove>(); !best.empty())
+        lines += (lines.empty() ? "" : ",") + line_json("Engine's best line", {}, g, i, before, best, move_number(g, i));
     if (!lines.empty()) out += ",\"lines\":[" + lines + "]";
     return out;
 }
@@ -518,29 +520,17 @@ std::vector<std::string> board_cells(const AnyPosition& pos) {
 }
 
 std::vector<AnyPosition> game_positions(const GameReport& game) {
-    std::vector<AnyPosition> out;
-    const std::optional<AnyPosition> start = start_position(game);
-    if (!start) return out;
-    out.push_back(*start);
+    std::vector<AnyPosition> out{start_position(game)};
     for (std::size_t i = 0; i < game.plies.size(); ++i) {
-        const Ply& p = game.plies[i];
-        if (p.after) {
-            out.push_back(*p.after);
+        // The position after a ply is the one before the next; after the last, its move played.
+        if (i + 1 < game.plies.size()) {
+            out.push_back(game.plies[i + 1].before);
             continue;
         }
-        // A model built by hand: the next ply's position, else the move replayed.
-        if (i + 1 < game.plies.size()) {
-            auto next = AnyPosition::from_text(game.plies[i + 1].position_before);
-            if (auto* pos = std::get_if<AnyPosition>(&next)) {
-                out.push_back(*pos);
-                continue;
-            }
-            break;
-        }
-        AnyPosition pos = out.back();
-        auto move = pos.parse_move(p.move);
-        if (!std::holds_alternative<Move>(move)) break;
-        pos.play(std::get<Move>(move));
+        const Ply& p = game.plies[i];
+        if (!p.before.is_legal(p.move)) break;
+        AnyPosition pos = p.before;
+        pos.play(p.move);
         out.push_back(pos);
     }
     return out;
@@ -548,7 +538,6 @@ std::vector<AnyPosition> game_positions(const GameReport& game) {
 
 std::string viewer_json(const GameReport& game) {
     const std::vector<AnyPosition> positions = game_positions(game);
-    if (positions.empty()) return "null";
     const AnyPosition& start = positions.front();
     std::string start_cells;
     const std::vector<std::string> cells = board_cells(start);
@@ -562,7 +551,7 @@ std::string viewer_json(const GameReport& game) {
     for (std::size_t i = 0; i + 1 < positions.size(); ++i) {
         const Ply& p = game.plies[i];
         out += (i ? "," : "") +
-            step_json(p.move, move_number_text(game, i), positions[i], positions[i + 1], int(i + 1), p.nags, p.comments) +
+            step_json(move_text(p), move_number_text(game, i), positions[i], positions[i + 1], int(i + 1), p.nags, p.comments) +
             ply_extras(game, i, positions[i]) + "}";
     }
     return out + "]}";
@@ -570,7 +559,6 @@ std::string viewer_json(const GameReport& game) {
 
 std::string viewer_html(const GameReport& game, const std::string& anchor) {
     const std::vector<AnyPosition> positions = game_positions(game);
-    if (positions.empty()) return {};
     const AnyPosition& last = positions.back();
     std::string board;
     if (const Position* g = last.gounki()) {
@@ -581,7 +569,9 @@ std::string viewer_html(const GameReport& game, const std::string& anchor) {
     } else {
         StoneBoardStyle style;
         style.standalone = false;
-        if (positions.size() > 1) style.last_move = stones::parse_point(game.plies[positions.size() - 2].move, board_size(last));
+        if (const Move m = positions.size() > 1 ? game.plies[positions.size() - 2].move : Move::none();
+            m.type() == MoveType::placement)
+            style.last_move = m.point();
         board = stone_board_svg(*last.stones(), style);
     }
     const std::string caption = positions.size() == 1 ? "Start position" : "Final position";

@@ -26,8 +26,8 @@
 
 namespace gounki::report {
 
-// The positions of a game: [0] the start, [i] the position after ply i. Shorter when a position
-// cannot be had (an unreadable position text in a model built by hand).
+// The positions of a game: [0] the start, [i] the position after ply i (the position before ply
+// i + 1; after the last ply, its move played: left out when it is not legal there).
 std::vector<AnyPosition> game_positions(const GameReport& game);
 
 // The board as cells (file + size * rank): Gounki a stack's letters, stones "b" or "w"; "" empty.

@@ -85,16 +85,12 @@ namespace {
 
 report::GameReport played(const std::string& white, const std::string& black, const std::string& result,
                           const std::string& status = "") {
-    report::GameReport g;
+    report::GameReport g = report_game(AnyPosition::start(GameKind::gounki), {"c2-d3", "f7-e6", "b2-c2", "e7-e6+"});
     g.white = white;
     g.black = black;
     g.result = result;
     g.status = status;
     if (!status.empty()) g.problems.push_back("3. d3-d5: d3-d5 is not a legal move [illegal-move]");
-    for (const char* m : {"c2-d3", "f7-e6", "b2-c2", "e7-e6+"}) {
-        g.plies.emplace_back();
-        g.plies.back().move = m;
-    }
     return g;
 }
 

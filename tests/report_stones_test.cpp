@@ -1,9 +1,11 @@
-// Reports and diagrams of the stone games (Gomoku, Ninuki): the SVG and text diagrams, and report
-// games made from a record and its judgement. Stone-game reports mixed with Gounki games are in
-// report_test.cpp.
+// Reports and diagrams of the stone games (Gomoku, Ninuki): the SVG and text diagrams, report games
+// made from a record and its judgement, and a stone game's report in HTML, Markdown and annotated
+// records, alone and mixed with a Gounki game.
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -198,16 +200,17 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     REQUIRE(g.plies.size() == moves.size());
     stones::StonePosition pos = rec.start.as_stones();
     for (std::size_t i = 0; i < moves.size(); ++i) {
-        CHECK(g.plies[i].move == moves[i]);
-        CHECK(g.plies[i].side == (i % 2 == 0 ? Color::black : Color::white));
-        CHECK(g.plies[i].position_before == pos.to_text());
+        CHECK(g.plies[i].move == Move::placement(P(moves[i])));
+        CHECK(move_text(g.plies[i]) == moves[i]);
+        CHECK(g.plies[i].side() == (i % 2 == 0 ? Color::black : Color::white));
+        CHECK(g.plies[i].before == AnyPosition(pos));
         stones::StoneUndo u;
         pos.play(Move::placement(P(moves[i])), u);
     }
     REQUIRE(g.plies[2].judgement);
     CHECK(g.plies[2].judgement->verdict == Verdict::blunder);
-    CHECK(g.plies[2].judgement->best_move == "j11");
-    CHECK(g.plies[2].judgement->best_line == std::vector<std::string>{"j11", "h12"});
+    CHECK(g.plies[2].judgement->best_move == Move::placement(P("j11")));
+    CHECK(line_texts(g.plies[2].before, g.plies[2].judgement->best_line) == std::vector<std::string>{"j11", "h12"});
     CHECK(g.plies[2].judgement->best.pieces == Approx(1.5));
     CHECK(g.plies[2].judgement->played.pieces == Approx(-4.2));
     CHECK_FALSE(g.plies[4].judgement);
@@ -250,6 +253,105 @@ TEST_CASE("a report game from a stone game's record and its judgement", "[report
     CHECK(gmd.find("| Ann | White |") < gmd.find("| Bob | Black |"));
 }
 
+TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML, Markdown and records", "[report][stones]") {
+    const std::vector<std::string> names{"h8", "h9", "i9", "g7", "j10", "k11", "i8", "i10", "g8", "f8"};
+    GameReport g = report_game(AnyPosition::start(GameKind::gomoku), names);
+    g.white = "Wanda";
+    g.black = "Boris";
+    g.result = "*";
+    for (std::size_t i = 0; i < g.plies.size(); ++i)
+        g.plies[i].judgement = judged(Verdict::none, 0.2, 0.1, g.plies[i].before, {});
+    g.plies[3].judgement = judged(Verdict::blunder, 1.0, -4.0, g.plies[3].before, {"k11", "g7"});
+    g.plies[6].judgement = judged(Verdict::mistake, 0.5, -1.0, g.plies[6].before, {"l12"});
+    g.plies[7].judgement = judged(Verdict::inaccuracy, 0.3, 0.0, g.plies[7].before, {"l12"});
+    g.plies[8].judgement = judged(Verdict::missed_win, 0.0, 0.0, g.plies[8].before, {"e6"});
+    g.plies[8].judgement->best = {0, 1};
+    ReportModel m;
+    m.games = {g};
+    const std::vector<std::size_t> flagged{3, 6, 8};
+
+    const std::string html = render_html(m);
+    INFO(check_markup(html));
+    CHECK(check_markup(html).empty());
+    CHECK(count_of(html, "<svg class=\"board\"") == flagged.size() + 1); // and the final position
+    CHECK(count_of(html, "data-game=\"Gomoku\"") == flagged.size() + 1);
+    for (std::size_t i : flagged) {
+        const Ply& p = g.plies[i];
+        INFO("ply " << i + 1);
+        const std::string fig = between(html, "id=\"game-1-d" + std::to_string(i + 1) + "\"", "</figure>");
+        CHECK(count_of(fig, "<svg class=\"board\"") == 1);
+        CHECK(count_of(fig, "<circle class=\"stone ") == i); // no captures in Gomoku: one stone per ply before
+        CHECK(count_of(fig, "<g class=\"mark played\" data-point=\"" + names[i] + "\"") == 1);
+        CHECK(count_of(fig, "<g class=\"mark best\" data-point=\"" + move_text(p.before, p.judgement->best_move) + "\"") == 1);
+        CHECK(count_of(fig, "<circle class=\"last\" data-point=\"" + names[i - 1] + "\"") == 1);
+    }
+    // Black moves first: "1. h8 h9 2. i9 g7".
+    CHECK(count_of(html, "<span class=\"no\">1.</span> <span class=\"ply\" id=\"game-1-p1\"") == 1);
+    CHECK(count_of(html, "<span class=\"no\">2.</span> <span class=\"ply\" id=\"game-1-p3\"") == 1);
+    CHECK(count_of(html, "...</span>") == 0);
+    CHECK(count_of(html, "<tr><th>Game</th><td>Gomoku</td></tr>") == 1);
+    CHECK(count_of(html, "<tr><th>Size</th><td>15</td></tr>") == 1);
+    CHECK(count_of(html, "<tr><th>Position</th>") == 0); // an empty board is the standard start
+
+    const std::string md = render_markdown(m);
+    CHECK(count_of(md, "```text\n") == flagged.size());
+    for (std::size_t i : flagged) {
+        const Ply& p = g.plies[i];
+        const std::size_t at = md.find("#### " + move_number_text(g, i) + " `" + names[i]);
+        REQUIRE(at != std::string::npos);
+        const std::string block = between(md, "```text\n", "```", at);
+        CHECK(count_of(block, "Played: " + names[i] + "\n") == 1);
+        CHECK(count_of(block, "Best: " + move_text(p.before, p.judgement->best_move) + "\n") == 1);
+        CHECK(count_of(block, "Last: " + names[i - 1] + "\n") == 1);
+        CHECK(count_of(block, "x") + count_of(block, "X") == (i + 1) / 2); // Black's stones so far
+    }
+    CHECK(count_of(md, "1\\. h8 h9 2. i9 **g7??** 3. j10 k11") == 1);
+
+    const std::string gpn = render_annotated_gpn(m);
+    INFO(gpn);
+    CHECK(gpn.rfind("[Game \"Gomoku\"]\n", 0) == 0);
+    CHECK(count_of(gpn, "[Size") == 0); // 15x15 is Gomoku's default
+    CHECK(count_of(gpn, "[Position") == 0);
+    std::string flat = gpn; // lines wrap at 79 columns
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    CHECK(count_of(flat, "2... g7?? {(+1.0 -> -4.0) Blunder. k11 was best.} ({Engine's best line} 2... k11 3. g7) 3. j10") == 1);
+    CHECK(count_of(flat, "5. g8? {(+#1 -> 0.0) Missed win. e6 was best.} ({Engine's best line} 5. e6) 5... f8") == 1);
+    for (std::size_t at = 0, next; (next = gpn.find('\n', at)) != std::string::npos; at = next + 1) CHECK(next - at <= 79);
+    // Read back by the record parser: the same Gomoku game with its marks and variations.
+    std::vector<parser::Diagnostic> file_diagnostics;
+    const std::vector<parser::GameRecord> back = parser::read_records(gpn, "stones.gpn", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(back.size() == 1);
+    for (const parser::Diagnostic& d : back[0].diagnostics) FAIL_CHECK(parser::format_diagnostic(d));
+    CHECK(back[0].kind == GameKind::gomoku);
+    CHECK(back[0].status == parser::GameStatus::valid);
+    REQUIRE(back[0].main.plies.size() == g.plies.size());
+    for (std::size_t i = 0; i < g.plies.size(); ++i) {
+        const parser::Ply& p = back[0].main.plies[i];
+        CHECK(p.move == Move::placement(P(names[i])));
+        const Verdict v = g.plies[i].judgement->verdict;
+        CHECK(p.nags ==
+              (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
+        CHECK(p.variations.size() == (v == Verdict::none ? 0u : 1u));
+    }
+    CHECK(back[0].main.plies[3].variations[0].plies.size() == 2);
+    const TempDir scratch("report");
+    std::ofstream(scratch / "stones.gpn") << gpn;
+    CHECK(run_gounki("validate " + shell_quoted(scratch / "stones.gpn")).status == 0);
+    CHECK(gpn.find(" *\n\n") == gpn.size() - 4);
+
+    // Mixed with a Gounki game: each keeps its own diagrams and numbering.
+    GameReport gounki_game = generated_game(12);
+    gounki_game.plies[4].judgement =
+        judged(Verdict::blunder, 1.2, -3.4, gounki_game.plies[4].before, other_line(gounki_game.plies[4]));
+    ReportModel mixed;
+    mixed.games = {gounki_game, g};
+    const std::string both = render_html(mixed);
+    CHECK(count_of(both, "<svg class=\"board\"") == 2 + flagged.size() + 1); // Gounki: its blunder and final position
+    CHECK(count_of(both, "data-game=\"Gomoku\"") == flagged.size() + 1);
+    CHECK(count_of(both, "class=\"stack ") > 0);
+}
+
 TEST_CASE("variations inside variations: kept at every depth in the model, the viewer's data and the move lists",
           "[report][viewer][stones]") {
     const std::string text = "[Game \"Ninuki\"]\n[Size \"15\"]\n[Black \"Bea\"]\n[White \"Wim\"]\n[Result \"*\"]\n\n"
@@ -265,12 +367,12 @@ TEST_CASE("variations inside variations: kept at every depth in the model, the v
     REQUIRE(outer.moves[1].variations.size() == 1); // alternatives to 3... a3
     const Variation& middle = outer.moves[1].variations[0];
     REQUIRE(middle.moves.size() == 3);
-    CHECK(middle.moves[0].move == "b2");
+    CHECK(middle.moves[0].move == Move::placement(P("b2")));
     CHECK(middle.moves[0].comments == std::vector<std::string>{"Inside."});
     REQUIRE(middle.moves[1].variations.size() == 1); // alternatives to 4. c3
     const Variation& inner = middle.moves[1].variations[0];
     REQUIRE(inner.moves.size() == 2);
-    CHECK(inner.moves[1].move == "d4");
+    CHECK(inner.moves[1].move == Move::placement(P("d4")));
     // Each line is replayed from the position before the move it replaces.
     const stones::StonePosition& deepest = *inner.moves[1].after.stones();
     for (const char* b : {"h8", "a1", "a2", "c4"}) CHECK(deepest.at(P(b)) == stones::Stone::black);

@@ -431,13 +431,83 @@ std::string check_markup(const std::string& s) {
     return "";
 }
 
-report::Judgement judged(report::Verdict v, double best, double played, const std::vector<std::string>& line) {
+void check_self_contained(const std::string& html) {
+    for (const char* outside : {"http", "src=", "<link", "@import", "url(", "fetch(", "XMLHttpRequest"}) {
+        INFO(outside);
+        CHECK(count_of(html, outside) == 0);
+    }
+    // Scripts are inline: the viewer's data blocks and its one script.
+    const std::size_t script = count_of(html, "<script>//<![CDATA[");
+    CHECK(script <= 1);
+    CHECK(count_of(html, "<script") == script + count_of(html, "<script type=\"application/json\" class=\"viewer-data\""));
+    for (std::size_t at = html.find("href=\""); at != std::string::npos; at = html.find("href=\"", at + 1))
+        CHECK(html[at + 6] == '#');
+}
+
+namespace {
+
+// The move `text` names in `pos`; the test stops when it names none.
+Move legal_move(const AnyPosition& pos, const std::string& text) {
+    auto parsed = pos.parse_move(text);
+    INFO(text << " in " << pos.to_text());
+    REQUIRE(std::holds_alternative<Move>(parsed));
+    return std::get<Move>(parsed);
+}
+
+} // namespace
+
+report::GameReport report_game(const AnyPosition& start, const std::vector<std::string>& moves) {
+    report::GameReport g;
+    g.kind = start.kind();
+    g.start = start;
+    AnyPosition pos = start;
+    for (const std::string& text : moves) {
+        report::Ply& p = g.plies.emplace_back();
+        p.move = legal_move(pos, text);
+        p.before = pos;
+        pos.play(p.move);
+    }
+    return g;
+}
+
+report::GameReport generated_game(int n, std::size_t first, std::size_t reply) {
+    AnyPosition pos = AnyPosition::start(GameKind::gounki);
+    std::vector<std::string> texts;
+    for (int i = 0; i < n && !pos.game_over(); ++i) {
+        const std::vector<Move> list = pos.legal_moves();
+        const std::size_t k = i == 0 ? first : i == 1 ? reply : std::size_t(7 * i + 3);
+        const Move m = list[k % list.size()];
+        texts.push_back(pos.move_text(m));
+        pos.play(m);
+    }
+    return report_game(AnyPosition::start(GameKind::gounki), texts);
+}
+
+std::vector<std::string> other_line(const report::Ply& p) {
+    for (Move m : p.before.legal_moves()) {
+        if (m == p.move) continue;
+        AnyPosition after = p.before;
+        after.play(m);
+        std::vector<std::string> line{p.before.move_text(m)};
+        if (const std::vector<Move> replies = after.legal_moves(); !replies.empty()) line.push_back(after.move_text(replies[0]));
+        return line;
+    }
+    FAIL("no other move");
+    return {};
+}
+
+report::Judgement judged(report::Verdict v, double best, double played, const AnyPosition& before,
+                         const std::vector<std::string>& line) {
     report::Judgement j;
     j.verdict = v;
     j.best = {best, 0};
     j.played = {played, 0};
-    j.best_move = line.empty() ? "" : line[0];
-    j.best_line = line;
+    AnyPosition pos = before;
+    for (const std::string& text : line) {
+        j.best_line.push_back(legal_move(pos, text));
+        pos.play(j.best_line.back());
+    }
+    j.best_move = j.best_line.empty() ? Move::none() : j.best_line[0];
     j.expected_before = 0.5 + best / 10;
     j.expected_after = 0.5 + played / 10;
     return j;

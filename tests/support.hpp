@@ -295,7 +295,20 @@ std::string between(const std::string& s, const std::string& open, const std::st
 // or `&`, raw text inside <style>. Returns "" when fine, else what is wrong and where.
 std::string check_markup(const std::string& s);
 
-// A judgement of a report with these scores (pawns) and best line.
-report::Judgement judged(report::Verdict v, double best, double played, const std::vector<std::string>& line);
+// What an HTML report may not contain: anything that loads from outside the file.
+void check_self_contained(const std::string& html);
+
+// Report models built by hand. `moves` (as records write them) played from `start` into a game of
+// a report: its kind, start, and each ply's move, side and position before it.
+report::GameReport report_game(const AnyPosition& start, const std::vector<std::string>& moves);
+// A Gounki game of `n` plies from the start: its first ply the `first`-th legal move, its second
+// the `reply`-th, each later ply i the (7i+3)-th (mod the count): a real, varied game.
+report::GameReport generated_game(int n, std::size_t first = 3, std::size_t reply = 10);
+// Texts of a legal line from a ply's position other than its move: another move and a reply.
+std::vector<std::string> other_line(const report::Ply& p);
+// A judgement of a move played from `before` with these scores (pieces) and best line (texts of
+// moves from `before`, as records write them).
+report::Judgement judged(report::Verdict v, double best, double played, const AnyPosition& before,
+                         const std::vector<std::string>& line);
 
 } // namespace gounki::test
