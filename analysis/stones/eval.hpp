@@ -10,6 +10,12 @@
 // ThreatBoard mirrors a StonePosition's stones on a padded board (no bounds checks) and counts for
 // every point the stones within two points (Chebyshev distance): candidate moves are the empty
 // points near stones. The engine keeps it in step with the position move by move.
+//
+// It keeps the threats up to date incrementally: for every cell, per colour and direction, the
+// table index of its eight neighbours along that line, and for every empty point the resulting
+// LineThreats and PointWorth per colour. Placing or removing a stone changes only the 32 cells
+// within four along its four lines (one digit of one index each), so only those are looked up
+// again; the candidate points (empty, a stone within two) are a bit set kept the same way.
 
 #include <array>
 #include <cstdint>
@@ -37,15 +43,30 @@ constexpr int line_threat_count = 9;
 // other eight from one end (offsets -4..-1, then +1..+4): 0 empty, 1 ours, 2 blocked.
 LineThreat line_threat(const std::array<std::uint8_t, 8>& cells);
 
+// The worth of a point for a colour, from its four line threats (move ordering and evaluation):
+// a five is worth win_value, an open four or two fours four_four_value, a four with an open three
+// four_three_value; `double_three_allowed` false values a double three as one three (Ninuki forbids it).
+struct PointWorth {
+    int value = 0;
+    bool five = false;
+    bool fours = false; // makes at least one four (or open four)
+    bool winning = false; // open four, double four or four-three: wins unless answered by force
+    bool operator==(const PointWorth&) const = default;
+};
+PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
+
 class ThreatBoard {
 public:
     static constexpr int pad = 5;
     static constexpr int width = stones::max_size + 2 * pad;
+    static constexpr int cell_count = width * width;
     // The four line directions on the padded board: across, up, diagonal, anti-diagonal.
     static constexpr std::array<int, 4> dirs = {1, width, width + 1, width - 1};
+    using Lines = std::array<LineThreat, 4>;
 
     ThreatBoard() = default;
     explicit ThreatBoard(const stones::StonePosition& pos) { reset(pos); }
+    // The stones of `pos`, and its rules' double-three rule for the point worths.
     void reset(const stones::StonePosition& pos);
 
     // Cell codes: 0 empty, 1 black, 2 white, 3 off the board.
@@ -58,28 +79,38 @@ public:
     void place(int point, Color c);
     void remove(int point);
 
-    // The threats a stone of each colour placed on the empty `point` would make, per direction:
+    // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
+    const Lines& lines(int point, Color c) const { return lines_[std::size_t(cell_of(point))][std::size_t(index(c))]; }
+    const PointWorth& worth(int point, Color c) const { return worth_[std::size_t(cell_of(point))][std::size_t(index(c))]; }
+    // The empty points with a stone within two, in point order: calls f(point) for each.
+    template <class F>
+    void for_each_candidate(F&& f) const {
+        for (std::size_t w = 0; w < candidates_.size(); ++w)
+            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1)
+                f(int(w * 64 + std::size_t(__builtin_ctzll(bits))));
+    }
+
+    // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
     // The pairs a stone of `c` placed on the empty `point` would capture (Ninuki), 0..8.
     int capture_pairs(int point, Color c) const;
 
 private:
-    std::array<std::uint8_t, std::size_t(width* width)> cells_{};
+    void update_near(int point, int delta);
+    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`.
+    void update_lines(int cell, std::uint8_t code, int sign);
+    void refresh(int cell, int colour);
+
+    std::array<std::uint8_t, std::size_t(cell_count)> cells_{};
+    std::array<std::array<std::array<std::uint16_t, 4>, 2>, std::size_t(cell_count)> index_{};
+    std::array<std::array<Lines, 2>, std::size_t(cell_count)> lines_{};
+    std::array<std::array<PointWorth, 2>, std::size_t(cell_count)> worth_{};
     std::array<std::uint8_t, stones::point_count> near_{};
+    std::array<std::uint64_t, (stones::point_count + 63) / 64> candidates_{};
+    std::array<bool, 2> double_three_allowed_{true, true};
     int size_ = 15;
 };
-
-// The worth of a point for a colour, from its four line threats (move ordering and evaluation):
-// a five is worth win_value, an open four or two fours four_four_value, a four with an open three
-// four_three_value; `double_three_allowed` false values a double three as one three (Ninuki forbids it).
-struct PointWorth {
-    int value = 0;
-    bool five = false;
-    bool fours = false; // makes at least one four (or open four)
-    bool winning = false; // open four, double four or four-three: wins unless answered by force
-};
-PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
 
 constexpr int worth_five = 100000;
 constexpr int worth_four_four = 20000;

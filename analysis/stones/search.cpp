@@ -23,7 +23,7 @@ Score terminal_score(const stones::StonePosition& pos, int ply) {
 } // namespace
 
 StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
-    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), plies_(max_ply + 2), undo_(max_ply + 2),
+    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), vct_cache_(std::size_t(1) << 14), plies_(max_ply + 2), undo_(max_ply + 2),
       pv_(max_ply + 2) {}
 
 void StoneSearcher::check_limits() {
@@ -83,17 +83,12 @@ void StoneSearcher::analyse(int ply) {
     const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
     auto add = [&](int p) {
         Candidate& c = pd.cands[std::size_t(pd.count)];
-        std::array<std::array<LineThreat, 4>, 2> t;
-        board_.threats(p, t);
         c.point = std::int16_t(p);
-        if (!overline_wins) { // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline
-            for (Color c6 : {us, them})
-                for (LineThreat& l : t[std::size_t(index(c6))])
-                    if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(p, c6)) l = LineThreat::none;
-        }
-        c.lines_us = t[std::size_t(index(us))];
-        c.us = point_worth(t[std::size_t(index(us))], !rules.double_three_forbidden(us));
-        c.them = point_worth(t[std::size_t(index(them))], !rules.double_three_forbidden(them));
+        c.lines_us = board_.lines(p, us);
+        c.us = board_.worth(p, us);
+        c.them = board_.worth(p, them);
+        // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
+        if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
         c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
         c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
         c.order = 0;
@@ -105,15 +100,33 @@ void StoneSearcher::analyse(int ply) {
         add(stones::make_point(n / 2, n / 2));
         return;
     }
-    for (int r = 0; r < n; ++r)
-        for (int f = 0; f < n; ++f) {
-            const int p = stones::make_point(f, r);
-            if (board_.near(p) && board_.cell(p) == 0) add(p);
-        }
+    board_.for_each_candidate(add);
     if (pd.count == 0)
         for (int r = 0; r < n; ++r)
             for (int f = 0; f < n; ++f)
                 if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
+}
+
+void StoneSearcher::correct_overlines(Candidate& c) const {
+    const Color us = pos_.side_to_move();
+    const stones::Rules& rules = pos_.rules();
+    for (Color c6 : {us, ~us}) {
+        ThreatBoard::Lines t = board_.lines(c.point, c6);
+        bool changed = false;
+        for (LineThreat& l : t)
+            if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(c.point, c6)) {
+                l = LineThreat::none;
+                changed = true;
+            }
+        if (!changed) continue;
+        const PointWorth w = point_worth(t, !rules.double_three_forbidden(c6));
+        if (c6 == us) {
+            c.lines_us = t;
+            c.us = w;
+        } else {
+            c.them = w;
+        }
+    }
 }
 
 int StoneSearcher::win_now(const PlyData& pd, int ply) {
@@ -289,7 +302,8 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
     const bool forced = forced_replies(pd, forced_list);
     if (!forced && depth <= 0) {
         Score s = evaluate(pd);
-        const int v = vcf_root(options_.vcf_plies, ply, options_.vcf_nodes);
+        int v = vcf_root(options_.vcf_plies, ply, options_.vcf_nodes);
+        if (v < 0 && options_.vct_nodes && !stopped_) v = vct_root(options_.vct_plies, ply, options_.vct_nodes);
         if (stopped_) return 0;
         if (v > 0) s = win_at(ply + v);
         else pv_len_[std::size_t(ply)] = ply;
@@ -395,6 +409,7 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
 void StoneSearcher::forget() {
     tt_.new_search();
     std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    std::fill(vct_cache_.begin(), vct_cache_.end(), VcfEntry{});
 }
 
 SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits, const InfoCallback& on_info) {

@@ -41,6 +41,11 @@ struct StoneSearchOptions {
     // the nodes one leaf may spend on it (the search's node count includes them).
     int vcf_plies = 11;
     std::uint64_t vcf_nodes = 400;
+    // The second prover at the leaves where the first found nothing: victory by continuous threats
+    // (fours and threes; Gomoku and Renju, not for an attacker with forbidden points), its longest
+    // sequence and its nodes per leaf (0: off).
+    int vct_plies = 9;
+    std::uint64_t vct_nodes = 0;
     StoneEvalWeights eval{};
 };
 
@@ -71,6 +76,11 @@ public:
     // most `max_nodes` nodes (0: no limit). Proofs are sound: the defender's every reply that could
     // matter is tried (blocks, captures, and with end-game capture the flanks of the five's pairs).
     VcfResult find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
+
+    // The shortest victory by continuous threats (fours and threes, vct.cpp) for the side to move,
+    // up to `max_plies`, within `max_nodes` (0: no limit); never found where captures are played or
+    // the side to move has forbidden points. Sound: every defence that could matter is tried.
+    VcfResult find_vct(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
 
     // Asked from the info callback, stop() ends the search after the iteration just reported.
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
@@ -104,6 +114,8 @@ private:
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
     Score evaluate(const PlyData& pd) const;
     void analyse(int ply);
+    // A five of the pattern table that is an overline where overlines do not win reads as none.
+    void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).
     int win_now(const PlyData& pd, int ply);
     // When the opponent threatens to win at once: the replies worth searching, in `out`; false
@@ -119,6 +131,12 @@ private:
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
+
+    bool vct_allowed() const;
+    int vct_root(int max_plies, int ply, std::uint64_t budget);
+    int vct_attack(int plies, int ply, bool analysed);
+    int vct_defend(int plies, int ply);
+    int vct_threat_point(int ply);
 
     void play(int point, int ply);
     void unplay(int ply);
@@ -150,6 +168,7 @@ private:
         bool cut = false;
     };
     std::vector<VcfEntry> vcf_cache_;
+    std::vector<VcfEntry> vct_cache_; // the same for sequences of threats
 
     std::vector<PlyData> plies_;
     std::vector<stones::StoneUndo> undo_;
