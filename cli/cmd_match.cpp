@@ -1,4 +1,4 @@
-// gounki match [--games N] [--a-depth N | --a-nodes N] [--b-depth N | --b-nodes N] [--seed S]
+// gounki match [--games N] [--a-depth N | --a-nodes N | --a-time MS] [--b-depth N | --b-nodes N | --b-time MS] [--seed S]
 //              [--random-plies K] [--threads T] [-o FILE]
 // gounki match --engine CMD [--engine-time MS] [--engine-nodes N] [--game gomoku|renju] [--b-nodes N] ...
 //   An external Gomocup brain (A) against gounki's stone engine (B), one game after another.
@@ -87,6 +87,8 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"a-nodes", "Player A searches this many nodes per move.", "N"});
     p.addOption({"b-depth", "Player B searches this depth per move (default 4).", "N"});
     p.addOption({"b-nodes", "Player B searches this many nodes per move.", "N"});
+    p.addOption({"a-time", "Player A searches this many milliseconds per move.", "MS"});
+    p.addOption({"b-time", "Player B searches this many milliseconds per move (against --engine: compare with --engine-time).", "MS"});
     p.addOption({"seed", "Seed of the random openings (default 1).", "S"});
     p.addOption({"random-plies", "Random plies at the start of each opening (default 4).", "K"});
     p.addOption({"max-plies", "A game still going after this many plies is scored a draw (default 400).", "N"});
@@ -121,13 +123,15 @@ struct MatchOptions {
 // --X-depth / --X-nodes / --X-eval of player X ("a" or "b").
 bool read_player(const QCommandLineParser& p, const std::string& x, SearchLimits& limits, SearchOptions& options,
                  std::string& name, std::string& error) {
-    const std::string depth = x + "-depth", nodes = x + "-nodes", eval = x + "-eval";
-    long long d = 0, n = 0;
+    const std::string depth = x + "-depth", nodes = x + "-nodes", time = x + "-time", eval = x + "-eval";
+    long long d = 0, n = 0, t = 0;
     if (!read_number(p, depth.c_str(), 1, max_search_depth, d)) return error = "--" + depth + " must be from 1 to 64", false;
     if (!read_number(p, nodes.c_str(), 1, 1LL << 40, n)) return error = "--" + nodes + " must be a positive whole number", false;
-    if (d && n) return error = "give --" + depth + " or --" + nodes + ", not both", false;
+    if (!read_number(p, time.c_str(), 1, 1LL << 30, t)) return error = "--" + time + " must be a positive number of milliseconds", false;
+    if ((d != 0) + (n != 0) + (t != 0) > 1) return error = "give one of --" + depth + ", --" + nodes + ", --" + time, false;
     if (d) limits = SearchLimits{int(d), 0, 0};
     if (n) limits = SearchLimits{0, std::uint64_t(n), 0};
+    if (t) limits = SearchLimits{0, 0, int(t)};
     options.hash_mb = 16;
     name = engine_name(limits);
     if (p.isSet(QString::fromStdString(eval))) {
@@ -266,7 +270,7 @@ PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& se
 }
 
 int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOptions& o) {
-    for (const char* a : {"a-depth", "a-nodes", "a-eval", "b-eval"})
+    for (const char* a : {"a-depth", "a-nodes", "a-time", "a-eval", "b-eval"})
         if (p.isSet(a)) return usage_error(self, std::string("--") + a + " does not go with --engine (A is the engine)");
     EngineMatch m;
     std::string error;

@@ -140,7 +140,7 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
                     idx += (cells_[std::size_t(c - k * step)] == 3) * 2 * pow3[4 - k] +
                         (cells_[std::size_t(c + k * step)] == 3) * 2 * pow3[3 + k];
                 index_[std::size_t(c)][0][std::size_t(d)] = index_[std::size_t(c)][1][std::size_t(d)] = std::uint16_t(idx);
-                lines_[std::size_t(c)][0][std::size_t(d)] = lines_[std::size_t(c)][1][std::size_t(d)] = LineThreat(t.level[std::size_t(idx)]);
+                info_[std::size_t(c)].lines[0][std::size_t(d)] = info_[std::size_t(c)].lines[1][std::size_t(d)] = LineThreat(t.level[std::size_t(idx)]);
             }
             for (int colour = 0; colour < 2; ++colour) refresh(c, colour);
         }
@@ -151,9 +151,9 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
 }
 
 void ThreatBoard::refresh(int cell, int colour) {
-    const Lines& l = lines_[std::size_t(cell)][std::size_t(colour)];
+    const Lines& l = info_[std::size_t(cell)].lines[std::size_t(colour)];
     const int key = int(l[0]) + 9 * int(l[1]) + 81 * int(l[2]) + 729 * int(l[3]);
-    worth_[std::size_t(cell)][std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
+    info_[std::size_t(cell)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
 }
 
 void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
@@ -173,7 +173,7 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
             iw = std::uint16_t(iw + dw * weight);
             if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
             for (int colour = 0; colour < 2; ++colour) {
-                LineThreat& line = lines_[std::size_t(n)][std::size_t(colour)][std::size_t(d)];
+                LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
                 const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
                 if (line == now) continue;
                 line = now;
@@ -183,20 +183,16 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
     }
 }
 
-void ThreatBoard::update_near(int point, int delta) {
-    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
-    const int f_lo = std::max(0, f0 - 2), f_hi = std::min(size_ - 1, f0 + 2);
-    for (int r = std::max(0, r0 - 2); r <= std::min(size_ - 1, r0 + 2); ++r) {
-        const int row = stones::make_point(0, r), cell_row = cell_of(row);
-        for (int f = f_lo; f <= f_hi; ++f) {
-            const int p = row + f;
-            const int near = near_[std::size_t(p)] + delta;
-            near_[std::size_t(p)] = std::uint8_t(near);
-            const std::uint64_t bit = std::uint64_t(1) << (p & 63);
-            std::uint64_t& word = candidates_[std::size_t(p >> 6)];
-            word = near && cells_[std::size_t(cell_row + f)] == 0 ? word | bit : word & ~bit;
+void ThreatBoard::update_near(int cell, int delta) {
+    for (int dr = -2; dr <= 2; ++dr)
+        for (int df = -2; df <= 2; ++df) {
+            const int c = cell + dr * width + df; // within the padding: off-board cells are never candidates
+            const int near = near_[std::size_t(c)] + delta;
+            near_[std::size_t(c)] = std::uint8_t(near);
+            const std::uint64_t bit = std::uint64_t(1) << (c & 63);
+            std::uint64_t& word = candidates_[std::size_t(c >> 6)];
+            word = near && cells_[std::size_t(c)] == 0 ? word | bit : word & ~bit;
         }
-    }
 }
 
 void ThreatBoard::place(int point, Color c) {
@@ -204,7 +200,7 @@ void ThreatBoard::place(int point, Color c) {
     const std::uint8_t code = c == Color::black ? 1 : 2;
     cells_[std::size_t(cell)] = code;
     update_lines(cell, code, +1);
-    update_near(point, +1);
+    update_near(cell, +1);
 }
 
 void ThreatBoard::remove(int point) {
@@ -212,11 +208,11 @@ void ThreatBoard::remove(int point) {
     const std::uint8_t code = cells_[std::size_t(cell)];
     cells_[std::size_t(cell)] = 0;
     update_lines(cell, code, -1);
-    update_near(point, -1);
+    update_near(cell, -1);
     const Table& t = table();
     for (int colour = 0; colour < 2; ++colour) {
         for (int d = 0; d < 4; ++d)
-            lines_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
+            info_[std::size_t(cell)].lines[std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
         refresh(cell, colour);
     }
 }

@@ -34,7 +34,7 @@ struct JudgeBenchResult {
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0;
     std::int64_t cpu_ms = 0;
-    int counts[2][6] = {}; // verdict counts by side (index(Color)) and Verdict
+    int counts[2][verdict_count] = {}; // verdict counts by side (index(Color)) and Verdict
 };
 JudgeBenchResult run_judge_bench(const JudgeSettings& settings);
 

@@ -98,13 +98,28 @@ void StoneSearcher::analyse(int ply) {
     const int n = pos_.size();
     if (pos_.stone_count() == 0) {
         add(stones::make_point(n / 2, n / 2));
-        return;
+    } else {
+        board_.for_each_candidate(add);
+        if (pd.count == 0)
+            for (int r = 0; r < n; ++r)
+                for (int f = 0; f < n; ++f)
+                    if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
-    board_.for_each_candidate(add);
-    if (pd.count == 0)
-        for (int r = 0; r < n; ++r)
-            for (int f = 0; f < n; ++f)
-                if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
+    pd.sum_us = pd.sum_them = pd.max_us = pd.max_them = pd.caps_us = pd.caps_them = 0;
+    pd.fives_us = pd.fives_them = 0;
+    pd.fours_us = false;
+    for (int i = 0; i < pd.count; ++i) {
+        const Candidate& c = pd.cands[std::size_t(i)];
+        pd.sum_us += capped(c.us.value);
+        pd.sum_them += capped(c.them.value);
+        pd.max_us = std::max(pd.max_us, int(c.us.value));
+        pd.max_them = std::max(pd.max_them, int(c.them.value));
+        pd.caps_us += c.caps_us;
+        pd.caps_them += c.caps_them;
+        pd.fives_us += c.us.five;
+        pd.fives_them += c.them.five;
+        pd.fours_us = pd.fours_us || c.us.fours;
+    }
 }
 
 void StoneSearcher::correct_overlines(Candidate& c) const {
@@ -132,6 +147,7 @@ void StoneSearcher::correct_overlines(Candidate& c) const {
 int StoneSearcher::win_now(const PlyData& pd, int ply) {
     const Color us = pos_.side_to_move();
     const bool caps = captures_matter(pos_);
+    if (!pd.fives_us && !pd.caps_us) return -1;
     for (int i = 0; i < pd.count && !stopped_; ++i) {
         const Candidate& c = pd.cands[std::size_t(i)];
         const bool tenth = caps && c.caps_us > 0 && pos_.captured(us) + 2 * c.caps_us >= 10;
@@ -209,6 +225,7 @@ bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
         return true;
     }
     if (!rules.captures()) {
+        if (!pd.fives_them) return false;
         for (int i = 0; i < pd.count; ++i)
             if (pd.cands[std::size_t(i)].them.five) out.push_back(pd.cands[std::size_t(i)].point);
         return !out.empty();
@@ -238,16 +255,8 @@ bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
 
 Score StoneSearcher::evaluate(const PlyData& pd) const {
     const Color us = pos_.side_to_move(), them = ~us;
-    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, threats_us = 0, exposed_us = 0;
-    for (int i = 0; i < pd.count; ++i) {
-        const Candidate& c = pd.cands[std::size_t(i)];
-        sum_us += capped(c.us.value);
-        sum_them += capped(c.them.value);
-        max_us = std::max(max_us, c.us.value);
-        max_them = std::max(max_them, c.them.value);
-        threats_us += c.caps_us;
-        exposed_us += c.caps_them;
-    }
+    const int sum_us = pd.sum_us, sum_them = pd.sum_them, max_us = pd.max_us, max_them = pd.max_them;
+    const int threats_us = pd.caps_us, exposed_us = pd.caps_them;
     // The side to move plays its best point first: a winning one (open four to come, four-three)
     // is nearly decisive, the opponent's counts half since it can be answered now.
     int e = (sum_us - sum_them) / 3;
@@ -342,19 +351,17 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point);
     }
     if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
-    // Stable sort, best first: equal scores keep point order (determinism).
-    {
-        std::array<int, stones::point_count> idx;
-        for (int i = 0; i < pd.move_count; ++i) idx[std::size_t(i)] = i;
-        std::stable_sort(idx.begin(), idx.begin() + pd.move_count,
-                         [&](int a, int b) { return pd.scores[std::size_t(a)] > pd.scores[std::size_t(b)]; });
-        std::array<int, stones::point_count> m, s;
-        for (int i = 0; i < pd.move_count; ++i) {
-            m[std::size_t(i)] = pd.moves[std::size_t(idx[std::size_t(i)])];
-            s[std::size_t(i)] = pd.scores[std::size_t(idx[std::size_t(i)])];
+    // Stable sort, best first: equal scores keep point order (determinism). Insertion sort: a few
+    // dozen moves, mostly in order already.
+    for (int i = 1; i < pd.move_count; ++i) {
+        const int m = pd.moves[std::size_t(i)], sc = pd.scores[std::size_t(i)];
+        int j = i;
+        for (; j > 0 && pd.scores[std::size_t(j - 1)] < sc; --j) {
+            pd.moves[std::size_t(j)] = pd.moves[std::size_t(j - 1)];
+            pd.scores[std::size_t(j)] = pd.scores[std::size_t(j - 1)];
         }
-        std::copy(m.begin(), m.begin() + pd.move_count, pd.moves.begin());
-        std::copy(s.begin(), s.begin() + pd.move_count, pd.scores.begin());
+        pd.moves[std::size_t(j)] = m;
+        pd.scores[std::size_t(j)] = sc;
     }
 
     // Forced replies cost no depth: a sequence of fours is followed to its end.

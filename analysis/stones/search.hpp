@@ -109,6 +109,10 @@ private:
         std::array<int, stones::point_count> scores;
         int move_count = 0;
         std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
+        // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
+        int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
+        int fives_us, fives_them; // points where each side makes a five
+        bool fours_us; // the side to move can make a four
     };
 
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
