@@ -233,6 +233,12 @@ TEST_CASE("Gomoku: the VCT prover wins with a double three and respects a counte
     REQUIRE(!v.line.empty());
     CHECK(name_of(v.line.front()) == "h8");
     CHECK(s.find_vct(three_three, 3).found == false); // no win in 3
+    // A search limited by nodes tries the prover at its root first: the win, at depth 1.
+    const SearchResult root = search_nodes(three_three, 20'000);
+    CHECK(root.win_in == 5);
+    CHECK(name_of(root.best) == "h8");
+    CHECK(root.depth == 1);
+    CHECK(root.pv.size() == 5);
 
     const StonePosition countered =
         make_position(gomoku, {"f8", "g8", "h6", "h7", "n13"}, {"j9", "k10", "l11", "a1"}, Color::black);

@@ -107,7 +107,7 @@ void StoneSearcher::analyse(int ply) {
     }
     pd.sum_us = pd.sum_them = pd.max_us = pd.max_them = pd.caps_us = pd.caps_them = 0;
     pd.fives_us = pd.fives_them = 0;
-    pd.fours_us = false;
+    pd.fours_us = pd.fours_them = false;
     for (int i = 0; i < pd.count; ++i) {
         const Candidate& c = pd.cands[std::size_t(i)];
         pd.sum_us += capped(c.us.value);
@@ -119,7 +119,18 @@ void StoneSearcher::analyse(int ply) {
         pd.fives_us += c.us.five;
         pd.fives_them += c.them.five;
         pd.fours_us = pd.fours_us || c.us.fours;
+        pd.fours_them = pd.fours_them || c.them.fours;
     }
+}
+
+bool StoneSearcher::opponent_vcf(int ply) {
+    if (ply + 1 >= max_ply - options_.vcf_plies - 2 || (pos_.rules().captures() && pos_.pending_five())) return false;
+    const Color us = pos_.side_to_move();
+    pos_.set_side_to_move(~us); // we pass
+    analyse(ply + 1);
+    const int v = vcf_root(options_.vcf_plies, ply + 1, options_.threat_nodes);
+    pos_.set_side_to_move(us);
+    return v > 0;
 }
 
 void StoneSearcher::correct_overlines(Candidate& c) const {
@@ -315,7 +326,8 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         if (v < 0 && options_.vct_nodes && !stopped_) v = vct_root(options_.vct_plies, ply, options_.vct_nodes);
         if (stopped_) return 0;
         if (v > 0) s = win_at(ply + v);
-        else pv_len_[std::size_t(ply)] = ply;
+        else if (options_.threat_penalty && pd.fours_them && !stopped_ && opponent_vcf(ply)) s -= options_.threat_penalty;
+        if (v <= 0) pv_len_[std::size_t(ply)] = ply;
         tt_.store(key, v > 0 ? pv_[std::size_t(ply)][std::size_t(ply)] : Move::none(), score_to_tt(s, ply), 0, Bound::exact);
         return s;
     }
@@ -413,6 +425,25 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
 
 // ---------------------------------------------------------------------------------------------
 
+bool StoneSearcher::root_vct(SearchResult& result) {
+    if (!vct_allowed()) return false;
+    analyse(0);
+    if (win_now(plies_[0], 0) >= 0 || pos_.stone_count() == 0) return false; // the search finds these at once
+    const std::uint64_t budget = limits_.nodes ? std::max<std::uint64_t>(limits_.nodes / options_.root_vct_share, 1)
+                                               : std::uint64_t(options_.root_vct_nodes);
+    const int v = vct_root(options_.vct_plies, 0, budget);
+    if (v <= 0 || stopped_) return false;
+    result.score = win_at(v);
+    result.win_in = win_in(result.score);
+    result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
+    result.best = result.pv.front();
+    result.depth = 1;
+    result.seldepth = seldepth_;
+    result.nodes = nodes_;
+    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    return true;
+}
+
 void StoneSearcher::forget() {
     tt_.new_search();
     std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
@@ -442,6 +473,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         result.win_in = win_in(result.score);
         return result;
     }
+    if (options_.root_vct_share && !limits.depth && first_point_ < 0 && root_vct(result)) return result;
     for (int depth = 1; depth <= max_search_depth; ++depth) {
         if (limits.depth && depth > limits.depth) break;
         root_best_ = -1;

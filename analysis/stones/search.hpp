@@ -46,6 +46,15 @@ struct StoneSearchOptions {
     // sequence and its nodes per leaf (0: off).
     int vct_plies = 9;
     std::uint64_t vct_nodes = 0;
+    // Defence at the leaves: a quiet leaf where the opponent, moving now, would have a sequence of
+    // fours (found within threat_nodes) scores threat_penalty less (0: not looked for).
+    int threat_penalty = 0;
+    // Before a search limited by nodes or time (not depth): the VCT prover at the root, with
+    // 1/root_vct_share of the node limit or root_vct_nodes under a time limit (0: not tried). A
+    // win it proves is played at once. Not when a move is put first (judging: its score is wanted).
+    int root_vct_share = 10;
+    std::uint64_t root_vct_nodes = 20000;
+    std::uint64_t threat_nodes = 100;
     StoneEvalWeights eval{};
 };
 
@@ -112,7 +121,7 @@ private:
         // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
         int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
         int fives_us, fives_them; // points where each side makes a five
-        bool fours_us; // the side to move can make a four
+        bool fours_us, fours_them; // each side can make a four
     };
 
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
@@ -136,7 +145,10 @@ private:
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
 
+    // Whether the opponent of the side to move at `ply` (analysed), moving now, wins by fours.
+    bool opponent_vcf(int ply);
     bool vct_allowed() const;
+    bool root_vct(SearchResult& result);
     int vct_root(int max_plies, int ply, std::uint64_t budget);
     int vct_attack(int plies, int ply, bool analysed);
     int vct_defend(int plies, int ply);
