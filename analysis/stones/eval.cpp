@@ -108,6 +108,7 @@ const WorthTable& worth_table() {
 constexpr std::uint8_t digit_black[4] = {0, 1, 2, 2};
 constexpr std::uint8_t digit_white[4] = {0, 2, 1, 2};
 constexpr int pow3[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
+constexpr int pow9[4] = {1, 9, 81, 729};
 
 } // namespace
 
@@ -153,6 +154,7 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
 void ThreatBoard::refresh(int cell, int colour) {
     const Lines& l = info_[std::size_t(cell)].lines[std::size_t(colour)];
     const int key = int(l[0]) + 9 * int(l[1]) + 81 * int(l[2]) + 729 * int(l[3]);
+    worth_key_[std::size_t(cell)][std::size_t(colour)] = std::uint16_t(key);
     info_[std::size_t(cell)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
 }
 
@@ -176,8 +178,10 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
                 LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
                 const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
                 if (line == now) continue;
+                std::uint16_t& key = worth_key_[std::size_t(n)][std::size_t(colour)];
+                key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
                 line = now;
-                refresh(n, colour);
+                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][key];
             }
         }
     }

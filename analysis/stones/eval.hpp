@@ -111,6 +111,8 @@ private:
         std::array<PointWorth, 2> worth;
     };
     std::array<CellInfo, std::size_t(cell_count)> info_{};
+    // The worth table's index of each colour's four lines: sum of threat * 9^direction.
+    std::array<std::array<std::uint16_t, 2>, std::size_t(cell_count)> worth_key_{};
     // Cells in point order (rank, then file) as points are: the candidate bits read in cell order
     // give the points in point order.
     static constexpr auto cell_of_point = [] {

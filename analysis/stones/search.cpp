@@ -105,22 +105,33 @@ void StoneSearcher::analyse(int ply) {
                 for (int f = 0; f < n; ++f)
                     if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
-    pd.sum_us = pd.sum_them = pd.max_us = pd.max_them = pd.caps_us = pd.caps_them = 0;
-    pd.fives_us = pd.fives_them = 0;
-    pd.fours_us = pd.fours_them = false;
+    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
+    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0, fives_them = 0;
+    bool fours_us = false, fours_them = false;
     for (int i = 0; i < pd.count; ++i) {
         const Candidate& c = pd.cands[std::size_t(i)];
-        pd.sum_us += capped(c.us.value);
-        pd.sum_them += capped(c.them.value);
-        pd.max_us = std::max(pd.max_us, int(c.us.value));
-        pd.max_them = std::max(pd.max_them, int(c.them.value));
-        pd.caps_us += c.caps_us;
-        pd.caps_them += c.caps_them;
-        pd.fives_us += c.us.five;
-        pd.fives_them += c.them.five;
-        pd.fours_us = pd.fours_us || c.us.fours;
-        pd.fours_them = pd.fours_them || c.them.fours;
+        const int vu = c.us.value, vt = c.them.value;
+        sum_us += capped(vu);
+        sum_them += capped(vt);
+        max_us = std::max(max_us, vu);
+        max_them = std::max(max_them, vt);
+        caps_us += c.caps_us;
+        caps_them += c.caps_them;
+        fives_us += c.us.five;
+        fives_them += c.them.five;
+        fours_us = fours_us || c.us.fours;
+        fours_them = fours_them || c.them.fours;
     }
+    pd.sum_us = sum_us;
+    pd.sum_them = sum_them;
+    pd.max_us = max_us;
+    pd.max_them = max_them;
+    pd.caps_us = caps_us;
+    pd.caps_them = caps_them;
+    pd.fives_us = fives_us;
+    pd.fives_them = fives_them;
+    pd.fours_us = fours_us;
+    pd.fours_them = fours_them;
 }
 
 bool StoneSearcher::opponent_vcf(int ply) {
