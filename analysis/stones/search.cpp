@@ -75,14 +75,17 @@ bool StoneSearcher::legal(int point, const Candidate& c) const {
 
 void StoneSearcher::analyse(int ply) {
     PlyData& pd = plies_[std::size_t(ply)];
-    pd.count = 0;
     pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
     const stones::Rules& rules = pos_.rules();
     const bool caps = rules.captures();
     const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
+    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
+    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0,
+        fives_them = 0;
+    bool fours_us = false, fours_them = false;
     auto add = [&](int p) {
-        Candidate& c = pd.cands[std::size_t(pd.count)];
+        Candidate& c = pd.cands[std::size_t(count)];
         c.point = std::int16_t(p);
         c.lines_us = board_.lines(p, us);
         c.us = board_.worth(p, us);
@@ -91,25 +94,8 @@ void StoneSearcher::analyse(int ply) {
         if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
         c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
         c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
-        c.order = 0;
-        pd.index[std::size_t(p)] = std::int16_t(pd.count);
-        ++pd.count;
-    };
-    const int n = pos_.size();
-    if (pos_.stone_count() == 0) {
-        add(stones::make_point(n / 2, n / 2));
-    } else {
-        board_.for_each_candidate(add);
-        if (pd.count == 0)
-            for (int r = 0; r < n; ++r)
-                for (int f = 0; f < n; ++f)
-                    if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
-    }
-    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
-    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0, fives_them = 0;
-    bool fours_us = false, fours_them = false;
-    for (int i = 0; i < pd.count; ++i) {
-        const Candidate& c = pd.cands[std::size_t(i)];
+        pd.index[std::size_t(p)] = std::int16_t(count);
+        ++count;
         const int vu = c.us.value, vt = c.them.value;
         sum_us += capped(vu);
         sum_them += capped(vt);
@@ -121,7 +107,18 @@ void StoneSearcher::analyse(int ply) {
         fives_them += c.them.five;
         fours_us = fours_us || c.us.fours;
         fours_them = fours_them || c.them.fours;
+    };
+    const int n = pos_.size();
+    if (pos_.stone_count() == 0) {
+        add(stones::make_point(n / 2, n / 2));
+    } else {
+        board_.for_each_candidate(add);
+        if (count == 0)
+            for (int r = 0; r < n; ++r)
+                for (int f = 0; f < n; ++f)
+                    if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
+    pd.count = count;
     pd.sum_us = sum_us;
     pd.sum_them = sum_them;
     pd.max_us = max_us;

@@ -108,7 +108,6 @@ private:
         std::int8_t caps_us, caps_them; // pairs each side would capture there
         PointWorth us, them;
         std::array<LineThreat, 4> lines_us;
-        int order;
     };
     struct PlyData {
         std::array<Candidate, stones::point_count> cands;
