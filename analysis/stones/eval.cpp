@@ -127,6 +127,7 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
     cells_.fill(3);
     near_.fill(0);
     candidates_.fill(0);
+    fours_.fill(0);
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) cells_[std::size_t(cell_of(stones::make_point(f, r)))] = 0;
     // The line indexes of the empty board (the edges blocked), then the stones one by one.
@@ -174,6 +175,7 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
             ib = std::uint16_t(ib + db * weight);
             iw = std::uint16_t(iw + dw * weight);
             if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
+            bool changed = false;
             for (int colour = 0; colour < 2; ++colour) {
                 LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
                 const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
@@ -182,7 +184,9 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
                 key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
                 line = now;
                 info_[std::size_t(n)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][key];
+                changed = true;
             }
+            if (changed) update_four_bit(n);
         }
     }
 }
@@ -199,10 +203,19 @@ void ThreatBoard::update_near(int cell, int delta) {
         }
 }
 
+void ThreatBoard::update_four_bit(int cell) {
+    const auto& w = info_[std::size_t(cell)].worth;
+    const bool four = cells_[std::size_t(cell)] == 0 && (w[0].fours || w[0].five || w[1].fours || w[1].five);
+    const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
+    std::uint64_t& word = fours_[std::size_t(cell >> 6)];
+    word = four ? word | bit : word & ~bit;
+}
+
 void ThreatBoard::place(int point, Color c) {
     const int cell = cell_of(point);
     const std::uint8_t code = c == Color::black ? 1 : 2;
     cells_[std::size_t(cell)] = code;
+    update_four_bit(cell);
     update_lines(cell, code, +1);
     update_near(cell, +1);
 }
@@ -219,6 +232,7 @@ void ThreatBoard::remove(int point) {
             info_[std::size_t(cell)].lines[std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
         refresh(cell, colour);
     }
+    update_four_bit(cell);
 }
 
 void ThreatBoard::threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const {

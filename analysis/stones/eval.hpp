@@ -92,6 +92,15 @@ public:
                 f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
     }
 
+    // The empty points where either colour makes a four or a five (all of them candidates: a four
+    // holds three stones besides the point within its five), in point order.
+    template <class F>
+    void for_each_four_point(F&& f) const {
+        for (std::size_t w = 0; w < fours_.size(); ++w)
+            for (std::uint64_t bits = fours_[w]; bits; bits &= bits - 1)
+                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
+    }
+
     // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
@@ -129,6 +138,8 @@ private:
     }();
     std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
     std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> candidates_{}; // by cell
+    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours_{}; // by cell: for_each_four_point
+    void update_four_bit(int cell);
     std::array<bool, 2> double_three_allowed_{true, true};
     int size_ = 15;
 };

@@ -73,7 +73,7 @@ bool StoneSearcher::legal(int point, const Candidate& c) const {
     return pos_.is_legal(Move::placement(point));
 }
 
-void StoneSearcher::analyse(int ply) {
+void StoneSearcher::analyse(int ply, bool fours_only) {
     PlyData& pd = plies_[std::size_t(ply)];
     pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
@@ -109,7 +109,9 @@ void StoneSearcher::analyse(int ply) {
         fours_them = fours_them || c.them.fours;
     };
     const int n = pos_.size();
-    if (pos_.stone_count() == 0) {
+    if (fours_only) {
+        board_.for_each_four_point(add);
+    } else if (pos_.stone_count() == 0) {
         add(stones::make_point(n / 2, n / 2));
     } else {
         board_.for_each_candidate(add);

@@ -125,7 +125,9 @@ private:
 
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
     Score evaluate(const PlyData& pd) const;
-    void analyse(int ply);
+    // The candidates of the node at `ply` with their threats, and the totals. `fours_only`: only the
+    // points where a side makes a four or a five (all the sequences of fours read; no captures).
+    void analyse(int ply, bool fours_only = false);
     // A five of the pattern table that is an overline where overlines do not win reads as none.
     void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).

@@ -48,7 +48,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
             vcf_deeper_ = vcf_deeper_ || e.cut;
             return -1;
         }
-        analyse(ply);
+        analyse(ply, !pos_.rules().captures());
     } else {
         vcf_deeper_ = false;
     }
@@ -123,7 +123,7 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         vcf_out_of_budget_ = true;
         return -1;
     }
-    analyse(ply);
+    analyse(ply, !pos_.rules().captures());
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0) return -1;
     const Color us = pos_.side_to_move();
