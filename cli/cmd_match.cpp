@@ -154,7 +154,8 @@ bool read_player(const QCommandLineParser& p, const std::string& x, SearchLimits
     if (!read_number(p, depth.c_str(), 1, max_search_depth, d)) return error = "--" + depth + " must be from 1 to 64", false;
     if (!read_number(p, nodes.c_str(), 1, 1LL << 40, n)) return error = "--" + nodes + " must be a positive whole number", false;
     if (!read_number(p, time.c_str(), 1, 1LL << 30, t)) return error = "--" + time + " must be a positive number of milliseconds", false;
-    if ((d != 0) + (n != 0) + (t != 0) > 1) return error = "give one of --" + depth + ", --" + nodes + ", --" + time, false;
+    if (d && n) return error = "give --" + depth + " or --" + nodes + ", not both", false;
+    if (t && (d || n)) return error = "give --" + time + " alone, not with --" + (d ? depth : nodes), false;
     if (d) limits = SearchLimits{int(d), 0, 0};
     if (n) limits = SearchLimits{0, std::uint64_t(n), 0};
     if (t) limits = SearchLimits{0, 0, int(t)};

@@ -239,6 +239,16 @@ TEST_CASE("Gomoku: the VCT prover wins with a double three and respects a counte
     CHECK(name_of(root.best) == "h8");
     CHECK(root.depth == 1);
     CHECK(root.pv.size() == 5);
+    // ... reported through the callback like an iteration (pbrain prints its evaluation from there).
+    StoneSearcher reporter;
+    SearchLimits by_nodes;
+    by_nodes.nodes = 20'000;
+    int reports = 0;
+    reporter.search(three_three, by_nodes, [&](const SearchInfo& info) {
+        ++reports;
+        CHECK(info.win_in == 5);
+    });
+    CHECK(reports == 1);
 
     const StonePosition countered =
         make_position(gomoku, {"f8", "g8", "h6", "h7", "n13"}, {"j9", "k10", "l11", "a1"}, Color::black);
@@ -513,4 +523,22 @@ TEST_CASE("gounki selfplay --game writes stone records that read back; bench --g
     CHECK(b.out.find("\"game\":\"Gomoku\"") != std::string::npos);
     CHECK(b.out.find("\"nodes\":") != std::string::npos);
     CHECK(test::run_gounki("selfplay --game chess --games 1 -o -").status == 2);
+}
+
+// match against an external brain (here gounki's own): B by time (`--b-time`) and with prover
+// settings (`--b-eval`), which are checked before anything is played.
+TEST_CASE("match --engine: B by time and with prover settings", "[stones-engine]") {
+    const std::string engine = test::gounki_command() + " pbrain";
+    const auto run = test::run_gounki_args({"match", "--engine", engine, "--engine-time", "200", "--b-time", "100", "--b-eval",
+                                            "vct_nodes=50,root_vct_share=0", "--games", "2"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(test::contains(run.out, "B = gounki time 100 ms (vct_nodes=50,root_vct_share=0)"));
+    CHECK(test::contains(run.out, "2 games: A won"));
+    const auto bad = test::run_gounki_args({"match", "--engine", engine, "--b-eval", "no_such=1", "--games", "2"});
+    CHECK(bad.status == 2);
+    CHECK(test::contains(bad.err, "unknown stone engine setting 'no_such'"));
+    const auto both = test::run_gounki_args({"match", "--engine", engine, "--b-time", "100", "--b-nodes", "100"});
+    CHECK(both.status == 2);
+    CHECK(test::contains(both.err, "give --b-time alone, not with --b-nodes"));
 }

@@ -483,7 +483,10 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         result.win_in = win_in(result.score);
         return result;
     }
-    if (options_.root_vct_share && !limits.depth && first_point_ < 0 && root_vct(result)) return result;
+    if (options_.root_vct_share && !limits.depth && first_point_ < 0 && root_vct(result)) {
+        if (on_info) on_info(search_info(result)); // reported as an iteration
+        return result;
+    }
     for (int depth = 1; depth <= max_search_depth; ++depth) {
         if (limits.depth && depth > limits.depth) break;
         root_best_ = -1;
