@@ -161,14 +161,17 @@ void ThreatBoard::refresh(int cell, int colour) {
 
 void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
     const Table& t = table();
+    const WorthTable& wt = worth_table();
+    const PointWorth* worth_of[2] = {wt[double_three_allowed_[0]].data(), wt[double_three_allowed_[1]].data()};
+    // The changed cell is at offset -k from the cell k steps away: digit 4-k for k > 0, 3-k for k < 0.
+    static constexpr int weights[9] = {pow3[7], pow3[6], pow3[5], pow3[4], 0, pow3[3], pow3[2], pow3[1], pow3[0]};
     const int db = sign * digit_black[code], dw = sign * digit_white[code];
     for (int d = 0; d < 4; ++d) {
         const int step = dirs[std::size_t(d)];
         for (int k = -4; k <= 4; ++k) {
             if (k == 0) continue;
-            // The changed cell is at offset -k from `n`: digit 4-k for k > 0, 3-k for k < 0.
             const int n = cell + k * step;
-            const int weight = pow3[k > 0 ? 4 - k : 3 - k];
+            const int weight = weights[k + 4];
             auto& idx = index_[std::size_t(n)];
             auto& ib = idx[std::size_t(index(Color::black))][std::size_t(d)];
             auto& iw = idx[std::size_t(index(Color::white))][std::size_t(d)];
@@ -183,7 +186,7 @@ void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
                 std::uint16_t& key = worth_key_[std::size_t(n)][std::size_t(colour)];
                 key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
                 line = now;
-                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][key];
+                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_of[colour][key];
                 changed = true;
             }
             if (changed) update_four_bit(n);
