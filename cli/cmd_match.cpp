@@ -1,4 +1,4 @@
-// gounki match [--games N] [--a-depth N | --a-nodes N] [--b-depth N | --b-nodes N] [--seed S]
+// gounki match [--games N] [--a-depth N | --a-nodes N | --a-time MS] [--b-depth N | --b-nodes N | --b-time MS] [--seed S]
 //              [--random-plies K] [--threads T] [-o FILE]
 // gounki match --engine CMD [--engine-time MS] [--engine-nodes N] [--game gomoku|renju] [--b-nodes N] ...
 //   An external Gomocup brain (A) against gounki's stone engine (B), one game after another.
@@ -74,6 +74,31 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
     return true;
 }
 
+// The stone engine's prover settings, "name=value,...", for tuning against an external engine.
+bool parse_stone_settings(const std::string& text, StoneSearchOptions& o, std::string& error) {
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(',', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string item = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t eq = item.find('=');
+        const std::string name = item.substr(0, eq);
+        const long long value = eq == std::string::npos ? -1 : std::atoll(item.c_str() + eq + 1);
+        if (value < 0) return error = "expected name=number, got '" + item + "'", false;
+        if (name == "vcf_plies") o.vcf_plies = int(std::min(value, 41LL));
+        else if (name == "vcf_nodes") o.vcf_nodes = std::uint64_t(value);
+        else if (name == "vct_plies") o.vct_plies = int(std::min(value, 41LL));
+        else if (name == "vct_nodes") o.vct_nodes = std::uint64_t(value);
+        else if (name == "threat_penalty") o.threat_penalty = int(std::min(value, 5000LL));
+        else if (name == "threat_nodes") o.threat_nodes = std::uint64_t(value);
+        else if (name == "root_vct_share") o.root_vct_share = int(std::min(value, 1000LL));
+        else if (name == "root_vct_nodes") o.root_vct_nodes = std::uint64_t(value);
+        else return error = "unknown stone engine setting '" + name + "'", false;
+    }
+    return true;
+}
+
 struct MatchGame {
     PlayedGame game;
     bool a_is_white = true;
@@ -87,6 +112,8 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"a-nodes", "Player A searches this many nodes per move.", "N"});
     p.addOption({"b-depth", "Player B searches this depth per move (default 4).", "N"});
     p.addOption({"b-nodes", "Player B searches this many nodes per move.", "N"});
+    p.addOption({"a-time", "Player A searches this many milliseconds per move.", "MS"});
+    p.addOption({"b-time", "Player B searches this many milliseconds per move (against --engine: compare with --engine-time).", "MS"});
     p.addOption({"seed", "Seed of the random openings (default 1).", "S"});
     p.addOption({"random-plies", "Random plies at the start of each opening (default 4).", "K"});
     p.addOption({"max-plies", "A game still going after this many plies is scored a draw (default 400).", "N"});
@@ -97,7 +124,8 @@ void describe_match(QCommandLineParser& p) {
                  "Settings of A, for tuning: name=value,... (evaluation weights of analysis/gounki/eval.hpp, futility, "
                  "reverse_futility).",
                  "W"});
-    p.addOption({"b-eval", "Evaluation weights of B, for tuning.", "W"});
+    p.addOption({"b-eval", "Evaluation weights of B, for tuning (against --engine: the stone engine's vcf_plies, vcf_nodes, "
+                           "vct_plies, vct_nodes, threat_penalty, threat_nodes, root_vct_share, root_vct_nodes).", "W"});
     add_brain_options(p,
                       "Player A is this external Gomocup-protocol engine (a command line run by /bin/sh), B gounki's stone "
                       "engine (--b-nodes, --b-depth): Gomoku or Renju games.",
@@ -120,16 +148,19 @@ struct MatchOptions {
 // --X-depth / --X-nodes / --X-eval of player X ("a" or "b").
 bool read_player(const QCommandLineParser& p, const std::string& x, SearchLimits& limits, SearchOptions& options,
                  std::string& name, std::string& error) {
-    const std::string depth = x + "-depth", nodes = x + "-nodes", eval = x + "-eval";
-    long long d = 0, n = 0;
+    const std::string depth = x + "-depth", nodes = x + "-nodes", time = x + "-time", eval = x + "-eval";
+    long long d = 0, n = 0, t = 0;
     if (!read_number(p, depth.c_str(), 1, max_search_depth, d)) return error = "--" + depth + " must be from 1 to 64", false;
     if (!read_number(p, nodes.c_str(), 1, 1LL << 40, n)) return error = "--" + nodes + " must be a positive whole number", false;
+    if (!read_number(p, time.c_str(), 1, 1LL << 30, t)) return error = "--" + time + " must be a positive number of milliseconds", false;
     if (d && n) return error = "give --" + depth + " or --" + nodes + ", not both", false;
+    if (t && (d || n)) return error = "give --" + time + " alone, not with --" + (d ? depth : nodes), false;
     if (d) limits = SearchLimits{int(d), 0, 0};
     if (n) limits = SearchLimits{0, std::uint64_t(n), 0};
+    if (t) limits = SearchLimits{0, 0, int(t)};
     options.hash_mb = 16;
     name = engine_name(limits);
-    if (p.isSet(QString::fromStdString(eval))) {
+    if (p.isSet(QString::fromStdString(eval)) && !p.isSet("engine")) { // with --engine: the stone engine's (run_engine_match)
         const std::string weights = p.value(QString::fromStdString(eval)).toStdString();
         if (!parse_weights(weights, options, error)) return false;
         name += " (" + weights + ")";
@@ -265,7 +296,7 @@ PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& se
 }
 
 int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOptions& o) {
-    for (const char* a : {"a-depth", "a-nodes", "a-eval", "b-eval"})
+    for (const char* a : {"a-depth", "a-nodes", "a-time", "a-eval"})
         if (p.isSet(a)) return usage_error(self, std::string("--") + a + " does not go with --engine (A is the engine)");
     EngineMatch m;
     std::string error;
@@ -281,7 +312,12 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
         protocol::BrainClient brain(m.brain);
         o.a_name = "engine '" + brain.name() + "' (time " + std::to_string(m.brain.turn_ms) + " ms" +
             (m.brain.max_node ? ", nodes " + std::to_string(m.brain.max_node) : std::string()) + ")";
-        StoneSearcher searcher(StoneSearchOptions{});
+        StoneSearchOptions b_options;
+        if (p.isSet("b-eval")) {
+            if (!parse_stone_settings(p.value("b-eval").toStdString(), b_options, error)) return usage_error(self, error);
+            o.b_name += " (" + p.value("b-eval").toStdString() + ")";
+        }
+        StoneSearcher searcher(b_options);
         for (long long i = 0; i < (o.games + 1) / 2 * 2; ++i) {
             Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
             const std::vector<Move> opening = analysis::random_opening(start, int(o.random_plies), rng);

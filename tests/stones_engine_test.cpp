@@ -7,6 +7,7 @@
 // in the comment above its test from the rules.
 #include "tests/catch.hpp"
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,61 @@ TEST_CASE("line patterns: fives, fours, threes as docs/rules.md counts them", "[
     CHECK(line_threat({2, 2, 2, 2, 1, 1, 1, 2}) == LineThreat::none); // no room for five
 }
 
+// The incremental threat cache against the from-scratch reading: random stones placed and
+// removed (clustered, so that fours, fives, overlines and full lines occur), and after each change
+// every empty point's threats, worth, near count and candidate bit compared; a board reset from a
+// position with the same stones must hold the same. Gomoku 15x15, Renju (its Black forbids double
+// threes: another worth) and Ninuki 19x19 (its double-three rule).
+TEST_CASE("the threat cache equals a from-scratch reading after random places and removes", "[stones-engine]") {
+    const GameKind kind = GENERATE(GameKind::gomoku, GameKind::renju, GameKind::ninuki);
+    const stones::Rules rules = stones::Rules::defaults(kind);
+    std::mt19937 rng(17);
+    int positions = 0, fours_seen = 0;
+    for (int run = 0; run < 12; ++run) {
+        StonePosition pos(rules);
+        ThreatBoard board(pos);
+        const int n = pos.size(), lo = n / 2 - 4;
+        for (int step = 0; step < 30; ++step, ++positions) {
+            const int p = stones::make_point(lo + int(rng() % 9), lo + int(rng() % 9));
+            if (pos.at(p) == Stone::empty) {
+                const Color c = rng() % 2 ? Color::black : Color::white;
+                pos.put(p, c == Color::black ? Stone::black : Stone::white);
+                board.place(p, c);
+            } else {
+                pos.put(p, Stone::empty);
+                board.remove(p);
+            }
+            const ThreatBoard fresh(pos);
+            for (int q = 0; q < stones::point_count; ++q) {
+                if (!pos.on_board(stones::point_file(q), stones::point_rank(q))) continue;
+                int near = 0;
+                for (int r = stones::point_rank(q) - 2; r <= stones::point_rank(q) + 2; ++r)
+                    for (int f = stones::point_file(q) - 2; f <= stones::point_file(q) + 2; ++f)
+                        near += pos.on_board(f, r) && pos.at(stones::make_point(f, r)) != Stone::empty;
+                REQUIRE(board.near(q) == near);
+                bool candidate = false;
+                board.for_each_candidate([&](int x) { candidate = candidate || x == q; });
+                REQUIRE(candidate == (near > 0 && pos.at(q) == Stone::empty));
+                if (pos.at(q) != Stone::empty) continue;
+                std::array<std::array<LineThreat, 4>, 2> t;
+                board.threats(q, t);
+                for (Color c : {Color::black, Color::white}) {
+                    INFO(stones::point_name(q) << " colour " << index(c) << " after " << step << " changes");
+                    const auto& expect = t[std::size_t(index(c))];
+                    REQUIRE(board.lines(q, c) == expect);
+                    REQUIRE(fresh.lines(q, c) == expect);
+                    const PointWorth w = point_worth(expect, !rules.double_three_forbidden(c));
+                    REQUIRE(board.worth(q, c) == w);
+                    REQUIRE(fresh.worth(q, c) == w);
+                    fours_seen += w.fours;
+                }
+            }
+        }
+    }
+    CHECK(positions == 360);
+    CHECK(fours_seen > 100); // the random play did reach the patterns that matter
+}
+
 // ---------------------------------------------------------------------------------------------
 // Forced wins with their distance
 
@@ -154,6 +210,59 @@ TEST_CASE("Gomoku: the VCF prover finds the shortest sequence of fours", "[stone
     }
     // Seven plies are not enough for the nine-ply chain.
     CHECK_FALSE(s.find_vcf(chain_position(stones::Rules::defaults(GameKind::gomoku), 0), 7).found);
+}
+
+// Victory by continuous threats (fours and threes). The double three: Black's f8 g8 (row 8) and
+// h6 h7 (file h) meet at h8, the only point on both lines that makes a three in each (the row's
+// other three points e8, d8, i8 are off file h, the file's h5, h4, h9 off row 8); h8 makes two open
+// threes, White (four far corner stones, never a four) blocks one, Black makes the other an open
+// four: a win in 5 and no VCF (Black has no three in a line to make a four from). In the second
+// position White's j9 k10 l11 (on the diagonal h7..n13, Black holding h7 and n13: a closed three)
+// change one thing: White's i8 both blocks the row's three and makes a four (five point m12), so
+// after 1. h8 i8 Black must block m12 and cannot make five by ply 5: the counter-four refutes the
+// double three, and no other first move makes two threats. The chain's wins (all of fours) come out of the VCT prover with
+// the distances of the VCF prover, which the full search shows shortest.
+TEST_CASE("Gomoku: the VCT prover wins with a double three and respects a counter-four", "[stones-engine]") {
+    const stones::Rules gomoku = stones::Rules::defaults(GameKind::gomoku);
+    StoneSearcher s;
+    const StonePosition three_three = make_position(gomoku, {"f8", "g8", "h6", "h7"}, {"a1", "o1", "a15", "o15"}, Color::black);
+    CHECK_FALSE(s.find_vcf(three_three, 11).found);
+    const VcfResult v = s.find_vct(three_three, 9);
+    CHECK(v.found);
+    CHECK(v.plies == 5);
+    REQUIRE(!v.line.empty());
+    CHECK(name_of(v.line.front()) == "h8");
+    CHECK(s.find_vct(three_three, 3).found == false); // no win in 3
+    // A search limited by nodes tries the prover at its root first: the win, at depth 1.
+    const SearchResult root = search_nodes(three_three, 20'000);
+    CHECK(root.win_in == 5);
+    CHECK(name_of(root.best) == "h8");
+    CHECK(root.depth == 1);
+    CHECK(root.pv.size() == 5);
+    // ... reported through the callback like an iteration (pbrain prints its evaluation from there).
+    StoneSearcher reporter;
+    SearchLimits by_nodes;
+    by_nodes.nodes = 20'000;
+    int reports = 0;
+    reporter.search(three_three, by_nodes, [&](const SearchInfo& info) {
+        ++reports;
+        CHECK(info.win_in == 5);
+    });
+    CHECK(reports == 1);
+
+    const StonePosition countered =
+        make_position(gomoku, {"f8", "g8", "h6", "h7", "n13"}, {"j9", "k10", "l11", "a1"}, Color::black);
+    CHECK_FALSE(s.find_vct(countered, 5).found);
+    // Without White's diagonal the same five stones win in 5 again.
+    CHECK(s.find_vct(make_position(gomoku, {"f8", "g8", "h6", "h7", "n13"}, {"a15", "o15", "o1", "a1"}, Color::black), 5).plies == 5);
+
+    const int expected[5] = {9, 7, 5, 3, 1};
+    for (int k = 0; k < 5; ++k) {
+        INFO("after " << 2 * k << " plies of the chain");
+        CHECK(s.find_vct(chain_position(gomoku, 2 * k), 11).plies == expected[k]);
+    }
+    // Captures: the prover stays out.
+    CHECK_FALSE(s.find_vct(chain_position(ninuki_without_endgame_capture(), 0), 11).found);
 }
 
 // The same stones on the Ninuki board (19x19), captures on, end-game capture off. No capture ever
@@ -414,4 +523,22 @@ TEST_CASE("gounki selfplay --game writes stone records that read back; bench --g
     CHECK(b.out.find("\"game\":\"Gomoku\"") != std::string::npos);
     CHECK(b.out.find("\"nodes\":") != std::string::npos);
     CHECK(test::run_gounki("selfplay --game chess --games 1 -o -").status == 2);
+}
+
+// match against an external brain (here gounki's own): B by time (`--b-time`) and with prover
+// settings (`--b-eval`), which are checked before anything is played.
+TEST_CASE("match --engine: B by time and with prover settings", "[stones-engine]") {
+    const std::string engine = test::gounki_command() + " pbrain";
+    const auto run = test::run_gounki_args({"match", "--engine", engine, "--engine-time", "200", "--b-time", "100", "--b-eval",
+                                            "vct_nodes=50,root_vct_share=0", "--games", "2"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(test::contains(run.out, "B = gounki time 100 ms (vct_nodes=50,root_vct_share=0)"));
+    CHECK(test::contains(run.out, "2 games: A won"));
+    const auto bad = test::run_gounki_args({"match", "--engine", engine, "--b-eval", "no_such=1", "--games", "2"});
+    CHECK(bad.status == 2);
+    CHECK(test::contains(bad.err, "unknown stone engine setting 'no_such'"));
+    const auto both = test::run_gounki_args({"match", "--engine", engine, "--b-time", "100", "--b-nodes", "100"});
+    CHECK(both.status == 2);
+    CHECK(test::contains(both.err, "give --b-time alone, not with --b-nodes"));
 }

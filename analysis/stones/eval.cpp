@@ -87,10 +87,28 @@ const Table& table() {
     return t;
 }
 
+// point_worth of every four line threats (index: sum of threat * 9^direction), without and with
+// double threes allowed.
+using WorthTable = std::array<std::array<PointWorth, 6561>, 2>;
+const WorthTable& worth_table() {
+    static const WorthTable w = [] {
+        WorthTable out{};
+        for (int dta = 0; dta < 2; ++dta)
+            for (int key = 0; key < 6561; ++key) {
+                std::array<LineThreat, 4> l{};
+                for (int d = 0, k = key; d < 4; ++d, k /= 9) l[std::size_t(d)] = LineThreat(k % 9);
+                out[std::size_t(dta)][std::size_t(key)] = point_worth(l, dta != 0);
+            }
+        return out;
+    }();
+    return w;
+}
+
 // Per cell code (0 empty, 1 black, 2 white, 3 off) the table digit for a black and a white stone.
 constexpr std::uint8_t digit_black[4] = {0, 1, 2, 2};
 constexpr std::uint8_t digit_white[4] = {0, 2, 1, 2};
 constexpr int pow3[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
+constexpr int pow9[4] = {1, 9, 81, 729};
 
 } // namespace
 
@@ -103,30 +121,121 @@ LineThreat line_threat(const std::array<std::uint8_t, 8>& cells) {
 }
 
 void ThreatBoard::reset(const stones::StonePosition& pos) {
+    const Table& t = table(); // built once, before any search
     size_ = pos.size();
+    for (Color c : {Color::black, Color::white}) double_three_allowed_[std::size_t(index(c))] = !pos.rules().double_three_forbidden(c);
     cells_.fill(3);
     near_.fill(0);
+    candidates_.fill(0);
+    fours_.fill(0);
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) cells_[std::size_t(cell_of(stones::make_point(f, r)))] = 0;
+    // The line indexes of the empty board (the edges blocked), then the stones one by one.
+    index_ = {};
+    for (int r = 0; r < size_; ++r)
+        for (int f = 0; f < size_; ++f) {
+            const int c = cell_of(stones::make_point(f, r));
+            for (int d = 0; d < 4; ++d) {
+                const int step = dirs[std::size_t(d)];
+                int idx = 0; // off-board cells read as blocked for both colours
+                for (int k = 1; k <= 4; ++k)
+                    idx += (cells_[std::size_t(c - k * step)] == 3) * 2 * pow3[4 - k] +
+                        (cells_[std::size_t(c + k * step)] == 3) * 2 * pow3[3 + k];
+                index_[std::size_t(c)][0][std::size_t(d)] = index_[std::size_t(c)][1][std::size_t(d)] = std::uint16_t(idx);
+                info_[std::size_t(c)].lines[0][std::size_t(d)] = info_[std::size_t(c)].lines[1][std::size_t(d)] = LineThreat(t.level[std::size_t(idx)]);
+            }
+            for (int colour = 0; colour < 2; ++colour) refresh(c, colour);
+        }
     for (int p = 0; p < stones::point_count; ++p) {
         const stones::Stone s = pos.at(p);
         if (s != stones::Stone::empty) place(p, s == stones::Stone::black ? Color::black : Color::white);
     }
-    (void)table(); // built once, before any search
+}
+
+void ThreatBoard::refresh(int cell, int colour) {
+    const Lines& l = info_[std::size_t(cell)].lines[std::size_t(colour)];
+    const int key = int(l[0]) + 9 * int(l[1]) + 81 * int(l[2]) + 729 * int(l[3]);
+    worth_key_[std::size_t(cell)][std::size_t(colour)] = std::uint16_t(key);
+    info_[std::size_t(cell)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
+}
+
+void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
+    const Table& t = table();
+    const WorthTable& wt = worth_table();
+    const PointWorth* worth_of[2] = {wt[double_three_allowed_[0]].data(), wt[double_three_allowed_[1]].data()};
+    // The changed cell is at offset -k from the cell k steps away: digit 4-k for k > 0, 3-k for k < 0.
+    static constexpr int weights[9] = {pow3[7], pow3[6], pow3[5], pow3[4], 0, pow3[3], pow3[2], pow3[1], pow3[0]};
+    const int db = sign * digit_black[code], dw = sign * digit_white[code];
+    for (int d = 0; d < 4; ++d) {
+        const int step = dirs[std::size_t(d)];
+        for (int k = -4; k <= 4; ++k) {
+            if (k == 0) continue;
+            const int n = cell + k * step;
+            const int weight = weights[k + 4];
+            auto& idx = index_[std::size_t(n)];
+            auto& ib = idx[std::size_t(index(Color::black))][std::size_t(d)];
+            auto& iw = idx[std::size_t(index(Color::white))][std::size_t(d)];
+            ib = std::uint16_t(ib + db * weight);
+            iw = std::uint16_t(iw + dw * weight);
+            if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
+            bool changed = false;
+            for (int colour = 0; colour < 2; ++colour) {
+                LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
+                const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
+                if (line == now) continue;
+                std::uint16_t& key = worth_key_[std::size_t(n)][std::size_t(colour)];
+                key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
+                line = now;
+                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_of[colour][key];
+                changed = true;
+            }
+            if (changed) update_four_bit(n);
+        }
+    }
+}
+
+void ThreatBoard::update_near(int cell, int delta) {
+    for (int dr = -2; dr <= 2; ++dr)
+        for (int df = -2; df <= 2; ++df) {
+            const int c = cell + dr * width + df; // within the padding: off-board cells are never candidates
+            const int near = near_[std::size_t(c)] + delta;
+            near_[std::size_t(c)] = std::uint8_t(near);
+            const std::uint64_t bit = std::uint64_t(1) << (c & 63);
+            std::uint64_t& word = candidates_[std::size_t(c >> 6)];
+            word = near && cells_[std::size_t(c)] == 0 ? word | bit : word & ~bit;
+        }
+}
+
+void ThreatBoard::update_four_bit(int cell) {
+    const auto& w = info_[std::size_t(cell)].worth;
+    const bool four = cells_[std::size_t(cell)] == 0 && (w[0].fours || w[0].five || w[1].fours || w[1].five);
+    const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
+    std::uint64_t& word = fours_[std::size_t(cell >> 6)];
+    word = four ? word | bit : word & ~bit;
 }
 
 void ThreatBoard::place(int point, Color c) {
-    cells_[std::size_t(cell_of(point))] = c == Color::black ? 1 : 2;
-    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
-    for (int r = std::max(0, r0 - 2); r <= std::min(size_ - 1, r0 + 2); ++r)
-        for (int f = std::max(0, f0 - 2); f <= std::min(size_ - 1, f0 + 2); ++f) ++near_[std::size_t(stones::make_point(f, r))];
+    const int cell = cell_of(point);
+    const std::uint8_t code = c == Color::black ? 1 : 2;
+    cells_[std::size_t(cell)] = code;
+    update_four_bit(cell);
+    update_lines(cell, code, +1);
+    update_near(cell, +1);
 }
 
 void ThreatBoard::remove(int point) {
-    cells_[std::size_t(cell_of(point))] = 0;
-    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
-    for (int r = std::max(0, r0 - 2); r <= std::min(size_ - 1, r0 + 2); ++r)
-        for (int f = std::max(0, f0 - 2); f <= std::min(size_ - 1, f0 + 2); ++f) --near_[std::size_t(stones::make_point(f, r))];
+    const int cell = cell_of(point);
+    const std::uint8_t code = cells_[std::size_t(cell)];
+    cells_[std::size_t(cell)] = 0;
+    update_lines(cell, code, -1);
+    update_near(cell, -1);
+    const Table& t = table();
+    for (int colour = 0; colour < 2; ++colour) {
+        for (int d = 0; d < 4; ++d)
+            info_[std::size_t(cell)].lines[std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
+        refresh(cell, colour);
+    }
+    update_four_bit(cell);
 }
 
 void ThreatBoard::threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const {

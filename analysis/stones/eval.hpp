@@ -10,6 +10,12 @@
 // ThreatBoard mirrors a StonePosition's stones on a padded board (no bounds checks) and counts for
 // every point the stones within two points (Chebyshev distance): candidate moves are the empty
 // points near stones. The engine keeps it in step with the position move by move.
+//
+// It keeps the threats up to date incrementally: for every cell, per colour and direction, the
+// table index of its eight neighbours along that line, and for every empty point the resulting
+// LineThreats and PointWorth per colour. Placing or removing a stone changes only the 32 cells
+// within four along its four lines (one digit of one index each), so only those are looked up
+// again; the candidate points (empty, a stone within two) are a bit set kept the same way.
 
 #include <array>
 #include <cstdint>
@@ -37,49 +43,106 @@ constexpr int line_threat_count = 9;
 // other eight from one end (offsets -4..-1, then +1..+4): 0 empty, 1 ours, 2 blocked.
 LineThreat line_threat(const std::array<std::uint8_t, 8>& cells);
 
+// The worth of a point for a colour, from its four line threats (move ordering and evaluation):
+// a five is worth win_value, an open four or two fours four_four_value, a four with an open three
+// four_three_value; `double_three_allowed` false values a double three as one three (Ninuki forbids it).
+// Four bytes (the engine copies and compares many): the value is under 2^27.
+struct PointWorth {
+    int value : 28 = 0;
+    bool five : 1 = false;
+    bool fours : 1 = false; // makes at least one four (or open four)
+    bool winning : 1 = false; // open four, double four or four-three: wins unless answered by force
+    bool operator==(const PointWorth&) const = default;
+};
+static_assert(sizeof(PointWorth) == 4);
+PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
+
 class ThreatBoard {
 public:
     static constexpr int pad = 5;
     static constexpr int width = stones::max_size + 2 * pad;
+    static constexpr int cell_count = width * width;
     // The four line directions on the padded board: across, up, diagonal, anti-diagonal.
     static constexpr std::array<int, 4> dirs = {1, width, width + 1, width - 1};
+    using Lines = std::array<LineThreat, 4>;
 
     ThreatBoard() = default;
     explicit ThreatBoard(const stones::StonePosition& pos) { reset(pos); }
+    // The stones of `pos`, and its rules' double-three rule for the point worths.
     void reset(const stones::StonePosition& pos);
 
     // Cell codes: 0 empty, 1 black, 2 white, 3 off the board.
-    static int cell_of(int point) { return (stones::point_rank(point) + pad) * width + stones::point_file(point) + pad; }
+    static int cell_of(int point) { return cell_of_point[std::size_t(point)]; }
     std::uint8_t cell(int point) const { return cells_[std::size_t(cell_of(point))]; }
     int size() const { return size_; }
     // Stones within two points of `point`.
-    int near(int point) const { return near_[std::size_t(point)]; }
+    int near(int point) const { return near_[std::size_t(cell_of(point))]; }
 
     void place(int point, Color c);
     void remove(int point);
 
-    // The threats a stone of each colour placed on the empty `point` would make, per direction:
+    // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
+    const Lines& lines(int point, Color c) const { return info_[std::size_t(cell_of(point))].lines[std::size_t(index(c))]; }
+    const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].worth[std::size_t(index(c))]; }
+    // The empty points with a stone within two, in point order: calls f(point) for each.
+    template <class F>
+    void for_each_candidate(F&& f) const {
+        for (std::size_t w = 0; w < candidates_.size(); ++w)
+            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1)
+                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
+    }
+
+    // The empty points where either colour makes a four or a five (all of them candidates: a four
+    // holds three stones besides the point within its five), in point order.
+    template <class F>
+    void for_each_four_point(F&& f) const {
+        for (std::size_t w = 0; w < fours_.size(); ++w)
+            for (std::uint64_t bits = fours_[w]; bits; bits &= bits - 1)
+                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
+    }
+
+    // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
     // The pairs a stone of `c` placed on the empty `point` would capture (Ninuki), 0..8.
     int capture_pairs(int point, Color c) const;
 
 private:
-    std::array<std::uint8_t, std::size_t(width* width)> cells_{};
-    std::array<std::uint8_t, stones::point_count> near_{};
+    void update_near(int cell, int delta);
+    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`.
+    void update_lines(int cell, std::uint8_t code, int sign);
+    void refresh(int cell, int colour);
+
+    std::array<std::uint8_t, std::size_t(cell_count)> cells_{};
+    std::array<std::array<std::array<std::uint16_t, 4>, 2>, std::size_t(cell_count)> index_{};
+    struct CellInfo { // what analyse() reads of a point, in one place
+        std::array<Lines, 2> lines;
+        std::array<PointWorth, 2> worth;
+    };
+    std::array<CellInfo, std::size_t(cell_count)> info_{};
+    // The worth table's index of each colour's four lines: sum of threat * 9^direction.
+    std::array<std::array<std::uint16_t, 2>, std::size_t(cell_count)> worth_key_{};
+    // Cells in point order (rank, then file) as points are: the candidate bits read in cell order
+    // give the points in point order.
+    static constexpr auto cell_of_point = [] {
+        std::array<std::int16_t, stones::point_count> t{};
+        for (int p = 0; p < stones::point_count; ++p)
+            t[std::size_t(p)] = std::int16_t((stones::point_rank(p) + pad) * width + stones::point_file(p) + pad);
+        return t;
+    }();
+    static constexpr auto point_of_cell = [] {
+        std::array<std::int16_t, std::size_t(cell_count)> t{};
+        for (int p = 0; p < stones::point_count; ++p)
+            t[std::size_t((stones::point_rank(p) + pad) * width + stones::point_file(p) + pad)] = std::int16_t(p);
+        return t;
+    }();
+    std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
+    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> candidates_{}; // by cell
+    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours_{}; // by cell: for_each_four_point
+    void update_four_bit(int cell);
+    std::array<bool, 2> double_three_allowed_{true, true};
     int size_ = 15;
 };
-
-// The worth of a point for a colour, from its four line threats (move ordering and evaluation):
-// a five is worth win_value, an open four or two fours four_four_value, a four with an open three
-// four_three_value; `double_three_allowed` false values a double three as one three (Ninuki forbids it).
-struct PointWorth {
-    int value = 0;
-    bool five = false;
-    bool fours = false; // makes at least one four (or open four)
-    bool winning = false; // open four, double four or four-three: wins unless answered by force
-};
-PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed);
 
 constexpr int worth_five = 100000;
 constexpr int worth_four_four = 20000;

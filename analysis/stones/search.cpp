@@ -23,7 +23,7 @@ Score terminal_score(const stones::StonePosition& pos, int ply) {
 } // namespace
 
 StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
-    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), plies_(max_ply + 2), undo_(max_ply + 2),
+    : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), vct_cache_(std::size_t(1) << 14), plies_(max_ply + 2), undo_(max_ply + 2),
       pv_(max_ply + 2) {}
 
 void StoneSearcher::check_limits() {
@@ -73,52 +73,102 @@ bool StoneSearcher::legal(int point, const Candidate& c) const {
     return pos_.is_legal(Move::placement(point));
 }
 
-void StoneSearcher::analyse(int ply) {
+void StoneSearcher::analyse(int ply, bool fours_only) {
     PlyData& pd = plies_[std::size_t(ply)];
-    pd.count = 0;
     pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
     const stones::Rules& rules = pos_.rules();
     const bool caps = rules.captures();
     const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
+    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
+    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0,
+        fives_them = 0;
+    bool fours_us = false, fours_them = false;
     auto add = [&](int p) {
-        Candidate& c = pd.cands[std::size_t(pd.count)];
-        std::array<std::array<LineThreat, 4>, 2> t;
-        board_.threats(p, t);
+        Candidate& c = pd.cands[std::size_t(count)];
         c.point = std::int16_t(p);
-        if (!overline_wins) { // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline
-            for (Color c6 : {us, them})
-                for (LineThreat& l : t[std::size_t(index(c6))])
-                    if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(p, c6)) l = LineThreat::none;
-        }
-        c.lines_us = t[std::size_t(index(us))];
-        c.us = point_worth(t[std::size_t(index(us))], !rules.double_three_forbidden(us));
-        c.them = point_worth(t[std::size_t(index(them))], !rules.double_three_forbidden(them));
+        c.lines_us = board_.lines(p, us);
+        c.us = board_.worth(p, us);
+        c.them = board_.worth(p, them);
+        // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
+        if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
         c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
         c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
-        c.order = 0;
-        pd.index[std::size_t(p)] = std::int16_t(pd.count);
-        ++pd.count;
+        pd.index[std::size_t(p)] = std::int16_t(count);
+        ++count;
+        const int vu = c.us.value, vt = c.them.value;
+        sum_us += capped(vu);
+        sum_them += capped(vt);
+        max_us = std::max(max_us, vu);
+        max_them = std::max(max_them, vt);
+        caps_us += c.caps_us;
+        caps_them += c.caps_them;
+        fives_us += c.us.five;
+        fives_them += c.them.five;
+        fours_us = fours_us || c.us.fours;
+        fours_them = fours_them || c.them.fours;
     };
     const int n = pos_.size();
-    if (pos_.stone_count() == 0) {
+    if (fours_only) {
+        board_.for_each_four_point(add);
+    } else if (pos_.stone_count() == 0) {
         add(stones::make_point(n / 2, n / 2));
-        return;
+    } else {
+        board_.for_each_candidate(add);
+        if (count == 0)
+            for (int r = 0; r < n; ++r)
+                for (int f = 0; f < n; ++f)
+                    if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
-    for (int r = 0; r < n; ++r)
-        for (int f = 0; f < n; ++f) {
-            const int p = stones::make_point(f, r);
-            if (board_.near(p) && board_.cell(p) == 0) add(p);
+    pd.count = count;
+    pd.sum_us = sum_us;
+    pd.sum_them = sum_them;
+    pd.max_us = max_us;
+    pd.max_them = max_them;
+    pd.caps_us = caps_us;
+    pd.caps_them = caps_them;
+    pd.fives_us = fives_us;
+    pd.fives_them = fives_them;
+    pd.fours_us = fours_us;
+    pd.fours_them = fours_them;
+}
+
+bool StoneSearcher::opponent_vcf(int ply) {
+    if (ply + 1 >= max_ply - options_.vcf_plies - 2 || (pos_.rules().captures() && pos_.pending_five())) return false;
+    const Color us = pos_.side_to_move();
+    pos_.set_side_to_move(~us); // we pass
+    analyse(ply + 1);
+    const int v = vcf_root(options_.vcf_plies, ply + 1, options_.threat_nodes);
+    pos_.set_side_to_move(us);
+    return v > 0;
+}
+
+void StoneSearcher::correct_overlines(Candidate& c) const {
+    const Color us = pos_.side_to_move();
+    const stones::Rules& rules = pos_.rules();
+    for (Color c6 : {us, ~us}) {
+        ThreatBoard::Lines t = board_.lines(c.point, c6);
+        bool changed = false;
+        for (LineThreat& l : t)
+            if (l == LineThreat::five && !rules.overline_wins(c6) && !pos_.five_through(c.point, c6)) {
+                l = LineThreat::none;
+                changed = true;
+            }
+        if (!changed) continue;
+        const PointWorth w = point_worth(t, !rules.double_three_forbidden(c6));
+        if (c6 == us) {
+            c.lines_us = t;
+            c.us = w;
+        } else {
+            c.them = w;
         }
-    if (pd.count == 0)
-        for (int r = 0; r < n; ++r)
-            for (int f = 0; f < n; ++f)
-                if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
+    }
 }
 
 int StoneSearcher::win_now(const PlyData& pd, int ply) {
     const Color us = pos_.side_to_move();
     const bool caps = captures_matter(pos_);
+    if (!pd.fives_us && !pd.caps_us) return -1;
     for (int i = 0; i < pd.count && !stopped_; ++i) {
         const Candidate& c = pd.cands[std::size_t(i)];
         const bool tenth = caps && c.caps_us > 0 && pos_.captured(us) + 2 * c.caps_us >= 10;
@@ -196,6 +246,7 @@ bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
         return true;
     }
     if (!rules.captures()) {
+        if (!pd.fives_them) return false;
         for (int i = 0; i < pd.count; ++i)
             if (pd.cands[std::size_t(i)].them.five) out.push_back(pd.cands[std::size_t(i)].point);
         return !out.empty();
@@ -225,16 +276,8 @@ bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
 
 Score StoneSearcher::evaluate(const PlyData& pd) const {
     const Color us = pos_.side_to_move(), them = ~us;
-    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, threats_us = 0, exposed_us = 0;
-    for (int i = 0; i < pd.count; ++i) {
-        const Candidate& c = pd.cands[std::size_t(i)];
-        sum_us += capped(c.us.value);
-        sum_them += capped(c.them.value);
-        max_us = std::max(max_us, c.us.value);
-        max_them = std::max(max_them, c.them.value);
-        threats_us += c.caps_us;
-        exposed_us += c.caps_them;
-    }
+    const int sum_us = pd.sum_us, sum_them = pd.sum_them, max_us = pd.max_us, max_them = pd.max_them;
+    const int threats_us = pd.caps_us, exposed_us = pd.caps_them;
     // The side to move plays its best point first: a winning one (open four to come, four-three)
     // is nearly decisive, the opponent's counts half since it can be answered now.
     int e = (sum_us - sum_them) / 3;
@@ -289,10 +332,12 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
     const bool forced = forced_replies(pd, forced_list);
     if (!forced && depth <= 0) {
         Score s = evaluate(pd);
-        const int v = vcf_root(options_.vcf_plies, ply, options_.vcf_nodes);
+        int v = vcf_root(options_.vcf_plies, ply, options_.vcf_nodes);
+        if (v < 0 && options_.vct_nodes && !stopped_) v = vct_root(options_.vct_plies, ply, options_.vct_nodes);
         if (stopped_) return 0;
         if (v > 0) s = win_at(ply + v);
-        else pv_len_[std::size_t(ply)] = ply;
+        else if (options_.threat_penalty && pd.fours_them && !stopped_ && opponent_vcf(ply)) s -= options_.threat_penalty;
+        if (v <= 0) pv_len_[std::size_t(ply)] = ply;
         tt_.store(key, v > 0 ? pv_[std::size_t(ply)][std::size_t(ply)] : Move::none(), score_to_tt(s, ply), 0, Bound::exact);
         return s;
     }
@@ -328,19 +373,17 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point);
     }
     if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
-    // Stable sort, best first: equal scores keep point order (determinism).
-    {
-        std::array<int, stones::point_count> idx;
-        for (int i = 0; i < pd.move_count; ++i) idx[std::size_t(i)] = i;
-        std::stable_sort(idx.begin(), idx.begin() + pd.move_count,
-                         [&](int a, int b) { return pd.scores[std::size_t(a)] > pd.scores[std::size_t(b)]; });
-        std::array<int, stones::point_count> m, s;
-        for (int i = 0; i < pd.move_count; ++i) {
-            m[std::size_t(i)] = pd.moves[std::size_t(idx[std::size_t(i)])];
-            s[std::size_t(i)] = pd.scores[std::size_t(idx[std::size_t(i)])];
+    // Stable sort, best first: equal scores keep point order (determinism). Insertion sort: a few
+    // dozen moves, mostly in order already.
+    for (int i = 1; i < pd.move_count; ++i) {
+        const int m = pd.moves[std::size_t(i)], sc = pd.scores[std::size_t(i)];
+        int j = i;
+        for (; j > 0 && pd.scores[std::size_t(j - 1)] < sc; --j) {
+            pd.moves[std::size_t(j)] = pd.moves[std::size_t(j - 1)];
+            pd.scores[std::size_t(j)] = pd.scores[std::size_t(j - 1)];
         }
-        std::copy(m.begin(), m.begin() + pd.move_count, pd.moves.begin());
-        std::copy(s.begin(), s.begin() + pd.move_count, pd.scores.begin());
+        pd.moves[std::size_t(j)] = m;
+        pd.scores[std::size_t(j)] = sc;
     }
 
     // Forced replies cost no depth: a sequence of fours is followed to its end.
@@ -392,9 +435,29 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
 
 // ---------------------------------------------------------------------------------------------
 
+bool StoneSearcher::root_vct(SearchResult& result) {
+    if (!vct_allowed()) return false;
+    analyse(0);
+    if (win_now(plies_[0], 0) >= 0 || pos_.stone_count() == 0) return false; // the search finds these at once
+    const std::uint64_t budget = limits_.nodes ? std::max<std::uint64_t>(limits_.nodes / options_.root_vct_share, 1)
+                                               : std::uint64_t(options_.root_vct_nodes);
+    const int v = vct_root(options_.vct_plies, 0, budget);
+    if (v <= 0 || stopped_) return false;
+    result.score = win_at(v);
+    result.win_in = win_in(result.score);
+    result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
+    result.best = result.pv.front();
+    result.depth = 1;
+    result.seldepth = seldepth_;
+    result.nodes = nodes_;
+    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    return true;
+}
+
 void StoneSearcher::forget() {
     tt_.new_search();
     std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    std::fill(vct_cache_.begin(), vct_cache_.end(), VcfEntry{});
 }
 
 SearchResult StoneSearcher::search(const stones::StonePosition& root, const SearchLimits& limits, const InfoCallback& on_info) {
@@ -418,6 +481,10 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
     if (root.game_over()) {
         result.score = terminal_score(root, 0);
         result.win_in = win_in(result.score);
+        return result;
+    }
+    if (options_.root_vct_share && !limits.depth && first_point_ < 0 && root_vct(result)) {
+        if (on_info) on_info(search_info(result)); // reported as an iteration
         return result;
     }
     for (int depth = 1; depth <= max_search_depth; ++depth) {

@@ -41,6 +41,20 @@ struct StoneSearchOptions {
     // the nodes one leaf may spend on it (the search's node count includes them).
     int vcf_plies = 11;
     std::uint64_t vcf_nodes = 400;
+    // The second prover at the leaves where the first found nothing: victory by continuous threats
+    // (fours and threes; Gomoku and Renju, not for an attacker with forbidden points), its longest
+    // sequence and its nodes per leaf (0: off).
+    int vct_plies = 9;
+    std::uint64_t vct_nodes = 0;
+    // Defence at the leaves: a quiet leaf where the opponent, moving now, would have a sequence of
+    // fours (found within threat_nodes) scores threat_penalty less (0: not looked for).
+    int threat_penalty = 0;
+    // Before a search limited by nodes or time (not depth): the VCT prover at the root, with
+    // 1/root_vct_share of the node limit or root_vct_nodes under a time limit (0: not tried). A
+    // win it proves is played at once. Not when a move is put first (judging: its score is wanted).
+    int root_vct_share = 10;
+    std::uint64_t root_vct_nodes = 20000;
+    std::uint64_t threat_nodes = 100;
     StoneEvalWeights eval{};
 };
 
@@ -72,6 +86,11 @@ public:
     // matter is tried (blocks, captures, and with end-game capture the flanks of the five's pairs).
     VcfResult find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
 
+    // The shortest victory by continuous threats (fours and threes, vct.cpp) for the side to move,
+    // up to `max_plies`, within `max_nodes` (0: no limit); never found where captures are played or
+    // the side to move has forbidden points. Sound: every defence that could matter is tried.
+    VcfResult find_vct(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
+
     // Asked from the info callback, stop() ends the search after the iteration just reported.
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
     const StoneSearchOptions& options() const { return options_; }
@@ -89,7 +108,6 @@ private:
         std::int8_t caps_us, caps_them; // pairs each side would capture there
         PointWorth us, them;
         std::array<LineThreat, 4> lines_us;
-        int order;
     };
     struct PlyData {
         std::array<Candidate, stones::point_count> cands;
@@ -99,11 +117,19 @@ private:
         std::array<int, stones::point_count> scores;
         int move_count = 0;
         std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
+        // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
+        int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
+        int fives_us, fives_them; // points where each side makes a five
+        bool fours_us, fours_them; // each side can make a four
     };
 
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
     Score evaluate(const PlyData& pd) const;
-    void analyse(int ply);
+    // The candidates of the node at `ply` with their threats, and the totals. `fours_only`: only the
+    // points where a side makes a four or a five (all the sequences of fours read; no captures).
+    void analyse(int ply, bool fours_only = false);
+    // A five of the pattern table that is an overline where overlines do not win reads as none.
+    void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).
     int win_now(const PlyData& pd, int ply);
     // When the opponent threatens to win at once: the replies worth searching, in `out`; false
@@ -119,6 +145,15 @@ private:
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
+
+    // Whether the opponent of the side to move at `ply` (analysed), moving now, wins by fours.
+    bool opponent_vcf(int ply);
+    bool vct_allowed() const;
+    bool root_vct(SearchResult& result);
+    int vct_root(int max_plies, int ply, std::uint64_t budget);
+    int vct_attack(int plies, int ply, bool analysed);
+    int vct_defend(int plies, int ply);
+    int vct_threat_point(int ply);
 
     void play(int point, int ply);
     void unplay(int ply);
@@ -150,6 +185,7 @@ private:
         bool cut = false;
     };
     std::vector<VcfEntry> vcf_cache_;
+    std::vector<VcfEntry> vct_cache_; // the same for sequences of threats
 
     std::vector<PlyData> plies_;
     std::vector<stones::StoneUndo> undo_;

@@ -13,9 +13,7 @@ namespace gounki::analysis {
 
 int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
     const PlyData& pd = plies_[std::size_t(ply)];
-    bool any_four = false;
-    for (int i = 0; i < pd.count && !any_four; ++i) any_four = pd.cands[std::size_t(i)].us.fours;
-    if (!any_four) return -1;
+    if (!pd.fours_us) return -1;
     vcf_budget_end_ = budget ? nodes_ + budget : ~std::uint64_t(0);
     // One pass with the whole ply budget (most attempts fail, and fail once); when it succeeds,
     // shorter budgets are tried so that the distance is the shortest.
@@ -50,7 +48,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
             vcf_deeper_ = vcf_deeper_ || e.cut;
             return -1;
         }
-        analyse(ply);
+        analyse(ply, !pos_.rules().captures());
     } else {
         vcf_deeper_ = false;
     }
@@ -64,9 +62,10 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     }
     if (stopped_) return -1;
     if (plies < 3) {
-        for (int i = 0; i < pd.count && !vcf_deeper_; ++i) vcf_deeper_ = pd.cands[std::size_t(i)].us.fours;
+        vcf_deeper_ = vcf_deeper_ || pd.fours_us;
         return -1;
     }
+    if (!pd.fours_us) return -1; // no four to play (nothing worth remembering either)
     const Color us = pos_.side_to_move(), them = ~us;
     const bool caps = pos_.rules().captures();
     if (caps && pos_.pending_five()) return -1;
@@ -124,7 +123,7 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         vcf_out_of_budget_ = true;
         return -1;
     }
-    analyse(ply);
+    analyse(ply, !pos_.rules().captures());
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0) return -1;
     const Color us = pos_.side_to_move();
