@@ -448,9 +448,7 @@ bool StoneSearcher::root_vct(SearchResult& result) {
     result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
     result.best = result.pv.front();
     result.depth = 1;
-    result.seldepth = seldepth_;
-    result.nodes = nodes_;
-    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    set_counters(result, seldepth_, nodes_, start_ns_);
     return true;
 }
 
@@ -515,9 +513,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         result.depth = depth;
         result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
         result.best = result.pv.empty() ? Move::none() : result.pv.front();
-        result.seldepth = seldepth_;
-        result.nodes = nodes_;
-        result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+        set_counters(result, seldepth_, nodes_, start_ns_);
         result.first_score = first_score_;
         result.first_scored = first_scored_;
         if (on_info) on_info(search_info(result));
@@ -525,9 +521,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         // A proven result from an iteration at least as deep as its distance is final.
         if (is_proven(s) && std::abs(win_in(s)) <= depth) break;
     }
-    result.seldepth = seldepth_;
-    result.nodes = nodes_;
-    result.time_ms = (steady_now_ns() - start_ns_) / 1000000;
+    set_counters(result, seldepth_, nodes_, start_ns_);
     return result;
 }
 

@@ -151,6 +151,8 @@ private:
     bool vct_allowed() const;
     bool root_vct(SearchResult& result);
     int vct_root(int max_plies, int ply, std::uint64_t budget);
+    // find_vcf and find_vct: the prover of fours (`threes` false) or of fours and threes from `pos`.
+    VcfResult prove(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes, bool threes);
     int vct_attack(int plies, int ply, bool analysed);
     int vct_defend(int plies, int ply);
     int vct_threat_point(int ply);

@@ -179,12 +179,17 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
 }
 
 VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes) {
+    return prove(pos, max_plies, max_nodes, false);
+}
+
+VcfResult StoneSearcher::prove(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes, bool threes) {
     pos_ = pos;
     board_.reset(pos);
     limits_ = SearchLimits{};
     nodes_ = 0;
     vcf_nodes_ = 0;
     std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
+    if (threes) std::fill(vct_cache_.begin(), vct_cache_.end(), VcfEntry{});
     stopped_ = false;
     stop_requested_.store(false, std::memory_order_relaxed);
     start_ns_ = steady_now_ns();
@@ -197,7 +202,7 @@ VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plie
         pv_[0][0] = Move::placement(w);
         pv_len_[0] = 1;
     } else {
-        r = vcf_root(max_plies, 0, max_nodes);
+        r = threes ? vct_root(max_plies, 0, max_nodes) : vcf_root(max_plies, 0, max_nodes);
     }
     out.nodes = nodes_;
     if (r > 0) {

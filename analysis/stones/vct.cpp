@@ -200,33 +200,7 @@ int StoneSearcher::vct_defend(int plies, int ply) {
 }
 
 VcfResult StoneSearcher::find_vct(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes) {
-    pos_ = pos;
-    board_.reset(pos);
-    limits_ = SearchLimits{};
-    nodes_ = 0;
-    std::fill(vcf_cache_.begin(), vcf_cache_.end(), VcfEntry{});
-    std::fill(vct_cache_.begin(), vct_cache_.end(), VcfEntry{});
-    stopped_ = false;
-    stop_requested_.store(false, std::memory_order_relaxed);
-    start_ns_ = steady_now_ns();
-    VcfResult out;
-    if (pos.game_over()) return out;
-    analyse(0);
-    int r = -1;
-    if (const int w = win_now(plies_[0], 0); w >= 0) {
-        r = 1;
-        pv_[0][0] = Move::placement(w);
-        pv_len_[0] = 1;
-    } else {
-        r = vct_root(max_plies, 0, max_nodes);
-    }
-    out.nodes = nodes_;
-    if (r > 0) {
-        out.found = true;
-        out.plies = r;
-        out.line.assign(pv_[0].begin(), pv_[0].begin() + pv_len_[0]);
-    }
-    return out;
+    return prove(pos, max_plies, max_nodes, true);
 }
 
 } // namespace gounki::analysis
