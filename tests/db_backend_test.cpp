@@ -38,7 +38,8 @@ void make_table(Database& d) {
     d.exec("CREATE TABLE layer_test (id BIGINT PRIMARY KEY, name TEXT, score DOUBLE PRECISION, data BYTEA)");
 }
 
-// Every call of the layer, and what it must answer, whichever backend is behind it.
+// Every call of the layer, and what it must answer, whichever backend is behind it. Longer than 80
+// lines: one script of calls in order, each step reading what the steps before it stored.
 void check_layer(Database& d) {
     make_table(d);
     const std::int64_t big = std::numeric_limits<std::int64_t>::max(), small = std::numeric_limits<std::int64_t>::min();

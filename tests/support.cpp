@@ -346,19 +346,54 @@ std::string between(const std::string& s, const std::string& open, const std::st
     return s.substr(a + open.size(), b == std::string::npos ? std::string::npos : b - a - open.size());
 }
 
+namespace {
+
+// Whether `s` has one of the entities HTML reports use at `at`.
+bool entity_ok(const std::string& s, std::size_t at) {
+    static const char* names[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+    for (const char* n : names)
+        if (s.compare(at, std::strlen(n), n) == 0) return true;
+    return false;
+}
+
+// A tag's attributes from `j` to past its '>': name="value" with no '<' and only known entities in
+// the value; `self_closed` when it ends with "/>". The problem, or "" when there is none.
+std::string read_attributes(const std::string& s, std::size_t& j, bool& self_closed) {
+    self_closed = false;
+    for (;;) {
+        while (j < s.size() && s[j] == ' ') ++j;
+        if (s.compare(j, 2, "/>") == 0) {
+            self_closed = true;
+            j += 2;
+            return "";
+        }
+        if (j < s.size() && s[j] == '>') {
+            ++j;
+            return "";
+        }
+        std::size_t k = j;
+        while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '-' || s[k] == ':')) ++k;
+        if (k == j || s.compare(k, 2, "=\"") != 0)
+            return "unquoted or bad attribute at " + std::to_string(j) + ": " + s.substr(j, 20);
+        const std::size_t end = s.find('"', k + 2);
+        if (end == std::string::npos) return "unterminated attribute at " + std::to_string(j);
+        for (std::size_t v = k + 2; v < end; ++v) {
+            if (s[v] == '<') return "'<' in attribute at " + std::to_string(v);
+            if (s[v] == '&' && !entity_ok(s, v)) return "bad entity in attribute at " + std::to_string(v);
+        }
+        j = end + 1;
+    }
+}
+
+} // namespace
+
 std::string check_markup(const std::string& s) {
     static const std::vector<std::string> voids = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"};
     std::vector<std::string> open;
-    auto entity_ok = [&](std::size_t at) {
-        static const char* names[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
-        for (const char* n : names)
-            if (s.compare(at, std::strlen(n), n) == 0) return true;
-        return false;
-    };
     std::size_t i = 0;
     while (i < s.size()) {
         const char c = s[i];
-        if (c == '&' && !entity_ok(i)) return "bad entity at " + std::to_string(i) + ": " + s.substr(i, 12);
+        if (c == '&' && !entity_ok(s, i)) return "bad entity at " + std::to_string(i) + ": " + s.substr(i, 12);
         if (c == '>') return "stray '>' at " + std::to_string(i);
         if (c != '<') {
             ++i;
@@ -393,31 +428,8 @@ std::string check_markup(const std::string& s) {
             i = j + 1;
             continue;
         }
-        // Attributes: name="value" with no '<' and only known entities in the value.
         bool self_closed = false;
-        for (;;) {
-            while (j < s.size() && s[j] == ' ') ++j;
-            if (s.compare(j, 2, "/>") == 0) {
-                self_closed = true;
-                j += 2;
-                break;
-            }
-            if (j < s.size() && s[j] == '>') {
-                ++j;
-                break;
-            }
-            std::size_t k = j;
-            while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '-' || s[k] == ':')) ++k;
-            if (k == j || s.compare(k, 2, "=\"") != 0)
-                return "unquoted or bad attribute at " + std::to_string(j) + ": " + s.substr(j, 20);
-            const std::size_t end = s.find('"', k + 2);
-            if (end == std::string::npos) return "unterminated attribute at " + std::to_string(j);
-            for (std::size_t v = k + 2; v < end; ++v) {
-                if (s[v] == '<') return "'<' in attribute at " + std::to_string(v);
-                if (s[v] == '&' && !entity_ok(v)) return "bad entity in attribute at " + std::to_string(v);
-            }
-            j = end + 1;
-        }
+        if (std::string problem = read_attributes(s, j, self_closed); !problem.empty()) return problem;
         i = j;
         if (self_closed || std::find(voids.begin(), voids.end(), name) != voids.end()) continue;
         if (name == "style") {
