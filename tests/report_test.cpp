@@ -575,3 +575,14 @@ TEST_CASE("the annotated record keeps the record's comments, NAGs and nested var
         CHECK(count_of(gpn, "1... " + move_text(g.plies[1])) == 1);
     }
 }
+
+TEST_CASE("the markup check of the report tests finds what is broken", "[report]") {
+    CHECK(check_markup("<p class=\"a\">x &amp; y<br></p><svg><rect x=\"1\"/></svg>").empty());
+    CHECK(check_markup("<p>a</div>").find("</div> closes <p>") == 0);
+    CHECK(check_markup("<p class=a>x</p>").find("unquoted or bad attribute") == 0);
+    CHECK(check_markup("<p title=\"a<b\">x</p>").find("'<' in attribute") == 0);
+    CHECK(check_markup("<p title=\"&nbsp;\">x</p>").find("bad entity in attribute") == 0);
+    CHECK(check_markup("<p title=\"x>x</p>").find("unterminated attribute") == 0);
+    CHECK(check_markup("<p>a & b</p>").find("bad entity at") == 0);
+    CHECK(check_markup("<div><p>x</p>") == "unclosed <div>");
+}
