@@ -9,6 +9,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <cmath>
+#include <functional>
 #include <cstdlib>
 #include <fstream>
 
@@ -27,10 +28,10 @@ namespace {
 
 using namespace gounki::analysis;
 
-// Reads "name=value,name=value" over the options: evaluation weights ("advance=0:120:60:..." for
-// the table) and the search's pruning margins (futility, reverse_futility).
-bool parse_weights(const std::string& text, SearchOptions& o, std::string& error) {
-    EvalWeights& w = o.eval;
+// Calls `take(name, value)` for each item of "name=value,name=value"; false, with `error` set, on
+// an item without '=' or one that `take` refuses (it sets `error`).
+bool for_each_setting(const std::string& text, std::string& error,
+                      const std::function<bool(const std::string&, const std::string&)>& take) {
     std::size_t at = 0;
     while (at < text.size()) {
         std::size_t end = text.find(',', at);
@@ -38,11 +39,17 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
         const std::string item = text.substr(at, end - at);
         at = end + 1;
         const std::size_t eq = item.find('=');
-        if (eq == std::string::npos) {
-            error = "expected name=value, got '" + item + "'";
-            return false;
-        }
-        const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+        if (eq == std::string::npos) return error = "expected name=value, got '" + item + "'", false;
+        if (!take(item.substr(0, eq), item.substr(eq + 1))) return false;
+    }
+    return true;
+}
+
+// The evaluation weights ("advance=0:120:60:..." for the table) and the search's pruning margins
+// (futility, reverse_futility) over the options.
+bool parse_weights(const std::string& text, SearchOptions& o, std::string& error) {
+    EvalWeights& w = o.eval;
+    return for_each_setting(text, error, [&](const std::string& name, const std::string& value) {
         if (name == "advance") {
             std::size_t i = 0, p = 0;
             while (i < w.advance.size() && p <= value.size()) {
@@ -51,7 +58,7 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
                 w.advance[i++] = std::atoi(value.substr(p, q - p).c_str());
                 p = q + 1;
             }
-            continue;
+            return true;
         }
         int* field = name == "piece"       ? &w.piece
             : name == "range2"             ? &w.range2
@@ -65,27 +72,17 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
             : name == "futility"           ? &o.futility_margin
             : name == "reverse_futility"   ? &o.reverse_futility_margin
                                            : nullptr;
-        if (!field) {
-            error = "unknown evaluation weight '" + name + "'";
-            return false;
-        }
+        if (!field) return error = "unknown evaluation weight '" + name + "'", false;
         *field = std::atoi(value.c_str());
-    }
-    return true;
+        return true;
+    });
 }
 
 // The stone engine's prover settings, "name=value,...", for tuning against an external engine.
 bool parse_stone_settings(const std::string& text, StoneSearchOptions& o, std::string& error) {
-    std::size_t at = 0;
-    while (at < text.size()) {
-        std::size_t end = text.find(',', at);
-        if (end == std::string::npos) end = text.size();
-        const std::string item = text.substr(at, end - at);
-        at = end + 1;
-        const std::size_t eq = item.find('=');
-        const std::string name = item.substr(0, eq);
-        const long long value = eq == std::string::npos ? -1 : std::atoll(item.c_str() + eq + 1);
-        if (value < 0) return error = "expected name=number, got '" + item + "'", false;
+    return for_each_setting(text, error, [&](const std::string& name, const std::string& text_value) {
+        const long long value = text_value.empty() ? -1 : std::atoll(text_value.c_str());
+        if (value < 0) return error = "expected name=number, got '" + name + "=" + text_value + "'", false;
         if (name == "vcf_plies") o.vcf_plies = int(std::min(value, 41LL));
         else if (name == "vcf_nodes") o.vcf_nodes = std::uint64_t(value);
         else if (name == "vct_plies") o.vct_plies = int(std::min(value, 41LL));
@@ -95,8 +92,8 @@ bool parse_stone_settings(const std::string& text, StoneSearchOptions& o, std::s
         else if (name == "root_vct_share") o.root_vct_share = int(std::min(value, 1000LL));
         else if (name == "root_vct_nodes") o.root_vct_nodes = std::uint64_t(value);
         else return error = "unknown stone engine setting '" + name + "'", false;
-    }
-    return true;
+        return true;
+    });
 }
 
 struct MatchGame {
