@@ -343,6 +343,31 @@ TEST_CASE("a quiet move with two threats is a win the search finds", "[stones-en
     CHECK_FALSE(s.find_vcf(pos, 5).found);
 }
 
+// The leaf options measured in `gounki match` and left off by default (the VCT prover at the
+// leaves, the penalty for a leaf where the opponent has a sequence of fours): on, they do change
+// the search, keep the proven results above and stay deterministic.
+TEST_CASE("the leaf VCT and the threat penalty keep proven results and determinism", "[stones-engine]") {
+    StoneSearchOptions leaf;
+    leaf.vct_nodes = 300;
+    leaf.threat_penalty = 400;
+    SearchLimits l;
+    l.depth = 4;
+    StonePosition quiet = chain_position(stones::Rules::defaults(GameKind::gomoku), 4);
+    quiet.put(pt(quiet, "f6"), Stone::white);
+    quiet.put(pt(quiet, "j10"), Stone::white);
+    StoneSearcher a(leaf), b(leaf);
+    const SearchResult r = a.search(quiet, l);
+    CHECK(r.win_in >= 5);
+    CHECK(r.win_in <= 7);
+    const SearchResult again = b.search(quiet, l);
+    CHECK(again.nodes == r.nodes);
+    CHECK(again.best == r.best);
+    CHECK(r.nodes != search_depth(quiet, 4).nodes);
+    const StonePosition held = make_position(GameKind::gomoku, {"d4", "e4", "f4"}, {"c4", "l12"}, Color::black);
+    const SearchResult h = a.search(held, l);
+    CHECK_FALSE(is_proven(h.score));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ninuki captures
 

@@ -49,12 +49,12 @@ struct StoneSearchOptions {
     // Defence at the leaves: a quiet leaf where the opponent, moving now, would have a sequence of
     // fours (found within threat_nodes) scores threat_penalty less (0: not looked for).
     int threat_penalty = 0;
+    std::uint64_t threat_nodes = 100;
     // Before a search limited by nodes or time (not depth): the VCT prover at the root, with
     // 1/root_vct_share of the node limit or root_vct_nodes under a time limit (0: not tried). A
     // win it proves is played at once. Not when a move is put first (judging: its score is wanted).
     int root_vct_share = 10;
     std::uint64_t root_vct_nodes = 20000;
-    std::uint64_t threat_nodes = 100;
     StoneEvalWeights eval{};
 };
 
