@@ -135,7 +135,7 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
     if (word == "BEGIN") return begin(out);
     if (word == "TURN") return turn(args, out);
     if (word == "BOARD" || word == "SWAP2BOARD") {
-        board_input_.emplace();
+        board_input_ = BoardInput{};
         board_input_->swap2 = word == "SWAP2BOARD";
         if (!size_) board_input_->error = word + ": no board yet (START first)";
         return;
