@@ -190,7 +190,8 @@ std::optional<analysis::GameJudgement> judge_claimed(Worker& w, db::GameDatabase
     engine = s->setup.engine;
     if (out.settings_text != job.settings)
         return error = "the job's options give the settings '" + out.settings_text + "', not the '" + job.settings +
-                   "' it was queued with (another gounki version or engine)",
+                   "' it was queued with (another gounki version or engine): queue the game again with this one "
+                   "(gounki analyze --queue)",
                std::nullopt;
     JudgeDone done = judge(out, s->brains.get());
     if (!done.error.empty()) return error = done.error, std::nullopt;

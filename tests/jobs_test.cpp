@@ -260,6 +260,32 @@ TEST_CASE("a failing job is tried three times, kept as failed with its error, an
     check_judged_once(db, 1);
 }
 
+TEST_CASE("a job queued with settings this gounki does not give fails clearly; queued again, it is judged", "[jobs]") {
+    const TempDir dir("jobs");
+    const std::string db = dir.file("other.db");
+    REQUIRE(gounki_on(db, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    REQUIRE(gounki_on(db, "analyze 1 --queue --nodes 2000").status == 0);
+    {
+        // As another version of gounki would have queued it: the same options, other settings.
+        db::Database d(db, db::OpenMode::read_write);
+        d.exec("UPDATE jobs SET settings = 'nodes 1 (an older gounki)'");
+    }
+    const CliRun w = gounki_on(db, "worker --exit-when-empty --poll 0.1");
+    INFO(w.out << w.err);
+    CHECK(w.status == 1);
+    CHECK(contains(w.out, "not the 'nodes 1 (an older gounki)' it was queued with (another gounki version or engine): "
+                          "queue the game again with this one (gounki analyze --queue)"));
+    CHECK(contains(gounki_on(db, "jobs").out, "0 queued, 0 running, 0 done, 1 failed"));
+    CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
+    // The hint works: queued again by this gounki, the game is judged once.
+    REQUIRE(gounki_on(db, "analyze 1 --queue --nodes 2000").status == 0);
+    const CliRun again = gounki_on(db, "worker --exit-when-empty --json");
+    INFO(again.out << again.err);
+    CHECK(again.status == 0);
+    CHECK(lines_with(again.out, "\"outcome\":\"done\"").size() == 1);
+    check_judged_once(db, 1);
+}
+
 TEST_CASE("worker and jobs: bad options and an old database are refused clearly", "[jobs]") {
     const TempDir dir("jobs");
     const std::string db = dir.file("w.db");
