@@ -121,30 +121,30 @@ LineThreat line_threat(const std::array<std::uint8_t, 8>& cells) {
 }
 
 void ThreatBoard::reset(const stones::StonePosition& pos) {
-    const Table& t = table(); // built once, before any search
+    table(); // built once, before any search
     size_ = pos.size();
     for (Color c : {Color::black, Color::white}) double_three_allowed_[std::size_t(index(c))] = !pos.rules().double_three_forbidden(c);
     cells_.fill(3);
     near_.fill(0);
     candidates_.fill(0);
     fours_.fill(0);
+    info_ = {};
+    saved_count_ = 0;
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) cells_[std::size_t(cell_of(stones::make_point(f, r)))] = 0;
     // The line indexes of the empty board (the edges blocked), then the stones one by one.
-    index_ = {};
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) {
             const int c = cell_of(stones::make_point(f, r));
             for (int d = 0; d < 4; ++d) {
                 const int step = dirs[std::size_t(d)];
-                int idx = 0; // off-board cells read as blocked for both colours
+                std::uint32_t idx = 0; // off-board cells read as blocked for both colours
                 for (int k = 1; k <= 4; ++k)
                     idx += (cells_[std::size_t(c - k * step)] == 3) * 2 * pow3[4 - k] +
                         (cells_[std::size_t(c + k * step)] == 3) * 2 * pow3[3 + k];
-                index_[std::size_t(c)][0][std::size_t(d)] = index_[std::size_t(c)][1][std::size_t(d)] = std::uint16_t(idx);
-                info_[std::size_t(c)].lines[0][std::size_t(d)] = info_[std::size_t(c)].lines[1][std::size_t(d)] = LineThreat(t.level[std::size_t(idx)]);
+                info_[std::size_t(c)].index[std::size_t(d)] = idx | idx << 16;
             }
-            for (int colour = 0; colour < 2; ++colour) refresh(c, colour);
+            refresh(c);
         }
     for (int p = 0; p < stones::point_count; ++p) {
         const stones::Stone s = pos.at(p);
@@ -152,46 +152,87 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
     }
 }
 
-void ThreatBoard::refresh(int cell, int colour) {
-    const Lines& l = info_[std::size_t(cell)].lines[std::size_t(colour)];
-    const int key = int(l[0]) + 9 * int(l[1]) + 81 * int(l[2]) + 729 * int(l[3]);
-    worth_key_[std::size_t(cell)][std::size_t(colour)] = std::uint16_t(key);
-    info_[std::size_t(cell)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
+void ThreatBoard::refresh(int cell) {
+    const Table& t = table();
+    CellState& info = info_[std::size_t(cell)].state;
+    info.threats = 0;
+    info.key = {0, 0};
+    for (int d = 0; d < 4; ++d) {
+        const std::uint32_t idx = info_[std::size_t(cell)].index[std::size_t(d)];
+        const int w = t.level[idx & 0xffff], b = t.level[idx >> 16];
+        info.threats |= std::uint32_t(w | b << 4) << (8 * d);
+        info.key[0] = std::uint16_t(info.key[0] + w * pow9[d]);
+        info.key[1] = std::uint16_t(info.key[1] + b * pow9[d]);
+    }
+    for (int colour = 0; colour < 2; ++colour)
+        info.worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][info.key[std::size_t(colour)]];
 }
 
+namespace {
+// The cells within four of a changed cell along direction d are at offsets[j] * step; the changed
+// cell is at offset -k from the cell k steps away: digit 4-k of its index for k > 0, 3-k for k < 0.
+constexpr int offsets[8] = {-4, -3, -2, -1, 1, 2, 3, 4};
+constexpr std::uint32_t weights[8] = {pow3[7], pow3[6], pow3[5], pow3[4], pow3[3], pow3[2], pow3[1], pow3[0]};
+
+// The changed cell's digit in both indexes of a cell at once: white's in the low half, black's in
+// the high. Unsigned wrap-around: each half stays within 0..6560, so no carry crosses halves.
+std::uint32_t digit_unit(std::uint8_t code, int sign) {
+    return std::uint32_t(sign * (digit_white[code] + (digit_black[code] << 16)));
+}
+} // namespace
+
 void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
-    const Table& t = table();
+    const std::uint8_t* level = table().level.data();
     const WorthTable& wt = worth_table();
     const PointWorth* worth_of[2] = {wt[double_three_allowed_[0]].data(), wt[double_three_allowed_[1]].data()};
-    // The changed cell is at offset -k from the cell k steps away: digit 4-k for k > 0, 3-k for k < 0.
-    static constexpr int weights[9] = {pow3[7], pow3[6], pow3[5], pow3[4], 0, pow3[3], pow3[2], pow3[1], pow3[0]};
-    const int db = sign * digit_black[code], dw = sign * digit_white[code];
+    const std::uint32_t unit = digit_unit(code, sign);
+#pragma GCC unroll 4
     for (int d = 0; d < 4; ++d) {
         const int step = dirs[std::size_t(d)];
-        for (int k = -4; k <= 4; ++k) {
-            if (k == 0) continue;
-            const int n = cell + k * step;
-            const int weight = weights[k + 4];
-            auto& idx = index_[std::size_t(n)];
-            auto& ib = idx[std::size_t(index(Color::black))][std::size_t(d)];
-            auto& iw = idx[std::size_t(index(Color::white))][std::size_t(d)];
-            ib = std::uint16_t(ib + db * weight);
-            iw = std::uint16_t(iw + dw * weight);
+        for (int j = 0; j < 8; ++j) {
+            const int n = cell + offsets[j] * step;
+            CellInfo& info = info_[std::size_t(n)];
+            const std::uint32_t idx = info.index[std::size_t(d)] += unit * weights[j];
             if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
-            bool changed = false;
-            for (int colour = 0; colour < 2; ++colour) {
-                LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
-                const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
-                if (line == now) continue;
-                std::uint16_t& key = worth_key_[std::size_t(n)][std::size_t(colour)];
-                key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
-                line = now;
-                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_of[colour][key];
-                changed = true;
-            }
-            if (changed) update_four_bit(n);
+            CellState& st = info.state;
+            const std::uint32_t now = std::uint32_t(level[idx & 0xffff] | level[idx >> 16] << 4);
+            const std::uint32_t was = (st.threats >> (8 * d)) & 0xff;
+            if (now == was) continue;
+            st.threats ^= (now ^ was) << (8 * d);
+            const int dw = int(now & 15) - int(was & 15), db = int(now >> 4) - int(was >> 4);
+            st.key[0] = std::uint16_t(st.key[0] + dw * pow9[d]);
+            st.key[1] = std::uint16_t(st.key[1] + db * pow9[d]);
+            st.worth[0] = worth_of[0][st.key[0]];
+            st.worth[1] = worth_of[1][st.key[1]];
+            update_four_bit(n);
         }
     }
+}
+
+void ThreatBoard::push_place(int point, Color c) {
+    const int cell = cell_of(point);
+    if (saved_count_ == saved_.size()) saved_.emplace_back();
+    Saved& s = saved_[saved_count_++];
+    s.fours = fours_;
+    for (int d = 0, i = 0; d < 4; ++d)
+        for (int j = 0; j < 8; ++j, ++i) s.cells[std::size_t(i)] = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])].state;
+    place(point, c);
+}
+
+void ThreatBoard::pop_place(int point) {
+    const int cell = cell_of(point);
+    const Saved& s = saved_[--saved_count_];
+    const std::uint32_t unit = digit_unit(cells_[std::size_t(cell)], -1);
+    cells_[std::size_t(cell)] = 0;
+    // The cell's own state was never changed while it held the stone.
+    for (int d = 0, i = 0; d < 4; ++d)
+        for (int j = 0; j < 8; ++j, ++i) {
+            CellInfo& info = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])];
+            info.index[std::size_t(d)] += unit * weights[j];
+            info.state = s.cells[std::size_t(i)];
+        }
+    fours_ = s.fours;
+    update_near(cell, -1);
 }
 
 void ThreatBoard::update_near(int cell, int delta) {
@@ -207,7 +248,7 @@ void ThreatBoard::update_near(int cell, int delta) {
 }
 
 void ThreatBoard::update_four_bit(int cell) {
-    const auto& w = info_[std::size_t(cell)].worth;
+    const auto& w = info_[std::size_t(cell)].state.worth;
     const bool four = cells_[std::size_t(cell)] == 0 && (w[0].fours || w[0].five || w[1].fours || w[1].five);
     const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
     std::uint64_t& word = fours_[std::size_t(cell >> 6)];
@@ -229,12 +270,7 @@ void ThreatBoard::remove(int point) {
     cells_[std::size_t(cell)] = 0;
     update_lines(cell, code, -1);
     update_near(cell, -1);
-    const Table& t = table();
-    for (int colour = 0; colour < 2; ++colour) {
-        for (int d = 0; d < 4; ++d)
-            info_[std::size_t(cell)].lines[std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
-        refresh(cell, colour);
-    }
+    refresh(cell);
     update_four_bit(cell);
 }
 

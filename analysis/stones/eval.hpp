@@ -11,14 +11,17 @@
 // every point the stones within two points (Chebyshev distance): candidate moves are the empty
 // points near stones. The engine keeps it in step with the position move by move.
 //
-// It keeps the threats up to date incrementally: for every cell, per colour and direction, the
-// table index of its eight neighbours along that line, and for every empty point the resulting
-// LineThreats and PointWorth per colour. Placing or removing a stone changes only the 32 cells
-// within four along its four lines (one digit of one index each), so only those are looked up
-// again; the candidate points (empty, a stone within two) are a bit set kept the same way.
+// It keeps the threats up to date incrementally: for every cell and direction, the table indexes
+// of its eight neighbours along that line for both colours (packed in one word, so that a stone
+// placed or removed updates both with one add), and for every empty point the resulting line
+// threats (a byte per direction: a nibble per colour) and the PointWorth per colour. Placing or
+// removing a stone changes only the 32 cells within four along its four lines (one digit of one
+// index each), so only those are looked up again, and only the cells whose threats changed get a
+// new worth; the candidate points (empty, a stone within two) are a bit set kept the same way.
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "analysis/score.hpp"
 #include "core/stones/position.hpp"
@@ -80,10 +83,22 @@ public:
 
     void place(int point, Color c);
     void remove(int point);
+    // A stone placed and taken back last in, first out (the search): push_place is place() that
+    // also saves what the stone changes, and pop_place(point) takes the last such stone back by
+    // restoring it, a copy instead of the updates of remove(). Between the two, other stones may be
+    // placed and removed (captures) as long as the board is the same again at pop_place.
+    void push_place(int point, Color c);
+    void pop_place(int point);
 
     // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
-    const Lines& lines(int point, Color c) const { return info_[std::size_t(cell_of(point))].lines[std::size_t(index(c))]; }
-    const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].worth[std::size_t(index(c))]; }
+    Lines lines(int point, Color c) const {
+        const std::uint32_t t = (info_[std::size_t(cell_of(point))].state.threats >> (4 * index(c))) & 0x0f0f0f0fu;
+        Lines out;
+        static_assert(sizeof(Lines) == sizeof t);
+        __builtin_memcpy(&out, &t, sizeof t); // byte d is direction d's threat (little-endian)
+        return out;
+    }
+    const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].state.worth[std::size_t(index(c))]; }
     // The empty points with a stone within two, in point order: calls f(point) for each.
     template <class F>
     void for_each_candidate(F&& f) const {
@@ -109,19 +124,28 @@ public:
 
 private:
     void update_near(int cell, int delta);
-    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`.
+    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`, and
+    // the threats of those that are empty with it.
     void update_lines(int cell, std::uint8_t code, int sign);
-    void refresh(int cell, int colour);
+    // The threats, keys and worths of the empty `cell` from its line indexes.
+    void refresh(int cell);
 
     std::array<std::uint8_t, std::size_t(cell_count)> cells_{};
-    std::array<std::array<std::array<std::uint16_t, 4>, 2>, std::size_t(cell_count)> index_{};
-    struct CellInfo { // what analyse() reads of a point, in one place
-        std::array<Lines, 2> lines;
+    // What the engine keeps of a cell, in one place (32 bytes): per direction the table indexes of
+    // the line through it for both colours (white's in the low 16 bits, black's in the high: colour
+    // indexes 0 and 1); and, while the cell is empty, its threats (byte d: direction d, white's in
+    // the low nibble), the worth table's key per colour (sum of threat * 9^direction) and the worth.
+    struct CellState {
+        std::uint32_t threats;
+        std::array<std::uint16_t, 2> key;
         std::array<PointWorth, 2> worth;
     };
+    struct alignas(32) CellInfo {
+        std::array<std::uint32_t, 4> index;
+        CellState state;
+    };
+    static_assert(sizeof(CellInfo) == 32);
     std::array<CellInfo, std::size_t(cell_count)> info_{};
-    // The worth table's index of each colour's four lines: sum of threat * 9^direction.
-    std::array<std::array<std::uint16_t, 2>, std::size_t(cell_count)> worth_key_{};
     // Cells in point order (rank, then file) as points are: the candidate bits read in cell order
     // give the points in point order.
     static constexpr auto cell_of_point = [] {
@@ -140,6 +164,14 @@ private:
     std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> candidates_{}; // by cell
     std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours_{}; // by cell: for_each_four_point
     void update_four_bit(int cell);
+    // What push_place saved: the states of the 32 cells within four along the lines (in the order
+    // of update_lines) and the four-point bits.
+    struct Saved {
+        std::array<CellState, 32> cells;
+        std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours;
+    };
+    std::vector<Saved> saved_;
+    std::size_t saved_count_ = 0;
     std::array<bool, 2> double_three_allowed_{true, true};
     int size_ = 15;
 };

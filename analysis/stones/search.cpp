@@ -34,7 +34,7 @@ void StoneSearcher::play(int point, int ply) {
     const Color mover = pos_.side_to_move();
     stones::StoneUndo& u = undo_[std::size_t(ply)];
     pos_.play(Move::placement(point), u);
-    board_.place(point, mover);
+    board_.push_place(point, mover);
     for (int i = 0; i < u.captured_count; ++i) board_.remove(u.captured[std::size_t(i)]);
     ++nodes_;
     if (ply + 1 > seldepth_) seldepth_ = ply + 1;
@@ -46,7 +46,7 @@ void StoneSearcher::unplay(int ply) {
     pos_.undo(u);
     const Color mover = pos_.side_to_move();
     for (int i = 0; i < u.captured_count; ++i) board_.place(u.captured[std::size_t(i)], ~mover);
-    board_.remove(u.point);
+    board_.pop_place(u.point);
 }
 
 void StoneSearcher::update_pv(int ply, Move m) {
