@@ -1,6 +1,7 @@
 #include "analysis/stones/search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 namespace gounki::analysis {
@@ -24,7 +25,9 @@ Score terminal_score(const stones::StonePosition& pos, int ply) {
 
 StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
     : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), vct_cache_(std::size_t(1) << 14), plies_(max_ply + 2), undo_(max_ply + 2),
-      pv_(max_ply + 2) {}
+      pv_(max_ply + 2) {
+    for (PlyData& pd : plies_) pd.index.fill(-1);
+}
 
 void StoneSearcher::check_limits() {
     if (search_limit_reached(limits_, nodes_, start_ns_, stop_requested_)) stopped_ = true;
@@ -75,38 +78,17 @@ bool StoneSearcher::legal(int point, const Candidate& c) const {
 
 void StoneSearcher::analyse(int ply, bool fours_only) {
     PlyData& pd = plies_[std::size_t(ply)];
-    pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
-    const stones::Rules& rules = pos_.rules();
-    const bool caps = rules.captures();
-    const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
-    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
-    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0,
-        fives_them = 0;
-    bool fours_us = false, fours_them = false;
+    int count = 0;
     auto add = [&](int p) {
         Candidate& c = pd.cands[std::size_t(count)];
         c.point = std::int16_t(p);
+        c.caps_us = c.caps_them = 0;
         c.lines_us = board_.lines(p, us);
         c.us = board_.worth(p, us);
         c.them = board_.worth(p, them);
-        // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
-        if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
-        c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
-        c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
-        pd.index[std::size_t(p)] = std::int16_t(count);
+        pd.index[std::size_t(p)] = std::int16_t(count); // read through candidate_of()
         ++count;
-        const int vu = c.us.value, vt = c.them.value;
-        sum_us += capped(vu);
-        sum_them += capped(vt);
-        max_us = std::max(max_us, vu);
-        max_them = std::max(max_them, vt);
-        caps_us += c.caps_us;
-        caps_them += c.caps_them;
-        fives_us += c.us.five;
-        fives_them += c.them.five;
-        fours_us = fours_us || c.us.fours;
-        fours_them = fours_them || c.them.fours;
     };
     const int n = pos_.size();
     if (fours_only) {
@@ -121,16 +103,50 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
                     if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
     pd.count = count;
+    total(pd);
+}
+
+void StoneSearcher::total(PlyData& pd) const {
+    const Color us = pos_.side_to_move(), them = ~us;
+    const stones::Rules& rules = pos_.rules();
+    const bool caps = rules.captures();
+    const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
+    const std::span<Candidate> cands(pd.cands.data(), std::size_t(pd.count));
+    int caps_us = 0, caps_them = 0;
+    if (caps || !overline_wins)
+        for (Candidate& c : cands) {
+            // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
+            if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
+            if (!caps) continue;
+            c.caps_us = std::int8_t(board_.capture_pairs(c.point, us));
+            c.caps_them = std::int8_t(board_.capture_pairs(c.point, them));
+            caps_us += c.caps_us;
+            caps_them += c.caps_them;
+        }
+    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop); the
+    // flags of all the worths or-ed together, read as a PointWorth (its value then means nothing).
+    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0;
+    std::uint32_t any_us = 0, any_them = 0;
+    for (const Candidate& c : cands) {
+        const int vu = c.us.value, vt = c.them.value;
+        sum_us += capped(vu);
+        sum_them += capped(vt);
+        max_us = std::max(max_us, vu);
+        max_them = std::max(max_them, vt);
+        any_us |= std::bit_cast<std::uint32_t>(c.us);
+        any_them |= std::bit_cast<std::uint32_t>(c.them);
+    }
+    const PointWorth flags_us = std::bit_cast<PointWorth>(any_us), flags_them = std::bit_cast<PointWorth>(any_them);
     pd.sum_us = sum_us;
     pd.sum_them = sum_them;
     pd.max_us = max_us;
     pd.max_them = max_them;
     pd.caps_us = caps_us;
     pd.caps_them = caps_them;
-    pd.fives_us = fives_us;
-    pd.fives_them = fives_them;
-    pd.fours_us = fours_us;
-    pd.fours_them = fours_them;
+    pd.fives_us = flags_us.five;
+    pd.fives_them = flags_them.five;
+    pd.fours_us = flags_us.fours;
+    pd.fours_them = flags_them.fours;
 }
 
 bool StoneSearcher::opponent_vcf(int ply) {
@@ -346,7 +362,7 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
     const Color us = pos_.side_to_move();
     pd.move_count = 0;
     auto push = [&](int p) {
-        const int ci = pd.index[std::size_t(p)];
+        const int ci = candidate_of(pd, p);
         int sc = 0;
         if (ci >= 0) {
             const Candidate& c = pd.cands[std::size_t(ci)];

@@ -112,14 +112,15 @@ private:
     struct PlyData {
         std::array<Candidate, stones::point_count> cands;
         int count = 0;
-        std::array<std::int16_t, stones::point_count> index; // point -> candidate, -1 for none
+        // Point -> candidate, for the points of `cands`; other entries are stale: candidate_of().
+        std::array<std::int16_t, stones::point_count> index;
         std::array<int, stones::point_count> moves;
         std::array<int, stones::point_count> scores;
         int move_count = 0;
         std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
         // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
         int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
-        int fives_us, fives_them; // points where each side makes a five
+        int fives_us, fives_them; // whether there are points where each side makes a five (0 or 1)
         bool fours_us, fours_them; // each side can make a four
     };
 
@@ -128,6 +129,13 @@ private:
     // The candidates of the node at `ply` with their threats, and the totals. `fours_only`: only the
     // points where a side makes a four or a five (all the sequences of fours read; no captures).
     void analyse(int ply, bool fours_only = false);
+    // analyse()'s second half: the overline corrections, the captures and the totals.
+    void total(PlyData& pd) const;
+    // The candidate of `point` in `pd`, -1 for none.
+    static int candidate_of(const PlyData& pd, int point) {
+        const int ci = pd.index[std::size_t(point)];
+        return ci >= 0 && ci < pd.count && pd.cands[std::size_t(ci)].point == point ? ci : -1;
+    }
     // A five of the pattern table that is an overline where overlines do not win reads as none.
     void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).
