@@ -179,34 +179,44 @@ constexpr std::uint32_t weights[8] = {pow3[7], pow3[6], pow3[5], pow3[4], pow3[3
 std::uint32_t digit_unit(std::uint8_t code, int sign) {
     return std::uint32_t(sign * (digit_white[code] + (digit_black[code] << 16)));
 }
+
+// A cell makes a four or a five for a colour in some line: a threat nibble of 6 (four) or more
+// (open four, five); adding 2 to each nibble (at most 10: no carry) sets its top bit exactly then.
+bool four_in(std::uint32_t threats) { return ((threats + 0x22222222u) & 0x88888888u) != 0; }
 } // namespace
 
-void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
+template <int D>
+void ThreatBoard::update_line(int cell, std::uint32_t unit, const PointWorth* white, const PointWorth* black) {
     const std::uint8_t* level = table().level.data();
-    const WorthTable& wt = worth_table();
-    const PointWorth* worth_of[2] = {wt[double_three_allowed_[0]].data(), wt[double_three_allowed_[1]].data()};
-    const std::uint32_t unit = digit_unit(code, sign);
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; ++d) {
-        const int step = dirs[std::size_t(d)];
-        for (int j = 0; j < 8; ++j) {
-            const int n = cell + offsets[j] * step;
-            CellInfo& info = info_[std::size_t(n)];
-            const std::uint32_t idx = info.index[std::size_t(d)] += unit * weights[j];
-            if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
-            CellState& st = info.state;
-            const std::uint32_t now = std::uint32_t(level[idx & 0xffff] | level[idx >> 16] << 4);
-            const std::uint32_t was = (st.threats >> (8 * d)) & 0xff;
-            if (now == was) continue;
-            st.threats ^= (now ^ was) << (8 * d);
-            const int dw = int(now & 15) - int(was & 15), db = int(now >> 4) - int(was >> 4);
-            st.key[0] = std::uint16_t(st.key[0] + dw * pow9[d]);
-            st.key[1] = std::uint16_t(st.key[1] + db * pow9[d]);
-            st.worth[0] = worth_of[0][st.key[0]];
-            st.worth[1] = worth_of[1][st.key[1]];
-            update_four_bit(n);
-        }
+    constexpr int step = dirs[std::size_t(D)];
+    for (int j = 0; j < 8; ++j) {
+        const int n = cell + offsets[j] * step;
+        CellInfo& info = info_[std::size_t(n)];
+        const std::uint32_t idx = info.index[D] += unit * weights[j];
+        if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
+        CellState& st = info.state;
+        const std::uint32_t now = std::uint32_t(level[idx & 0xffff] | level[idx >> 16] << 4);
+        const std::uint32_t was = (st.threats >> (8 * D)) & 0xff;
+        if (now == was) continue;
+        st.threats ^= (now ^ was) << (8 * D);
+        st.key[0] = std::uint16_t(st.key[0] + (int(now & 15) - int(was & 15)) * pow9[D]);
+        st.key[1] = std::uint16_t(st.key[1] + (int(now >> 4) - int(was >> 4)) * pow9[D]);
+        st.worth[0] = white[st.key[0]];
+        st.worth[1] = black[st.key[1]];
+        std::uint64_t& word = fours_[std::size_t(n >> 6)];
+        word = (word & ~(std::uint64_t(1) << (n & 63))) | std::uint64_t(four_in(st.threats)) << (n & 63);
     }
+}
+
+void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
+    const WorthTable& wt = worth_table();
+    const PointWorth* white = wt[double_three_allowed_[0]].data();
+    const PointWorth* black = wt[double_three_allowed_[1]].data();
+    const std::uint32_t unit = digit_unit(code, sign);
+    update_line<0>(cell, unit, white, black);
+    update_line<1>(cell, unit, white, black);
+    update_line<2>(cell, unit, white, black);
+    update_line<3>(cell, unit, white, black);
 }
 
 void ThreatBoard::push_place(int point, Color c) {
@@ -248,8 +258,7 @@ void ThreatBoard::update_near(int cell, int delta) {
 }
 
 void ThreatBoard::update_four_bit(int cell) {
-    const auto& w = info_[std::size_t(cell)].state.worth;
-    const bool four = cells_[std::size_t(cell)] == 0 && (w[0].fours || w[0].five || w[1].fours || w[1].five);
+    const bool four = cells_[std::size_t(cell)] == 0 && four_in(info_[std::size_t(cell)].state.threats);
     const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
     std::uint64_t& word = fours_[std::size_t(cell >> 6)];
     word = four ? word | bit : word & ~bit;

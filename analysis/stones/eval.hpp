@@ -127,6 +127,8 @@ private:
     // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`, and
     // the threats of those that are empty with it.
     void update_lines(int cell, std::uint8_t code, int sign);
+    template <int D> // update_lines along direction D (worth tables of white and black)
+    void update_line(int cell, std::uint32_t unit, const PointWorth* white, const PointWorth* black);
     // The threats, keys and worths of the empty `cell` from its line indexes.
     void refresh(int cell);
 
