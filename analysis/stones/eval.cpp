@@ -128,10 +128,15 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
     near_.fill(0);
     candidates_.fill(0);
     fours_.fill(0);
+    occupied_.fill(~std::uint64_t(0));
     info_ = {};
     saved_count_ = 0;
     for (int r = 0; r < size_; ++r)
-        for (int f = 0; f < size_; ++f) cells_[std::size_t(cell_of(stones::make_point(f, r)))] = 0;
+        for (int f = 0; f < size_; ++f) {
+            const int c = cell_of(stones::make_point(f, r));
+            cells_[std::size_t(c)] = 0;
+            occupied_[std::size_t(c >> 6)] &= ~(std::uint64_t(1) << (c & 63));
+        }
     // The line indexes of the empty board (the edges blocked), then the stones one by one.
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) {
@@ -224,6 +229,7 @@ void ThreatBoard::push_place(int point, Color c) {
     if (saved_count_ == saved_.size()) saved_.emplace_back();
     Saved& s = saved_[saved_count_++];
     s.fours = fours_;
+    s.candidates = candidates_;
     for (int d = 0, i = 0; d < 4; ++d)
         for (int j = 0; j < 8; ++j, ++i) s.cells[std::size_t(i)] = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])].state;
     place(point, c);
@@ -242,7 +248,15 @@ void ThreatBoard::pop_place(int point) {
             info.state = s.cells[std::size_t(i)];
         }
     fours_ = s.fours;
-    update_near(cell, -1);
+    candidates_ = s.candidates;
+    occupied_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
+    for (int dr = -2; dr <= 2; ++dr) { // the near counts of a row of five at once (no count exceeds 25)
+        std::uint8_t* row = near_.data() + cell + dr * width - 2;
+        std::uint64_t v;
+        __builtin_memcpy(&v, row, 8); // within the padding: the last row read ends before the array
+        v -= 0x0101010101u;
+        __builtin_memcpy(row, &v, 8);
+    }
 }
 
 void ThreatBoard::update_near(int cell, int delta) {
@@ -257,6 +271,22 @@ void ThreatBoard::update_near(int cell, int delta) {
         }
 }
 
+void ThreatBoard::add_near(int cell) {
+    for (int dr = -2; dr <= 2; ++dr) {
+        const int start = cell + dr * width - 2;
+        std::uint8_t* row = near_.data() + start;
+        std::uint64_t v;
+        __builtin_memcpy(&v, row, 8); // within the padding: the last row read ends before the array
+        v += 0x0101010101u; // five counts, none above 25: no carry
+        __builtin_memcpy(row, &v, 8);
+        // The row's five bits, which may reach into the next word.
+        const std::size_t w = std::size_t(start >> 6);
+        const int shift = start & 63;
+        candidates_[w] |= (std::uint64_t(0x1f) << shift) & ~occupied_[w];
+        if (shift > 59) candidates_[w + 1] |= (std::uint64_t(0x1f) >> (64 - shift)) & ~occupied_[w + 1];
+    }
+}
+
 void ThreatBoard::update_four_bit(int cell) {
     const bool four = cells_[std::size_t(cell)] == 0 && four_in(info_[std::size_t(cell)].state.threats);
     const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
@@ -268,15 +298,18 @@ void ThreatBoard::place(int point, Color c) {
     const int cell = cell_of(point);
     const std::uint8_t code = c == Color::black ? 1 : 2;
     cells_[std::size_t(cell)] = code;
+    occupied_[std::size_t(cell >> 6)] |= std::uint64_t(1) << (cell & 63);
+    candidates_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
     update_four_bit(cell);
     update_lines(cell, code, +1);
-    update_near(cell, +1);
+    add_near(cell);
 }
 
 void ThreatBoard::remove(int point) {
     const int cell = cell_of(point);
     const std::uint8_t code = cells_[std::size_t(cell)];
     cells_[std::size_t(cell)] = 0;
+    occupied_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
     update_lines(cell, code, -1);
     update_near(cell, -1);
     refresh(cell);

@@ -163,14 +163,20 @@ private:
         return t;
     }();
     std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
-    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> candidates_{}; // by cell
-    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours_{}; // by cell: for_each_four_point
+    using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell
+    Bits candidates_{};
+    Bits fours_{}; // for_each_four_point
+    Bits occupied_{}; // stones and the cells off the board
+    // place()'s part of update_near: adds one to the near counts of the 5x5 square around `cell`
+    // (a row of five at once) and makes its empty cells candidates (a row's bits at once).
+    void add_near(int cell);
     void update_four_bit(int cell);
     // What push_place saved: the states of the 32 cells within four along the lines (in the order
-    // of update_lines) and the four-point bits.
+    // of update_lines), the four-point bits and the candidate bits.
     struct Saved {
         std::array<CellState, 32> cells;
-        std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours;
+        Bits fours;
+        Bits candidates;
     };
     std::vector<Saved> saved_;
     std::size_t saved_count_ = 0;
