@@ -161,16 +161,15 @@ void ThreatBoard::refresh(int cell) {
     const Table& t = table();
     CellState& info = info_[std::size_t(cell)].state;
     info.threats = 0;
-    info.key = {0, 0};
+    info.keys = 0;
     for (int d = 0; d < 4; ++d) {
         const std::uint32_t idx = info_[std::size_t(cell)].index[std::size_t(d)];
         const int w = t.level[idx & 0xffff], b = t.level[idx >> 16];
         info.threats |= std::uint32_t(w | b << 4) << (8 * d);
-        info.key[0] = std::uint16_t(info.key[0] + w * pow9[d]);
-        info.key[1] = std::uint16_t(info.key[1] + b * pow9[d]);
+        info.keys += std::uint32_t((w + (b << 16)) * pow9[d]);
     }
     for (int colour = 0; colour < 2; ++colour)
-        info.worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][info.key[std::size_t(colour)]];
+        info.worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][colour ? info.keys >> 16 : info.keys & 0xffff];
 }
 
 namespace {
@@ -185,6 +184,10 @@ std::uint32_t digit_unit(std::uint8_t code, int sign) {
     return std::uint32_t(sign * (digit_white[code] + (digit_black[code] << 16)));
 }
 
+// A direction's threat byte (white's nibble, black's) spread to white's in the low 16 bits and
+// black's in the high, as the keys are kept.
+std::uint32_t spread(std::uint32_t pair) { return (pair & 15) | (pair & 0xf0) << 12; }
+
 // A cell makes a four or a five for a colour in some line: a threat nibble of 6 (four) or more
 // (open four, five); adding 2 to each nibble (at most 10: no carry) sets its top bit exactly then.
 bool four_in(std::uint32_t threats) { return ((threats + 0x22222222u) & 0x88888888u) != 0; }
@@ -194,6 +197,7 @@ template <int D>
 void ThreatBoard::update_line(int cell, std::uint32_t unit, const PointWorth* white, const PointWorth* black) {
     const std::uint8_t* level = table().level.data();
     constexpr int step = dirs[std::size_t(D)];
+#pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) {
         const int n = cell + offsets[j] * step;
         CellInfo& info = info_[std::size_t(n)];
@@ -204,10 +208,10 @@ void ThreatBoard::update_line(int cell, std::uint32_t unit, const PointWorth* wh
         const std::uint32_t was = (st.threats >> (8 * D)) & 0xff;
         if (now == was) continue;
         st.threats ^= (now ^ was) << (8 * D);
-        st.key[0] = std::uint16_t(st.key[0] + (int(now & 15) - int(was & 15)) * pow9[D]);
-        st.key[1] = std::uint16_t(st.key[1] + (int(now >> 4) - int(was >> 4)) * pow9[D]);
-        st.worth[0] = white[st.key[0]];
-        st.worth[1] = black[st.key[1]];
+        // Both keys at once, as the indexes: the threats spread to 16 bits a colour.
+        st.keys += (spread(now) - spread(was)) * std::uint32_t(pow9[D]);
+        st.worth[0] = white[st.keys & 0xffff];
+        st.worth[1] = black[st.keys >> 16];
         std::uint64_t& word = fours_[std::size_t(n >> 6)];
         word = (word & ~(std::uint64_t(1) << (n & 63))) | std::uint64_t(four_in(st.threats)) << (n & 63);
     }

@@ -136,10 +136,10 @@ private:
     // What the engine keeps of a cell, in one place (32 bytes): per direction the table indexes of
     // the line through it for both colours (white's in the low 16 bits, black's in the high: colour
     // indexes 0 and 1); and, while the cell is empty, its threats (byte d: direction d, white's in
-    // the low nibble), the worth table's key per colour (sum of threat * 9^direction) and the worth.
+    // the low nibble), the worth table's keys (sum of threat * 9^direction per colour), the worths.
     struct CellState {
         std::uint32_t threats;
-        std::array<std::uint16_t, 2> key;
+        std::uint32_t keys; // white's key in the low half, black's in the high
         std::array<PointWorth, 2> worth;
     };
     struct alignas(32) CellInfo {
