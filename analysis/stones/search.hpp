@@ -150,6 +150,14 @@ private:
 
     // `analysed`: the node at `ply` was analysed and checked for wins at once by the caller.
     int vcf_attack(int plies, int ply, bool analysed);
+    // The first steps of a prover's attacking node that its caller did not analyse (vcf_attack,
+    // vct_attack with their refuted-sequence caches): out of node budget, a game already over, a
+    // sequence refuted before with at least `plies` (a VCF entry says whether a line was cut by
+    // the ply budget: vcf_deeper_), then analyse(ply, fours_only) and a win at once (1). Returns
+    // the node's result, or go_on.
+    static constexpr int go_on = -2;
+    struct VcfEntry; // below
+    int enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only);
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
