@@ -87,7 +87,6 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
         c.lines_us = board_.lines(p, us);
         c.us = board_.worth(p, us);
         c.them = board_.worth(p, them);
-        pd.index[std::size_t(p)] = std::int16_t(count); // read through candidate_of()
         ++count;
     };
     const int n = pos_.size();
@@ -361,8 +360,7 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
     // The moves, with their ordering scores.
     const Color us = pos_.side_to_move();
     pd.move_count = 0;
-    auto push = [&](int p) {
-        const int ci = candidate_of(pd, p);
+    auto push = [&](int p, int ci) { // ci: p's candidate, -1 for none
         int sc = 0;
         if (ci >= 0) {
             const Candidate& c = pd.cands[std::size_t(ci)];
@@ -381,12 +379,13 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         ++pd.move_count;
     };
     if (forced) {
-        for (int p : forced_list) push(p);
+        for (int i = 0; i < pd.count; ++i) pd.index[std::size_t(pd.cands[std::size_t(i)].point)] = std::int16_t(i);
+        for (int p : forced_list) push(p, candidate_of(pd, p));
         // Nothing stops the threat: any move loses; one is searched to give the loss its distance.
         if (pd.move_count == 0)
-            for (int i = 0; i < pd.count && pd.move_count == 0; ++i) push(pd.cands[std::size_t(i)].point);
+            for (int i = 0; i < pd.count && pd.move_count == 0; ++i) push(pd.cands[std::size_t(i)].point, i);
     } else {
-        for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point);
+        for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point, i);
     }
     if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
     // Stable sort, best first: equal scores keep point order (determinism). Insertion sort: a few

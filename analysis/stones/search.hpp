@@ -112,7 +112,8 @@ private:
     struct PlyData {
         std::array<Candidate, stones::point_count> cands;
         int count = 0;
-        // Point -> candidate, for the points of `cands`; other entries are stale: candidate_of().
+        // Point -> candidate, made by negamax for a forced node's replies; stale entries are
+        // possible: read through candidate_of().
         std::array<std::int16_t, stones::point_count> index;
         std::array<int, stones::point_count> moves;
         std::array<int, stones::point_count> scores;
