@@ -61,7 +61,13 @@ void StoneSearcher::update_pv(int ply, Move m) {
     pv_len_[std::size_t(ply)] = len;
 }
 
-bool StoneSearcher::legal(int point, const Candidate& c) const {
+void StoneSearcher::set_rules() {
+    const stones::Rules& r = pos_.rules();
+    every_point_legal_ = !r.tournament_rule && !r.forbidden_for(Color::black) && !r.forbidden_for(Color::white) &&
+        !(r.captures() && r.no_double_three);
+}
+
+bool StoneSearcher::legal_by_rules(int point, const Candidate& c) const {
     const stones::Rules& r = pos_.rules();
     if (pos_.breaks_tournament_rule(point)) return false; // legal in a record, but never played
     // Renju's Black: a forbidden point may hide in any line (an overline reads as no threat at all
@@ -479,6 +485,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         ~FirstReset() { point = -1; }
     } first_reset{first_point_};
     pos_ = root;
+    set_rules();
     board_.reset(root);
     limits_ = limits;
     nodes_ = 0;

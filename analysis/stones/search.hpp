@@ -176,7 +176,11 @@ private:
 
     void play(int point, int ply);
     void unplay(int ply);
-    bool legal(int point, const Candidate& c) const;
+    bool legal(int point, const Candidate& c) const { return every_point_legal_ || legal_by_rules(point, c); }
+    bool legal_by_rules(int point, const Candidate& c) const;
+    // What legal() can answer from the rules alone, read once where pos_ is set (search, prove).
+    void set_rules();
+    bool every_point_legal_ = false; // no tournament rule, forbidden points or double-three rule
     void update_pv(int ply, Move m);
     void check_limits();
 

@@ -187,6 +187,7 @@ VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plie
 
 VcfResult StoneSearcher::prove(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes, bool threes) {
     pos_ = pos;
+    set_rules();
     board_.reset(pos);
     limits_ = SearchLimits{};
     nodes_ = 0;
