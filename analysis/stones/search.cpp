@@ -65,6 +65,7 @@ void StoneSearcher::set_rules() {
     const stones::Rules& r = pos_.rules();
     every_point_legal_ = !r.tournament_rule && !r.forbidden_for(Color::black) && !r.forbidden_for(Color::white) &&
         !(r.captures() && r.no_double_three);
+    plain_rules_ = !r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
 }
 
 bool StoneSearcher::legal_by_rules(int point, const Candidate& c) const {
@@ -111,13 +112,43 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
     total(pd);
 }
 
+// The totals over the candidates. The flags of all the worths are or-ed together and read as a
+// PointWorth at the end (its value then means nothing).
+struct StoneSearcher::Totals {
+    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0;
+    std::uint32_t any_us = 0, any_them = 0;
+    void add(PointWorth us, PointWorth them) {
+        const int vu = us.value, vt = them.value;
+        ++count;
+        sum_us += capped(vu);
+        sum_them += capped(vt);
+        max_us = std::max(max_us, vu);
+        max_them = std::max(max_them, vt);
+        any_us |= std::bit_cast<std::uint32_t>(us);
+        any_them |= std::bit_cast<std::uint32_t>(them);
+    }
+    void store(PlyData& pd) const {
+        const PointWorth flags_us = std::bit_cast<PointWorth>(any_us), flags_them = std::bit_cast<PointWorth>(any_them);
+        pd.sum_us = sum_us;
+        pd.sum_them = sum_them;
+        pd.max_us = max_us;
+        pd.max_them = max_them;
+        pd.caps_us = caps_us;
+        pd.caps_them = caps_them;
+        pd.fives_us = flags_us.five;
+        pd.fives_them = flags_them.five;
+        pd.fours_us = flags_us.fours;
+        pd.fours_them = flags_them.fours;
+    }
+};
+
 void StoneSearcher::total(PlyData& pd) const {
     const Color us = pos_.side_to_move(), them = ~us;
     const stones::Rules& rules = pos_.rules();
     const bool caps = rules.captures();
     const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
     const std::span<Candidate> cands(pd.cands.data(), std::size_t(pd.count));
-    int caps_us = 0, caps_them = 0;
+    Totals totals;
     if (caps || !overline_wins)
         for (Candidate& c : cands) {
             // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
@@ -125,33 +156,21 @@ void StoneSearcher::total(PlyData& pd) const {
             if (!caps) continue;
             c.caps_us = std::int8_t(board_.capture_pairs(c.point, us));
             c.caps_them = std::int8_t(board_.capture_pairs(c.point, them));
-            caps_us += c.caps_us;
-            caps_them += c.caps_them;
+            totals.caps_us += c.caps_us;
+            totals.caps_them += c.caps_them;
         }
-    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop); the
-    // flags of all the worths or-ed together, read as a PointWorth (its value then means nothing).
-    int sum_us = 0, sum_them = 0, max_us = 0, max_them = 0;
-    std::uint32_t any_us = 0, any_them = 0;
-    for (const Candidate& c : cands) {
-        const int vu = c.us.value, vt = c.them.value;
-        sum_us += capped(vu);
-        sum_them += capped(vt);
-        max_us = std::max(max_us, vu);
-        max_them = std::max(max_them, vt);
-        any_us |= std::bit_cast<std::uint32_t>(c.us);
-        any_them |= std::bit_cast<std::uint32_t>(c.them);
-    }
-    const PointWorth flags_us = std::bit_cast<PointWorth>(any_us), flags_them = std::bit_cast<PointWorth>(any_them);
-    pd.sum_us = sum_us;
-    pd.sum_them = sum_them;
-    pd.max_us = max_us;
-    pd.max_them = max_them;
-    pd.caps_us = caps_us;
-    pd.caps_them = caps_them;
-    pd.fives_us = flags_us.five;
-    pd.fives_them = flags_them.five;
-    pd.fours_us = flags_us.fours;
-    pd.fours_them = flags_them.fours;
+    for (const Candidate& c : cands) totals.add(c.us, c.them);
+    totals.store(pd);
+}
+
+void StoneSearcher::analyse_leaf(int ply) {
+    if (!plain_rules_ || !every_point_legal_ || pos_.stone_count() == 0) return analyse(ply);
+    const Color us = pos_.side_to_move(), them = ~us;
+    Totals totals;
+    board_.for_each_candidate([&](int p) { totals.add(board_.worth(p, us), board_.worth(p, them)); });
+    if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
+    analyse(ply, true);
+    totals.store(plies_[std::size_t(ply)]);
 }
 
 bool StoneSearcher::opponent_vcf(int ply) {
@@ -340,7 +359,8 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         }
     }
 
-    analyse(ply);
+    if (depth <= 0) analyse_leaf(ply);
+    else analyse(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (const int w = win_now(pd, ply); w >= 0) {
         pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);

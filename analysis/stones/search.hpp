@@ -131,7 +131,13 @@ private:
     // points where a side makes a four or a five (all the sequences of fours read; no captures).
     void analyse(int ply, bool fours_only = false);
     // analyse()'s second half: the overline corrections, the captures and the totals.
+    struct Totals; // search.cpp
     void total(PlyData& pd) const;
+    // analyse() at a node of depth 0 or less: where nothing needs correcting (no captures, no
+    // overline rule, every point legal: Gomoku freestyle), the same totals over every candidate but
+    // only the four points listed, all that such a node reads of the list (a win at once, the
+    // forced blocks, the provers' fours); otherwise analyse(ply).
+    void analyse_leaf(int ply);
     // The candidate of `point` in `pd`, -1 for none.
     static int candidate_of(const PlyData& pd, int point) {
         const int ci = pd.index[std::size_t(point)];
@@ -181,6 +187,7 @@ private:
     // What legal() can answer from the rules alone, read once where pos_ is set (search, prove).
     void set_rules();
     bool every_point_legal_ = false; // no tournament rule, forbidden points or double-three rule
+    bool plain_rules_ = false; // no captures, overlines win for both: analyse() corrects nothing
     void update_pv(int ply, Move m);
     void check_limits();
 
