@@ -90,31 +90,39 @@ public:
     void push_place(int point, Color c);
     void pop_place(int point);
 
-    // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
-    Lines lines(int point, Color c) const {
-        const std::uint32_t t = (info_[std::size_t(cell_of(point))].state.threats >> (4 * index(c))) & 0x0f0f0f0fu;
+    // What is kept of an empty point: its threats (byte d: direction d, white's in the low nibble),
+    // the worth table's keys (sum of threat * 9^direction; white's in the low half) and the worths
+    // by colour index.
+    struct CellState {
+        std::uint32_t threats;
+        std::uint32_t keys;
+        std::array<PointWorth, 2> worth;
+    };
+    // The threats of a stone of `c` per direction, from a state.
+    static Lines lines_of(const CellState& s, Color c) {
+        const std::uint32_t t = (s.threats >> (4 * index(c))) & 0x0f0f0f0fu;
         Lines out;
         static_assert(sizeof(Lines) == sizeof t);
         __builtin_memcpy(&out, &t, sizeof t); // byte d is direction d's threat (little-endian)
         return out;
     }
+    // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
+    const CellState& state(int point) const { return info_[std::size_t(cell_of(point))].state; }
+    Lines lines(int point, Color c) const { return lines_of(state(point), c); }
     const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].state.worth[std::size_t(index(c))]; }
-    // The empty points with a stone within two, in point order: calls f(point) for each.
-    template <class F>
-    void for_each_candidate(F&& f) const {
-        for (std::size_t w = 0; w < candidates_.size(); ++w)
-            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1)
-                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
-    }
 
-    // The empty points where either colour makes a four or a five (all of them candidates: a four
-    // holds three stones besides the point within its five), in point order.
+    // The empty points with a stone within two, in point order: calls f(point, state) for each.
     template <class F>
-    void for_each_four_point(F&& f) const {
-        for (std::size_t w = 0; w < fours_.size(); ++w)
-            for (std::uint64_t bits = fours_[w]; bits; bits &= bits - 1)
-                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
-    }
+    void for_each_candidate_state(F&& f) const { each_bit(candidates_, f); }
+    // The same, f(point).
+    template <class F>
+    void for_each_candidate(F&& f) const { each_bit(candidates_, [&](int p, const CellState&) { f(p); }); }
+    // The empty points where either colour makes a four or a five (all of them candidates: a four
+    // holds three stones besides the point within its five), in point order: f(point, state).
+    template <class F>
+    void for_each_four_point_state(F&& f) const { each_bit(fours_, f); }
+    template <class F>
+    void for_each_four_point(F&& f) const { each_bit(fours_, [&](int p, const CellState&) { f(p); }); }
 
     // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
@@ -123,6 +131,16 @@ public:
     int capture_pairs(int point, Color c) const;
 
 private:
+    using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell
+    // f(point, state) for the cells of the set bits, in cell order (so in point order).
+    template <class F>
+    void each_bit(const Bits& set, F&& f) const {
+        for (std::size_t w = 0; w < set.size(); ++w)
+            for (std::uint64_t bits = set[w]; bits; bits &= bits - 1) {
+                const std::size_t cell = w * 64 + std::size_t(__builtin_ctzll(bits));
+                f(int(point_of_cell[cell]), info_[cell].state);
+            }
+    }
     void update_near(int cell, int delta);
     // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`, and
     // the threats of those that are empty with it.
@@ -135,13 +153,7 @@ private:
     std::array<std::uint8_t, std::size_t(cell_count)> cells_{};
     // What the engine keeps of a cell, in one place (32 bytes): per direction the table indexes of
     // the line through it for both colours (white's in the low 16 bits, black's in the high: colour
-    // indexes 0 and 1); and, while the cell is empty, its threats (byte d: direction d, white's in
-    // the low nibble), the worth table's keys (sum of threat * 9^direction per colour), the worths.
-    struct CellState {
-        std::uint32_t threats;
-        std::uint32_t keys; // white's key in the low half, black's in the high
-        std::array<PointWorth, 2> worth;
-    };
+    // indexes 0 and 1), and its CellState, up to date while the cell is empty.
     struct alignas(32) CellInfo {
         std::array<std::uint32_t, 4> index;
         CellState state;
@@ -163,7 +175,6 @@ private:
         return t;
     }();
     std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
-    using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell
     Bits candidates_{};
     Bits fours_{}; // for_each_four_point
     Bits occupied_{}; // stones and the cells off the board

@@ -87,22 +87,23 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
     PlyData& pd = plies_[std::size_t(ply)];
     const Color us = pos_.side_to_move(), them = ~us;
     int count = 0;
-    auto add = [&](int p) {
+    auto add_state = [&](int p, const ThreatBoard::CellState& s) {
         Candidate& c = pd.cands[std::size_t(count)];
         c.point = std::int16_t(p);
         c.caps_us = c.caps_them = 0;
-        c.lines_us = board_.lines(p, us);
-        c.us = board_.worth(p, us);
-        c.them = board_.worth(p, them);
+        c.lines_us = ThreatBoard::lines_of(s, us);
+        c.us = s.worth[std::size_t(index(us))];
+        c.them = s.worth[std::size_t(index(them))];
         ++count;
     };
+    auto add = [&](int p) { add_state(p, board_.state(p)); };
     const int n = pos_.size();
     if (fours_only) {
-        board_.for_each_four_point(add);
+        board_.for_each_four_point_state(add_state);
     } else if (pos_.stone_count() == 0) {
         add(stones::make_point(n / 2, n / 2));
     } else {
-        board_.for_each_candidate(add);
+        board_.for_each_candidate_state(add_state);
         if (count == 0)
             for (int r = 0; r < n; ++r)
                 for (int f = 0; f < n; ++f)
@@ -167,7 +168,9 @@ void StoneSearcher::analyse_leaf(int ply) {
     if (!plain_rules_ || !every_point_legal_ || pos_.stone_count() == 0) return analyse(ply);
     const Color us = pos_.side_to_move(), them = ~us;
     Totals totals;
-    board_.for_each_candidate([&](int p) { totals.add(board_.worth(p, us), board_.worth(p, them)); });
+    board_.for_each_candidate_state([&](int, const ThreatBoard::CellState& s) {
+        totals.add(s.worth[std::size_t(index(us))], s.worth[std::size_t(index(them))]);
+    });
     if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
     analyse(ply, true);
     totals.store(plies_[std::size_t(ply)]);
