@@ -417,17 +417,16 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point, i);
     }
     if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
-    // Stable sort, best first: equal scores keep point order (determinism). Insertion sort: a few
-    // dozen moves, mostly in order already.
-    for (int i = 1; i < pd.move_count; ++i) {
-        const int m = pd.moves[std::size_t(i)], sc = pd.scores[std::size_t(i)];
-        int j = i;
-        for (; j > 0 && pd.scores[std::size_t(j - 1)] < sc; --j) {
-            pd.moves[std::size_t(j)] = pd.moves[std::size_t(j - 1)];
-            pd.scores[std::size_t(j)] = pd.scores[std::size_t(j - 1)];
-        }
-        pd.moves[std::size_t(j)] = m;
-        pd.scores[std::size_t(j)] = sc;
+    // Best first, equal scores in the order pushed (determinism): the score, the place reversed and
+    // the point as one key for each move, sorted.
+    const std::span<std::int64_t> keys(pd.keys.data(), std::size_t(pd.move_count));
+    for (int i = 0; i < pd.move_count; ++i)
+        keys[std::size_t(i)] = std::int64_t(pd.scores[std::size_t(i)]) * (std::int64_t(1) << 32) + std::int64_t(0xffff - i) * 65536 +
+            pd.moves[std::size_t(i)];
+    std::sort(keys.begin(), keys.end(), std::greater<>());
+    for (int i = 0; i < pd.move_count; ++i) {
+        pd.moves[std::size_t(i)] = int(keys[std::size_t(i)] & 0xffff);
+        pd.scores[std::size_t(i)] = int(keys[std::size_t(i)] >> 32);
     }
 
     // Forced replies cost no depth: a sequence of fours is followed to its end.

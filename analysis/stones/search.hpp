@@ -117,6 +117,7 @@ private:
         std::array<std::int16_t, stones::point_count> index;
         std::array<int, stones::point_count> moves;
         std::array<int, stones::point_count> scores;
+        std::array<std::int64_t, stones::point_count> keys; // negamax's sort
         int move_count = 0;
         std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
         // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
