@@ -338,15 +338,17 @@ void ThreatBoard::threats(int point, std::array<std::array<LineThreat, 4>, 2>& o
     }
 }
 
-int ThreatBoard::capture_pairs(int point, Color c) const {
-    const std::uint8_t own = c == Color::black ? 1 : 2, enemy = c == Color::black ? 2 : 1;
+std::array<int, 2> ThreatBoard::capture_pairs(int point) const {
     const int at = cell_of(point);
-    int n = 0;
+    std::array<int, 2> n{};
     for (int step : dirs)
-        for (int s : {step, -step})
-            if (cells_[std::size_t(at + s)] == enemy && cells_[std::size_t(at + 2 * s)] == enemy &&
-                cells_[std::size_t(at + 3 * s)] == own)
-                ++n;
+        for (int s : {step, -step}) {
+            // Two stones of one colour closed by the other's: taken by that other colour. Codes: 1
+            // black, 2 white (3 - a the other), so a pair of black is taken by white (index 0).
+            const std::uint8_t a = cells_[std::size_t(at + s)];
+            if (a != 1 && a != 2) continue;
+            if (cells_[std::size_t(at + 2 * s)] == a && cells_[std::size_t(at + 3 * s)] == 3 - a) ++n[std::size_t(a - 1)];
+        }
     return n;
 }
 

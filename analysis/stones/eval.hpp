@@ -127,8 +127,8 @@ public:
     // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
-    // The pairs a stone of `c` placed on the empty `point` would capture (Ninuki), 0..8.
-    int capture_pairs(int point, Color c) const;
+    // The pairs a stone placed on the empty `point` would capture (Ninuki), 0..8, by colour index.
+    std::array<int, 2> capture_pairs(int point) const;
 
 private:
     using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell

@@ -155,8 +155,9 @@ void StoneSearcher::total(PlyData& pd) const {
             // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
             if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
             if (!caps) continue;
-            c.caps_us = std::int8_t(board_.capture_pairs(c.point, us));
-            c.caps_them = std::int8_t(board_.capture_pairs(c.point, them));
+            const std::array<int, 2> pairs = board_.capture_pairs(c.point);
+            c.caps_us = std::int8_t(pairs[std::size_t(index(us))]);
+            c.caps_them = std::int8_t(pairs[std::size_t(index(them))]);
             totals.caps_us += c.caps_us;
             totals.caps_them += c.caps_them;
         }
