@@ -234,7 +234,9 @@ void ThreatBoard::push_place(int point, Color c) {
     Saved& s = saved_[saved_count_++];
     s.fours = fours_;
     s.candidates = candidates_;
+#pragma GCC unroll 4
     for (int d = 0, i = 0; d < 4; ++d)
+#pragma GCC unroll 8
         for (int j = 0; j < 8; ++j, ++i) s.cells[std::size_t(i)] = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])].state;
     place(point, c);
 }
@@ -245,7 +247,9 @@ void ThreatBoard::pop_place(int point) {
     const std::uint32_t unit = digit_unit(cells_[std::size_t(cell)], -1);
     cells_[std::size_t(cell)] = 0;
     // The cell's own state was never changed while it held the stone.
+#pragma GCC unroll 4
     for (int d = 0, i = 0; d < 4; ++d)
+#pragma GCC unroll 8
         for (int j = 0; j < 8; ++j, ++i) {
             CellInfo& info = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])];
             info.index[std::size_t(d)] += unit * weights[j];
