@@ -177,6 +177,17 @@ void StoneSearcher::analyse_leaf(int ply) {
     totals.store(plies_[std::size_t(ply)]);
 }
 
+void StoneSearcher::order_by_worth(const PlyData& pd, std::vector<int>& list) {
+    // Insertion sort: stable, and the provers' lists are short (no allocation, as stable_sort's).
+    auto worth = [&](int i) { return pd.cands[std::size_t(i)].us.value + pd.cands[std::size_t(i)].them.value; };
+    for (std::size_t i = 1; i < list.size(); ++i) {
+        const int x = list[i], w = worth(x);
+        std::size_t j = i;
+        for (; j > 0 && worth(list[j - 1]) < w; --j) list[j] = list[j - 1];
+        list[j] = x;
+    }
+}
+
 bool StoneSearcher::opponent_vcf(int ply) {
     if (ply + 1 >= max_ply - options_.vcf_plies - 2 || (pos_.rules().captures() && pos_.pending_five())) return false;
     const Color us = pos_.side_to_move();

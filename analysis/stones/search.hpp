@@ -144,6 +144,9 @@ private:
         const int ci = pd.index[std::size_t(point)];
         return ci >= 0 && ci < pd.count && pd.cands[std::size_t(ci)].point == point ? ci : -1;
     }
+    // The provers' moves (candidate indexes into pd), by the worth for both sides (us + them),
+    // best first, equal ones in the order given.
+    static void order_by_worth(const PlyData& pd, std::vector<int>& list);
     // A five of the pattern table that is an overline where overlines do not win reads as none.
     void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).

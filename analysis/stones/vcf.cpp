@@ -93,10 +93,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     if (block >= 0) consider(block);
     else
         for (int i = 0; i < pd.count; ++i) consider(i);
-    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-        const Candidate &x = pd.cands[std::size_t(a)], &y = pd.cands[std::size_t(b)];
-        return x.us.value + x.them.value > y.us.value + y.them.value;
-    });
+    order_by_worth(pd, list);
     for (int i : list) { // children use the PlyData of their own ply: `list` stays as it is
         const int p = pd.cands[std::size_t(i)].point;
         play(p, ply);
