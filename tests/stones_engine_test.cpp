@@ -99,6 +99,40 @@ StonePosition chain_position(const stones::Rules& rules, int moves_played) {
     return pos;
 }
 
+// A threat cache against the from-scratch reading of `pos` (near counts, candidate and four-point
+// bits, threats, worths), and so a board reset from `pos`. Counts the fours seen.
+void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int& fours_seen) {
+    const ThreatBoard fresh(pos);
+    std::vector<bool> candidate(stones::point_count), four_point(stones::point_count);
+    board.for_each_candidate([&](int x) { candidate[std::size_t(x)] = true; });
+    board.for_each_four_point([&](int x) { four_point[std::size_t(x)] = true; });
+    for (int q = 0; q < stones::point_count; ++q) {
+        if (!pos.on_board(stones::point_file(q), stones::point_rank(q))) continue;
+        int near = 0;
+        for (int r = stones::point_rank(q) - 2; r <= stones::point_rank(q) + 2; ++r)
+            for (int f = stones::point_file(q) - 2; f <= stones::point_file(q) + 2; ++f)
+                near += pos.on_board(f, r) && pos.at(stones::make_point(f, r)) != Stone::empty;
+        INFO(stones::point_name(q));
+        REQUIRE(board.near(q) == near);
+        REQUIRE(candidate[std::size_t(q)] == (near > 0 && pos.at(q) == Stone::empty));
+        bool four = false;
+        std::array<std::array<LineThreat, 4>, 2> t{};
+        if (pos.at(q) == Stone::empty) board.threats(q, t);
+        for (Color c : {Color::black, Color::white}) {
+            if (pos.at(q) != Stone::empty) break;
+            const auto& expect = t[std::size_t(index(c))];
+            REQUIRE(board.lines(q, c) == expect);
+            REQUIRE(fresh.lines(q, c) == expect);
+            const PointWorth w = point_worth(expect, !pos.rules().double_three_forbidden(c));
+            REQUIRE(board.worth(q, c) == w);
+            REQUIRE(fresh.worth(q, c) == w);
+            fours_seen += w.fours;
+            four = four || w.fours || w.five;
+        }
+        REQUIRE(four_point[std::size_t(q)] == four);
+    }
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -119,58 +153,54 @@ TEST_CASE("line patterns: fives, fours, threes as docs/rules.md counts them", "[
     CHECK(line_threat({2, 2, 2, 2, 1, 1, 1, 2}) == LineThreat::none); // no room for five
 }
 
-// The incremental threat cache against the from-scratch reading: random stones placed and
-// removed (clustered, so that fours, fives, overlines and full lines occur), and after each change
-// every empty point's threats, worth, near count and candidate bit compared; a board reset from a
-// position with the same stones must hold the same. Gomoku 15x15, Renju (its Black forbids double
-// threes: another worth) and Ninuki 19x19 (its double-three rule).
-TEST_CASE("the threat cache equals a from-scratch reading after random places and removes", "[stones-engine]") {
+// The incremental threat cache against the from-scratch reading after each change (Gomoku 15x15,
+// Renju: its Black forbids double threes, Ninuki 19x19): stones placed and removed at random
+// (clustered: fours, fives, overlines occur); and the search's way (StoneSearcher::play, unplay):
+// push_place and the captures removed, then the captured stones placed again and pop_place.
+TEST_CASE("the threat cache equals a from-scratch reading after random changes", "[stones-engine]") {
     const GameKind kind = GENERATE(GameKind::gomoku, GameKind::renju, GameKind::ninuki);
-    const stones::Rules rules = stones::Rules::defaults(kind);
+    StonePosition pos(stones::Rules::defaults(kind));
+    ThreatBoard board(pos);
     std::mt19937 rng(17);
-    int positions = 0, fours_seen = 0;
-    for (int run = 0; run < 12; ++run) {
-        StonePosition pos(rules);
-        ThreatBoard board(pos);
-        const int n = pos.size(), lo = n / 2 - 4;
-        for (int step = 0; step < 30; ++step, ++positions) {
-            const int p = stones::make_point(lo + int(rng() % 9), lo + int(rng() % 9));
-            if (pos.at(p) == Stone::empty) {
+    int fours_seen = 0, changes = 0, captures = 0;
+    const int lo = pos.size() / 2 - 4;
+    auto random_point = [&] { return stones::make_point(lo + int(rng() % 9), lo + int(rng() % 9)); };
+    SECTION("places and removes") {
+        for (int run = 0; run < 12; ++run, pos = StonePosition(pos.rules()), board.reset(pos))
+            for (int step = 0; step < 30; ++step, ++changes) {
+                const int p = random_point();
                 const Color c = rng() % 2 ? Color::black : Color::white;
-                pos.put(p, c == Color::black ? Stone::black : Stone::white);
-                board.place(p, c);
-            } else {
-                pos.put(p, Stone::empty);
-                board.remove(p);
+                pos.put(p, pos.at(p) != Stone::empty ? Stone::empty : c == Color::black ? Stone::black : Stone::white);
+                pos.at(p) == Stone::empty ? board.remove(p) : board.place(p, c);
+                INFO("change " << step);
+                check_threat_cache(board, pos, fours_seen);
             }
-            const ThreatBoard fresh(pos);
-            for (int q = 0; q < stones::point_count; ++q) {
-                if (!pos.on_board(stones::point_file(q), stones::point_rank(q))) continue;
-                int near = 0;
-                for (int r = stones::point_rank(q) - 2; r <= stones::point_rank(q) + 2; ++r)
-                    for (int f = stones::point_file(q) - 2; f <= stones::point_file(q) + 2; ++f)
-                        near += pos.on_board(f, r) && pos.at(stones::make_point(f, r)) != Stone::empty;
-                REQUIRE(board.near(q) == near);
-                bool candidate = false;
-                board.for_each_candidate([&](int x) { candidate = candidate || x == q; });
-                REQUIRE(candidate == (near > 0 && pos.at(q) == Stone::empty));
-                if (pos.at(q) != Stone::empty) continue;
-                std::array<std::array<LineThreat, 4>, 2> t;
-                board.threats(q, t);
-                for (Color c : {Color::black, Color::white}) {
-                    INFO(stones::point_name(q) << " colour " << index(c) << " after " << step << " changes");
-                    const auto& expect = t[std::size_t(index(c))];
-                    REQUIRE(board.lines(q, c) == expect);
-                    REQUIRE(fresh.lines(q, c) == expect);
-                    const PointWorth w = point_worth(expect, !rules.double_three_forbidden(c));
-                    REQUIRE(board.worth(q, c) == w);
-                    REQUIRE(fresh.worth(q, c) == w);
-                    fours_seen += w.fours;
-                }
-            }
-        }
     }
-    CHECK(positions == 360);
+    SECTION("push_place and pop_place") {
+        std::vector<stones::StoneUndo> undos;
+        for (int step = 0; step < 400; ++step) {
+            const Move m = Move::placement(random_point());
+            if (!undos.empty() && (pos.game_over() || undos.size() > 40 || rng() % 3 == 0)) {
+                const stones::StoneUndo& u = undos.back();
+                pos.undo(u);
+                for (int i = 0; i < u.captured_count; ++i) board.place(u.captured[std::size_t(i)], ~pos.side_to_move());
+                board.pop_place(u.point);
+                undos.pop_back();
+            } else if (pos.is_legal(m)) {
+                const Color mover = pos.side_to_move();
+                pos.play(m, undos.emplace_back());
+                board.push_place(m.point(), mover);
+                for (int i = 0; i < undos.back().captured_count; ++i) board.remove(undos.back().captured[std::size_t(i)]);
+                captures += undos.back().captured_count;
+            } else {
+                continue;
+            }
+            INFO("step " << ++changes);
+            check_threat_cache(board, pos, fours_seen);
+        }
+        CHECK(changes > 300);
+        if (kind == GameKind::ninuki) CHECK(captures >= 4); // pairs were taken and placed again
+    }
     CHECK(fours_seen > 100); // the random play did reach the patterns that matter
 }
 

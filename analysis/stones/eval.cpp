@@ -121,30 +121,35 @@ LineThreat line_threat(const std::array<std::uint8_t, 8>& cells) {
 }
 
 void ThreatBoard::reset(const stones::StonePosition& pos) {
-    const Table& t = table(); // built once, before any search
+    table(); // built once, before any search
     size_ = pos.size();
     for (Color c : {Color::black, Color::white}) double_three_allowed_[std::size_t(index(c))] = !pos.rules().double_three_forbidden(c);
     cells_.fill(3);
     near_.fill(0);
     candidates_.fill(0);
     fours_.fill(0);
+    occupied_.fill(~std::uint64_t(0));
+    info_ = {};
+    saved_count_ = 0;
     for (int r = 0; r < size_; ++r)
-        for (int f = 0; f < size_; ++f) cells_[std::size_t(cell_of(stones::make_point(f, r)))] = 0;
+        for (int f = 0; f < size_; ++f) {
+            const int c = cell_of(stones::make_point(f, r));
+            cells_[std::size_t(c)] = 0;
+            occupied_[std::size_t(c >> 6)] &= ~(std::uint64_t(1) << (c & 63));
+        }
     // The line indexes of the empty board (the edges blocked), then the stones one by one.
-    index_ = {};
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) {
             const int c = cell_of(stones::make_point(f, r));
             for (int d = 0; d < 4; ++d) {
                 const int step = dirs[std::size_t(d)];
-                int idx = 0; // off-board cells read as blocked for both colours
+                std::uint32_t idx = 0; // off-board cells read as blocked for both colours
                 for (int k = 1; k <= 4; ++k)
                     idx += (cells_[std::size_t(c - k * step)] == 3) * 2 * pow3[4 - k] +
                         (cells_[std::size_t(c + k * step)] == 3) * 2 * pow3[3 + k];
-                index_[std::size_t(c)][0][std::size_t(d)] = index_[std::size_t(c)][1][std::size_t(d)] = std::uint16_t(idx);
-                info_[std::size_t(c)].lines[0][std::size_t(d)] = info_[std::size_t(c)].lines[1][std::size_t(d)] = LineThreat(t.level[std::size_t(idx)]);
+                info_[std::size_t(c)].index[std::size_t(d)] = idx | idx << 16;
             }
-            for (int colour = 0; colour < 2; ++colour) refresh(c, colour);
+            refresh(c);
         }
     for (int p = 0; p < stones::point_count; ++p) {
         const stones::Stone s = pos.at(p);
@@ -152,45 +157,113 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
     }
 }
 
-void ThreatBoard::refresh(int cell, int colour) {
-    const Lines& l = info_[std::size_t(cell)].lines[std::size_t(colour)];
-    const int key = int(l[0]) + 9 * int(l[1]) + 81 * int(l[2]) + 729 * int(l[3]);
-    worth_key_[std::size_t(cell)][std::size_t(colour)] = std::uint16_t(key);
-    info_[std::size_t(cell)].worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][std::size_t(key)];
+void ThreatBoard::refresh(int cell) {
+    const Table& t = table();
+    CellState& info = info_[std::size_t(cell)].state;
+    info.threats = 0;
+    info.keys = 0;
+    for (int d = 0; d < 4; ++d) {
+        const std::uint32_t idx = info_[std::size_t(cell)].index[std::size_t(d)];
+        const int w = t.level[idx & 0xffff], b = t.level[idx >> 16];
+        info.threats |= std::uint32_t(w | b << 4) << (8 * d);
+        info.keys += std::uint32_t((w + (b << 16)) * pow9[d]);
+    }
+    for (int colour = 0; colour < 2; ++colour)
+        info.worth[std::size_t(colour)] = worth_table()[double_three_allowed_[std::size_t(colour)]][colour ? info.keys >> 16 : info.keys & 0xffff];
+}
+
+namespace {
+// The cells within four of a changed cell along direction d are at offsets[j] * step; the changed
+// cell is at offset -k from the cell k steps away: digit 4-k of its index for k > 0, 3-k for k < 0.
+constexpr int offsets[8] = {-4, -3, -2, -1, 1, 2, 3, 4};
+constexpr std::uint32_t weights[8] = {pow3[7], pow3[6], pow3[5], pow3[4], pow3[3], pow3[2], pow3[1], pow3[0]};
+
+// The changed cell's digit in both indexes of a cell at once: white's in the low half, black's in
+// the high. Unsigned wrap-around: each half stays within 0..6560, so no carry crosses halves.
+std::uint32_t digit_unit(std::uint8_t code, int sign) {
+    return std::uint32_t(sign * (digit_white[code] + (digit_black[code] << 16)));
+}
+
+// A direction's threat byte (white's nibble, black's) spread to white's in the low 16 bits and
+// black's in the high, as the keys are kept.
+std::uint32_t spread(std::uint32_t pair) { return (pair & 15) | (pair & 0xf0) << 12; }
+
+// A cell makes a four or a five for a colour in some line: a threat nibble of 6 (four) or more
+// (open four, five); adding 2 to each nibble (at most 10: no carry) sets its top bit exactly then.
+bool four_in(std::uint32_t threats) { return ((threats + 0x22222222u) & 0x88888888u) != 0; }
+} // namespace
+
+template <int D>
+void ThreatBoard::update_line(int cell, std::uint32_t unit, const PointWorth* white, const PointWorth* black) {
+    const std::uint8_t* level = table().level.data();
+    constexpr int step = dirs[std::size_t(D)];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) {
+        const int n = cell + offsets[j] * step;
+        CellInfo& info = info_[std::size_t(n)];
+        const std::uint32_t idx = info.index[D] += unit * weights[j];
+        if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
+        CellState& st = info.state;
+        const std::uint32_t now = std::uint32_t(level[idx & 0xffff] | level[idx >> 16] << 4);
+        const std::uint32_t was = (st.threats >> (8 * D)) & 0xff;
+        if (now == was) continue;
+        st.threats ^= (now ^ was) << (8 * D);
+        // Both keys at once, as the indexes: the threats spread to 16 bits a colour.
+        st.keys += (spread(now) - spread(was)) * std::uint32_t(pow9[D]);
+        st.worth[0] = white[st.keys & 0xffff];
+        st.worth[1] = black[st.keys >> 16];
+        std::uint64_t& word = fours_[std::size_t(n >> 6)];
+        word = (word & ~(std::uint64_t(1) << (n & 63))) | std::uint64_t(four_in(st.threats)) << (n & 63);
+    }
 }
 
 void ThreatBoard::update_lines(int cell, std::uint8_t code, int sign) {
-    const Table& t = table();
     const WorthTable& wt = worth_table();
-    const PointWorth* worth_of[2] = {wt[double_three_allowed_[0]].data(), wt[double_three_allowed_[1]].data()};
-    // The changed cell is at offset -k from the cell k steps away: digit 4-k for k > 0, 3-k for k < 0.
-    static constexpr int weights[9] = {pow3[7], pow3[6], pow3[5], pow3[4], 0, pow3[3], pow3[2], pow3[1], pow3[0]};
-    const int db = sign * digit_black[code], dw = sign * digit_white[code];
-    for (int d = 0; d < 4; ++d) {
-        const int step = dirs[std::size_t(d)];
-        for (int k = -4; k <= 4; ++k) {
-            if (k == 0) continue;
-            const int n = cell + k * step;
-            const int weight = weights[k + 4];
-            auto& idx = index_[std::size_t(n)];
-            auto& ib = idx[std::size_t(index(Color::black))][std::size_t(d)];
-            auto& iw = idx[std::size_t(index(Color::white))][std::size_t(d)];
-            ib = std::uint16_t(ib + db * weight);
-            iw = std::uint16_t(iw + dw * weight);
-            if (cells_[std::size_t(n)] != 0) continue; // a stone or off the board: read once emptied
-            bool changed = false;
-            for (int colour = 0; colour < 2; ++colour) {
-                LineThreat& line = info_[std::size_t(n)].lines[std::size_t(colour)][std::size_t(d)];
-                const LineThreat now = LineThreat(t.level[idx[std::size_t(colour)][std::size_t(d)]]);
-                if (line == now) continue;
-                std::uint16_t& key = worth_key_[std::size_t(n)][std::size_t(colour)];
-                key = std::uint16_t(key + (int(now) - int(line)) * pow9[d]);
-                line = now;
-                info_[std::size_t(n)].worth[std::size_t(colour)] = worth_of[colour][key];
-                changed = true;
-            }
-            if (changed) update_four_bit(n);
+    const PointWorth* white = wt[double_three_allowed_[0]].data();
+    const PointWorth* black = wt[double_three_allowed_[1]].data();
+    const std::uint32_t unit = digit_unit(code, sign);
+    update_line<0>(cell, unit, white, black);
+    update_line<1>(cell, unit, white, black);
+    update_line<2>(cell, unit, white, black);
+    update_line<3>(cell, unit, white, black);
+}
+
+void ThreatBoard::push_place(int point, Color c) {
+    const int cell = cell_of(point);
+    if (saved_count_ == saved_.size()) saved_.emplace_back();
+    Saved& s = saved_[saved_count_++];
+    s.fours = fours_;
+    s.candidates = candidates_;
+#pragma GCC unroll 4
+    for (int d = 0, i = 0; d < 4; ++d)
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j, ++i) s.cells[std::size_t(i)] = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])].state;
+    place(point, c);
+}
+
+void ThreatBoard::pop_place(int point) {
+    const int cell = cell_of(point);
+    const Saved& s = saved_[--saved_count_];
+    const std::uint32_t unit = digit_unit(cells_[std::size_t(cell)], -1);
+    cells_[std::size_t(cell)] = 0;
+    // The cell's own state was never changed while it held the stone.
+#pragma GCC unroll 4
+    for (int d = 0, i = 0; d < 4; ++d)
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j, ++i) {
+            CellInfo& info = info_[std::size_t(cell + offsets[j] * dirs[std::size_t(d)])];
+            info.index[std::size_t(d)] += unit * weights[j];
+            info.state = s.cells[std::size_t(i)];
         }
+    fours_ = s.fours;
+    candidates_ = s.candidates;
+    occupied_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
+    for (int dr = -2; dr <= 2; ++dr) { // the near counts of a row of five at once (no count exceeds 25)
+        std::uint8_t* row = near_.data() + cell + dr * width - 2;
+        std::uint64_t v;
+        __builtin_memcpy(&v, row, 8); // within the padding: the last row read ends before the array
+        v -= 0x0101010101u;
+        __builtin_memcpy(row, &v, 8);
     }
 }
 
@@ -206,9 +279,24 @@ void ThreatBoard::update_near(int cell, int delta) {
         }
 }
 
+void ThreatBoard::add_near(int cell) {
+    for (int dr = -2; dr <= 2; ++dr) {
+        const int start = cell + dr * width - 2;
+        std::uint8_t* row = near_.data() + start;
+        std::uint64_t v;
+        __builtin_memcpy(&v, row, 8); // within the padding: the last row read ends before the array
+        v += 0x0101010101u; // five counts, none above 25: no carry
+        __builtin_memcpy(row, &v, 8);
+        // The row's five bits, which may reach into the next word.
+        const std::size_t w = std::size_t(start >> 6);
+        const int shift = start & 63;
+        candidates_[w] |= (std::uint64_t(0x1f) << shift) & ~occupied_[w];
+        if (shift > 59) candidates_[w + 1] |= (std::uint64_t(0x1f) >> (64 - shift)) & ~occupied_[w + 1];
+    }
+}
+
 void ThreatBoard::update_four_bit(int cell) {
-    const auto& w = info_[std::size_t(cell)].worth;
-    const bool four = cells_[std::size_t(cell)] == 0 && (w[0].fours || w[0].five || w[1].fours || w[1].five);
+    const bool four = cells_[std::size_t(cell)] == 0 && four_in(info_[std::size_t(cell)].state.threats);
     const std::uint64_t bit = std::uint64_t(1) << (cell & 63);
     std::uint64_t& word = fours_[std::size_t(cell >> 6)];
     word = four ? word | bit : word & ~bit;
@@ -218,23 +306,21 @@ void ThreatBoard::place(int point, Color c) {
     const int cell = cell_of(point);
     const std::uint8_t code = c == Color::black ? 1 : 2;
     cells_[std::size_t(cell)] = code;
+    occupied_[std::size_t(cell >> 6)] |= std::uint64_t(1) << (cell & 63);
+    candidates_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
     update_four_bit(cell);
     update_lines(cell, code, +1);
-    update_near(cell, +1);
+    add_near(cell);
 }
 
 void ThreatBoard::remove(int point) {
     const int cell = cell_of(point);
     const std::uint8_t code = cells_[std::size_t(cell)];
     cells_[std::size_t(cell)] = 0;
+    occupied_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
     update_lines(cell, code, -1);
     update_near(cell, -1);
-    const Table& t = table();
-    for (int colour = 0; colour < 2; ++colour) {
-        for (int d = 0; d < 4; ++d)
-            info_[std::size_t(cell)].lines[std::size_t(colour)][std::size_t(d)] = LineThreat(t.level[index_[std::size_t(cell)][std::size_t(colour)][std::size_t(d)]]);
-        refresh(cell, colour);
-    }
+    refresh(cell);
     update_four_bit(cell);
 }
 
@@ -256,15 +342,17 @@ void ThreatBoard::threats(int point, std::array<std::array<LineThreat, 4>, 2>& o
     }
 }
 
-int ThreatBoard::capture_pairs(int point, Color c) const {
-    const std::uint8_t own = c == Color::black ? 1 : 2, enemy = c == Color::black ? 2 : 1;
+std::array<int, 2> ThreatBoard::capture_pairs(int point) const {
     const int at = cell_of(point);
-    int n = 0;
+    std::array<int, 2> n{};
     for (int step : dirs)
-        for (int s : {step, -step})
-            if (cells_[std::size_t(at + s)] == enemy && cells_[std::size_t(at + 2 * s)] == enemy &&
-                cells_[std::size_t(at + 3 * s)] == own)
-                ++n;
+        for (int s : {step, -step}) {
+            // Two stones of one colour closed by the other's: taken by that other colour. Codes: 1
+            // black, 2 white (3 - a the other), so a pair of black is taken by white (index 0).
+            const std::uint8_t a = cells_[std::size_t(at + s)];
+            if (a != 1 && a != 2) continue;
+            if (cells_[std::size_t(at + 2 * s)] == a && cells_[std::size_t(at + 3 * s)] == 3 - a) ++n[std::size_t(a - 1)];
+        }
     return n;
 }
 

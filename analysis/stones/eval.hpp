@@ -11,14 +11,17 @@
 // every point the stones within two points (Chebyshev distance): candidate moves are the empty
 // points near stones. The engine keeps it in step with the position move by move.
 //
-// It keeps the threats up to date incrementally: for every cell, per colour and direction, the
-// table index of its eight neighbours along that line, and for every empty point the resulting
-// LineThreats and PointWorth per colour. Placing or removing a stone changes only the 32 cells
-// within four along its four lines (one digit of one index each), so only those are looked up
-// again; the candidate points (empty, a stone within two) are a bit set kept the same way.
+// It keeps the threats up to date incrementally: for every cell and direction, the table indexes
+// of its eight neighbours along that line for both colours (packed in one word, so that a stone
+// placed or removed updates both with one add), and for every empty point the resulting line
+// threats (a byte per direction: a nibble per colour) and the PointWorth per colour. Placing or
+// removing a stone changes only the 32 cells within four along its four lines (one digit of one
+// index each), so only those are looked up again, and only the cells whose threats changed get a
+// new worth; the candidate points (empty, a stone within two) are a bit set kept the same way.
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "analysis/score.hpp"
 #include "core/stones/position.hpp"
@@ -80,48 +83,83 @@ public:
 
     void place(int point, Color c);
     void remove(int point);
+    // A stone placed and taken back last in, first out (the search): push_place is place() that
+    // also saves what the stone changes, and pop_place(point) takes the last such stone back by
+    // restoring it, a copy instead of the updates of remove(). Between the two, other stones may be
+    // placed and removed (captures) as long as the board is the same again at pop_place.
+    void push_place(int point, Color c);
+    void pop_place(int point);
 
+    // What is kept of an empty point: its threats (byte d: direction d, white's in the low nibble),
+    // the worth table's keys (sum of threat * 9^direction; white's in the low half) and the worths
+    // by colour index.
+    struct CellState {
+        std::uint32_t threats;
+        std::uint32_t keys;
+        std::array<PointWorth, 2> worth;
+    };
+    // The threats of a stone of `c` per direction, from a state.
+    static Lines lines_of(const CellState& s, Color c) {
+        const std::uint32_t t = (s.threats >> (4 * index(c))) & 0x0f0f0f0fu;
+        Lines out;
+        static_assert(sizeof(Lines) == sizeof t);
+        __builtin_memcpy(&out, &t, sizeof t); // byte d is direction d's threat (little-endian)
+        return out;
+    }
     // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
-    const Lines& lines(int point, Color c) const { return info_[std::size_t(cell_of(point))].lines[std::size_t(index(c))]; }
-    const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].worth[std::size_t(index(c))]; }
-    // The empty points with a stone within two, in point order: calls f(point) for each.
-    template <class F>
-    void for_each_candidate(F&& f) const {
-        for (std::size_t w = 0; w < candidates_.size(); ++w)
-            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1)
-                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
-    }
+    const CellState& state(int point) const { return info_[std::size_t(cell_of(point))].state; }
+    Lines lines(int point, Color c) const { return lines_of(state(point), c); }
+    const PointWorth& worth(int point, Color c) const { return info_[std::size_t(cell_of(point))].state.worth[std::size_t(index(c))]; }
 
-    // The empty points where either colour makes a four or a five (all of them candidates: a four
-    // holds three stones besides the point within its five), in point order.
+    // The empty points with a stone within two, in point order: calls f(point, state) for each.
     template <class F>
-    void for_each_four_point(F&& f) const {
-        for (std::size_t w = 0; w < fours_.size(); ++w)
-            for (std::uint64_t bits = fours_[w]; bits; bits &= bits - 1)
-                f(int(point_of_cell[w * 64 + std::size_t(__builtin_ctzll(bits))]));
-    }
+    void for_each_candidate_state(F&& f) const { each_bit(candidates_, f); }
+    // The same, f(point).
+    template <class F>
+    void for_each_candidate(F&& f) const { each_bit(candidates_, [&](int p, const CellState&) { f(p); }); }
+    // The empty points where either colour makes a four or a five (all of them candidates: a four
+    // holds three stones besides the point within its five), in point order: f(point, state).
+    template <class F>
+    void for_each_four_point_state(F&& f) const { each_bit(fours_, f); }
+    template <class F>
+    void for_each_four_point(F&& f) const { each_bit(fours_, [&](int p, const CellState&) { f(p); }); }
 
     // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
-    // The pairs a stone of `c` placed on the empty `point` would capture (Ninuki), 0..8.
-    int capture_pairs(int point, Color c) const;
+    // The pairs a stone placed on the empty `point` would capture (Ninuki), 0..8, by colour index.
+    std::array<int, 2> capture_pairs(int point) const;
 
 private:
+    using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell
+    // f(point, state) for the cells of the set bits, in cell order (so in point order).
+    template <class F>
+    void each_bit(const Bits& set, F&& f) const {
+        for (std::size_t w = 0; w < set.size(); ++w)
+            for (std::uint64_t bits = set[w]; bits; bits &= bits - 1) {
+                const std::size_t cell = w * 64 + std::size_t(__builtin_ctzll(bits));
+                f(int(point_of_cell[cell]), info_[cell].state);
+            }
+    }
     void update_near(int cell, int delta);
-    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`.
+    // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`, and
+    // the threats of those that are empty with it.
     void update_lines(int cell, std::uint8_t code, int sign);
-    void refresh(int cell, int colour);
+    template <int D> // update_lines along direction D (worth tables of white and black)
+    void update_line(int cell, std::uint32_t unit, const PointWorth* white, const PointWorth* black);
+    // The threats, keys and worths of the empty `cell` from its line indexes.
+    void refresh(int cell);
 
     std::array<std::uint8_t, std::size_t(cell_count)> cells_{};
-    std::array<std::array<std::array<std::uint16_t, 4>, 2>, std::size_t(cell_count)> index_{};
-    struct CellInfo { // what analyse() reads of a point, in one place
-        std::array<Lines, 2> lines;
-        std::array<PointWorth, 2> worth;
+    // What the engine keeps of a cell, in one place (32 bytes): per direction the table indexes of
+    // the line through it for both colours (white's in the low 16 bits, black's in the high: colour
+    // indexes 0 and 1), and its CellState, up to date while the cell is empty.
+    struct alignas(32) CellInfo {
+        std::array<std::uint32_t, 4> index;
+        CellState state;
     };
+    static_assert(sizeof(CellInfo) == 32);
     std::array<CellInfo, std::size_t(cell_count)> info_{};
-    // The worth table's index of each colour's four lines: sum of threat * 9^direction.
-    std::array<std::array<std::uint16_t, 2>, std::size_t(cell_count)> worth_key_{};
     // Cells in point order (rank, then file) as points are: the candidate bits read in cell order
     // give the points in point order.
     static constexpr auto cell_of_point = [] {
@@ -137,9 +175,22 @@ private:
         return t;
     }();
     std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
-    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> candidates_{}; // by cell
-    std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64> fours_{}; // by cell: for_each_four_point
+    Bits candidates_{};
+    Bits fours_{}; // for_each_four_point
+    Bits occupied_{}; // stones and the cells off the board
+    // place()'s part of update_near: adds one to the near counts of the 5x5 square around `cell`
+    // (a row of five at once) and makes its empty cells candidates (a row's bits at once).
+    void add_near(int cell);
     void update_four_bit(int cell);
+    // What push_place saved: the states of the 32 cells within four along the lines (in the order
+    // of update_lines), the four-point bits and the candidate bits.
+    struct Saved {
+        std::array<CellState, 32> cells;
+        Bits fours;
+        Bits candidates;
+    };
+    std::vector<Saved> saved_;
+    std::size_t saved_count_ = 0;
     std::array<bool, 2> double_three_allowed_{true, true};
     int size_ = 15;
 };

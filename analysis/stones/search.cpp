@@ -1,6 +1,7 @@
 #include "analysis/stones/search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 namespace gounki::analysis {
@@ -24,7 +25,9 @@ Score terminal_score(const stones::StonePosition& pos, int ply) {
 
 StoneSearcher::StoneSearcher(const StoneSearchOptions& options)
     : options_(options), tt_(options.hash_mb), vcf_cache_(std::size_t(1) << 16), vct_cache_(std::size_t(1) << 14), plies_(max_ply + 2), undo_(max_ply + 2),
-      pv_(max_ply + 2) {}
+      pv_(max_ply + 2) {
+    for (PlyData& pd : plies_) pd.index.fill(-1);
+}
 
 void StoneSearcher::check_limits() {
     if (search_limit_reached(limits_, nodes_, start_ns_, stop_requested_)) stopped_ = true;
@@ -34,7 +37,7 @@ void StoneSearcher::play(int point, int ply) {
     const Color mover = pos_.side_to_move();
     stones::StoneUndo& u = undo_[std::size_t(ply)];
     pos_.play(Move::placement(point), u);
-    board_.place(point, mover);
+    board_.push_place(point, mover);
     for (int i = 0; i < u.captured_count; ++i) board_.remove(u.captured[std::size_t(i)]);
     ++nodes_;
     if (ply + 1 > seldepth_) seldepth_ = ply + 1;
@@ -46,7 +49,7 @@ void StoneSearcher::unplay(int ply) {
     pos_.undo(u);
     const Color mover = pos_.side_to_move();
     for (int i = 0; i < u.captured_count; ++i) board_.place(u.captured[std::size_t(i)], ~mover);
-    board_.remove(u.point);
+    board_.pop_place(u.point);
 }
 
 void StoneSearcher::update_pv(int ply, Move m) {
@@ -58,7 +61,14 @@ void StoneSearcher::update_pv(int ply, Move m) {
     pv_len_[std::size_t(ply)] = len;
 }
 
-bool StoneSearcher::legal(int point, const Candidate& c) const {
+void StoneSearcher::set_rules() {
+    const stones::Rules& r = pos_.rules();
+    every_point_legal_ = !r.tournament_rule && !r.forbidden_for(Color::black) && !r.forbidden_for(Color::white) &&
+        !(r.captures() && r.no_double_three);
+    plain_rules_ = !r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
+}
+
+bool StoneSearcher::legal_by_rules(int point, const Candidate& c) const {
     const stones::Rules& r = pos_.rules();
     if (pos_.breaks_tournament_rule(point)) return false; // legal in a record, but never played
     // Renju's Black: a forbidden point may hide in any line (an overline reads as no threat at all
@@ -75,62 +85,107 @@ bool StoneSearcher::legal(int point, const Candidate& c) const {
 
 void StoneSearcher::analyse(int ply, bool fours_only) {
     PlyData& pd = plies_[std::size_t(ply)];
-    pd.index.fill(-1);
     const Color us = pos_.side_to_move(), them = ~us;
-    const stones::Rules& rules = pos_.rules();
-    const bool caps = rules.captures();
-    const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
-    // Totals in locals (the compiler cannot keep pd's fields in registers across the loop).
-    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0, fives_us = 0,
-        fives_them = 0;
-    bool fours_us = false, fours_them = false;
-    auto add = [&](int p) {
+    int count = 0;
+    auto add_state = [&](int p, const ThreatBoard::CellState& s) {
         Candidate& c = pd.cands[std::size_t(count)];
         c.point = std::int16_t(p);
-        c.lines_us = board_.lines(p, us);
-        c.us = board_.worth(p, us);
-        c.them = board_.worth(p, them);
-        // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
-        if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
-        c.caps_us = std::int8_t(caps ? board_.capture_pairs(p, us) : 0);
-        c.caps_them = std::int8_t(caps ? board_.capture_pairs(p, them) : 0);
-        pd.index[std::size_t(p)] = std::int16_t(count);
+        c.caps_us = c.caps_them = 0;
+        c.lines_us = ThreatBoard::lines_of(s, us);
+        c.us = s.worth[std::size_t(index(us))];
+        c.them = s.worth[std::size_t(index(them))];
         ++count;
-        const int vu = c.us.value, vt = c.them.value;
-        sum_us += capped(vu);
-        sum_them += capped(vt);
-        max_us = std::max(max_us, vu);
-        max_them = std::max(max_them, vt);
-        caps_us += c.caps_us;
-        caps_them += c.caps_them;
-        fives_us += c.us.five;
-        fives_them += c.them.five;
-        fours_us = fours_us || c.us.fours;
-        fours_them = fours_them || c.them.fours;
     };
+    auto add = [&](int p) { add_state(p, board_.state(p)); };
     const int n = pos_.size();
     if (fours_only) {
-        board_.for_each_four_point(add);
+        board_.for_each_four_point_state(add_state);
     } else if (pos_.stone_count() == 0) {
         add(stones::make_point(n / 2, n / 2));
     } else {
-        board_.for_each_candidate(add);
+        board_.for_each_candidate_state(add_state);
         if (count == 0)
             for (int r = 0; r < n; ++r)
                 for (int f = 0; f < n; ++f)
                     if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
     pd.count = count;
-    pd.sum_us = sum_us;
-    pd.sum_them = sum_them;
-    pd.max_us = max_us;
-    pd.max_them = max_them;
-    pd.caps_us = caps_us;
-    pd.caps_them = caps_them;
-    pd.fives_us = fives_us;
-    pd.fives_them = fives_them;
-    pd.fours_us = fours_us;
-    pd.fours_them = fours_them;
+    total(pd);
+}
+
+// The totals over the candidates. The flags of all the worths are or-ed together and read as a
+// PointWorth at the end (its value then means nothing).
+struct StoneSearcher::Totals {
+    int count = 0, sum_us = 0, sum_them = 0, max_us = 0, max_them = 0, caps_us = 0, caps_them = 0;
+    std::uint32_t any_us = 0, any_them = 0;
+    void add(PointWorth us, PointWorth them) {
+        const int vu = us.value, vt = them.value;
+        ++count;
+        sum_us += capped(vu);
+        sum_them += capped(vt);
+        max_us = std::max(max_us, vu);
+        max_them = std::max(max_them, vt);
+        any_us |= std::bit_cast<std::uint32_t>(us);
+        any_them |= std::bit_cast<std::uint32_t>(them);
+    }
+    void store(PlyData& pd) const {
+        const PointWorth flags_us = std::bit_cast<PointWorth>(any_us), flags_them = std::bit_cast<PointWorth>(any_them);
+        pd.sum_us = sum_us;
+        pd.sum_them = sum_them;
+        pd.max_us = max_us;
+        pd.max_them = max_them;
+        pd.caps_us = caps_us;
+        pd.caps_them = caps_them;
+        pd.fives_us = flags_us.five;
+        pd.fives_them = flags_them.five;
+        pd.fours_us = flags_us.fours;
+        pd.fours_them = flags_them.fours;
+    }
+};
+
+void StoneSearcher::total(PlyData& pd) const {
+    const Color us = pos_.side_to_move(), them = ~us;
+    const stones::Rules& rules = pos_.rules();
+    const bool caps = rules.captures();
+    const bool overline_wins = rules.overline_wins(Color::black) && rules.overline_wins(Color::white);
+    const std::span<Candidate> cands(pd.cands.data(), std::size_t(pd.count));
+    Totals totals;
+    if (caps || !overline_wins)
+        for (Candidate& c : cands) {
+            // Gomoku standard, Renju's Black: a "five" of the pattern table may be an overline.
+            if (!overline_wins && (c.us.five || c.them.five)) correct_overlines(c);
+            if (!caps) continue;
+            const std::array<int, 2> pairs = board_.capture_pairs(c.point);
+            c.caps_us = std::int8_t(pairs[std::size_t(index(us))]);
+            c.caps_them = std::int8_t(pairs[std::size_t(index(them))]);
+            totals.caps_us += c.caps_us;
+            totals.caps_them += c.caps_them;
+        }
+    for (const Candidate& c : cands) totals.add(c.us, c.them);
+    totals.store(pd);
+}
+
+void StoneSearcher::analyse_leaf(int ply) {
+    if (!plain_rules_ || !every_point_legal_ || pos_.stone_count() == 0) return analyse(ply);
+    const Color us = pos_.side_to_move(), them = ~us;
+    Totals totals;
+    board_.for_each_candidate_state([&](int, const ThreatBoard::CellState& s) {
+        totals.add(s.worth[std::size_t(index(us))], s.worth[std::size_t(index(them))]);
+    });
+    if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
+    analyse(ply, true);
+    totals.store(plies_[std::size_t(ply)]);
+}
+
+void StoneSearcher::order_by_worth(const PlyData& pd, std::vector<int>& list) {
+    // Insertion sort: stable, and the provers' lists are short (no allocation, as stable_sort's).
+    auto worth = [&](int i) { return pd.cands[std::size_t(i)].us.value + pd.cands[std::size_t(i)].them.value; };
+    for (std::size_t i = 1; i < list.size(); ++i) {
+        const int x = list[i], w = worth(x);
+        std::size_t j = i;
+        for (; j > 0 && worth(list[j - 1]) < w; --j) list[j] = list[j - 1];
+        list[j] = x;
+    }
 }
 
 bool StoneSearcher::opponent_vcf(int ply) {
@@ -319,7 +374,8 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         }
     }
 
-    analyse(ply);
+    if (depth <= 0) analyse_leaf(ply);
+    else analyse(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (const int w = win_now(pd, ply); w >= 0) {
         pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
@@ -345,8 +401,7 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
     // The moves, with their ordering scores.
     const Color us = pos_.side_to_move();
     pd.move_count = 0;
-    auto push = [&](int p) {
-        const int ci = pd.index[std::size_t(p)];
+    auto push = [&](int p, int ci) { // ci: p's candidate, -1 for none
         int sc = 0;
         if (ci >= 0) {
             const Candidate& c = pd.cands[std::size_t(ci)];
@@ -365,25 +420,25 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         ++pd.move_count;
     };
     if (forced) {
-        for (int p : forced_list) push(p);
+        for (int i = 0; i < pd.count; ++i) pd.index[std::size_t(pd.cands[std::size_t(i)].point)] = std::int16_t(i);
+        for (int p : forced_list) push(p, candidate_of(pd, p));
         // Nothing stops the threat: any move loses; one is searched to give the loss its distance.
         if (pd.move_count == 0)
-            for (int i = 0; i < pd.count && pd.move_count == 0; ++i) push(pd.cands[std::size_t(i)].point);
+            for (int i = 0; i < pd.count && pd.move_count == 0; ++i) push(pd.cands[std::size_t(i)].point, i);
     } else {
-        for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point);
+        for (int i = 0; i < pd.count; ++i) push(pd.cands[std::size_t(i)].point, i);
     }
     if (pd.move_count == 0) return score_draw; // no legal move at all (the core calls it a draw)
-    // Stable sort, best first: equal scores keep point order (determinism). Insertion sort: a few
-    // dozen moves, mostly in order already.
-    for (int i = 1; i < pd.move_count; ++i) {
-        const int m = pd.moves[std::size_t(i)], sc = pd.scores[std::size_t(i)];
-        int j = i;
-        for (; j > 0 && pd.scores[std::size_t(j - 1)] < sc; --j) {
-            pd.moves[std::size_t(j)] = pd.moves[std::size_t(j - 1)];
-            pd.scores[std::size_t(j)] = pd.scores[std::size_t(j - 1)];
-        }
-        pd.moves[std::size_t(j)] = m;
-        pd.scores[std::size_t(j)] = sc;
+    // Best first, equal scores in the order pushed (determinism): the score, the place reversed and
+    // the point as one key for each move, sorted.
+    const std::span<std::int64_t> keys(pd.keys.data(), std::size_t(pd.move_count));
+    for (int i = 0; i < pd.move_count; ++i)
+        keys[std::size_t(i)] = std::int64_t(pd.scores[std::size_t(i)]) * (std::int64_t(1) << 32) + std::int64_t(0xffff - i) * 65536 +
+            pd.moves[std::size_t(i)];
+    std::sort(keys.begin(), keys.end(), std::greater<>());
+    for (int i = 0; i < pd.move_count; ++i) {
+        pd.moves[std::size_t(i)] = int(keys[std::size_t(i)] & 0xffff);
+        pd.scores[std::size_t(i)] = int(keys[std::size_t(i)] >> 32);
     }
 
     // Forced replies cost no depth: a sequence of fours is followed to its end.
@@ -464,6 +519,7 @@ SearchResult StoneSearcher::search(const stones::StonePosition& root, const Sear
         ~FirstReset() { point = -1; }
     } first_reset{first_point_};
     pos_ = root;
+    set_rules();
     board_.reset(root);
     limits_ = limits;
     nodes_ = 0;

@@ -112,14 +112,17 @@ private:
     struct PlyData {
         std::array<Candidate, stones::point_count> cands;
         int count = 0;
-        std::array<std::int16_t, stones::point_count> index; // point -> candidate, -1 for none
+        // Point -> candidate, made by negamax for a forced node's replies; stale entries are
+        // possible: read through candidate_of().
+        std::array<std::int16_t, stones::point_count> index;
         std::array<int, stones::point_count> moves;
         std::array<int, stones::point_count> scores;
+        std::array<std::int64_t, stones::point_count> keys; // negamax's sort
         int move_count = 0;
         std::vector<int> forced; // forced replies, or the fours/defences of a VCF node
         // Totals over the candidates, made by analyse() for the loops that would otherwise read them all.
         int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
-        int fives_us, fives_them; // points where each side makes a five
+        int fives_us, fives_them; // whether there are points where each side makes a five (0 or 1)
         bool fours_us, fours_them; // each side can make a four
     };
 
@@ -128,6 +131,22 @@ private:
     // The candidates of the node at `ply` with their threats, and the totals. `fours_only`: only the
     // points where a side makes a four or a five (all the sequences of fours read; no captures).
     void analyse(int ply, bool fours_only = false);
+    // analyse()'s second half: the overline corrections, the captures and the totals.
+    struct Totals; // search.cpp
+    void total(PlyData& pd) const;
+    // analyse() at a node of depth 0 or less: where nothing needs correcting (no captures, no
+    // overline rule, every point legal: Gomoku freestyle), the same totals over every candidate but
+    // only the four points listed, all that such a node reads of the list (a win at once, the
+    // forced blocks, the provers' fours); otherwise analyse(ply).
+    void analyse_leaf(int ply);
+    // The candidate of `point` in `pd`, -1 for none.
+    static int candidate_of(const PlyData& pd, int point) {
+        const int ci = pd.index[std::size_t(point)];
+        return ci >= 0 && ci < pd.count && pd.cands[std::size_t(ci)].point == point ? ci : -1;
+    }
+    // The provers' moves (candidate indexes into pd), by the worth for both sides (us + them),
+    // best first, equal ones in the order given.
+    static void order_by_worth(const PlyData& pd, std::vector<int>& list);
     // A five of the pattern table that is an overline where overlines do not win reads as none.
     void correct_overlines(Candidate& c) const;
     // Moves that win at once for the side to move (a five that is not breakable, a tenth capture).
@@ -142,6 +161,14 @@ private:
 
     // `analysed`: the node at `ply` was analysed and checked for wins at once by the caller.
     int vcf_attack(int plies, int ply, bool analysed);
+    // The first steps of a prover's attacking node that its caller did not analyse (vcf_attack,
+    // vct_attack with their refuted-sequence caches): out of node budget, a game already over, a
+    // sequence refuted before with at least `plies` (a VCF entry says whether a line was cut by
+    // the ply budget: vcf_deeper_), then analyse(ply, fours_only) and a win at once (1). Returns
+    // the node's result, or go_on.
+    static constexpr int go_on = -2;
+    struct VcfEntry; // below
+    int enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only);
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
@@ -159,7 +186,12 @@ private:
 
     void play(int point, int ply);
     void unplay(int ply);
-    bool legal(int point, const Candidate& c) const;
+    bool legal(int point, const Candidate& c) const { return every_point_legal_ || legal_by_rules(point, c); }
+    bool legal_by_rules(int point, const Candidate& c) const;
+    // What legal() can answer from the rules alone, read once where pos_ is set (search, prove).
+    void set_rules();
+    bool every_point_legal_ = false; // no tournament rule, forbidden points or double-three rule
+    bool plain_rules_ = false; // no captures, overlines win for both: analyse() corrects nothing
     void update_pv(int ply, Move m);
     void check_limits();
 

@@ -34,32 +34,35 @@ int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
     return best;
 }
 
+int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only) {
+    if (nodes_ >= vcf_budget_end_) {
+        vcf_out_of_budget_ = true;
+        return -1;
+    }
+    if (pos_.game_over()) return pos_.outcome() == win_for(pos_.side_to_move()) ? 0 : -1;
+    const VcfEntry& e = cache[pos_.key() & (cache.size() - 1)];
+    if (e.key == pos_.key() && e.plies >= plies) {
+        vcf_deeper_ = vcf_deeper_ || e.cut; // the VCT prover's entries are never cut
+        return -1;
+    }
+    analyse(ply, fours_only);
+    if (const int w = win_now(plies_[std::size_t(ply)], ply); w >= 0) {
+        pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
+        pv_len_[std::size_t(ply)] = ply + 1;
+        return 1;
+    }
+    return go_on;
+}
+
 int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return -1;
     if (!analysed) {
-        if (nodes_ >= vcf_budget_end_) {
-            vcf_out_of_budget_ = true;
-            return -1;
-        }
-        if (pos_.game_over()) return pos_.outcome() == win_for(pos_.side_to_move()) ? 0 : -1;
-        const VcfEntry& e = vcf_cache_[pos_.key() & (vcf_cache_.size() - 1)];
-        if (e.key == pos_.key() && e.plies >= plies) {
-            vcf_deeper_ = vcf_deeper_ || e.cut;
-            return -1;
-        }
-        analyse(ply, !pos_.rules().captures());
+        if (const int r = enter_attack(vcf_cache_, plies, ply, !pos_.rules().captures()); r != go_on) return r;
     } else {
         vcf_deeper_ = false;
     }
     PlyData& pd = plies_[std::size_t(ply)];
-    if (!analysed) {
-        if (const int w = win_now(pd, ply); w >= 0) {
-            pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
-            pv_len_[std::size_t(ply)] = ply + 1;
-            return 1;
-        }
-    }
     if (stopped_) return -1;
     if (plies < 3) {
         vcf_deeper_ = vcf_deeper_ || pd.fours_us;
@@ -90,10 +93,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     if (block >= 0) consider(block);
     else
         for (int i = 0; i < pd.count; ++i) consider(i);
-    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-        const Candidate &x = pd.cands[std::size_t(a)], &y = pd.cands[std::size_t(b)];
-        return x.us.value + x.them.value > y.us.value + y.them.value;
-    });
+    order_by_worth(pd, list);
     for (int i : list) { // children use the PlyData of their own ply: `list` stays as it is
         const int p = pd.cands[std::size_t(i)].point;
         play(p, ply);
@@ -184,6 +184,7 @@ VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plie
 
 VcfResult StoneSearcher::prove(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes, bool threes) {
     pos_ = pos;
+    set_rules();
     board_.reset(pos);
     limits_ = SearchLimits{};
     nodes_ = 0;

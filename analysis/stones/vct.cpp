@@ -51,21 +51,8 @@ int StoneSearcher::vct_root(int max_plies, int ply, std::uint64_t budget) {
 int StoneSearcher::vct_attack(int plies, int ply, bool analysed) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return -1;
-    if (!analysed) {
-        if (nodes_ >= vcf_budget_end_) {
-            vcf_out_of_budget_ = true;
-            return -1;
-        }
-        if (pos_.game_over()) return pos_.outcome() == win_for(pos_.side_to_move()) ? 0 : -1;
-        const VcfEntry& e = vct_cache_[pos_.key() & (vct_cache_.size() - 1)];
-        if (e.key == pos_.key() && e.plies >= plies) return -1;
-        analyse(ply);
-        if (const int w = win_now(plies_[std::size_t(ply)], ply); w >= 0) {
-            pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
-            pv_len_[std::size_t(ply)] = ply + 1;
-            return 1;
-        }
-    }
+    if (!analysed)
+        if (const int r = enter_attack(vct_cache_, plies, ply, false); r != go_on) return r;
     if (plies < 3 || stopped_) return -1;
     // Fours alone first: the VCF prover, within the same budget.
     if (const int r = vcf_attack(plies, ply, true); r > 0 || stopped_ || vcf_out_of_budget_) return r;
@@ -89,10 +76,7 @@ int StoneSearcher::vct_attack(int plies, int ply, bool analysed) {
     if (block >= 0) consider(block);
     else
         for (int i = 0; i < pd.count; ++i) consider(i);
-    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-        const Candidate &x = pd.cands[std::size_t(a)], &y = pd.cands[std::size_t(b)];
-        return x.us.value + x.them.value > y.us.value + y.them.value;
-    });
+    order_by_worth(pd, list);
     for (std::size_t k = 0; k < list.size(); ++k) { // children use their own ply's PlyData
         const int p = pd.cands[std::size_t(list[k])].point;
         play(p, ply);

@@ -163,19 +163,20 @@ bool StonePosition::five_through(int point, Color c) const {
     const Stone s = stone_of(c);
     const bool overline_wins = rules_.overline_wins(c);
     const int f0 = point_file(point), r0 = point_rank(point), last = size() - 1;
-    // The stones of `c` in a row from the point along the step (df, dr), as far as the board goes.
-    auto count = [&](int df, int dr) {
-        const int room = std::min(df > 0 ? last - f0 : df < 0 ? f0 : last, dr > 0 ? last - r0 : dr < 0 ? r0 : last);
-        const int step = dr * stride + df;
+    const int right = last - f0, up = last - r0, left = f0, down = r0; // the room each way
+    // The stones of `c` in a row from the point along `step`, at most `room` of them (the board's edge).
+    auto count = [&](int step, int room) {
         int n = 0;
         while (n < room && at(point + (n + 1) * step) == s) ++n;
         return n;
     };
-    for (const auto& d : line_dirs) {
-        const int run = 1 + count(d[0], d[1]) + count(-d[0], -d[1]);
-        if (run == 5 || (run > 5 && overline_wins)) return true;
-    }
-    return false;
+    auto five = [&](int step, int room, int back_room) {
+        const int run = 1 + count(step, room) + count(-step, back_room);
+        return run == 5 || (run > 5 && overline_wins);
+    };
+    // The four lines (line_dirs' order): across, up, diagonal, anti-diagonal.
+    return five(1, right, left) || five(stride, up, down) || five(stride + 1, std::min(right, up), std::min(left, down)) ||
+        five(1 - stride, std::min(right, down), std::min(left, up));
 }
 
 bool StonePosition::has_five(Color c) const {
