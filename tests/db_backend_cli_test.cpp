@@ -55,9 +55,10 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
                                            samples + "broken/17-two-games-first-broken.gpn",
                                            samples + "broken/11-result-contradicts.gpn"};
     // Names that only match through Unicode case folding, accents and typographic punctuation.
-    std::ofstream(both.dir / "names.gpn") << "[Game \"Gounki\"]\n[Event \"Lyon\u2013Gen\u00e8ve \u2018open\u2019\"]\n"
-                                        "[White \"Ulrike Stra\u00dfe\"]\n[Black \"\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3\"]\n"
-                                        "[Result \"*\"]\n\n1. f1-e2+ c8-d7+ *\n";
+    std::ofstream(both.dir / "names.gpn")
+        << "[Game \"Gounki\"]\n[Event \"Lyon\u2013Gen\u00e8ve \u2018open\u2019\"]\n"
+           "[White \"Ulrike Stra\u00dfe\"]\n[Black \"\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3\"]\n"
+           "[Result \"*\"]\n\n1. f1-e2+ c8-d7+ *\n";
     std::string import = "import " + shell_quoted(both.dir / "names.gpn");
     for (const std::string& r : records) import += " " + shell_quoted(r);
     // In order: each command sees what the ones before it changed.
