@@ -456,12 +456,12 @@ TEST_CASE("match: a time per move that is no positive number, a setting that is 
     check_error("match --games 2 --a-time 12ms", 2, "--a-time must be a positive number of milliseconds");
     check_error("match --games 2 --a-eval piece=heavy", 2, "expected name=number, got 'piece=heavy'");
     check_error("match --games 2 --b-eval advance=0:12:x", 2, "expected advance=number:number:..., got 'advance=0:12:x'");
-    const std::string engine = "--engine " + shell_quoted(gounki_command() + " pbrain") + " --games 2 ";
+    const std::string engine = "match --engine " + shell_quoted(gounki_command() + " pbrain") + " --games 2 ";
     check_error(engine + "--b-time 0", 2, "--b-time must be a positive number of milliseconds");
     for (const std::string setting : {"vcf_plies=", "vcf_plies=deep", "vct_nodes=-5", "threat_penalty=3.5", "vct_plies=4x"})
         check_error(engine + "--b-eval " + setting, 2, "expected name=number, got '" + setting + "'");
     // A good setting beside a bad one is refused all the same, and nothing is played.
-    const CliRun both = run_gounki("match " + engine + "--b-eval vcf_plies=5,vct_nodes=many");
+    const CliRun both = run_gounki(engine + "--b-eval vcf_plies=5,vct_nodes=many");
     CHECK(both.status == 2);
     CHECK(both.out.empty());
     CHECK(contains(both.err, "expected name=number, got 'vct_nodes=many'"));
