@@ -8,9 +8,7 @@
 
 namespace gounki::report {
 
-std::string_view verdict_name(Verdict v) {
-    return v == Verdict::best ? std::string_view() : analysis::verdict_name(v);
-}
+std::string_view verdict_name(Verdict v) { return v == Verdict::best ? std::string_view() : analysis::verdict_name(v); }
 
 std::string_view verdict_label(Verdict v) {
     switch (v) {
