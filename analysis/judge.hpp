@@ -23,18 +23,11 @@
 #include "analysis/gounki/search.hpp"
 #include "core/any_position.hpp"
 #include "core/stones/position.hpp"
+#include "core/verdict.hpp"
 
 namespace gounki::analysis {
 
-enum class Verdict : std::uint8_t {
-    best, // the engine's move, or a move no worse by the curve than the thresholds
-    inaccuracy,
-    mistake,
-    blunder,
-    missed_win, // a win was proven before the move, and after it the win is gone
-    allows_loss, // after the move the opponent has a proven win; the best move had none against it
-    book, // an opening move of the collection's own tree (JudgeSettings::book_plies): not searched
-};
+using gounki::Verdict; // core/verdict.hpp
 constexpr int verdict_count = 7;
 // The verdicts a search gives (all but book): the ones a side's summary grades.
 constexpr int graded_verdict_count = 6;

@@ -21,9 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/read_clock.hpp"
 #include "core/gounki/movegen.hpp"
 #include "core/gounki/notation.hpp"
+#include "core/text.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 
@@ -33,6 +35,11 @@ using namespace gounki::parser;
 namespace {
 
 enum class Layout { pgn, table, tabs, html, typographic };
+constexpr Named<Layout> layout_names[] = {{Layout::pgn, "pgn"},
+                                          {Layout::table, "table"},
+                                          {Layout::tabs, "tabs"},
+                                          {Layout::html, "html"},
+                                          {Layout::typographic, "typographic"}};
 
 // The game's moves in `notation`, one text per ply.
 std::vector<std::string> move_texts(const GameRecord& g, Notation notation) {
@@ -128,36 +135,22 @@ int main(int argc, char** argv) {
     std::string write_path, read_path;
     bool skip = false;
     Notation notation = Notation::wikipedia;
-    Layout layout = Layout::pgn;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--games" && i + 1 < argc) games = std::atoi(argv[++i]);
-        else if (a == "--seed" && i + 1 < argc) seed = unsigned(std::atol(argv[++i]));
-        else if (a == "--plies" && i + 1 < argc) max_plies = std::atoi(argv[++i]);
-        else if (a == "--write" && i + 1 < argc) write_path = argv[++i];
-        else if (a == "--read" && i + 1 < argc) read_path = argv[++i];
-        else if (a == "--skip") skip = true;
-        else if (a == "--notation" && i + 1 < argc && parse_notation(argv[i + 1], notation) && notation != Notation::automatic)
-            ++i;
-        else if (a == "--layout" && i + 1 < argc) {
-            const std::string l = argv[++i];
-            if (l == "pgn") layout = Layout::pgn;
-            else if (l == "table") layout = Layout::table;
-            else if (l == "tabs") layout = Layout::tabs;
-            else if (l == "html") layout = Layout::html;
-            else if (l == "typographic") layout = Layout::typographic;
-            else return std::fprintf(stderr, "parse_bench: unknown layout '%s'\n", l.c_str()), 2;
-        } else {
-            std::fprintf(stderr,
-                         "usage: parse_bench [--games N] [--seed S] [--plies P] [--notation wikipedia|official|lc4] "
-                         "[--layout pgn|table|tabs|html|typographic] [--write FILE] [--read FILE] [--skip]\n");
-            return 2;
-        }
-    }
+    const char* usage = "parse_bench [--games N] [--seed S] [--plies P] [--notation wikipedia|official|lc4] "
+                        "[--layout pgn|table|tabs|html|typographic] [--write FILE] [--read FILE] [--skip]";
+    std::string notation_name, layout_name = "pgn";
+    for (bench::Args a(argc, argv); a.next();)
+        if (!a.value("--games", games) && !a.value("--seed", seed) && !a.value("--plies", max_plies) &&
+            !a.value("--write", write_path) && !a.value("--read", read_path) && !a.flag("--skip", skip) &&
+            !a.value("--notation", notation_name) && !a.value("--layout", layout_name))
+            return bench::Args::usage(usage);
+    if (!notation_name.empty() && (!parse_notation(notation_name, notation) || notation == Notation::automatic))
+        return bench::Args::usage(usage);
+    const std::optional<Layout> layout = named(layout_names, layout_name);
+    if (!layout) return std::fprintf(stderr, "parse_bench: unknown layout '%s'\n", layout_name.c_str()), 2;
     std::string text;
     double plies = 0;
     if (read_path.empty()) {
-        text = generate(games, seed, max_plies, plies, notation, layout);
+        text = generate(games, seed, max_plies, plies, notation, *layout);
         std::printf("generated %d random games, %.1f plies per game, %.1f MB\n", games, plies, text.size() / 1e6);
         if (!write_path.empty()) {
             std::ofstream(write_path, std::ios::binary) << text;

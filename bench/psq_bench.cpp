@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/read_clock.hpp"
 #include "core/stones/position.hpp"
 #include "parser/psq/psq.hpp"
@@ -60,17 +61,10 @@ int main(int argc, char** argv) {
     int games = 100000, opening = 5;
     unsigned seed = 1;
     std::string write_dir;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--games" && i + 1 < argc) games = std::atoi(argv[++i]);
-        else if (a == "--seed" && i + 1 < argc) seed = unsigned(std::atol(argv[++i]));
-        else if (a == "--opening" && i + 1 < argc) opening = std::atoi(argv[++i]);
-        else if (a == "--write" && i + 1 < argc) write_dir = argv[++i];
-        else {
-            std::fprintf(stderr, "usage: psq_bench [--games N] [--seed S] [--opening K] [--write DIR]\n");
-            return 2;
-        }
-    }
+    for (bench::Args a(argc, argv); a.next();)
+        if (!a.value("--games", games) && !a.value("--seed", seed) && !a.value("--opening", opening) &&
+            !a.value("--write", write_dir))
+            return bench::Args::usage("psq_bench [--games N] [--seed S] [--opening K] [--write DIR]");
     std::mt19937 rng(seed);
     std::vector<std::string> files;
     std::size_t bytes = 0;

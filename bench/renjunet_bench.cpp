@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/read_clock.hpp"
 #include "core/stones/position.hpp"
 #include "parser/renju/renjunet.hpp"
@@ -75,17 +76,10 @@ int main(int argc, char** argv) {
     int games = 100000;
     unsigned seed = 1;
     std::string write_file, read_file;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--games" && i + 1 < argc) games = std::atoi(argv[++i]);
-        else if (a == "--seed" && i + 1 < argc) seed = unsigned(std::atol(argv[++i]));
-        else if (a == "--write" && i + 1 < argc) write_file = argv[++i];
-        else if (a == "--read" && i + 1 < argc) read_file = argv[++i];
-        else {
-            std::fprintf(stderr, "usage: renjunet_bench [--games N] [--seed S] [--write FILE] [--read FILE]\n");
-            return 2;
-        }
-    }
+    for (bench::Args a(argc, argv); a.next();)
+        if (!a.value("--games", games) && !a.value("--seed", seed) && !a.value("--write", write_file) &&
+            !a.value("--read", read_file))
+            return bench::Args::usage("renjunet_bench [--games N] [--seed S] [--write FILE] [--read FILE]");
     std::mt19937 rng(seed);
     std::string text;
     if (read_file.empty()) {

@@ -8,6 +8,7 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <cstdlib>
@@ -45,6 +46,13 @@ bool for_each_setting(const std::string& text, std::string& error,
     return true;
 }
 
+// `text` read whole as a whole number; false when it is not one.
+bool whole_number(std::string_view text, long long& out) {
+    const char* end = text.data() + text.size();
+    const auto [stop, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && stop == end;
+}
+
 // The evaluation weights ("advance=0:120:60:..." for the table) and the search's pruning margins
 // (futility, reverse_futility) over the options.
 bool parse_weights(const std::string& text, SearchOptions& o, std::string& error) {
@@ -55,7 +63,10 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
             while (i < w.advance.size() && p <= value.size()) {
                 std::size_t q = value.find(':', p);
                 if (q == std::string::npos) q = value.size();
-                w.advance[i++] = std::atoi(value.substr(p, q - p).c_str());
+                long long n = 0;
+                if (!whole_number(std::string_view(value).substr(p, q - p), n) || n != int(n))
+                    return error = "expected advance=number:number:..., got 'advance=" + value + "'", false;
+                w.advance[i++] = int(n);
                 p = q + 1;
             }
             return true;
@@ -73,7 +84,10 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
             : name == "reverse_futility"   ? &o.reverse_futility_margin
                                            : nullptr;
         if (!field) return error = "unknown evaluation weight '" + name + "'", false;
-        *field = std::atoi(value.c_str());
+        long long n = 0;
+        if (!whole_number(value, n) || n != int(n))
+            return error = "expected name=number, got '" + name + "=" + value + "'", false;
+        *field = int(n);
         return true;
     });
 }
@@ -81,8 +95,9 @@ bool parse_weights(const std::string& text, SearchOptions& o, std::string& error
 // The stone engine's prover settings, "name=value,...", for tuning against an external engine.
 bool parse_stone_settings(const std::string& text, StoneSearchOptions& o, std::string& error) {
     return for_each_setting(text, error, [&](const std::string& name, const std::string& text_value) {
-        const long long value = text_value.empty() ? -1 : std::atoll(text_value.c_str());
-        if (value < 0) return error = "expected name=number, got '" + name + "=" + text_value + "'", false;
+        long long value = -1;
+        if (!whole_number(text_value, value) || value < 0)
+            return error = "expected name=number, got '" + name + "=" + text_value + "'", false;
         if (name == "vcf_plies") o.vcf_plies = int(std::min(value, 41LL));
         else if (name == "vcf_nodes") o.vcf_nodes = std::uint64_t(value);
         else if (name == "vct_plies") o.vct_plies = int(std::min(value, 41LL));

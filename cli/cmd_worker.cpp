@@ -202,7 +202,7 @@ std::optional<analysis::GameJudgement> judge_claimed(Worker& w, db::GameDatabase
 // claim's; false when another worker has the job (nothing stored).
 bool store_done(db::GameDatabase& database, const db::ClaimedJob& job, const JudgeJob& judged,
                 const analysis::GameJudgement& judgement, const std::string& engine) {
-    db::JobTransaction tx(database.sql());
+    db::Transaction tx(database.sql(), db::TransactionKind::job);
     if (!db::JobQueue(database.sql()).mark_done(job, std::int64_t(judged.moves.size()))) return false;
     db::AnalysisStore(database.sql()).save(job.game_id, job.settings, judgement, engine);
     tx.commit();

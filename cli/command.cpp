@@ -5,6 +5,7 @@
 #include <QTextStream>
 #include <algorithm>
 #include <cstring>
+#include <iostream>
 #include <iterator>
 
 #include "core/gounki/notation.hpp"
@@ -114,6 +115,17 @@ bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size
     }
     mb = std::size_t(value);
     return true;
+}
+
+int serve_protocol(const char* command, const QCommandLineParser& p,
+                   void (*serve)(std::istream& in, std::ostream& out, protocol::EngineOptions options)) {
+    const Command& self = *find_command(command);
+    if (const int code = refuse_arguments(self, p)) return code;
+    protocol::EngineOptions options;
+    options.version = GOUNKI_VERSION;
+    if (int code = exit_ok; !read_hash_option(self, p, options.hash_mb, code)) return code;
+    serve(std::cin, std::cout, options);
+    return exit_ok;
 }
 
 int usage_error(const Command& cmd, const std::string& message) {

@@ -13,6 +13,7 @@
 
 #include "core/any_position.hpp"
 #include "parser/formats.hpp"
+#include "protocol/session.hpp"
 
 namespace gounki::cli {
 
@@ -58,6 +59,11 @@ void set_quiet(bool on);
 // after a usage error (1 to 65536) with exit_code set.
 void add_hash_option(QCommandLineParser& p, const QString& note = {});
 bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size_t& mb, int& exit_code);
+
+// A text protocol command (pbrain, uci): no arguments, --hash, then `serve` on standard input and
+// output until the protocol or the input ends; its exit code.
+int serve_protocol(const char* command, const QCommandLineParser& p,
+                   void (*serve)(std::istream& in, std::ostream& out, protocol::EngineOptions options));
 
 // Prints "gounki COMMAND: message" on stderr and returns exit_usage.
 int usage_error(const Command& cmd, const std::string& message);

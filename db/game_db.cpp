@@ -1,8 +1,8 @@
 // Opening a game database: file checks, schema version, migrations, connection settings.
 #include "db/game_db.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -72,48 +72,22 @@ std::int64_t pragma_int(Database& db, std::string_view sql) {
 
 } // namespace
 
-std::string_view severity_name(Severity s) {
-    switch (s) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
-    }
-    return "?";
-}
+namespace {
+constexpr Named<Severity> severity_names[] = {
+    {Severity::note, "note"}, {Severity::warning, "warning"}, {Severity::error, "error"}};
+constexpr Named<GameStatus> status_names[] = {
+    {GameStatus::valid, "valid"}, {GameStatus::partial, "partial"}, {GameStatus::invalid, "invalid"}};
+constexpr Named<SortKey> sort_key_names[] = {{SortKey::id, "id"},
+                                             {SortKey::date, "date"},
+                                             {SortKey::player, "player"},
+                                             {SortKey::event, "event"},
+                                             {SortKey::result, "result"}};
+} // namespace
 
-std::string_view status_name(GameStatus s) {
-    switch (s) {
-    case GameStatus::valid: return "valid";
-    case GameStatus::partial: return "partial";
-    case GameStatus::invalid: return "invalid";
-    }
-    return "?";
-}
-
-std::optional<GameStatus> parse_status(std::string_view text) {
-    for (GameStatus s : {GameStatus::valid, GameStatus::partial, GameStatus::invalid}) {
-        const std::string_view name = status_name(s);
-        if (text.size() == name.size() && std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) {
-                return std::tolower(static_cast<unsigned char>(a)) == b;
-            }))
-            return s;
-    }
-    return std::nullopt;
-}
-
-std::optional<SortKey> parse_sort_key(std::string_view text) {
-    static constexpr std::pair<std::string_view, SortKey> names[] = {{"id", SortKey::id},
-                                                                     {"date", SortKey::date},
-                                                                     {"player", SortKey::player},
-                                                                     {"event", SortKey::event},
-                                                                     {"result", SortKey::result}};
-    for (const auto& [name, key] : names)
-        if (text.size() == name.size() && std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) {
-                return std::tolower(static_cast<unsigned char>(a)) == b;
-            }))
-            return key;
-    return std::nullopt;
-}
+std::string_view severity_name(Severity s) { return name_of(severity_names, s); }
+std::string_view status_name(GameStatus s) { return name_of(status_names, s); }
+std::optional<GameStatus> parse_status(std::string_view text) { return named(status_names, text); }
+std::optional<SortKey> parse_sort_key(std::string_view text) { return named(sort_key_names, text); }
 
 std::string default_database_path() {
     const char* env = std::getenv("GOUNKI_DB");

@@ -81,26 +81,8 @@ JobQueue::Added JobQueue::add(std::int64_t game_id, const std::string& settings,
     return Added::queued;
 }
 
-JobTransaction::JobTransaction(Database& db) : db_(db) {
-    if (db_.is_postgres()) db_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
-    else sqlite_.emplace(db_, TransactionKind::immediate);
-}
-
-JobTransaction::~JobTransaction() {
-    if (open_ && db_.is_postgres()) try {
-            db_.exec("ROLLBACK");
-        } catch (const DbError&) {
-        }
-}
-
-void JobTransaction::commit() {
-    if (db_.is_postgres()) db_.exec("COMMIT");
-    else sqlite_->commit();
-    open_ = false;
-}
-
 std::optional<ClaimedJob> JobQueue::claim(const std::string& owner, double lease_seconds) {
-    JobTransaction tx(db_);
+    Transaction tx(db_, TransactionKind::job);
     {
         Statement given_up(db_, "UPDATE jobs SET state = 'failed', finished = " + now() +
                                     ", lease_token = NULL, lease_expiry = NULL, last_error = 'the lease ran out ' || "

@@ -94,25 +94,6 @@ private:
     Database& db_;
 };
 
-// The transaction of a claim, and of a worker's store (the judgement and the job marked done):
-// on PostgreSQL READ COMMITTED without the writers' advisory lock that TransactionKind::immediate
-// takes, so that workers wait only for the rows they share (claimers skip even those), never for
-// one another or for an importer; on SQLite BEGIN IMMEDIATE (one writer at a time anyway). Rolls
-// back unless committed.
-class JobTransaction {
-public:
-    explicit JobTransaction(Database& db);
-    ~JobTransaction();
-    JobTransaction(const JobTransaction&) = delete;
-    JobTransaction& operator=(const JobTransaction&) = delete;
-    void commit();
-
-private:
-    Database& db_;
-    std::optional<Transaction> sqlite_;
-    bool open_ = true;
-};
-
 // A new random lease token (hex).
 std::string new_lease_token();
 

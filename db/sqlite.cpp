@@ -342,11 +342,10 @@ Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
     // PostgreSQL: writers take one advisory lock for the transaction, as SQLite's writers take
     // the file's write lock: one writer at a time (ids are handed out from meta, the opening tree's
     // counts are read and rewritten), waiting up to the lock timeout; readers never wait.
-    if (db_.is_postgres())
-        db_.exec(kind == TransactionKind::immediate ? "BEGIN; SELECT pg_advisory_xact_lock(1196381515)"
-                                                    : "BEGIN ISOLATION LEVEL REPEATABLE READ");
-    else
-        db_.exec(kind == TransactionKind::immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    if (!db_.is_postgres()) db_.exec(kind == TransactionKind::deferred ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE");
+    else if (kind == TransactionKind::immediate) db_.exec("BEGIN; SELECT pg_advisory_xact_lock(1196381515)");
+    else if (kind == TransactionKind::job) db_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
+    else db_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ");
     open_ = true;
 }
 

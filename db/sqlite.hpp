@@ -212,9 +212,16 @@ private:
 };
 
 enum class TransactionKind {
-    deferred, // a reader: a consistent snapshot from the first read (PostgreSQL: REPEATABLE READ)
-    immediate // a writer: takes the write lock at once, waiting up to the busy timeout
-              // (PostgreSQL: READ COMMITTED and a transaction-level advisory lock)
+    // A reader: a consistent snapshot from the first read (PostgreSQL: REPEATABLE READ).
+    deferred,
+    // A writer: takes the write lock at once, waiting up to the busy timeout (PostgreSQL: READ
+    // COMMITTED and a transaction-level advisory lock).
+    immediate,
+    // The job queue's claim, and a worker's store (the judgement and the job marked done): on SQLite
+    // as immediate (one writer at a time anyway); on PostgreSQL READ COMMITTED without the writers'
+    // advisory lock, so that workers wait only for the rows they share (claimers skip even those),
+    // never for one another or for an importer.
+    job,
 };
 
 // Rolls back in the destructor unless commit() ran. Inside a transaction already open on the

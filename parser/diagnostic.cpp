@@ -1,4 +1,5 @@
 #include "core/gounki/movegen.hpp"
+#include "core/text.hpp"
 #include "parser/record.hpp"
 
 #include <cstdio>
@@ -7,14 +8,12 @@ namespace gounki::parser {
 
 std::string_view severity_name(Severity s) { return s == Severity::error ? "error" : "warning"; }
 
-std::string_view status_name(GameStatus s) {
-    switch (s) {
-    case GameStatus::valid: return "valid";
-    case GameStatus::invalid: return "invalid";
-    case GameStatus::partial: return "partial";
-    }
-    return "?";
-}
+namespace {
+constexpr Named<GameStatus> status_names[] = {
+    {GameStatus::valid, "valid"}, {GameStatus::invalid, "invalid"}, {GameStatus::partial, "partial"}};
+} // namespace
+
+std::string_view status_name(GameStatus s) { return name_of(status_names, s); }
 
 std::string format_diagnostic(const Diagnostic& d) {
     std::string out = d.file.empty() ? std::string("<input>") : d.file;

@@ -2,7 +2,12 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <istream>
 #include <system_error>
+#include <utility>
 
 #include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
@@ -150,6 +155,56 @@ Diagnostic file_diagnostic(std::string code, const std::string& file, std::strin
     d.file = file;
     d.message = std::move(message);
     return d;
+}
+
+FileSource::FileSource(const std::filesystem::path& path) : name_(path.string()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        io_error("cannot read a directory as a record file");
+        return;
+    }
+    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
+    if (!*f) {
+        io_error("cannot open the file: " + std::string(std::strerror(errno)));
+        return;
+    }
+    owned_ = std::move(f);
+    in_ = owned_.get();
+}
+
+FileSource::FileSource(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
+
+FileSource::~FileSource() = default;
+
+std::vector<Diagnostic> FileSource::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
+
+void FileSource::file_error(std::string code, std::string message, Severity severity, int line, int column) {
+    Diagnostic d = file_diagnostic(std::move(code), name_, std::move(message), severity);
+    d.line = line;
+    d.column = column;
+    file_diagnostics_.push_back(std::move(d));
+}
+
+void FileSource::io_error(std::string message, int line, int column) {
+    io_failed_ = true;
+    file_error("io-error", std::move(message), Severity::error, line, column);
+}
+
+bool FileSource::read_whole(std::string& bytes, std::size_t max_bytes, std::string_view why_not) {
+    char block[1 << 16];
+    while (in_->read(block, sizeof block) || in_->gcount() > 0) {
+        bytes.append(block, std::size_t(in_->gcount()));
+        bytes_read_ += std::uint64_t(in_->gcount());
+        if (bytes.size() > max_bytes) {
+            file_error("game-too-large", "more than " + std::to_string(max_bytes >> 20) + " MB: " + std::string(why_not));
+            return false;
+        }
+    }
+    if (in_->bad()) {
+        io_error("error reading " + name_);
+        return false;
+    }
+    return true;
 }
 
 Diagnostic no_game_found(const std::string& file) {

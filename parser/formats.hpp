@@ -1,6 +1,6 @@
 #pragma once
 // Record formats: the one place that knows which formats gounki reads, how a file's format is
-// told, and which reader reads it. A new format is one reader (a GameSource) plus one row here.
+// told, and which reader reads it. A new format is one reader (a FileSource) plus one row here.
 //
 //   format   reader                     told by (content first, then the file name)
 //   gpn      reader.hpp RecordReader    anything the others do not claim; .gpn .pgn .txt
@@ -42,6 +42,43 @@ public:
     virtual std::vector<Diagnostic> take_file_diagnostics() = 0;
     virtual std::uint64_t bytes_read() const = 0;
     virtual bool io_failed() const = 0;
+};
+
+// What every format's reader holds: its input (a file it opened, or a stream the caller keeps), the
+// file's name in diagnostics, the bytes read, whether reading failed, and the file diagnostics not
+// handed out yet. A reader derives from it, takes its constructors and adds next().
+class FileSource : public GameSource {
+public:
+    // Opens `path`; when that fails (a folder, a file that cannot be opened), ok() is false and
+    // take_file_diagnostics() holds an io-error.
+    explicit FileSource(const std::filesystem::path& path);
+    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
+    FileSource(std::istream& in, std::string name);
+    ~FileSource() override;
+    FileSource(const FileSource&) = delete;
+    FileSource& operator=(const FileSource&) = delete;
+
+    bool ok() const override { return in_ != nullptr; }
+    std::vector<Diagnostic> take_file_diagnostics() override;
+    std::uint64_t bytes_read() const override { return bytes_read_; }
+    bool io_failed() const override { return io_failed_; }
+    const std::string& name() const { return name_; }
+
+protected:
+    // A diagnostic about the file (at a line and column when they are known), handed out once.
+    void file_error(std::string code, std::string message, Severity severity = Severity::error, int line = 0, int column = 0);
+    // The input cannot be read: an io-error, and io_failed() true.
+    void io_error(std::string message, int line = 0, int column = 0);
+    // The whole input in `bytes`, for a format read at once; false after an io-error, or a
+    // game-too-large past `max_bytes` ("more than N MB: " and `why_not`: nothing is read).
+    bool read_whole(std::string& bytes, std::size_t max_bytes, std::string_view why_not);
+
+    std::unique_ptr<std::istream> owned_; // the file opened by path
+    std::istream* in_ = nullptr; // null when the file could not be opened
+    std::string name_;
+    std::uint64_t bytes_read_ = 0;
+    bool io_failed_ = false;
+    std::vector<Diagnostic> file_diagnostics_;
 };
 
 enum class RecordFormat : std::uint8_t { gpn, sgf, psq, renjunet, renlib };

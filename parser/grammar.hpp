@@ -85,13 +85,18 @@ inline const char* skippable_end(const char* p, const char* last) {
     }
 }
 
+// The base of a hand-written parser that gives no attribute: it only moves over text, or checks or
+// counts something where it stands. `Derived` has the parse() member.
+template <class Derived>
+struct plain_parser : x3::parser<Derived> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+};
+
 // X3 calls a skipper before every token and again while it answers true; this one skips the whole
 // run in one call and always answers false, so that each skip is one call, and most of them (at a
 // token already) one table lookup.
-struct skipper_parser : x3::parser<skipper_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct skipper_parser : plain_parser<skipper_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     [[gnu::always_inline]] bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
         if (first == last) return false;

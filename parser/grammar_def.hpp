@@ -78,10 +78,7 @@ inline bool is_word_byte(char c) {
 }
 
 // `out` in any case, not followed by a letter or digit.
-struct out_parser : x3::parser<out_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct out_parser : plain_parser<out_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
         x3::skip_over(first, last, ctx);
@@ -161,10 +158,7 @@ struct table_header_parser : x3::parser<table_header_parser> {
 };
 
 // Fails where a table header row ends the game (see table_header_parser).
-struct not_header_stop_parser : x3::parser<not_header_stop_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct not_header_stop_parser : plain_parser<not_header_stop_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
         return first != x3::get<state_tag>(ctx).header_stop;
@@ -173,10 +167,7 @@ struct not_header_stop_parser : x3::parser<not_header_stop_parser> {
 
 // Counts open variations around a variation's body, refusing to go deeper than
 // max_variation_depth. The body between enter and leave cannot fail, so they always pair up.
-struct enter_variation_parser : x3::parser<enter_variation_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct enter_variation_parser : plain_parser<enter_variation_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
         ParseState& st = x3::get<state_tag>(ctx);
@@ -198,10 +189,7 @@ struct enter_variation_parser : x3::parser<enter_variation_parser> {
     }
 };
 
-struct leave_variation_parser : x3::parser<leave_variation_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct leave_variation_parser : plain_parser<leave_variation_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator&, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
         --x3::get<state_tag>(ctx).depth;
@@ -210,10 +198,7 @@ struct leave_variation_parser : x3::parser<leave_variation_parser> {
 };
 
 // Spaces and tabs, possibly none: the blanks allowed inside a move. Always succeeds.
-struct blanks_parser : x3::parser<blanks_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct blanks_parser : plain_parser<blanks_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
         while (first != last && (*first == ' ' || *first == '\t')) ++first;
@@ -224,10 +209,7 @@ struct blanks_parser : x3::parser<blanks_parser> {
 // The text of a `{` comment: up to its `}`, or up to and including the line end before a line that
 // looks like a tag pair, where the comment is left open. The splitter cuts games at that line too,
 // so an open comment never swallows the games after it, whether a chunk holds one game or several.
-struct comment_body_parser : x3::parser<comment_body_parser> {
-    using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
-
+struct comment_body_parser : plain_parser<comment_body_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
         while (first != last && *first != '}')

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <istream>
 #include <sstream>
 
@@ -23,44 +22,6 @@ bool only_blanks(std::string_view s) {
 
 } // namespace
 
-RecordReader::RecordReader(const std::filesystem::path& path) : name_(path.string()) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        file_error("io-error", "cannot read a directory as a record file", Severity::error, 0, 0);
-        io_failed_ = true;
-        return;
-    }
-    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
-    if (!*f) {
-        file_error("io-error", "cannot open the file: " + std::string(std::strerror(errno)), Severity::error, 0, 0);
-        io_failed_ = true;
-        return;
-    }
-    owned_ = std::move(f);
-    in_ = owned_.get();
-}
-
-RecordReader::RecordReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
-
-RecordReader::~RecordReader() = default;
-
-void RecordReader::file_error(std::string code, std::string message, Severity sev, int line, int column) {
-    Diagnostic d;
-    d.severity = sev;
-    d.code = std::move(code);
-    d.message = std::move(message);
-    d.file = name_;
-    d.line = line;
-    d.column = column;
-    file_diagnostics_.push_back(std::move(d));
-}
-
-std::vector<Diagnostic> RecordReader::take_file_diagnostics() {
-    std::vector<Diagnostic> out;
-    out.swap(file_diagnostics_);
-    return out;
-}
-
 bool RecordReader::read_more() {
     if (eof_ || !in_) return false;
     if (begin_ > 0) { // keep only the unfinished chunk
@@ -73,10 +34,7 @@ bool RecordReader::read_more() {
     if (buf_.size() < end_ + block_size) buf_.resize(end_ + block_size);
     in_->read(buf_.data() + end_, std::streamsize(block_size));
     const auto n = std::size_t(in_->gcount());
-    if (in_->bad()) {
-        io_failed_ = true;
-        file_error("io-error", "read error after " + std::to_string(bytes_read_ + n) + " bytes", Severity::error, line_, column_);
-    }
+    if (in_->bad()) io_error("read error after " + std::to_string(bytes_read_ + n) + " bytes", line_, column_);
     end_ += n;
     bytes_read_ += n;
     if (n < block_size) eof_ = true;

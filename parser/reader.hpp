@@ -44,21 +44,12 @@
 
 namespace gounki::parser {
 
-class RecordReader : public GameSource {
+class RecordReader : public FileSource {
 public:
     // A game larger than this is reported (game-too-large) and passed over, never held in memory.
     static constexpr std::size_t default_max_game_bytes = std::size_t(16) << 20;
 
-    // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
-    explicit RecordReader(const std::filesystem::path& path);
-    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
-    RecordReader(std::istream& in, std::string name);
-    ~RecordReader() override;
-    RecordReader(const RecordReader&) = delete;
-    RecordReader& operator=(const RecordReader&) = delete;
-
-    bool ok() const override { return in_ != nullptr; }
-    const std::string& name() const { return name_; }
+    using FileSource::FileSource; // a file by its path, or a stream and the file's name
 
     // The next game, replayed; false at the end of the input (or when it could not be read).
     bool next(GameRecord& game) override;
@@ -66,11 +57,7 @@ public:
     // game's tags, number, line, file and written result (no moves, no diagnostics).
     bool skip(GameRecord* header = nullptr);
 
-    // Problems with the file rather than a game: not-utf8, io-error. Each is handed out once.
-    std::vector<Diagnostic> take_file_diagnostics() override;
-    bool io_failed() const override { return io_failed_; }
-
-    std::uint64_t bytes_read() const override { return bytes_read_; }
+    // Problems with the file rather than a game (take_file_diagnostics): not-utf8, io-error.
     int games_read() const { return number_; }
 
     // How Gounki moves are read: detected per game (the default), or one notation forced.
@@ -90,7 +77,6 @@ private:
     bool block_agrees(std::string_view text) const; // the grammar's games are the splitter's
     bool read_more(); // appends a block of input to the buffer; false when none came
     void advance_place(std::string_view text); // moves line_/column_ over `text`
-    void file_error(std::string code, std::string message, Severity sev, int line, int column);
     // Makes text_ readable where it was pasted from a web page (typographic characters, HTML) and
     // sets source_; the text as written stays what lines and columns are counted in.
     void set_source(std::string_view written);
@@ -98,10 +84,6 @@ private:
     void add_web_notes(const ast::Game& g, GameRecord& game) const;
     // The next game of the current chunk: its syntax errors gathered, number assigned.
     const ast::Game* take_game(std::vector<ast::SyntaxError>& errors);
-
-    std::unique_ptr<std::istream> owned_;
-    std::istream* in_ = nullptr;
-    std::string name_;
 
     Notation notation_ = Notation::automatic;
     std::size_t max_game_bytes_ = default_max_game_bytes;
@@ -113,8 +95,6 @@ private:
     std::size_t end_ = 0; // data ends here
     bool eof_ = false;
     bool started_ = false; // the byte order mark check has run
-    bool io_failed_ = false;
-    std::uint64_t bytes_read_ = 0;
     GameSplitter splitter_;
 
     int line_ = 1, column_ = 1; // place of buf_[begin_] in the file
@@ -129,7 +109,6 @@ private:
     bool oversized_ = false; // the current "chunk" is a game too large to read
     bool warned_encoding_ = false;
     int number_ = 0;
-    std::vector<Diagnostic> file_diagnostics_;
     std::vector<ast::SyntaxError> game_errors_;
 };
 

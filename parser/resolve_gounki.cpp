@@ -7,18 +7,6 @@ namespace gounki::parser::resolve_detail {
 
 namespace {
 
-std::string_view marker_code(MarkerWarning w) {
-    switch (w) {
-    case MarkerWarning::plus_without_join: return "plus-without-join";
-    case MarkerWarning::join_without_plus: return "join-without-plus";
-    case MarkerWarning::dash_on_capture: return "dash-on-capture";
-    case MarkerWarning::x_without_capture: return "x-without-capture";
-    case MarkerWarning::deploy_exit_as_deploy: return "deploy-exit-as-deploy";
-    case MarkerWarning::wrong_deploy_order: return "wrong-deploy-order";
-    }
-    return "marker";
-}
-
 // The comparable core of a move's text: lower case, no blanks, no `+`, `x` read as `-`.
 std::string normalize_move(std::string_view s) {
     std::string out;
@@ -170,7 +158,7 @@ Move Resolver::full_resolve(const ast::Move& m, const LineState& st, bool main) 
     Resolution r = resolve_move(pos, m.spec);
     if (r.move) {
         for (MarkerWarning w : r.warnings)
-            report_move(Severity::warning, marker_code(w), m, st,
+            report_move(Severity::warning, marker_warning_code(w), m, st,
                         std::string(marker_warning_text(w)) + " (canonical: " + move_to_text(pos, r.move) + ")");
         return r.move;
     }

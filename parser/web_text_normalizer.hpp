@@ -246,22 +246,16 @@ private:
     bool common_tag(std::size_t pos, Tag& t) const {
         const std::uint32_t v = word4(reinterpret_cast<const char*>(s_) + pos);
         const std::uint32_t open = v | word4("\0\x20\x20\0"); // lower case letters
-        if (open == word4("<td>") || open == word4("<th>")) {
-            t = Tag{TagKind::cell, pos + 4, false};
-            return true;
-        }
-        if (open == word4("<tr>")) {
-            t = Tag{TagKind::row, pos + 4, false};
+        const bool row = open == word4("<tr>");
+        if (row || open == word4("<td>") || open == word4("<th>")) {
+            t = Tag{row ? TagKind::row : TagKind::cell, pos + 4, false};
             return true;
         }
         if (s_[pos + 4] != '>') return false;
         const std::uint32_t close = v | word4("\0\0\x20\x20");
-        if (close == word4("</td") || close == word4("</th")) {
-            t = Tag{TagKind::cell, pos + 5, false};
-            return true;
-        }
-        if (close == word4("</tr")) {
-            t = Tag{TagKind::other, pos + 5, false};
+        const bool row_end = close == word4("</tr");
+        if (row_end || close == word4("</td") || close == word4("</th")) {
+            t = Tag{row_end ? TagKind::other : TagKind::cell, pos + 5, false};
             return true;
         }
         return false;

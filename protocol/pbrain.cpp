@@ -92,14 +92,8 @@ analysis::SearchLimits turn_limits(const TurnClock& clock) {
     return limits;
 }
 
-PbrainSession::PbrainSession(PbrainOptions options) : options_(std::move(options)) {}
+PbrainSession::PbrainSession(EngineOptions options) : options_(std::move(options)) {}
 PbrainSession::~PbrainSession() = default;
-
-std::vector<std::string> PbrainSession::handle(std::string_view line) {
-    std::vector<std::string> out;
-    handle(line, [&out](std::string_view s) { out.emplace_back(s); });
-    return out;
-}
 
 void PbrainSession::handle(std::string_view line, const Sink& out) {
     line = trimmed(line);
@@ -447,6 +441,11 @@ void PbrainSession::think_and_play(const Sink& out) {
     }
     place(point, Owner::own);
     out(coords(point));
+}
+
+void run_pbrain(std::istream& in, std::ostream& out, EngineOptions options) {
+    PbrainSession session(std::move(options));
+    run_session(session, in, out);
 }
 
 } // namespace gounki::protocol

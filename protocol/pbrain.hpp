@@ -3,9 +3,8 @@
 // that managers and GUIs drive through standard input and output (README "gounki pbrain";
 // the decisions the protocol leaves to a brain: docs/rules.md section 5).
 //
-// A PbrainSession reads one command line at a time and answers through a sink, one line per call
-// (no line ends): the driver writes each line and flushes. Nothing here reads or writes a stream,
-// so tests drive a whole game without a process.
+// A PbrainSession is a protocol Session (session.hpp): one command line at a time in, the answers
+// through a sink; run_pbrain connects it to streams.
 //
 // Commands (any case; a line may end in CR): START n, RECTSTART w,h, RESTART, BEGIN, TURN x,y,
 // BOARD (then lines x,y,who up to DONE), INFO key value, TAKEBACK x,y, PLAY x,y, ABOUT, END,
@@ -20,7 +19,7 @@
 // by the ERROR of the next command that asks for a move.
 
 #include <cstdint>
-#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,17 +28,13 @@
 
 #include "analysis/gounki/search.hpp"
 #include "core/stones/position.hpp"
+#include "protocol/session.hpp"
 
 namespace gounki::analysis {
 class StoneSearcher;
 }
 
 namespace gounki::protocol {
-
-struct PbrainOptions {
-    std::string version = "0"; // ABOUT's version
-    std::size_t hash_mb = 16; // the transposition table, unless INFO max_memory asks for less
-};
 
 // The engine's limits for one move from what INFO said (times in ms; -1: not said).
 struct TurnClock {
@@ -55,21 +50,17 @@ struct TurnClock {
 analysis::SearchLimits turn_limits(const TurnClock& clock);
 constexpr std::uint64_t fast_turn_nodes = 20'000;
 
-class PbrainSession {
+// The options' hash_mb is the transposition table's size unless INFO max_memory asks for less.
+class PbrainSession : public Session {
 public:
-    using Sink = std::function<void(std::string_view line)>;
+    explicit PbrainSession(EngineOptions options = {});
+    ~PbrainSession() override;
 
-    explicit PbrainSession(PbrainOptions options = {});
-    ~PbrainSession();
-    PbrainSession(const PbrainSession&) = delete;
-    PbrainSession& operator=(const PbrainSession&) = delete;
-
+    using Session::handle;
     // Handles one line of input; the answers (and MESSAGE lines while thinking) go to `out`.
-    void handle(std::string_view line, const Sink& out);
-    // The same, the answers returned (tests).
-    std::vector<std::string> handle(std::string_view line);
+    void handle(std::string_view line, const Sink& out) override;
     // END was read: the driver stops reading and exits 0.
-    bool ended() const { return ended_; }
+    bool ended() const override { return ended_; }
 
 private:
     enum class Owner : std::uint8_t { none, own, opponent };
@@ -110,7 +101,7 @@ private:
     std::string coords(int point) const;
     std::string board_text() const; // "15x15 board (x and y from 0 to 14)"
 
-    PbrainOptions options_;
+    EngineOptions options_;
     int size_ = 0; // 0 until START
     int rule_ = 0; // INFO rule's bitmask
     // INFO captures (an extension: README "gounki pbrain"): Ninuki or Pente with their options; the
@@ -129,5 +120,8 @@ private:
     std::size_t searcher_hash_mb_ = 0;
     bool ended_ = false;
 };
+
+// Reads commands from `in` up to END or the end of the input, answering on `out` (run_session).
+void run_pbrain(std::istream& in, std::ostream& out, EngineOptions options = {});
 
 } // namespace gounki::protocol

@@ -153,17 +153,8 @@ int uci_move_time(const UciClock& clock) {
     return int(std::clamp<std::int64_t>(budget, 1, std::numeric_limits<int>::max()));
 }
 
-UciSession::UciSession(UciOptions options) : options_(std::move(options)), position_(Position::start()) {}
+UciSession::UciSession(EngineOptions options) : options_(std::move(options)), position_(Position::start()) {}
 UciSession::~UciSession() { stop_search(true); }
-
-std::vector<std::string> UciSession::handle(std::string_view line) {
-    // Shared with the search thread's copy of the sink, which may write after this returns.
-    auto lines = std::make_shared<std::vector<std::string>>();
-    handle(line, [lines](std::string_view l) { lines->emplace_back(l); });
-    wait();
-    const std::lock_guard lock(mutex_);
-    return *lines;
-}
 
 void UciSession::handle(std::string_view line, const Sink& out) {
     std::string_view args = line;
@@ -345,12 +336,9 @@ void UciSession::go(std::string_view args, const Sink& out, const Sink& unlocked
     });
 }
 
-void run_uci(std::istream& in, std::ostream& out, UciOptions options) {
+void run_uci(std::istream& in, std::ostream& out, EngineOptions options) {
     UciSession session(std::move(options));
-    const auto sink = [&out](std::string_view line) { out << line << '\n' << std::flush; };
-    std::string line;
-    while (!session.quit() && std::getline(in, line)) session.handle(line, sink);
-    if (!session.quit()) session.wait(); // the end of the input: a search started last still answers
+    run_session(session, in, out);
 }
 
 } // namespace gounki::protocol

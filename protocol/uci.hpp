@@ -2,9 +2,8 @@
 // A UCI-style text protocol for the Gounki engine (README "gounki uci"), so that a Gounki GUI or
 // another engine's author can drive gounki's search the way chess programs drive theirs.
 //
-// A UciSession reads one command line at a time and answers through a sink, one line per call (no
-// line ends); run_uci connects it to streams. Nothing here needs a process, so tests drive it
-// in-process.
+// A UciSession is a protocol Session (session.hpp): one command line at a time in, the answers
+// through a sink; run_uci connects it to streams.
 //
 // Commands (words separated by blanks; a line may end in CR; empty lines are passed over):
 //   uci                        `id name gounki VERSION`, `id author ...`, `option name Hash ...`, `uciok`
@@ -31,7 +30,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <iosfwd>
@@ -42,13 +40,9 @@
 
 #include "analysis/gounki/search.hpp"
 #include "core/gounki/position.hpp"
+#include "protocol/session.hpp"
 
 namespace gounki::protocol {
-
-struct UciOptions {
-    std::string version = "0"; // `id name gounki VERSION`
-    std::size_t hash_mb = 16;
-};
 
 // The clock part of a `go` command (ms; -1: not given).
 struct UciClock {
@@ -60,24 +54,21 @@ struct UciClock {
 // than what is left, less a safety margin of a tenth (at least 30 ms); at least 1 ms.
 int uci_move_time(const UciClock& clock);
 
-class UciSession {
+class UciSession : public Session {
 public:
-    using Sink = std::function<void(std::string_view line)>;
-
-    explicit UciSession(UciOptions options = {});
-    ~UciSession();
-    UciSession(const UciSession&) = delete;
-    UciSession& operator=(const UciSession&) = delete;
+    explicit UciSession(EngineOptions options = {});
+    ~UciSession() override;
 
     // Handles one line. A search started by `go` writes to (a copy of) `out` from its own thread; the
-    // session's writes to it are serialised by a lock.
-    void handle(std::string_view line, const Sink& out);
-    // The answers returned (tests): a search that `go` starts is waited for (`go infinite` is refused).
-    std::vector<std::string> handle(std::string_view line);
-    bool quit() const { return quit_; }
+    // session's writes to it are serialised by a lock. With the answers returned (tests), a search
+    // that `go` starts is waited for (wait()).
+    using Session::handle;
+    void handle(std::string_view line, const Sink& out) override;
+    // `quit` was read.
+    bool ended() const override { return quit_; }
     bool searching() const;
     // Waits for the running search to end by its limits (an infinite one is stopped), bestmove written.
-    void wait();
+    void wait() override;
     // The current position (after the moves of the last good `position` command).
     const Position& position() const { return position_; }
 
@@ -93,7 +84,7 @@ private:
     // refused during `go infinite` (true: the refusal was said).
     bool busy(std::string_view word, const Sink& out);
 
-    UciOptions options_;
+    EngineOptions options_;
     Position position_;
     std::vector<std::uint64_t> history_; // keys of the positions before position_, oldest first
     std::unique_ptr<analysis::Searcher> searcher_;
@@ -105,8 +96,7 @@ private:
     bool searching_ = false, infinite_ = false, stop_ = false, quiet_ = false;
 };
 
-// Reads commands from `in` up to `quit` or the end of the input, answering on `out` (flushed after
-// every line).
-void run_uci(std::istream& in, std::ostream& out, UciOptions options = {});
+// Reads commands from `in` up to `quit` or the end of the input, answering on `out` (run_session).
+void run_uci(std::istream& in, std::ostream& out, EngineOptions options = {});
 
 } // namespace gounki::protocol

@@ -82,7 +82,7 @@ std::string judgement_comment(const Judgement& j, const AnyPosition& before) {
     out += " -> ";
     out += format_score(j.played);
     out += ")";
-    if (j.verdict == Verdict::none) return out;
+    if (j.verdict == Verdict::best) return out;
     out += " ";
     out += verdict_label(j.verdict);
     out += ".";
@@ -100,7 +100,7 @@ std::string_view verdict_suffix(Verdict v) {
     case Verdict::missed_win: return "?";
     case Verdict::inaccuracy: return "?!";
     case Verdict::book:
-    case Verdict::none: break;
+    case Verdict::best: break;
     }
     return "";
 }

@@ -6,9 +6,6 @@
 
 namespace gounki::report {
 
-// The same values (report_model.cpp checks it), `best` being the report's `none`.
-Verdict report_verdict(analysis::Verdict v) { return Verdict(int(v)); }
-
 ScoreView score_view(analysis::Score s, int win_in) { return {double(s) / 100.0, win_in}; }
 
 Judgement judgement_of(const analysis::PlyJudgement& pj) {
@@ -18,7 +15,7 @@ Judgement judgement_of(const analysis::PlyJudgement& pj) {
     j.best = score_view(pj.best_score, pj.best_win_in);
     j.expected_before = pj.expected_best;
     j.expected_after = pj.expected_played;
-    j.verdict = report_verdict(pj.verdict);
+    j.verdict = pj.verdict;
     j.best_line = pj.pv;
     return j;
 }

@@ -11,7 +11,6 @@
 
 namespace gounki::report {
 
-Verdict report_verdict(analysis::Verdict v);
 // The engine's centi-pieces as pieces, with the proven result.
 ScoreView score_view(analysis::Score s, int win_in);
 

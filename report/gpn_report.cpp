@@ -61,10 +61,10 @@ void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, co
     const Judgement& j = *p.judgement;
     if (const int nag = verdict_nag(j.verdict); nag && std::find(ply.nags.begin(), ply.nags.end(), nag) == ply.nags.end())
         ply.nags.push_back(std::uint8_t(nag));
-    if (j.verdict != Verdict::none || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j, before));
+    if (j.verdict != Verdict::best || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j, before));
     std::vector<Move> best = j.best_line;
     if (best.empty() && j.best_move) best.push_back(j.best_move);
-    if (j.verdict != Verdict::none && o.variations && !best.empty() && best[0] != p.move) {
+    if (j.verdict != Verdict::best && o.variations && !best.empty() && best[0] != p.move) {
         parser::Line v = line_of(before, best);
         if (!v.plies.empty()) {
             v.comments.push_back(engine_line_comment());

@@ -133,13 +133,13 @@ void move_list(std::string& out, const GameReport& g, const std::string& anchor)
     for (std::size_t i = 0; i < g.plies.size(); ++i) {
         const Ply& p = g.plies[i];
         if (numbered(g, i)) out += "<span class=\"no\">" + move_number_text(g, i) + "</span> ";
-        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::best;
         const std::string id = anchor + "-p" + std::to_string(i + 1);
-        out += "<span class=\"ply" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
+        out += "<span class=\"ply" + (v == Verdict::best ? std::string() : " " + verdict_class(v)) + "\" id=\"" + id + "\"";
         if (p.judgement) out += " title=\"" + e(judgement_comment(p)) + "\"";
         out += ">";
         std::string body = e(move_text(p));
-        if (v != Verdict::none) body += "<span class=\"mark\">" + e(verdict_suffix(v)) + "</span>";
+        if (v != Verdict::best) body += "<span class=\"mark\">" + e(verdict_suffix(v)) + "</span>";
         if (!verdict_badge(v).empty()) body += "<span class=\"badge\">" + e(verdict_badge(v)) + "</span>";
         if (is_flagged(v)) body = "<a href=\"#" + anchor + "-d" + std::to_string(i + 1) + "\">" + body + "</a>";
         out += body + "</span>\n";
@@ -187,7 +187,7 @@ void eval_graph(std::string& out, const GameReport& g) {
     out += "<polyline class=\"eval\" fill=\"none\" stroke=\"#b58863\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
     for (std::size_t i = 0; i < n; ++i) {
         const Ply& p = g.plies[i];
-        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+        const Verdict v = p.judgement ? p.judgement->verdict : Verdict::best;
         const char* colour = v == Verdict::blunder ? "#d62728"
             : v == Verdict::mistake                ? "#e67e22"
             : v == Verdict::inaccuracy             ? "#c9b000"
@@ -195,11 +195,11 @@ void eval_graph(std::string& out, const GameReport& g) {
             : v == Verdict::allows_loss            ? "#7b0d0d"
             : v == Verdict::book                   ? "#9a9a9a"
                                                    : "#b58863";
-        const double r = v == Verdict::none || v == Verdict::book ? 2.5 : 5;
+        const double r = v == Verdict::best || v == Verdict::book ? 2.5 : 5;
         std::string tip = move_number_text(g, i) + " " + move_text(p) + std::string(verdict_suffix(v));
         if (p.judgement) tip += " " + judgement_comment(p);
         tip += " (" + side + " " + format_number(curve[i] * 100, 0) + "%)";
-        out += "<circle class=\"point" + (v == Verdict::none ? std::string() : " " + verdict_class(v)) + "\" data-ply=\"" +
+        out += "<circle class=\"point" + (v == Verdict::best ? std::string() : " " + verdict_class(v)) + "\" data-ply=\"" +
             std::to_string(i + 1) + "\" cx=\"" + format_number(x(i)) + "\" cy=\"" + format_number(y(curve[i])) + "\" r=\"" +
             format_number(r) + "\" fill=\"" + colour + "\" stroke=\"#fff\" stroke-width=\"1\"><title>" + e(tip) +
             "</title></circle>\n";

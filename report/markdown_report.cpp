@@ -40,9 +40,9 @@ std::string code(std::string_view s) {
 }
 
 std::string marked_move(const Ply& p) {
-    const Verdict v = p.judgement ? p.judgement->verdict : Verdict::none;
+    const Verdict v = p.judgement ? p.judgement->verdict : Verdict::best;
     const std::string move = move_text(p);
-    if (v == Verdict::none) return md(move);
+    if (v == Verdict::best) return md(move);
     if (v == Verdict::book) return md(move) + " _(book)_";
     std::string out = "**" + md(move + std::string(verdict_suffix(v))) + "**";
     if (!verdict_badge(v).empty()) out += " _(" + std::string(verdict_badge(v)) + ")_";

@@ -8,18 +8,7 @@
 
 namespace gounki::report {
 
-// A report's verdicts are the judge's, `none` standing for its `best`: same values, same names.
-static_assert(int(Verdict::none) == int(analysis::Verdict::best) &&
-              int(Verdict::inaccuracy) == int(analysis::Verdict::inaccuracy) &&
-              int(Verdict::mistake) == int(analysis::Verdict::mistake) &&
-              int(Verdict::blunder) == int(analysis::Verdict::blunder) &&
-              int(Verdict::missed_win) == int(analysis::Verdict::missed_win) &&
-              int(Verdict::allows_loss) == int(analysis::Verdict::allows_loss) &&
-              int(Verdict::book) == int(analysis::Verdict::book));
-
-std::string_view verdict_name(Verdict v) {
-    return v == Verdict::none ? std::string_view() : analysis::verdict_name(analysis::Verdict(int(v)));
-}
+std::string_view verdict_name(Verdict v) { return v == Verdict::best ? std::string_view() : analysis::verdict_name(v); }
 
 std::string_view verdict_label(Verdict v) {
     switch (v) {
@@ -29,13 +18,13 @@ std::string_view verdict_label(Verdict v) {
     case Verdict::missed_win: return "Missed win";
     case Verdict::allows_loss: return "Allows a loss";
     case Verdict::book: return "Book move";
-    case Verdict::none: break;
+    case Verdict::best: break;
     }
     return "";
 }
 
 std::optional<Verdict> parse_verdict(std::string_view text) {
-    if (text.empty() || text == "none") return Verdict::none;
+    if (text.empty() || text == "none") return Verdict::best;
     for (Verdict v :
          {Verdict::inaccuracy, Verdict::mistake, Verdict::blunder, Verdict::missed_win, Verdict::allows_loss, Verdict::book})
         if (text == verdict_name(v)) return v;
@@ -59,7 +48,7 @@ SideSummary summarize_side(const GameReport& game, Color side) {
         case Verdict::missed_win: ++s.missed_wins; break;
         case Verdict::allows_loss: ++s.allowed_losses; break;
         case Verdict::book:
-        case Verdict::none: break;
+        case Verdict::best: break;
         }
     }
     return s;

@@ -15,18 +15,20 @@
 
 #include "core/any_position.hpp"
 #include "core/types.hpp"
+#include "core/verdict.hpp"
 
 namespace gounki::report {
 
-// What the judge says of a move. `none` is a judged move that is fine; `book` an opening move of
-// the database's own tree, not judged (no scores: its expected results are 0.5).
-enum class Verdict { none, inaccuracy, mistake, blunder, missed_win, allows_loss, book };
+// What the judge says of a move (core/verdict.hpp): a report marks every verdict but `best` (a
+// judged move that is fine); `book` is an opening move of the database's own tree, not judged (no
+// scores: its expected results are 0.5).
+using gounki::Verdict;
 
-// "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book"; "" for none.
+// "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book"; "" for best.
 std::string_view verdict_name(Verdict v);
 // "Inaccuracy", ..., "Missed win", "Allows a loss", "Book move": the word a comment starts with.
 std::string_view verdict_label(Verdict v);
-// The inverse of verdict_name; "" and "none" read as Verdict::none; unknown text gives nullopt.
+// The inverse of verdict_name; "" and "none" read as Verdict::best; unknown text gives nullopt.
 std::optional<Verdict> parse_verdict(std::string_view text);
 // The moves that get a diagram: blunder, mistake, missed win, allowed loss (not inaccuracies).
 constexpr bool is_flagged(Verdict v) {
@@ -47,7 +49,7 @@ struct Judgement {
     ScoreView best; // the best move
     double expected_before = 0.5; // expected result for the mover before the move, 0..1
     double expected_after = 0.5; // ... after the move played (still the mover's view)
-    Verdict verdict = Verdict::none;
+    Verdict verdict = Verdict::best;
     std::vector<Move> best_line; // from the position before the ply, starting with best_move
 };
 

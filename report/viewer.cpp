@@ -134,7 +134,7 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
         const Verdict v = p.judgement->verdict;
         if (v != Verdict::book) out += ",\"eval\":" + json_string(eval_text(g, p)); // a book move has no score
         out += ",\"eng\":" + json_string(judgement_comment(p));
-        if (v != Verdict::none)
+        if (v != Verdict::best)
             out += ",\"v\":" + json_string(verdict_name(v)) + ",\"mark\":" + json_string(verdict_suffix(v)) +
                 ",\"badge\":" + json_string(verdict_badge(v));
     }

@@ -33,12 +33,19 @@ std::string comparable(std::string text, const std::string& db) {
     return text;
 }
 
+// An SQLite file and a database on the test server, new and side by side, to compare the two.
+struct BothBackends {
+    TempDir dir;
+    std::string file; // in dir
+    std::string server; // "gounki_" and the name
+    explicit BothBackends(const std::string& name)
+        : dir(name), file(dir.file(name + ".db")), server(server_database("gounki_" + name)) {}
+};
+
 } // namespace
 
 TEST_CASE("every database command gives the same answers on SQLite and on PostgreSQL", "[postgres]") {
-    const TempDir dir("both");
-    const std::string file = dir.file("games.db");
-    const std::string server = server_database("gounki_same_answers");
+    const BothBackends both("same_answers");
     const std::string samples = std::string(GOUNKI_SOURCE_DIR) + "/samples/";
     const std::vector<std::string> records{samples + "games/04-club-evening.gpn",
                                            samples + "games/03-pass-and-exit.gpn",
@@ -48,10 +55,11 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
                                            samples + "broken/17-two-games-first-broken.gpn",
                                            samples + "broken/11-result-contradicts.gpn"};
     // Names that only match through Unicode case folding, accents and typographic punctuation.
-    std::ofstream(dir / "names.gpn") << "[Game \"Gounki\"]\n[Event \"Lyon\u2013Gen\u00e8ve \u2018open\u2019\"]\n"
-                                        "[White \"Ulrike Stra\u00dfe\"]\n[Black \"\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3\"]\n"
-                                        "[Result \"*\"]\n\n1. f1-e2+ c8-d7+ *\n";
-    std::string import = "import " + shell_quoted(dir / "names.gpn");
+    std::ofstream(both.dir / "names.gpn")
+        << "[Game \"Gounki\"]\n[Event \"Lyon\u2013Gen\u00e8ve \u2018open\u2019\"]\n"
+           "[White \"Ulrike Stra\u00dfe\"]\n[Black \"\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3\"]\n"
+           "[Result \"*\"]\n\n1. f1-e2+ c8-d7+ *\n";
+    std::string import = "import " + shell_quoted(both.dir / "names.gpn");
     for (const std::string& r : records) import += " " + shell_quoted(r);
     // In order: each command sees what the ones before it changed.
     const std::vector<std::string> commands{
@@ -89,11 +97,11 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
     };
     for (const std::string& c : commands) {
         INFO(c);
-        const CliRun a = run_gounki(c + " --db " + shell_quoted(file));
-        const CliRun b = run_gounki(c + " --db " + shell_quoted(server));
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(both.file));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(both.server));
         CHECK(a.status == b.status);
-        CHECK(comparable(a.out, file) == comparable(b.out, server));
-        CHECK(comparable(a.err, file) == comparable(b.err, server));
+        CHECK(comparable(a.out, both.file) == comparable(b.out, both.server));
+        CHECK(comparable(a.err, both.file) == comparable(b.err, both.server));
         CHECK(a.status <= 1);
         if (c.starts_with("games --white") || c.starts_with("games --black") || c.starts_with("games --event \"LYON"))
             CHECK(contains(b.out, "\"total\":1}")); // found, on both
@@ -244,13 +252,11 @@ std::vector<db::GameInput> awkward_games() {
 } // namespace
 
 TEST_CASE("an import into PostgreSQL through COPY stores what SQLite stores, row for row", "[postgres]") {
-    const TempDir dir("copyrows");
-    const std::string file = dir.file("rows.db");
-    const std::string server = server_database("gounki_copy_rows");
+    const BothBackends both("copy_rows");
     const std::vector<db::GameInput> games = awkward_games();
     std::vector<std::string> reports[2];
     int side = 0;
-    for (const std::string& path : {file, server}) {
+    for (const std::string& path : {both.file, both.server}) {
         db::GameDatabase gdb(path, db::Access::read_write);
         db::ImportOptions o;
         o.batch_games = 64; // several batches, index runs merged on the way
@@ -264,7 +270,7 @@ TEST_CASE("an import into PostgreSQL through COPY stores what SQLite stores, row
     CHECK(reports[0] == reports[1]);
     CHECK(std::count_if(reports[0].begin(), reports[0].end(), [](const std::string& r) { return r.starts_with("duplicate"); }) ==
           2);
-    db::GameDatabase a(file, db::Access::read_only), b(server, db::Access::read_only);
+    db::GameDatabase a(both.file, db::Access::read_only), b(both.server, db::Access::read_only);
     for (const std::string sql : {"SELECT * FROM games ORDER BY id", "SELECT * FROM tags ORDER BY game_id, seq",
                                   "SELECT * FROM diagnostics ORDER BY game_id, seq", "SELECT * FROM players ORDER BY id",
                                   "SELECT * FROM events ORDER BY id", "SELECT * FROM tree_stats ORDER BY key, move",

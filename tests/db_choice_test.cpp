@@ -22,6 +22,35 @@ std::string names_in_order(const std::string& out, std::initializer_list<const c
     return s;
 }
 
+// A new database `name` on `backend` holding the games of `gpn`, imported by the command line.
+struct Imported {
+    TempDir dir;
+    std::string db; // as commands take it after --db
+    Imported(const std::string& backend, const std::string& name, const std::string& gpn)
+        : db(test_database(backend, dir, name)) {
+        import_text(db, dir / (name + ".gpn"), gpn);
+    }
+};
+
+// A gounki command line without its --db option, and the order in which its output names players.
+struct Listing {
+    std::vector<std::string> args; // the command first
+    std::string order; // as names_in_order gives it
+};
+
+// Runs each listing on the database `db` and checks the order in which it names those of `names`.
+void check_orders(const std::string& db, std::initializer_list<const char*> names, const std::vector<Listing>& listings) {
+    for (const Listing& l : listings) {
+        std::vector<std::string> args{l.args.front(), "--db", db};
+        args.insert(args.end(), l.args.begin() + 1, l.args.end());
+        std::string line;
+        for (const std::string& a : args) line += a + " ";
+        const CliRun r = run_gounki_args(args);
+        INFO(line << "\n" << r.err);
+        CHECK(names_in_order(r.out, names) == l.order);
+    }
+}
+
 } // namespace
 
 TEST_CASE("a text's fold ignores case, accents, dashes and typographic quotes", "[db]") {
@@ -86,17 +115,16 @@ TEST_CASE("name filters match without regard to case or accents", "[db][both]") 
 
 TEST_CASE("the command line's name filters ignore case and accents", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
-    TempDir dir;
-    const std::string db = test_database(backend, dir, "cli");
-    import_text(db, dir / "g.gpn",
-                "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
-                "1. c2-d3 1-0\n\n"
-                "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
+    const Imported games(
+        backend, "cli",
+        "[Game \"Gounki\"]\n[Event \"Lyon–Genève\"]\n[White \"Hélène\"]\n[Black \"Straße\"]\n[Result \"1-0\"]\n\n"
+        "1. c2-d3 1-0\n\n"
+        "[Game \"Gounki\"]\n[Event \"Paris\"]\n[White \"Bob\"]\n[Black \"Ann\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n");
     for (const std::vector<std::string>& filter : {std::vector<std::string>{"--player", "helene"},
                                                    {"--event", "lyon-geneve"},
                                                    {"--black", "STRASSE"},
                                                    {"--white", "HÉLÈNE"}}) {
-        std::vector<std::string> args{"games", "--db", db, "--json"};
+        std::vector<std::string> args{"games", "--db", games.db, "--json"};
         args.insert(args.end(), filter.begin(), filter.end());
         const CliRun run = run_gounki_args(args);
         INFO(filter[0] << " " << filter[1]);
@@ -106,10 +134,10 @@ TEST_CASE("the command line's name filters ignore case and accents", "[db][both]
     }
     // The pattern search reads on a connection per thread: each has the fold too.
     const CliRun pattern =
-        run_gounki_args({"search", "--db", db, "--pattern", "Wp>=0", "--player", "HELENE", "--threads", "2", "--json"});
+        run_gounki_args({"search", "--db", games.db, "--pattern", "Wp>=0", "--player", "HELENE", "--threads", "2", "--json"});
     CHECK(pattern.status == 0);
     CHECK(contains(pattern.out, "\"total\":1"));
-    const CliRun exp = run_gounki_args({"export", "--db", db, "--player", "helene", "-o", "-"});
+    const CliRun exp = run_gounki_args({"export", "--db", games.db, "--player", "helene", "-o", "-"});
     CHECK(contains(exp.out, "[White \"Hélène\"]"));
     CHECK(!contains(exp.out, "[White \"Bob\"]"));
 }
@@ -180,59 +208,58 @@ TEST_CASE("game lists come sorted by date, player, event or result, ties by id, 
 
 TEST_CASE("--sort and --desc on the commands that list or read games", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
-    TempDir dir;
-    const std::string db = test_database(backend, dir, "cli");
-    import_text(db, dir / "g.gpn",
-                "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-                "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
-                "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
-    const auto order = [](const std::string& out) { return names_in_order(out, {"Carl", "Ádám", "Bea"}); };
-    CHECK(order(run_gounki_args({"games", "--db", db}).out) == "Carl Ádám Bea ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date"}).out) == "Ádám Bea Carl ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "DATE", "--desc"}).out) == "Carl Bea Ádám ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player"}).out) == "Ádám Bea Carl ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--desc"}).out) == "Bea Ádám Carl ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "date", "--limit", "1", "--offset", "1"}).out) == "Bea ");
-    CHECK(order(run_gounki_args({"search", "--db", db, "--sort", "player", "--desc"}).out) == "Carl Bea Ádám ");
-    CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "date", "-o", "-"}).out) == "Ádám Bea Carl ");
-    // export takes ids and ranges as the other commands do; a missing id is an error, nothing written.
-    CHECK(order(run_gounki_args({"export", "--db", db, "3", "1", "-o", "-"}).out) == "Bea Carl ");
-    CHECK(order(run_gounki_args({"export", "--db", db, "2-3", "--sort", "date", "-o", "-"}).out) == "Ádám Bea ");
-    const CliRun missing = run_gounki_args({"export", "--db", db, "1", "9", "-o", dir.file("none.gpn")});
+    const Imported games(
+        backend, "cli",
+        "[Game \"Gounki\"]\n[Date \"2021.01.01\"]\n[White \"Carl\"]\n[Black \"X\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+        "[Game \"Gounki\"]\n[Date \"2019.01.01\"]\n[White \"Ádám\"]\n[Black \"X\"]\n[Result \"0-1\"]\n\n1. g2-f3 0-1\n\n"
+        "[Game \"Gounki\"]\n[Date \"2020.01.01\"]\n[White \"Bea\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e2-f3 *\n");
+    const auto names = {"Carl", "Ádám", "Bea"};
+    check_orders(games.db, names,
+                 {{{"games"}, "Carl Ádám Bea "},
+                  {{"games", "--sort", "date"}, "Ádám Bea Carl "},
+                  {{"games", "--sort", "DATE", "--desc"}, "Carl Bea Ádám "},
+                  {{"games", "--sort", "player"}, "Ádám Bea Carl "},
+                  {{"games", "--desc"}, "Bea Ádám Carl "},
+                  {{"games", "--sort", "date", "--limit", "1", "--offset", "1"}, "Bea "},
+                  {{"search", "--sort", "player", "--desc"}, "Carl Bea Ádám "},
+                  {{"export", "--sort", "date", "-o", "-"}, "Ádám Bea Carl "},
+                  // export takes ids and ranges as the other commands do
+                  {{"export", "3", "1", "-o", "-"}, "Bea Carl "},
+                  {{"export", "2-3", "--sort", "date", "-o", "-"}, "Ádám Bea "},
+                  // Ids given on the command line keep their order unless --sort asks for another.
+                  {{"delete", "3", "1", "2"}, "Bea Carl Ádám "},
+                  {{"delete", "3", "1", "2", "--sort", "date"}, "Ádám Bea Carl "},
+                  {{"delete", "--all", "--sort", "result"}, "Carl Ádám Bea "}});
+    // A missing id is an error, nothing written.
+    const CliRun missing = run_gounki_args({"export", "--db", games.db, "1", "9", "-o", games.dir.file("none.gpn")});
     CHECK(missing.status == 2);
     CHECK(contains(missing.err, "no game 9"));
-    CHECK(!std::filesystem::exists(dir.file("none.gpn")));
-    CHECK(!std::filesystem::exists(dir.file("none.gpn.part")));
-    // Ids given on the command line keep their order unless --sort asks for another.
-    CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2"}).out) == "Bea Carl Ádám ");
-    CHECK(order(run_gounki_args({"delete", "--db", db, "3", "1", "2", "--sort", "date"}).out) == "Ádám Bea Carl ");
-    CHECK(order(run_gounki_args({"delete", "--db", db, "--all", "--sort", "result"}).out) == "Carl Ádám Bea ");
-    const CliRun report = run_gounki_args({"report", "--db", db, "--all", "--sort", "date", "--format", "md", "-o", "-"});
+    CHECK(!std::filesystem::exists(games.dir.file("none.gpn")));
+    CHECK(!std::filesystem::exists(games.dir.file("none.gpn.part")));
+    const CliRun report = run_gounki_args({"report", "--db", games.db, "--all", "--sort", "date", "--format", "md", "-o", "-"});
     CHECK(report.status == 0);
-    CHECK(order(report.out.substr(report.out.find("## Game 1"))) == "Ádám Bea Carl "); // after the players table
+    CHECK(names_in_order(report.out.substr(report.out.find("## Game 1")), names) == "Ádám Bea Carl "); // after the players table
     const CliRun judged =
-        run_gounki_args({"analyze", "--db", db, "--all", "--sort", "player", "--nodes", "200", "--threads", "1"});
+        run_gounki_args({"analyze", "--db", games.db, "--all", "--sort", "player", "--nodes", "200", "--threads", "1"});
     REQUIRE(judged.status == 0);
     const std::size_t g2 = judged.out.find("game 2:"), g3 = judged.out.find("game 3:"), g1 = judged.out.find("game 1:");
     CHECK(g2 != std::string::npos);
     CHECK(g2 < g3);
     CHECK(g3 < g1);
     CHECK(g1 != std::string::npos);
-    const CliRun bad = run_gounki_args({"games", "--db", db, "--sort", "colour"});
+    const CliRun bad = run_gounki_args({"games", "--db", games.db, "--sort", "colour"});
     CHECK(bad.status == 2);
     CHECK(contains(bad.err, "--sort must be id, date, player, event or result"));
-    CHECK(contains(run_gounki_args({"games", "--db", db, "--sort", "date", "--desc", "--json"}).out, "\"desc\":true"));
+    CHECK(contains(run_gounki_args({"games", "--db", games.db, "--sort", "date", "--desc", "--json"}).out, "\"desc\":true"));
 }
 
 TEST_CASE("the --site filter chooses games by their site, without regard to case or accents", "[db][cli][both]") {
     GOUNKI_EACH_BACKEND(backend);
-    TempDir dir;
-    const std::string db = test_database(backend, dir, "sites");
-    import_text(db, dir / "sites.gpn",
-                "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
-                "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
+    const Imported games(backend, "sites",
+                         "[Site \"Genève, Café du Jeu\"]\n[Result \"*\"]\n\n1. c2-d3 *\n\n"
+                         "[Site \"Lyon\"]\n[Result \"*\"]\n\n1. g2-f3 *\n\n[Result \"*\"]\n\n1. e2-f3 *\n");
     const auto total = [&](const std::string& site) {
-        const CliRun r = run_gounki_args({"games", "--db", db, "--site", site, "--json"});
+        const CliRun r = run_gounki_args({"games", "--db", games.db, "--site", site, "--json"});
         const std::size_t at = r.out.find("\"total\":");
         return at == std::string::npos ? -1 : std::atoi(r.out.c_str() + at + 8);
     };
@@ -241,24 +268,22 @@ TEST_CASE("the --site filter chooses games by their site, without regard to case
     CHECK(total("lyon") == 1);
     CHECK(total("paris") == 0);
     // Accents alone would match every name: refused.
-    const CliRun marks = run_gounki_args({"games", "--db", db, "--player", "\xCC\x81\xCC\x80"});
+    const CliRun marks = run_gounki_args({"games", "--db", games.db, "--player", "\xCC\x81\xCC\x80"});
     CHECK(marks.status == 2);
     CHECK(contains(marks.err, "nothing is left to match"));
-    CHECK(contains(run_gounki_args({"games", "--db", db, "--site", "cafe", "--json"}).out, "\"site\":\"cafe\""));
+    CHECK(contains(run_gounki_args({"games", "--db", games.db, "--site", "cafe", "--json"}).out, "\"site\":\"cafe\""));
 }
 
 TEST_CASE("sorted by player, games of several kinds go by their first player's name", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
-    TempDir dir;
-    const std::string db = test_database(backend, dir, "kinds");
     // First players: Kim (Gounki, White), Bea (Gomoku, Black), Ada (Pente, White). By White's name
     // alone the order would be Ada, Kim, Zed.
-    import_text(db, dir / "g.gpn",
-                "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
-                "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
-                "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
-    const auto order = [](const std::string& out) { return names_in_order(out, {"Kim", "Bea", "Ada"}); };
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player"}).out) == "Ada Bea Kim ");
-    CHECK(order(run_gounki_args({"games", "--db", db, "--sort", "player", "--desc"}).out) == "Kim Bea Ada ");
-    CHECK(order(run_gounki_args({"export", "--db", db, "--sort", "player", "-o", "-"}).out) == "Ada Bea Kim ");
+    const Imported games(backend, "kinds",
+                         "[Game \"Gounki\"]\n[White \"Kim\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n\n"
+                         "[Game \"Gomoku\"]\n[Black \"Bea\"]\n[White \"Zed\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n"
+                         "[Game \"Pente\"]\n[White \"Ada\"]\n[Black \"Cal\"]\n[Result \"*\"]\n\n1. j10 k11 *\n");
+    check_orders(games.db, {"Kim", "Bea", "Ada"},
+                 {{{"games", "--sort", "player"}, "Ada Bea Kim "},
+                  {{"games", "--sort", "player", "--desc"}, "Kim Bea Ada "},
+                  {{"export", "--sort", "player", "-o", "-"}, "Ada Bea Kim "}});
 }

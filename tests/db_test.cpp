@@ -111,11 +111,8 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
     CHECK(std::get<Pattern>(exact).matches(start));
     CHECK_FALSE(std::get<Pattern>(parse("rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR b")).matches(start));
 
-    struct Case {
-        const char* text;
-        bool at_start;
-    };
-    const Case cases[] = {
+    // Each pattern, and whether it matches the start position.
+    const std::pair<const char*, bool> cases[] = {
         {"a1=S", true},
         {"a1=R", false},
         {"a1=W", true},
@@ -140,11 +137,11 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
          "/8/8/8/8/W?W?W?W?/SRSRSRSR",
          true},
     };
-    for (const Case& c : cases) {
-        INFO(c.text);
-        auto p = parse(c.text);
+    for (const auto& [text, at_start] : cases) {
+        INFO(text);
+        auto p = parse(text);
         REQUIRE(std::holds_alternative<Pattern>(p));
-        CHECK(std::get<Pattern>(p).matches(start) == c.at_start);
+        CHECK(std::get<Pattern>(p).matches(start) == at_start);
         // The canonical text reads back as the same pattern.
         auto again = parse(std::get<Pattern>(p).text());
         REQUIRE(std::holds_alternative<Pattern>(again));

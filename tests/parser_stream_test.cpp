@@ -8,7 +8,9 @@
 #include <streambuf>
 
 #include "fuzz/record_checks.hpp"
+#include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
+#include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
@@ -91,14 +93,35 @@ TEST_CASE("a game larger than the limit is reported and passed over", "[parser][
     CHECK(!reader.next(g));
 }
 
-TEST_CASE("a missing file is an io-error, not a crash", "[parser][stream]") {
-    RecordReader reader(records_dir / "no_such_file.gpn");
+namespace {
+
+// A reader opened on a path it cannot read: not ok, one io-error saying `why`, no game.
+void check_unreadable(FileSource&& reader, const std::string& why) {
+    INFO(reader.name());
     CHECK(!reader.ok());
+    CHECK(reader.io_failed());
     const auto d = reader.take_file_diagnostics();
     REQUIRE(d.size() == 1);
     CHECK(d[0].code == "io-error");
+    CHECK(d[0].severity == Severity::error);
+    CHECK(d[0].file == reader.name());
+    CHECK(d[0].message == why);
     GameRecord g;
     CHECK(!reader.next(g));
+    CHECK(reader.take_file_diagnostics().empty()); // said once
+}
+
+} // namespace
+
+TEST_CASE("a missing file or a folder is an io-error, not a crash, whatever the format", "[parser][stream]") {
+    const std::string missing = "cannot open the file: No such file or directory";
+    check_unreadable(RecordReader(records_dir / "no_such_file.gpn"), missing);
+    check_unreadable(SgfReader(records_dir / "no_such_file.sgf"), missing);
+    check_unreadable(PsqReader(records_dir / "no_such_file.psq"), missing);
+    const std::string folder = "cannot read a directory as a record file";
+    check_unreadable(RecordReader(records_dir), folder);
+    check_unreadable(SgfReader(records_dir), folder);
+    check_unreadable(PsqReader(records_dir), folder);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -446,3 +446,23 @@ TEST_CASE("pbrain: INFO captures plays Ninuki and Pente: pairs taken off, ten st
         CHECK(move_of(s, "BEGIN") == "7,7"); // Gomoku again
     }
 }
+
+// gounki match refuses before any game is played: a time per move that is no positive number of
+// milliseconds (for either player, with --engine too), a setting whose value is no whole number:
+// with --engine B's prover settings (--b-eval, zero or more), else the Gounki engine's weights.
+TEST_CASE("match: a time per move that is no positive number, a setting that is no number", "[pbrain][cli]") {
+    for (const char* bad : {"--b-time 0", "--b-time=-5", "--b-time 1.5", "--b-time soon"})
+        check_error("match --games 2 " + std::string(bad), 2, "--b-time must be a positive number of milliseconds");
+    check_error("match --games 2 --a-time 12ms", 2, "--a-time must be a positive number of milliseconds");
+    check_error("match --games 2 --a-eval piece=heavy", 2, "expected name=number, got 'piece=heavy'");
+    check_error("match --games 2 --b-eval advance=0:12:x", 2, "expected advance=number:number:..., got 'advance=0:12:x'");
+    const std::string engine = "match --engine " + shell_quoted(gounki_command() + " pbrain") + " --games 2 ";
+    check_error(engine + "--b-time 0", 2, "--b-time must be a positive number of milliseconds");
+    for (const std::string setting : {"vcf_plies=", "vcf_plies=deep", "vct_nodes=-5", "threat_penalty=3.5", "vct_plies=4x"})
+        check_error(engine + "--b-eval " + setting, 2, "expected name=number, got '" + setting + "'");
+    // A good setting beside a bad one is refused all the same, and nothing is played.
+    const CliRun both = run_gounki(engine + "--b-eval vcf_plies=5,vct_nodes=many");
+    CHECK(both.status == 2);
+    CHECK(both.out.empty());
+    CHECK(contains(both.err, "expected name=number, got 'vct_nodes=many'"));
+}

@@ -260,7 +260,7 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
     g.black = "Boris";
     g.result = "*";
     for (std::size_t i = 0; i < g.plies.size(); ++i)
-        g.plies[i].judgement = judged(Verdict::none, 0.2, 0.1, g.plies[i].before, {});
+        g.plies[i].judgement = judged(Verdict::best, 0.2, 0.1, g.plies[i].before, {});
     g.plies[3].judgement = judged(Verdict::blunder, 1.0, -4.0, g.plies[3].before, {"k11", "g7"});
     g.plies[6].judgement = judged(Verdict::mistake, 0.5, -1.0, g.plies[6].before, {"l12"});
     g.plies[7].judgement = judged(Verdict::inaccuracy, 0.3, 0.0, g.plies[7].before, {"l12"});
@@ -331,8 +331,8 @@ TEST_CASE("a stone-game report draws one stone diagram per flagged ply, in HTML,
         CHECK(p.move == Move::placement(P(names[i])));
         const Verdict v = g.plies[i].judgement->verdict;
         CHECK(p.nags ==
-              (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
-        CHECK(p.variations.size() == (v == Verdict::none ? 0u : 1u));
+              (v == Verdict::best ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
+        CHECK(p.variations.size() == (v == Verdict::best ? 0u : 1u));
     }
     CHECK(back[0].main.plies[3].variations[0].plies.size() == 2);
     const TempDir scratch("report");

@@ -65,7 +65,7 @@ GameReport blunder_game() {
     g.result = "1-0";
     g.other_tags.push_back({"Round", "3"});
     for (std::size_t i = 0; i + 1 < g.plies.size(); ++i)
-        g.plies[i].judgement = judged(Verdict::none, 0.3, 0.2, g.plies[i].before, {});
+        g.plies[i].judgement = judged(Verdict::best, 0.3, 0.2, g.plies[i].before, {});
     g.plies[4].judgement = judged(Verdict::blunder, 1.2, -3.4, g.plies[4].before, other_line(g.plies[4]));
     g.plies[5].judgement = judged(Verdict::mistake, 0.5, -0.9, g.plies[5].before, other_line(g.plies[5]));
     g.plies[6].judgement = judged(Verdict::inaccuracy, 0.4, -0.1, g.plies[6].before, other_line(g.plies[6]));
@@ -179,7 +179,7 @@ TEST_CASE("scores, comments and marks are worded as docs/rules.md 1.8 records ex
     CHECK(verdict_nag(Verdict::inaccuracy) == 6);
     CHECK(parse_verdict("missed-win") == Verdict::missed_win);
     CHECK(parse_verdict("allows-loss") == Verdict::allows_loss);
-    CHECK(parse_verdict("none") == Verdict::none);
+    CHECK(parse_verdict("none") == Verdict::best);
     CHECK_FALSE(parse_verdict("dubious"));
     CHECK(xml_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
     // The evaluation curve: White's view; unjudged plies keep the value, a decided game ends on its result.
@@ -241,11 +241,11 @@ TEST_CASE("annotated records carry marks, comments and best lines, and read back
             const parser::Ply& p = r.main.plies[i];
             const Ply& want = m.games[k].plies[i];
             CHECK(p.move == want.move);
-            const Verdict v = want.judgement ? want.judgement->verdict : Verdict::none;
+            const Verdict v = want.judgement ? want.judgement->verdict : Verdict::best;
             CHECK(p.nags ==
-                  (v == Verdict::none ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
+                  (v == Verdict::best ? std::vector<std::uint8_t>{} : std::vector<std::uint8_t>{std::uint8_t(verdict_nag(v))}));
             CHECK(p.comments.size() == (want.judgement ? 1u : 0u));
-            CHECK(p.variations.size() == (v == Verdict::none ? 0u : 1u));
+            CHECK(p.variations.size() == (v == Verdict::best ? 0u : 1u));
         }
     }
     CHECK(games[1].main.plies[0].variations[0].plies.size() == 3);

@@ -157,11 +157,8 @@ TEST_CASE("a position's board text is a pattern for that exact board", "[db]") {
 
 TEST_CASE("stone pattern point terms, wildcards and the side to move", "[db]") {
     const StonePosition pos = with_stones(GameKind::gomoku, 15, {"h8", "j10"}, {"i9"}); // Black to move
-    struct Case {
-        const char* text;
-        bool matches;
-    };
-    const Case cases[] = {
+    // Each pattern, and whether it matches `pos`.
+    const std::pair<const char*, bool> cases[] = {
         {"Gomoku", true},
         {"Gomoku h8=x", true},
         {"Gomoku h8=o", false},
@@ -207,9 +204,9 @@ TEST_CASE("stone pattern point terms, wildcards and the side to move", "[db]") {
         // A point term first, then the board, which says h8 is empty.
         {"Gomoku h8=x 15/15/15/15/15/9x5/8o6/7.7/15/15/15/15/15/15/15", false},
     };
-    for (const Case& c : cases) {
-        INFO(c.text);
-        CHECK(pattern(c.text).matches(pos) == c.matches);
+    for (const auto& [text, matches] : cases) {
+        INFO(text);
+        CHECK(pattern(text).matches(pos) == matches);
     }
 }
 
@@ -227,9 +224,9 @@ TEST_CASE("stone pattern counts: captured stones and stones on the board", "[db]
         {"Ninuki Bs=3", true},        {"Ninuki Bs>3", false},        {"Ninuki Ws=2", true},      {"Ninuki Ws<2", false},
         {"Ninuki Ws>=2 Bs<=3", true}, {"Ninuki Ws>=2 Bs<=2", false}, {"ninuki bc=4 WC=2", true}, {"Ninuki Bs>=4", false},
     };
-    for (const Case& c : cases) {
-        INFO(c.text);
-        CHECK(pattern(c.text).matches(pos) == c.matches);
+    for (const auto& [text, matches] : cases) {
+        INFO(text);
+        CHECK(pattern(text).matches(pos) == matches);
     }
     const StonePosition gomoku = with_stones(GameKind::gomoku, 15, {"a1"}, {"b2", "c3"});
     CHECK(pattern("Gomoku Bs=1 Ws=2").matches(gomoku));

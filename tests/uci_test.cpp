@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/gounki/notation.hpp"
@@ -62,7 +63,7 @@ void require_error(UciSession& s, const std::string& line, const std::string& wh
 } // namespace
 
 TEST_CASE("uci: handshake, isready, options", "[uci]") {
-    gounki::protocol::UciOptions options;
+    gounki::protocol::EngineOptions options;
     options.version = "9.9";
     UciSession s(options);
     const auto hello = s.handle("uci");
@@ -76,9 +77,9 @@ TEST_CASE("uci: handshake, isready, options", "[uci]") {
     CHECK(s.handle("").empty());
     CHECK(s.handle("ucinewgame").empty());
     CHECK(s.handle("stop").empty());
-    CHECK_FALSE(s.quit());
+    CHECK_FALSE(s.ended());
     CHECK(s.handle("quit").empty());
-    CHECK(s.quit());
+    CHECK(s.ended());
 }
 
 TEST_CASE("uci: position startpos moves, then go depth 3 gives a legal bestmove", "[uci]") {
@@ -146,25 +147,27 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
     UciSession s;
     REQUIRE(s.handle("position startpos moves c2-d3").empty());
     const std::string good = s.position().to_text();
-    require_error(s, "position startpos moves c2-d3 b7-c6 d3-d9", "move 3 'd3-d9'");
-    require_error(s, "position startpos moves b7-c6", "move 1 'b7-c6'"); // Black's piece, White to move
-    require_error(s, "position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': bad position at character 1: ");
-    require_error(s, "position fen", "expected a position text");
-    require_error(s, "position", "expected startpos or fen, got nothing");
-    require_error(s, "position moves c2-d3", "expected startpos or fen");
-    require_error(s, "position startpos c2-d3", "unexpected 'c2-d3'");
-    CHECK(s.position().to_text() == good);
-
-    require_error(s, "hello world", "unknown command 'hello'");
-    require_error(s, "\xff\xfe\x01garbage", "unknown command '\\xff\\xfe\\x01garbage'");
-    require_error(s, "go depth", "go depth: expected a whole number");
-    require_error(s, "go depth -3", "got '-3'");
-    require_error(s, "go sideways 3", "unknown word 'sideways'");
-    require_error(s, "go ponder", "'ponder' is not supported");
-    require_error(s, "go infinite depth 3", "go infinite: no depth");
-    require_error(s, "setoption name Threads value 2", "unknown option 'Threads'");
-    require_error(s, "setoption name Hash value 0", "from 1 to 65536");
-    require_error(s, "isready now", "isready: unexpected 'now'");
+    // Each bad line, and what its error says.
+    const std::pair<std::string, std::string> bad_lines[] = {
+        {"position startpos moves c2-d3 b7-c6 d3-d9", "move 3 'd3-d9'"},
+        {"position startpos moves b7-c6", "move 1 'b7-c6'"}, // Black's piece, White to move
+        {"position fen 9/8/8/8/8/8/8/8 w", "position fen '9/8/8/8/8/8/8/8 w': bad position at character 1: "},
+        {"position fen", "expected a position text"},
+        {"position", "expected startpos or fen, got nothing"},
+        {"position moves c2-d3", "expected startpos or fen"},
+        {"position startpos c2-d3", "unexpected 'c2-d3'"},
+        {"hello world", "unknown command 'hello'"},
+        {"\xff\xfe\x01garbage", "unknown command '\\xff\\xfe\\x01garbage'"},
+        {"go depth", "go depth: expected a whole number"},
+        {"go depth -3", "got '-3'"},
+        {"go sideways 3", "unknown word 'sideways'"},
+        {"go ponder", "'ponder' is not supported"},
+        {"go infinite depth 3", "go infinite: no depth"},
+        {"setoption name Threads value 2", "unknown option 'Threads'"},
+        {"setoption name Hash value 0", "from 1 to 65536"},
+        {"isready now", "isready: unexpected 'now'"},
+    };
+    for (const auto& [line, error] : bad_lines) require_error(s, line, error);
     CHECK(s.position().to_text() == good);
     // Still playing after all that.
     const auto out = s.handle("go depth 1");

@@ -20,23 +20,7 @@ inline bool walk_exits(Color c, PieceKind kind, int dir, Square from, int steps,
 }
 
 bool deployment_exits(const Position& pos, Color c, Square from, Stack st) {
-    const int range[2] = {st.rounds(), st.squares()};
-    for (const auto [k1, k2] : deploy_orders) {
-        const int n1 = range[int(k1)], n2 = range[int(k2)];
-        if (n1 == 0) continue;
-        for (int d1 = 0; d1 < direction_count(k1); ++d1) {
-            Deploy first;
-            const Lay r1 = lay(pos, c, from, k1, d1, from, n1, first);
-            if (r1 == Lay::out) return true;
-            if (r1 == Lay::illegal || n2 == 0) continue;
-            const Square last = first.squares[first.placed - 1];
-            for (int d2 = 0; d2 < direction_count(k2); ++d2) {
-                Deploy both = first;
-                if (lay(pos, c, from, k2, d2, last, n2, both) == Lay::out) return true;
-            }
-        }
-    }
-    return false;
+    return for_each_deployment(pos, c, from, st, [](const Deploy&, bool out) { return out; });
 }
 
 } // namespace

@@ -54,39 +54,10 @@ inline void walk_stack(const Position& pos, Square from, Sink& sink) {
 
     if constexpr (!Deployments) return;
     if (st.size() < 2) return;
-    for (const auto [k1, k2] : deploy_orders) {
-        const int n1 = range[int(k1)], n2 = range[int(k2)];
-        if (n1 == 0) continue;
-        for (int d1 = 0; d1 < direction_count(k1); ++d1) {
-            Deploy first;
-            const Lay r1 = lay(pos, us, from, k1, d1, from, n1, first);
-            if (r1 == Lay::illegal) continue;
-            if (r1 == Lay::out) {
-                if (first.placed > 0) sink.deployment(from, first, true);
-                continue;
-            }
-            if (n2 == 0) {
-                sink.deployment(from, first, false);
-                continue;
-            }
-            bool out_reported = false; // every direction leaving at once is the same move
-            const Square last = first.squares[first.placed - 1];
-            for (int d2 = 0; d2 < direction_count(k2); ++d2) {
-                Deploy both = first;
-                const Lay r2 = lay(pos, us, from, k2, d2, last, n2, both);
-                if (r2 == Lay::illegal) continue;
-                if (r2 == Lay::out) {
-                    if (both.placed == first.placed) {
-                        if (out_reported) continue;
-                        out_reported = true;
-                    }
-                    sink.deployment(from, both, true);
-                    continue;
-                }
-                sink.deployment(from, both, false);
-            }
-        }
-    }
+    for_each_deployment(pos, us, from, st, [&](const Deploy& d, bool out) {
+        if (d.placed > 0) sink.deployment(from, d, out); // nothing laid: the exit, reported above
+        return false;
+    });
 }
 
 struct ListSink {

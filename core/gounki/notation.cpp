@@ -1,5 +1,6 @@
 #include "core/gounki/notation.hpp"
 #include "core/stones/position.hpp"
+#include "core/text.hpp"
 
 #include <cctype>
 
@@ -46,25 +47,20 @@ std::string move_to_text(const Position& pos, Move m) {
     return out;
 }
 
-std::string_view notation_name(Notation n) {
-    switch (n) {
-    case Notation::automatic: return "automatic";
-    case Notation::wikipedia: return "wikipedia";
-    case Notation::official: return "official";
-    case Notation::lc4: return "lc4";
-    }
-    return "?";
-}
+namespace {
+constexpr Named<Notation> notation_names[] = {
+    {Notation::automatic, "automatic"}, {Notation::wikipedia, "wikipedia"},
+    {Notation::official, "official"},   {Notation::lc4, "lc4"},
+    {Notation::wikipedia, "canonical"}, {Notation::automatic, "auto"},
+};
+} // namespace
+
+std::string_view notation_name(Notation n) { return name_of(notation_names, n); }
 
 bool parse_notation(std::string_view text, Notation& out) {
-    std::string t(text);
-    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (t == "wikipedia" || t == "canonical") out = Notation::wikipedia;
-    else if (t == "official") out = Notation::official;
-    else if (t == "lc4") out = Notation::lc4;
-    else if (t == "auto" || t == "automatic") out = Notation::automatic;
-    else return false;
-    return true;
+    const std::optional<Notation> n = named(notation_names, text);
+    if (n) out = *n;
+    return n.has_value();
 }
 
 std::string move_to_text(const Position& pos, Move m, Notation notation) {
@@ -180,16 +176,36 @@ std::string spec_to_text(const MoveSpec& spec) {
     return out;
 }
 
+namespace {
+struct MarkerWarningInfo {
+    MarkerWarning warning;
+    std::string_view code, text;
+};
+constexpr MarkerWarningInfo marker_warnings[] = {
+    {MarkerWarning::plus_without_join, "plus-without-join", "'+' written where no stack is joined"},
+    {MarkerWarning::join_without_plus, "join-without-plus", "the move joins a stack but '+' is missing"},
+    {MarkerWarning::dash_on_capture, "dash-on-capture", "'-' written for a capture (write 'x')"},
+    {MarkerWarning::x_without_capture, "x-without-capture", "'x' written where nothing is captured"},
+    {MarkerWarning::deploy_exit_as_deploy, "deploy-exit-as-deploy",
+     "the exit of the whole stack is written 'X-Out', not 'X*out'"},
+    {MarkerWarning::wrong_deploy_order, "wrong-deploy-order",
+     "the deployment's order marker says the other kind is placed first"},
+};
+const MarkerWarningInfo* marker_warning_info(MarkerWarning w) {
+    for (const MarkerWarningInfo& i : marker_warnings)
+        if (i.warning == w) return &i;
+    return nullptr;
+}
+} // namespace
+
+std::string_view marker_warning_code(MarkerWarning w) {
+    const MarkerWarningInfo* i = marker_warning_info(w);
+    return i ? i->code : "marker";
+}
+
 std::string_view marker_warning_text(MarkerWarning w) {
-    switch (w) {
-    case MarkerWarning::plus_without_join: return "'+' written where no stack is joined";
-    case MarkerWarning::join_without_plus: return "the move joins a stack but '+' is missing";
-    case MarkerWarning::dash_on_capture: return "'-' written for a capture (write 'x')";
-    case MarkerWarning::x_without_capture: return "'x' written where nothing is captured";
-    case MarkerWarning::deploy_exit_as_deploy: return "the exit of the whole stack is written 'X-Out', not 'X*out'";
-    case MarkerWarning::wrong_deploy_order: return "the deployment's order marker says the other kind is placed first";
-    }
-    return "";
+    const MarkerWarningInfo* i = marker_warning_info(w);
+    return i ? i->text : "";
 }
 
 namespace {

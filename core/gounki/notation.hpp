@@ -76,6 +76,9 @@ enum class MarkerWarning {
     deploy_exit_as_deploy, // `c5*out`: the exit of the whole stack is written `c5-Out`
     wrong_deploy_order // LC4: `+` (squares first) or `*` (rounds first) says the other order
 };
+// The warning's diagnostic code ("plus-without-join") and its text ("'+' written where no stack is
+// joined"), from one table.
+std::string_view marker_warning_code(MarkerWarning w);
 std::string_view marker_warning_text(MarkerWarning w);
 
 enum class ResolveFailure {

@@ -135,16 +135,14 @@ std::string games_knowing(std::string_view w) {
     return out;
 }
 
-std::string_view use_text(Use u) {
-    switch (u) {
-    case Use::none: return "-";
-    case Use::fixed_off: return "off";
-    case Use::fixed_on: return "on";
-    case Use::default_off: return "option, off by default";
-    case Use::default_on: return "option, on by default";
-    }
-    return "?";
-}
+constexpr Named<Use> use_texts[] = {
+    {Use::none, "-"},
+    {Use::fixed_off, "off"},
+    {Use::fixed_on, "on"},
+    {Use::default_off, "option, off by default"},
+    {Use::default_on, "option, on by default"},
+};
+std::string_view use_text(Use u) { return name_of(use_texts, u); }
 
 } // namespace
 

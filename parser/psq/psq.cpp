@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <istream>
 #include <optional>
 #include <sstream>
@@ -355,52 +354,11 @@ void read_game(std::string_view text, const std::string& file, GameRecord& out) 
 // ---------------------------------------------------------------------------------------------
 // The reader: the whole file is one game.
 
-PsqReader::PsqReader(const std::filesystem::path& path) : name_(path.string()) {
-    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
-    if (!*f) {
-        io_failed_ = true;
-        file_error("io-error", "cannot open " + name_);
-        return;
-    }
-    owned_ = std::move(f);
-    in_ = owned_.get();
-}
-
-PsqReader::PsqReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
-
-PsqReader::~PsqReader() = default;
-
-void PsqReader::file_error(std::string code, std::string message, Severity severity) {
-    Diagnostic d;
-    d.severity = severity;
-    d.code = std::move(code);
-    d.message = std::move(message);
-    d.file = name_;
-    file_diagnostics_.push_back(std::move(d));
-}
-
-std::vector<Diagnostic> PsqReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
-
 bool PsqReader::next(GameRecord& game) {
     if (!in_ || done_) return false;
     done_ = true;
     std::string text;
-    char block[1 << 14];
-    while (in_->read(block, sizeof block) || in_->gcount() > 0) {
-        text.append(block, std::size_t(in_->gcount()));
-        bytes_read_ += std::uint64_t(in_->gcount());
-        if (text.size() > max_bytes) {
-            file_error("game-too-large",
-                       "more than " + std::to_string(max_bytes >> 20) +
-                           " MB: a PSQ file holds one game of a few kilobytes; not read");
-            return false;
-        }
-    }
-    if (in_->bad()) {
-        io_failed_ = true;
-        file_error("io-error", "error reading " + name_);
-        return false;
-    }
+    if (!read_whole(text, max_bytes, "a PSQ file holds one game of a few kilobytes; not read")) return false;
     std::string_view view = text;
     if (view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);
     std::string converted;

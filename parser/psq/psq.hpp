@@ -38,35 +38,18 @@
 
 namespace gounki::parser {
 
-class PsqReader : public GameSource {
+class PsqReader : public FileSource {
 public:
     // A PSQ file larger than this is not a game: game-too-large, nothing read.
     static constexpr std::size_t max_bytes = std::size_t(1) << 20;
 
-    explicit PsqReader(const std::filesystem::path& path);
-    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
-    PsqReader(std::istream& in, std::string name);
-    ~PsqReader() override;
-    PsqReader(const PsqReader&) = delete;
-    PsqReader& operator=(const PsqReader&) = delete;
+    using FileSource::FileSource; // a file by its path, or a stream and the file's name
 
-    bool ok() const override { return in_ != nullptr; }
     // The file's game (once); false after it, or for an empty file.
     bool next(GameRecord& game) override;
-    std::vector<Diagnostic> take_file_diagnostics() override;
-    std::uint64_t bytes_read() const override { return bytes_read_; }
-    bool io_failed() const override { return io_failed_; }
 
 private:
-    void file_error(std::string code, std::string message, Severity severity = Severity::error);
-
-    std::unique_ptr<std::istream> owned_;
-    std::istream* in_ = nullptr;
-    std::string name_;
     bool done_ = false;
-    bool io_failed_ = false;
-    std::uint64_t bytes_read_ = 0;
-    std::vector<Diagnostic> file_diagnostics_;
 };
 
 // The game of a PSQ text in memory (tests, small inputs); `file_diagnostics` receives the file's own.

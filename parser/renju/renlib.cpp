@@ -264,32 +264,15 @@ private:
 } // namespace
 
 RenLibReader::RenLibReader(std::istream& in, std::string name, bool as_tree)
-    : in_(in), name_(std::move(name)), as_tree_(as_tree) {}
+    : FileSource(in, std::move(name)), as_tree_(as_tree) {}
 RenLibReader::~RenLibReader() = default;
-
-std::vector<Diagnostic> RenLibReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
 
 bool RenLibReader::load() {
     std::string bytes;
-    char block[1 << 16];
-    while (in_.read(block, sizeof block) || in_.gcount() > 0) {
-        bytes.append(block, std::size_t(in_.gcount()));
-        bytes_read_ += std::uint64_t(in_.gcount());
-        if (bytes.size() > max_bytes) {
-            file_diagnostics_.push_back(file_diagnostic(
-                "game-too-large", name_, "more than " + std::to_string(max_bytes >> 20) + " MB: not read as a RenLib library"));
-            return false;
-        }
-    }
-    if (in_.bad()) {
-        io_failed_ = true;
-        file_diagnostics_.push_back(file_diagnostic("io-error", name_, "error reading " + name_));
-        return false;
-    }
+    if (!read_whole(bytes, max_bytes, "not read as a RenLib library")) return false;
     tree_ = std::make_unique<Tree>();
     if (!TreeReader(bytes, *tree_).run()) {
-        file_diagnostics_.push_back(file_diagnostic("syntax", name_, "not a readable RenLib library: " + tree_->fault +
-                                                                          "; no game of the file is read"));
+        file_error("syntax", "not a readable RenLib library: " + tree_->fault + "; no game of the file is read");
         tree_.reset();
         return false;
     }

@@ -40,33 +40,23 @@
 
 namespace gounki::parser {
 
-class RenLibReader : public GameSource {
+class RenLibReader : public FileSource {
 public:
     // A library larger than this is refused (game-too-large).
     static constexpr std::size_t max_bytes = std::size_t(64) << 20;
 
     RenLibReader(std::istream& in, std::string name, bool as_tree = false);
     ~RenLibReader() override;
-    RenLibReader(const RenLibReader&) = delete;
-    RenLibReader& operator=(const RenLibReader&) = delete;
 
-    bool ok() const override { return true; }
     bool next(GameRecord& game) override;
-    std::vector<Diagnostic> take_file_diagnostics() override;
-    std::uint64_t bytes_read() const override { return bytes_read_; }
-    bool io_failed() const override { return io_failed_; }
 
     struct Tree;
 
 private:
     bool load();
 
-    std::istream& in_;
-    std::string name_;
     bool as_tree_ = false;
-    bool loaded_ = false, io_failed_ = false;
-    std::uint64_t bytes_read_ = 0;
-    std::vector<Diagnostic> file_diagnostics_;
+    bool loaded_ = false;
     std::unique_ptr<Tree> tree_;
     std::size_t next_node_ = 0;
     int games_ = 0;

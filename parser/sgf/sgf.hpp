@@ -46,27 +46,15 @@
 
 namespace gounki::parser {
 
-class SgfReader : public GameSource {
+class SgfReader : public FileSource {
 public:
-    // Opens `path`; when that fails, ok() is false and take_file_diagnostics() holds an io-error.
-    explicit SgfReader(const std::filesystem::path& path);
-    // Reads from `in`, which must outlive the reader; `name` is the file name used in diagnostics.
-    SgfReader(std::istream& in, std::string name);
-    ~SgfReader() override;
-    SgfReader(const SgfReader&) = delete;
-    SgfReader& operator=(const SgfReader&) = delete;
+    using FileSource::FileSource; // a file by its path, or a stream and the file's name
 
-    bool ok() const override { return in_ != nullptr; }
-    const std::string& name() const { return name_; }
-
-    // The next game tree of the collection, replayed; false at the end of the input.
+    // The next game tree of the collection, replayed; false at the end of the input. Problems with
+    // the file rather than a game (take_file_diagnostics): text outside any game tree (syntax),
+    // not-utf8, io-error.
     bool next(GameRecord& game) override;
-    // Problems with the file rather than a game: text outside any game tree (syntax), not-utf8,
-    // io-error. Each is handed out once.
-    std::vector<Diagnostic> take_file_diagnostics() override;
     int games_read() const { return number_; }
-    std::uint64_t bytes_read() const override { return bytes_read_; }
-    bool io_failed() const override { return io_failed_; }
 
 private:
     bool read_more(); // appends a block of input to buf_; false when none came
@@ -74,23 +62,16 @@ private:
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
     std::size_t tree_end();
-    void io_error(std::string message); // a file diagnostic: the input cannot be read
     // Moves the place (line_, column_) over buf_[from, to).
     void advance(std::size_t from, std::size_t to);
 
-    std::unique_ptr<std::istream> owned_;
-    std::istream* in_ = nullptr;
-    std::string name_;
     std::string buf_;
     std::size_t pos_ = 0; // first unread byte of buf_
     bool eof_ = false;
     bool started_ = false; // byte order mark checked
     bool warned_encoding_ = false;
-    bool io_failed_ = false;
-    std::uint64_t bytes_read_ = 0;
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;
-    std::vector<Diagnostic> file_diagnostics_;
 };
 
 // Every game of an SGF text in memory (tests, small inputs).

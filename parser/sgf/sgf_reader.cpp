@@ -1,7 +1,6 @@
 // SGF import (sgf.hpp), the reader: cuts a collection into game trees, each read by
 // sgf::read_game (sgf.cpp).
 
-#include <fstream>
 #include <istream>
 #include <sstream>
 #include <utility>
@@ -15,35 +14,8 @@ namespace gounki::parser {
 
 using sgf::is_blank;
 
-namespace {} // namespace
-
 // ---------------------------------------------------------------------------------------------
 // The reader: splits the collection into game trees.
-
-SgfReader::SgfReader(const std::filesystem::path& path) : name_(path.string()) {
-    auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
-    if (!*f) {
-        io_error("cannot open " + name_);
-        return;
-    }
-    owned_ = std::move(f);
-    in_ = owned_.get();
-}
-
-SgfReader::SgfReader(std::istream& in, std::string name) : in_(&in), name_(std::move(name)) {}
-
-SgfReader::~SgfReader() = default;
-
-void SgfReader::io_error(std::string message) {
-    io_failed_ = true;
-    Diagnostic d;
-    d.code = "io-error";
-    d.message = std::move(message);
-    d.file = name_;
-    file_diagnostics_.push_back(std::move(d));
-}
-
-std::vector<Diagnostic> SgfReader::take_file_diagnostics() { return std::exchange(file_diagnostics_, {}); }
 
 bool SgfReader::read_more() {
     if (eof_ || !in_) return false;
@@ -94,12 +66,7 @@ bool SgfReader::next(GameRecord& game) {
         chunk = converted;
         if (!warned_encoding_) {
             warned_encoding_ = true;
-            Diagnostic d;
-            d.severity = Severity::warning;
-            d.code = "not-utf8";
-            d.message = "the file is not UTF-8; read as Windows-1252";
-            d.file = name_;
-            file_diagnostics_.push_back(std::move(d));
+            file_error("not-utf8", "the file is not UTF-8; read as Windows-1252", Severity::warning);
         }
     }
     sgf::read_game(chunk, line_, column_, name_, ++number_, game);
@@ -139,13 +106,8 @@ bool SgfReader::to_game_tree() {
         ++pos_;
     }
     if (junk != std::string::npos) {
-        Diagnostic d;
-        d.code = "syntax";
-        d.message = "text outside any game tree is ignored (an SGF game starts with \"(;\")";
-        d.file = name_;
-        d.line = junk_line;
-        d.column = junk_column;
-        file_diagnostics_.push_back(std::move(d));
+        file_error("syntax", "text outside any game tree is ignored (an SGF game starts with \"(;\")", Severity::error, junk_line,
+                   junk_column);
     }
     return pos_ < buf_.size();
 }

@@ -1,0 +1,45 @@
+#pragma once
+// What gounki's text protocols share (pbrain.hpp: the Gomocup brain protocol for the stone games;
+// uci.hpp: a UCI-style protocol for Gounki): a session reads one command line at a time and answers
+// through a sink, one line per call (no line ends). Nothing in a session reads or writes a stream,
+// so tests drive a whole game without a process; run_session connects one to streams.
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gounki::protocol {
+
+// How a command sets up the engine behind a protocol.
+struct EngineOptions {
+    std::string version = "0"; // the version the engine names (pbrain's ABOUT, uci's `id name`)
+    std::size_t hash_mb = 16; // the transposition table in MiB
+};
+
+class Session {
+public:
+    using Sink = std::function<void(std::string_view line)>;
+
+    Session() = default;
+    virtual ~Session() = default;
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Handles one line of input; the answers go to `out`.
+    virtual void handle(std::string_view line, const Sink& out) = 0;
+    // The same, the answers returned once they have all come (wait()): for tests.
+    std::vector<std::string> handle(std::string_view line);
+    // The input said to end (pbrain's END, uci's quit): the driver stops reading.
+    virtual bool ended() const = 0;
+    // Waits for the answers still to come (the best move of a search that runs on its own).
+    virtual void wait() {}
+};
+
+// Hands `session` the lines of `in` until it has ended or the input does, then waits for what it
+// still answers; every answer is written on `out` as a line and flushed.
+void run_session(Session& session, std::istream& in, std::ostream& out);
+
+} // namespace gounki::protocol
