@@ -64,6 +64,15 @@ void check_judged_once(const std::string& url, std::int64_t games) {
     CHECK(ask(url, "SELECT count(*) FROM (SELECT game_id FROM analyses GROUP BY game_id HAVING count(*) > 1) AS twice") == 0);
 }
 
+// A worker run to an empty queue on `db`, whose one job (game 1) it judges: stored once.
+void judge_the_one_job(const std::string& db) {
+    const CliRun w = gounki_on(db, "worker --exit-when-empty --json");
+    INFO(w.out << w.err);
+    CHECK(w.status == 0);
+    CHECK(lines_with(w.out, "\"outcome\":\"done\"").size() == 1);
+    check_judged_once(db, 1);
+}
+
 // Queue, work, and compare with `analyze` run directly on an SQLite copy of the same games.
 void queue_then_work(const std::string& url, const TempDir& dir) {
     const std::string records = shell_quoted(samples + "04-club-evening.gpn") + " " + shell_quoted(samples + "10-gomoku.gpn");
@@ -253,11 +262,7 @@ TEST_CASE("a failing job is tried three times, kept as failed with its error, an
     CHECK(contains(gounki_on(db, "analyze 1 --queue --engine " + shell_quoted(engine) + " --engine-nodes 2000").out,
                    "1 failed before"));
     CHECK(contains(run_gounki("jobs --retry-failed --db " + shell_quoted(db)).err, "queued 1 failed job again"));
-    const CliRun again = gounki_on(db, "worker --exit-when-empty --json");
-    INFO(again.out << again.err);
-    CHECK(again.status == 0);
-    CHECK(lines_with(again.out, "\"outcome\":\"done\"").size() == 1);
-    check_judged_once(db, 1);
+    judge_the_one_job(db);
 }
 
 TEST_CASE("a job queued with settings this gounki does not give fails clearly; queued again, it is judged", "[jobs]") {
@@ -279,11 +284,7 @@ TEST_CASE("a job queued with settings this gounki does not give fails clearly; q
     CHECK(ask(db, "SELECT count(*) FROM analyses") == 0);
     // The hint works: queued again by this gounki, the game is judged once.
     REQUIRE(gounki_on(db, "analyze 1 --queue --nodes 2000").status == 0);
-    const CliRun again = gounki_on(db, "worker --exit-when-empty --json");
-    INFO(again.out << again.err);
-    CHECK(again.status == 0);
-    CHECK(lines_with(again.out, "\"outcome\":\"done\"").size() == 1);
-    check_judged_once(db, 1);
+    judge_the_one_job(db);
 }
 
 TEST_CASE("worker and jobs: bad options and an old database are refused clearly", "[jobs]") {
