@@ -224,6 +224,9 @@ int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
         if (nodes) settings.limits.nodes = std::uint64_t(nodes);
         analysis::JudgeSettings reference = settings;
         reference.limits.nodes *= std::uint64_t(factor);
+        // The reference searches its whole budget: with the early stop it would end where the
+        // judge under test ends, and agree with it for that reason alone.
+        reference.stable_iterations = 0;
         const JudgeRun run = judge_games(games, settings, int(threads));
         const JudgeRun ref = judge_games(games, reference, int(threads));
         analysis::JudgeAgreement a;

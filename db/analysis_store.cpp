@@ -66,10 +66,12 @@ std::string analysis_settings_text(const analysis::JudgeSettings& s) {
     char buf[256];
     // method=backward: the plies judged from the last back, the played move searched first, the
     // early stop (analysis/judge.cpp); judgements stored before it, without the word, are judged again.
-    std::snprintf(buf, sizeof buf, "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d method=backward",
+    // stop=I/D: the early stop after I stable iterations from depth D (I = 0: none).
+    std::snprintf(buf, sizeof buf,
+                  "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d method=backward stop=%d/%d",
                   s.limits.depth, static_cast<unsigned long long>(s.limits.nodes),
                   s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy, s.mistake, s.blunder,
-                  s.verify_extra_plies);
+                  s.verify_extra_plies, s.stable_iterations, s.stop_min_depth);
     return buf + book_text(s);
 }
 

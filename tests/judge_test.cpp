@@ -389,3 +389,31 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
     CHECK(run_gounki("bench --agreement").status == 2);
     CHECK(run_gounki("bench --agreement --factor 1 x.gpn").status == 2);
 }
+
+TEST_CASE("judge: Gounki's early stop ends searches before the budget without changing what a judgement "
+          "is; the settings text names it",
+          "[analysis]") {
+    const JudgeSettings defaults = judge_defaults();
+    CHECK(defaults.stable_iterations == 2);
+    CHECK(defaults.stop_min_depth == 4);
+    JudgeSettings s = defaults;
+    s.limits.nodes = 20'000;
+    s.hash_mb = 4;
+    JudgeSettings full = s;
+    full.stable_iterations = 0;
+    const std::vector<Move> moves = random_gounki_game(7, 16);
+    const GameJudgement early = judge_game(Position::start(), moves, s);
+    const GameJudgement whole = judge_game(Position::start(), moves, full);
+    REQUIRE(early.plies.size() == moves.size());
+    REQUIRE(whole.plies.size() == moves.size());
+    INFO("nodes with the early stop " << early.nodes << ", without " << whole.nodes);
+    CHECK(early.nodes < whole.nodes);
+    check_best_not_below_played(early);
+    check_same(early, judge_game(Position::start(), moves, s));
+
+    // Stored judgements are keyed by the settings text: another stop is another text.
+    const std::string text = db::analysis_settings_text(defaults);
+    CHECK(text.find(" stop=2/4") != std::string::npos);
+    CHECK(db::analysis_settings_text(stone_judge_defaults()).find(" stop=3/6") != std::string::npos);
+    CHECK(db::analysis_settings_text(full) != db::analysis_settings_text(s));
+}
