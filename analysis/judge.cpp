@@ -31,12 +31,6 @@ std::string_view verdict_name(Verdict v) {
 JudgeSettings judge_defaults() {
     JudgeSettings s;
     s.limits.nodes = 100'000;
-    // Gounki's early stop: two stable iterations from depth 4 (100,000 nodes reach depth 5-6).
-    // Against a reference that searches ten times the nodes in full, the first 40 self-play games
-    // agree 69.1% (68.4% with three iterations from depth 6, which never stop before the budget
-    // here) in 28% less processor time (analysis/README.md, "Judging a game").
-    s.stable_iterations = 2;
-    s.stop_min_depth = 4;
     return s;
 }
 

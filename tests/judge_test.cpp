@@ -414,6 +414,6 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     // Stored judgements are keyed by the settings text: another stop is another text.
     const std::string text = db::analysis_settings_text(defaults);
     CHECK(text.find(" stop=2/4") != std::string::npos);
-    CHECK(db::analysis_settings_text(stone_judge_defaults()).find(" stop=3/6") != std::string::npos);
+    CHECK(db::analysis_settings_text(stone_judge_defaults()).find(" stop=2/4") != std::string::npos);
     CHECK(db::analysis_settings_text(full) != db::analysis_settings_text(s));
 }
