@@ -1,11 +1,14 @@
 // Rules core, by hand (see core_rules_test.cpp): move text, position text, perft on positions
-// counted by hand, and the `gounki perft` command's arguments.
+// counted by hand, the `gounki perft` command's arguments, and the benchmark programs' arguments.
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
 #include <cstdint>
 #include <set>
+#include <string>
+#include <vector>
 
+#include "bench/args.hpp"
 #include "core/gounki/movegen.hpp"
 #include "core/gounki/notation.hpp"
 #include "core/gounki/perft.hpp"
@@ -308,4 +311,35 @@ TEST_CASE("gounki --help lists users' commands before developer tools, and a sli
     const CliRun unknown_option = run_gounki("games --zzzzzz 1");
     CHECK(unknown_option.status == 2);
     CHECK_FALSE(contains(unknown_option.err, "Did you mean"));
+}
+
+// The benchmark programs' number options (bench/args.hpp): a whole number of the option's type or a
+// usage error, never a number read from part of the text.
+TEST_CASE("benchmark arguments refuse numbers that are not whole numbers of their type", "[text]") {
+    const auto read = [](std::vector<std::string> words, auto& games, bool& skip) {
+        words.insert(words.begin(), "x_bench");
+        std::vector<char*> argv;
+        for (std::string& w : words) argv.push_back(w.data());
+        for (bench::Args a(int(argv.size()), argv.data()); a.next();)
+            if (!a.value("--games", games) && !a.flag("--skip", skip)) return false;
+        return true;
+    };
+    int games = 7;
+    bool skip = false;
+    CHECK(read({"--games", "1000", "--skip"}, games, skip));
+    CHECK(games == 1000);
+    CHECK(skip);
+    for (const char* bad : {"abc", "10x", "-3", "", "1e3", "99999999999"}) {
+        INFO("--games '" << bad << "'");
+        games = 7;
+        CHECK_FALSE(read({"--games", bad}, games, skip));
+        CHECK(games == 7);
+    }
+    CHECK_FALSE(read({"--games"}, games, skip)); // no value
+    CHECK_FALSE(read({"--gamez", "3"}, games, skip));
+    unsigned seed = 0;
+    CHECK(read({"--games", "4294967295"}, seed, skip));
+    CHECK(seed == 4294967295u);
+    CHECK_FALSE(read({"--games", "4294967296"}, seed, skip));
+    CHECK_FALSE(read({"--games", "-1"}, seed, skip));
 }
