@@ -51,7 +51,9 @@ namespace {
 
 std::string report_text(const db::ImportReport& r) {
     // A game of a binary file (a RenLib library) has no line.
-    std::string t = r.source_file + (r.source_line > 0 ? ":" + std::to_string(r.source_line) : std::string()) + ": ";
+    std::string t = r.source_file;
+    if (r.source_line > 0) t.append(":").append(std::to_string(r.source_line));
+    t += ": ";
     auto ids = [](const std::vector<std::int64_t>& v) {
         std::string s;
         for (auto id : v) s += (s.empty() ? "" : ", ") + std::to_string(id);
@@ -95,7 +97,8 @@ void print_summary(const QCommandLineParser& p, const db::ImportStats& s, double
                   static_cast<long long>(s.stored), static_cast<long long>(s.broken), static_cast<long long>(s.duplicates),
                   static_cast<long long>(s.already_imported), static_cast<long long>(s.rejected),
                   static_cast<long long>(s.prefix_flagged), seconds, seconds > 0 ? double(s.added) / seconds : 0.0);
-    const std::string replaced = p.isSet("replace") ? " " + std::to_string(s.replaced) + " replaced," : "";
+    std::string replaced;
+    if (p.isSet("replace")) replaced.append(" ").append(std::to_string(s.replaced)).append(" replaced,");
     print_info(counted(s.added, "game") + " read:" + replaced + line);
 }
 

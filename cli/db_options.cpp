@@ -70,7 +70,7 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
         }
         if (!ok_first || !ok_last || span.first < 1 || span.last < span.first || span.last - span.first >= max_range) {
             exit_code = usage_error(cmd,
-                                    "'" + a.toStdString() + "' is not a game id or a range of ids such as 3-7" +
+                                    std::string("'").append(a.toStdString()) + "' is not a game id or a range of ids such as 3-7" +
                                         (ok_first && span.last - span.first >= max_range ? " (at most ten million)" : ""));
             return false;
         }

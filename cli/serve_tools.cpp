@@ -166,7 +166,7 @@ Reply App::page_explorer(const Request& r) {
     std::string line = "<p id=\"line\"><a href=\"/explorer?" + base + "\">start</a>";
     std::string prefix;
     for (const QString& m : QString::fromStdString(moves).split(' ', Qt::SkipEmptyParts)) {
-        prefix += (prefix.empty() ? "" : " ") + m.toStdString();
+        prefix.append(prefix.empty() ? "" : " ").append(m.toStdString());
         line += " <a href=\"/explorer?" + base + "&amp;moves=" + url_value(prefix) + "\">" + escape(m.toStdString()) + "</a>";
     }
     line += "</p>";
