@@ -228,3 +228,31 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
     CHECK(contains(games.out, "ALPHA.zip"));
     CHECK(contains(games.out, "GAMMA.zip"));
 }
+
+// Programs that keep no thinking times write a move as x,y alone, and the Piskvork manager reads such
+// a line as a move: so does gounki (tests/data/psq/no_times.psq is the golden file). No time is no
+// 0 ms either: such stones are never taken for the opening.
+TEST_CASE("PSQ: a move x,y without its time reads, and is not taken for an opening stone", "[parser][psq]") {
+    const GameRecord g = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9, 9\n8,9,0\n9,10\nA\nB\n-1\n1,Freestyle\n");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(names(g) == Names{"h8", "i7", "h7", "i6"});
+    CHECK(tag_of(g, "OpeningStones").empty());
+    CHECK(tag_of(g, "Black") == "A");
+    CHECK(g.result == "0-1");
+    // Around it, what is no move is still an error at its line and column.
+    const GameRecord comma = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,\n");
+    const Diagnostic* d = find_code(comma, "syntax");
+    REQUIRE(d);
+    CHECK(d->line == 3);
+    CHECK(d->column == 5);
+    CHECK(contains(d->message, "x,y,milliseconds (or x,y)"));
+    CHECK(names(comma) == Names{"h8"});
+    CHECK(comma.status == GameStatus::partial);
+    const GameRecord three = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,1,1\n");
+    REQUIRE(find_code(three, "syntax"));
+    CHECK(find_code(three, "syntax")->line == 3);
+    const GameRecord off = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n16,1\n");
+    REQUIRE(find_code(off, "illegal-move"));
+    CHECK(find_code(off, "illegal-move")->line == 3);
+    CHECK(contains(find_code(off, "illegal-move")->message, "off the 15x15 board"));
+}
