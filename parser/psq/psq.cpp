@@ -318,6 +318,16 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     out_.result = result;
     tag("Result", result);
     if (opening > 0) tag("OpeningStones", std::to_string(opening));
+    // The thinking times of the moves replayed, as written ("-" for a move without one), so that
+    // export and format write them back: nothing else keeps them. Times of 0 and 1 ms only are what
+    // gounki writes when it knows none (0 for the opening, 1 for the rest): no tag then.
+    std::string times;
+    bool timed = false;
+    for (std::size_t i = 0; i < out_.main.plies.size() && i < p_.moves.size(); ++i) {
+        timed = timed || p_.moves[i].ms > 1;
+        times += (i ? " " : "") + (p_.moves[i].ms >= 0 ? std::to_string(p_.moves[i].ms) : std::string("-"));
+    }
+    if (timed) tag("MoveTimes", times);
     if (p_.result >= 0 && pos.game_over() && result != outcome_text(o)) {
         const std::string what = o == Outcome::draw ? "the board is full and the game drawn"
                                                     : std::string(o == Outcome::black_wins ? "Black" : "White") + " made five";
