@@ -122,6 +122,9 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     CHECK(g.kind == GameKind::renju);
     CHECK(tag_of(g, "OpeningRule") == "Yamaguchi");
     CHECK(tag_of(g, "Alt") == "j6 i7");
+    CHECK(tag_of(g, "BlackRank") == "2d"); // BR is a rank: "2d" is no rating
+    CHECK(tag_of(g, "BlackElo").empty());
+    CHECK(tag_of(one("(;GM[4]BR[1850];B[hh])"), "BlackElo") == "1850");
     CHECK(g.result == "0-1");
     CHECK(point_names(g.main) == Names{"h8", "h9", "j10", "i9", "i7", "g9", "j8", "k8"});
     const Diagnostic* gm = find_code(g, "wrong-game-number");
@@ -140,8 +143,10 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     // Written back as SGF: 5A and the variation, which read back as the same game (not twice).
     const std::string written = write_sgf(g);
     CHECK(contains(written, "5A[jj][ii]"));
+    CHECK(contains(written, "BR[2d]"));
     const GameRecord again = one(written);
     CHECK(tag_of(again, "Alt") == "j6 i7");
+    CHECK(tag_of(again, "BlackRank") == "2d");
     REQUIRE(again.main.plies.size() == 8);
     CHECK(again.main.plies[4].variations.size() == 1);
 

@@ -214,7 +214,12 @@ bool Builder::set_up(const Node& root) {
     const std::pair<const char*, const char*> players[] = {
         {"PB", "Black"}, {"PW", "White"}, {"BR", "BlackElo"}, {"WR", "WhiteElo"}};
     for (const auto& [id, name] : players)
-        if (const std::string* v = root.value(id)) tag(name, trim(*v));
+        if (const std::string* v = root.value(id)) {
+            // BR and WR are ranks: a number is a rating (Elo), a rank such as "3d*" is kept as one.
+            const std::string t = trim(*v);
+            const bool rank = id[1] == 'R' && t.find_first_not_of("0123456789") != std::string::npos;
+            tag(rank ? (id[0] == 'B' ? "BlackRank" : "WhiteRank") : name, t);
+        }
     if (const Property* re = root.find("RE"); re && !re->values.empty()) {
         re_result_ = result_of(re->values.front().text);
         re_offset_ = re->offset;

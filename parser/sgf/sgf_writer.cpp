@@ -119,6 +119,8 @@ void root(std::string& out, const GameRecord& game) {
                                                        {"White", "PW"}, {"BlackElo", "BR"}, {"WhiteElo", "WR"}};
     for (const auto& [name, id] : ids)
         if (const std::string* v = game.tag(name)) property(out, id, *v);
+    for (const auto& [name, id] : {std::pair{"BlackRank", "BR"}, std::pair{"WhiteRank", "WR"}})
+        if (const std::string* v = game.tag(name); v && !game.tag(id[0] == 'B' ? "BlackElo" : "WhiteElo")) property(out, id, *v);
     if (const std::string* d = game.tag("Date")) property(out, "DT", date_text(*d));
     const std::string& r = game.result;
     property(out, "RE", r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?");
