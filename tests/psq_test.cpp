@@ -237,7 +237,7 @@ TEST_CASE("PSQ: a move x,y without its time reads, and is not taken for an openi
     const GameRecord g = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9, 9\n8,9,0\n9,10\nA\nB\n-1\n1,Freestyle\n");
     CHECK(g.status == GameStatus::valid);
     CHECK(names(g) == Names{"h8", "i7", "h7", "i6"});
-    CHECK(tag_of(g, "OpeningStones").empty());
+    CHECK(tag_of(g, "OpeningStones") == "<none>");
     CHECK(tag_of(g, "Black") == "A");
     CHECK(g.result == "0-1");
     // Around it, what is no move is still an error at its line and column.
@@ -275,7 +275,7 @@ TEST_CASE("PSQ: the thinking times are kept (MoveTimes) and written back as they
     GameRecord bare = g;
     bare.tags.erase(std::find_if(bare.tags.begin(), bare.tags.end(), [](const auto& t) { return t.first == "MoveTimes"; }));
     CHECK(contains(write_psq(bare), "\n8,8,0\n9,9,0\n8,9,1\n9,10,1\n7,7,1\n"));
-    CHECK(tag_of(read_psq(write_psq(bare)), "MoveTimes").empty());
+    CHECK(tag_of(read_psq(write_psq(bare)), "MoveTimes") == "<none>");
     bare.tags.emplace_back("MoveTimes", "5 5");
     CHECK(contains(write_psq(bare), "\n8,9,1\n"));
     // Only the moves replayed: a partial game keeps the times of the moves before its error.
