@@ -197,6 +197,16 @@ TEST_CASE("SGF: a property gounki does not read is a warning where it stands, on
     CHECK(seen == std::vector<std::string>{
                       "2:2 QPR[hh,hg,jf]: QPR is no SGF property of the stone games that gounki reads; left out",
                       "2:27 QX[a]: QX is no SGF property of the stone games that gounki reads; left out"});
+    // gounki format does not rewrite the game: that would drop what it left out. Copied as written.
+    const std::string file = source_path("tests/data/sgf/unknown-property.sgf").string();
+    const CliRun formatted = run_gounki("format " + shell_quoted(file));
+    CHECK(formatted.status == 1);
+    CHECK(formatted.out == slurp(file));
+    CHECK(contains(formatted.err, "unknown-property.sgf:2:2: warning: game 1 kept as written: QPR[hh,hg,jf]: QPR is"));
+    CHECK(contains(formatted.err, "[kept-as-written]"));
+    const CliRun server = run_gounki("format " + shell_quoted(source_path("tests/data/sgf/renju-server.sgf")));
+    CHECK(server.status == 0);
+    CHECK(contains(server.out, "5A[jj][ii]"));
     // The file's own properties (FF CA AP KM) and the usual ones say nothing.
     CHECK(one("(;FF[4]GM[4]CA[UTF-8]AP[x:1]ST[2]SZ[15]KM[0]TM[60]GC[club]SO[x]US[y];B[hh]LB[hh:A]N[a])").diagnostics.empty());
 }
