@@ -125,6 +125,9 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     CHECK(tag_of(g, "BlackRank") == "2d"); // BR is a rank: "2d" is no rating
     CHECK(tag_of(g, "BlackElo") == "<none>");
     CHECK(tag_of(one("(;GM[4]BR[1850];B[hh])"), "BlackElo") == "1850");
+    CHECK(tag_of(g, "TimeControl") == "600"); // TM, seconds
+    // GC (a server's game number) is a comment before the first move, not dropped.
+    CHECK(one("(;GM[4]GC[ game #1254910];B[hh])").main.comments == std::vector<std::string>{"game #1254910"});
     CHECK(g.result == "0-1");
     CHECK(point_names(g.main) == Names{"h8", "h9", "j10", "i9", "i7", "g9", "j8", "k8"});
     const Diagnostic* gm = find_code(g, "wrong-game-number");
@@ -144,6 +147,7 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     const std::string written = write_sgf(g);
     CHECK(contains(written, "5A[jj][ii]"));
     CHECK(contains(written, "BR[2d]"));
+    CHECK(contains(written, "TM[600]"));
     const GameRecord again = one(written);
     CHECK(tag_of(again, "Alt") == "j6 i7");
     CHECK(tag_of(again, "BlackRank") == "2d");

@@ -226,6 +226,9 @@ bool Builder::set_up(const Node& root) {
         out_.result = re_result_;
         tag("Result", re_result_);
     }
+    if (const std::string* tm = root.value("TM")) tag("TimeControl", trim(*tm)); // seconds, as PGN's
+    // GC, the game's comment (a server writes its game number there): a comment before the first move.
+    if (const std::string* gc = root.value("GC"); gc && !trim(*gc).empty()) out_.main.comments.push_back(trim(*gc));
     if (const std::string* sz = root.value("SZ")) {
         tag("Size", trim(*sz));
         if (auto e = stones::apply_size_tag(rules_, trim(*sz))) {
@@ -455,7 +458,7 @@ void Builder::check_result(const stones::StonePosition& final_pos) {
 }
 
 // The SGF properties gounki reads, and those it knows and leaves out on purpose: the file's and the
-// program's (FF CA AP ST), information it keeps no tag for (GC SO US AN CP ON OT BT WT TM KM HA...),
+// program's (FF CA AP ST), information it keeps no tag for (SO US AN CP ON OT BT WT KM HA...),
 // markup and board display (LB MA TR SQ CR AR LN DD VW FG PM SL), timing (BL WL OB OW), node names
 // and values (N V MN KO), position judgements (GB GW DM UC HO) and the swap answer of Renju servers
 // (SW). Any other property is reported, so that nothing a producer wrote vanishes unsaid.

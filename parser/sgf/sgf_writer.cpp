@@ -122,6 +122,9 @@ void root(std::string& out, const GameRecord& game) {
     for (const auto& [name, id] : {std::pair{"BlackRank", "BR"}, std::pair{"WhiteRank", "WR"}})
         if (const std::string* v = game.tag(name); v && !game.tag(id[0] == 'B' ? "BlackElo" : "WhiteElo")) property(out, id, *v);
     if (const std::string* d = game.tag("Date")) property(out, "DT", date_text(*d));
+    // TimeControl in seconds (PGN's, SGF's TM): a number only; "40/7200:3600" has no TM.
+    if (const std::string* t = game.tag("TimeControl"); t && !t->empty() && t->find_first_not_of("0123456789.") == std::string::npos)
+        property(out, "TM", *t);
     const std::string& r = game.result;
     property(out, "RE", r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?");
     // The offered fifth moves (RenjuNet's alt, a Renju server's 5A) as 5A, when each is a point.
