@@ -211,6 +211,11 @@ TEST_CASE("SGF: a property gounki does not read is a warning where it stands, on
     const CliRun server = run_gounki("format " + shell_quoted(source_path("tests/data/sgf/renju-server.sgf")));
     CHECK(server.status == 0);
     CHECK(contains(server.out, "5A[jj][ii]"));
+    // A long value is cut after 40 characters, whole ones, with its length.
+    const GameRecord long_value = one("(;GM[4]XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(30, 'b') + "];B[hh])");
+    REQUIRE(find_code(long_value, "unknown-property"));
+    CHECK(contains(find_code(long_value, "unknown-property")->message,
+                   "XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(16, 'b') + "... (56 bytes): XY is"));
     // The file's own properties (FF CA AP KM) and the usual ones say nothing.
     CHECK(one("(;FF[4]GM[4]CA[UTF-8]AP[x:1]ST[2]SZ[15]KM[0]TM[60]GC[club]SO[x]US[y];B[hh]LB[hh:A]N[a])").diagnostics.empty());
 }

@@ -472,8 +472,17 @@ void Builder::check_known(const Property& prop) {
     if (std::find(std::begin(known), std::end(known), prop.id) != std::end(known)) return;
     if (std::find(unknown_ids_.begin(), unknown_ids_.end(), prop.id) != unknown_ids_.end()) return;
     unknown_ids_.push_back(prop.id);
+    // As written, cut after 40 characters (whole UTF-8 characters) with its length in bytes.
     std::string written(src_.slice(prop.offset, prop.length));
-    if (written.size() > 40) written = written.substr(0, 37) + "...";
+    if (utf8_length(written) > 40) {
+        std::size_t at = 0;
+        for (int chars = 0; at < written.size() && chars < 40; ++chars) {
+            std::size_t length = 0;
+            first_code_point(std::string_view(written).substr(at), length);
+            at += std::max<std::size_t>(length, 1);
+        }
+        written = written.substr(0, at) + "... (" + std::to_string(written.size()) + " bytes)";
+    }
     report(Severity::warning, "unknown-property", prop.offset,
            written + ": " + prop.id + " is no SGF property of the stone games that gounki reads; left out");
 }
