@@ -3,12 +3,15 @@
 // names (markers, result tags, move numbers, typographic characters...) is gone from the output.
 // Comments, variations and NAGs are kept. A game with an error (invalid or partial) is never
 // rewritten, since writing it would drop what the reader could not place: its text is copied as
-// written, and a message names it. Each file keeps its own format (GPN, SGF or PSQ).
+// written, and a message names it; so is a game with something the reader left out (an SGF
+// property it does not read, set-up stones inside an SGF game). Each file keeps its own format
+// (GPN, SGF or PSQ).
 // Exit status: 0 every game formatted (or, with --check, every file already canonical), 1 a game
 // kept as written (or a file that --check finds not canonical), 2 usage or I/O errors.
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -101,13 +104,15 @@ private:
 };
 
 // "file:line:col: warning: game 3 kept as written: <its first error> [kept-as-written]", placed at
-// that error (or at the game when the format is what stands in the way).
-void report_kept(const GameRecord& game, const std::string& cannot_hold) {
+// that error (or at `at`, what the reader left out, or at the game when the format is what stands
+// in the way).
+void report_kept(const GameRecord& game, const std::string& cannot_hold, const Diagnostic* at = nullptr) {
     Diagnostic d;
     d.severity = Severity::warning;
     d.code = "kept-as-written";
     d.file = game.file;
-    d.line = game.line;
+    d.line = at && at->line ? at->line : game.line;
+    d.column = at ? at->column : 0;
     d.game = game.number;
     std::string why = cannot_hold;
     for (const Diagnostic& e : game.diagnostics) {
@@ -135,9 +140,16 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         if (kept_from) out += lines.between(kept_from, game.line);
         kept_from = 0;
         ++t.games;
-        const std::string cannot = info.cannot_hold(game);
+        std::string cannot = info.cannot_hold(game);
+        // What the reader left out (a property it does not read, set-up stones inside an SGF game)
+        // would be gone from the rewritten text: such a game is kept as written too.
+        const auto left_out = std::find_if(game.diagnostics.begin(), game.diagnostics.end(), [](const Diagnostic& d) {
+            return d.code == "unknown-property" || d.code == "setup-ignored";
+        });
+        if (cannot.empty() && left_out != game.diagnostics.end())
+            cannot = left_out->message + " [" + left_out->code + "]; the rewritten text would lose it";
         if (game.status != GameStatus::valid || !cannot.empty()) {
-            report_kept(game, cannot);
+            report_kept(game, cannot, left_out != game.diagnostics.end() ? &*left_out : nullptr);
             ++t.kept;
             kept_from = std::max(game.line, 1);
             continue;

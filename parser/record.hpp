@@ -45,7 +45,9 @@ enum class Severity : std::uint8_t { warning, error };
 //             typographic (a typographic or Unicode character read as the ASCII one it stands for),
 //             placeholder (`-` alone: a table's empty cell), swap2-choice (a second swap2 colour choice),
 //             SGF only (parser/sgf/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
-//             (AB/AW after the first node); `syntax` there also names text outside any game tree
+//             (AB/AW after the first node), wrong-game-number (GM other than 4 on a five-in-a-row
+//             game: read as 4), unknown-property (a property gounki does not read, left out), bad-alt
+//             (5A, as RenjuNet's); `syntax` there also names text outside any game tree
 struct Diagnostic {
     Severity severity = Severity::error;
     std::string code;

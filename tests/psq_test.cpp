@@ -6,6 +6,7 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -227,4 +228,60 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
     const CliRun games = run_gounki("games " + db);
     CHECK(contains(games.out, "ALPHA.zip"));
     CHECK(contains(games.out, "GAMMA.zip"));
+}
+
+// Programs that keep no thinking times write a move as x,y alone, and the Piskvork manager reads such
+// a line as a move: so does gounki (tests/data/psq/no_times.psq is the golden file). No time is no
+// 0 ms either: such stones are never taken for the opening.
+TEST_CASE("PSQ: a move x,y without its time reads, and is not taken for an opening stone", "[parser][psq]") {
+    const GameRecord g = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9, 9\n8,9,0\n9,10\nA\nB\n-1\n1,Freestyle\n");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(names(g) == Names{"h8", "i7", "h7", "i6"});
+    CHECK(tag_of(g, "OpeningStones") == "<none>");
+    CHECK(tag_of(g, "Black") == "A");
+    CHECK(g.result == "0-1");
+    // Around it, what is no move is still an error at its line and column.
+    const GameRecord comma = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,\n");
+    const Diagnostic* d = find_code(comma, "syntax");
+    REQUIRE(d);
+    CHECK(d->line == 3);
+    CHECK(d->column == 5);
+    CHECK(contains(d->message, "x,y,milliseconds (or x,y)"));
+    CHECK(names(comma) == Names{"h8"});
+    CHECK(comma.status == GameStatus::partial);
+    const GameRecord three = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,1,1\n");
+    REQUIRE(find_code(three, "syntax"));
+    CHECK(find_code(three, "syntax")->line == 3);
+    const GameRecord off = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n16,1\n");
+    REQUIRE(find_code(off, "illegal-move"));
+    CHECK(find_code(off, "illegal-move")->line == 3);
+    CHECK(contains(find_code(off, "illegal-move")->message, "off the 15x15 board"));
+}
+
+// The thinking times are the file's own data: `format` and `export --format psq` rewrote every one
+// as 0 or 1 ms. They are kept in the MoveTimes tag and written back, a move without a time as x,y.
+TEST_CASE("PSQ: the thinking times are kept (MoveTimes) and written back as they were", "[parser][psq][export]") {
+    const GameRecord g = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n8,9,456\n9,10\n7,7,12000\nA\nB\n-1\n");
+    CHECK(tag_of(g, "MoveTimes") == "0 0 456 - 12000");
+    CHECK(tag_of(g, "OpeningStones") == "2");
+    const std::string written = write_psq(g);
+    CHECK(contains(written, "\n8,8,0\n9,9,0\n8,9,456\n9,10\n7,7,12000\n"));
+    const GameRecord again = read_psq(written);
+    CHECK(tag_of(again, "MoveTimes") == "0 0 456 - 12000");
+    CHECK(tag_of(again, "OpeningStones") == "2");
+    CHECK(names(again) == names(g));
+    // Without the tag (a game from another format), 0 ms for the opening and 1 ms for the rest,
+    // which reads back without a MoveTimes tag; a tag that does not fit the moves is not used.
+    GameRecord bare = g;
+    bare.tags.erase(std::find_if(bare.tags.begin(), bare.tags.end(), [](const auto& t) { return t.first == "MoveTimes"; }));
+    CHECK(contains(write_psq(bare), "\n8,8,0\n9,9,0\n8,9,1\n9,10,1\n7,7,1\n"));
+    CHECK(tag_of(read_psq(write_psq(bare)), "MoveTimes") == "<none>");
+    bare.tags.emplace_back("MoveTimes", "5 5");
+    CHECK(contains(write_psq(bare), "\n8,9,1\n"));
+    // Only the moves replayed: a partial game keeps the times of the moves before its error.
+    CHECK(tag_of(read_psq("Piskvorky 15x15, 0:0, 0\n8,8,30\n8,8,40\n9,9,50\n"), "MoveTimes") == "30");
+    // gounki format keeps them in the file it rewrites.
+    const CliRun formatted = run_gounki("format " + shell_quoted(psq_dir / "classic20.psq"));
+    CHECK(formatted.status == 0);
+    CHECK(contains(formatted.out, "\n10,10,456\n"));
 }

@@ -112,3 +112,110 @@ TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never
         CHECK(standard.error.empty());
     }
 }
+
+// Renju servers write GM[5] (SGF's number for another game) for their Renju games, with `5A` for
+// the fifth moves Black offered: an identifier that starts with a digit, which SGF's grammar has no
+// room for and which once stopped the whole game as a syntax error.
+TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth moves as variations", "[parser][sgf]") {
+    const GameRecord g = one(slurp(source_path("tests/data/sgf/renju-server.sgf")));
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.kind == GameKind::renju);
+    CHECK(tag_of(g, "OpeningRule") == "Yamaguchi");
+    CHECK(tag_of(g, "Alt") == "j6 i7");
+    CHECK(tag_of(g, "BlackRank") == "2d"); // BR is a rank: "2d" is no rating
+    CHECK(tag_of(g, "BlackElo") == "<none>");
+    CHECK(tag_of(one("(;GM[4]BR[1850];B[hh])"), "BlackElo") == "1850");
+    CHECK(tag_of(g, "TimeControl") == "600"); // TM, seconds
+    // GC (a server's game number) is a comment before the first move, not dropped.
+    CHECK(one("(;GM[4]GC[ game #1254910];B[hh])").main.comments == std::vector<std::string>{"game #1254910"});
+    CHECK(g.result == "0-1");
+    CHECK(point_names(g.main) == Names{"h8", "h9", "j10", "i9", "i7", "g9", "j8", "k8"});
+    const Diagnostic* gm = find_code(g, "wrong-game-number");
+    REQUIRE(gm);
+    CHECK(gm->severity == Severity::warning);
+    CHECK(gm->line == 1);
+    CHECK(gm->column == 3);
+    CHECK(contains(gm->message, "GN[Kim - Lee (B) : Yamaguchi rule]"));
+    CHECK(g.diagnostics.size() == 1); // SW, TM, KM: known, left out without a word
+    // i7 was played (White chose it): only j6 is a variation, once, with its comment.
+    REQUIRE(g.main.plies[4].variations.size() == 1);
+    const Line& offer = g.main.plies[4].variations[0];
+    CHECK(point_names(offer) == Names{"j6"});
+    CHECK(offer.plies[0].comments == std::vector<std::string>{"offered fifth move, not chosen"});
+
+    // Written back as SGF: 5A and the variation, which read back as the same game (not twice).
+    const std::string written = write_sgf(g);
+    CHECK(contains(written, "5A[jj][ii]"));
+    CHECK(contains(written, "BR[2d]"));
+    CHECK(contains(written, "TM[600]"));
+    const GameRecord again = one(written);
+    CHECK(tag_of(again, "Alt") == "j6 i7");
+    CHECK(tag_of(again, "BlackRank") == "2d");
+    REQUIRE(again.main.plies.size() == 8);
+    CHECK(again.main.plies[4].variations.size() == 1);
+
+    // An offer Black could not play there (h8 is taken): a warning at it, the offers in the Alt tag only.
+    const GameRecord taken = one("(;GM[5]SZ[15]RU[Renju]5A[jj]\n[hh];B[hh];W[hg];B[jf];W[ig];B[ii])");
+    const Diagnostic* bad = find_code(taken, "bad-alt");
+    REQUIRE(bad);
+    CHECK(bad->line == 2);
+    CHECK(bad->column == 1);
+    CHECK(contains(bad->message, "h8 is no fifth move Black could play"));
+    CHECK(taken.status == GameStatus::valid);
+    CHECK(taken.main.plies[4].variations.empty());
+    CHECK(tag_of(taken, "Alt") == "j6 h8");
+    const GameRecord off = one("(;GM[4]SZ[15]5A[zz];B[hh];W[hg];B[jf];W[ig];B[ii])");
+    REQUIRE(find_code(off, "bad-alt"));
+    CHECK(contains(find_code(off, "bad-alt")->message, "5A[zz]: not a point of the board"));
+    CHECK(tag_of(off, "Alt") == "zz");
+
+    // GM[5] with nothing of a five-in-a-row game about it is still refused, by name.
+    const GameRecord other = one("(;GM[5]SZ[15];B[hh])");
+    const Diagnostic* refused = find_code(other, "unsupported-game");
+    REQUIRE(refused);
+    CHECK(contains(refused->message, "GM[5]"));
+    CHECK(other.main.plies.empty());
+    // GN's plain "free" says nothing against GM[1] (a Go record's name).
+    CHECK(find_code(one("(;GM[1]GN[Free game]SZ[19];B[dd])"), "unsupported-game"));
+    // An identifier of digits alone is still no property: an error where it stands.
+    const GameRecord digits = one("(;GM[4]SZ[15];B[hh]\n55[x];W[ii])");
+    const Diagnostic* syntax = find_code(digits, "syntax");
+    REQUIRE(syntax);
+    CHECK(syntax->line == 2);
+    CHECK(syntax->column == 1);
+    CHECK(point_names(digits.main) == Names{"h8"});
+}
+
+// Programs add properties of their own (an opening laid out in a property SGF does not have): what
+// gounki does not read is said once per property and game, never passed over in silence.
+TEST_CASE("SGF: a property gounki does not read is a warning where it stands, once per game", "[parser][sgf]") {
+    const GameRecord g = one(slurp(source_path("tests/data/sgf/unknown-property.sgf")));
+    CHECK(g.status == GameStatus::valid);
+    CHECK(point_names(g.main) == Names{"g9", "i7", "i8"});
+    std::vector<std::string> seen;
+    for (const Diagnostic& d : g.diagnostics) {
+        CHECK(d.code == "unknown-property");
+        CHECK(d.severity == Severity::warning);
+        seen.push_back(std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message);
+    }
+    CHECK(seen == std::vector<std::string>{
+                      "2:2 QPR[hh,hg,jf]: QPR is no SGF property of the stone games that gounki reads; left out",
+                      "2:27 QX[a]: QX is no SGF property of the stone games that gounki reads; left out"});
+    // gounki format does not rewrite the game: that would drop what it left out. Copied as written.
+    const std::string file = source_path("tests/data/sgf/unknown-property.sgf").string();
+    const CliRun formatted = run_gounki("format " + shell_quoted(file));
+    CHECK(formatted.status == 1);
+    CHECK(formatted.out == slurp(file));
+    CHECK(contains(formatted.err, "unknown-property.sgf:2:2: warning: game 1 kept as written: QPR[hh,hg,jf]: QPR is"));
+    CHECK(contains(formatted.err, "[kept-as-written]"));
+    const CliRun server = run_gounki("format " + shell_quoted(source_path("tests/data/sgf/renju-server.sgf")));
+    CHECK(server.status == 0);
+    CHECK(contains(server.out, "5A[jj][ii]"));
+    // A long value is cut after 40 characters, whole ones, with its length.
+    const GameRecord long_value = one("(;GM[4]XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(30, 'b') + "];B[hh])");
+    REQUIRE(find_code(long_value, "unknown-property"));
+    CHECK(contains(find_code(long_value, "unknown-property")->message,
+                   "XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(16, 'b') + "... (56 bytes): XY is"));
+    // The file's own properties (FF CA AP KM) and the usual ones say nothing.
+    CHECK(one("(;FF[4]GM[4]CA[UTF-8]AP[x:1]ST[2]SZ[15]KM[0]TM[60]GC[club]SO[x]US[y];B[hh]LB[hh:A]N[a])").diagnostics.empty());
+}

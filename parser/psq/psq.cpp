@@ -25,7 +25,7 @@ namespace {
 
 struct PsqMove {
     int x = 0, y = 0;
-    long ms = 0;
+    long ms = 0; // -1: not written (x,y alone)
     std::uint32_t offset = 0, length = 0; // the line as written
 };
 
@@ -128,7 +128,16 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         }
         if (!c.comma()) return fail(c.i, "',' expected after " + std::to_string(a));
         const std::size_t second = c.i;
-        if (c.number(b) && c.comma() && c.number(t) && c.at_end()) { // a move
+        // A move: x,y,milliseconds, or x,y alone (programs that keep no times write it so, and the
+        // Piskvork manager reads it, as no time).
+        bool move = c.number(b) && c.at_end();
+        if (!move) {
+            c.i = second;
+            move = c.number(b) && c.comma() && c.number(t) && c.at_end();
+        } else {
+            t = -1;
+        }
+        if (move) {
             if (phase != Phase::moves) return fail(0, "a move after the engines' names or the end code");
             out.moves.push_back(PsqMove{int(a), int(b), t, offset, std::uint32_t(line.size())});
             return true;
@@ -137,7 +146,7 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         const std::string_view rest = line.substr(second);
         const std::size_t name = rest.find_first_not_of(" \t");
         if (name == std::string_view::npos || is_digit(rest[name]) || rest.find(',') != std::string_view::npos)
-            return fail(c.i, "a move is written x,y,milliseconds: three whole numbers separated by commas");
+            return fail(c.i, "a move is written x,y,milliseconds (or x,y): whole numbers separated by commas");
         c.i = second + name;
         if (phase == Phase::result) return fail(0, "a second result line");
         if (a < 0 || a > 2) return fail(0, "the result code is 0 (a draw), 1 (the first engine won) or 2 (the second)");
@@ -309,6 +318,16 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     out_.result = result;
     tag("Result", result);
     if (opening > 0) tag("OpeningStones", std::to_string(opening));
+    // The thinking times of the moves replayed, as written ("-" for a move without one), so that
+    // export and format write them back: nothing else keeps them. Times of 0 and 1 ms only are what
+    // gounki writes when it knows none (0 for the opening, 1 for the rest): no tag then.
+    std::string times;
+    bool timed = false;
+    for (std::size_t i = 0; i < out_.main.plies.size() && i < p_.moves.size(); ++i) {
+        timed = timed || p_.moves[i].ms > 1;
+        times += (i ? " " : "") + (p_.moves[i].ms >= 0 ? std::to_string(p_.moves[i].ms) : std::string("-"));
+    }
+    if (timed) tag("MoveTimes", times);
     if (p_.result >= 0 && pos.game_over() && result != outcome_text(o)) {
         const std::string what = o == Outcome::draw ? "the board is full and the game drawn"
                                                     : std::string(o == Outcome::black_wins ? "Black" : "White") + " made five";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/stones/position.hpp"
 #include "parser/five_rules.hpp"
@@ -15,6 +16,25 @@ int opening_stones(const GameRecord& game) {
     const std::string* t = game.tag("OpeningStones");
     if (!t || t->empty() || t->size() > 4 || t->find_first_not_of("0123456789") != std::string::npos) return 0;
     return std::min(std::stoi(*t), int(game.main.plies.size()));
+}
+
+// The MoveTimes tag's words (what a PSQ file gave: milliseconds, "-" for none), one per move of the
+// main line; empty when there is no such tag or it does not fit the moves.
+std::vector<std::string> move_times(const GameRecord& game) {
+    const std::string* t = game.tag("MoveTimes");
+    if (!t) return {};
+    std::vector<std::string> words;
+    std::size_t at = 0;
+    while (at < t->size()) {
+        const std::size_t end = std::min(t->find(' ', at), t->size());
+        const std::string w = t->substr(at, end - at);
+        at = end + 1;
+        if (w.empty()) continue;
+        if (w != "-" && (w.size() > 9 || w.find_first_not_of("0123456789") != std::string::npos)) return {};
+        words.push_back(w);
+    }
+    if (words.size() != game.main.plies.size()) return {};
+    return words;
 }
 
 // PSQ's games: no captures, Black first, so that the stones alternate from Black (Gomoku, Renju).
@@ -75,13 +95,17 @@ std::string psq_cannot_hold(const GameRecord& game) {
 std::string write_psq(const GameRecord& game) {
     const int size = game.start.as_stones().size();
     std::string out = "Piskvorky " + std::to_string(size) + "x" + std::to_string(size) + ", 11:11, 0\n";
-    // The opening's stones with time 0, the others with 1 ms: gounki keeps no thinking times.
+    // The thinking times the PSQ file gave (its MoveTimes tag, one per move, "-" for none), else
+    // the opening's stones with time 0 and the others with 1 ms.
     const int opening = opening_stones(game);
+    const std::vector<std::string> times = move_times(game);
     int ply = 0;
     for (const Ply& p : game.main.plies) {
         const int x = stones::top_left_x(p.move.point()) + 1;
         const int y = stones::top_left_y(p.move.point(), size) + 1;
-        out += std::to_string(x) + "," + std::to_string(y) + (ply++ < opening ? ",0\n" : ",1\n");
+        const std::string time = !times.empty() ? times[std::size_t(ply)] : ply < opening ? "0" : "1";
+        out += std::to_string(x) + "," + std::to_string(y) + (time == "-" ? "" : "," + time) + "\n";
+        ++ply;
     }
     // The engine that plays the first stone after the opening is named first.
     const bool black_first = opening % 2 == 0;

@@ -87,6 +87,11 @@ private:
     // One move B[..] or W[..]: checked, played and added to `line`; false when it stops the line.
     bool place(const Property& prop, Color side, Line& line, stones::StonePosition& pos, int& ply, bool main);
     void check_result(const stones::StonePosition& final_pos);
+    // A property gounki does not read: a warning, once per identifier and game.
+    void check_known(const Property& prop);
+    // 5A (Renju servers: the fifth moves Black offered) as one-move variations of the fifth move.
+    void offered_fifth_moves(const Node& root);
+    std::string alt_text(const Property& alt) const;
 
     const Parsed& p_;
     const SourceMap& src_;
@@ -101,6 +106,7 @@ private:
     std::string end_text_;
     std::string re_result_; // from RE; empty when there is no RE
     std::uint32_t re_offset_ = 0;
+    std::vector<std::string> unknown_ids_; // properties already reported as not read
 };
 
 Diagnostic& Builder::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
@@ -152,11 +158,32 @@ bool Builder::set_up(const Node& root) {
     };
     auto tag = [&](std::string name, std::string value) { out_.tags.emplace_back(std::move(name), std::move(value)); };
 
-    // The game.
+    // The game. RU and GN are read first: a five-in-a-row rule named there says what a wrong GM
+    // meant (Renju servers write GM[5]).
     GameKind kind = GameKind::gomoku;
     bool replay = true;
+    // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
+    // other words are the game's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
+    const Property* ru = root.find("RU");
+    FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
+    const Property* named_by = names.rule.empty() ? nullptr : ru;
+    const Property* five_by = names.rule.empty() && names.opening.empty() ? nullptr : ru;
+    if (const Property* gn = root.find("GN"); gn && !gn->values.empty()) {
+        const FiveRuleNames g = read_five_rule_names(gn->values.front().text);
+        if (names.rule.empty() && !g.rule.empty()) named_by = gn;
+        // GN is free text: its plain "free" or "gomoku" is no evidence against GM, a rule's name is.
+        if (!five_by && ((!g.rule.empty() && g.rule != "freestyle") || !g.opening.empty())) five_by = gn;
+        if (names.rule.empty()) names.rule = g.rule;
+        if (names.opening.empty()) names.opening = g.opening;
+    }
+    if (!five_by) five_by = root.find("5A");
     if (const std::string* gm = root.value("GM")) {
-        if (trim(*gm) != "4") {
+        if (trim(*gm) != "4" && five_by) {
+            report(Severity::warning, "wrong-game-number", offset_of("GM"),
+                   "GM[" + trim(*gm) + "] is not Gomoku (GM[4]), but " + five_by->id + "[" +
+                       (five_by->values.empty() ? std::string() : five_by->values.front().text) +
+                       "] belongs to a five-in-a-row game; read as GM[4]");
+        } else if (trim(*gm) != "4") {
             report(Severity::error, "unsupported-game", offset_of("GM"),
                    "GM[" + trim(*gm) + "] is not Gomoku (GM[4]); the moves are not replayed");
             replay = false;
@@ -164,17 +191,6 @@ bool Builder::set_up(const Node& root) {
     } else {
         report(Severity::warning, "missing-game", root.offset,
                "no GM property (SGF's default is Go, GM[1]); read as Gomoku, GM[4]");
-    }
-    // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
-    // other words are the game's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
-    const Property* ru = root.find("RU");
-    FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
-    const Property* named_by = names.rule.empty() ? nullptr : ru;
-    if (const Property* gn = root.find("GN"); gn && !gn->values.empty()) {
-        const FiveRuleNames g = read_five_rule_names(gn->values.front().text);
-        if (names.rule.empty() && !g.rule.empty()) named_by = gn;
-        if (names.rule.empty()) names.rule = g.rule;
-        if (names.opening.empty()) names.opening = g.opening;
     }
     std::string option_words; // blanks between, as in a Rules tag
     for (const std::string& w : names.others)
@@ -198,13 +214,21 @@ bool Builder::set_up(const Node& root) {
     const std::pair<const char*, const char*> players[] = {
         {"PB", "Black"}, {"PW", "White"}, {"BR", "BlackElo"}, {"WR", "WhiteElo"}};
     for (const auto& [id, name] : players)
-        if (const std::string* v = root.value(id)) tag(name, trim(*v));
+        if (const std::string* v = root.value(id)) {
+            // BR and WR are ranks: a number is a rating (Elo), a rank such as "3d*" is kept as one.
+            const std::string t = trim(*v);
+            const bool rank = id[1] == 'R' && t.find_first_not_of("0123456789") != std::string::npos;
+            tag(rank ? (id[0] == 'B' ? "BlackRank" : "WhiteRank") : name, t);
+        }
     if (const Property* re = root.find("RE"); re && !re->values.empty()) {
         re_result_ = result_of(re->values.front().text);
         re_offset_ = re->offset;
         out_.result = re_result_;
         tag("Result", re_result_);
     }
+    if (const std::string* tm = root.value("TM")) tag("TimeControl", trim(*tm)); // seconds, as PGN's
+    // GC, the game's comment (a server writes its game number there): a comment before the first move.
+    if (const std::string* gc = root.value("GC"); gc && !trim(*gc).empty()) out_.main.comments.push_back(trim(*gc));
     if (const std::string* sz = root.value("SZ")) {
         tag("Size", trim(*sz));
         if (auto e = stones::apply_size_tag(rules_, trim(*sz))) {
@@ -223,6 +247,7 @@ bool Builder::set_up(const Node& root) {
     }
     if (const std::string t = stones::rules_tag_text(rules_); !t.empty()) tag("Rules", t);
     if (!names.opening.empty()) tag("OpeningRule", names.opening);
+    if (const Property* alt = root.find("5A")) tag("Alt", alt_text(*alt));
     return replay && set_up_start(root, first_mover(kind));
 }
 
@@ -330,6 +355,7 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
 }
 
 bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& pos, int& ply, bool main) {
+    for (const Property& p : n.props) check_known(p);
     if (!root)
         for (const char* id : {"AB", "AW", "AE"})
             if (const Property* p = n.find(id))
@@ -431,13 +457,96 @@ void Builder::check_result(const stones::StonePosition& final_pos) {
         report(Severity::error, "result-contradicts", re_offset_, "RE says " + re_result_ + " but " + what + " (" + winner + ")");
 }
 
+// The SGF properties gounki reads, and those it knows and leaves out on purpose: the file's and the
+// program's (FF CA AP ST), information it keeps no tag for (SO US AN CP ON OT BT WT KM HA...),
+// markup and board display (LB MA TR SQ CR AR LN DD VW FG PM SL), timing (BL WL OB OW), node names
+// and values (N V MN KO), position judgements (GB GW DM UC HO) and the swap answer of Renju servers
+// (SW). Any other property is reported, so that nothing a producer wrote vanishes unsaid.
+void Builder::check_known(const Property& prop) {
+    static constexpr std::string_view known[] = {
+        "B",  "W",  "C",  "AB", "AW", "AE", "PL", "TE", "BM", "IT", "DO", "FF", "CA", "AP", "ST", "GM",
+        "SZ", "GN", "EV", "PC", "RO", "DT", "PB", "PW", "BR", "WR", "BT", "WT", "RE", "RU", "GC", "SO",
+        "US", "AN", "CP", "ON", "OT", "TM", "KM", "HA", "LB", "MA", "TR", "SQ", "CR", "AR", "LN", "DD",
+        "VW", "FG", "PM", "SL", "BL", "WL", "OB", "OW", "N",  "V",  "MN", "KO", "GB", "GW", "DM", "UC",
+        "HO", "SW", "5A"};
+    if (std::find(std::begin(known), std::end(known), prop.id) != std::end(known)) return;
+    if (std::find(unknown_ids_.begin(), unknown_ids_.end(), prop.id) != unknown_ids_.end()) return;
+    unknown_ids_.push_back(prop.id);
+    // As written, cut after 40 characters (whole UTF-8 characters) with its length in bytes.
+    std::string written(src_.slice(prop.offset, prop.length));
+    if (utf8_length(written) > 40) {
+        std::size_t at = 0;
+        for (int chars = 0; at < written.size() && chars < 40; ++chars) {
+            std::size_t length = 0;
+            first_code_point(std::string_view(written).substr(at), length);
+            at += std::max<std::size_t>(length, 1);
+        }
+        written = written.substr(0, at) + "... (" + std::to_string(written.size()) + " bytes)";
+    }
+    report(Severity::warning, "unknown-property", prop.offset,
+           written + ": " + prop.id + " is no SGF property of the stone games that gounki reads; left out");
+}
+
+// 5A's values as points in algebraic notation ("gg" on 15x15 is g9), blanks between; a value that
+// is no point of the board is kept as written.
+std::string Builder::alt_text(const Property& alt) const {
+    std::string out;
+    for (const Value& v : alt.values) {
+        const std::string t = trim(v.text);
+        const bool point = t.size() == 2 && is_lower(t[0]) && is_lower(t[1]) && t[0] - 'a' < rules_.size &&
+                           t[1] - 'a' < rules_.size;
+        out += (out.empty() ? "" : " ") +
+               (point ? stones::point_name(stones::make_point(t[0] - 'a', rules_.size - 1 - (t[1] - 'a'))) : t);
+    }
+    return out;
+}
+
+// The fifth moves Black offered (5A, as RenjuNet's alt: 4.5 of docs/rules.md): each but the one
+// played becomes a one-move variation of the fifth move; an offer that is no point, or no move
+// Black could play after the fourth, is the warning bad-alt and the offers stay in the Alt tag.
+void Builder::offered_fifth_moves(const Node& root) {
+    const Property* alt = root.find("5A");
+    if (!alt || out_.main.plies.size() < 5 || out_.tag("SetUp")) return;
+    stones::StonePosition pos = out_.start.as_stones();
+    stones::StoneUndo undo;
+    for (std::size_t i = 0; i < 4; ++i) pos.play(out_.main.plies[i].move, undo);
+    std::vector<Line> offers;
+    for (const Value& v : alt->values) {
+        const std::string t = trim(v.text);
+        const int size = pos.size();
+        const bool point = t.size() == 2 && is_lower(t[0]) && is_lower(t[1]) && t[0] - 'a' < size && t[1] - 'a' < size;
+        const int p = point ? stones::make_point(t[0] - 'a', size - 1 - (t[1] - 'a')) : stones::no_point;
+        if (!point || !pos.is_legal(Move::placement(p))) {
+            report(Severity::warning, "bad-alt", v.offset,
+                   "5A[" + t + "]: " +
+                       (point ? stones::point_name(p) + " is no fifth move Black could play" : "not a point of the board") +
+                       "; the offered fifth moves are kept in the Alt tag only");
+            return;
+        }
+        if (Move::placement(p) == out_.main.plies[4].move) continue; // the offer White chose: the move played
+        const std::vector<Line>& written = out_.main.plies[4].variations; // an offer the file also has as a variation
+        if (std::any_of(written.begin(), written.end(),
+                        [&](const Line& l) { return !l.plies.empty() && l.plies[0].move == Move::placement(p); }))
+            continue;
+        Line offer;
+        offer.plies.emplace_back(Move::placement(p), t);
+        offer.plies.back().comments.push_back("offered fifth move, not chosen");
+        offers.push_back(std::move(offer));
+    }
+    for (Line& l : offers) out_.main.plies[4].variations.push_back(std::move(l));
+}
+
 void Builder::run() {
     if (p_.trees.empty() || p_.trees.front().nodes.empty()) {
         main_cut_ = true;
     } else {
         const Node& root = p_.trees.front().nodes.front();
-        if (set_up(root)) walk(0, 0, out_.main, out_.start.as_stones(), 0, true, 0);
-        else main_cut_ = true;
+        if (set_up(root)) {
+            walk(0, 0, out_.main, out_.start.as_stones(), 0, true, 0);
+            offered_fifth_moves(root);
+        } else {
+            main_cut_ = true;
+        }
     }
     if (p_.fault) {
         Diagnostic& d = report(Severity::error, "syntax", p_.fault->offset, p_.fault->message);

@@ -27,8 +27,12 @@
 // Diagnostics (codes of record.hpp): syntax (malformed SGF: file:line:column of the fault, the
 // game's main line stops there), illegal-move (off the board, occupied, a forbidden double-three,
 // a pass, the wrong colour: the message says which), move-after-end, result-contradicts,
-// result-incomplete (warning), unsupported-game, bad-rules, too-deep; and `missing-game` and
-// `setup-ignored` (AB/AW/AE after the root node: a warning, the stones are not placed) warnings.
+// result-incomplete (warning), unsupported-game, bad-rules, too-deep; and `missing-game`,
+// `setup-ignored` (AB/AW/AE after the root node: a warning, the stones are not placed),
+// `wrong-game-number` (GM[5] of a Renju server, and any GM other than 4 on a root that names a
+// five-in-a-row rule or has 5A: read as GM[4]), `unknown-property` (a property gounki neither reads
+// nor knows to pass over: once per identifier and game) and `bad-alt` (5A, the offered fifth moves,
+// read as RenjuNet's alt: docs/rules.md 4.1) warnings.
 // Status as record.hpp says: partial when the main line stops at an error, invalid for other errors.
 //
 // Memory: one game tree's text at a time (a game is not bounded, unlike the GPN reader).

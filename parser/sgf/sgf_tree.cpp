@@ -11,6 +11,8 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
 namespace {
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 std::string shown(char c) {
     if (c == '\n') return "a line end";
     if (static_cast<unsigned char>(c) < 0x20) return "a control character";
@@ -106,20 +108,23 @@ private:
         ++i_;
         for (;;) {
             skip_blanks();
-            if (i_ >= s_.size() || !(is_upper(s_[i_]) || is_lower(s_[i_]))) return true;
+            if (i_ >= s_.size() || !(is_upper(s_[i_]) || is_lower(s_[i_]) || is_digit(s_[i_]))) return true;
             if (!property(n)) return false;
         }
     }
 
-    // A property: its name (the upper-case letters of it) and one or more values.
+    // A property: its name (the upper-case letters of it, and its digits: Renju servers write `5A`
+    // for the offered fifth moves) and one or more values.
     bool property(Node& n) {
         Property p;
         p.offset = std::uint32_t(i_);
-        while (i_ < s_.size() && (is_upper(s_[i_]) || is_lower(s_[i_]))) {
-            if (is_upper(s_[i_])) p.id += s_[i_];
+        bool letter = false;
+        while (i_ < s_.size() && (is_upper(s_[i_]) || is_lower(s_[i_]) || is_digit(s_[i_]))) {
+            if (is_upper(s_[i_]) || is_digit(s_[i_])) p.id += s_[i_];
+            letter = letter || is_upper(s_[i_]);
             ++i_;
         }
-        if (p.id.empty()) {
+        if (!letter) {
             fail(p.offset, "a property name needs upper-case letters (B, W, C, GM...)");
             return false;
         }

@@ -20,7 +20,7 @@ struct Value {
 };
 
 struct Property {
-    std::string id; // the upper-case letters of the identifier (FF[3] lower-case letters dropped)
+    std::string id; // the upper-case letters and digits of the identifier (FF[3] lower-case letters dropped)
     std::uint32_t offset = 0;
     std::uint32_t length = 0; // the whole property as written, identifier to the last ']'
     std::vector<Value> values;

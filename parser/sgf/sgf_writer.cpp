@@ -1,5 +1,6 @@
 // SGF export of a stone game (sgf.hpp write_sgf): what the SGF reader reads back as the same game.
 
+#include <sstream>
 #include <string>
 
 #include "core/stones/position.hpp"
@@ -118,9 +119,28 @@ void root(std::string& out, const GameRecord& game) {
                                                        {"White", "PW"}, {"BlackElo", "BR"}, {"WhiteElo", "WR"}};
     for (const auto& [name, id] : ids)
         if (const std::string* v = game.tag(name)) property(out, id, *v);
+    for (const auto& [name, id] : {std::pair{"BlackRank", "BR"}, std::pair{"WhiteRank", "WR"}})
+        if (const std::string* v = game.tag(name); v && !game.tag(id[0] == 'B' ? "BlackElo" : "WhiteElo")) property(out, id, *v);
     if (const std::string* d = game.tag("Date")) property(out, "DT", date_text(*d));
+    // TimeControl in seconds (PGN's, SGF's TM): a number only; "40/7200:3600" has no TM.
+    if (const std::string* t = game.tag("TimeControl"); t && !t->empty() && t->find_first_not_of("0123456789.") == std::string::npos)
+        property(out, "TM", *t);
     const std::string& r = game.result;
     property(out, "RE", r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?");
+    // The offered fifth moves (RenjuNet's alt, a Renju server's 5A) as 5A, when each is a point.
+    if (const std::string* alt = game.tag("Alt")) {
+        std::string list = *alt, points;
+        for (char& c : list)
+            if (c == ',' || c == ';') c = ' ';
+        std::istringstream words(list);
+        bool all = true;
+        for (std::string w; all && words >> w;) {
+            const int p = stones::parse_point(w, start.size());
+            all = p != stones::no_point;
+            if (all) points += '[' + point_text(p, start.size()) + ']';
+        }
+        if (all && !points.empty()) out += "5A" + points;
+    }
     for (const auto& [id, stone] : {std::pair{"AB", stones::Stone::black}, std::pair{"AW", stones::Stone::white}}) {
         std::string points;
         for (int p = 0; p < stones::point_count; ++p)
