@@ -325,7 +325,8 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     bool timed = false;
     for (std::size_t i = 0; i < out_.main.plies.size() && i < p_.moves.size(); ++i) {
         timed = timed || p_.moves[i].ms > 1;
-        times += (i ? " " : "") + (p_.moves[i].ms >= 0 ? std::to_string(p_.moves[i].ms) : std::string("-"));
+        if (i) times += ' ';
+        times += p_.moves[i].ms >= 0 ? std::to_string(p_.moves[i].ms) : std::string("-");
     }
     if (timed) tag("MoveTimes", times);
     if (p_.result >= 0 && pos.game_over() && result != outcome_text(o)) {

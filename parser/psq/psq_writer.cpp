@@ -61,7 +61,7 @@ std::string rule_word(const GameRecord& game) {
 std::string name_line(std::string name) {
     for (char& c : name)
         if (c == '\n' || c == '\r') c = ' ';
-    if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name[0] == '-') name.insert(0, "_");
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name[0] == '-') name = "_" + name;
     return name;
 }
 
