@@ -100,8 +100,9 @@ StonePosition chain_position(const stones::Rules& rules, int moves_played) {
 }
 
 // A threat cache against the from-scratch reading of `pos` (near counts, candidate and four-point
-// bits, threats, worths), and so a board reset from `pos`. Counts the fours seen.
-void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int& fours_seen) {
+// bits, threats, worths, capture counts), and so a board reset from `pos`. Counts the fours and the
+// capturable pairs seen.
+void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int& fours_seen, int& captures_seen) {
     const ThreatBoard fresh(pos);
     std::vector<bool> candidate(stones::point_count), four_point(stones::point_count);
     board.for_each_candidate([&](int x) { candidate[std::size_t(x)] = true; });
@@ -114,6 +115,14 @@ void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int&
                 near += pos.on_board(f, r) && pos.at(stones::make_point(f, r)) != Stone::empty;
         INFO(stones::point_name(q));
         REQUIRE(board.near(q) == near);
+        // The capture counts against the rules' own reading (0 where the rules have no captures).
+        for (Color c : {Color::black, Color::white}) {
+            std::array<std::int16_t, 16> taken;
+            const int pairs = pos.captures_at(q, c, taken) / 2;
+            REQUIRE(board.capture_pairs(q)[std::size_t(index(c))] == pairs);
+            REQUIRE(fresh.capture_pairs(q)[std::size_t(index(c))] == pairs);
+            captures_seen += pairs;
+        }
         REQUIRE(candidate[std::size_t(q)] == (near > 0 && pos.at(q) == Stone::empty));
         bool four = false;
         std::array<std::array<LineThreat, 4>, 2> t{};
@@ -162,7 +171,7 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
     StonePosition pos(stones::Rules::defaults(kind));
     ThreatBoard board(pos);
     std::mt19937 rng(17);
-    int fours_seen = 0, changes = 0, captures = 0;
+    int fours_seen = 0, pairs_seen = 0, changes = 0, captures = 0;
     const int lo = pos.size() / 2 - 4;
     auto random_point = [&] { return stones::make_point(lo + int(rng() % 9), lo + int(rng() % 9)); };
     SECTION("places and removes") {
@@ -173,7 +182,7 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
                 pos.put(p, pos.at(p) != Stone::empty ? Stone::empty : c == Color::black ? Stone::black : Stone::white);
                 pos.at(p) == Stone::empty ? board.remove(p) : board.place(p, c);
                 INFO("change " << step);
-                check_threat_cache(board, pos, fours_seen);
+                check_threat_cache(board, pos, fours_seen, pairs_seen);
             }
     }
     SECTION("push_place and pop_place") {
@@ -196,12 +205,13 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
                 continue;
             }
             INFO("step " << ++changes);
-            check_threat_cache(board, pos, fours_seen);
+            check_threat_cache(board, pos, fours_seen, pairs_seen);
         }
         CHECK(changes > 300);
         if (kind == GameKind::ninuki) CHECK(captures >= 4); // pairs were taken and placed again
     }
     CHECK(fours_seen > 100); // the random play did reach the patterns that matter
+    if (kind == GameKind::ninuki) CHECK(pairs_seen > 100); // and capturable pairs
 }
 
 // ---------------------------------------------------------------------------------------------
