@@ -179,24 +179,45 @@ bool StonePosition::five_through(int point, Color c) const {
         five(1 - stride, std::min(right, down), std::min(left, up));
 }
 
+template <class F>
+void StonePosition::for_each_stone(Stone s, F&& f) const {
+    // Eight points a word: a byte of the word xor s's byte is zero exactly at s's points, and the
+    // exact zero-byte test marks them by their top bit (no borrow between bytes).
+    static_assert(point_count % 8 == 0);
+    constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    const std::uint64_t pattern = 0x0101010101010101ull * std::uint64_t(s);
+    for (int w = 0; w < point_count; w += 8) {
+        std::uint64_t v;
+        __builtin_memcpy(&v, board_.data() + w, 8);
+        v ^= pattern;
+        for (std::uint64_t hits = ~(((v & low7) + low7) | v | low7); hits; hits &= hits - 1) {
+            const int p = w + __builtin_ctzll(hits) / 8;
+            if (on_board(p)) f(p);
+        }
+    }
+}
+
 bool StonePosition::has_five(Color c) const {
     const Stone s = stone_of(c);
-    for (int r = 0; r < size(); ++r)
-        for (int f = 0; f < size(); ++f) {
-            if (at(make_point(f, r)) != s) continue;
-            for (const auto& d : line_dirs) {
-                // Count only from the first stone of a run.
-                if (on_board(f - d[0], r - d[1]) && at(make_point(f - d[0], r - d[1])) == s) continue;
-                int run = 0, ff = f, rr = r;
-                while (on_board(ff, rr) && at(make_point(ff, rr)) == s) {
-                    ++run;
-                    ff += d[0];
-                    rr += d[1];
-                }
-                if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
-            }
+    const bool overline_wins = rules_.overline_wins(c);
+    const int last = size() - 1;
+    bool found = false;
+    for_each_stone(s, [&](int p) {
+        if (found) return;
+        const int f = point_file(p), r = point_rank(p);
+        // The four lines (line_dirs' order): the step, the room ahead and behind (the board's edge).
+        const int lines[4][3] = {{1, last - f, f},
+                                 {stride, last - r, r},
+                                 {stride + 1, std::min(last - f, last - r), std::min(f, r)},
+                                 {1 - stride, std::min(last - f, r), std::min(f, last - r)}};
+        for (const auto& [step, ahead, behind] : lines) {
+            if (behind > 0 && at(p - step) == s) continue; // counted from the first stone of its run
+            int run = 1;
+            while (run <= ahead && at(p + run * step) == s) ++run;
+            if (run == 5 || (run > 5 && overline_wins)) found = true;
         }
-    return false;
+    });
+    return found;
 }
 
 int StonePosition::captures_at(int point, Color c, std::array<std::int16_t, 16>& out) const {
@@ -257,31 +278,34 @@ bool StonePosition::five_breakable(Color mover) const {
     const Stone own = stone_of(mover), theirs = stone_of(opp);
     // The points where the opponent captures: two of the mover's stones between the opponent's
     // stone and an empty point, found from the opponent's stones (far fewer than the empty points).
-    std::bitset<point_count> capture_points;
-    for (int r = 0; r < size(); ++r)
-        for (int f = 0; f < size(); ++f) {
-            if (at(make_point(f, r)) != theirs) continue;
-            for (const auto& d : line_dirs)
-                for (int sign = -1; sign <= 1; sign += 2) {
-                    const int df = sign * d[0], dr = sign * d[1];
-                    if (!on_board(f + 3 * df, r + 3 * dr)) continue;
-                    const int q = make_point(f + 3 * df, r + 3 * dr);
-                    if (at(make_point(f + df, r + dr)) == own && at(make_point(f + 2 * df, r + 2 * dr)) == own &&
-                        at(q) == Stone::empty)
-                        capture_points.set(std::size_t(q));
+    std::bitset<point_count> seen;
+    std::array<std::int16_t, point_count> points;
+    int count = 0;
+    for_each_stone(theirs, [&](int p) {
+        const int f = point_file(p), r = point_rank(p);
+        for (const auto& d : line_dirs)
+            for (int sign = -1; sign <= 1; sign += 2) {
+                const int df = sign * d[0], dr = sign * d[1];
+                if (!on_board(f + 3 * df, r + 3 * dr)) continue;
+                const int step = df + dr * stride, q = p + 3 * step;
+                if (at(p + step) == own && at(p + 2 * step) == own && at(q) == Stone::empty && !seen.test(std::size_t(q))) {
+                    seen.set(std::size_t(q));
+                    points[std::size_t(count++)] = std::int16_t(q);
                 }
-        }
-    if (capture_points.none()) return false;
-    // Each capture tried on one copy of the board, its stones put back after the look.
+            }
+    });
+    if (count == 0) return false;
+    if (captured_[index(opp)] >= 8) return true; // any capture takes two stones or more: the tenth
+    // Each capture tried on one copy of the board, its stones put back after the look (in any
+    // order: the answer is whether one capture breaks every five or reaches ten).
     StonePosition after = *this;
     std::array<std::int16_t, 16> taken;
-    for (int q = 0; q < point_count; ++q) {
-        if (!capture_points.test(std::size_t(q))) continue;
-        const int n = captures_at(q, opp, taken);
+    for (int i = 0; i < count; ++i) {
+        const int n = captures_at(points[std::size_t(i)], opp, taken);
         if (captured_[index(opp)] + n >= 10) return true;
-        for (int i = 0; i < n; ++i) after.board_[std::size_t(taken[std::size_t(i)])] = Stone::empty;
+        for (int k = 0; k < n; ++k) after.board_[std::size_t(taken[std::size_t(k)])] = Stone::empty;
         const bool five_stands = after.has_five(mover);
-        for (int i = 0; i < n; ++i) after.board_[std::size_t(taken[std::size_t(i)])] = own;
+        for (int k = 0; k < n; ++k) after.board_[std::size_t(taken[std::size_t(k)])] = own;
         if (!five_stands) return true;
     }
     return false;
