@@ -66,6 +66,7 @@ void StoneSearcher::set_rules() {
     every_point_legal_ = !r.tournament_rule && !r.forbidden_for(Color::black) && !r.forbidden_for(Color::white) &&
         !(r.captures() && r.no_double_three);
     plain_rules_ = !r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
+    tactical_rules_ = r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
 }
 
 bool StoneSearcher::legal_by_rules(int point, const Candidate& c) const {
@@ -110,6 +111,7 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
                     if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
     pd.count = count;
+    pd.partial = false;
     total(pd);
 }
 
@@ -166,6 +168,7 @@ void StoneSearcher::total(PlyData& pd) const {
 }
 
 void StoneSearcher::analyse_leaf(int ply) {
+    if (tactical_rules_) return analyse_tactical(ply);
     if (!plain_rules_ || !every_point_legal_ || pos_.stone_count() == 0) return analyse(ply);
     const Color us = pos_.side_to_move(), them = ~us;
     Totals totals;
@@ -175,6 +178,39 @@ void StoneSearcher::analyse_leaf(int ply) {
     if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
     analyse(ply, true);
     totals.store(plies_[std::size_t(ply)]);
+}
+
+void StoneSearcher::analyse_tactical(int ply) {
+    if (!tactical_rules_ || pos_.stone_count() == 0) return analyse(ply);
+    PlyData& pd = plies_[std::size_t(ply)];
+    const Color us = pos_.side_to_move(), them = ~us;
+    Totals totals;
+    int count = 0;
+    board_.for_each_candidate_state([&](int p, const ThreatBoard::CellState& s) {
+        const PointWorth wu = s.worth[std::size_t(index(us))], wt = s.worth[std::size_t(index(them))];
+        const std::array<int, 2> pairs = board_.capture_pairs(p);
+        const int cu = pairs[std::size_t(index(us))], ct = pairs[std::size_t(index(them))];
+        totals.add(wu, wt);
+        totals.caps_us += cu;
+        totals.caps_them += ct;
+        if (!(wu.fours || wu.five || wt.fours || wt.five || cu || ct)) return;
+        Candidate& c = pd.cands[std::size_t(count++)];
+        c.point = std::int16_t(p);
+        c.caps_us = std::int8_t(cu);
+        c.caps_them = std::int8_t(ct);
+        c.lines_us = ThreatBoard::lines_of(s, us);
+        c.us = wu;
+        c.them = wt;
+    });
+    if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
+    pd.count = count;
+    pd.partial = true;
+    totals.store(pd);
+}
+
+void StoneSearcher::analyse_prover(int ply) {
+    if (pos_.rules().captures()) analyse_tactical(ply);
+    else analyse(ply, true);
 }
 
 void StoneSearcher::order_by_worth(const PlyData& pd, std::vector<int>& list) {
@@ -398,6 +434,9 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         return s;
     }
 
+    // A forced node at a leaf listed in part: its moves are ordered from the whole list (the forced
+    // replies, read from the tactical candidates, are the same).
+    if (pd.partial) analyse(ply);
     // The moves, with their ordering scores.
     const Color us = pos_.side_to_move();
     pd.move_count = 0;

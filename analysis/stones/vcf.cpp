@@ -34,7 +34,7 @@ int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
     return best;
 }
 
-int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only) {
+int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours) {
     if (nodes_ >= vcf_budget_end_) {
         vcf_out_of_budget_ = true;
         return -1;
@@ -45,7 +45,8 @@ int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply
         vcf_deeper_ = vcf_deeper_ || e.cut; // the VCT prover's entries are never cut
         return -1;
     }
-    analyse(ply, fours_only);
+    if (fours) analyse_prover(ply);
+    else analyse(ply);
     if (const int w = win_now(plies_[std::size_t(ply)], ply); w >= 0) {
         pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
         pv_len_[std::size_t(ply)] = ply + 1;
@@ -58,7 +59,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return -1;
     if (!analysed) {
-        if (const int r = enter_attack(vcf_cache_, plies, ply, !pos_.rules().captures()); r != go_on) return r;
+        if (const int r = enter_attack(vcf_cache_, plies, ply, true); r != go_on) return r;
     } else {
         vcf_deeper_ = false;
     }
@@ -123,7 +124,7 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         vcf_out_of_budget_ = true;
         return -1;
     }
-    analyse(ply, !pos_.rules().captures());
+    analyse_prover(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0) return -1;
     const Color us = pos_.side_to_move();
