@@ -239,34 +239,35 @@ int StonePosition::captures_at(int point, Color c, std::array<std::int16_t, 16>&
 }
 
 int StonePosition::free_threes_at(int point, Color c) const {
-    // Windows of six points: '_' empty on the board, 'X' a stone of c (the new one included).
-    static constexpr const char* patterns[] = {"_XXX__", "__XXX_", "_X_XX_", "_XX_X_"};
-    const Stone own = stone_of(c);
-    const int f0 = point_file(point), r0 = point_rank(point);
+    // Windows of six points: '_' empty on the board, 'X' a stone of c (the new one included), as
+    // the bits of c's stones in the window (first point the lowest bit): _XXX__, __XXX_, _X_XX_,
+    // _XX_X_. Every other point of a window must be empty.
+    auto free_three = [](unsigned x) { return x == 0x0e || x == 0x1c || x == 0x1a || x == 0x16; };
+    const Stone own = stone_of(c), enemy = stone_of(~c);
+    const int f0 = point_file(point), r0 = point_rank(point), last = size() - 1;
+    // The four lines (line_dirs' order): the step, the room ahead and behind (the board's edge).
+    const int lines[4][3] = {{1, last - f0, f0},
+                             {stride, last - r0, r0},
+                             {stride + 1, std::min(last - f0, last - r0), std::min(f0, r0)},
+                             {1 - stride, std::min(last - f0, r0), std::min(f0, last - r0)}};
     int count = 0;
-    for (const auto& d : line_dirs) {
-        // cells[i] for offsets -5..5 along the line: 'X', '_' or '#' (enemy or off the board).
-        char cells[11];
-        for (int i = -5; i <= 5; ++i) {
-            const int f = f0 + i * d[0], r = r0 + i * d[1];
-            char v = '#';
-            if (i == 0) v = 'X';
-            else if (on_board(f, r)) {
-                const Stone s = at(make_point(f, r));
-                v = s == Stone::empty ? '_' : s == own ? 'X' : '#';
-            }
-            cells[i + 5] = v;
+    for (const auto& [step, ahead, behind] : lines) {
+        // Bit 5 + i for the point i steps along the line (-5..5): c's stones, and the points that
+        // are c's or empty (enemy stones and points off the board are neither).
+        unsigned mine = 1u << 5, open = 1u << 5;
+        for (int i = 1; i <= std::min(ahead, 5); ++i) {
+            const Stone s = at(point + i * step);
+            mine |= unsigned(s == own) << (5 + i);
+            open |= unsigned(s != enemy) << (5 + i);
+        }
+        for (int i = 1; i <= std::min(behind, 5); ++i) {
+            const Stone s = at(point - i * step);
+            mine |= unsigned(s == own) << (5 - i);
+            open |= unsigned(s != enemy) << (5 - i);
         }
         bool found = false;
-        for (int start = 0; start <= 5 && !found; ++start) // the window cells[start..start+5] holds cells[5]
-            for (const char* pat : patterns) {
-                bool match = true;
-                for (int i = 0; i < 6 && match; ++i) match = cells[start + i] == pat[i];
-                if (match) {
-                    found = true;
-                    break;
-                }
-            }
+        for (int start = 0; start <= 5 && !found; ++start) // the window of bits start..start+5 holds bit 5
+            found = ((open >> start) & 0x3f) == 0x3f && free_three((mine >> start) & 0x3f);
         count += found;
     }
     return count;
