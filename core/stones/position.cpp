@@ -282,18 +282,20 @@ bool StonePosition::five_breakable(Color mover) const {
     std::bitset<point_count> seen;
     std::array<std::int16_t, point_count> points;
     int count = 0;
+    const int last = size() - 1;
+    // The 8 directions: the step and the room to the board's edge that way.
+    static constexpr int steps[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, 1 - stride, stride - 1};
     for_each_stone(theirs, [&](int p) {
         const int f = point_file(p), r = point_rank(p);
-        for (const auto& d : line_dirs)
-            for (int sign = -1; sign <= 1; sign += 2) {
-                const int df = sign * d[0], dr = sign * d[1];
-                if (!on_board(f + 3 * df, r + 3 * dr)) continue;
-                const int step = df + dr * stride, q = p + 3 * step;
-                if (at(p + step) == own && at(p + 2 * step) == own && at(q) == Stone::empty && !seen.test(std::size_t(q))) {
-                    seen.set(std::size_t(q));
-                    points[std::size_t(count++)] = std::int16_t(q);
-                }
-            }
+        const int room[8] = {last - f, f, last - r, r, std::min(last - f, last - r), std::min(f, r), std::min(last - f, r),
+                             std::min(f, last - r)};
+        for (int k = 0; k < 8; ++k) {
+            const int step = steps[k], q = p + 3 * step;
+            if (room[k] < 3 || at(p + step) != own || at(p + 2 * step) != own || at(q) != Stone::empty || seen.test(std::size_t(q)))
+                continue;
+            seen.set(std::size_t(q));
+            points[std::size_t(count++)] = std::int16_t(q);
+        }
     });
     if (count == 0) return false;
     if (captured_[index(opp)] >= 8) return true; // any capture takes two stones or more: the tenth
