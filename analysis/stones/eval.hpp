@@ -117,6 +117,15 @@ public:
     // The same, f(point).
     template <class F>
     void for_each_candidate(F&& f) const { each_bit(candidates_, [&](int p, const CellState&) { f(p); }); }
+    // The same with the point's capture counts (capture_pairs), f(point, state, pairs).
+    template <class F>
+    void for_each_candidate_caps(F&& f) const {
+        for (std::size_t w = 0; w < candidates_.size(); ++w)
+            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1) {
+                const std::size_t cell = w * 64 + std::size_t(__builtin_ctzll(bits));
+                f(int(point_of_cell[cell]), info_[cell].state, caps_[cell]);
+            }
+    }
     // The empty points where either colour makes a four or a five (all of them candidates: a four
     // holds three stones besides the point within its five), in point order: f(point, state).
     template <class F>

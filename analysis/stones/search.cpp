@@ -186,9 +186,8 @@ void StoneSearcher::analyse_tactical(int ply) {
     const Color us = pos_.side_to_move(), them = ~us;
     Totals totals;
     int count = 0;
-    board_.for_each_candidate_state([&](int p, const ThreatBoard::CellState& s) {
+    board_.for_each_candidate_caps([&](int p, const ThreatBoard::CellState& s, const std::array<std::uint8_t, 2>& pairs) {
         const PointWorth wu = s.worth[std::size_t(index(us))], wt = s.worth[std::size_t(index(them))];
-        const std::array<int, 2> pairs = board_.capture_pairs(p);
         const int cu = pairs[std::size_t(index(us))], ct = pairs[std::size_t(index(them))];
         totals.add(wu, wt);
         totals.caps_us += cu;
