@@ -190,9 +190,8 @@ std::uint32_t digit_unit(std::uint8_t code, int sign) {
 // black's in the high, as the keys are kept.
 std::uint32_t spread(std::uint32_t pair) { return (pair & 15) | (pair & 0xf0) << 12; }
 
-// A cell makes a four or a five for a colour in some line: a threat nibble of 6 (four) or more
-// (open four, five); adding 2 to each nibble (at most 10: no carry) sets its top bit exactly then.
-bool four_in(std::uint32_t threats) { return ((threats + 0x22222222u) & 0x88888888u) != 0; }
+// A cell makes a four or a five for a colour in some line (ThreatBoard::four_or_five).
+bool four_in(std::uint32_t threats) { return ThreatBoard::four_or_five(ThreatBoard::CellState{threats, 0, {}}); }
 } // namespace
 
 template <int D>

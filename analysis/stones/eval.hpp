@@ -106,6 +106,9 @@ public:
         __builtin_memcpy(&out, &t, sizeof t); // byte d is direction d's threat (little-endian)
         return out;
     }
+    // Whether either colour makes a four or a five (open four included) in some line, from a state:
+    // a threat nibble of 6 or more; adding 2 to each (at most 10: no carry) sets its top bit exactly then.
+    static bool four_or_five(const CellState& s) { return ((s.threats + 0x22222222u) & 0x88888888u) != 0; }
     // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
     const CellState& state(int point) const { return info_[std::size_t(cell_of(point))].state; }
     Lines lines(int point, Color c) const { return lines_of(state(point), c); }

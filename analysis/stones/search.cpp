@@ -186,13 +186,15 @@ void StoneSearcher::analyse_tactical(int ply) {
     const Color us = pos_.side_to_move(), them = ~us;
     Totals totals;
     int count = 0;
+    const std::size_t iu = std::size_t(index(us)), it = std::size_t(index(them));
     board_.for_each_candidate_caps([&](int p, const ThreatBoard::CellState& s, const std::array<std::uint8_t, 2>& pairs) {
-        const PointWorth wu = s.worth[std::size_t(index(us))], wt = s.worth[std::size_t(index(them))];
-        const int cu = pairs[std::size_t(index(us))], ct = pairs[std::size_t(index(them))];
+        const PointWorth wu = s.worth[iu], wt = s.worth[it];
+        const int cu = pairs[iu], ct = pairs[it];
         totals.add(wu, wt);
         totals.caps_us += cu;
         totals.caps_them += ct;
-        if (!(wu.fours || wu.five || wt.fours || wt.five || cu || ct)) return;
+        // A four or a five for either side (the worths' flags: no overline to correct), or a capture.
+        if (!ThreatBoard::four_or_five(s) && (cu | ct) == 0) return;
         Candidate& c = pd.cands[std::size_t(count++)];
         c.point = std::int16_t(p);
         c.caps_us = std::int8_t(cu);
