@@ -276,57 +276,6 @@ int StoneSearcher::win_now(const PlyData& pd, int ply) {
     return -1;
 }
 
-bool StoneSearcher::opponent_wins_with(int point) {
-    if (pos_.pending_five()) return false;
-    stones::StonePosition copy = pos_;
-    copy.set_side_to_move(~pos_.side_to_move());
-    const Move m = Move::placement(point);
-    if (!copy.is_legal(m)) return false;
-    stones::StoneUndo u;
-    copy.play(m, u);
-    return copy.outcome() == win_for(~pos_.side_to_move());
-}
-
-void StoneSearcher::add_flank_points(int point, Color owner, std::vector<int>& out) const {
-    // After `owner` plays `point`, its fives there hold `point` and owner's stones in line with it.
-    // A defender's stone can make such a five breakable only by flanking a pair of those stones
-    // whose two ends are both empty now (one end ours already would be a capture now, or a five
-    // the pass test finds breakable): it then takes the pair from the other end after the five.
-    const std::uint8_t own = owner == Color::black ? 1 : 2;
-    const int n = pos_.size();
-    static constexpr int df[8] = {1, 0, 1, 1, -1, 0, -1, -1}, dr[8] = {0, 1, 1, -1, 0, -1, -1, 1};
-    auto owned = [&](int f, int r) {
-        if (f < 0 || r < 0 || f >= n || r >= n) return false;
-        const int q = stones::make_point(f, r);
-        return q == point || board_.cell(q) == own;
-    };
-    auto empty = [&](int f, int r) {
-        if (f < 0 || r < 0 || f >= n || r >= n) return false;
-        const int q = stones::make_point(f, r);
-        return q != point && board_.cell(q) == 0;
-    };
-    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
-    auto flanks_of = [&](int f, int r) {
-        for (int d = 0; d < 8; ++d) {
-            const int f1 = f + df[d], r1 = r + dr[d];
-            if (!owned(f1, r1)) continue;
-            const int fa = f - df[d], ra = r - dr[d], fb = f1 + df[d], rb = r1 + dr[d];
-            if (empty(fa, ra) && empty(fb, rb)) {
-                out.push_back(stones::make_point(fa, ra));
-                out.push_back(stones::make_point(fb, rb));
-            }
-        }
-    };
-    flanks_of(f0, r0);
-    for (int d = 0; d < 4; ++d)
-        for (int sign = -1; sign <= 1; sign += 2)
-            for (int k = 1; k <= 4; ++k) {
-                const int f = f0 + sign * k * df[d], r = r0 + sign * k * dr[d];
-                if (!owned(f, r)) break;
-                flanks_of(f, r);
-            }
-}
-
 bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
     out.clear();
     const Color us = pos_.side_to_move(), them = ~us;

@@ -287,11 +287,12 @@ bool StonePosition::five_breakable(Color mover) const {
     static constexpr int steps[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, 1 - stride, stride - 1};
     for_each_stone(theirs, [&](int p) {
         const int f = point_file(p), r = point_rank(p);
-        const int room[8] = {last - f, f, last - r, r, std::min(last - f, last - r), std::min(f, r), std::min(last - f, r),
-                             std::min(f, last - r)};
+        const int room[8] = {
+            last - f, f, last - r, r, std::min(last - f, last - r), std::min(f, r), std::min(last - f, r), std::min(f, last - r)};
         for (int k = 0; k < 8; ++k) {
             const int step = steps[k], q = p + 3 * step;
-            if (room[k] < 3 || at(p + step) != own || at(p + 2 * step) != own || at(q) != Stone::empty || seen.test(std::size_t(q)))
+            if (room[k] < 3 || at(p + step) != own || at(p + 2 * step) != own || at(q) != Stone::empty ||
+                seen.test(std::size_t(q)))
                 continue;
             seen.set(std::size_t(q));
             points[std::size_t(count++)] = std::int16_t(q);
