@@ -180,7 +180,7 @@ void StoneSearcher::analyse_leaf(int ply) {
     totals.store(plies_[std::size_t(ply)]);
 }
 
-void StoneSearcher::analyse_tactical(int ply) {
+void StoneSearcher::analyse_tactical(int ply, bool all_totals) {
     if (!tactical_rules_ || pos_.stone_count() == 0) return analyse(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     const Color us = pos_.side_to_move(), them = ~us;
@@ -188,13 +188,18 @@ void StoneSearcher::analyse_tactical(int ply) {
     int count = 0;
     const std::size_t iu = std::size_t(index(us)), it = std::size_t(index(them));
     board_.for_each_candidate_caps([&](int p, const ThreatBoard::CellState& s, const std::array<std::uint8_t, 2>& pairs) {
+        // A four or a five for either side (the worths' flags: no overline to correct), or a capture.
+        const bool listed = ThreatBoard::four_or_five(s) || (pairs[0] | pairs[1]) != 0;
+        if (!listed && !all_totals) {
+            ++totals.count;
+            return;
+        }
         const PointWorth wu = s.worth[iu], wt = s.worth[it];
         const int cu = pairs[iu], ct = pairs[it];
         totals.add(wu, wt);
         totals.caps_us += cu;
         totals.caps_them += ct;
-        // A four or a five for either side (the worths' flags: no overline to correct), or a capture.
-        if (!ThreatBoard::four_or_five(s) && (cu | ct) == 0) return;
+        if (!listed) return;
         Candidate& c = pd.cands[std::size_t(count++)];
         c.point = std::int16_t(p);
         c.caps_us = std::int8_t(cu);
@@ -210,7 +215,7 @@ void StoneSearcher::analyse_tactical(int ply) {
 }
 
 void StoneSearcher::analyse_prover(int ply) {
-    if (pos_.rules().captures()) analyse_tactical(ply);
+    if (pos_.rules().captures()) analyse_tactical(ply, false);
     else analyse(ply, true);
 }
 

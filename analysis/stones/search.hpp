@@ -143,8 +143,11 @@ private:
     // Where the rules have captures and overlines win for both (Ninuki, Pente): the totals over every
     // candidate, but only the candidates a leaf or a prover's node reads listed (a four or a five
     // for either side, a capture for either side), in point order; `partial` set. Otherwise analyse().
-    void analyse_tactical(int ply);
-    // What a node of the sequences of fours reads: the four points (no captures), or analyse_tactical.
+    // Without `all_totals`, the sums and maxima of the worths are over the listed candidates alone
+    // (the provers read none of them; the flags and the capture totals are the same either way).
+    void analyse_tactical(int ply, bool all_totals = true);
+    // What a node of the sequences of fours reads: the four points (no captures, the totals over
+    // them alone), or analyse_tactical without all the totals.
     void analyse_prover(int ply);
     // The candidate of `point` in `pd`, -1 for none.
     static int candidate_of(const PlyData& pd, int point) {
