@@ -59,19 +59,14 @@ void play(StonePosition& pos, const std::string& name) {
     pos.play(m, u);
 }
 
-SearchResult search_depth(const StonePosition& pos, int depth) {
-    StoneSearcher s;
+SearchResult search_limited(const StonePosition& pos, int depth, std::uint64_t nodes) { // 0: no limit
     SearchLimits l;
     l.depth = depth;
-    return s.search(pos, l);
-}
-
-SearchResult search_nodes(const StonePosition& pos, std::uint64_t nodes) {
-    StoneSearcher s;
-    SearchLimits l;
     l.nodes = nodes;
-    return s.search(pos, l);
+    return StoneSearcher().search(pos, l);
 }
+SearchResult search_depth(const StonePosition& pos, int depth) { return search_limited(pos, depth, 0); }
+SearchResult search_nodes(const StonePosition& pos, std::uint64_t nodes) { return search_limited(pos, 0, nodes); }
 
 std::string name_of(Move m) { return m ? stones::point_name(m.point()) : std::string("none"); }
 
@@ -99,9 +94,9 @@ StonePosition chain_position(const stones::Rules& rules, int moves_played) {
     return pos;
 }
 
-// A threat cache against the from-scratch reading of `pos` (near counts, candidate and four-point
-// bits, threats, worths), and so a board reset from `pos`. Counts the fours seen.
-void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int& fours_seen) {
+// A threat cache against the from-scratch reading of `pos` (near counts, candidate and four-point bits,
+// threats, worths, capture counts), and so a board reset from `pos`. Counts the fours and pairs seen.
+void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int& fours_seen, int& captures_seen) {
     const ThreatBoard fresh(pos);
     std::vector<bool> candidate(stones::point_count), four_point(stones::point_count);
     board.for_each_candidate([&](int x) { candidate[std::size_t(x)] = true; });
@@ -114,6 +109,12 @@ void check_threat_cache(const ThreatBoard& board, const StonePosition& pos, int&
                 near += pos.on_board(f, r) && pos.at(stones::make_point(f, r)) != Stone::empty;
         INFO(stones::point_name(q));
         REQUIRE(board.near(q) == near);
+        std::array<std::int16_t, 16> taken; // the capture counts against the rules' own (none in Gomoku)
+        for (const std::size_t i : {std::size_t(0), std::size_t(1)}) {
+            const int pairs = pos.captures_at(q, Color(i), taken) / 2;
+            REQUIRE((board.capture_pairs(q)[i] == pairs && fresh.capture_pairs(q)[i] == pairs));
+            captures_seen += pairs;
+        }
         REQUIRE(candidate[std::size_t(q)] == (near > 0 && pos.at(q) == Stone::empty));
         bool four = false;
         std::array<std::array<LineThreat, 4>, 2> t{};
@@ -162,7 +163,7 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
     StonePosition pos(stones::Rules::defaults(kind));
     ThreatBoard board(pos);
     std::mt19937 rng(17);
-    int fours_seen = 0, changes = 0, captures = 0;
+    int fours_seen = 0, pairs_seen = 0, changes = 0, captures = 0;
     const int lo = pos.size() / 2 - 4;
     auto random_point = [&] { return stones::make_point(lo + int(rng() % 9), lo + int(rng() % 9)); };
     SECTION("places and removes") {
@@ -173,7 +174,7 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
                 pos.put(p, pos.at(p) != Stone::empty ? Stone::empty : c == Color::black ? Stone::black : Stone::white);
                 pos.at(p) == Stone::empty ? board.remove(p) : board.place(p, c);
                 INFO("change " << step);
-                check_threat_cache(board, pos, fours_seen);
+                check_threat_cache(board, pos, fours_seen, pairs_seen);
             }
     }
     SECTION("push_place and pop_place") {
@@ -196,12 +197,13 @@ TEST_CASE("the threat cache equals a from-scratch reading after random changes",
                 continue;
             }
             INFO("step " << ++changes);
-            check_threat_cache(board, pos, fours_seen);
+            check_threat_cache(board, pos, fours_seen, pairs_seen);
         }
         CHECK(changes > 300);
         if (kind == GameKind::ninuki) CHECK(captures >= 4); // pairs were taken and placed again
     }
     CHECK(fours_seen > 100); // the random play did reach the patterns that matter
+    if (kind == GameKind::ninuki) CHECK(pairs_seen > 100); // and capturable pairs
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -565,14 +567,12 @@ TEST_CASE("gounki selfplay --game writes stone records that read back; bench --g
     const test::CliRun v = test::run_gounki("validate '" + file + "'");
     INFO(v.out << v.err);
     CHECK(v.status == 0);
-
     const std::string nfile = (dir / "n.gpn").string();
     REQUIRE(test::run_gounki("selfplay --game ninuki --games 1 --nodes 3000 -o '" + nfile + "'").status == 0);
     const std::string ntext = test::slurp(nfile);
     CHECK(ntext.find("[Game \"Ninuki\"]") != std::string::npos);
     CHECK(ntext.find("1. j10 ") != std::string::npos);
     CHECK(test::run_gounki("validate '" + nfile + "'").status == 0);
-
     const test::CliRun b = test::run_gounki("bench --game gomoku --depth 2 --json");
     CHECK(b.status == 0);
     CHECK(b.out.find("\"game\":\"Gomoku\"") != std::string::npos);

@@ -4,6 +4,7 @@
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <set>
 #include <string>
@@ -302,4 +303,73 @@ TEST_CASE("random games: key kept in step, text round trip, undo restores everyt
     CHECK(captures_seen > 0);
     CHECK(wins_seen > 0);
     INFO("pending fives seen: " << pending_seen);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules' quick readings (free threes as bit masks, fives from the stones eight points a word)
+// against plain ones read point by point, on random boards crowded enough for both to occur.
+
+namespace {
+
+// Free threes containing `point` for `c`, by the rules document's four windows of six points.
+int plain_free_threes(const StonePosition& pos, int point, Color c) {
+    static constexpr const char* patterns[] = {"_XXX__", "__XXX_", "_X_XX_", "_XX_X_"};
+    const int f0 = point_file(point), r0 = point_rank(point);
+    int count = 0;
+    for (const auto& d : {std::array{1, 0}, std::array{0, 1}, std::array{1, 1}, std::array{1, -1}}) {
+        std::string cells;
+        for (int i = -5; i <= 5; ++i) {
+            const int f = f0 + i * d[0], r = r0 + i * d[1];
+            const Stone s = pos.on_board(f, r) ? pos.at(make_point(f, r)) : Stone::white;
+            cells += i == 0 || s == stone_of(c) ? 'X' : s == Stone::empty ? '_' : '#';
+        }
+        bool found = false;
+        for (int start = 0; start <= 5; ++start)
+            for (const char* pat : patterns) found = found || cells.compare(std::size_t(start), 6, pat) == 0;
+        count += found;
+    }
+    return count;
+}
+
+// Whether `c` has a run of exactly five, or more where overlines win, anywhere.
+bool plain_five(const StonePosition& pos, Color c) {
+    for (int p = 0; p < point_count; ++p)
+        for (const auto& d : {std::array{1, 0}, std::array{0, 1}, std::array{1, 1}, std::array{1, -1}}) {
+            auto own = [&](int k) {
+                const int f = point_file(p) + k * d[0], r = point_rank(p) + k * d[1];
+                return pos.on_board(f, r) && pos.at(make_point(f, r)) == stone_of(c);
+            };
+            if (!own(0) || own(-1)) continue;
+            int run = 1;
+            while (own(run)) ++run;
+            if (run == 5 || (run > 5 && pos.rules().overline_wins(c))) return true;
+        }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("free threes and fives: the rules' quick readings agree with plain ones on random boards", "[stones]") {
+    const GameKind kind = GENERATE(GameKind::ninuki, GameKind::gomoku, GameKind::pente);
+    std::mt19937 rng(29);
+    int threes = 0, fives = 0;
+    for (int board = 0; board < 60; ++board) {
+        StonePosition pos(Rules::defaults(kind));
+        const int lo = pos.size() / 2 - 5; // stones in the 11x11 square of the centre, up to 128 put
+        for (int i = 0; i < 10 + 2 * board; ++i) // fives and blocked lines come with the crowd
+            pos.put(make_point(lo + int(rng() % 11), lo + int(rng() % 11)), rng() % 2 ? Stone::black : Stone::white);
+        for (Color c : {Color::black, Color::white}) {
+            INFO("board " << board << ": " << pos.to_text());
+            REQUIRE(pos.has_five(c) == plain_five(pos, c));
+            fives += pos.has_five(c);
+            for (int p = 0; p < point_count; ++p) {
+                if (!pos.on_board(p) || pos.at(p) != Stone::empty) continue;
+                REQUIRE(pos.free_threes_at(p, c) == plain_free_threes(pos, p, c));
+                threes += pos.free_threes_at(p, c);
+            }
+        }
+    }
+    INFO(fives << " fives, " << threes << " free threes");
+    CHECK(fives > 10);
+    CHECK(threes > 1000);
 }

@@ -130,6 +130,8 @@ void ThreatBoard::reset(const stones::StonePosition& pos) {
     fours_.fill(0);
     occupied_.fill(~std::uint64_t(0));
     info_ = {};
+    caps_ = {};
+    captures_ = pos.rules().captures();
     saved_count_ = 0;
     for (int r = 0; r < size_; ++r)
         for (int f = 0; f < size_; ++f) {
@@ -188,9 +190,8 @@ std::uint32_t digit_unit(std::uint8_t code, int sign) {
 // black's in the high, as the keys are kept.
 std::uint32_t spread(std::uint32_t pair) { return (pair & 15) | (pair & 0xf0) << 12; }
 
-// A cell makes a four or a five for a colour in some line: a threat nibble of 6 (four) or more
-// (open four, five); adding 2 to each nibble (at most 10: no carry) sets its top bit exactly then.
-bool four_in(std::uint32_t threats) { return ((threats + 0x22222222u) & 0x88888888u) != 0; }
+// A cell makes a four or a five for a colour in some line (ThreatBoard::four_or_five).
+bool four_in(std::uint32_t threats) { return ThreatBoard::four_or_five(ThreatBoard::CellState{threats, 0, {}}); }
 } // namespace
 
 template <int D>
@@ -244,7 +245,9 @@ void ThreatBoard::push_place(int point, Color c) {
 void ThreatBoard::pop_place(int point) {
     const int cell = cell_of(point);
     const Saved& s = saved_[--saved_count_];
-    const std::uint32_t unit = digit_unit(cells_[std::size_t(cell)], -1);
+    const std::uint8_t code = cells_[std::size_t(cell)];
+    if (captures_) update_caps(cell, code, -1); // the pairs it completed (the board as it was placed)
+    const std::uint32_t unit = digit_unit(code, -1);
     cells_[std::size_t(cell)] = 0;
     // The cell's own state was never changed while it held the stone.
 #pragma GCC unroll 4
@@ -311,11 +314,13 @@ void ThreatBoard::place(int point, Color c) {
     update_four_bit(cell);
     update_lines(cell, code, +1);
     add_near(cell);
+    if (captures_) update_caps(cell, code, +1);
 }
 
 void ThreatBoard::remove(int point) {
     const int cell = cell_of(point);
     const std::uint8_t code = cells_[std::size_t(cell)];
+    if (captures_) update_caps(cell, code, -1);
     cells_[std::size_t(cell)] = 0;
     occupied_[std::size_t(cell >> 6)] &= ~(std::uint64_t(1) << (cell & 63));
     update_lines(cell, code, -1);
@@ -342,18 +347,19 @@ void ThreatBoard::threats(int point, std::array<std::array<LineThreat, 4>, 2>& o
     }
 }
 
-std::array<int, 2> ThreatBoard::capture_pairs(int point) const {
-    const int at = cell_of(point);
-    std::array<int, 2> n{};
+void ThreatBoard::update_caps(int cell, std::uint8_t code, int delta) {
+    // Codes: 1 black, 2 white (3 - code the other colour); a pair of black is taken by white, whose
+    // colour index is 0: a pair of `code` counts for index code - 1, a taker of `code` for 2 - code.
+    const std::uint8_t other = std::uint8_t(3 - code);
+    const std::uint8_t d = std::uint8_t(delta);
+    const std::uint8_t* c = cells_.data();
     for (int step : dirs)
         for (int s : {step, -step}) {
-            // Two stones of one colour closed by the other's: taken by that other colour. Codes: 1
-            // black, 2 white (3 - a the other), so a pair of black is taken by white (index 0).
-            const std::uint8_t a = cells_[std::size_t(at + s)];
-            if (a != 1 && a != 2) continue;
-            if (cells_[std::size_t(at + 2 * s)] == a && cells_[std::size_t(at + 3 * s)] == 3 - a) ++n[std::size_t(a - 1)];
+            // The stone as the pair's near stone, as its far one, and as the taker's stone.
+            if (c[cell + s] == code && c[cell + 2 * s] == other) caps_[std::size_t(cell - s)][code - 1u] += d;
+            if (c[cell - s] == code && c[cell + s] == other) caps_[std::size_t(cell - 2 * s)][code - 1u] += d;
+            if (c[cell - s] == other && c[cell - 2 * s] == other) caps_[std::size_t(cell - 3 * s)][2u - code] += d;
         }
-    return n;
 }
 
 PointWorth point_worth(const std::array<LineThreat, 4>& lines, bool double_three_allowed) {

@@ -106,6 +106,9 @@ public:
         __builtin_memcpy(&out, &t, sizeof t); // byte d is direction d's threat (little-endian)
         return out;
     }
+    // Whether either colour makes a four or a five (open four included) in some line, from a state:
+    // a threat nibble of 6 or more; adding 2 to each (at most 10: no carry) sets its top bit exactly then.
+    static bool four_or_five(const CellState& s) { return ((s.threats + 0x22222222u) & 0x88888888u) != 0; }
     // The cached threats of a stone of `c` on the empty `point`, per direction, and their worth.
     const CellState& state(int point) const { return info_[std::size_t(cell_of(point))].state; }
     Lines lines(int point, Color c) const { return lines_of(state(point), c); }
@@ -117,6 +120,15 @@ public:
     // The same, f(point).
     template <class F>
     void for_each_candidate(F&& f) const { each_bit(candidates_, [&](int p, const CellState&) { f(p); }); }
+    // The same with the point's capture counts (capture_pairs), f(point, state, pairs).
+    template <class F>
+    void for_each_candidate_caps(F&& f) const {
+        for (std::size_t w = 0; w < candidates_.size(); ++w)
+            for (std::uint64_t bits = candidates_[w]; bits; bits &= bits - 1) {
+                const std::size_t cell = w * 64 + std::size_t(__builtin_ctzll(bits));
+                f(int(point_of_cell[cell]), info_[cell].state, caps_[cell]);
+            }
+    }
     // The empty points where either colour makes a four or a five (all of them candidates: a four
     // holds three stones besides the point within its five), in point order: f(point, state).
     template <class F>
@@ -127,8 +139,12 @@ public:
     // The threats computed from scratch (the reference the cache is checked against):
     // out[index(colour)][direction].
     void threats(int point, std::array<std::array<LineThreat, 4>, 2>& out) const;
-    // The pairs a stone placed on the empty `point` would capture (Ninuki), 0..8, by colour index.
-    std::array<int, 2> capture_pairs(int point) const;
+    // The pairs a stone placed on the empty `point` would capture (Ninuki, Pente), 0..8, by colour
+    // index: kept up to date with the stones where the rules have captures (0 otherwise).
+    std::array<int, 2> capture_pairs(int point) const {
+        const auto& n = caps_[std::size_t(cell_of(point))];
+        return {n[0], n[1]};
+    }
 
 private:
     using Bits = std::array<std::uint64_t, (std::size_t(cell_count) + 63) / 64>; // a bit per cell
@@ -142,6 +158,10 @@ private:
             }
     }
     void update_near(int cell, int delta);
+    // The capture counts that read `cell`, holding a stone of `code` (1 black, 2 white), change by
+    // `delta`: placing a stone adds the pairs it completes, removing one takes them off (an empty
+    // cell completes none).
+    void update_caps(int cell, std::uint8_t code, int delta);
     // One digit of the line indexes of the 32 cells within four of `cell` changes by `sign`, and
     // the threats of those that are empty with it.
     void update_lines(int cell, std::uint8_t code, int sign);
@@ -175,6 +195,12 @@ private:
         return t;
     }();
     std::array<std::uint8_t, std::size_t(cell_count)> near_{}; // by cell
+    // By cell, the pairs a stone there would capture, by the taker's colour index: a pair of one
+    // colour (a stone one and two steps away) closed by the other's stone three steps away, in
+    // each of the 8 directions. Counted for every cell (stones and padding too; only the empty
+    // ones are read), so each count depends on the stones alone, whatever the order of changes.
+    std::array<std::array<std::uint8_t, 2>, std::size_t(cell_count)> caps_{};
+    bool captures_ = false; // the rules have captures: caps_ kept
     Bits candidates_{};
     Bits fours_{}; // for_each_four_point
     Bits occupied_{}; // stones and the cells off the board

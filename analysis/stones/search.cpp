@@ -66,6 +66,7 @@ void StoneSearcher::set_rules() {
     every_point_legal_ = !r.tournament_rule && !r.forbidden_for(Color::black) && !r.forbidden_for(Color::white) &&
         !(r.captures() && r.no_double_three);
     plain_rules_ = !r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
+    tactical_rules_ = r.captures() && r.overline_wins(Color::black) && r.overline_wins(Color::white);
 }
 
 bool StoneSearcher::legal_by_rules(int point, const Candidate& c) const {
@@ -110,6 +111,7 @@ void StoneSearcher::analyse(int ply, bool fours_only) {
                     if (board_.cell(stones::make_point(f, r)) == 0) add(stones::make_point(f, r));
     }
     pd.count = count;
+    pd.partial = false;
     total(pd);
 }
 
@@ -166,6 +168,7 @@ void StoneSearcher::total(PlyData& pd) const {
 }
 
 void StoneSearcher::analyse_leaf(int ply) {
+    if (tactical_rules_) return analyse_tactical(ply);
     if (!plain_rules_ || !every_point_legal_ || pos_.stone_count() == 0) return analyse(ply);
     const Color us = pos_.side_to_move(), them = ~us;
     Totals totals;
@@ -175,6 +178,45 @@ void StoneSearcher::analyse_leaf(int ply) {
     if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
     analyse(ply, true);
     totals.store(plies_[std::size_t(ply)]);
+}
+
+void StoneSearcher::analyse_tactical(int ply, bool all_totals) {
+    if (!tactical_rules_ || pos_.stone_count() == 0) return analyse(ply);
+    PlyData& pd = plies_[std::size_t(ply)];
+    const Color us = pos_.side_to_move(), them = ~us;
+    Totals totals;
+    int count = 0;
+    const std::size_t iu = std::size_t(index(us)), it = std::size_t(index(them));
+    board_.for_each_candidate_caps([&](int p, const ThreatBoard::CellState& s, const std::array<std::uint8_t, 2>& pairs) {
+        // A four or a five for either side (the worths' flags: no overline to correct), or a capture.
+        const bool listed = ThreatBoard::four_or_five(s) || (pairs[0] | pairs[1]) != 0;
+        if (!listed && !all_totals) {
+            ++totals.count;
+            return;
+        }
+        const PointWorth wu = s.worth[iu], wt = s.worth[it];
+        const int cu = pairs[iu], ct = pairs[it];
+        totals.add(wu, wt);
+        totals.caps_us += cu;
+        totals.caps_them += ct;
+        if (!listed) return;
+        Candidate& c = pd.cands[std::size_t(count++)];
+        c.point = std::int16_t(p);
+        c.caps_us = std::int8_t(cu);
+        c.caps_them = std::int8_t(ct);
+        c.lines_us = ThreatBoard::lines_of(s, us);
+        c.us = wu;
+        c.them = wt;
+    });
+    if (totals.count == 0) return analyse(ply); // every point near a stone taken: all empty points
+    pd.count = count;
+    pd.partial = true;
+    totals.store(pd);
+}
+
+void StoneSearcher::analyse_prover(int ply) {
+    if (pos_.rules().captures()) analyse_tactical(ply, false);
+    else analyse(ply, true);
 }
 
 void StoneSearcher::order_by_worth(const PlyData& pd, std::vector<int>& list) {
@@ -237,57 +279,6 @@ int StoneSearcher::win_now(const PlyData& pd, int ply) {
         if (won && !stopped_) return c.point;
     }
     return -1;
-}
-
-bool StoneSearcher::opponent_wins_with(int point) {
-    if (pos_.pending_five()) return false;
-    stones::StonePosition copy = pos_;
-    copy.set_side_to_move(~pos_.side_to_move());
-    const Move m = Move::placement(point);
-    if (!copy.is_legal(m)) return false;
-    stones::StoneUndo u;
-    copy.play(m, u);
-    return copy.outcome() == win_for(~pos_.side_to_move());
-}
-
-void StoneSearcher::add_flank_points(int point, Color owner, std::vector<int>& out) const {
-    // After `owner` plays `point`, its fives there hold `point` and owner's stones in line with it.
-    // A defender's stone can make such a five breakable only by flanking a pair of those stones
-    // whose two ends are both empty now (one end ours already would be a capture now, or a five
-    // the pass test finds breakable): it then takes the pair from the other end after the five.
-    const std::uint8_t own = owner == Color::black ? 1 : 2;
-    const int n = pos_.size();
-    static constexpr int df[8] = {1, 0, 1, 1, -1, 0, -1, -1}, dr[8] = {0, 1, 1, -1, 0, -1, -1, 1};
-    auto owned = [&](int f, int r) {
-        if (f < 0 || r < 0 || f >= n || r >= n) return false;
-        const int q = stones::make_point(f, r);
-        return q == point || board_.cell(q) == own;
-    };
-    auto empty = [&](int f, int r) {
-        if (f < 0 || r < 0 || f >= n || r >= n) return false;
-        const int q = stones::make_point(f, r);
-        return q != point && board_.cell(q) == 0;
-    };
-    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
-    auto flanks_of = [&](int f, int r) {
-        for (int d = 0; d < 8; ++d) {
-            const int f1 = f + df[d], r1 = r + dr[d];
-            if (!owned(f1, r1)) continue;
-            const int fa = f - df[d], ra = r - dr[d], fb = f1 + df[d], rb = r1 + dr[d];
-            if (empty(fa, ra) && empty(fb, rb)) {
-                out.push_back(stones::make_point(fa, ra));
-                out.push_back(stones::make_point(fb, rb));
-            }
-        }
-    };
-    flanks_of(f0, r0);
-    for (int d = 0; d < 4; ++d)
-        for (int sign = -1; sign <= 1; sign += 2)
-            for (int k = 1; k <= 4; ++k) {
-                const int f = f0 + sign * k * df[d], r = r0 + sign * k * dr[d];
-                if (!owned(f, r)) break;
-                flanks_of(f, r);
-            }
 }
 
 bool StoneSearcher::forced_replies(const PlyData& pd, std::vector<int>& out) {
@@ -398,6 +389,9 @@ Score StoneSearcher::negamax(int depth, Score alpha, Score beta, int ply, bool p
         return s;
     }
 
+    // A forced node at a leaf listed in part: its moves are ordered from the whole list (the forced
+    // replies, read from the tactical candidates, are the same).
+    if (pd.partial) analyse(ply);
     // The moves, with their ordering scores.
     const Color us = pos_.side_to_move();
     pd.move_count = 0;

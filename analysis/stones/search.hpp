@@ -124,6 +124,7 @@ private:
         int sum_us, sum_them, max_us, max_them, caps_us, caps_them; // evaluate()'s sums
         int fives_us, fives_them; // whether there are points where each side makes a five (0 or 1)
         bool fours_us, fours_them; // each side can make a four
+        bool partial = false; // analyse_tactical listed only the tactical candidates
     };
 
     Score negamax(int depth, Score alpha, Score beta, int ply, bool pv_node);
@@ -139,6 +140,15 @@ private:
     // only the four points listed, all that such a node reads of the list (a win at once, the
     // forced blocks, the provers' fours); otherwise analyse(ply).
     void analyse_leaf(int ply);
+    // Where the rules have captures and overlines win for both (Ninuki, Pente): the totals over every
+    // candidate, but only the candidates a leaf or a prover's node reads listed (a four or a five
+    // for either side, a capture for either side), in point order; `partial` set. Otherwise analyse().
+    // Without `all_totals`, the sums and maxima of the worths are over the listed candidates alone
+    // (the provers read none of them; the flags and the capture totals are the same either way).
+    void analyse_tactical(int ply, bool all_totals = true);
+    // What a node of the sequences of fours reads: the four points (no captures, the totals over
+    // them alone), or analyse_tactical without all the totals.
+    void analyse_prover(int ply);
     // The candidate of `point` in `pd`, -1 for none.
     static int candidate_of(const PlyData& pd, int point) {
         const int ci = pd.index[std::size_t(point)];
@@ -164,11 +174,11 @@ private:
     // The first steps of a prover's attacking node that its caller did not analyse (vcf_attack,
     // vct_attack with their refuted-sequence caches): out of node budget, a game already over, a
     // sequence refuted before with at least `plies` (a VCF entry says whether a line was cut by
-    // the ply budget: vcf_deeper_), then analyse(ply, fours_only) and a win at once (1). Returns
-    // the node's result, or go_on.
+    // the ply budget: vcf_deeper_), then analyse_prover(ply) (`fours`: the VCF prover) or
+    // analyse(ply), and a win at once (1). Returns the node's result, or go_on.
     static constexpr int go_on = -2;
     struct VcfEntry; // below
-    int enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only);
+    int enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours);
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);
@@ -192,6 +202,7 @@ private:
     void set_rules();
     bool every_point_legal_ = false; // no tournament rule, forbidden points or double-three rule
     bool plain_rules_ = false; // no captures, overlines win for both: analyse() corrects nothing
+    bool tactical_rules_ = false; // captures, overlines win for both: analyse_tactical lists a part
     void update_pv(int ply, Move m);
     void check_limits();
 

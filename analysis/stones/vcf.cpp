@@ -1,5 +1,6 @@
 // The stone engine's threat-space prover: victory by continuous fours (VCF), used at the leaves
-// of the search and by StoneSearcher::find_vcf. Split from search.cpp, whose searcher it
+// of the search and by StoneSearcher::find_vcf, and the tests of the fives a defender must answer
+// (its defender's and the search's forced replies). Split from search.cpp, whose searcher it
 // belongs to.
 #include <algorithm>
 
@@ -34,7 +35,7 @@ int StoneSearcher::vcf_root(int max_plies, int ply, std::uint64_t budget) {
     return best;
 }
 
-int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours_only) {
+int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours) {
     if (nodes_ >= vcf_budget_end_) {
         vcf_out_of_budget_ = true;
         return -1;
@@ -45,7 +46,8 @@ int StoneSearcher::enter_attack(std::vector<VcfEntry>& cache, int plies, int ply
         vcf_deeper_ = vcf_deeper_ || e.cut; // the VCT prover's entries are never cut
         return -1;
     }
-    analyse(ply, fours_only);
+    if (fours) analyse_prover(ply);
+    else analyse(ply);
     if (const int w = win_now(plies_[std::size_t(ply)], ply); w >= 0) {
         pv_[std::size_t(ply)][std::size_t(ply)] = Move::placement(w);
         pv_len_[std::size_t(ply)] = ply + 1;
@@ -58,7 +60,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return -1;
     if (!analysed) {
-        if (const int r = enter_attack(vcf_cache_, plies, ply, !pos_.rules().captures()); r != go_on) return r;
+        if (const int r = enter_attack(vcf_cache_, plies, ply, true); r != go_on) return r;
     } else {
         vcf_deeper_ = false;
     }
@@ -123,7 +125,7 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         vcf_out_of_budget_ = true;
         return -1;
     }
-    analyse(ply, !pos_.rules().captures());
+    analyse_prover(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0) return -1;
     const Color us = pos_.side_to_move();
@@ -176,6 +178,60 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
     // nothing else stops the five, which follows whatever the defender plays.
     if (!any && !rules.captures()) return 2;
     return any ? longest : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fives a defender must answer (the VCF prover's defender, the search's forced replies).
+
+bool StoneSearcher::opponent_wins_with(int point) {
+    if (pos_.pending_five()) return false;
+    stones::StonePosition copy = pos_;
+    copy.set_side_to_move(~pos_.side_to_move());
+    const Move m = Move::placement(point);
+    if (!copy.is_legal(m)) return false;
+    stones::StoneUndo u;
+    copy.play(m, u);
+    return copy.outcome() == win_for(~pos_.side_to_move());
+}
+
+void StoneSearcher::add_flank_points(int point, Color owner, std::vector<int>& out) const {
+    // After `owner` plays `point`, its fives there hold `point` and owner's stones in line with it.
+    // A defender's stone can make such a five breakable only by flanking a pair of those stones
+    // whose two ends are both empty now (one end ours already would be a capture now, or a five
+    // the pass test finds breakable): it then takes the pair from the other end after the five.
+    const std::uint8_t own = owner == Color::black ? 1 : 2;
+    const int n = pos_.size();
+    static constexpr int df[8] = {1, 0, 1, 1, -1, 0, -1, -1}, dr[8] = {0, 1, 1, -1, 0, -1, -1, 1};
+    auto owned = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q == point || board_.cell(q) == own;
+    };
+    auto empty = [&](int f, int r) {
+        if (f < 0 || r < 0 || f >= n || r >= n) return false;
+        const int q = stones::make_point(f, r);
+        return q != point && board_.cell(q) == 0;
+    };
+    const int f0 = stones::point_file(point), r0 = stones::point_rank(point);
+    auto flanks_of = [&](int f, int r) {
+        for (int d = 0; d < 8; ++d) {
+            const int f1 = f + df[d], r1 = r + dr[d];
+            if (!owned(f1, r1)) continue;
+            const int fa = f - df[d], ra = r - dr[d], fb = f1 + df[d], rb = r1 + dr[d];
+            if (empty(fa, ra) && empty(fb, rb)) {
+                out.push_back(stones::make_point(fa, ra));
+                out.push_back(stones::make_point(fb, rb));
+            }
+        }
+    };
+    flanks_of(f0, r0);
+    for (int d = 0; d < 4; ++d)
+        for (int sign = -1; sign <= 1; sign += 2)
+            for (int k = 1; k <= 4; ++k) {
+                const int f = f0 + sign * k * df[d], r = r0 + sign * k * dr[d];
+                if (!owned(f, r)) break;
+                flanks_of(f, r);
+            }
 }
 
 VcfResult StoneSearcher::find_vcf(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes) {

@@ -179,24 +179,45 @@ bool StonePosition::five_through(int point, Color c) const {
         five(1 - stride, std::min(right, down), std::min(left, up));
 }
 
+template <class F>
+void StonePosition::for_each_stone(Stone s, F&& f) const {
+    // Eight points a word: a byte of the word xor s's byte is zero exactly at s's points, and the
+    // exact zero-byte test marks them by their top bit (no borrow between bytes).
+    static_assert(point_count % 8 == 0);
+    constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    const std::uint64_t pattern = 0x0101010101010101ull * std::uint64_t(s);
+    for (int w = 0; w < point_count; w += 8) {
+        std::uint64_t v;
+        __builtin_memcpy(&v, board_.data() + w, 8);
+        v ^= pattern;
+        for (std::uint64_t hits = ~(((v & low7) + low7) | v | low7); hits; hits &= hits - 1) {
+            const int p = w + __builtin_ctzll(hits) / 8;
+            if (on_board(p)) f(p);
+        }
+    }
+}
+
 bool StonePosition::has_five(Color c) const {
     const Stone s = stone_of(c);
-    for (int r = 0; r < size(); ++r)
-        for (int f = 0; f < size(); ++f) {
-            if (at(make_point(f, r)) != s) continue;
-            for (const auto& d : line_dirs) {
-                // Count only from the first stone of a run.
-                if (on_board(f - d[0], r - d[1]) && at(make_point(f - d[0], r - d[1])) == s) continue;
-                int run = 0, ff = f, rr = r;
-                while (on_board(ff, rr) && at(make_point(ff, rr)) == s) {
-                    ++run;
-                    ff += d[0];
-                    rr += d[1];
-                }
-                if (run == 5 || (run > 5 && rules_.overline_wins(c))) return true;
-            }
+    const bool overline_wins = rules_.overline_wins(c);
+    const int last = size() - 1;
+    bool found = false;
+    for_each_stone(s, [&](int p) {
+        if (found) return;
+        const int f = point_file(p), r = point_rank(p);
+        // The four lines (line_dirs' order): the step, the room ahead and behind (the board's edge).
+        const int lines[4][3] = {{1, last - f, f},
+                                 {stride, last - r, r},
+                                 {stride + 1, std::min(last - f, last - r), std::min(f, r)},
+                                 {1 - stride, std::min(last - f, r), std::min(f, last - r)}};
+        for (const auto& [step, ahead, behind] : lines) {
+            if (behind > 0 && at(p - step) == s) continue; // counted from the first stone of its run
+            int run = 1;
+            while (run <= ahead && at(p + run * step) == s) ++run;
+            if (run == 5 || (run > 5 && overline_wins)) found = true;
         }
-    return false;
+    });
+    return found;
 }
 
 int StonePosition::captures_at(int point, Color c, std::array<std::int16_t, 16>& out) const {
@@ -218,34 +239,35 @@ int StonePosition::captures_at(int point, Color c, std::array<std::int16_t, 16>&
 }
 
 int StonePosition::free_threes_at(int point, Color c) const {
-    // Windows of six points: '_' empty on the board, 'X' a stone of c (the new one included).
-    static constexpr const char* patterns[] = {"_XXX__", "__XXX_", "_X_XX_", "_XX_X_"};
-    const Stone own = stone_of(c);
-    const int f0 = point_file(point), r0 = point_rank(point);
+    // Windows of six points: '_' empty on the board, 'X' a stone of c (the new one included), as
+    // the bits of c's stones in the window (first point the lowest bit): _XXX__, __XXX_, _X_XX_,
+    // _XX_X_. Every other point of a window must be empty.
+    auto free_three = [](unsigned x) { return x == 0x0e || x == 0x1c || x == 0x1a || x == 0x16; };
+    const Stone own = stone_of(c), enemy = stone_of(~c);
+    const int f0 = point_file(point), r0 = point_rank(point), last = size() - 1;
+    // The four lines (line_dirs' order): the step, the room ahead and behind (the board's edge).
+    const int lines[4][3] = {{1, last - f0, f0},
+                             {stride, last - r0, r0},
+                             {stride + 1, std::min(last - f0, last - r0), std::min(f0, r0)},
+                             {1 - stride, std::min(last - f0, r0), std::min(f0, last - r0)}};
     int count = 0;
-    for (const auto& d : line_dirs) {
-        // cells[i] for offsets -5..5 along the line: 'X', '_' or '#' (enemy or off the board).
-        char cells[11];
-        for (int i = -5; i <= 5; ++i) {
-            const int f = f0 + i * d[0], r = r0 + i * d[1];
-            char v = '#';
-            if (i == 0) v = 'X';
-            else if (on_board(f, r)) {
-                const Stone s = at(make_point(f, r));
-                v = s == Stone::empty ? '_' : s == own ? 'X' : '#';
-            }
-            cells[i + 5] = v;
+    for (const auto& [step, ahead, behind] : lines) {
+        // Bit 5 + i for the point i steps along the line (-5..5): c's stones, and the points that
+        // are c's or empty (enemy stones and points off the board are neither).
+        unsigned mine = 1u << 5, open = 1u << 5;
+        for (int i = 1; i <= std::min(ahead, 5); ++i) {
+            const Stone s = at(point + i * step);
+            mine |= unsigned(s == own) << (5 + i);
+            open |= unsigned(s != enemy) << (5 + i);
+        }
+        for (int i = 1; i <= std::min(behind, 5); ++i) {
+            const Stone s = at(point - i * step);
+            mine |= unsigned(s == own) << (5 - i);
+            open |= unsigned(s != enemy) << (5 - i);
         }
         bool found = false;
-        for (int start = 0; start <= 5 && !found; ++start) // the window cells[start..start+5] holds cells[5]
-            for (const char* pat : patterns) {
-                bool match = true;
-                for (int i = 0; i < 6 && match; ++i) match = cells[start + i] == pat[i];
-                if (match) {
-                    found = true;
-                    break;
-                }
-            }
+        for (int start = 0; start <= 5 && !found; ++start) // the window of bits start..start+5 holds bit 5
+            found = ((open >> start) & 0x3f) == 0x3f && free_three((mine >> start) & 0x3f);
         count += found;
     }
     return count;
@@ -257,31 +279,37 @@ bool StonePosition::five_breakable(Color mover) const {
     const Stone own = stone_of(mover), theirs = stone_of(opp);
     // The points where the opponent captures: two of the mover's stones between the opponent's
     // stone and an empty point, found from the opponent's stones (far fewer than the empty points).
-    std::bitset<point_count> capture_points;
-    for (int r = 0; r < size(); ++r)
-        for (int f = 0; f < size(); ++f) {
-            if (at(make_point(f, r)) != theirs) continue;
-            for (const auto& d : line_dirs)
-                for (int sign = -1; sign <= 1; sign += 2) {
-                    const int df = sign * d[0], dr = sign * d[1];
-                    if (!on_board(f + 3 * df, r + 3 * dr)) continue;
-                    const int q = make_point(f + 3 * df, r + 3 * dr);
-                    if (at(make_point(f + df, r + dr)) == own && at(make_point(f + 2 * df, r + 2 * dr)) == own &&
-                        at(q) == Stone::empty)
-                        capture_points.set(std::size_t(q));
-                }
+    std::bitset<point_count> seen;
+    std::array<std::int16_t, point_count> points;
+    int count = 0;
+    const int last = size() - 1;
+    // The 8 directions: the step and the room to the board's edge that way.
+    static constexpr int steps[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, 1 - stride, stride - 1};
+    for_each_stone(theirs, [&](int p) {
+        const int f = point_file(p), r = point_rank(p);
+        const int room[8] = {
+            last - f, f, last - r, r, std::min(last - f, last - r), std::min(f, r), std::min(last - f, r), std::min(f, last - r)};
+        for (int k = 0; k < 8; ++k) {
+            const int step = steps[k], q = p + 3 * step;
+            if (room[k] < 3 || at(p + step) != own || at(p + 2 * step) != own || at(q) != Stone::empty ||
+                seen.test(std::size_t(q)))
+                continue;
+            seen.set(std::size_t(q));
+            points[std::size_t(count++)] = std::int16_t(q);
         }
-    if (capture_points.none()) return false;
-    // Each capture tried on one copy of the board, its stones put back after the look.
+    });
+    if (count == 0) return false;
+    if (captured_[index(opp)] >= 8) return true; // any capture takes two stones or more: the tenth
+    // Each capture tried on one copy of the board, its stones put back after the look (in any
+    // order: the answer is whether one capture breaks every five or reaches ten).
     StonePosition after = *this;
     std::array<std::int16_t, 16> taken;
-    for (int q = 0; q < point_count; ++q) {
-        if (!capture_points.test(std::size_t(q))) continue;
-        const int n = captures_at(q, opp, taken);
+    for (int i = 0; i < count; ++i) {
+        const int n = captures_at(points[std::size_t(i)], opp, taken);
         if (captured_[index(opp)] + n >= 10) return true;
-        for (int i = 0; i < n; ++i) after.board_[std::size_t(taken[std::size_t(i)])] = Stone::empty;
+        for (int k = 0; k < n; ++k) after.board_[std::size_t(taken[std::size_t(k)])] = Stone::empty;
         const bool five_stands = after.has_five(mover);
-        for (int i = 0; i < n; ++i) after.board_[std::size_t(taken[std::size_t(i)])] = own;
+        for (int k = 0; k < n; ++k) after.board_[std::size_t(taken[std::size_t(k)])] = own;
         if (!five_stands) return true;
     }
     return false;

@@ -140,6 +140,9 @@ public:
 
 private:
     void set(int p, Stone s);
+    // f(point) for every point of the board holding `s`, in point order.
+    template <class F>
+    void for_each_stone(Stone s, F&& f) const;
     // After `mover` made a five: whether the opponent has a reply that breaks it (end-game capture).
     bool five_breakable(Color mover) const;
     // Whether the side to move surely has a point its forbidden shapes leave free, by counting alone.
