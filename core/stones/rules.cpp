@@ -253,7 +253,7 @@ std::string rule_options_text() {
 std::string rule_options_markdown() {
     std::string out = "| Option | On / off words | Meaning when on |";
     for (const GameInfo& g : games())
-        if (is_stone_game(g.kind)) out += " " + std::string(g.name) + " |";
+        if (is_stone_game(g.kind)) out.append(" ").append(g.name).append(" |");
     out += "\n|---|---|---|";
     for (const GameInfo& g : games())
         if (is_stone_game(g.kind)) out += "---|";
@@ -262,7 +262,7 @@ std::string rule_options_markdown() {
         out += "| " + std::string(o.name) + " | `" + std::string(o.on_word) + "` / `" + std::string(o.off_word) + "` | " +
             std::string(o.meaning) + " |";
         for (const GameInfo& g : games())
-            if (is_stone_game(g.kind)) out += " " + std::string(use_text(o.use(g.kind))) + " |";
+            if (is_stone_game(g.kind)) out.append(" ").append(use_text(o.use(g.kind))).append(" |");
         out += "\n";
     }
     out += "\n| Word | Game | Effect |\n|---|---|---|\n";
