@@ -104,11 +104,7 @@ TEST_CASE("PSQ: the group's rule: freestyle by default, other rules refused by n
     CHECK(read_psq(moves + "0,Fastgame\n").status == GameStatus::valid);
     CHECK(read_psq(moves + "0,freestyle20_3\n").status == GameStatus::valid);
     const GameRecord caro = read_psq(moves + "0,Caro1\n");
-    const Diagnostic* d = find_code(caro, "unsupported-game");
-    REQUIRE(d);
-    CHECK(d->line == 7);
-    CHECK(d->column == 3);
-    CHECK(contains(d->message, "Caro"));
+    check_diagnostic(caro, "unsupported-game", 7, 3, "Caro");
     CHECK(caro.status == GameStatus::partial);
     CHECK(caro.main.plies.empty());
     CHECK(tag_of(caro, "Black") == "A"); // the players and the result are still read
@@ -242,11 +238,7 @@ TEST_CASE("PSQ: a move x,y without its time reads, and is not taken for an openi
     CHECK(g.result == "0-1");
     // Around it, what is no move is still an error at its line and column.
     const GameRecord comma = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,\n");
-    const Diagnostic* d = find_code(comma, "syntax");
-    REQUIRE(d);
-    CHECK(d->line == 3);
-    CHECK(d->column == 5);
-    CHECK(contains(d->message, "x,y,milliseconds (or x,y)"));
+    check_diagnostic(comma, "syntax", 3, 5, "x,y,milliseconds (or x,y)");
     CHECK(names(comma) == Names{"h8"});
     CHECK(comma.status == GameStatus::partial);
     const GameRecord three = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9,1,1\n");

@@ -30,11 +30,7 @@ TEST_CASE("SGF: several moves in one node are plies in order, comments on the no
     CHECK(g.main.plies[1].comments.empty());
     // The colours still alternate: two black moves in a row are an error at the second.
     const GameRecord twice = one("(;GM[4]\n;B[hh]B[ii])");
-    const Diagnostic* d = find_code(twice, "illegal-move");
-    REQUIRE(d);
-    CHECK(d->line == 2);
-    CHECK(d->column == 7);
-    CHECK(contains(d->message, "White is to move"));
+    check_diagnostic(twice, "illegal-move", 2, 7, "White is to move");
     CHECK(point_names(twice.main) == Names{"h8"});
     CHECK(twice.status == GameStatus::partial);
 }
@@ -156,11 +152,7 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
 
     // An offer Black could not play there (h8 is taken): a warning at it, the offers in the Alt tag only.
     const GameRecord taken = one("(;GM[5]SZ[15]RU[Renju]5A[jj]\n[hh];B[hh];W[hg];B[jf];W[ig];B[ii])");
-    const Diagnostic* bad = find_code(taken, "bad-alt");
-    REQUIRE(bad);
-    CHECK(bad->line == 2);
-    CHECK(bad->column == 1);
-    CHECK(contains(bad->message, "h8 is no fifth move Black could play"));
+    check_diagnostic(taken, "bad-alt", 2, 1, "h8 is no fifth move Black could play");
     CHECK(taken.status == GameStatus::valid);
     CHECK(taken.main.plies[4].variations.empty());
     CHECK(tag_of(taken, "Alt") == "j6 h8");

@@ -140,6 +140,9 @@ inline const std::filesystem::path records_dir = std::filesystem::path(GOUNKI_SO
 bool same_notes(const parser::Line& a, const parser::Line& b);
 // The first diagnostic of the game with `code`, or nullptr.
 const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_view code);
+// Checks that the game has a diagnostic `code` (the first one) at `line`:`column` whose message
+// holds `text`.
+void check_diagnostic(const parser::GameRecord& g, std::string_view code, int line, int column, std::string_view text);
 // The one game of `games`; the test stops unless there is exactly one.
 parser::GameRecord only_game(std::vector<parser::GameRecord> games);
 // The names of the points played on a stone game's line (h8, ...), in order.

@@ -13,6 +13,15 @@ const parser::Diagnostic* find_code(const parser::GameRecord& g, std::string_vie
     return nullptr;
 }
 
+void check_diagnostic(const parser::GameRecord& g, std::string_view code, int line, int column, std::string_view text) {
+    INFO("diagnostic " << code << " at " << line << ":" << column);
+    const parser::Diagnostic* d = find_code(g, code);
+    REQUIRE(d);
+    CHECK(d->line == line);
+    CHECK(d->column == column);
+    CHECK(d->message.find(text) != std::string::npos);
+}
+
 bool same_notes(const parser::Line& a, const parser::Line& b) {
     if (a.comments != b.comments || a.plies.size() != b.plies.size()) return false;
     for (std::size_t i = 0; i < a.plies.size(); ++i) {
