@@ -178,6 +178,13 @@ def cells(driver, game):
     return dict(c.split(":") for c in state(driver, game)["cells"].split())
 
 
+def click(driver, element):
+    """Clicks `element` after scrolling it to the middle of the window: a click on a tall element
+    (the 19x19 board) whose middle is below the window's edge lands on whatever is there instead."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'});", element)
+    element.click()
+
+
 def keys(driver, *sent):
     ActionChains(driver).send_keys(*sent).perform()
 
@@ -186,7 +193,7 @@ def gounki_game(driver):
     g = "game-1"
     check(state(driver, g)["ply"] == "21", "the board starts at the last ply: " + repr(state(driver, g)))
     check("White has won" in board(driver, g).text, "the final position says who won")
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .vboard").click()  # this viewer takes the keys
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vboard"))  # this viewer takes the keys
     keys(driver, Keys.HOME)
     s = state(driver, g)
     check(s["ply"] == "0" and s["pieces"] == "32", "Home: the start, 32 pieces: " + repr(s))
@@ -205,24 +212,24 @@ def gounki_game(driver):
     check(state(driver, g)["ply"] == "20", "Left: one back")
 
     # The move list: c4xb3 (ply 16) takes a piece.
-    driver.find_element(By.ID, g + "-p15").click()
+    click(driver, driver.find_element(By.ID, g + "-p15"))
     before = int(state(driver, g)["pieces"])
-    driver.find_element(By.ID, g + "-p16").click()
+    click(driver, driver.find_element(By.ID, g + "-p16"))
     s = state(driver, g)
     check(s["ply"] == "16" and int(s["pieces"]) < before, "a click on c4xb3 shows the capture: " + repr(s))
 
     # The evaluation graph: a click on the 5th point shows ply 5.
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " svg.graph circle[data-ply='5']").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " svg.graph circle[data-ply='5']"))
     check(state(driver, g)["ply"] == "5", "a click on the graph's 5th point: ply 5, not " + state(driver, g)["ply"])
     graph = driver.find_element(By.CSS_SELECTOR, "#" + g + " svg.graph")
     ActionChains(driver).move_to_element(graph).move_by_offset(graph.size["width"] // 2 - 3, 0).click().perform()
     check(state(driver, g)["ply"] == "21", "a click at the graph's right edge: the last ply")
 
     # The record's variation at 9... f7-d5: in by its button, a step, and out with Up.
-    driver.find_element(By.ID, g + "-p18").click()
+    click(driver, driver.find_element(By.ID, g + "-p18"))
     entries = driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter")
     check(any(e.text.startswith("Variation 1") for e in entries), "ply 18 offers its variation")
-    [e for e in entries if e.text.startswith("Variation 1")][0].click()
+    click(driver, [e for e in entries if e.text.startswith("Variation 1")][0])
     s, c = state(driver, g), cells(driver, g)
     check(s["line"] == "Variation 1" and s["ply"] == "17" and s["step"] == "1", "in the variation: " + repr(s))
     check("e6" in c and "d7" not in c, "9... d7-e6 is on the board: " + repr(c))
@@ -230,34 +237,34 @@ def gounki_game(driver):
     keys(driver, Keys.ARROW_UP)
     s = state(driver, g)
     check(s["line"] == "" and s["ply"] == "18", "Up leaves the variation: " + repr(s))
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .movelist .vmove[data-step='0']").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .movelist .vmove[data-step='0']"))
     check(state(driver, g)["line"] == "Variation 1", "a click on the variation's move in the list steps into it")
     keys(driver, Keys.ESCAPE)
 
     # The engine's best line at some judged ply: in, one step further, out.
     for ply in range(1, 22):
-        driver.find_element(By.ID, g + "-p" + str(ply)).click()
+        click(driver, driver.find_element(By.ID, g + "-p" + str(ply)))
         best = [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Engine's best line")]
         if best:
             break
     check(best, "some judged ply offers the engine's best line")
     if best:
-        best[0].click()
+        click(driver, best[0])
         s = state(driver, g)
         check(s["line"] == "Engine's best line" and s["ply"] == str(ply - 1), "in the engine's line: " + repr(s))
         keys(driver, Keys.ARROW_RIGHT)
         check(state(driver, g)["step"] in ("1", "2"), "Right steps along the line")
-        driver.find_element(By.CSS_SELECTOR, "#" + g + " .vback").click()
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vback"))
         check(state(driver, g)["line"] == "" and state(driver, g)["ply"] == str(ply), "back to the game")
 
     # Flip: the same position, White's side at the top.
     keys(driver, Keys.HOME)
     x0 = board(driver, g).find_element(By.CSS_SELECTOR, "g.stack[data-square='a1']").rect["x"]
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .vflip").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vflip"))
     s = state(driver, g)
     x1 = board(driver, g).find_element(By.CSS_SELECTOR, "g.stack[data-square='a1']").rect["x"]
     check(s["flipped"] == "1" and s["ply"] == "0" and x1 > x0 + 100, "flipped: a1 on the right: " + repr((s, x0, x1)))
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .vflip").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vflip"))
 
     # A screenshot of the viewer is not blank: many colours, much that is not white.
     keys(driver, Keys.END)
@@ -273,7 +280,7 @@ def gounki_game(driver):
 
 def ninuki_game(driver):
     g = "game-2"
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .vboard").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vboard"))
     keys(driver, Keys.HOME)
     check(state(driver, g)["pieces"] == "0", "Home: an empty board")
     keys(driver, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
@@ -290,7 +297,7 @@ def ninuki_game(driver):
     if os.environ.get("GOUNKI_VIEWER_SHOTS"):
         driver.find_element(By.CSS_SELECTOR, "#" + g + " .viewer").screenshot(os.path.join(os.environ["GOUNKI_VIEWER_SHOTS"], "ninuki.png"))
     check("Takes two." in driver.find_element(By.CSS_SELECTOR, "#" + g + " .vside").text, "the comment is shown")
-    [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Variation 1")][0].click()
+    click(driver, [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Variation 1")][0])
     keys(driver, Keys.ARROW_RIGHT)
     c = cells(driver, g)
     check(c.get("a2") == "b" and c.get("a3") == "w" and "i8" in c and "k8" not in c, "the variation 3. a2 a3: " + repr(c))
@@ -313,7 +320,7 @@ def nested_variations(driver, g):
     """Variations inside variations, three deep: into each and out again, by clicks and keys."""
     base = {"h8": "b", "i8": "w", "a1": "b", "j8": "w"}
     # A click on 4. c3 in the move list: inside Variation 1, in its Variation 1.1.
-    driver.find_element(By.CSS_SELECTOR, "#" + g + " .movelist .vmove[data-line='0.1.0'][data-step='1']").click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .movelist .vmove[data-line='0.1.0'][data-step='1']"))
     check_at(driver, g, "in Variation 1.1 at c3, after 3. a2 3... b2 4. c3", dict(base, a2="b", b2="w", c3="b"),
              line="Variation 1.1", step="2", depth="2", ply="4")
     check("Back to Variation 1" in driver.find_element(By.CSS_SELECTOR, "#" + g + " .vback").text, "the back button names the line around")
@@ -331,7 +338,7 @@ def nested_variations(driver, g):
     check_at(driver, g, "4... d3 after c3", dict(base, a2="b", b2="w", c3="b", d3="w"))
     # In again by the button, then Left from the inner line's first move: the position before c3.
     keys(driver, Keys.ARROW_LEFT)
-    [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Variation 1.1.1")][0].click()
+    click(driver, [e for e in driver.find_elements(By.CSS_SELECTOR, "#" + g + " .venter") if e.text.startswith("Variation 1.1.1")][0])
     check_at(driver, g, "the button steps into Variation 1.1.1", line="Variation 1.1.1")
     keys(driver, Keys.ARROW_LEFT)
     check_at(driver, g, "Left from its first move: b2 in Variation 1.1", line="Variation 1.1", step="1")
