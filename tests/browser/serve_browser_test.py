@@ -83,6 +83,14 @@ class BrowserTest(Fixture):
         from selenium.webdriver.common.by import By
         return self.browser.find_elements(By.CSS_SELECTOR, css)
 
+    def click(self, target):
+        """Clicks `target` (an element or a CSS selector) after scrolling it to the middle of the
+        window: a click on an element whose middle is below the window's edge lands on whatever is
+        there instead."""
+        element = self.by(target) if isinstance(target, str) else target
+        self.browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'});", element)
+        element.click()
+
     def wait_for(self, check, what, seconds=20):
         end = time.time() + seconds
         from selenium.common.exceptions import WebDriverException
@@ -100,12 +108,12 @@ class BrowserTest(Fixture):
         total = self.server.total()
         self.assertEqual(len(self.all("#games tr")) - 1, total)
         self.by("input[name=player]").send_keys("ann smith")
-        self.by("#filter").click()
+        self.click("#filter")
         self.wait_for(lambda: len(self.all("#games tr")) - 1 == 2, "the two games of Ann Smith")
-        self.by("a.sort-date").click()
+        self.click("a.sort-date")
         self.wait_for(lambda: "sort=date" in self.browser.current_url and "2019.12.31" in self.all("#games tr")[1].text,
                       "the games sorted by date, the oldest first")
-        self.by("#games tr:nth-child(3) td a").click()
+        self.click("#games tr:nth-child(3) td a")
         self.wait_for(lambda: "/game/" in self.browser.current_url, "the game page")
         self.assertIn("Ann Smith", self.by("h1").text)
 
@@ -125,21 +133,21 @@ class BrowserTest(Fixture):
 
     def test_set_up_a_position_and_search(self):
         self.browser.get(self.server.url + "search")
-        self.by("#piece-erase").click()
-        self.by("#sq-c2").click()
-        self.by("#piece-R").click()
-        self.by("#sq-d3").click()
+        self.click("#piece-erase")
+        self.click("#sq-c2")
+        self.click("#piece-R")
+        self.click("#sq-d3")
         from selenium.webdriver.support.ui import Select
         Select(self.by("#side")).select_by_value("b")
         self.assertEqual(self.by("#position").get_attribute("value"), AFTER_C2_D3)
-        self.by("#search-position").click()
+        self.click("#search-position")
         self.wait_for(lambda: "position=" in self.browser.current_url and self.all("#results"), "the results")
         self.assertIn("2 games reached this position", self.by("#results").text)
         self.assertEqual(len(self.all("#games tr")) - 1, 2)
         # A pattern with the syntax explained beside the form.
         self.assertIn("Pattern syntax", self.by("details").text)
         self.by("#pattern").send_keys("f3=R")
-        self.by("#search-pattern").click()
+        self.click("#search-pattern")
         self.wait_for(lambda: "matched the pattern" in self.by("#results").text, "the pattern results")
 
     def test_explorer_two_moves_deep_then_a_game(self):
@@ -147,20 +155,20 @@ class BrowserTest(Fixture):
         self.assertIn("games continued from here", self.by("#count").text)
         first = self.all("#tree a.move")[0]
         move1 = first.text
-        first.click()
+        self.click(first)
         self.wait_for(lambda: len(self.all("#line a")) == 2, "one move deep")
         second = self.all("#tree a.move")[0]
         move2 = second.text
-        second.click()
+        self.click(second)
         self.wait_for(lambda: len(self.all("#line a")) == 3, "two moves deep")
         self.assertEqual([a.text for a in self.all("#line a")], ["start", move1, move2])
         expected = cli_json(self.db, "tree", "--moves", move1 + " " + move2)
         self.assertEqual(self.by("#position-text").text, expected["position"])
         self.assertEqual(len(self.all("#tree a.move")), len(expected["moves"]))
         # Back one move (the line's links), then open a game that went on from there.
-        self.all("#line a")[1].click()
+        self.click(self.all("#line a")[1])
         self.wait_for(lambda: len(self.all("#line a")) == 2, "one move deep again")
-        self.by("#tree a.game").click()
+        self.click("#tree a.game")
         self.wait_for(lambda: "/game/" in self.browser.current_url, "the game page")
 
     def test_upload_a_record_with_an_error_shows_it_at_its_line(self):
@@ -169,7 +177,7 @@ class BrowserTest(Fixture):
         with open(upload, "w") as f:
             f.write(BROKEN.replace("Err", "Uploader"))
         self.by("#file").send_keys(upload)
-        self.by("#upload").click()
+        self.click("#upload")
         self.wait_for(lambda: self.all("#line-7 .diagnostic"), "the diagnostic at line 7")
         self.assertIn("f7-f6 is not a legal move", self.by("#line-7 .diagnostic").text)
         self.assertIn("1. c2-d3 f7-f6 *", self.by("#line-7").text)
@@ -180,7 +188,7 @@ class BrowserTest(Fixture):
     def test_judge_button_shows_progress_then_the_verdicts(self):
         self.browser.get(self.server.url + "game/2")
         self.assertIn("No stored judgement", self.by("#unjudged").text)
-        self.by("#judge").click()
+        self.click("#judge")
         texts = set()
 
         def judged():
@@ -198,7 +206,7 @@ class BrowserTest(Fixture):
         server = Server(failing)
         try:
             self.browser.get(server.url + "game/4")
-            self.by("#judge").click()
+            self.click("#judge")
             self.wait_for(lambda: self.by("#judge-error").is_displayed(), "the judging's error")
             self.assertIn("judgements refused by the test trigger", self.by("#judge-error").text)
             self.assertFalse(self.by("#judge").get_attribute("disabled"))
@@ -208,7 +216,7 @@ class BrowserTest(Fixture):
 
     def test_download_a_report(self):
         self.browser.get(self.server.url + "game/2")
-        self.by("#download-md").click()
+        self.click("#download-md")
         target = os.path.join(self.downloads, "game-2.md")
         self.wait_for(lambda: os.path.exists(target) and os.path.getsize(target) > 0 and
                       not any(n.endswith(".crdownload") for n in os.listdir(self.downloads)), "the downloaded report")
