@@ -141,11 +141,10 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         kept_from = 0;
         ++t.games;
         std::string cannot = info.cannot_hold(game);
-        // What the reader left out (a property it does not read, set-up stones inside an SGF game)
-        // would be gone from the rewritten text: such a game is kept as written too.
-        const auto left_out = std::find_if(game.diagnostics.begin(), game.diagnostics.end(), [](const Diagnostic& d) {
-            return d.code == "unknown-property" || d.code == "setup-ignored";
-        });
+        // What the reader left out (Diagnostic::left_out) would be gone from the rewritten text:
+        // such a game is kept as written too.
+        const auto left_out = std::find_if(game.diagnostics.begin(), game.diagnostics.end(),
+                                           [](const Diagnostic& d) { return d.left_out; });
         if (cannot.empty() && left_out != game.diagnostics.end())
             cannot = left_out->message + " [" + left_out->code + "]; the rewritten text would lose it";
         if (game.status != GameStatus::valid || !cannot.empty()) {

@@ -61,6 +61,10 @@ struct Diagnostic {
     std::string written; // the text as written (the move, the tag...)
     std::vector<std::string> legal_moves; // illegal move: the legal moves of that stack, canonical
     std::string suggestion; // the nearest legal move when the intent is obvious, else empty
+    // The reader left out something the record holds (a property it does not read, set-up stones
+    // inside a game, variations with no move to hang on): a record written from the GameRecord would
+    // lose it, so `gounki format` keeps such a game as written.
+    bool left_out = false;
 };
 
 // "file:line:col: error: message [code]" (place parts left out when unknown).

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "parser/dates.hpp"
 #include "parser/resolver.hpp"
 
 namespace gounki::parser::resolve_detail {
@@ -65,14 +66,6 @@ void Resolver::read_tags() {
 
 namespace {
 
-// A number of one or two digits at s[i]; i moves past it. -1 when there is none.
-int small_number(std::string_view s, std::size_t& i) {
-    int v = -1;
-    for (std::size_t start = i; i < s.size() && i - start < 2 && s[i] >= '0' && s[i] <= '9'; ++i)
-        v = (v < 0 ? 0 : v * 10) + (s[i] - '0');
-    return v;
-}
-
 bool month_first_source(const std::vector<std::pair<std::string, std::string>>& tags) {
     for (const auto& [name, value] : tags)
         if (name == "Site" && lower(value).find("pente.org") != std::string::npos) return true;
@@ -81,33 +74,10 @@ bool month_first_source(const std::vector<std::pair<std::string, std::string>>& 
 
 } // namespace
 
-std::string date_value(std::string_view v, bool month_first) {
-    const std::string t = trim(v);
-    std::size_t i = 0;
-    const int a = small_number(t, i);
-    if (a < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
-    const int b = small_number(t, i);
-    if (b < 0 || i >= t.size() || t[i++] != '/') return std::string(v);
-    if (t.size() - i != 4 || t.find_first_not_of("0123456789", i) != std::string::npos) return std::string(v);
-    int month = 0, day = 0;
-    if (a == b || month_first || (b > 12 && a <= 12)) {
-        month = a;
-        day = b;
-    } else if (a > 12 && b <= 12) {
-        month = b;
-        day = a;
-    } else {
-        return std::string(v); // 03/04/2010: March or April, nothing says which
-    }
-    if (month < 1 || month > 12 || day < 1 || day > 31) return std::string(v);
-    auto two = [](int n) { return std::string(1, char('0' + n / 10)) + char('0' + n % 10); };
-    return t.substr(i) + "." + two(month) + "." + two(day);
-}
-
 void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags) {
     for (auto& [name, value] : tags)
-        if (name == "Date" && value.find('/') != std::string::npos) {
-            value = date_value(value, month_first_source(tags));
+        if (name == "Date") {
+            value = project_date(value, month_first_source(tags));
             return;
         }
 }

@@ -28,11 +28,7 @@ std::string files_and_ranks(int size);
 std::string go_files_and_ranks(int size);
 // PlayOK's GameType tag, `60,15` (gomoku) or `61,15` (gomoku with a swap2 opening): its size.
 bool playok_game_type(std::string_view v, bool& swap2, int& size); // columns A-T without I
-// A date written `MM/DD/YYYY` or `DD/MM/YYYY` in the project's form `YYYY.MM.DD`: month first when
-// `month_first` (the source's convention) or when the first number is at most 12 and the second is
-// not, day first when the reverse; otherwise (03/04/2010 from an unknown source) as written.
-std::string date_value(std::string_view v, bool month_first);
-// The Date tag of `tags` in the project's form (date_value; month first for pente.org's records).
+// The Date tag of `tags` in the project's form (dates.hpp; month first for pente.org's records).
 void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags);
 
 // The common case of a Gounki move without core's resolve_move (resolve_gounki.cpp); none when in doubt.

@@ -4,6 +4,7 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include "parser/dates.hpp"
 #include "parser/reader.hpp"
 
 using namespace gounki;
@@ -42,7 +43,7 @@ TEST_CASE("tag names may hold spaces between their words, as pente.org writes th
     CHECK(g.main.plies.size() == 1);
 }
 
-TEST_CASE("dates written with slashes are read in the project's form when nothing is ambiguous", "[parser][five]") {
+TEST_CASE("dates written other ways are read in the project's form when nothing is ambiguous", "[parser][five]") {
     auto date = [](const std::string& value, const std::string& site = "") {
         const std::string text =
             "[Game \"Gomoku\"]\n" + (site.empty() ? "" : "[Site \"" + site + "\"]\n") + "[Date \"" + value + "\"]\n\n1. h8 *\n";
@@ -56,6 +57,37 @@ TEST_CASE("dates written with slashes are read in the project's form when nothin
     CHECK(date("13/13/2010") == "13/13/2010");
     CHECK(date("2010.03.04") == "2010.03.04");
     CHECK(date("03/04/10") == "03/04/10"); // a year of two digits is left alone
+    // The year first, with any of the three separators, one or two digits; eight digits; a month
+    // or a year alone; a time or more days after the date.
+    CHECK(date("2010-03-04") == "2010.03.04");
+    CHECK(date("2010/3/4") == "2010.03.04");
+    CHECK(date("2010.3.4") == "2010.03.04");
+    CHECK(date("20100304") == "2010.03.04");
+    CHECK(date("2010-03") == "2010.03.??");
+    CHECK(date("2010") == "2010.??.??");
+    CHECK(date("2010.??.??") == "2010.??.??");
+    CHECK(date("????.??.??") == "????.??.??");
+    CHECK(date("2010-03-04T18:30:00Z") == "2010.03.04");
+    CHECK(date("2010-03-04 18:30") == "2010.03.04");
+    CHECK(date("  2010-03-04 ") == "2010.03.04");
+    CHECK(date("21.03.2010") == "2010.03.21"); // the year last, with dots: 21 is no month
+    CHECK(date("03-21-2010") == "2010.03.21");
+    // What does not read as one date is kept as written (trimmed).
+    CHECK(date("20101304") == "20101304"); // no 13th month
+    CHECK(date("2010-13-01") == "2010-13-01");
+    CHECK(date("2010-03/04") == "2010-03/04"); // two separators
+    CHECK(date("2010-03-32") == "2010-03-32");
+    CHECK(date("2010 spring") == "2010 spring");
+    CHECK(date("201003") == "201003");
+    CHECK(date("13.13.2010") == "13.13.2010");
+    CHECK(date("") == "");
+    // And back as SGF's DT.
+    CHECK(sgf_date("2010.03.04") == "2010-03-04");
+    CHECK(sgf_date("2010.03.??") == "2010-03");
+    CHECK(sgf_date("2010.??.??") == "2010");
+    CHECK(sgf_date("????.??.??") == "????.??.??");
+    CHECK(sgf_date("2010.??.04") == "2010.??.04");
+    CHECK(sgf_date("03/04/2010") == "03/04/2010");
 }
 
 TEST_CASE("Go-style coordinates: pente.org's records, a column T, upper case without I", "[parser][five]") {

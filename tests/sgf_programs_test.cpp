@@ -203,6 +203,20 @@ TEST_CASE("SGF: a property gounki does not read is a warning where it stands, on
     const CliRun server = run_gounki("format " + shell_quoted(source_path("tests/data/sgf/renju-server.sgf")));
     CHECK(server.status == 0);
     CHECK(contains(server.out, "5A[jj][ii]"));
+    // So are variations the reader cannot hang on a move of the main line (it ends on a node with a
+    // comment only), and set-up stones inside a game: each is said where it stands, and kept.
+    const TempDir dir("sgf-left-out");
+    const std::string misplaced = "(;GM[4];B[hh](;C[the end])(;W[ii]))\n(;GM[4];B[hh];AB[aa]W[ii])\n(;GM[4]  ;B[hh])\n";
+    write_text(dir / "left.sgf", misplaced);
+    const GameRecord variations = one(misplaced.substr(0, misplaced.find('\n')));
+    CHECK(find_code(variations, "misplaced-variation"));
+    CHECK(point_names(variations.main) == Names{"h8"});
+    const CliRun left = run_gounki("format " + shell_quoted(dir / "left.sgf"));
+    CHECK(left.status == 1);
+    CHECK(left.out == "(;GM[4];B[hh](;C[the end])(;W[ii]))\n(;GM[4];B[hh];AB[aa]W[ii])\n(;FF[4]GM[4]CA[UTF-8]SZ[15]RE[?];B[hh])\n");
+    CHECK(contains(left.err, "left.sgf:1:1: warning: game 1 kept as written: variations at a point where the main line"));
+    CHECK(contains(left.err, "left.sgf:2:15: warning: game 2 kept as written: AB after the first node"));
+    CHECK(contains(left.err, "1 formatted (0 warnings fixed), 2 kept as written"));
     // A long value is cut after 40 characters, whole ones, with its length.
     const GameRecord long_value = one("(;GM[4]XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(30, 'b') + "];B[hh])");
     REQUIRE(find_code(long_value, "unknown-property"));
@@ -210,4 +224,42 @@ TEST_CASE("SGF: a property gounki does not read is a warning where it stands, on
                    "XY[" + std::string(20, 'a') + "\xC3\xA9" + std::string(16, 'b') + "... (56 bytes): XY is"));
     // The file's own properties (FF CA AP KM) and the usual ones say nothing.
     CHECK(one("(;FF[4]GM[4]CA[UTF-8]AP[x:1]ST[2]SZ[15]KM[0]TM[60]GC[club]SO[x]US[y];B[hh]LB[hh:A]N[a])").diagnostics.empty());
+}
+
+TEST_CASE("SGF: game information (GN ON AN SO CP BT WT US OT) is kept as tags and written back", "[parser][sgf]") {
+    const GameRecord g = one("(;GM[4]FF[4]SZ[15]RU[Gomoku]GN[Renju practice]ON[Kagetsu]AN[Ann]SO[Book, p. 12]"
+                             "CP[(c) club]BT[North]WT[South]US[typist]OT[3x30 byo-yomi]KM[0];B[hh];W[ii])");
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.diagnostics.empty());
+    CHECK(g.kind == GameKind::gomoku); // RU names the rule; GN is then a name only
+    const std::pair<const char*, const char*> expected[] = {
+        {"GameName", "Renju practice"}, {"Opening", "Kagetsu"}, {"Annotator", "Ann"}, {"Source", "Book, p. 12"},
+        {"Copyright", "(c) club"}, {"BlackTeam", "North"}, {"WhiteTeam", "South"}, {"EnteredBy", "typist"},
+        {"Overtime", "3x30 byo-yomi"}};
+    for (const auto& [name, value] : expected) CHECK(tag_of(g, name) == value);
+    CHECK_FALSE(g.tag("KM")); // Go's komi: passed over
+    // Written back, and read back the same: the freestyle game stays freestyle although its name
+    // names Renju (RU[Gomoku] is written for it).
+    const std::string written = write_sgf(g);
+    CHECK(contains(written, "GN[Renju practice]ON[Kagetsu]BT[North]WT[South]AN[Ann]SO[Book, p. 12]US[typist]"
+                            "CP[(c) club]OT[3x30 byo-yomi]"));
+    CHECK(contains(written, "RU[Gomoku]"));
+    const GameRecord again = one(written);
+    CHECK(again.kind == GameKind::gomoku);
+    CHECK(again.diagnostics.empty());
+    for (const auto& [name, value] : expected) CHECK(tag_of(again, name) == value);
+    // Without a rule in its name, a freestyle game has no RU; an empty value is no tag.
+    const GameRecord plain = one("(;GM[4]GN[Club night]SO[];B[hh])");
+    CHECK_FALSE(contains(write_sgf(plain), "RU["));
+    CHECK_FALSE(plain.tag("Source"));
+    // DT as apps write it: eight digits (sorted as the year 20,240,101 before), a month alone.
+    CHECK(tag_of(one("(;GM[4]DT[20240101];B[hh])"), "Date") == "2024.01.01");
+    const GameRecord month = one("(;GM[4]DT[2024-05];B[hh])");
+    CHECK(tag_of(month, "Date") == "2024.05.??");
+    CHECK(contains(write_sgf(month), "DT[2024-05]"));
+    CHECK(tag_of(one("(;GM[4]DT[2024-05-01,02];B[hh])"), "Date") == "2024.05.01");
+    // Special characters survive the round trip (SGF's escapes).
+    const GameRecord escaped = one("(;GM[4]AN[a \\] b \\\\ c];B[hh])");
+    CHECK(tag_of(escaped, "Annotator") == "a ] b \\ c");
+    CHECK(tag_of(one(write_sgf(escaped)), "Annotator") == "a ] b \\ c");
 }

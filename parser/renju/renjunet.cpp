@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "core/stones/position.hpp"
+#include "parser/dates.hpp"
 #include "parser/five_rules.hpp"
 #include "parser/renju/stone_line.hpp"
 
@@ -145,13 +146,6 @@ bool GameBuilder::choose_rules() {
     return true;
 }
 
-// "1989-08-01" as "1989.08.01"; a year alone as "1989.??.??".
-std::string pgn_date(std::string date) {
-    std::replace(date.begin(), date.end(), '-', '.');
-    if (date.size() == 4) date += ".??.??";
-    return date;
-}
-
 void GameBuilder::tags() {
     auto tag = [&](std::string name, std::string value) {
         if (!value.empty()) out_.tags.emplace_back(std::move(name), std::move(value));
@@ -174,7 +168,7 @@ void GameBuilder::tags() {
     }
     tag("Site", site);
     if (const std::string d = get(s_.game, "date"); !d.empty()) date = d;
-    tag("Date", date.empty() ? date : pgn_date(date));
+    tag("Date", date.empty() ? date : project_date(date));
     if (const std::string r = get(s_.game, "round"); r != "0") tag("Round", r);
     for (const char* colour : {"black", "white"}) {
         const Attributes* p = row(players, get(s_.game, colour), std::string("the ") + colour + " player");

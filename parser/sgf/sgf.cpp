@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/stones/position.hpp"
+#include "parser/dates.hpp"
 #include "parser/encoding.hpp"
 #include "parser/five_rules.hpp"
 #include "parser/resolve.hpp" // SourceMap, add_diagnostic
@@ -42,24 +43,6 @@ std::string result_of(std::string_view re) {
     if (v.rfind("w+", 0) == 0 || v == "w") return "1-0";
     if (v == "0" || v == "draw" || v == "d" || v == "jigo") return "1/2-1/2";
     return "*";
-}
-
-// DT: "2024-05-01" (and "2024-05-01,02" or "2024-05-01 12:00") as "2024.05.01"; else as written.
-std::string date_of(std::string_view dt) {
-    std::string v = trim(dt);
-    const std::size_t cut = v.find_first_of(", ");
-    if (cut != std::string::npos) v.resize(cut);
-    auto digits = [&](std::size_t from, std::size_t n) {
-        if (from + n > v.size()) return false;
-        for (std::size_t k = from; k < from + n; ++k)
-            if (v[k] < '0' || v[k] > '9') return false;
-        return true;
-    };
-    if (v.size() == 10 && digits(0, 4) && v[4] == '-' && digits(5, 2) && v[7] == '-' && digits(8, 2)) {
-        v[4] = v[7] = '.';
-        return v;
-    }
-    return trim(dt);
 }
 
 class Builder {
@@ -207,10 +190,9 @@ bool Builder::set_up(const Node& root) {
     rules_ = stones::Rules::defaults(kind);
     if (!choice.rules_tag.empty()) stones::apply_rules_tag(rules_, choice.rules_tag);
     tag("Game", std::string(game_kind_name(kind)));
-    const std::pair<const char*, const char*> plain[] = {{"EV", "Event"}, {"PC", "Site"}, {"RO", "Round"}};
-    for (const auto& [id, name] : plain)
-        if (const std::string* v = root.value(id)) tag(name, trim(*v));
-    if (const std::string* v = root.value("DT")) tag("Date", date_of(*v));
+    for (const auto& [id, name] : sgf_info_tags)
+        if (const std::string* v = root.value(id); v && !trim(*v).empty()) tag(std::string(name), trim(*v));
+    if (const std::string* v = root.value("DT")) tag("Date", project_date(*v));
     const std::pair<const char*, const char*> players[] = {
         {"PB", "Black"}, {"PW", "White"}, {"BR", "BlackElo"}, {"WR", "WhiteElo"}};
     for (const auto& [id, name] : players)
@@ -362,7 +344,8 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
                 report(Severity::warning, "setup-ignored", p->offset,
                        std::string(id) +
                            " after the first node: set-up stones inside a game are not supported and "
-                           "are left out");
+                           "are left out")
+                    .left_out = true;
     // Programs write several moves in one node (;B[hh]W[ii]B[jj]): each is a ply, in order.
     bool placed = false;
     for (const Property& m : n.props) {
@@ -433,7 +416,8 @@ void Builder::walk(int t, std::size_t first, Line& line, stones::StonePosition p
             for (Line& l : pd.alternatives) line.plies[pd.at].variations.push_back(std::move(l));
         } else if (!(main && main_cut_)) {
             report(Severity::warning, "misplaced-variation", p_.trees[0].offset,
-                   "variations at a point where the main line has no move are left out");
+                   "variations at a point where the main line has no move are left out")
+                .left_out = true;
         }
     }
 }
@@ -458,7 +442,7 @@ void Builder::check_result(const stones::StonePosition& final_pos) {
 }
 
 // The SGF properties gounki reads, and those it knows and leaves out on purpose: the file's and the
-// program's (FF CA AP ST), information it keeps no tag for (SO US AN CP ON OT BT WT KM HA...),
+// program's (FF CA AP ST), Go's komi and handicap (KM HA, which Gomoku programs write as 0),
 // markup and board display (LB MA TR SQ CR AR LN DD VW FG PM SL), timing (BL WL OB OW), node names
 // and values (N V MN KO), position judgements (GB GW DM UC HO) and the swap answer of Renju servers
 // (SW). Any other property is reported, so that nothing a producer wrote vanishes unsaid.
@@ -484,7 +468,8 @@ void Builder::check_known(const Property& prop) {
         written = written.substr(0, at) + "... (" + std::to_string(written.size()) + " bytes)";
     }
     report(Severity::warning, "unknown-property", prop.offset,
-           written + ": " + prop.id + " is no SGF property of the stone games that gounki reads; left out");
+           written + ": " + prop.id + " is no SGF property of the stone games that gounki reads; left out")
+        .left_out = true;
 }
 
 // 5A's values as points in algebraic notation ("gg" on 15x15 is g9), blanks between; a value that

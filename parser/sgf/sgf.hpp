@@ -6,15 +6,18 @@
 //   while (reader.next(game)) ...      // one game tree at a time, replayed through core/stones
 //
 // What a game tree becomes (a GameRecord like the GPN reader's, record.hpp):
-//   - kind: GM[4] is Gomoku; Ninuki when RU[] names "ninuki" (any case; the other words of RU are
-//     read as our Rules tag: RU[Ninuki simple], RU[ninuki,allow-double-three]). RU naming "renju" is
-//     refused (unsupported-game: other rules). GM other than 4 is unsupported-game and nothing is
-//     replayed. A missing GM (SGF's default is Go) is read as Gomoku with a warning `missing-game`.
-//   - tags, in this order when present: Game, Event (EV), Site (PC), Round (RO), Date (DT,
-//     2024-05-01 written 2024.05.01), Black (PB), White (PW), BlackElo (BR), WhiteElo (WR),
-//     Result (from RE: B+... is 0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, anything else *),
-//     Size (SZ), Rules (the Ninuki options, when not the defaults), SetUp and Position (when AB/AW
-//     place stones before the first move).
+//   - kind: GM[4] is Gomoku; the stone game RU[] names (any case; the other words of RU are read
+//     as our Rules tag: RU[Ninuki simple], RU[ninuki,allow-double-three]); a rule gounki does not
+//     play is refused by name (unsupported-game). GM other than 4 is unsupported-game and nothing is
+//     replayed, unless the root names a five-in-a-row rule (wrong-game-number, read as GM[4]). A missing GM (SGF's default is Go) is read as Gomoku with a warning `missing-game`.
+//   - tags, in this order when present: Game, the game information of sgf_info_tags (Event from
+//     EV, Site, Round, GameName, Opening, teams, Annotator, Source, EnteredBy, Copyright,
+//     Overtime), Date (DT, 2024-05-01 written 2024.05.01), Black (PB), White (PW), BlackElo (BR),
+//     WhiteElo (WR; a rank that is no number is BlackRank/WhiteRank), Result (from RE: B+... is
+//     0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, anything else *), TimeControl (TM), Size (SZ),
+//     Rules (the options, when not the defaults), OpeningRule, Alt (5A), SetUp and Position (when
+//     AB/AW place stones before the first move). RU (and GN when RU names none) names the rule set
+//     (docs/rules.md 4.1, 4.3).
 //   - start: a StonePosition(rules) with the AB/AW stones of the root node; PL[W] gives White
 //     the first move. SZ defaults to 15 for Gomoku, 19 for Ninuki; 15 and 19 only (bad-rules).
 //   - the main line is the first child at each node; each B[]/W[] is a Move::placement whose
@@ -43,12 +46,21 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parser/formats.hpp"
 #include "parser/record.hpp"
 
 namespace gounki::parser {
+
+// SGF's game information that gounki keeps as tags, read from the root node and written back there:
+// SGF property, tag. The other tags SGF holds (players, ratings, date, result, time) have their own
+// rules in the reader and the writer.
+inline constexpr std::pair<std::string_view, std::string_view> sgf_info_tags[] = {
+    {"EV", "Event"},     {"PC", "Site"},      {"RO", "Round"},      {"GN", "GameName"},
+    {"ON", "Opening"},   {"BT", "BlackTeam"}, {"WT", "WhiteTeam"},  {"AN", "Annotator"},
+    {"SO", "Source"},    {"US", "EnteredBy"}, {"CP", "Copyright"}, {"OT", "Overtime"}};
 
 class SgfReader : public FileSource {
 public:

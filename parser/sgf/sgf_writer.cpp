@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/stones/position.hpp"
+#include "parser/dates.hpp"
+#include "parser/five_rules.hpp"
 #include "parser/sgf/sgf.hpp"
 
 namespace gounki::parser {
@@ -101,13 +103,13 @@ std::string rule_text(const GameRecord& game) {
     const std::string words = stones::rules_tag_text(rules);
     if (!words.empty()) out += (out.empty() ? "" : " ") + words;
     if (const std::string* opening = game.tag("OpeningRule")) out += (out.empty() ? "" : " ") + *opening;
+    // A GN that names a rule decides the game when RU names none (the reader's rule): RU then names
+    // Gomoku, so that a freestyle game called "Renju practice" reads back as freestyle.
+    if (const std::string* name = game.tag("GameName"); name && read_five_rule_names(out).rule.empty()) {
+        const FiveRuleNames g = read_five_rule_names(*name);
+        if (!g.rule.empty() || !g.opening.empty()) out = "Gomoku" + (out.empty() ? "" : " " + out);
+    }
     return out;
-}
-
-std::string date_text(std::string date) {
-    // "2024.05.01" as SGF's "2024-05-01"; a date with unknown parts stays as written.
-    if (date.size() == 10 && date[4] == '.' && date[7] == '.' && date.find('?') == std::string::npos) date[4] = date[7] = '-';
-    return date;
 }
 
 void root(std::string& out, const GameRecord& game) {
@@ -115,13 +117,15 @@ void root(std::string& out, const GameRecord& game) {
     out += "(;FF[4]GM[4]CA[UTF-8]";
     property(out, "SZ", std::to_string(start.size()));
     if (const std::string ru = rule_text(game); !ru.empty()) property(out, "RU", ru);
-    const std::pair<const char*, const char*> ids[] = {{"Event", "EV"}, {"Site", "PC"},     {"Round", "RO"},   {"Black", "PB"},
-                                                       {"White", "PW"}, {"BlackElo", "BR"}, {"WhiteElo", "WR"}};
+    for (const auto& [id, name] : sgf_info_tags)
+        if (const std::string* v = game.tag(name)) property(out, id, *v);
+    const std::pair<const char*, const char*> ids[] = {
+        {"Black", "PB"}, {"White", "PW"}, {"BlackElo", "BR"}, {"WhiteElo", "WR"}};
     for (const auto& [name, id] : ids)
         if (const std::string* v = game.tag(name)) property(out, id, *v);
     for (const auto& [name, id] : {std::pair{"BlackRank", "BR"}, std::pair{"WhiteRank", "WR"}})
         if (const std::string* v = game.tag(name); v && !game.tag(id[0] == 'B' ? "BlackElo" : "WhiteElo")) property(out, id, *v);
-    if (const std::string* d = game.tag("Date")) property(out, "DT", date_text(*d));
+    if (const std::string* d = game.tag("Date")) property(out, "DT", sgf_date(*d));
     // TimeControl in seconds (PGN's, SGF's TM): a number only; "40/7200:3600" has no TM.
     if (const std::string* t = game.tag("TimeControl"); t && !t->empty() && t->find_first_not_of("0123456789.") == std::string::npos)
         property(out, "TM", *t);
