@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "db/game_db.hpp"
+#include "parser/dates.hpp"
 
 namespace gounki::db {
 
@@ -51,11 +52,6 @@ void check_name(const std::string& name) {
         throw EditRefused("'" + name + "' is not a tag name (no quotes, brackets, braces, control characters or outer spaces)");
 }
 
-// A Date as records write it: YYYY.MM.DD, parts unknown as ??, or no date at all.
-bool date_reads(std::string_view text) {
-    if (text.empty() || date_key(text) != 0) return true;
-    return std::all_of(text.begin(), text.end(), [](char c) { return c == '?' || c == '.' || c == '-' || c == '/'; });
-}
 
 // The game's columns and stored tags as an edit changes them.
 struct EditPlan {
@@ -137,7 +133,9 @@ void plan_remove(EditPlan& plan, const StoredGame& g, const std::string& name) {
     plan.others_changed = true;
 }
 
-void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, const std::string& value) {
+void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, const std::string& written) {
+    // A date is stored in the project's form, as the readers store it (2024-05-01 as 2024.05.01).
+    const std::string value = name == "Date" && !written.empty() ? parser::project_date(written) : written;
     const std::int64_t id = g.summary.id;
     if (has_control(value)) throw EditRefused(refusal_prefix(id) + "the value of " + name + " holds a control character");
     refuse_status(id, name);
@@ -155,8 +153,9 @@ void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, cons
         return;
     }
     if (std::string* col = plan.column(name)) {
-        if (name == "Date" && !date_reads(value))
-            throw EditRefused(refusal_prefix(id) + "Date must read as YYYY.MM.DD (unknown parts as ?\?), not '" + value + "'");
+        if (name == "Date" && !value.empty() && !parser::is_project_date(value))
+            throw EditRefused(refusal_prefix(id) + "Date must read as YYYY.MM.DD (unknown parts as ?\?; 2024-05-01, 20240501 "
+                              "and 2024-05 are read so), not '" + written + "'");
         if (*col == value) return;
         plan.changes.push_back(
             {name, col->empty() ? std::nullopt : std::optional(*col), value.empty() ? std::nullopt : std::optional(value)});

@@ -19,21 +19,21 @@ int number_at(std::string_view s, std::size_t& i, std::size_t most, std::size_t&
 
 std::string two(int n) { return std::string(1, char('0' + n / 10)) + char('0' + n % 10); }
 
-bool is_project_form(std::string_view t) {
+// What may follow a date: nothing, or a time or further days after a blank, a 'T' or a comma.
+bool date_ends(std::string_view t, std::size_t i) { return i == t.size() || t[i] == ' ' || t[i] == 'T' || t[i] == ','; }
+
+} // namespace
+
+bool is_project_date(std::string_view t) {
     if (t.size() != 10 || t[4] != '.' || t[7] != '.') return false;
     for (std::size_t i = 0; i < t.size(); ++i)
         if (i != 4 && i != 7 && !digit(t[i]) && t[i] != '?') return false;
     return true;
 }
 
-// What may follow a date: nothing, or a time or further days after a blank, a 'T' or a comma.
-bool date_ends(std::string_view t, std::size_t i) { return i == t.size() || t[i] == ' ' || t[i] == 'T' || t[i] == ','; }
-
-} // namespace
-
 std::string project_date(std::string_view written, bool month_first) {
     const std::string t(trim(written));
-    if (is_project_form(t)) return t;
+    if (is_project_date(t)) return t;
     std::size_t i = 0, length = 0;
     const int first = number_at(t, i, 8, length);
     if (length == 8 && date_ends(t, i)) { // 20240501
@@ -77,7 +77,7 @@ std::string project_date(std::string_view written, bool month_first) {
 }
 
 std::string sgf_date(std::string_view date) {
-    if (!is_project_form(date) || date.substr(0, 4).find('?') != std::string_view::npos) return std::string(date);
+    if (!is_project_date(date) || date.substr(0, 4).find('?') != std::string_view::npos) return std::string(date);
     const std::string_view month = date.substr(5, 2), day = date.substr(8, 2);
     if (month == "??" && day == "??") return std::string(date.substr(0, 4));
     if (month.find('?') != std::string_view::npos) return std::string(date);

@@ -19,6 +19,9 @@ namespace gounki::parser {
 // written, trimmed.
 std::string project_date(std::string_view written, bool month_first = false);
 
+// Whether `date` is in the project's form: four, two and two digits or `?`, with dots between.
+bool is_project_date(std::string_view date);
+
 // The project's `2024.05.01` as SGF's `2024-05-01` (`2024.05.??` as `2024-05`, `2024.??.??` as
 // `2024`); another value as it is.
 std::string sgf_date(std::string_view date);

@@ -118,6 +118,15 @@ TEST_CASE("other tags are added, changed and removed in their order", "[db][edit
                                    "Result=0-1", "Annotator=Ann"});
     // The same values again: nothing to change.
     CHECK(f.db.edit_tags(f.id(1), {{{"Annotator", "Ann"}, {"Game", "Gounki"}}, {}})->empty());
+    // A date is stored in the form the readers store it: 2021-01-10 is the same date, no change.
+    CHECK(f.db.edit_tags(f.id(1), {{{"Date", "2021-01-10"}}, {}})->empty());
+    const auto dated = f.db.edit_tags(f.id(1), {{{"Date", "20210211"}}, {}});
+    REQUIRE(dated);
+    REQUIRE(dated->size() == 1);
+    CHECK((*dated)[0].after == "2021.02.11");
+    CHECK(f.db.game(f.id(1))->summary.date == "2021.02.11");
+    REQUIRE(f.db.edit_tags(f.id(1), {{{"Date", "2021-03"}}, {}}));
+    CHECK(f.db.game(f.id(1))->summary.date == "2021.03.??");
     CHECK_FALSE(f.db.edit_tags(999, {{{"Annotator", "Ann"}}, {}}));
 }
 
@@ -136,6 +145,7 @@ TEST_CASE("an edit that cannot be made is refused whole, with nothing written", 
     refused({{{"White", "Changed"}}, {"Annotator"}}, "it has no Annotator tag");
     refused({{{"White", "Changed"}, {"Result", "white wins"}}, {}}, "Result must be 1-0, 0-1, 1/2-1/2 or *");
     refused({{{"White", "Changed"}, {"Date", "next week"}}, {}}, "Date must read as YYYY.MM.DD");
+    refused({{{"White", "Changed"}, {"Date", "2021-13-01"}}, {}}, "not '2021-13-01'");
     refused({{{"White", "Changed"}, {"Game", "Gomoku"}}, {}}, "the Game tag defines the game");
     refused({{{"White", "Changed"}, {"SetUp", "1"}}, {}}, "replaying");
     refused({{{"White", "Changed"}}, {"Game"}}, "the Game tag defines the game");
