@@ -263,3 +263,37 @@ TEST_CASE("SGF: game information (GN ON AN SO CP BT WT US OT) is kept as tags an
     CHECK(tag_of(escaped, "Annotator") == "a ] b \\ c");
     CHECK(tag_of(one(write_sgf(escaped)), "Annotator") == "a ] b \\ c");
 }
+
+TEST_CASE("SGF: RE's reason is the Termination tag and written back; an RE that is no result is said", "[parser][sgf]") {
+    const std::pair<const char*, const char*> reasons[] = {{"B+R", "resignation"}, {"B+Resign", "resignation"},
+                                                           {"W+T", "time forfeit"}, {"w+time", "time forfeit"},
+                                                           {"W+F", "forfeit"}, {"B+Forfeit", "forfeit"}};
+    for (const auto& [re, termination] : reasons) {
+        INFO(re);
+        const GameRecord g = one(std::string("(;GM[4]RE[") + re + "];B[hh];W[ii])");
+        CHECK(g.diagnostics.empty());
+        CHECK(g.result == (re[0] == 'B' || re[0] == 'b' ? "0-1" : "1-0"));
+        CHECK(tag_of(g, "Termination") == termination);
+        const std::string written = write_sgf(g);
+        CHECK(contains(written, std::string("RE[") + char(re[0] & ~0x20) + "+" + char(termination[0] & ~0x20) + "]"));
+        CHECK(tag_of(one(written), "Termination") == termination);
+    }
+    // A score or no reason: the winner alone. Void, ? and an empty RE: no result, nothing to say.
+    for (const char* re : {"B+", "B+5", "B"}) {
+        const GameRecord g = one(std::string("(;GM[4]RE[") + re + "];B[hh])");
+        CHECK(g.result == "0-1");
+        CHECK_FALSE(g.tag("Termination"));
+        CHECK(contains(write_sgf(g), "RE[B+]"));
+    }
+    for (const char* re : {"Void", "?", ""}) {
+        const GameRecord g = one(std::string("(;GM[4]RE[") + re + "];B[hh])");
+        CHECK(g.result == "*");
+        CHECK(g.diagnostics.empty());
+    }
+    // A drawn game keeps no reason.
+    CHECK(contains(write_sgf(one("(;GM[4]RE[Draw];B[hh])")), "RE[0]"));
+    // Anything else is unknown, with a warning where RE stands (it was read as * in silence).
+    const GameRecord odd = one("(;GM[4]\nRE[black];B[hh])");
+    CHECK(odd.result == "*");
+    check_diagnostic(odd, "bad-result-tag", 2, 1, "RE[black] is no result SGF writes");
+}

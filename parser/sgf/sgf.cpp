@@ -36,13 +36,24 @@ std::string trim(std::string_view s) {
     return std::string(s.substr(b, e - b));
 }
 
-// RE: B+R, B+5, W+Time... ; 0, Draw, D; anything else is unknown.
-std::string result_of(std::string_view re) {
+// RE as SGF writes it: the winner (B+, W+, with the reason: R or Resign, T or Time, F or Forfeit,
+// or a score), 0 / Draw / D / Jigo, and no result (Void, ?, empty). Anything else: no value.
+struct SgfResult {
+    std::string result; // 1-0, 0-1, 1/2-1/2 or *
+    std::string termination; // the reason as PGN's Termination tag says it (sgf.hpp), or empty
+};
+std::optional<SgfResult> result_of(std::string_view re) {
     const std::string v = lower(trim(re));
-    if (v.rfind("b+", 0) == 0 || v == "b") return "0-1";
-    if (v.rfind("w+", 0) == 0 || v == "w") return "1-0";
-    if (v == "0" || v == "draw" || v == "d" || v == "jigo") return "1/2-1/2";
-    return "*";
+    if (v.rfind("b+", 0) == 0 || v.rfind("w+", 0) == 0 || v == "b" || v == "w") {
+        const std::string reason = v.size() > 2 ? v.substr(2) : std::string();
+        std::string termination;
+        for (const auto& [letter, word, name] : sgf_result_reasons)
+            if (reason == letter || reason == word) termination = name;
+        return SgfResult{v[0] == 'b' ? "0-1" : "1-0", termination};
+    }
+    if (v == "0" || v == "draw" || v == "d" || v == "jigo") return SgfResult{"1/2-1/2", {}};
+    if (v.empty() || v == "?" || v == "void" || v == "*") return SgfResult{"*", {}};
+    return std::nullopt;
 }
 
 class Builder {
@@ -203,10 +214,16 @@ bool Builder::set_up(const Node& root) {
             tag(rank ? (id[0] == 'B' ? "BlackRank" : "WhiteRank") : name, t);
         }
     if (const Property* re = root.find("RE"); re && !re->values.empty()) {
-        re_result_ = result_of(re->values.front().text);
+        const std::optional<SgfResult> r = result_of(re->values.front().text);
+        if (!r)
+            report(Severity::warning, "bad-result-tag", re->offset,
+                   "RE[" + re->values.front().text +
+                       "] is no result SGF writes (B+, W+ with R, T or F, 0, Draw, Void, ?); read as unknown (*)");
+        re_result_ = r ? r->result : "*";
         re_offset_ = re->offset;
         out_.result = re_result_;
         tag("Result", re_result_);
+        if (r && !r->termination.empty()) tag("Termination", r->termination);
     }
     if (const std::string* tm = root.value("TM")) tag("TimeControl", trim(*tm)); // seconds, as PGN's
     // GC, the game's comment (a server writes its game number there): a comment before the first move.

@@ -14,7 +14,8 @@
 //     EV, Site, Round, GameName, Opening, teams, Annotator, Source, EnteredBy, Copyright,
 //     Overtime), Date (DT, 2024-05-01 written 2024.05.01), Black (PB), White (PW), BlackElo (BR),
 //     WhiteElo (WR; a rank that is no number is BlackRank/WhiteRank), Result (from RE: B+... is
-//     0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, anything else *), TimeControl (TM), Size (SZ),
+//     0-1, W+... is 1-0, 0 / Draw / D is 1/2-1/2, Void / ? / empty *, anything else * with the
+//     warning bad-result-tag), Termination (RE's reason: sgf_result_reasons), TimeControl (TM), Size (SZ),
 //     Rules (the options, when not the defaults), OpeningRule, Alt (5A), SetUp and Position (when
 //     AB/AW place stones before the first move). RU (and GN when RU names none) names the rule set
 //     (docs/rules.md 4.1, 4.3).
@@ -61,6 +62,14 @@ inline constexpr std::pair<std::string_view, std::string_view> sgf_info_tags[] =
     {"EV", "Event"},     {"PC", "Site"},      {"RO", "Round"},      {"GN", "GameName"},
     {"ON", "Opening"},   {"BT", "BlackTeam"}, {"WT", "WhiteTeam"},  {"AN", "Annotator"},
     {"SO", "Source"},    {"US", "EnteredBy"}, {"CP", "Copyright"}, {"OT", "Overtime"}};
+
+// The reasons a won game's RE gives after B+ or W+ (its letter, its word, in lower case) and the
+// Termination tag gounki keeps for each (written back as the letter).
+struct SgfResultReason {
+    std::string_view letter, word, termination;
+};
+inline constexpr SgfResultReason sgf_result_reasons[] = {
+    {"r", "resign", "resignation"}, {"t", "time", "time forfeit"}, {"f", "forfeit", "forfeit"}};
 
 class SgfReader : public FileSource {
 public:

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/stones/position.hpp"
+#include "core/text.hpp"
 #include "parser/dates.hpp"
 #include "parser/five_rules.hpp"
 #include "parser/sgf/sgf.hpp"
@@ -130,7 +131,11 @@ void root(std::string& out, const GameRecord& game) {
     if (const std::string* t = game.tag("TimeControl"); t && !t->empty() && t->find_first_not_of("0123456789.") == std::string::npos)
         property(out, "TM", *t);
     const std::string& r = game.result;
-    property(out, "RE", r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?");
+    std::string reason; // B+R: the Termination tag's reason, for a won game
+    if (const std::string* t = game.tag("Termination"); t && (r == "1-0" || r == "0-1"))
+        for (const SgfResultReason& rr : sgf_result_reasons)
+            if (lower(*t) == rr.termination) reason = std::string(1, char(rr.letter[0] - 'a' + 'A'));
+    property(out, "RE", (r == "1-0" ? "W+" : r == "0-1" ? "B+" : r == "1/2-1/2" ? "0" : "?") + reason);
     // The offered fifth moves (RenjuNet's alt, a Renju server's 5A) as 5A, when each is a point.
     if (const std::string* alt = game.tag("Alt")) {
         std::string list = *alt, points;
