@@ -2,6 +2,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
+
+#include <unicode/ucnv.h>
+#include <unicode/ucnv_cb.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -142,6 +146,90 @@ std::size_t utf8_length(std::string_view text) {
     std::size_t n = 0;
     for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CharsetDecoder: ICU's converter of the set, and one to UTF-8, with the UTF-16 pivot between them
+// kept from one block to the next (ucnv_convertEx).
+
+struct CharsetDecoder::Icu {
+    UConverter* from = nullptr;
+    UConverter* to = nullptr;
+    UChar pivot[1024];
+    UChar* pivot_source = pivot;
+    UChar* pivot_target = pivot;
+    bool started = false;
+    ~Icu() {
+        if (from) ucnv_close(from);
+        if (to) ucnv_close(to);
+    }
+};
+
+namespace {
+
+// Each sequence that is no character of the set becomes U+FFFD and is counted (ICU's own
+// substitute is the control U+001A for some sets).
+void count_and_substitute(const void* context, UConverterToUnicodeArgs* args, const char*, int32_t,
+                          UConverterCallbackReason reason, UErrorCode* error) {
+    if (reason != UCNV_UNASSIGNED && reason != UCNV_ILLEGAL && reason != UCNV_IRREGULAR) return;
+    ++*static_cast<std::size_t*>(const_cast<void*>(context));
+    *error = U_ZERO_ERROR;
+    const UChar replacement = 0xFFFD;
+    ucnv_cbToUWriteUChars(args, &replacement, 1, 0, error);
+}
+
+} // namespace
+
+CharsetDecoder::CharsetDecoder(std::unique_ptr<Icu> icu) : icu_(std::move(icu)) {}
+CharsetDecoder::~CharsetDecoder() = default;
+
+std::unique_ptr<CharsetDecoder> CharsetDecoder::open(std::string_view name) {
+    auto icu = std::make_unique<Icu>();
+    UErrorCode error = U_ZERO_ERROR;
+    const std::string n(name);
+    icu->from = ucnv_open(n.c_str(), &error); // an ambiguous alias (a warning) still opens one set
+    if (U_FAILURE(error) || !icu->from) return nullptr;
+    error = U_ZERO_ERROR;
+    icu->to = ucnv_open("UTF-8", &error);
+    if (U_FAILURE(error)) return nullptr;
+    std::unique_ptr<CharsetDecoder> d(new CharsetDecoder(std::move(icu)));
+    error = U_ZERO_ERROR;
+    ucnv_setToUCallBack(d->icu_->from, count_and_substitute, &d->replaced_, nullptr, nullptr, &error);
+    if (U_FAILURE(error)) return nullptr;
+    return d;
+}
+
+void CharsetDecoder::decode(std::string_view bytes, bool last, std::string& out) {
+    if (bytes.empty() && last) {
+        // ucnv_convertEx says nothing of the bytes of a character begun in the last block when
+        // flushed with no input: they are counted here.
+        UErrorCode error = U_ZERO_ERROR;
+        if (ucnv_toUCountPending(icu_->from, &error) > 0 && U_SUCCESS(error)) {
+            ++replaced_;
+            out += "\xEF\xBF\xBD";
+        }
+        ucnv_resetToUnicode(icu_->from);
+        return;
+    }
+    const char* source = bytes.data();
+    const char* const source_end = bytes.data() + bytes.size();
+    char block[1 << 14];
+    for (;;) {
+        char* target = block;
+        UErrorCode error = U_ZERO_ERROR;
+        ucnv_convertEx(icu_->to, icu_->from, &target, block + sizeof block, &source, source_end, icu_->pivot,
+                       &icu_->pivot_source, &icu_->pivot_target, icu_->pivot + std::size(icu_->pivot),
+                       !icu_->started, last, &error);
+        icu_->started = true;
+        out.append(block, std::size_t(target - block));
+        if (error == U_BUFFER_OVERFLOW_ERROR) continue;
+        if (error == U_TRUNCATED_CHAR_FOUND) { // the input ends inside a character
+            ++replaced_;
+            out += "\xEF\xBF\xBD";
+        }
+        // Any other failure cannot happen with the substituting callback; the rest is passed over.
+        break;
+    }
 }
 
 } // namespace gounki::parser

@@ -4,6 +4,7 @@
 // converted, so names like "Müller" typed on old systems come out right.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,31 @@ bool valid_utf8(std::string_view text, std::size_t& bad);
 // Appends the UTF-8 form of Windows-1252 `text` to `out`. The five bytes that code page leaves
 // undefined (0x81 0x8D 0x8F 0x90 0x9D) map to the C1 controls of the same value, as Latin-1 does.
 void cp1252_to_utf8(std::string_view text, std::string& out);
+
+// A character set that a file names (SGF's CA: GB2312, GBK, Big5, Shift_JIS, EUC-KR, windows-1250,
+// KOI8-R...) decoded to UTF-8 by ICU, block by block: a character cut between two blocks comes out
+// whole, and a byte sequence that is no character of the set is U+FFFD, counted.
+class CharsetDecoder {
+public:
+    // The decoder of the set called `name` (ICU's names and aliases, any case); null when ICU
+    // knows no such set.
+    static std::unique_ptr<CharsetDecoder> open(std::string_view name);
+    ~CharsetDecoder();
+    CharsetDecoder(const CharsetDecoder&) = delete;
+    CharsetDecoder& operator=(const CharsetDecoder&) = delete;
+
+    // Appends the UTF-8 form of `bytes` to `out`; `last` with the input's last block (or with no
+    // bytes at its end), so that a character left incomplete there is counted as replaced.
+    void decode(std::string_view bytes, bool last, std::string& out);
+    // How many byte sequences were no character of the set (each became U+FFFD).
+    std::size_t replaced() const { return replaced_; }
+
+private:
+    struct Icu;
+    explicit CharsetDecoder(std::unique_ptr<Icu> icu);
+    std::unique_ptr<Icu> icu_;
+    std::size_t replaced_ = 0;
+};
 
 // Appends the UTF-8 form of code point `c` to `out`.
 void append_utf8(char32_t c, std::string& out);

@@ -40,7 +40,8 @@ enum class Severity : std::uint8_t { warning, error };
 //   warnings: no-game (a file without any game), plus-without-join, join-without-plus, dash-on-capture, x-without-capture,
 //             deploy-exit-as-deploy, wrong-move-number, no-result, result-incomplete, bad-result-tag,
 //             bad-escape, bad-nag, misplaced-annotation, misplaced-variation, empty-variation,
-//             duplicate-tag, missing-setup, not-utf8, wrong-deploy-order (LC4), ambiguous-exit (LC4 `g8#`
+//             duplicate-tag, missing-setup, not-utf8, unknown-charset and bad-charset (SGF CA),
+//             wrong-deploy-order (LC4), ambiguous-exit (LC4 `g8#`
 //             where the stack could leave in several ways: read as the exit of the whole stack),
 //             typographic (a typographic or Unicode character read as the ASCII one it stands for),
 //             placeholder (`-` alone: a table's empty cell), swap2-choice (a second swap2 colour choice),

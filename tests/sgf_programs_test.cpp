@@ -297,3 +297,72 @@ TEST_CASE("SGF: RE's reason is the Termination tag and written back; an RE that 
     CHECK(odd.result == "*");
     check_diagnostic(odd, "bad-result-tag", 2, 1, "RE[black] is no result SGF writes");
 }
+
+TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut into games", "[parser][sgf]") {
+    std::vector<Diagnostic> file;
+    const auto read = [&](const std::string& text) {
+        file.clear();
+        return read_sgf(text, "cs.sgf", &file);
+    };
+    // GB2312, as Chinese Gomoku apps write it: 黑方 and 白方 (read as Windows-1252 before, mojibake).
+    auto games = read("(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD]PW[\xB0\xD7\xB7\xBD];B[hh])");
+    REQUIRE(games.size() == 1);
+    CHECK(tag_of(games[0], "Black") == "黑方");
+    CHECK(tag_of(games[0], "White") == "白方");
+    CHECK(file.empty());
+    // Shift_JIS, whose second bytes may be ']' (ゾ 83 5D) or '\' (表 95 5C): cut on the raw bytes, the
+    // value would end inside ゾ and 表 would escape its ']'.
+    games = read("(;GM[4]CA[Shift_JIS]PB[\x83\x5D\x97\x5D]PW[\x95\x5C]C[\x8F\x5C];B[hh];W[ii])");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].status == GameStatus::valid);
+    CHECK(tag_of(games[0], "Black") == "ゾ余");
+    CHECK(tag_of(games[0], "White") == "表");
+    CHECK(games[0].main.comments == std::vector<std::string>{"十"});
+    CHECK(point_names(games[0].main) == Names{"h8", "i7"});
+    // Many games: characters cut between the reader's blocks of 64 KB come out whole.
+    std::string many, expected;
+    for (int i = 0; i < 3000; ++i) many += "(;GM[4]CA[GBK]PB[\xBA\xDA" + std::to_string(i) + "\xB7\xBD];B[hh])\n";
+    games = read(many);
+    REQUIRE(games.size() == 3000);
+    for (int i = 0; i < 3000; i += 1) {
+        if (tag_of(games[std::size_t(i)], "Black") != "黑" + std::to_string(i) + "方") {
+            FAIL_CHECK("game " << i + 1 << ": " << tag_of(games[std::size_t(i)], "Black"));
+            break;
+        }
+    }
+    CHECK(file.empty());
+    // A CA over UTF-8 text (programs write CA[GB2312] and UTF-8): the text is UTF-8. So is a file
+    // with a byte order mark, and CA[UTF-8].
+    for (const std::string& text : {std::string("(;GM[4]CA[GB2312]PB[黑方];B[hh])"),
+                                    std::string("\xEF\xBB\xBF(;GM[4]CA[GB2312]PB[黑方];B[hh])"),
+                                    std::string("(;GM[4]CA[utf-8]PB[黑方];B[hh])")}) {
+        games = read(text);
+        REQUIRE(games.size() == 1);
+        CHECK(tag_of(games[0], "Black") == "黑方");
+        CHECK(file.empty());
+    }
+    // A set ICU does not know: said, then read as before (Windows-1252 where it is not UTF-8).
+    games = read("(;GM[4]CA[x-no-such-set]PB[M\xFCller];B[hh])");
+    REQUIRE(games.size() == 1);
+    CHECK(tag_of(games[0], "Black") == "Müller");
+    REQUIRE(file.size() == 2);
+    CHECK(file[0].code == "unknown-charset");
+    CHECK(contains(file[0].message, "CA[x-no-such-set] names a character set gounki does not know"));
+    CHECK(file[1].code == "not-utf8");
+    // Bytes that are no text of the set: U+FFFD each, counted in one warning at the end.
+    games = read("(;GM[4]CA[GB2312]PB[\xFF\xFF]PW[\xB0\xD7];B[hh])");
+    REQUIRE(games.size() == 1);
+    CHECK(tag_of(games[0], "Black") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    CHECK(tag_of(games[0], "White") == "白");
+    REQUIRE(file.size() == 1);
+    CHECK(file[0].code == "bad-charset");
+    CHECK(file[0].severity == Severity::warning);
+    CHECK(contains(file[0].message, "2 byte sequences are no GB2312 text"));
+    // A character cut by the end of the file is one of them (and text outside any game).
+    read("(;GM[4]CA[GB2312];B[hh])\xBA");
+    std::vector<std::string> seen;
+    for (const Diagnostic& d : file) seen.push_back(d.code + " " + d.message);
+    CHECK(seen == std::vector<std::string>{
+                      "bad-charset 1 byte sequence is no GB2312 text (CA names it); read as U+FFFD",
+                      "syntax text outside any game tree is ignored (an SGF game starts with \"(;\")"});
+}

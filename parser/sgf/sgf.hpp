@@ -39,6 +39,14 @@
 // read as RenjuNet's alt: docs/rules.md 4.1) warnings.
 // Status as record.hpp says: partial when the main line stops at an error, invalid for other errors.
 //
+// Encoding: UTF-8 (a byte order mark says so whatever CA says). A first game whose CA names another
+// character set (CA[GB2312], CA[Shift_JIS], CA[windows-1251]...) makes the reader decode the whole
+// file from that set through ICU (a character's bytes may include ']' or '\\' in such sets, so the
+// text is decoded before it is cut into games); text that reads as UTF-8 and is not all ASCII is
+// UTF-8 whatever CA says. A set ICU does not know is the warning unknown-charset, bytes that are no
+// text of the set become U+FFFD with the warning bad-charset; other files that are not UTF-8 are read
+// as Windows-1252 (not-utf8).
+//
 // Memory: one game tree's text at a time (a game is not bounded, unlike the GPN reader).
 
 #include <cstdint>
@@ -50,6 +58,7 @@
 #include <utility>
 #include <vector>
 
+#include "parser/encoding.hpp"
 #include "parser/formats.hpp"
 #include "parser/record.hpp"
 
@@ -77,12 +86,16 @@ public:
 
     // The next game tree of the collection, replayed; false at the end of the input. Problems with
     // the file rather than a game (take_file_diagnostics): text outside any game tree (syntax),
-    // not-utf8, io-error.
+    // not-utf8, unknown-charset and bad-charset (warnings), io-error.
     bool next(GameRecord& game) override;
+    ~SgfReader() override;
     int games_read() const { return number_; }
 
 private:
-    bool read_more(); // appends a block of input to buf_; false when none came
+    bool read_more(); // appends a block of input to buf_ (decoded, see charset_); false when none came
+    // The character set the first game's CA names, when it is not UTF-8: from then on every block
+    // is decoded from it (sgf.hpp's header; docs/rules.md 4.1).
+    void choose_charset();
     // Passes over (and reports) any text before the next game tree; false at the end of the input.
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
@@ -95,6 +108,8 @@ private:
     bool eof_ = false;
     bool started_ = false; // byte order mark checked
     bool warned_encoding_ = false;
+    std::unique_ptr<CharsetDecoder> charset_; // null: the bytes are UTF-8 (Windows-1252 where not)
+    std::string charset_name_; // as CA writes it
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;
 };

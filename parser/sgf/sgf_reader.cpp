@@ -1,6 +1,7 @@
 // SGF import (sgf.hpp), the reader: cuts a collection into game trees, each read by
 // sgf::read_game (sgf.cpp).
 
+#include <algorithm>
 #include <istream>
 #include <sstream>
 #include <utility>
@@ -29,11 +30,55 @@ bool SgfReader::read_more() {
     if (in_->bad()) io_error("error reading " + name_);
     if (n <= 0) {
         eof_ = true;
-        return false;
+        if (!charset_) return false;
+        const std::size_t before = buf_.size();
+        charset_->decode({}, true, buf_); // a character left incomplete at the end
+        if (charset_->replaced())
+            file_error("bad-charset",
+                       std::to_string(charset_->replaced()) + " byte sequence" + (charset_->replaced() == 1 ? " is" : "s are") +
+                           " no " + charset_name_ + " text (CA names it); read as U+FFFD",
+                       Severity::warning);
+        return buf_.size() > before;
     }
     bytes_read_ += std::uint64_t(n);
-    buf_.append(block, std::size_t(n));
+    if (charset_) charset_->decode({block, std::size_t(n)}, false, buf_);
+    else buf_.append(block, std::size_t(n));
     return true;
+}
+
+SgfReader::~SgfReader() = default;
+
+void SgfReader::choose_charset() {
+    // CA[...] as a property of the first block: at its start, or after ';', ']' or a blank.
+    std::size_t at = 0;
+    for (;; ++at) {
+        at = buf_.find("CA[", at);
+        if (at == std::string::npos) return;
+        if (at == pos_ || is_blank(buf_[at - 1]) || buf_[at - 1] == ';' || buf_[at - 1] == ']') break;
+    }
+    const std::size_t end = buf_.find(']', at + 3);
+    if (end == std::string::npos || end - at > 64) return;
+    const std::string name(trim(std::string_view(buf_).substr(at + 3, end - at - 3)));
+    const std::string l = lower(name);
+    if (name.empty() || l == "utf-8" || l == "utf8" || l == "us-ascii" || l == "ascii") return;
+    // Programs that write CA[GB2312] over UTF-8 text exist: text that reads as UTF-8 and is not
+    // all ASCII is UTF-8, whatever CA says (no multi-byte set's text reads as UTF-8 for long).
+    const std::string_view head = std::string_view(buf_).substr(pos_);
+    std::size_t bad = 0;
+    const bool more = buf_.size() >= (1u << 16); // a whole block: its last character may be cut
+    const bool utf8 = valid_utf8(head, bad) || (more && bad + 4 > head.size());
+    const bool ascii = std::all_of(head.begin(), head.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (utf8 && !ascii) return;
+    charset_ = CharsetDecoder::open(name);
+    if (!charset_) {
+        file_error("unknown-charset", "CA[" + name + "] names a character set gounki does not know; read as UTF-8 (Windows-1252 where it is not)",
+                   Severity::warning);
+        return;
+    }
+    charset_name_ = name;
+    const std::string raw = buf_.substr(pos_);
+    buf_.resize(pos_);
+    charset_->decode(raw, eof_, buf_);
 }
 
 void SgfReader::advance(std::size_t from, std::size_t to) {
@@ -53,7 +98,8 @@ bool SgfReader::next(GameRecord& game) {
     if (!started_) {
         started_ = true;
         while (buf_.size() < 3 && read_more()) {}
-        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
+        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3; // UTF-8, whatever CA says
+        else choose_charset();
     }
     if (!to_game_tree()) return false;
     const std::size_t k = tree_end();
