@@ -358,6 +358,14 @@ TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut
     CHECK(file[0].code == "bad-charset");
     CHECK(file[0].severity == Severity::warning);
     CHECK(contains(file[0].message, "2 byte sequences are no GB2312 text"));
+    // Files as such programs save them: format writes them as UTF-8, the names and comments whole.
+    const CliRun formatted = run_gounki("format -o - " + shell_quoted(source_path("tests/data/sgf/gb2312.sgf")) + " " +
+                                        shell_quoted(source_path("tests/data/sgf/shift_jis.sgf")));
+    CHECK(formatted.status == 0);
+    CHECK(contains(formatted.out, "EV[城市联赛]PB[黑方选手]PW[白方选手]DT[2023-10-05]RE[B+R]C[第一局];B[hh];W[ig];B[ii]C[好棋];W[gg])"));
+    CHECK(contains(formatted.out, "PB[张三]PW[李四]RE[W+T];B[hh];W[hi])"));
+    CHECK(contains(formatted.out, "PB[表ソ]PW[十能]RE[?]C[連珠の対局];B[hh];W[ig]C[申し分ない])"));
+    CHECK(contains(formatted.err, "3 games in 2 files: 3 formatted (0 warnings fixed), 0 kept as written"));
     // A character cut by the end of the file is one of them (and text outside any game).
     read("(;GM[4]CA[GB2312];B[hh])\xBA");
     std::vector<std::string> seen;
