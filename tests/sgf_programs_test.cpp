@@ -258,6 +258,7 @@ TEST_CASE("SGF: game information (GN ON AN SO CP BT WT US OT) is kept as tags an
     CHECK(tag_of(month, "Date") == "2024.05.??");
     CHECK(contains(write_sgf(month), "DT[2024-05]"));
     CHECK(tag_of(one("(;GM[4]DT[2024-05-01,02];B[hh])"), "Date") == "2024.05.01");
+    CHECK_FALSE(contains(write_sgf(one("(;GM[4]DT[????.??.??];B[hh])")), "DT[")); // an unknown date is no DT
     // Special characters survive the round trip (SGF's escapes).
     const GameRecord escaped = one("(;GM[4]AN[a \\] b \\\\ c];B[hh])");
     CHECK(tag_of(escaped, "Annotator") == "a ] b \\ c");

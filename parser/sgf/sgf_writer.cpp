@@ -126,7 +126,8 @@ void root(std::string& out, const GameRecord& game) {
         if (const std::string* v = game.tag(name)) property(out, id, *v);
     for (const auto& [name, id] : {std::pair{"BlackRank", "BR"}, std::pair{"WhiteRank", "WR"}})
         if (const std::string* v = game.tag(name); v && !game.tag(id[0] == 'B' ? "BlackElo" : "WhiteElo")) property(out, id, *v);
-    if (const std::string* d = game.tag("Date")) property(out, "DT", sgf_date(*d));
+    if (const std::string* d = game.tag("Date"); d && d->find_first_not_of("?.-/ ") != std::string::npos) // not "????.??.??"
+        property(out, "DT", sgf_date(*d));
     // TimeControl in seconds (PGN's, SGF's TM): a number only; "40/7200:3600" has no TM.
     if (const std::string* t = game.tag("TimeControl"); t && !t->empty() && t->find_first_not_of("0123456789.") == std::string::npos)
         property(out, "TM", *t);
