@@ -75,7 +75,9 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
 }
 
 // The text of a game kept as written: the lines from its first line up to the next game's first
-// line (or the end), converted to UTF-8 when they are not (the reader read them as Windows-1252).
+// line (or the end), converted to UTF-8 as the reader read them: from the character set the file
+// declared (`charset`, SGF's CA; no such set cuts a character at a line's end), else from
+// Windows-1252 where they are not UTF-8.
 class Lines {
 public:
     explicit Lines(std::string_view text) : text_(text) {
@@ -83,7 +85,7 @@ public:
         for (std::size_t i = 0; i < text.size(); ++i)
             if (text[i] == '\n') starts_.push_back(i + 1);
     }
-    std::string between(int first, int next) const { // 1-based lines; next 0: to the end
+    std::string between(int first, int next, const std::string& charset) const { // 1-based lines; next 0: to the end
         const auto at = [&](int line) {
             return line <= 0 || std::size_t(line) > starts_.size() ? text_.size() : starts_[std::size_t(line) - 1];
         };
@@ -92,7 +94,8 @@ public:
         if (part.substr(0, 3) == "\xEF\xBB\xBF") part.remove_prefix(3);
         std::string out;
         std::size_t bad = 0;
-        if (parser::valid_utf8(part, bad)) out = part;
+        if (const auto decoder = charset.empty() ? nullptr : parser::CharsetDecoder::open(charset)) decoder->decode(part, true, out);
+        else if (parser::valid_utf8(part, bad)) out = part;
         else parser::cp1252_to_utf8(part, out);
         if (!out.empty() && out.back() != '\n') out += '\n';
         return out;
@@ -137,7 +140,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     GameRecord game;
     while (source->next(game)) {
         for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-        if (kept_from) out += lines.between(kept_from, game.line);
+        if (kept_from) out += lines.between(kept_from, game.line, source->charset());
         kept_from = 0;
         ++t.games;
         std::string cannot = info.cannot_hold(game);
@@ -158,7 +161,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         ++t.formatted;
     }
     for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-    if (kept_from) out += lines.between(kept_from, 0);
+    if (kept_from) out += lines.between(kept_from, 0, source->charset());
     if (t.games == games_before) print_err(parser::format_diagnostic(parser::no_game_found(input.name)) + "\n");
     t.io_failed |= source->io_failed();
     return out;

@@ -367,6 +367,13 @@ TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut
     CHECK(contains(formatted.out, "PB[张三]PW[李四]RE[W+T];B[hh];W[hi])"));
     CHECK(contains(formatted.out, "PB[表ソ]PW[十能]RE[?]C[連珠の対局];B[hh];W[ig]C[申し分ない])"));
     CHECK(contains(formatted.err, "3 games in 2 files: 3 formatted (0 warnings fixed), 0 kept as written"));
+    // A game format keeps as written (a property gounki does not read) is copied in UTF-8 too,
+    // decoded as the reader decoded it (not as Windows-1252).
+    const TempDir dir("sgf-charset");
+    write_text(dir / "kept.sgf", "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD]QX[1];B[hh])\n(;GM[4]PW[\xB0\xD7];B[hh])\n");
+    const CliRun kept = run_gounki("format " + shell_quoted(dir / "kept.sgf"));
+    CHECK(kept.status == 1);
+    CHECK(kept.out == "(;GM[4]CA[GB2312]PB[黑方]QX[1];B[hh])\n(;FF[4]GM[4]CA[UTF-8]SZ[15]PW[白]RE[?];B[hh])\n");
     // A character cut by the end of the file is one of them (and text outside any game).
     read("(;GM[4]CA[GB2312];B[hh])\xBA");
     std::vector<std::string> seen;

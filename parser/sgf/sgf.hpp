@@ -90,6 +90,7 @@ public:
     bool next(GameRecord& game) override;
     ~SgfReader() override;
     int games_read() const { return number_; }
+    std::string charset() const override { return charset_ ? charset_name_ : std::string(); }
 
 private:
     bool read_more(); // appends a block of input to buf_ (decoded, see charset_); false when none came
