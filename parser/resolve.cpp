@@ -41,6 +41,18 @@ SourceMap::Place SourceMap::locate(std::uint32_t offset) const {
     return p;
 }
 
+std::string shortened(const std::string& text) {
+    constexpr std::size_t shown = 40;
+    if (utf8_length(text) <= shown) return text;
+    std::size_t at = 0;
+    for (std::size_t chars = 0; at < text.size() && chars < shown; ++chars) {
+        std::size_t length = 0;
+        first_code_point(std::string_view(text).substr(at), length);
+        at += std::max<std::size_t>(length, 1);
+    }
+    return text.substr(0, at) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 } // namespace gounki::parser
 
 namespace gounki::parser::resolve_detail {
@@ -233,24 +245,6 @@ bool Resolver::read_variation(const ast::Variation& v, LineRun& run) {
     }
     return true;
 }
-
-namespace {
-
-// A token as a message shows it: at most 40 characters, then "... (N bytes)" (a binary file makes
-// tokens of kilobytes).
-std::string shortened(const std::string& text) {
-    constexpr std::size_t shown = 40;
-    if (utf8_length(text) <= shown) return text;
-    std::size_t at = 0;
-    for (std::size_t chars = 0; at < text.size() && chars < shown; ++chars) {
-        std::size_t length = 0;
-        first_code_point(std::string_view(text).substr(at), length);
-        at += std::max<std::size_t>(length, 1);
-    }
-    return text.substr(0, at) + "... (" + std::to_string(text.size()) + " bytes)";
-}
-
-} // namespace
 
 bool Resolver::read_unknown(const ast::Unknown& u, LineRun& run) {
     const LineState& st = run.st;

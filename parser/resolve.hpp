@@ -42,6 +42,10 @@ private:
     mutable bool cached_ = false;
 };
 
+// A token as a message shows it: at most 40 characters (whole UTF-8 ones), then "... (N bytes)"
+// (a binary file makes tokens of kilobytes).
+std::string shortened(const std::string& text);
+
 // Appends a diagnostic of game `game` placed at `offset` of `source` to `out.diagnostics`.
 Diagnostic& add_diagnostic(GameRecord& out, const SourceMap& source, const std::string& file, int game, Severity sev,
                            std::string_view code, std::uint32_t offset, std::string message);

@@ -56,6 +56,13 @@ std::optional<SgfResult> result_of(std::string_view re) {
     return std::nullopt;
 }
 
+// An SGF point ("hh": column, then row from the top) of a board of `size`; no_point when `t` is none.
+int sgf_point(std::string_view t, int size) {
+    if (t.size() != 2 || !is_lower(t[0]) || !is_lower(t[1]) || t[0] - 'a' >= size || t[1] - 'a' >= size)
+        return stones::no_point;
+    return stones::make_point(t[0] - 'a', size - 1 - (t[1] - 'a'));
+}
+
 class Builder {
 public:
     Builder(const Parsed& parsed, const SourceMap& src, const std::string& file, int number, GameRecord& out)
@@ -473,17 +480,7 @@ void Builder::check_known(const Property& prop) {
     if (std::find(std::begin(known), std::end(known), prop.id) != std::end(known)) return;
     if (std::find(unknown_ids_.begin(), unknown_ids_.end(), prop.id) != unknown_ids_.end()) return;
     unknown_ids_.push_back(prop.id);
-    // As written, cut after 40 characters (whole UTF-8 characters) with its length in bytes.
-    std::string written(src_.slice(prop.offset, prop.length));
-    if (utf8_length(written) > 40) {
-        std::size_t at = 0;
-        for (int chars = 0; at < written.size() && chars < 40; ++chars) {
-            std::size_t length = 0;
-            first_code_point(std::string_view(written).substr(at), length);
-            at += std::max<std::size_t>(length, 1);
-        }
-        written = written.substr(0, at) + "... (" + std::to_string(written.size()) + " bytes)";
-    }
+    const std::string written = shortened(std::string(src_.slice(prop.offset, prop.length)));
     report(Severity::warning, "unknown-property", prop.offset,
            written + ": " + prop.id + " is no SGF property of the stone games that gounki reads; left out")
         .left_out = true;
@@ -495,10 +492,8 @@ std::string Builder::alt_text(const Property& alt) const {
     std::string out;
     for (const Value& v : alt.values) {
         const std::string t = trim(v.text);
-        const bool point = t.size() == 2 && is_lower(t[0]) && is_lower(t[1]) && t[0] - 'a' < rules_.size &&
-                           t[1] - 'a' < rules_.size;
-        out += (out.empty() ? "" : " ") +
-               (point ? stones::point_name(stones::make_point(t[0] - 'a', rules_.size - 1 - (t[1] - 'a'))) : t);
+        const int p = sgf_point(t, rules_.size);
+        out += (out.empty() ? "" : " ") + (p != stones::no_point ? stones::point_name(p) : t);
     }
     return out;
 }
@@ -515,9 +510,8 @@ void Builder::offered_fifth_moves(const Node& root) {
     std::vector<Line> offers;
     for (const Value& v : alt->values) {
         const std::string t = trim(v.text);
-        const int size = pos.size();
-        const bool point = t.size() == 2 && is_lower(t[0]) && is_lower(t[1]) && t[0] - 'a' < size && t[1] - 'a' < size;
-        const int p = point ? stones::make_point(t[0] - 'a', size - 1 - (t[1] - 'a')) : stones::no_point;
+        const int p = sgf_point(t, pos.size());
+        const bool point = p != stones::no_point;
         if (!point || !pos.is_legal(Move::placement(p))) {
             report(Severity::warning, "bad-alt", v.offset,
                    "5A[" + t + "]: " +
