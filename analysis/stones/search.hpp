@@ -179,6 +179,12 @@ private:
     static constexpr int go_on = -2;
     struct VcfEntry; // below
     int enter_attack(std::vector<VcfEntry>& cache, int plies, int ply, bool fours);
+    // The first steps of a prover's defending node (vcf_defend, vct_defend): stopped or out of
+    // node budget (-1), a game already over (0 when the attacker won, else -1). Returns the
+    // node's result, or go_on.
+    int enter_defence(int ply);
+    // The points where the attacker, the side not to move at `pd`, makes a five now, into `out`.
+    static void attacker_fives(const PlyData& pd, std::vector<int>& out);
     int vcf_defend(int plies, int ply);
     // The shortest VCF for the side to move at `ply` (analysed), spending at most `budget` nodes.
     int vcf_root(int max_plies, int ply, std::uint64_t budget);

@@ -117,7 +117,7 @@ int StoneSearcher::vcf_attack(int plies, int ply, bool analysed) {
     return -1;
 }
 
-int StoneSearcher::vcf_defend(int plies, int ply) {
+int StoneSearcher::enter_defence(int ply) {
     pv_len_[std::size_t(ply)] = ply;
     if (stopped_) return -1;
     if (pos_.game_over()) return pos_.outcome() == win_for(~pos_.side_to_move()) ? 0 : -1;
@@ -125,15 +125,24 @@ int StoneSearcher::vcf_defend(int plies, int ply) {
         vcf_out_of_budget_ = true;
         return -1;
     }
+    return go_on;
+}
+
+void StoneSearcher::attacker_fives(const PlyData& pd, std::vector<int>& out) {
+    out.clear();
+    for (int i = 0; i < pd.count; ++i)
+        if (pd.cands[std::size_t(i)].them.five) out.push_back(pd.cands[std::size_t(i)].point);
+}
+
+int StoneSearcher::vcf_defend(int plies, int ply) {
+    if (const int r = enter_defence(ply); r != go_on) return r;
     analyse_prover(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0) return -1;
     const Color us = pos_.side_to_move();
     const stones::Rules& rules = pos_.rules();
     std::vector<int>& defences = pd.forced;
-    defences.clear();
-    for (int i = 0; i < pd.count; ++i)
-        if (pd.cands[std::size_t(i)].them.five) defences.push_back(pd.cands[std::size_t(i)].point);
+    attacker_fives(pd, defences);
     if (defences.empty() || plies < 2) return -1; // the attacker's move was no four after all
     if (rules.captures()) {
         // Blocks first (they refute most attacks), then captures, then the flanks of the five's pairs.

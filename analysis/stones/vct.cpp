@@ -127,20 +127,12 @@ int StoneSearcher::vct_threat_point(int ply) {
 // The defender to move after the attacker's four or three. Returns the plies to the attacker's
 // win, or -1.
 int StoneSearcher::vct_defend(int plies, int ply) {
-    pv_len_[std::size_t(ply)] = ply;
-    if (stopped_) return -1;
-    if (pos_.game_over()) return pos_.outcome() == win_for(~pos_.side_to_move()) ? 0 : -1;
-    if (nodes_ >= vcf_budget_end_) {
-        vcf_out_of_budget_ = true;
-        return -1;
-    }
+    if (const int r = enter_defence(ply); r != go_on) return r;
     analyse(ply);
     PlyData& pd = plies_[std::size_t(ply)];
     if (win_now(pd, ply) >= 0 || stopped_) return -1;
     std::vector<int>& replies = pd.forced;
-    replies.clear();
-    for (int i = 0; i < pd.count; ++i)
-        if (pd.cands[std::size_t(i)].them.five) replies.push_back(pd.cands[std::size_t(i)].point);
+    attacker_fives(pd, replies);
     const bool four = !replies.empty();
     if (!four) {
         if (plies < 4) return -1;
