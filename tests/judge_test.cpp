@@ -6,8 +6,8 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <cstdio>
 #include <random>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -358,12 +358,13 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
         const CliRun r = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --game " +
                                     std::string(game) + " " + file);
         REQUIRE(r.status == 0);
-        std::smatch m;
-        REQUIRE(std::regex_search(r.out, m, std::regex(R"(2 games, (\d+) plies)")));
-        const long plies = std::stol(m[1]);
-        REQUIRE(std::regex_search(r.out, m, std::regex(R"(same verdict ([0-9.]+)% \((\d+)\))")));
-        const double share = std::stod(m[1]);
-        const long same = std::stol(m[2]);
+        long plies = 0, same = 0;
+        double share = -1;
+        const std::size_t games_at = r.out.find("2 games, "), share_at = r.out.find("same verdict ");
+        REQUIRE(games_at != std::string::npos);
+        REQUIRE(share_at != std::string::npos);
+        REQUIRE(std::sscanf(r.out.c_str() + games_at, "2 games, %ld plies", &plies) == 1);
+        REQUIRE(std::sscanf(r.out.c_str() + share_at, "same verdict %lf%% (%ld)", &share, &same) == 2);
         CHECK(share >= 0.0);
         CHECK(share <= 100.0);
         CHECK(share == Approx(100.0 * double(same) / double(plies)).margin(0.05));
