@@ -163,6 +163,22 @@ TEST_CASE("SGF: a move on an occupied point, off the board, of the wrong colour,
         REQUIRE(d != nullptr);
         CHECK(d->message.find("pass") != std::string::npos);
     }
+    {
+        // RIF's Renju rules allow a pass, which gounki does not replay: said so, not called illegal;
+        // the game keeps its moves before it (partial), `tt` as well as the empty value.
+        for (const char* pass : {"W[]", "W[tt]"}) {
+            INFO(pass);
+            const GameRecord g = one_sgf(std::string("(;GM[4]RU[renju];B[hh];W[hg];B[hf];") + pass + ";B[ii])");
+            CHECK(find_code(g, "illegal-move") == nullptr);
+            const Diagnostic* d = find_code(g, "unsupported-move");
+            REQUIRE(d != nullptr);
+            CHECK(d->message.find("Renju's rules allow it") != std::string::npos);
+            CHECK(d->move_number == 2);
+            CHECK(d->side == Color::white);
+            CHECK(g.status == GameStatus::partial);
+            CHECK(point_names(g.main) == Names{"h8", "h9", "h10"});
+        }
+    }
 }
 
 TEST_CASE("SGF: Ninuki's forbidden double-three, and RU switching the rule off", "[parser][sgf]") {

@@ -41,6 +41,9 @@ struct Rules {
     bool overline_wins(Color c) const { return !exact_five && !forbidden_for(c); }
     // Whether a double-three of `c` is forbidden: Ninuki's option, or Renju's Black.
     bool double_three_forbidden(Color c) const { return (captures() && no_double_three) || forbidden_for(c); }
+    // Whether a player may pass instead of placing a stone: RIF's Renju rules allow it (two passes
+    // in a row draw). gounki does not replay a pass (docs/rules.md 2.3): readers stop the game there.
+    bool pass_allowed() const { return kind == GameKind::renju; }
     bool operator==(const Rules&) const = default;
 };
 

@@ -310,8 +310,12 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
         return false;
     }
     if (v.empty() || (v == "tt" && size <= 19)) {
-        report_move(Severity::error, "illegal-move", *m, ply,
-                    "a pass: " + std::string(game_kind_name(pos.rules().kind)) + " has no passes");
+        const std::string kind(game_kind_name(pos.rules().kind));
+        if (pos.rules().pass_allowed())
+            report_move(Severity::error, "unsupported-move", *m, ply,
+                        "a pass: " + kind + "'s rules allow it, but gounki does not replay passes; the game stops here");
+        else
+            report_move(Severity::error, "illegal-move", *m, ply, "a pass: " + kind + " has no passes");
         return false;
     }
     if (v.size() != 2 || !is_lower(v[0]) || !is_lower(v[1])) {
