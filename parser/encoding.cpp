@@ -90,6 +90,19 @@ bool valid_utf8(std::string_view text, std::size_t& bad) {
     return true;
 }
 
+bool valid_utf8_prefix(std::string_view text) {
+    std::size_t bad = 0;
+    if (valid_utf8(text, bad)) return true;
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + bad;
+    const std::size_t left = text.size() - bad;
+    const unsigned char c = s[0];
+    const std::size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0 || left >= len) return false; // a byte that starts nothing, or a whole sequence that is bad
+    for (std::size_t k = 1; k < left; ++k)
+        if ((s[k] & 0xC0) != 0x80) return false;
+    return true;
+}
+
 void cp1252_to_utf8(std::string_view text, std::string& out) {
     // 0x80..0x9F; 0 where Windows-1252 defines nothing (kept as the C1 control of that value).
     static constexpr std::uint16_t high[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
@@ -182,6 +195,8 @@ void count_and_substitute(const void* context, UConverterToUnicodeArgs* args, co
 } // namespace
 
 CharsetDecoder::CharsetDecoder(std::unique_ptr<Icu> icu) : icu_(std::move(icu)) {}
+
+bool CharsetDecoder::ascii_compatible() const { return ucnv_getMinCharSize(icu_->from) == 1; }
 CharsetDecoder::~CharsetDecoder() = default;
 
 std::unique_ptr<CharsetDecoder> CharsetDecoder::open(std::string_view name) {

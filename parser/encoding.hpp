@@ -14,6 +14,10 @@ namespace gounki::parser {
 // U+10FFFF). Otherwise `bad` is the offset of the first byte that breaks it.
 bool valid_utf8(std::string_view text, std::size_t& bad);
 
+// True when `text` is well-formed UTF-8 but for its last character, which may be cut short (a
+// block of a longer input: the character's other bytes come with the next block).
+bool valid_utf8_prefix(std::string_view text);
+
 // Appends the UTF-8 form of Windows-1252 `text` to `out`. The five bytes that code page leaves
 // undefined (0x81 0x8D 0x8F 0x90 0x9D) map to the C1 controls of the same value, as Latin-1 does.
 void cp1252_to_utf8(std::string_view text, std::string& out);
@@ -35,6 +39,9 @@ public:
     void decode(std::string_view bytes, bool last, std::string& out);
     // How many byte sequences were no character of the set (each became U+FFFD).
     std::size_t replaced() const { return replaced_; }
+    // Whether ASCII text is one byte a character in the set, as it is in every set but UTF-16 and
+    // UTF-32 (and their kin): a file whose properties read as ASCII bytes can be in no other.
+    bool ascii_compatible() const;
 
 private:
     struct Icu;

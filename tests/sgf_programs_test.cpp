@@ -382,3 +382,64 @@ TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut
                       "bad-charset 1 byte sequence is no GB2312 text (CA names it); read as U+FFFD",
                       "syntax text outside any game tree is ignored (an SGF game starts with \"(;\")"});
 }
+
+TEST_CASE("SGF: the CA of the first game's root node, settled by the first text that is not ASCII", "[parser][sgf]") {
+    std::vector<Diagnostic> file;
+    const auto read = [&](const std::string& text) {
+        file.clear();
+        return read_sgf(text, "cs.sgf", &file);
+    };
+    const std::string gb_game = "(;GM[4]PB[\xBA\xDA\xB7\xBD];B[hh])\n"; // 黑方 in GB2312
+    // CA in a later game, or in a comment, names nothing for the file: Windows-1252's Müller
+    // stays Müller (it was decoded as GB2312, U+FFFD and a bad-charset warning).
+    for (const std::string& text : {std::string("(;GM[4]PB[M\xFCller];B[hh])\n(;GM[4]CA[GB2312]PB[\xBA\xDA];B[hh])\n"),
+                                    std::string("(;GM[4]PB[M\xFCller]C[save as CA[GB2312\\] please];B[hh])")}) {
+        const auto games = read(text);
+        REQUIRE(!games.empty());
+        CHECK(tag_of(games[0], "Black") == "Müller");
+        REQUIRE(file.size() == 1);
+        CHECK(file[0].code == "not-utf8");
+    }
+    // Blanks may stand between an identifier and its value (SGF allows them): CA [GB2312] is read.
+    auto games = read("(;GM[4] CA [GB2312] PB[\xBA\xDA\xB7\xBD];B[hh])");
+    REQUIRE(games.size() == 1);
+    CHECK(tag_of(games[0], "Black") == "黑方");
+    CHECK(file.empty());
+    // A set whose ASCII is not one byte a character cannot be the set of a file whose CA reads
+    // as ASCII: said, and the games read (all of them were lost, decoded as UTF-16).
+    for (const char* set : {"UTF-16", "UTF-32"}) {
+        INFO(set);
+        games = read(std::string("(;GM[4]CA[") + set + "]PB[a];B[hh];W[ii])");
+        REQUIRE(games.size() == 1);
+        CHECK(point_names(games[0].main) == Names{"h8", "i7"});
+        REQUIRE(file.size() == 1);
+        CHECK(file[0].code == "bad-charset");
+        CHECK(contains(file[0].message, std::string("CA[") + set + "] cannot be the file's character set"));
+    }
+    // ASCII reads alike in both: the choice between UTF-8 and CA's set waits for the first byte that
+    // is not ASCII, however far into the file (here past the first block of 64 KB). UTF-8 there is
+    // UTF-8 (it was decoded as GB2312: 榛戞柟)...
+    std::string ascii;
+    while (ascii.size() < 100'000) ascii += "(;GM[4]PB[a];B[hh])\n";
+    games = read("(;GM[4]CA[GB2312];B[hh])\n" + ascii + "(;GM[4]PB[黑方];B[hh])\n");
+    REQUIRE(games.size() > 2);
+    CHECK(tag_of(games.back(), "Black") == "黑方");
+    CHECK(file.empty());
+    // ...and GB2312 there is GB2312.
+    games = read("(;GM[4]CA[GB2312];B[hh])\n" + ascii + gb_game);
+    REQUIRE(games.size() > 2);
+    CHECK(tag_of(games.back(), "Black") == "黑方");
+    CHECK(file.empty());
+    // The first text that is not ASCII at the very end of the first block: a Shift_JIS character
+    // there is no UTF-8 cut short (its bytes 95 5C: the file was read as UTF-8, and '\\' escaped
+    // the value's ']', hiding the moves after it).
+    std::string sjis = "(;GM[4]CA[Shift_JIS]PB[x]C[";
+    sjis += std::string((1 << 16) - 2 - sjis.size(), 'a') + "\x95\x5C];B[hh];W[ii])\n";
+    games = read(sjis);
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].main.comments.size() == 1);
+    CHECK(games[0].main.comments[0].size() >= 3);
+    CHECK(games[0].main.comments[0].substr(games[0].main.comments[0].size() - 3) == "表");
+    CHECK(point_names(games[0].main) == Names{"h8", "i7"});
+    CHECK(file.empty());
+}

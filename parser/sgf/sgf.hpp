@@ -94,9 +94,13 @@ public:
 
 private:
     bool read_more(); // appends a block of input to buf_ (decoded, see charset_); false when none came
-    // The character set the first game's CA names, when it is not UTF-8: from then on every block
-    // is decoded from it (sgf.hpp's header; docs/rules.md 4.1).
+    std::size_t read_block(); // the next block of input, as it is, into block_; 0 at the end (eof_)
+    // The character set the CA of the first game's root node names, when it is not UTF-8 (sgf.hpp's
+    // header; docs/rules.md 4.1): pending_ until the first byte that is not ASCII, then either
+    // charset_ (every byte from there on is decoded from it) or dropped (the text reads as UTF-8).
     void choose_charset();
+    void settle_charset();
+    void warn_replaced(); // the bad-charset warning at the end of the input, if charset_ replaced any
     // Passes over (and reports) any text before the next game tree; false at the end of the input.
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
@@ -109,7 +113,11 @@ private:
     bool eof_ = false;
     bool started_ = false; // byte order mark checked
     bool warned_encoding_ = false;
+    static constexpr std::size_t block_size = 1 << 16;
+    std::unique_ptr<char[]> block_;
     std::unique_ptr<CharsetDecoder> charset_; // null: the bytes are UTF-8 (Windows-1252 where not)
+    std::unique_ptr<CharsetDecoder> pending_; // CA's set while the text read so far is ASCII
+    std::size_t scan_from_ = 0; // while pending_: buf_ is ASCII up to here
     std::string charset_name_; // as CA writes it
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;

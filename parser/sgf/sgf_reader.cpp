@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <istream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -18,67 +19,154 @@ using sgf::is_blank;
 // ---------------------------------------------------------------------------------------------
 // The reader: splits the collection into game trees.
 
-bool SgfReader::read_more() {
-    if (eof_ || !in_) return false;
-    if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
-        buf_.erase(0, pos_);
-        pos_ = 0;
-    }
-    char block[1 << 16];
-    in_->read(block, sizeof block);
+std::size_t SgfReader::read_block() {
+    if (!block_) block_ = std::make_unique<char[]>(block_size);
+    in_->read(block_.get(), block_size);
     const std::streamsize n = in_->gcount();
     if (in_->bad()) io_error("error reading " + name_);
     if (n <= 0) {
         eof_ = true;
+        return 0;
+    }
+    bytes_read_ += std::uint64_t(n);
+    return std::size_t(n);
+}
+
+bool SgfReader::read_more() {
+    if (eof_ || !in_) return false;
+    if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
+        buf_.erase(0, pos_);
+        scan_from_ -= std::min(scan_from_, pos_);
+        pos_ = 0;
+    }
+    const std::size_t n = read_block();
+    if (n == 0) {
+        if (pending_) pending_.reset(); // ASCII to the end: nothing to decode
         if (!charset_) return false;
         const std::size_t before = buf_.size();
         charset_->decode({}, true, buf_); // a character left incomplete at the end
-        if (charset_->replaced())
-            file_error("bad-charset",
-                       std::to_string(charset_->replaced()) + " byte sequence" + (charset_->replaced() == 1 ? " is" : "s are") +
-                           " no " + charset_name_ + " text (CA names it); read as U+FFFD",
-                       Severity::warning);
+        warn_replaced();
         return buf_.size() > before;
     }
-    bytes_read_ += std::uint64_t(n);
-    if (charset_) charset_->decode({block, std::size_t(n)}, false, buf_);
-    else buf_.append(block, std::size_t(n));
+    if (charset_) {
+        charset_->decode({block_.get(), n}, false, buf_);
+    } else {
+        buf_.append(block_.get(), n);
+        if (pending_) settle_charset();
+    }
     return true;
+}
+
+void SgfReader::warn_replaced() {
+    if (charset_->replaced())
+        file_error("bad-charset",
+                   std::to_string(charset_->replaced()) + " byte sequence" + (charset_->replaced() == 1 ? " is" : "s are") +
+                       " no " + charset_name_ + " text (CA names it); read as U+FFFD",
+                   Severity::warning);
 }
 
 SgfReader::~SgfReader() = default;
 
-void SgfReader::choose_charset() {
-    // CA[...] as a property of the first block: at its start, or after ';', ']' or a blank.
-    std::size_t at = 0;
-    for (;; ++at) {
-        at = buf_.find("CA[", at);
-        if (at == std::string::npos) return;
-        if (at == pos_ || is_blank(buf_[at - 1]) || buf_[at - 1] == ';' || buf_[at - 1] == ']') break;
+namespace {
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_letter(char c) { return is_upper(c) || (c >= 'a' && c <= 'z'); }
+
+// The value of CA in the root node of the first game tree of `text`, if the node holds one: the
+// first '(' followed by ';' (blanks between) opens the tree, and the node's properties are read up
+// to the next node or tree. A value ends at the first ']': an escape is not looked for, as in
+// Shift_JIS the second byte of a character may be '\' (a value before CA that holds "\]" is rare,
+// and only hides CA). Identifiers are FF[4]'s upper-case letters (FF[3]'s lower-case ones are
+// passed over), blanks may stand before a value.
+std::optional<std::string_view> root_ca(std::string_view text) {
+    std::size_t i = 0;
+    for (;; ++i) {
+        i = text.find('(', i);
+        if (i == std::string_view::npos) return std::nullopt;
+        std::size_t k = i + 1;
+        while (k < text.size() && is_blank(text[k])) ++k;
+        if (k < text.size() && text[k] == ';') {
+            i = k + 1;
+            break;
+        }
     }
-    const std::size_t end = buf_.find(']', at + 3);
-    if (end == std::string::npos || end - at > 64) return;
-    const std::string name(trim(std::string_view(buf_).substr(at + 3, end - at - 3)));
+    std::string ident;
+    bool in_ident = false;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == ';' || c == '(' || c == ')') return std::nullopt;
+        if (c == '[') {
+            const std::size_t end = text.find(']', i + 1);
+            if (end == std::string_view::npos) return std::nullopt;
+            if (ident == "CA") return text.substr(i + 1, end - i - 1);
+            in_ident = false;
+            i = end + 1;
+            continue;
+        }
+        if (is_letter(c)) {
+            if (!in_ident) ident.clear();
+            in_ident = true;
+            if (is_upper(c)) ident += c;
+        } else {
+            in_ident = false;
+        }
+        ++i;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+void SgfReader::choose_charset() {
+    const std::optional<std::string_view> ca = root_ca(std::string_view(buf_).substr(pos_));
+    if (!ca || ca->size() > 64) return;
+    const std::string name(trim(*ca));
     const std::string l = lower(name);
     if (name.empty() || l == "utf-8" || l == "utf8" || l == "us-ascii" || l == "ascii") return;
-    // Programs that write CA[GB2312] over UTF-8 text exist: text that reads as UTF-8 and is not
-    // all ASCII is UTF-8, whatever CA says (no multi-byte set's text reads as UTF-8 for long).
-    const std::string_view head = std::string_view(buf_).substr(pos_);
-    std::size_t bad = 0;
-    const bool more = buf_.size() >= (1u << 16); // a whole block: its last character may be cut
-    const bool utf8 = valid_utf8(head, bad) || (more && bad + 4 > head.size());
-    const bool ascii = std::all_of(head.begin(), head.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-    if (utf8 && !ascii) return;
-    charset_ = CharsetDecoder::open(name);
-    if (!charset_) {
+    std::unique_ptr<CharsetDecoder> decoder = CharsetDecoder::open(name);
+    if (!decoder) {
         file_error("unknown-charset", "CA[" + name + "] names a character set gounki does not know; read as UTF-8 (Windows-1252 where it is not)",
                    Severity::warning);
         return;
     }
+    if (!decoder->ascii_compatible()) {
+        file_error("bad-charset",
+                   "CA[" + name + "] cannot be the file's character set: the file writes its properties (CA among them) in one byte a "
+                   "character; read as UTF-8 (Windows-1252 where it is not)",
+                   Severity::warning);
+        return;
+    }
     charset_name_ = name;
-    const std::string raw = buf_.substr(pos_);
-    buf_.resize(pos_);
+    pending_ = std::move(decoder);
+    scan_from_ = pos_;
+    settle_charset();
+}
+
+void SgfReader::settle_charset() {
+    // ASCII text reads the same in UTF-8 and in the named set: nothing is decided before the first
+    // byte that is not ASCII (or ESC, which starts ISO-2022's shifts).
+    std::size_t i = scan_from_;
+    while (i < buf_.size() && static_cast<unsigned char>(buf_[i]) < 0x80 && buf_[i] != '\x1B') ++i;
+    scan_from_ = i;
+    if (i == buf_.size()) return;
+    // Programs write CA[GB2312] over UTF-8 text: text that reads as UTF-8 is UTF-8, whatever CA
+    // says (no multi-byte set's text reads as UTF-8 for long). It is judged on a few hundred bytes
+    // at least, or the rest of the file; a character cut at the end of what was read may be whole.
+    while (!eof_ && buf_.size() - i < 512) {
+        const std::size_t n = read_block();
+        if (n) buf_.append(block_.get(), n);
+    }
+    const std::string_view rest = std::string_view(buf_).substr(i);
+    std::size_t bad = 0;
+    if (buf_[i] != '\x1B' && (eof_ ? valid_utf8(rest, bad) : valid_utf8_prefix(rest))) {
+        pending_.reset();
+        return;
+    }
+    charset_ = std::move(pending_);
+    const std::string raw(rest);
+    buf_.resize(i);
     charset_->decode(raw, eof_, buf_);
+    if (eof_) warn_replaced();
 }
 
 void SgfReader::advance(std::size_t from, std::size_t to) {
