@@ -74,10 +74,16 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
     return true;
 }
 
-// The text of a game kept as written: the lines from its first line up to the next game's first
-// line (or the end), converted to UTF-8 as the reader read them: from the character set the file
-// declared (`charset`, SGF's CA; no such set cuts a character at a line's end), else from
-// Windows-1252 where they are not UTF-8.
+// The text of a game kept as written: from its start (line and column) up to the next game's start
+// (or the end: two games may share a line), converted to UTF-8 as the reader read it: from the
+// character set the file declared (`charset`, SGF's CA; no such set cuts a character at a line's
+// end), else from Windows-1252 where it is not UTF-8. Columns count characters, CR not counted,
+// as the readers count them.
+struct Place {
+    int line = 0; // 1-based; 0: the end of the text
+    int column = 1;
+};
+
 class Lines {
 public:
     explicit Lines(std::string_view text) : text_(text) {
@@ -85,11 +91,13 @@ public:
         for (std::size_t i = 0; i < text.size(); ++i)
             if (text[i] == '\n') starts_.push_back(i + 1);
     }
-    std::string between(int first, int next, const std::string& charset) const { // 1-based lines; next 0: to the end
+    std::string between(Place first, Place next, const std::string& charset) const {
         const auto at = [&](int line) {
             return line <= 0 || std::size_t(line) > starts_.size() ? text_.size() : starts_[std::size_t(line) - 1];
         };
-        const std::size_t from = first <= 0 ? 0 : at(first), to = next <= 0 ? text_.size() : at(next);
+        // Whole lines, the next game's line included when it starts after its line's start.
+        const std::size_t from = at(std::max(first.line, 1));
+        const std::size_t to = next.line <= 0 ? text_.size() : next.column > 1 ? at(next.line + 1) : at(next.line);
         std::string_view part = text_.substr(from, to > from ? to - from : 0);
         if (part.substr(0, 3) == "\xEF\xBB\xBF") part.remove_prefix(3);
         std::string out;
@@ -97,11 +105,32 @@ public:
         if (const auto decoder = charset.empty() ? nullptr : parser::CharsetDecoder::open(charset)) decoder->decode(part, true, out);
         else if (parser::valid_utf8(part, bad)) out = part;
         else parser::cp1252_to_utf8(part, out);
+        // Then cut to the places: the end on the next game's line first, then the start.
+        std::size_t end = out.size();
+        if (next.line > 0 && next.column > 1) {
+            std::size_t line_at = 0;
+            for (int l = std::max(first.line, 1); l < next.line && line_at < out.size(); ++l) {
+                const std::size_t nl = out.find('\n', line_at);
+                line_at = nl == std::string::npos ? out.size() : nl + 1;
+            }
+            end = advance(out, line_at, next.column - 1);
+        }
+        const std::size_t begin = std::min(advance(out, 0, first.column - 1), end);
+        out = out.substr(begin, end - begin);
         if (!out.empty() && out.back() != '\n') out += '\n';
         return out;
     }
 
 private:
+    // The offset `columns` characters after `at` on its line (CR not counted), or the line's end.
+    static std::size_t advance(const std::string& s, std::size_t at, int columns) {
+        for (; at < s.size() && s[at] != '\n'; ++at) {
+            const auto c = static_cast<unsigned char>(s[at]);
+            if ((c & 0xC0) == 0x80 || c == '\r') continue;
+            if (columns-- <= 0) break;
+        }
+        return at;
+    }
     std::string_view text_;
     std::vector<std::size_t> starts_;
 };
@@ -135,13 +164,13 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     const auto source = parser::open_source(input.format, in, input.name, read);
     const Lines lines(input.text);
     std::string out;
-    int kept_from = 0; // the first line of a game kept as written, until the next game's line is known
+    Place kept_from; // the start of a game kept as written, until the next game's is known (line 0: none)
     const long games_before = t.games;
     GameRecord game;
     while (source->next(game)) {
         for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-        if (kept_from) out += lines.between(kept_from, game.line, source->charset());
-        kept_from = 0;
+        if (kept_from.line) out += lines.between(kept_from, Place{game.line, std::max(game.column, 1)}, source->charset());
+        kept_from = Place{};
         ++t.games;
         std::string cannot = info.cannot_hold(game);
         // What the reader left out (Diagnostic::left_out) would be gone from the rewritten text:
@@ -153,7 +182,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         if (game.status != GameStatus::valid || !cannot.empty()) {
             report_kept(game, cannot, left_out != game.diagnostics.end() ? &*left_out : nullptr);
             ++t.kept;
-            kept_from = std::max(game.line, 1);
+            kept_from = Place{std::max(game.line, 1), std::max(game.column, 1)};
             continue;
         }
         for (const Diagnostic& d : game.diagnostics) t.warnings_fixed += d.severity == Severity::warning;
@@ -161,7 +190,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         ++t.formatted;
     }
     for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-    if (kept_from) out += lines.between(kept_from, 0, source->charset());
+    if (kept_from.line) out += lines.between(kept_from, Place{}, source->charset());
     if (t.games == games_before) print_err(parser::format_diagnostic(parser::no_game_found(input.name)) + "\n");
     t.io_failed |= source->io_failed();
     return out;

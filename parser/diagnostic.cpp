@@ -98,6 +98,7 @@ void GameRecord::clear() {
     diagnostics.clear();
     file.clear();
     line = 0;
+    column = 0;
     number = 0;
 }
 

@@ -328,6 +328,7 @@ bool RecordReader::next(GameRecord& game) {
         game.file = name_;
         game.number = ++number_;
         game.line = chunk_line_;
+        game.column = chunk_column_;
         game.status = GameStatus::partial;
         Diagnostic d;
         d.code = "game-too-large";

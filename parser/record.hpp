@@ -126,6 +126,7 @@ struct GameRecord {
     std::vector<Diagnostic> diagnostics; // in the order of the text
     std::string file; // where the game was read from ("-" for standard input)
     int line = 0; // line of its first tag pair or move
+    int column = 0; // and its column (1-based; 0: the line's start)
     int number = 0; // 1-based number of the game in its file
 
     // The value of the first tag `name` (exact case), or nullptr.

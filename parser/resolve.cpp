@@ -293,7 +293,9 @@ void Resolver::run() {
     out_.clear();
     out_.file = file_;
     out_.number = number_;
-    out_.line = src_.locate(game_.offset).line;
+    const SourceMap::Place start = src_.locate(game_.offset);
+    out_.line = start.line;
+    out_.column = start.column;
     read_tags();
     for (const ast::SyntaxError& e : errors_) {
         Diagnostic& d = report(Severity::error, e.code, e.offset, e.message);
@@ -373,7 +375,9 @@ void read_game_header(const ast::Game& game, const SourceMap& source, const std:
     out.clear();
     out.file = file;
     out.number = number;
-    out.line = source.locate(game.offset).line;
+    const SourceMap::Place start = source.locate(game.offset);
+    out.line = start.line;
+    out.column = start.column;
     for (const ast::Tag& t : game.tags) {
         std::string value;
         for (std::size_t i = 0; i < t.raw_value.size(); ++i) {

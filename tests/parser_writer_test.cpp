@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 #include "core/gounki/notation.hpp"
 #include "parser/reader.hpp"
@@ -411,6 +412,30 @@ TEST_CASE("gounki format writes canonical records, fixes warnings, keeps broken 
         const CliRun r = run_gounki("format " + shell_quoted(latin));
         CHECK(r.status == 1);
         CHECK(r.out == "[White \"M\xC3\xBCller\"]\n\n1. c2-d3 f7-e6 2. d3-d7 *\n");
+    }
+    SECTION("a game kept as written that shares a line with another is copied alone, once") {
+        // Two games on one line (PGN and SGF allow it): the broken one first, then second. Copied
+        // by whole lines, the first was lost (its line was the next game's) or the second copied
+        // twice; format of format must also give the same text.
+        const std::string broken = "[Game \"Gounki\"] [White \"A\"] [Result \"*\"] 1. d3-d5 f7-e6 *";
+        const std::string fine = "[Game \"Gounki\"] [White \"Z\"] [Result \"*\"] 1. c2-d3 *";
+        const std::string sgf_broken = "(;GM[4]SZ[15]PB[broken];B[hh];W[hh])", sgf_fine = "(;GM[4]SZ[15]PB[fine];B[hh];W[ii])";
+        for (const auto& [name, text, kept_text] :
+             {std::tuple<std::string, std::string, std::string>{"shared1.gpn", broken + " " + fine + "\n", broken + " \n"},
+              {"shared2.gpn", fine + " " + broken + "\n", broken + "\n"},
+              {"shared1.sgf", sgf_broken + sgf_fine + "\n", sgf_broken + "\n"},
+              {"shared2.sgf", sgf_fine + sgf_broken + "\n", sgf_broken + "\n"}}) {
+            INFO(name);
+            const std::string path = dir.file(name);
+            write_text(path, text);
+            const CliRun once = run_gounki("format " + shell_quoted(path));
+            CHECK(once.status == 1);
+            CHECK(count_of(once.out, kept_text) == 1);
+            CHECK(count_of(once.out, "\"Z\"") + count_of(once.out, "PB[fine]") == 1);
+            CHECK(count_of(once.out, "\"A\"") + count_of(once.out, "PB[broken]") == 1);
+            write_text(path + ".out", once.out);
+            CHECK(run_gounki("format " + shell_quoted(path + ".out")).out == once.out);
+        }
     }
     SECTION("each file keeps its format: an SGF file is written as SGF") {
         const std::string sgf = dir.file("game.sgf");

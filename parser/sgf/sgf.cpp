@@ -569,6 +569,7 @@ void sgf::read_game(std::string_view chunk, int line, int column, const std::str
     out.file = file;
     out.number = number;
     out.line = line;
+    out.column = column;
     const Parsed parsed = parse_tree(chunk);
     const SourceMap src(chunk, line, column);
     Builder(parsed, src, file, number, out).run();
