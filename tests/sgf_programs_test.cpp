@@ -443,3 +443,46 @@ TEST_CASE("SGF: the CA of the first game's root node, settled by the first text 
     CHECK(point_names(games[0].main) == Names{"h8", "i7"});
     CHECK(file.empty());
 }
+
+TEST_CASE("SGF: what format and export write reads back as the same game (PL, RU, repeated and misplaced properties)",
+          "[parser][sgf][writer]") {
+    // Set-up stones and PL[B] where Black has one stone more: without PL, the reader's guess makes
+    // White move (PL was not written, and Black's g9 became an illegal move).
+    const GameRecord setup = one("(;GM[4]SZ[15]AB[hh][ii]AW[hi]PL[B];B[gg];W[jj])");
+    REQUIRE(setup.status == GameStatus::valid);
+    std::string written = write_sgf(setup);
+    CHECK(contains(written, "PL[B]"));
+    GameRecord again = one(written);
+    CHECK(again.status == GameStatus::valid);
+    CHECK(point_names(again.main) == point_names(setup.main));
+    CHECK(write_sgf(again) == written);
+    // A Gomoku game with a Renju opening rule: RU[Gomoku Yamaguchi], not RU[Yamaguchi] (Renju).
+    const GameRecord gomoku = one("(;GM[4]SZ[15]RU[Gomoku Yamaguchi];B[hh];W[hi];B[ii])");
+    CHECK(gomoku.kind == GameKind::gomoku);
+    CHECK(tag_of(gomoku, "OpeningRule") == "Yamaguchi");
+    written = write_sgf(gomoku);
+    CHECK(contains(written, "RU[Gomoku Yamaguchi]"));
+    CHECK(one(written).kind == GameKind::gomoku);
+    // GN names the opening only when RU names neither a rule nor an opening: "Sakata cup" is a name.
+    const GameRecord named = one("(;GM[4]SZ[15]RU[Gomoku]GN[Sakata cup];B[hh];W[hi];B[ii])");
+    CHECK(named.kind == GameKind::gomoku);
+    CHECK(named.tag("OpeningRule") == nullptr);
+    CHECK(one(write_sgf(named)).kind == GameKind::gomoku);
+    CHECK(tag_of(one("(;GM[4]SZ[15]GN[Sakata cup];B[hh];W[hi];B[ii])"), "OpeningRule") == "Sakata");
+    // A property written twice in a node: both values count (the second C and AB were dropped).
+    const GameRecord twice = one("(;GM[4]SZ[15]C[root a]C[root b]AB[hh]AW[ii]AB[jj]PL[W];W[gg]C[first]C[second];B[kk])");
+    CHECK(twice.main.comments == std::vector<std::string>{"root a", "root b"});
+    REQUIRE(!twice.main.plies.empty());
+    CHECK(twice.main.plies[0].comments == std::vector<std::string>{"first", "second"});
+    const stones::StonePosition& start = twice.start.as_stones();
+    CHECK(start.at(stones::parse_point("j6", 15)) == stones::Stone::black); // jj
+    CHECK(start.stone_count() == 3);
+    // Game information outside the first node is said and left out, so format keeps the game as
+    // written (it was dropped in silence).
+    const GameRecord late = one("(;GM[4]SZ[15];B[hh]PB[Late]RE[B+R];W[ii]PB[Later])");
+    std::vector<std::string> codes;
+    for (const Diagnostic& d : late.diagnostics) codes.push_back(d.code + " " + std::to_string(d.column));
+    CHECK(codes == std::vector<std::string>{"misplaced-property 20", "misplaced-property 28"}); // once per property
+    CHECK(late.diagnostics.front().left_out);
+    CHECK(contains(late.diagnostics.front().message, "PB[Late]: game information belongs in the game's first node"));
+}

@@ -89,7 +89,7 @@ private:
     bool place(const Property& prop, Color side, Line& line, stones::StonePosition& pos, int& ply, bool main);
     void check_result(const stones::StonePosition& final_pos);
     // A property gounki does not read: a warning, once per identifier and game.
-    void check_known(const Property& prop);
+    void check_known(const Property& prop, bool root);
     // 5A (Renju servers: the fifth moves Black offered) as one-move variations of the fifth move.
     void offered_fifth_moves(const Node& root);
     std::string alt_text(const Property& alt) const;
@@ -108,6 +108,7 @@ private:
     std::string re_result_; // from RE; empty when there is no RE
     std::uint32_t re_offset_ = 0;
     std::vector<std::string> unknown_ids_; // properties already reported as not read
+    std::vector<std::string> misplaced_ids_; // game information already reported outside the first node
 };
 
 Diagnostic& Builder::report(Severity sev, std::string_view code, std::uint32_t offset, std::string message) {
@@ -170,12 +171,13 @@ bool Builder::set_up(const Node& root) {
     const Property* named_by = names.rule.empty() ? nullptr : ru;
     const Property* five_by = names.rule.empty() && names.opening.empty() ? nullptr : ru;
     if (const Property* gn = root.find("GN"); gn && !gn->values.empty()) {
+        const bool ru_names = !names.rule.empty() || !names.opening.empty(); // then GN is only a name
         const FiveRuleNames g = read_five_rule_names(gn->values.front().text);
         if (names.rule.empty() && !g.rule.empty()) named_by = gn;
         // GN is free text: its plain "free" or "gomoku" is no evidence against GM, a rule's name is.
         if (!five_by && ((!g.rule.empty() && g.rule != "freestyle") || !g.opening.empty())) five_by = gn;
         if (names.rule.empty()) names.rule = g.rule;
-        if (names.opening.empty()) names.opening = g.opening;
+        if (!ru_names) names.opening = g.opening;
     }
     if (!five_by) five_by = root.find("5A");
     if (const std::string* gm = root.value("GM")) {
@@ -365,7 +367,7 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
 }
 
 bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& pos, int& ply, bool main) {
-    for (const Property& p : n.props) check_known(p);
+    for (const Property& p : n.props) check_known(p, root);
     if (!root)
         for (const char* id : {"AB", "AW", "AE"})
             if (const Property* p = n.find(id))
@@ -474,13 +476,25 @@ void Builder::check_result(const stones::StonePosition& final_pos) {
 // markup and board display (LB MA TR SQ CR AR LN DD VW FG PM SL), timing (BL WL OB OW), node names
 // and values (N V MN KO), position judgements (GB GW DM UC HO) and the swap answer of Renju servers
 // (SW). Any other property is reported, so that nothing a producer wrote vanishes unsaid.
-void Builder::check_known(const Property& prop) {
+void Builder::check_known(const Property& prop, bool root) {
     static constexpr std::string_view known[] = {
         "B",  "W",  "C",  "AB", "AW", "AE", "PL", "TE", "BM", "IT", "DO", "FF", "CA", "AP", "ST", "GM",
         "SZ", "GN", "EV", "PC", "RO", "DT", "PB", "PW", "BR", "WR", "BT", "WT", "RE", "RU", "GC", "SO",
         "US", "AN", "CP", "ON", "OT", "TM", "KM", "HA", "LB", "MA", "TR", "SQ", "CR", "AR", "LN", "DD",
         "VW", "FG", "PM", "SL", "BL", "WL", "OB", "OW", "N",  "V",  "MN", "KO", "GB", "GW", "DM", "UC",
         "HO", "SW", "5A"};
+    // Game information belongs in the game's first node, where it is read: elsewhere it is said.
+    static constexpr std::string_view root_only[] = {"SZ", "GN", "EV", "PC", "RO", "DT", "PB", "PW", "BR", "WR", "BT",
+                                                     "WT", "RE", "RU", "GC", "SO", "US", "AN", "CP", "ON", "OT", "TM", "5A"};
+    if (!root && std::find(std::begin(root_only), std::end(root_only), prop.id) != std::end(root_only)) {
+        if (std::find(misplaced_ids_.begin(), misplaced_ids_.end(), prop.id) != misplaced_ids_.end()) return;
+        misplaced_ids_.push_back(prop.id);
+        const std::string written = shortened(std::string(src_.slice(prop.offset, prop.length)));
+        report(Severity::warning, "misplaced-property", prop.offset,
+               written + ": game information belongs in the game's first node, where gounki reads it; left out")
+            .left_out = true;
+        return;
+    }
     if (std::find(std::begin(known), std::end(known), prop.id) != std::end(known)) return;
     if (std::find(unknown_ids_.begin(), unknown_ids_.end(), prop.id) != unknown_ids_.end()) return;
     unknown_ids_.push_back(prop.id);

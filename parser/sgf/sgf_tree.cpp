@@ -144,6 +144,15 @@ private:
             if (i_ >= s_.size() || s_[i_] != '[') i_ = after;
         }
         p.length = std::uint32_t(i_ - p.offset);
+        // A property written twice in one node (C[a]C[b], AB[hh]AB[jj]; SGF allows it once) is one
+        // property with the values of both, not a second one that find() never reaches. B and W
+        // stay apart: several moves in one node are plies in their order.
+        if (p.id != "B" && p.id != "W")
+            for (Property& earlier : n.props)
+                if (earlier.id == p.id) {
+                    for (Value& v : p.values) earlier.values.push_back(std::move(v));
+                    return true;
+                }
         n.props.push_back(std::move(p));
         return true;
     }

@@ -103,7 +103,11 @@ std::string rule_text(const GameRecord& game) {
     std::string out = game.kind == GameKind::gomoku ? std::string() : std::string(game_kind_name(game.kind));
     const std::string words = stones::rules_tag_text(rules);
     if (!words.empty()) out += (out.empty() ? "" : " ") + words;
-    if (const std::string* opening = game.tag("OpeningRule")) out += (out.empty() ? "" : " ") + *opening;
+    if (const std::string* opening = game.tag("OpeningRule")) {
+        // A Renju opening rule alone reads as Renju: a Gomoku game names its game before it.
+        if (out.empty() && game.kind == GameKind::gomoku) out = "Gomoku";
+        out += (out.empty() ? "" : " ") + *opening;
+    }
     // A GN that names a rule decides the game when RU names none (the reader's rule): RU then names
     // Gomoku, so that a freestyle game called "Renju practice" reads back as freestyle.
     if (const std::string* name = game.tag("GameName"); name && read_five_rule_names(out).rule.empty()) {
@@ -157,8 +161,10 @@ void root(std::string& out, const GameRecord& game) {
             if (start.on_board(p) && start.at(p) == stone) points += '[' + point_text(p, start.size()) + ']';
         if (!points.empty()) out += id + points;
     }
-    if (start.side_to_move() == Color::white) out += "PL[W]";
-    else if (first_mover(game.kind) != Color::black) out += "PL[B]";
+    // PL whenever it is not the reader's guess without one: with set-up stones (where stone counts
+    // decide), or a side to move other than the first mover.
+    if (start.stone_count() > 0 || start.side_to_move() != first_mover(game.kind))
+        out += start.side_to_move() == Color::white ? "PL[W]" : "PL[B]";
 }
 
 } // namespace
