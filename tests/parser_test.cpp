@@ -56,6 +56,23 @@ TEST_CASE("tag values keep their escaped quotes and backslashes, and the writer 
     CHECK(g.result == "1/2-1/2");
 }
 
+TEST_CASE("a tag pair is one line: one split over two is an error where its line ends", "[parser]") {
+    // The splitter ends a tag pair at its line's end; the grammar read on across it, and the rest
+    // of the pair, taken for movetext by the splitter, cut the game in two without a word.
+    const std::string tail = "[Black \"B\"]\n[Result \"*\"]\n\n1. c2-d3 f7-e6 *\n";
+    const std::vector<GameRecord> name_split = read_records("[Game \"Gounki\"]\n[White\n\"Alice\"]\n" + tail);
+    REQUIRE(!name_split.empty());
+    check_diagnostic(name_split[0], "unterminated-tag", 2, 7, "expected tag value in double quotes before the end of the line");
+    const std::vector<GameRecord> value_split = read_records("[Game \"Gounki\"]\n[White \"Alice\"\n]\n" + tail);
+    REQUIRE(!value_split.empty());
+    check_diagnostic(value_split[0], "unterminated-tag", 2, 15, "expected ']' before the end of the line");
+    // Blanks and tabs inside a pair are still blanks.
+    const std::vector<GameRecord> blanks = read_records("[Game \"Gounki\"]\n[ White\t \"Alice\"  ]\n" + tail);
+    REQUIRE(blanks.size() == 1);
+    CHECK(blanks[0].diagnostics.empty());
+    CHECK(tag_of(blanks[0], "White") == "Alice");
+}
+
 TEST_CASE("an unknown escape is kept as written and pointed at", "[parser]") {
     const GameRecord g = read_one("bad_escape.gpn");
     CHECK(*g.tag("Event") == "Tab\\tseparated");
