@@ -252,8 +252,25 @@ bool RecordReader::load_chunk() {
         if (!only_blanks(text_)) {
             parse_chunk(text_, syntax_);
             if (!syntax_.games.empty()) return true;
+            report_open_comment(text_);
         }
         if (s == GameSplitter::Scan::end) return false;
+    }
+}
+
+void RecordReader::report_open_comment(std::string_view text) {
+    // A chunk with no game: a `{` comment the splitter ended at a line that looks like a tag pair
+    // (its `}`, if any, comes later, in the next game). Its text is not read: said, at its `{`.
+    for (std::size_t open = text.find('{'); open != std::string_view::npos;) {
+        const std::size_t close = text.find('}', open + 1);
+        if (close == std::string_view::npos) {
+            const SourceMap::Place at = source_.locate(std::uint32_t(open));
+            file_error("unterminated-comment",
+                       "comment '{' is not closed before the tag pairs of the next game: its text is not read", Severity::error,
+                       at.line, at.column);
+            return;
+        }
+        open = text.find('{', close + 1);
     }
 }
 

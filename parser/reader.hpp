@@ -79,6 +79,7 @@ private:
     void advance_place(std::string_view text); // moves line_/column_ over `text`
     // Makes text_ readable where it was pasted from a web page (typographic characters, HTML) and
     // sets source_; the text as written stays what lines and columns are counted in.
+    void report_open_comment(std::string_view text); // a chunk without a game that opens a comment
     void set_source(std::string_view written);
     // One `typographic` warning per kind of character changed inside game `g` of the chunk.
     void add_web_notes(const ast::Game& g, GameRecord& game) const;

@@ -93,6 +93,34 @@ TEST_CASE("a game larger than the limit is reported and passed over", "[parser][
     CHECK(!reader.next(g));
 }
 
+TEST_CASE("a comment the next game's tag pairs end before its '}' is said where it opens", "[parser][stream]") {
+    // The splitter ends a `{` comment at a line that looks like a tag pair (so that a lost `}`
+    // cannot swallow the file). A comment before a game, or a game commented out, left a chunk
+    // with no game that was dropped without a word.
+    const std::string game = "[Game \"Gounki\"]\n[Result \"*\"]\n\n1. c2-d3 f7-e6 *\n";
+    for (const std::string& text : {"{header\n[Event \"X\"]\n}\n" + game, "\n  {" + game + "}\n" + game}) {
+        INFO(text);
+        std::istringstream in(text);
+        RecordReader reader(in, "open.gpn");
+        GameRecord g;
+        int games = 0;
+        while (reader.next(g)) ++games;
+        CHECK(games >= 1);
+        const auto d = reader.take_file_diagnostics();
+        REQUIRE(d.size() == 1);
+        CHECK(d[0].code == "unterminated-comment");
+        CHECK(d[0].line == (text[0] == '{' ? 1 : 2));
+        CHECK(d[0].column == (text[0] == '{' ? 1 : 3));
+    }
+    // A comment closed before the game's tag pairs is the game's own, and nothing is said.
+    std::istringstream in("{a file of one game}\n" + game);
+    RecordReader reader(in, "closed.gpn");
+    GameRecord g;
+    REQUIRE(reader.next(g));
+    CHECK(g.main.comments == std::vector<std::string>{"a file of one game"});
+    CHECK(reader.take_file_diagnostics().empty());
+}
+
 namespace {
 
 // A reader opened on a path it cannot read: not ok, one io-error saying `why`, no game.
