@@ -63,6 +63,20 @@ void RecordReader::advance_place(std::string_view text) {
 
 namespace {
 
+// PGN's escape: a line that starts with `%` (or a chunk that does: the splitter's rule) is passed
+// over. Its bytes become blanks in a copy (`out`), so offsets, lines and columns stay those of the
+// text as written. False, and `out` untouched, when there is none.
+bool blank_escape_lines(std::string_view text, std::string& out) {
+    std::size_t at = text.empty() || text[0] != '%' ? text.find("\n%") : 0;
+    if (at == std::string_view::npos) return false;
+    out.assign(text);
+    for (; at != std::string_view::npos; at = out.find("\n%", at)) {
+        if (out[at] == '\n') ++at;
+        for (; at < out.size() && out[at] != '\n'; ++at) out[at] = ' ';
+    }
+    return true;
+}
+
 bool blank_or_line_end(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
 } // namespace
@@ -160,6 +174,7 @@ RecordReader::Block RecordReader::load_block() {
     text_ = raw;
     notes_.clear();
     if (may_need_web_text_pass(raw) && normalize_web_text(raw, web_, notes_)) text_ = web_;
+    if (blank_escape_lines(text_, escaped_)) text_ = escaped_;
     if (!only_blanks(text_)) {
         parse_chunk(text_, syntax_);
         if (!syntax_.errors.empty() || !block_agrees(text_)) { // read again game by game
@@ -245,6 +260,7 @@ bool RecordReader::load_chunk() {
         const std::string_view written = text_;
         notes_.clear();
         if (may_need_web_text_pass(written) && normalize_web_text(written, web_, notes_)) text_ = web_;
+        if (blank_escape_lines(text_, escaped_)) text_ = escaped_;
         set_source(written);
         advance_place(written);
         begin_ = cut;

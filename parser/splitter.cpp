@@ -180,6 +180,10 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
         const char c = *p;
         switch (state_) {
         case State::normal:
+            if (c == '%' && (pos_ == chunk_start_ || data[pos_ - 1] == '\n')) { // PGN's escape line: passed over
+                state_ = State::line_comment;
+                break;
+            }
             if (shortcuts_ && byte_class[static_cast<unsigned char>(c)] != 0) {
                 // The bulk of movetext decides nothing: run through it in one go, stopping only at
                 // a byte to look at and at a 0 or 1 after a token boundary (it may start a result).
@@ -326,7 +330,7 @@ GameSplitter::Scan GameSplitter::scan(const char* data, std::size_t size, bool e
             break;
         case State::after_result:
             if (c == '{') state_ = State::after_result_brace;
-            else if (c == ';') state_ = State::after_result_line;
+            else if (c == ';' || (c == '%' && data[pos_ - 1] == '\n')) state_ = State::after_result_line;
             else if (!(blank(c) || c == '\n')) {
                 cut = pos_;
                 return Scan::cut;

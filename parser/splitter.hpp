@@ -9,8 +9,8 @@
 //     the blanks and comments that follow it;
 //   - inside a `{` comment, before a line that looks like a tag pair (`[Name "`): that comment is
 //     unterminated, and the grammar reports it instead of swallowing the rest of the file.
-// Comments, tag values and `;` lines are skipped by state, so brackets and results inside them do not
-// count. A `*` that starts a token is a result unless the next token is a square, `out` or `,` (then
+// Comments, tag values, `;` lines and PGN's `%` escape lines (a `%` that starts a line, or the
+// chunk) are skipped by state, so brackets and results inside them do not count. A `*` that starts a token is a result unless the next token is a square, `out` or `,` (then
 // it deploys); glued to a token (`j6*`) it is part of that token, as the grammar reads it.
 // The grammar accepts several games in one chunk, so a boundary this cannot see only costs memory.
 

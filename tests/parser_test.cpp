@@ -73,6 +73,27 @@ TEST_CASE("a tag pair is one line: one split over two is an error where its line
     CHECK(tag_of(blanks[0], "White") == "Alice");
 }
 
+TEST_CASE("PGN's escape lines (a % at a line's start) are passed over, wherever they stand", "[parser]") {
+    // Each was a bad move (the game partial), and one between tag pairs cut the game in three.
+    const std::string moves = "1. c2-d3 f7-e6 2. b2-c2 e7-e6+ *\n";
+    for (const std::string& text : {"% exported by a program\n[Game \"Gounki\"]\n[White \"A\"]\n\n" + moves,
+                                    "[Game \"Gounki\"]\n% [White \"X\"]\n[White \"A\"]\n\n" + moves,
+                                    std::string("[Game \"Gounki\"]\n[White \"A\"]\n\n1. c2-d3 f7-e6\n% 1-0 * [Event \"x\"] {\n2. b2-c2 e7-e6+ *\n")}) {
+        INFO(text);
+        const std::vector<GameRecord> games = read_records(text);
+        REQUIRE(games.size() == 1);
+        CHECK(games[0].status == GameStatus::valid);
+        CHECK(games[0].diagnostics.empty());
+        CHECK(tag_of(games[0], "White") == "A");
+        CHECK(games[0].main.plies.size() == 4);
+    }
+    // Lines and columns stay those of the text as written; a % inside a line is no escape.
+    const std::vector<GameRecord> games = read_records("% one\n% two\n[Game \"Gounki\"]\n\n1. c2-d3 f7-e6 2. d3-d7 % *\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].line == 3);
+    check_diagnostic(games[0], "illegal-move", 5, 19, "d3-d7");
+}
+
 TEST_CASE("an unknown escape is kept as written and pointed at", "[parser]") {
     const GameRecord g = read_one("bad_escape.gpn");
     CHECK(*g.tag("Event") == "Tab\\tseparated");
