@@ -165,11 +165,12 @@ struct not_header_stop_parser : plain_parser<not_header_stop_parser> {
     }
 };
 
-// Counts open variations around a variation's body, refusing to go deeper than
-// max_variation_depth. The body between enter and leave cannot fail, so they always pair up.
+// Counts open variations around a variation's body. Deeper than max_variation_depth it reports
+// too-deep once and consumes the rest of the text. The body between enter and leave cannot fail,
+// so they always pair up.
 struct enter_variation_parser : plain_parser<enter_variation_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
-    bool parse(Iterator& first, Iterator const&, Context const& ctx, RContext&, Attribute&) const {
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
         ParseState& st = x3::get<state_tag>(ctx);
         if (st.depth < max_variation_depth) {
             ++st.depth;
@@ -185,7 +186,11 @@ struct enter_variation_parser : plain_parser<enter_variation_parser> {
             e.truncates = true;
             st.errors->push_back(std::move(e));
         }
-        return false;
+        // As said: the rest is not read. Consumed whole, so that its closing parentheses are not
+        // taken for unmatched ones, nor the variations around for unclosed (variation_closed).
+        ++st.depth;
+        first = last;
+        return true;
     }
 };
 
@@ -359,6 +364,8 @@ const auto set_text = [](auto& ctx) {
     x3::_val(ctx).text.assign(range.begin(), range.end());
 };
 const auto set_unclosed = [](auto& ctx) { x3::_val(ctx).closed = false; };
+// A variation left open, unless the rest of the game was passed over as too deep (too-deep says it).
+const auto set_variation_unclosed = [](auto& ctx) { x3::_val(ctx).closed = x3::get<state_tag>(ctx).too_deep_reported; };
 const auto set_result = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 const auto push_tag = [](auto& ctx) { x3::_val(ctx).tags.push_back(std::move(x3::_attr(ctx))); };
 const auto push_header_comment = [](auto& ctx) { x3::_val(ctx).header_comments.push_back(std::move(x3::_attr(ctx))); };
@@ -438,7 +445,7 @@ const auto element = (&char_('0', '9') >> move_number[push]) | move[push_move] |
     comment[push] | variation[push_variation] | table_header[push] | unknown[push];
 
 const auto variation_def =
-    x3::raw[lit('(') >> enter_variation >> *element >> leave_variation >> (lit(')') | x3::eps[set_unclosed])][locate];
+    x3::raw[lit('(') >> enter_variation >> *element >> leave_variation >> (lit(')') | x3::eps[set_variation_unclosed])][locate];
 
 const auto result_def = x3::raw[results[set_result]][locate];
 

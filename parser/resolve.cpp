@@ -227,7 +227,10 @@ bool Resolver::read_variation(const ast::Variation& v, LineRun& run) {
         report(Severity::warning, "misplaced-variation", v.offset,
                "a variation before any move of the line has nothing to be an alternative to; ignored");
     } else if (!has_move && v.closed) {
-        report(Severity::warning, "empty-variation", v.offset, "empty variation; ignored");
+        // Empty, unless it is the variation too deep to read (too-deep says so, alone).
+        const bool too_deep = std::any_of(errors_.begin(), errors_.end(),
+                                          [&](const ast::SyntaxError& e) { return e.code == "too-deep" && e.offset == v.offset; });
+        if (!too_deep) report(Severity::warning, "empty-variation", v.offset, "empty variation; ignored");
     } else {
         Line alt;
         GameState before = run.st.pos;

@@ -79,6 +79,19 @@ TEST_CASE("variations nested too deep are refused without recursing further", "[
     const auto games = read_records(text);
     REQUIRE(!games.empty());
     CHECK(games[0].status == GameStatus::partial);
+    // too-deep alone: the rest of the game is not read, so neither the variation that was one too
+    // deep (it was "never closed", then empty) nor the parentheses that close the others (each was
+    // "unmatched", 4,936 errors here) are said again. The next game is read.
+    std::string nested = "1. c2-d3 ";
+    for (int i = 0; i < 1000; ++i) nested += "(1. b2-b3 ";
+    nested += std::string(1000, ')') + " f7-e6 *";
+    const auto both = read_records("[Game \"Gounki\"]\n\n" + nested + "\n\n[Game \"Gounki\"]\n\n1. c2-d3 *\n");
+    REQUIRE(both.size() == 2);
+    REQUIRE(both[0].diagnostics.size() == 1);
+    CHECK(both[0].diagnostics[0].code == "too-deep");
+    CHECK(both[0].diagnostics[0].line == 3);
+    CHECK(both[0].diagnostics[0].column == 10 + 64 * 10); // the 65th '('
+    CHECK(both[1].status == GameStatus::valid);
 }
 
 TEST_CASE("the splitter cuts games at tag sections and results, never inside comments", "[parser][grammar]") {
