@@ -19,6 +19,13 @@ int number_at(std::string_view s, std::size_t& i, std::size_t most, std::size_t&
 
 std::string two(int n) { return std::string(1, char('0' + n / 10)) + char('0' + n % 10); }
 
+// Whether day `d` of month `m` (1-12) exists in `year` (February 29th in leap years only).
+bool day_exists(int year, int m, int d) {
+    static constexpr int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m < 1 || m > 12 || d < 1 || d > days[m - 1]) return false;
+    return m != 2 || d < 29 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0));
+}
+
 // What may follow a date: nothing, or a time or further days after a blank, a 'T' or a comma.
 bool date_ends(std::string_view t, std::size_t i) { return i == t.size() || t[i] == ' ' || t[i] == 'T' || t[i] == ','; }
 
@@ -38,7 +45,7 @@ std::string project_date(std::string_view written, bool month_first) {
     const int first = number_at(t, i, 8, length);
     if (length == 8 && date_ends(t, i)) { // 20240501
         const int year = first / 10000, month = first / 100 % 100, day = first % 100;
-        if (month >= 1 && month <= 12 && day >= 1 && day <= 31) return std::to_string(year) + "." + two(month) + "." + two(day);
+        if (day_exists(year, month, day)) return std::to_string(year) + "." + two(month) + "." + two(day);
         return t;
     }
     if (length == 4) { // the year first: 2024-05-01, 2024/5/1, 2024-05, 2024
@@ -50,7 +57,7 @@ std::string project_date(std::string_view written, bool month_first) {
         if (date_ends(t, i)) return t.substr(0, 4) + "." + two(month) + ".??";
         if (t[i] != sep) return t;
         const int day = number_at(t, ++i, 2, length);
-        if (day < 1 || day > 31 || !date_ends(t, i)) return t;
+        if (!day_exists(std::stoi(t.substr(0, 4)), month, day) || !date_ends(t, i)) return t;
         return t.substr(0, 4) + "." + two(month) + "." + two(day);
     }
     if (length == 0 || length > 2 || i >= t.size()) return t; // the year last: 05/01/2024
@@ -72,7 +79,7 @@ std::string project_date(std::string_view written, bool month_first) {
     } else {
         return t; // 03/04/2010: March or April, nothing says which
     }
-    if (month < 1 || month > 12 || day < 1 || day > 31) return t;
+    if (!day_exists(std::stoi(t.substr(year_at, 4)), month, day)) return t;
     return t.substr(year_at, 4) + "." + two(month) + "." + two(day);
 }
 

@@ -15,8 +15,8 @@ namespace gounki::parser {
 //   convention, or when the first number is at most 12 and the second is not; day first in the
 //   reverse case; 03/04/2024 from an unknown source is kept as written)
 // A date followed by a time or more days (`2024-05-01T10:00`, `2024-05-01 10:00`, SGF's
-// `2024-05-01,02`) is that date. Anything else (a two-digit year, a 13th month, words) is kept as
-// written, trimmed.
+// `2024-05-01,02`) is that date. Anything else (a two-digit year, a 13th month, a day its month has
+// not: 2010-04-31, 2023-02-29; words) is kept as written, trimmed.
 std::string project_date(std::string_view written, bool month_first = false);
 
 // Whether `date` is in the project's form: four, two and two digits or `?`, with dots between.

@@ -77,6 +77,16 @@ TEST_CASE("dates written other ways are read in the project's form when nothing 
     CHECK(date("2010-13-01") == "2010-13-01");
     CHECK(date("2010-03/04") == "2010-03/04"); // two separators
     CHECK(date("2010-03-32") == "2010-03-32");
+    // A day its month has not is no date either (it was read as 2010.04.31): the 31st of a 30-day
+    // month, the 30th of February, its 29th outside leap years (2000 is one, 1900 is not).
+    CHECK(date("31/04/2010") == "31/04/2010");
+    CHECK(date("2024-02-30") == "2024-02-30");
+    CHECK(date("20230229") == "20230229");
+    CHECK(date("1900-02-29") == "1900-02-29");
+    CHECK(date("2000-02-29") == "2000.02.29");
+    CHECK(date("29.02.2024") == "2024.02.29");
+    CHECK(date("2010-04-30") == "2010.04.30");
+    CHECK(date("2010-12-31") == "2010.12.31");
     CHECK(date("2010 spring") == "2010 spring");
     CHECK(date("201003") == "201003");
     CHECK(date("13.13.2010") == "13.13.2010");
