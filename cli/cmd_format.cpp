@@ -88,8 +88,8 @@ class Lines {
 public:
     explicit Lines(std::string_view text) : text_(text) {
         starts_.push_back(0);
-        for (std::size_t i = 0; i < text.size(); ++i)
-            if (text[i] == '\n') starts_.push_back(i + 1);
+        for (std::size_t i = 0; i < text.size(); ++i) // a lone CR ends a line too, as the readers count
+            if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) starts_.push_back(i + 1);
     }
     std::string between(Place first, Place next, const std::string& charset) const {
         const auto at = [&](int line) {
@@ -105,6 +105,8 @@ public:
         if (const auto decoder = charset.empty() ? nullptr : parser::CharsetDecoder::open(charset)) decoder->decode(part, true, out);
         else if (parser::valid_utf8(part, bad)) out = part;
         else parser::cp1252_to_utf8(part, out);
+        bool cr = false;
+        parser::lone_cr_to_lf(out.data(), 0, out.size(), true, cr);
         // Then cut to the places: the end on the next game's line first, then the start.
         std::size_t end = out.size();
         if (next.line > 0 && next.column > 1) {

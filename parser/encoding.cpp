@@ -103,6 +103,22 @@ bool valid_utf8_prefix(std::string_view text) {
     return true;
 }
 
+void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool last, bool& pending) {
+    if (pending && from > 0 && text[from - 1] == '\r' && ((from < size && text[from] != '\n') || (from == size && last)))
+        text[from - 1] = '\n';
+    pending = false;
+    for (char* p = text + from; (p = static_cast<char*>(std::memchr(p, '\r', std::size_t(text + size - p))));) {
+        if (p + 1 < text + size) {
+            if (p[1] != '\n') *p = '\n';
+        } else if (last) {
+            *p = '\n';
+        } else {
+            pending = true;
+        }
+        if (++p >= text + size) break;
+    }
+}
+
 void cp1252_to_utf8(std::string_view text, std::string& out) {
     // 0x80..0x9F; 0 where Windows-1252 defines nothing (kept as the C1 control of that value).
     static constexpr std::uint16_t high[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,

@@ -38,6 +38,7 @@ bool RecordReader::read_more() {
     end_ += n;
     bytes_read_ += n;
     if (n < block_size) eof_ = true;
+    lone_cr_to_lf(buf_.data(), end_ - n, end_, eof_, cr_pending_);
     if (!started_ && (end_ >= 3 || eof_)) {
         started_ = true;
         if (end_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) {

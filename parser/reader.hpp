@@ -101,6 +101,7 @@ private:
     int line_ = 1, column_ = 1; // place of buf_[begin_] in the file
     std::string chunk_; // the current chunk converted to UTF-8, when it was not
     std::string web_; // the current chunk made readable (web_text.hpp), when needed
+    bool cr_pending_ = false; // the block read last ended in a CR (lone_cr_to_lf)
     std::string escaped_; // the current chunk with its `%` escape lines blanked, when it has any
     std::vector<WebTextNote> notes_; // what that changed, offsets in the chunk
     std::string_view text_; // the current chunk: chunk_, web_, escaped_, or a block inside buf_

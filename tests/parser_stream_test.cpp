@@ -121,6 +121,39 @@ TEST_CASE("a comment the next game's tag pairs end before its '}' is said where 
     CHECK(reader.take_file_diagnostics().empty());
 }
 
+TEST_CASE("old Mac line ends (a lone CR) count as line ends in every place said", "[parser][stream]") {
+    // Lines were not counted (everything was line 1), and format could not find a kept game's text.
+    const auto with_cr = [](std::string text) {
+        std::replace(text.begin(), text.end(), '\n', '\r');
+        return text;
+    };
+    std::string many;
+    for (int i = 0; i < 3000; ++i) many += "[Game \"Gounki\"]\n[Result \"*\"]\n\n1. c2-d3 f7-e6 *\n"; // 4 lines each
+    const std::string bad = "[Game \"Gounki\"]\n\n1. c2-d3 f7-e6\n2. d3-d7 *\n";
+    std::istringstream in(with_cr(many + bad)); // past the reader's first block: CRs at its edges
+    RecordReader reader(in, "mac.gpn");
+    GameRecord g;
+    int games = 0;
+    while (reader.next(g)) ++games;
+    CHECK(games == 3001);
+    check_diagnostic(g, "illegal-move", 3000 * 4 + 4, 4, "d3-d7");
+    CHECK(g.line == 3000 * 4 + 1);
+    // CRLF stays one line end, and SGF counts the same way.
+    const auto sgf = read_sgf(with_cr("(;GM[4]SZ[15]\nPB[a]\n;B[hh]\n;W[hh])\n"), "mac.sgf");
+    REQUIRE(sgf.size() == 1);
+    check_diagnostic(sgf[0], "illegal-move", 4, 2, "occupied");
+    std::istringstream crlf("[Game \"Gounki\"]\r\n\r\n1. c2-d3 f7-e6\r\n2. d3-d7 *\r\n");
+    RecordReader dos(crlf, "dos.gpn");
+    REQUIRE(dos.next(g));
+    check_diagnostic(g, "illegal-move", 4, 4, "d3-d7");
+    // format copies a kept game of such a file whole.
+    TempDir dir("mac");
+    write_text(dir / "mac.gpn", with_cr("[Game \"Gounki\"]\n[Result \"*\"]\n\n1. c2-d3 *\n" + bad));
+    const CliRun r = run_gounki("format " + shell_quoted(dir / "mac.gpn"));
+    CHECK(r.status == 1);
+    CHECK(contains(r.out, "1. c2-d3 f7-e6\n2. d3-d7 *\n"));
+}
+
 namespace {
 
 // A reader opened on a path it cannot read: not ok, one io-error saying `why`, no game.

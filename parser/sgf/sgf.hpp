@@ -93,7 +93,9 @@ public:
     std::string charset() const override { return charset_ ? charset_name_ : std::string(); }
 
 private:
-    bool read_more(); // appends a block of input to buf_ (decoded, see charset_); false when none came
+    bool read_more(); // appends a block of input to buf_ (decoded, see charset_; lone CRs as LF); false when none came
+    bool read_more_text(); // the same but for the line ends
+    void convert_line_ends(); // lone CRs as LF (lone_cr_to_lf) from lf_from_ on
     std::size_t read_block(); // the next block of input, as it is, into block_; 0 at the end (eof_)
     // The character set the CA of the first game's root node names, when it is not UTF-8 (sgf.hpp's
     // header; docs/rules.md 4.1): pending_ until the first byte that is not ASCII, then either
@@ -118,6 +120,8 @@ private:
     std::unique_ptr<CharsetDecoder> charset_; // null: the bytes are UTF-8 (Windows-1252 where not)
     std::unique_ptr<CharsetDecoder> pending_; // CA's set while the text read so far is ASCII
     std::size_t scan_from_ = 0; // while pending_: buf_ is ASCII up to here
+    bool cr_pending_ = false; // buf_ ended in a CR (lone_cr_to_lf)
+    std::size_t lf_from_ = 0; // buf_ has its line ends converted up to here
     std::string charset_name_; // as CA writes it
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;

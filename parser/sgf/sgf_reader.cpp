@@ -33,10 +33,22 @@ std::size_t SgfReader::read_block() {
 }
 
 bool SgfReader::read_more() {
+    const bool more = read_more_text();
+    convert_line_ends();
+    return more;
+}
+
+void SgfReader::convert_line_ends() {
+    lone_cr_to_lf(buf_.data(), std::min(lf_from_, buf_.size()), buf_.size(), eof_, cr_pending_);
+    lf_from_ = buf_.size();
+}
+
+bool SgfReader::read_more_text() {
     if (eof_ || !in_) return false;
     if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
         buf_.erase(0, pos_);
         scan_from_ -= std::min(scan_from_, pos_);
+        lf_from_ -= std::min(lf_from_, pos_);
         pos_ = 0;
     }
     const std::size_t n = read_block();
@@ -165,6 +177,7 @@ void SgfReader::settle_charset() {
     charset_ = std::move(pending_);
     const std::string raw(rest);
     buf_.resize(i);
+    lf_from_ = std::min(lf_from_, i);
     charset_->decode(raw, eof_, buf_);
     if (eof_) warn_replaced();
 }
@@ -188,6 +201,7 @@ bool SgfReader::next(GameRecord& game) {
         while (buf_.size() < 3 && read_more()) {}
         if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3; // UTF-8, whatever CA says
         else choose_charset();
+        convert_line_ends();
     }
     if (!to_game_tree()) return false;
     const std::size_t k = tree_end();
