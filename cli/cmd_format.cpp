@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/command.hpp"
@@ -75,10 +76,10 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
 }
 
 // The text of a game kept as written: from its start (line and column) up to the next game's start
-// (or the end: two games may share a line), converted to UTF-8 as the reader read it: from the
-// character set the file declared (`charset`, SGF's CA; no such set cuts a character at a line's
-// end), else from Windows-1252 where it is not UTF-8. Columns count characters, CR not counted,
-// as the readers count them.
+// (or the end: two games may share a line), converted to UTF-8 as the reader read it. Lines and
+// columns are counted as the readers count them: a lone CR ends a line, CR is no column; columns
+// are characters of the text as decoded from the character set the file declared (`charset`, SGF's
+// CA), else UTF-8 characters, or one a byte where the bytes are not UTF-8 (Windows-1252).
 struct Place {
     int line = 0; // 1-based; 0: the end of the text
     int column = 1;
@@ -86,54 +87,56 @@ struct Place {
 
 class Lines {
 public:
-    explicit Lines(std::string_view text) : text_(text) {
+    Lines(std::string_view text, const std::string& charset) : text_(text) {
+        if (const auto decoder = charset.empty() ? nullptr : parser::CharsetDecoder::open(charset)) {
+            decoder->decode(text, true, decoded_);
+            text_ = decoded_;
+            is_utf8_ = true;
+        }
         starts_.push_back(0);
-        for (std::size_t i = 0; i < text.size(); ++i) // a lone CR ends a line too, as the readers count
-            if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) starts_.push_back(i + 1);
+        for (std::size_t i = 0; i < text_.size(); ++i)
+            if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 == text_.size() || text_[i + 1] != '\n'))) starts_.push_back(i + 1);
     }
-    std::string between(Place first, Place next, const std::string& charset) const {
-        const auto at = [&](int line) {
-            return line <= 0 || std::size_t(line) > starts_.size() ? text_.size() : starts_[std::size_t(line) - 1];
-        };
-        // Whole lines, the next game's line included when it starts after its line's start.
-        const std::size_t from = at(std::max(first.line, 1));
-        const std::size_t to = next.line <= 0 ? text_.size() : next.column > 1 ? at(next.line + 1) : at(next.line);
+    std::string between(Place first, Place next) const {
+        const std::size_t from = offset_of(Place{std::max(first.line, 1), first.column});
+        const std::size_t to = next.line <= 0 ? text_.size() : offset_of(next);
         std::string_view part = text_.substr(from, to > from ? to - from : 0);
         if (part.substr(0, 3) == "\xEF\xBB\xBF") part.remove_prefix(3);
         std::string out;
         std::size_t bad = 0;
-        if (const auto decoder = charset.empty() ? nullptr : parser::CharsetDecoder::open(charset)) decoder->decode(part, true, out);
-        else if (parser::valid_utf8(part, bad)) out = part;
+        if (is_utf8_ || parser::valid_utf8(part, bad)) out = part;
         else parser::cp1252_to_utf8(part, out);
         bool cr = false;
-        parser::lone_cr_to_lf(out.data(), 0, out.size(), true, cr);
-        // Then cut to the places: the end on the next game's line first, then the start.
-        std::size_t end = out.size();
-        if (next.line > 0 && next.column > 1) {
-            std::size_t line_at = 0;
-            for (int l = std::max(first.line, 1); l < next.line && line_at < out.size(); ++l) {
-                const std::size_t nl = out.find('\n', line_at);
-                line_at = nl == std::string::npos ? out.size() : nl + 1;
-            }
-            end = advance(out, line_at, next.column - 1);
-        }
-        const std::size_t begin = std::min(advance(out, 0, first.column - 1), end);
-        out = out.substr(begin, end - begin);
+        parser::lone_cr_to_lf(out.data(), 0, out.size(), cr);
         if (!out.empty() && out.back() != '\n') out += '\n';
         return out;
     }
 
 private:
-    // The offset `columns` characters after `at` on its line (CR not counted), or the line's end.
-    static std::size_t advance(const std::string& s, std::size_t at, int columns) {
-        for (; at < s.size() && s[at] != '\n'; ++at) {
-            const auto c = static_cast<unsigned char>(s[at]);
-            if ((c & 0xC0) == 0x80 || c == '\r') continue;
-            if (columns-- <= 0) break;
+    // The offset of a place: its line's start, then column - 1 characters on (a whole UTF-8
+    // sequence is one, any other byte one; CR none), never past the line's end.
+    std::size_t offset_of(Place p) const {
+        if (p.line <= 0 || std::size_t(p.line) > starts_.size()) return text_.size();
+        std::size_t at = starts_[std::size_t(p.line) - 1];
+        if (at == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") at = 3; // the readers count no column for it
+        for (int columns = p.column - 1; at < text_.size() && text_[at] != '\n' && columns > 0;) {
+            if (text_[at] == '\r') {
+                if (at + 1 == text_.size() || text_[at + 1] != '\n') break; // a lone CR ends the line
+                ++at;
+                continue;
+            }
+            std::size_t length = 1;
+            parser::first_code_point(text_.substr(at), length);
+            std::size_t bad = 0;
+            if (length > 1 && !parser::valid_utf8(text_.substr(at, length), bad)) length = 1;
+            at += length;
+            --columns;
         }
         return at;
     }
     std::string_view text_;
+    std::string decoded_;
+    bool is_utf8_ = false; // text_ was decoded from the file's character set
     std::vector<std::size_t> starts_;
 };
 
@@ -164,14 +167,22 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     const parser::FormatInfo& info = parser::format_info(input.format);
     std::istringstream in(input.text);
     const auto source = parser::open_source(input.format, in, input.name, read);
-    const Lines lines(input.text);
+    std::optional<Lines> lines; // made at the first game kept as written: the reader knows the character set then
+    const auto kept_text = [&](Place first, Place next) {
+        if (!lines) lines.emplace(input.text, source->charset());
+        std::string text = lines->between(first, next);
+        // Copied to a line's start, a text that began after other text on its line and starts with
+        // `%` would become PGN's escape line: a blank keeps it what it was.
+        if (input.format == parser::RecordFormat::gpn && first.column > 1 && !text.empty() && text[0] == '%') text.insert(0, 1, ' ');
+        return text;
+    };
     std::string out;
     Place kept_from; // the start of a game kept as written, until the next game's is known (line 0: none)
     const long games_before = t.games;
     GameRecord game;
     while (source->next(game)) {
         for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-        if (kept_from.line) out += lines.between(kept_from, Place{game.line, std::max(game.column, 1)}, source->charset());
+        if (kept_from.line) out += kept_text(kept_from, Place{game.line, std::max(game.column, 1)});
         kept_from = Place{};
         ++t.games;
         std::string cannot = info.cannot_hold(game);
@@ -192,7 +203,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         ++t.formatted;
     }
     for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
-    if (kept_from.line) out += lines.between(kept_from, Place{}, source->charset());
+    if (kept_from.line) out += kept_text(kept_from, Place{});
     if (t.games == games_before) print_err(parser::format_diagnostic(parser::no_game_found(input.name)) + "\n");
     t.io_failed |= source->io_failed();
     return out;

@@ -103,19 +103,22 @@ bool valid_utf8_prefix(std::string_view text) {
     return true;
 }
 
-void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool last, bool& pending) {
-    if (pending && from > 0 && text[from - 1] == '\r' && ((from < size && text[from] != '\n') || (from == size && last)))
-        text[from - 1] = '\n';
-    pending = false;
-    for (char* p = text + from; (p = static_cast<char*>(std::memchr(p, '\r', std::size_t(text + size - p))));) {
+void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool& pending) {
+    if (from < size) {
+        // The CR that ended the text before was turned into LF at once; if it was a CRLF's, its LF
+        // becomes the CR (which no reader counts), so the pair is still one line end.
+        if (pending && text[from] == '\n') text[from++] = '\r';
+        pending = false;
+    }
+    for (char* p = text + from; p < text + size && (p = static_cast<char*>(std::memchr(p, '\r', std::size_t(text + size - p))));
+         ++p) {
         if (p + 1 < text + size) {
             if (p[1] != '\n') *p = '\n';
-        } else if (last) {
-            *p = '\n';
+            else ++p; // CRLF
         } else {
+            *p = '\n';
             pending = true;
         }
-        if (++p >= text + size) break;
     }
 }
 

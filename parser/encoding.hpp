@@ -51,10 +51,10 @@ private:
 };
 
 // Old Mac files end their lines with a lone CR: each becomes LF in text[from, size) (one byte for
-// one, so offsets stay and lines count). A CR before LF stays. A CR that ends the text so far is
-// decided by the next call (`pending`: text[from - 1] then, if still there), or is a line end when
-// `last` (no more text comes).
-void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool last, bool& pending);
+// one, so offsets stay and lines count as they are read). A CR before LF stays. A CR that ends the
+// text so far becomes LF at once (`pending` then); if the next call's text starts with LF, that LF
+// becomes CR, which readers count as neither a line end nor a column.
+void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool& pending);
 
 // Appends the UTF-8 form of code point `c` to `out`.
 void append_utf8(char32_t c, std::string& out);

@@ -38,7 +38,7 @@ bool RecordReader::read_more() {
     end_ += n;
     bytes_read_ += n;
     if (n < block_size) eof_ = true;
-    lone_cr_to_lf(buf_.data(), end_ - n, end_, eof_, cr_pending_);
+    lone_cr_to_lf(buf_.data(), end_ - n, end_, cr_pending_);
     if (!started_ && (end_ >= 3 || eof_)) {
         started_ = true;
         if (end_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) {
@@ -64,18 +64,32 @@ void RecordReader::advance_place(std::string_view text) {
 
 namespace {
 
-// PGN's escape: a line that starts with `%` (or a chunk that does: the splitter's rule) is passed
-// over. Its bytes become blanks in a copy (`out`), so offsets, lines and columns stay those of the
-// text as written. False, and `out` untouched, when there is none.
-bool blank_escape_lines(std::string_view text, std::string& out) {
-    std::size_t at = text.empty() || text[0] != '%' ? text.find("\n%") : 0;
-    if (at == std::string_view::npos) return false;
-    out.assign(text);
-    for (; at != std::string_view::npos; at = out.find("\n%", at)) {
-        if (out[at] == '\n') ++at;
-        for (; at < out.size() && out[at] != '\n'; ++at) out[at] = ' ';
+// PGN's escape: a line that starts with `%` (in its first column; `line_start`: the text starts
+// one) is passed over, unless it stands in a `{` comment or a tag value. Its bytes become blanks in
+// a copy (`out`), so offsets, lines and columns stay those of the text as written. False, and
+// `out` untouched, when there is none.
+bool blank_escape_lines(std::string_view text, bool line_start, std::string& out) {
+    if (!(line_start && !text.empty() && text[0] == '%') && text.find("\n%") == std::string_view::npos) return false;
+    bool any = false;
+    char in = 0; // '{' in a comment, '"' in a tag value, ';' in a line comment
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in == '{') {
+            if (c == '}') in = 0;
+        } else if (in == '"') {
+            if (c == '\\') ++i;
+            else if (c == '"' || c == '\n') in = 0;
+        } else if (in == ';') {
+            if (c == '\n') in = 0;
+        } else if (c == '{' || c == '"' || c == ';') {
+            in = c;
+        } else if (c == '%' && (i > 0 ? text[i - 1] == '\n' : line_start)) {
+            if (!any) out.assign(text);
+            any = true;
+            for (; i < text.size() && text[i] != '\n'; ++i) out[i] = ' ';
+        }
     }
-    return true;
+    return any;
 }
 
 bool blank_or_line_end(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
@@ -175,7 +189,7 @@ RecordReader::Block RecordReader::load_block() {
     text_ = raw;
     notes_.clear();
     if (may_need_web_text_pass(raw) && normalize_web_text(raw, web_, notes_)) text_ = web_;
-    if (blank_escape_lines(text_, escaped_)) text_ = escaped_;
+    if (blank_escape_lines(text_, column_ == 1, escaped_)) text_ = escaped_;
     if (!only_blanks(text_)) {
         parse_chunk(text_, syntax_);
         if (!syntax_.errors.empty() || !block_agrees(text_)) { // read again game by game
@@ -261,7 +275,7 @@ bool RecordReader::load_chunk() {
         const std::string_view written = text_;
         notes_.clear();
         if (may_need_web_text_pass(written) && normalize_web_text(written, web_, notes_)) text_ = web_;
-        if (blank_escape_lines(text_, escaped_)) text_ = escaped_;
+        if (blank_escape_lines(text_, chunk_column_ == 1, escaped_)) text_ = escaped_;
         set_source(written);
         advance_place(written);
         begin_ = cut;

@@ -8,6 +8,7 @@
 #include <streambuf>
 
 #include "fuzz/record_checks.hpp"
+#include "parser/encoding.hpp"
 #include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf/sgf.hpp"
@@ -138,6 +139,26 @@ TEST_CASE("old Mac line ends (a lone CR) count as line ends in every place said"
     CHECK(games == 3001);
     check_diagnostic(g, "illegal-move", 3000 * 4 + 4, 4, "d3-d7");
     CHECK(g.line == 3000 * 4 + 1);
+    // A CR that ends a block is a line end at once; if it was a CRLF's, its LF is no second one.
+    bool pending = false;
+    std::string a = "x\r", b = "\ny\rz\r\n";
+    lone_cr_to_lf(a.data(), 0, a.size(), pending);
+    CHECK(pending);
+    lone_cr_to_lf(b.data(), 0, b.size(), pending);
+    CHECK(a + b == "x\n\ry\nz\r\n");
+    CHECK(!pending);
+    // An SGF file whose lone CR falls on the reader's 64 KB block edge, between two games.
+    std::string sgf_text;
+    while (sgf_text.size() < 65000) sgf_text += "(;GM[4]SZ[15];B[hh])\r";
+    std::string filler = "(;GM[4]SZ[15]C[";
+    filler += std::string(65535 - sgf_text.size() - filler.size() - 8, 'x') + "];B[hh])";
+    sgf_text += filler;
+    REQUIRE(sgf_text.size() == 65535);
+    const int lines_before = int(std::count(sgf_text.begin(), sgf_text.end(), '\r')) + 1;
+    sgf_text += "\r(;GM[4]SZ[15]\r;B[hh];W[hh])\r";
+    const auto edge = read_sgf(sgf_text, "edge.sgf");
+    REQUIRE(!edge.empty());
+    check_diagnostic(edge.back(), "illegal-move", lines_before + 2, 8, "occupied");
     // CRLF stays one line end, and SGF counts the same way.
     const auto sgf = read_sgf(with_cr("(;GM[4]SZ[15]\nPB[a]\n;B[hh]\n;W[hh])\n"), "mac.sgf");
     REQUIRE(sgf.size() == 1);

@@ -87,6 +87,16 @@ TEST_CASE("PGN's escape lines (a % at a line's start) are passed over, wherever 
         CHECK(tag_of(games[0], "White") == "A");
         CHECK(games[0].main.plies.size() == 4);
     }
+    // A % line inside a comment is the comment's text, and a % after other text is no escape.
+    const std::vector<GameRecord> in_comment =
+        read_records("[Game \"Gomoku\"]\n\n1. h8 {a comment\n%50 of the time this wins} i9 *\n");
+    REQUIRE(in_comment.size() == 1);
+    CHECK(in_comment[0].status == GameStatus::valid);
+    REQUIRE(!in_comment[0].main.plies.empty());
+    CHECK(contains(in_comment[0].main.plies[0].comments.at(0), "%50 of the time"));
+    const std::vector<GameRecord> after = read_records("[Game \"Gomoku\"]\n\n1. h8 i9 * %junk\n[Game \"Gomoku\"]\n\n1. h8 *\n");
+    REQUIRE(after.size() == 3);
+    check_diagnostic(after[1], "bad-move", 3, 12, "%junk");
     // Lines and columns stay those of the text as written; a % inside a line is no escape.
     const std::vector<GameRecord> games = read_records("% one\n% two\n[Game \"Gounki\"]\n\n1. c2-d3 f7-e6 2. d3-d7 % *\n");
     REQUIRE(games.size() == 1);

@@ -436,6 +436,25 @@ TEST_CASE("gounki format writes canonical records, fixes warnings, keeps broken 
             write_text(path + ".out", once.out);
             CHECK(run_gounki("format " + shell_quoted(path + ".out")).out == once.out);
         }
+        // Each game's text read as the reader read it: here the first in UTF-8, the second (kept)
+        // in Windows-1252 on the same line; and an SGF game after Windows-1252 bytes 0x80-0xBF,
+        // which the place counting took for UTF-8 continuation bytes (the copy began early).
+        const std::string mixed = dir.file("mixed.gpn"), latin_sgf = dir.file("latin.sgf");
+        write_text(mixed, "[Game \"Gomoku\"]\n\n1. h8 i9 {\xC3\xA9t\xC3\xA9} * [Game \"Gomoku\"] {\xE9} 1. h8 h8 *\n");
+        CliRun r = run_gounki("format " + shell_quoted(mixed));
+        CHECK(contains(r.out, "{été}"));
+        CHECK(contains(r.out, "\n[Game \"Gomoku\"] {\xC3\xA9} 1. h8 h8 *\n"));
+        write_text(latin_sgf, "(;GM[4]SZ[15]C[\xA3 5];B[hh];W[ii])(;GM[4]SZ[15];B[hh];W[hh])\n");
+        r = run_gounki("format " + shell_quoted(latin_sgf));
+        CHECK(contains(r.out, "C[\xC2\xA3 5]"));
+        CHECK(contains(r.out, "\n(;GM[4]SZ[15];B[hh];W[hh])\n"));
+        // A kept text that starts with % after other text on its line stays no escape line.
+        const std::string percent = dir.file("percent.gpn");
+        write_text(percent, "[Game \"Gomoku\"]\n\n1. h8 i9 * %junk\n");
+        r = run_gounki("format " + shell_quoted(percent));
+        CHECK(contains(r.out, "\n %junk\n"));
+        write_text(percent + ".out", r.out);
+        CHECK(run_gounki("format " + shell_quoted(percent + ".out")).out == r.out);
     }
     SECTION("each file keeps its format: an SGF file is written as SGF") {
         const std::string sgf = dir.file("game.sgf");

@@ -400,6 +400,10 @@ TEST_CASE("SGF: the CA of the first game's root node, settled by the first text 
         REQUIRE(file.size() == 1);
         CHECK(file[0].code == "not-utf8");
     }
+    // A value before CA with an escaped bracket and a parenthesis in it does not hide CA.
+    const auto escaped = read("(;GM[4]GN[Final \\] (round 2)]CA[GB2312]PB[\xBA\xDA\xB7\xBD];B[hh])");
+    REQUIRE(escaped.size() == 1);
+    CHECK(tag_of(escaped[0], "Black") == "黑方");
     // Blanks may stand between an identifier and its value (SGF allows them): CA [GB2312] is read.
     auto games = read("(;GM[4] CA [GB2312] PB[\xBA\xDA\xB7\xBD];B[hh])");
     REQUIRE(games.size() == 1);

@@ -39,7 +39,7 @@ bool SgfReader::read_more() {
 }
 
 void SgfReader::convert_line_ends() {
-    lone_cr_to_lf(buf_.data(), std::min(lf_from_, buf_.size()), buf_.size(), eof_, cr_pending_);
+    lone_cr_to_lf(buf_.data(), std::min(lf_from_, buf_.size()), buf_.size(), cr_pending_);
     lf_from_ = buf_.size();
 }
 
@@ -86,10 +86,9 @@ bool is_letter(char c) { return is_upper(c) || (c >= 'a' && c <= 'z'); }
 
 // The value of CA in the root node of the first game tree of `text`, if the node holds one: the
 // first '(' followed by ';' (blanks between) opens the tree, and the node's properties are read up
-// to the next node or tree. A value ends at the first ']': an escape is not looked for, as in
-// Shift_JIS the second byte of a character may be '\' (a value before CA that holds "\]" is rare,
-// and only hides CA). Identifiers are FF[4]'s upper-case letters (FF[3]'s lower-case ones are
-// passed over), blanks may stand before a value.
+// to the next node or tree. A value ends at its first ']' that no ASCII backslash escapes (in
+// Shift_JIS the second byte of a character may be a backslash). Identifiers are FF[4]'s upper-case
+// letters (FF[3]'s lower-case ones are passed over), blanks may stand before a value.
 std::optional<std::string_view> root_ca(std::string_view text) {
     std::size_t i = 0;
     for (;; ++i) {
@@ -108,7 +107,12 @@ std::optional<std::string_view> root_ca(std::string_view text) {
         const char c = text[i];
         if (c == ';' || c == '(' || c == ')') return std::nullopt;
         if (c == '[') {
-            const std::size_t end = text.find(']', i + 1);
+            std::size_t end = text.find(']', i + 1);
+            // `\]` is an escaped bracket after an ASCII byte; after a byte >= 0x80, the `\` may be
+            // the second byte of a Shift_JIS character, and the bracket ends the value.
+            while (end != std::string_view::npos && end >= i + 2 && text[end - 1] == '\\' &&
+                   static_cast<unsigned char>(text[end - 2]) < 0x80 && text[end - 2] != '\\')
+                end = text.find(']', end + 1);
             if (end == std::string_view::npos) return std::nullopt;
             if (ident == "CA") return text.substr(i + 1, end - i - 1);
             in_ident = false;
@@ -178,17 +182,22 @@ void SgfReader::settle_charset() {
     const std::string raw(rest);
     buf_.resize(i);
     lf_from_ = std::min(lf_from_, i);
+    cr_pending_ = false; // the text from i is converted anew
     charset_->decode(raw, eof_, buf_);
     if (eof_) warn_replaced();
 }
 
 void SgfReader::advance(std::size_t from, std::size_t to) {
+    // Columns count characters as the game's text is read: UTF-8 ones, or one a byte where the text
+    // is not UTF-8 (read as Windows-1252, next()).
+    std::size_t bad = 0;
+    const bool utf8 = valid_utf8(std::string_view(buf_).substr(from, to - from), bad);
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(buf_[i]);
         if (c == '\n') {
             ++line_;
             column_ = 1;
-        } else if ((c & 0xC0) != 0x80 && c != '\r') {
+        } else if ((!utf8 || (c & 0xC0) != 0x80) && c != '\r') {
             ++column_;
         }
     }
