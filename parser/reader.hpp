@@ -77,9 +77,9 @@ private:
     bool block_agrees(std::string_view text) const; // the grammar's games are the splitter's
     bool read_more(); // appends a block of input to the buffer; false when none came
     void advance_place(std::string_view text); // moves line_/column_ over `text`
+    void report_open_comment(std::string_view text); // a chunk without a game that opens a comment
     // Makes text_ readable where it was pasted from a web page (typographic characters, HTML) and
     // sets source_; the text as written stays what lines and columns are counted in.
-    void report_open_comment(std::string_view text); // a chunk without a game that opens a comment
     void set_source(std::string_view written);
     // One `typographic` warning per kind of character changed inside game `g` of the chunk.
     void add_web_notes(const ast::Game& g, GameRecord& game) const;

@@ -107,8 +107,8 @@ private:
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
     std::size_t tree_end();
-    // Moves the place (line_, column_) over buf_[from, to).
-    void advance(std::size_t from, std::size_t to);
+    // Moves the place (line_, column_) over buf_[from, to), which the caller found to be UTF-8 or not.
+    void advance(std::size_t from, std::size_t to, bool utf8);
 
     std::string buf_;
     std::size_t pos_ = 0; // first unread byte of buf_

@@ -187,11 +187,9 @@ void SgfReader::settle_charset() {
     if (eof_) warn_replaced();
 }
 
-void SgfReader::advance(std::size_t from, std::size_t to) {
-    // Columns count characters as the game's text is read: UTF-8 ones, or one a byte where the text
-    // is not UTF-8 (read as Windows-1252, next()).
-    std::size_t bad = 0;
-    const bool utf8 = valid_utf8(std::string_view(buf_).substr(from, to - from), bad);
+void SgfReader::advance(std::size_t from, std::size_t to, bool utf8) {
+    // Columns count characters as the text is read: UTF-8 ones, or one a byte where the text is not
+    // UTF-8 (read as Windows-1252, next()).
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(buf_[i]);
         if (c == '\n') {
@@ -218,7 +216,8 @@ bool SgfReader::next(GameRecord& game) {
     std::string converted;
     std::string_view chunk = raw;
     std::size_t bad = 0;
-    if (!valid_utf8(raw, bad)) {
+    const bool utf8 = valid_utf8(raw, bad);
+    if (!utf8) {
         cp1252_to_utf8(raw, converted);
         chunk = converted;
         if (!warned_encoding_) {
@@ -227,7 +226,7 @@ bool SgfReader::next(GameRecord& game) {
         }
     }
     sgf::read_game(chunk, line_, column_, name_, ++number_, game);
-    advance(pos_, k);
+    advance(pos_, k, utf8);
     pos_ = k;
     return true;
 }
@@ -259,7 +258,7 @@ bool SgfReader::to_game_tree() {
             junk_line = line_;
             junk_column = column_;
         }
-        advance(pos_, pos_ + 1);
+        advance(pos_, pos_ + 1, static_cast<unsigned char>(buf_[pos_]) < 0x80);
         ++pos_;
     }
     if (junk != std::string::npos) {
