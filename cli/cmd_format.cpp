@@ -60,6 +60,14 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
         return false;
     }
     const std::string_view head = std::string_view(out.text).substr(0, 256);
+    if (const std::string_view kind = parser::archive_kind(std::string_view(out.text).substr(0, 512)); !kind.empty()) {
+        print_err(parser::format_diagnostic(parser::file_diagnostic(
+                      "io-error", name,
+                      "a " + std::string(kind) + " archive or compressed file: gounki reads the records in it (validate, "
+                      "import) but does not rewrite it; not formatted")) +
+                  "\n");
+        return false;
+    }
     if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
         print_err(parser::format_diagnostic(parser::file_diagnostic("binary-file", name, why)) + "\n");
         return false;

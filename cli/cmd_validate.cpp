@@ -131,7 +131,7 @@ int run_validate(const QCommandLineParser& p) {
     on.diagnostic = [&](const Diagnostic& d) { out.diagnostic(d, t); };
     const auto t0 = std::chrono::steady_clock::now();
     const pipeline::ReadResult read = pipeline::read_files(request, on);
-    t.files = long(request.files.size());
+    t.files = long(read.files);
     t.bytes = read.bytes;
     t.io_failed = read.io_errors || !folder_errors.empty();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -328,6 +328,9 @@ Reply App::api_import(const Request& r) {
     // The whole upload is one transaction: stored whole or not at all.
     request.options.batch_games = std::numeric_limits<int>::max();
     request.options.expected_games = 1;
+    // An archive uploaded is unpacked up to 16 times the upload limit: a small hostile archive
+    // (a "zip bomb") does not unpack for minutes.
+    request.max_unpacked = std::uint64_t(16 * options_.max_upload);
     QJsonArray diagnostics, games;
     pipeline::ImportEvents events;
     events.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.append(diagnostic_json(d)); };

@@ -148,6 +148,45 @@ std::string not_a_record_file(std::string_view head) {
         "): it is a binary file, not a record file; not read";
 }
 
+std::string_view archive_kind(std::string_view head) {
+    using namespace std::string_view_literals;
+    static constexpr std::pair<std::string_view, std::string_view> marks[] = {
+        {"PK\x03\x04"sv, "zip"}, {"PK\x05\x06"sv, "zip"},      {"\x1F\x8B"sv, "gzip"},
+        {"BZh"sv, "bzip2"},       {"\xFD" "7zXZ\0"sv, "xz"},    {"\x28\xB5\x2F\xFD"sv, "zstd"},
+        {"7z\xBC\xAF\x27\x1C"sv, "7z"},
+    };
+    for (const auto& [mark, kind] : marks) {
+        if (!head.starts_with(mark)) continue;
+        if (kind != "bzip2") return kind;
+        // "BZh", the block size, then a block's mark or the end of the stream's (a text may start "BZh")
+        const bool block = head.size() >= 10 && head[3] >= '1' && head[3] <= '9' &&
+            (head.substr(4, 6) == "1AY&SY" || head.substr(4, 6) == "\x17rE8P\x90"sv);
+        return block ? kind : std::string_view();
+    }
+    if (head.size() >= 262 && head.substr(257, 5) == "ustar") return "tar";
+    return {};
+}
+
+namespace {
+// Compressions of one file, and what their short forms stand for.
+constexpr std::pair<std::string_view, std::string_view> compressions[] = {
+    {".gz", ""}, {".bz2", ""}, {".xz", ""}, {".zst", ""}, {".tgz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"},
+};
+} // namespace
+
+bool has_archive_extension(const std::filesystem::path& name) {
+    const std::string ext = lower(name.extension().string());
+    if (ext == ".zip" || ext == ".tar" || ext == ".7z") return true;
+    return std::any_of(std::begin(compressions), std::end(compressions), [&](const auto& c) { return c.first == ext; });
+}
+
+std::filesystem::path without_compression_extension(const std::filesystem::path& name) {
+    const std::string ext = lower(name.extension().string());
+    for (const auto& [compressed, stands_for] : compressions)
+        if (compressed == ext) return std::filesystem::path(name).replace_extension(stands_for);
+    return name;
+}
+
 Diagnostic file_diagnostic(std::string code, const std::string& file, std::string message, Severity severity) {
     Diagnostic d;
     d.severity = severity;
@@ -254,7 +293,8 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments
         for (auto it = std::filesystem::recursive_directory_iterator(arg, ec); !ec && it != std::filesystem::end(it);
              it.increment(ec)) {
             std::error_code type_ec;
-            if (it->is_regular_file(type_ec) && has_record_extension(it->path(), forced)) found.push_back(it->path().string());
+            if (it->is_regular_file(type_ec) && (has_record_extension(it->path(), forced) || has_archive_extension(it->path())))
+                found.push_back(it->path().string());
         }
         std::sort(found.begin(), found.end());
         Diagnostic d;
@@ -269,7 +309,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments
                 if (!forced || f.format == *forced)
                     for (std::string_view e : f.extensions)
                         if (!e.empty()) exts += (exts.empty() ? "*" : ", *") + std::string(e);
-            d.message = "the folder holds no record file (" + exts + ")";
+            d.message = "the folder holds no record file (" + exts + ") and no archive (*.zip, *.tar.gz, ...)";
             errors.push_back(std::move(d));
         }
         out.insert(out.end(), found.begin(), found.end());

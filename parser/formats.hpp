@@ -134,6 +134,15 @@ bool has_record_extension(const std::filesystem::path& name, std::optional<Recor
 // (binary-file): UTF-16 or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one, and
 // for the one binary record format (a RenLib library, told by its header).
 std::string not_a_record_file(std::string_view head);
+// Archives and compressed files, whose members pipeline/archive.hpp reads as record files: the
+// kind the first bytes of a file show ("zip", "gzip", "bzip2", "xz", "zstd", "7z", "tar": tar's mark
+// is at byte 258, so a shorter head never shows it); empty when they show none.
+std::string_view archive_kind(std::string_view head);
+// Whether a file name is an archive's or a compressed file's (.zip .tar .tgz .gz .bz2 .xz .zst .7z ...).
+bool has_archive_extension(const std::filesystem::path& name);
+// A compressed file's name without its compression's extension ("games.pgn.gz": "games.pgn";
+// "games.tgz": "games.tar"); other names as they are.
+std::filesystem::path without_compression_extension(const std::filesystem::path& name);
 // A diagnostic about a whole file (no line): binary-file, no-game, io-error.
 Diagnostic file_diagnostic(std::string code, const std::string& file, std::string message, Severity severity = Severity::error);
 // The warning for a file in which no game was found (an empty file, or one of blanks only).
@@ -148,7 +157,7 @@ std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, s
 
 // The files the command-line arguments name, in order: a file as given ("-" for standard input);
 // a folder as every file below it (sub-folders too) whose extension is a record format's (`forced`'s
-// only, when given), sorted by path. A folder with no such file is an io-error diagnostic in
+// only, when given) or an archive's, sorted by path. A folder with no such file is an io-error diagnostic in
 // `errors` (the other arguments are still listed).
 std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments, std::optional<RecordFormat> forced,
                                        std::vector<Diagnostic>& errors);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "db/record_bridge.hpp"
+#include "parser/formats.hpp"
 #include "pipeline/read.hpp"
 
 namespace gounki::pipeline {
@@ -13,8 +14,14 @@ namespace {
 db::ImportOptions options_of(const ImportRequest& request) {
     db::ImportOptions o = request.options;
     // A record takes 400-600 bytes for 40 plies: a low guess of the games coming, for deferring
-    // the lookup indexes when they outnumber the stored ones.
-    if (o.expected_games == 0) o.expected_games = std::int64_t(input_bytes(request.files) / 600);
+    // the lookup indexes when they outnumber the stored ones (an archive's bytes are compressed:
+    // records shrink to a fifth or less).
+    if (o.expected_games == 0) {
+        std::uint64_t bytes = 0;
+        for (const std::string& f : request.files)
+            bytes += input_bytes({f}) * (parser::has_archive_extension(f) ? 5 : 1);
+        o.expected_games = std::int64_t(bytes / 600);
+    }
     return o;
 }
 
@@ -32,6 +39,7 @@ ImportResult run(db::GameDatabase& database, const ImportRequest& request, const
     r.files = request.files;
     r.format = request.format;
     r.options = parser::ReadOptions{request.notation, request.renlib_tree};
+    r.max_unpacked = request.max_unpacked;
     const ReadResult result = read(r, on);
     importer.finish();
     return {importer.stats(), result.io_errors};

@@ -24,6 +24,7 @@ struct ImportRequest {
     Notation notation = Notation::automatic;
     bool renlib_tree = false; // a RenLib library as one game with variations (parser::ReadOptions::renlib_tree)
     db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
+    std::uint64_t max_unpacked = 0; // ReadRequest::max_unpacked
 };
 
 // What happens, in file order. Callbacks run on the calling thread; any may be left empty.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <fstream>
+#include <ios>
 #include <iostream>
 #include <istream>
 #include <memory>
@@ -22,7 +23,8 @@ inline std::string read_head(std::istream& in, std::size_t bytes = 256) {
     return head;
 }
 
-// Standard input as one stream again after its first bytes were read to tell its record format.
+// Standard input (or an archive's member) as one stream again after its first bytes were read to
+// tell its record format.
 class PrefixedInput : public std::streambuf {
 public:
     PrefixedInput(std::string prefix, std::istream& rest) : prefix_(std::move(prefix)), rest_(rest) {
@@ -34,6 +36,8 @@ protected:
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
         rest_.read(block_, sizeof block_);
         const std::streamsize n = rest_.gcount();
+        // A read error of the stream below is this stream's too (std::istream makes it its badbit).
+        if (n <= 0 && rest_.bad()) throw std::ios_base::failure("read error");
         if (n <= 0) return traits_type::eof();
         setg(block_, block_, block_ + n);
         return traits_type::to_int_type(*gptr());

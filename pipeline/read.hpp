@@ -26,6 +26,7 @@
 #include "core/gounki/notation.hpp"
 #include "parser/formats.hpp"
 #include "parser/record.hpp"
+#include "pipeline/archive.hpp"
 #include "pipeline/input.hpp"
 
 namespace gounki::pipeline {
@@ -35,6 +36,7 @@ struct ReadRequest {
     std::optional<parser::RecordFormat> format; // every file read in this format; else told per file
     parser::ReadOptions options; // the GPN notation, a RenLib library as a tree
     int threads = 0; // GPN blocks parsed at once: 0 for one per core, 1 for the calling thread alone
+    std::uint64_t max_unpacked = 0; // bytes unpacked from one archive at most (an upload's); 0: no limit
 };
 
 // What the caller hears, in file order, on the calling thread; `prepare` runs on pool threads
@@ -49,6 +51,7 @@ struct ReadEvents {
 };
 
 struct ReadResult {
+    std::int64_t files = 0; // the files named, an archive counted as the record files read in it
     std::int64_t games = 0;
     std::uint64_t bytes = 0;
     bool io_errors = false; // a file could not be opened or read (the others were still read)
@@ -113,6 +116,7 @@ public:
 
     ReadResult files() {
         for (const std::string& path : request_.files) {
+            ++result_.files;
             parser::Diagnostic error;
             const std::unique_ptr<Opened> opened = open_input(path, error);
             if (!opened) {
@@ -127,6 +131,7 @@ public:
 
     // One seekable stream named `name` (an upload held in memory).
     ReadResult stream(std::istream& input, const std::string& name, const std::string& head) {
+        ++result_.files;
         records(input, head, name, name);
         return result_;
     }
@@ -135,25 +140,91 @@ private:
     void diagnostic(const parser::Diagnostic& d) {
         if (events_.diagnostic) events_.diagnostic(d);
     }
+    // Inside an archive, the bytes of the archive read so far (as the files' sizes count them).
     void progress() {
-        if (events_.progress) events_.progress(result_.bytes);
+        if (events_.progress) events_.progress(outer_ ? outer_base_ + outer_->input_bytes() : result_.bytes);
     }
 
     // The records of `input`, whose first bytes are `head`; `file_name` tells the format by its
-    // extension when the content does not.
-    void records(std::istream& input, const std::string& head, const std::string& path, const std::string& file_name) {
-        if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
-            diagnostic(parser::file_diagnostic("binary-file", path, why));
-            result_.io_errors = true;
-            return;
-        }
+    // extension when the content does not. `depth`: archives this one is inside.
+    void records(std::istream& input, const std::string& head, const std::string& path, const std::string& file_name,
+                 int depth = 0, const Archive* within = nullptr) {
+        const std::string why = parser::not_a_record_file(head);
+        if (!why.empty() || !parser::archive_kind(head).empty()) return archive(input, head, path, file_name, why, depth);
         const parser::RecordFormat format = parser::format_of(std::filesystem::path(file_name), head, request_.format);
         const std::int64_t games_before = result_.games;
         const int threads = request_.threads > 0 ? request_.threads : QThreadPool::globalInstance()->maxThreadCount();
         if (format == parser::RecordFormat::gpn && threads > 1) gpn(input, path, threads);
         else source(*parser::open_source(format, input, path, request_.options));
-        if (result_.games == games_before) diagnostic(parser::no_game_found(path));
+        // (A member cut short by damage is no empty file: the damage is reported.)
+        if (result_.games == games_before && !(within && within->member_failed())) diagnostic(parser::no_game_found(path));
     }
+
+    // An archive's or a compressed file's members, each read as a record file named "archive/member"
+    // (a compressed file's by its own name); members whose names are no record file's are passed
+    // over, as in a folder. `why`: what makes the input no text file, for the error when it is no
+    // archive either.
+    void archive(std::istream& input, const std::string& head, const std::string& path, const std::string& file_name,
+                 const std::string& why, int depth) {
+        const std::string_view kind = parser::archive_kind(head);
+        const auto fail = [&](std::string code, std::string message) {
+            diagnostic(parser::file_diagnostic(std::move(code), path, std::move(message)));
+            result_.io_errors = true;
+        };
+        if (depth >= max_archive_depth)
+            return fail("io-error", "an archive inside " + std::to_string(depth) + " archives: not read (at most " +
+                                        std::to_string(max_archive_depth) + " deep)");
+        Archive ar(input, input.tellg() != std::streampos(-1));
+        ar.limit(request_.max_unpacked);
+        Archive::Member m;
+        Archive::Next next = ar.next(m);
+        if (!ar.recognised()) {
+            if (kind.empty()) return fail("binary-file", why);
+            return fail("io-error", "the file starts as a " + std::string(kind) + " archive but cannot be read as one: " +
+                                        (ar.error().empty() ? "no archive format recognised" : ar.error()));
+        }
+        std::int64_t members = 0, read = 0;
+        std::string passed_over;
+        const std::uint64_t bytes_before = result_.bytes;
+        const bool outermost = !outer_;
+        if (outermost) outer_ = &ar, outer_base_ = bytes_before;
+        struct Outer { // the archive's meter ends with it, however it is left
+            const Archive*& outer;
+            bool own;
+            ~Outer() { if (own) outer = nullptr; }
+        } outer{outer_, outermost};
+        for (; next == Archive::Next::member; next = ar.next(m)) {
+            ++members;
+            const std::string name = m.single ? path : path + "/" + m.path;
+            const std::filesystem::path member_name =
+                m.single ? parser::without_compression_extension(file_name) : std::filesystem::path(m.path);
+            if (!m.single && (!m.regular || !(parser::has_record_extension(member_name, request_.format) ||
+                                              parser::has_archive_extension(member_name)))) {
+                if (m.regular && passed_over.size() < 80) passed_over += (passed_over.empty() ? "" : ", ") + m.path;
+                continue;
+            }
+            ++read;
+            std::istream& data = ar.data();
+            const std::string member_head = read_head(data);
+            PrefixedInput buffer(member_head, data);
+            std::istream stream(&buffer);
+            records(stream, member_head, name, member_name.string(), depth + 1, &ar);
+            if (ar.member_failed())
+                fail("io-error", "cannot read " + (m.single ? "the compressed data" : m.path) + " to its end: " +
+                                     (ar.error().empty() ? "the archive is damaged" : ar.error()) + "; the games before were read");
+        }
+        if (read > 0) result_.files += read - 1; // the archive counts as the files it holds
+        result_.bytes = bytes_before + ar.input_bytes();
+        if (next == Archive::Next::failed)
+            fail("io-error", (members == 0 ? std::string("cannot read the archive: ")
+                                           : "cannot read the archive further after " + std::to_string(members) +
+                                                 (members == 1 ? " member: " : " members: ")) +
+                                 (ar.error().empty() ? "it is damaged" : ar.error()));
+        else if (read == 0)
+            fail("io-error", "the archive holds no record file (" + std::to_string(members) + (members == 1 ? " member" : " members") +
+                                 (passed_over.empty() ? std::string() : ": " + passed_over) + ")");
+    }
+    static constexpr int max_archive_depth = 4;
 
     // Game by game, in order (every format; GPN on one thread).
     void source(parser::GameSource& reader) {
@@ -245,6 +316,8 @@ private:
     const ReadRequest& request_;
     const ReadEvents<Item>& events_;
     ReadResult result_;
+    const Archive* outer_ = nullptr; // the outermost archive being read
+    std::uint64_t outer_base_ = 0;   // result_.bytes before it
 };
 
 } // namespace read_detail

@@ -3,7 +3,12 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <streambuf>
 
@@ -12,6 +17,7 @@
 #include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf/sgf.hpp"
+#include "pipeline/read.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
@@ -360,4 +366,215 @@ TEST_CASE("files that are no records are refused, empty ones warned about, contr
     CHECK(c.out.find('\x01') == std::string::npos);
     CHECK(contains(c.out, std::string(40, 'q') + "... (500 bytes)"));
     CHECK(!contains(c.out, std::string(41, 'q')));
+}
+
+namespace {
+
+struct ArchiveMember {
+    std::string path, bytes;
+};
+
+// Writes `members` to `file` as an archive in libarchive's `format` (ARCHIVE_FORMAT_ZIP, ..._TAR_USTAR,
+// ..._RAW for one compressed file) compressed by `filter` (ARCHIVE_FILTER_NONE, ..._GZIP, ...).
+void write_archive(const std::string& file, int format, int filter, const std::vector<ArchiveMember>& members) {
+    archive* a = archive_write_new();
+    REQUIRE(archive_write_set_format(a, format) == ARCHIVE_OK);
+    if (filter != ARCHIVE_FILTER_NONE) REQUIRE(archive_write_add_filter(a, filter) == ARCHIVE_OK);
+    REQUIRE(archive_write_open_filename(a, file.c_str()) == ARCHIVE_OK);
+    for (const ArchiveMember& m : members) {
+        archive_entry* e = archive_entry_new();
+        archive_entry_set_pathname(e, m.path.c_str());
+        archive_entry_set_size(e, la_int64_t(m.bytes.size()));
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_perm(e, 0644);
+        REQUIRE(archive_write_header(a, e) == ARCHIVE_OK);
+        REQUIRE(archive_write_data(a, m.bytes.data(), m.bytes.size()) == la_ssize_t(m.bytes.size()));
+        archive_entry_free(e);
+    }
+    REQUIRE(archive_write_close(a) == ARCHIVE_OK);
+    archive_write_free(a);
+}
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// Every line of `text` with `from` at a line's start replaced by `to`, sorted (diagnostics of files
+// read in another order compared).
+std::vector<std::string> lines_renamed(const std::string& text, const std::string& from, const std::string& to) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with(from)) line = to + line.substr(from.size());
+        out.push_back(line);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("archives and compressed files are read as the record files they hold", "[parser][cli]") {
+    TempDir dir("archives");
+    // A tournament published as Gomocup does: PSQ files in a folder of a .tar.gz, a side file beside.
+    std::vector<ArchiveMember> psq;
+    fs::create_directories(dir.path() / "unpacked" / "Freestyle15_1");
+    for (const auto& entry : fs::directory_iterator(fs::path(GOUNKI_SOURCE_DIR) / "tests/data/psq")) {
+        if (entry.path().extension() != ".psq") continue;
+        const std::string bytes = file_bytes(entry.path().string());
+        psq.push_back({"./Freestyle15_1/" + entry.path().filename().string(), bytes});
+        write_text(dir.path() / "unpacked" / "Freestyle15_1" / entry.path().filename(), bytes);
+    }
+    REQUIRE(psq.size() >= 10);
+    std::vector<ArchiveMember> with_side_file = psq;
+    with_side_file.push_back({"./Freestyle15_1/results.txt", "ALPHA 12 points\n"});
+    const std::string tgz = dir.file("freestyle.tar.gz");
+    write_archive(tgz, ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_GZIP, with_side_file);
+
+    // The same diagnostics and summary as the unpacked folder's, each named archive/member.
+    const CliRun packed = run_gounki_args({"validate", tgz});
+    const CliRun unpacked = run_gounki_args({"validate", (dir.path() / "unpacked").string()});
+    CHECK(packed.status == unpacked.status);
+    CHECK(contains(packed.out, tgz + "/Freestyle15_1/occupied.psq:7:1: error:"));
+    CHECK(contains(packed.out, std::to_string(psq.size()) + " files: "));
+    CHECK(lines_renamed(packed.out, tgz + "/", "") == lines_renamed(unpacked.out, (dir.path() / "unpacked").string() + "/", ""));
+    CHECK(!contains(packed.out, "results.txt"));
+
+    // zip (read through its central directory, and from a pipe without one), formats told per
+    // member, an archive inside an archive, and a folder holding archives.
+    const std::string gpn = "[Event \"Club\"]\n\n1. c2-d3 f7-e6 2. d3-d5 *\n";
+    const std::string sgf = "(;FF[4]GM[4]SZ[15]RU[Gomoku];B[hh];W[ii];B[hh])\n";
+    fs::create_directories(dir.path() / "drop");
+    const std::string zip = dir.file("drop/club.zip");
+    write_archive(zip, ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE,
+                  {{"club/evening.gpn", gpn}, {"club/stones.sgf", sgf}, {"notes.txt", "hello"}});
+    write_archive(dir.file("drop/nested.tar"), ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE,
+                  {{"inner/club.zip", file_bytes(zip)}});
+    const CliRun z = run_gounki_args({"validate", zip});
+    CHECK(contains(z.out, zip + "/club/evening.gpn:3:19: error: 2. d3-d5:"));
+    CHECK(contains(z.out, zip + "/club/stones.sgf:1:"));
+    CHECK(contains(z.out, "[illegal-move]"));
+    CHECK(contains(z.out, "2 games in 2 files: 0 valid"));
+    const CliRun piped = run_shell("cat '" + zip + "' | " GOUNKI_CLI " validate -");
+    CHECK(contains(piped.out, "-/club/evening.gpn:3:19: error: 2. d3-d5:"));
+    CHECK(contains(piped.out, "2 games in 2 files: 0 valid"));
+    const CliRun folder = run_gounki_args({"validate", (dir.path() / "drop").string()});
+    CHECK(contains(folder.out, dir.file("drop/nested.tar") + "/inner/club.zip/club/stones.sgf:1:"));
+    CHECK(contains(folder.out, "4 games in 4 files"));
+
+    // One compressed file, named by its own name; its name without .gz tells the format.
+    for (const int filter : {ARCHIVE_FILTER_GZIP, ARCHIVE_FILTER_BZIP2, ARCHIVE_FILTER_XZ}) {
+        const std::string one = dir.file("one.gpn.z");
+        write_archive(one, ARCHIVE_FORMAT_RAW, filter, {{"one.gpn", gpn}});
+        const CliRun c = run_gounki_args({"validate", one});
+        CHECK(contains(c.out, one + ":3:19: error: 2. d3-d5:"));
+        CHECK(contains(c.out, "1 game in 1 file"));
+    }
+
+    // import: every member's games stored under the member's name.
+    const std::string db = dir.file("games.db");
+    const CliRun imp = run_gounki_args({"import", "--db", db, tgz, zip});
+    CHECK(contains(imp.out + imp.err, std::to_string(psq.size() + 2) + " games read"));
+    CHECK(contains(imp.out, zip + "/club/evening.gpn:1: stored as game "));
+    CHECK(contains(imp.out, tgz + "/Freestyle15_1/occupied.psq:1: stored as game "));
+
+    // format rewrites files, not archives: said so, nothing written.
+    const CliRun f = run_gounki_args({"format", zip});
+    CHECK(f.status != 0);
+    CHECK(contains(f.err, "a zip archive or compressed file: gounki reads the records in it"));
+}
+
+TEST_CASE("damaged and hostile archives are errors that say what and where", "[parser][cli]") {
+    TempDir dir("bad-archives");
+    std::string many;
+    for (unsigned i = 0; i < 20000; ++i) // names that compress poorly: a cut falls well inside the games
+        many += "[Round \"" + std::to_string(i) + "\"]\n[White \"" + std::to_string(i * 2654435761u) + "\"]\n\n1. c2-d3 f7-e6 *\n\n";
+    // Cut short: the games before the cut are read, the cut is an io-error, the exit status says so.
+    const std::string gz = dir.file("many.gpn.gz");
+    write_archive(gz, ARCHIVE_FORMAT_RAW, ARCHIVE_FILTER_GZIP, {{"many.gpn", many}});
+    const std::string packed = file_bytes(gz);
+    write_text(dir.path() / "cut.gpn.gz", packed.substr(0, packed.size() / 2));
+    const CliRun cut = run_gounki_args({"validate", dir.file("cut.gpn.gz")});
+    CHECK(cut.status == 2);
+    CHECK(contains(cut.out, dir.file("cut.gpn.gz") + ": error: cannot read the compressed data to its end: truncated gzip input; "
+                            "the games before were read [io-error]"));
+    long games = 0;
+    CHECK(std::sscanf(cut.out.substr(cut.out.rfind('\n', cut.out.find(" games in ")) + 1).c_str(), "%ld games", &games) == 1);
+    CHECK(games > 100);
+    CHECK(games < 20000);
+    CHECK(!contains(cut.out, "[no-game]"));
+
+    // A zip whose second member is cut off: the first member's games, then what failed.
+    const std::string zip = dir.file("two.zip");
+    write_archive(zip, ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {{"a.gpn", "1. c2-d3 f7-e6 *\n"}, {"b.gpn", many}});
+    const std::string zipped = file_bytes(zip);
+    write_text(dir.path() / "cut.zip", zipped.substr(0, zipped.size() / 2));
+    const CliRun cz = run_gounki_args({"validate", dir.file("cut.zip")});
+    CHECK(cz.status == 2);
+    CHECK(contains(cz.out, dir.file("cut.zip") + ": error: cannot read b.gpn to its end:"));
+    CHECK(contains(cz.out, "[io-error]"));
+
+    // Starts as a zip, is none; holds no record file; a binary member; archives nested too deep.
+    write_text(dir.path() / "fake.zip", std::string("PK\x03\x04", 4) + std::string(300, 'x'));
+    const CliRun fake = run_gounki_args({"validate", dir.file("fake.zip")});
+    CHECK(fake.status == 2);
+    CHECK(contains(fake.out, dir.file("fake.zip") + ": error: cannot read the archive: Truncated ZIP file header [io-error]"));
+    write_text(dir.path() / "fake.gpn", std::string("\x1F\x8B", 2) + std::string(300, 'x'));
+    CHECK(contains(run_gounki_args({"validate", dir.file("fake.gpn")}).out,
+                   dir.file("fake.gpn") + ": error: the file starts as a gzip archive but cannot be read as one"));
+    write_archive(dir.file("notes.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {{"readme.txt", "hi"}, {"x.md", "y"}});
+    CHECK(contains(run_gounki_args({"validate", dir.file("notes.zip")}).out,
+                   dir.file("notes.zip") + ": error: the archive holds no record file (2 members: readme.txt, x.md) [io-error]"));
+    write_archive(dir.file("image.gpn.gz"), ARCHIVE_FORMAT_RAW, ARCHIVE_FILTER_GZIP,
+                  {{"image.gpn", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)}});
+    CHECK(contains(run_gounki_args({"validate", dir.file("image.gpn.gz")}).out,
+                   dir.file("image.gpn.gz") + ": error: the file holds a NUL byte (at byte 9)"));
+    // (Compressions of compressions are one archive to libarchive: the layers here are zip files.)
+    std::string layer = "1. c2-d3 f7-e6 *\n", inner = "x.gpn";
+    for (int depth = 1; depth <= 5; ++depth) {
+        write_archive(dir.file("layer.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {{inner, layer}});
+        layer = file_bytes(dir.file("layer.zip"));
+        inner = "layer.zip";
+        const CliRun l = run_gounki_args({"validate", dir.file("layer.zip")});
+        INFO(depth);
+        CHECK(contains(l.out, depth <= 4 ? "1 game in 1 file: 1 valid" : "an archive inside 4 archives: not read"));
+    }
+}
+
+TEST_CASE("an archive unpacks no more than the reader's limit", "[parser]") {
+    TempDir dir("archive-limit");
+    // 3 MiB of games in 3 members of a .tar.gz, read under a limit of 1 MiB: the reading stops with
+    // an error past the limit, also when the members past it are passed over and not read.
+    std::string games;
+    while (games.size() < (std::size_t(1) << 20)) games += "1. c2-d3 f7-e6 *\n";
+    const std::string tgz = dir.file("big.tar.gz");
+    write_archive(tgz, ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_GZIP,
+                  {{"a.gpn", games}, {"b.txt", games}, {"c.txt", games}, {"d.gpn", games}});
+    for (const std::uint64_t limit : {std::uint64_t(0), std::uint64_t(1) << 20}) {
+        pipeline::ReadRequest request;
+        request.files = {tgz};
+        request.threads = 1;
+        request.max_unpacked = limit;
+        std::vector<parser::Diagnostic> diagnostics;
+        pipeline::ReadEvents<int> on;
+        on.prepare = [](parser::GameRecord&&) { return 0; };
+        on.game = [](int&&) {};
+        on.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.push_back(d); };
+        const pipeline::ReadResult r = pipeline::read_files(request, on);
+        const std::int64_t per_member = std::int64_t(games.size() / 17);
+        INFO(limit);
+        if (limit == 0) {
+            CHECK(r.games == 2 * per_member);
+            CHECK(diagnostics.empty());
+            CHECK(!r.io_errors);
+        } else {
+            CHECK(r.games <= per_member + 1);
+            CHECK(r.io_errors);
+            REQUIRE(!diagnostics.empty());
+            CHECK(contains(diagnostics.back().message, "more than 1 MiB unpacked, the limit here"));
+        }
+    }
 }

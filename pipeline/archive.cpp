@@ -1,0 +1,211 @@
+#include "pipeline/archive.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <ios>
+#include <streambuf>
+#include <utility>
+
+namespace gounki::pipeline {
+
+namespace {
+
+// The current member's bytes, read from libarchive as the reader asks for them. Where the data is
+// damaged they end: the reader reads the games before, the caller reports the damage (failed()).
+class MemberBuffer : public std::streambuf {
+public:
+    void start(archive* a) {
+        a_ = a;
+        failed_ = false;
+        setg(block_, block_, block_);
+    }
+    bool failed() const { return failed_; }
+    bool over_limit() const { return over_limit_; }
+    void limit(std::uint64_t bytes) { limit_ = bytes; }
+    // Reads the rest of the member, counted against the limit (false: the limit is passed).
+    bool drain() {
+        while (a_ && !over_limit_) {
+            setg(block_, block_, block_);
+            if (underflow() == traits_type::eof()) break;
+        }
+        return !over_limit_;
+    }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        if (!a_) return traits_type::eof();
+        if (limit_ && unpacked_ > limit_) {
+            a_ = nullptr;
+            failed_ = over_limit_ = true;
+            return traits_type::eof();
+        }
+        const la_ssize_t n = archive_read_data(a_, block_, sizeof block_);
+        if (n < 0) {
+            a_ = nullptr;
+            failed_ = true;
+            return traits_type::eof();
+        }
+        if (n == 0) {
+            a_ = nullptr;
+            return traits_type::eof();
+        }
+        unpacked_ += std::uint64_t(n);
+        setg(block_, block_, block_ + n);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    archive* a_ = nullptr;
+    bool failed_ = false, over_limit_ = false;
+    std::uint64_t limit_ = 0, unpacked_ = 0; // bytes of every member so far
+    char block_[1 << 16];
+};
+
+} // namespace
+
+struct Archive::State {
+    State(std::istream& input, bool can_seek) : in(input), seekable(can_seek), member_stream(&member) {}
+    ~State() {
+        if (a) archive_read_free(a);
+    }
+    std::istream& in;
+    bool seekable;
+    std::uint64_t limit = 0;
+    archive* a = nullptr;
+    bool opened = false, failed_open = false, first = true, recognised = false;
+    std::string open_error;
+    char block[1 << 16];
+    MemberBuffer member;
+    std::istream member_stream;
+
+    static la_ssize_t read(archive* a, void* self, const void** buffer) {
+        State& s = *static_cast<State*>(self);
+        s.in.read(s.block, sizeof s.block);
+        const std::streamsize n = s.in.gcount();
+        if (s.in.bad()) {
+            archive_set_error(a, EIO, "read error");
+            return -1;
+        }
+        *buffer = s.block;
+        return la_ssize_t(n);
+    }
+    static la_int64_t seek(archive*, void* self, la_int64_t offset, int whence) {
+        State& s = *static_cast<State*>(self);
+        s.in.clear(s.in.rdstate() & std::ios::badbit);
+        const auto dir = whence == SEEK_SET ? std::ios::beg : whence == SEEK_CUR ? std::ios::cur : std::ios::end;
+        s.in.seekg(std::streamoff(offset), dir);
+        const std::streampos at = s.in.tellg();
+        return !s.in || at == std::streampos(-1) ? ARCHIVE_FATAL : la_int64_t(at);
+    }
+    static la_int64_t skip(archive*, void* self, la_int64_t request) {
+        State& s = *static_cast<State*>(self);
+        if (!s.seekable) return 0; // libarchive reads over it
+        const std::streampos from = s.in.tellg();
+        s.in.seekg(std::streamoff(request), std::ios::cur);
+        const std::streampos to = s.in.tellg();
+        if (!s.in || to == std::streampos(-1)) {
+            s.in.clear(s.in.rdstate() & std::ios::badbit);
+            s.in.seekg(from);
+            return 0;
+        }
+        return la_int64_t(to - from);
+    }
+
+    bool open() {
+        a = archive_read_new();
+        archive_read_support_filter_all(a);
+        archive_read_support_format_all(a);
+        archive_read_support_format_raw(a); // a single compressed file (raw bids last)
+        archive_read_set_callback_data(a, this);
+        archive_read_set_read_callback(a, read);
+        archive_read_set_skip_callback(a, skip);
+        if (seekable) archive_read_set_seek_callback(a, seek);
+        opened = archive_read_open1(a) == ARCHIVE_OK;
+        if (!opened) open_error = error();
+        return opened;
+    }
+    std::string error() const {
+        const char* e = a ? archive_error_string(a) : nullptr;
+        return e ? e : "";
+    }
+};
+
+Archive::Archive(std::istream& in, bool seekable) : s_(std::make_unique<State>(in, seekable)) {}
+Archive::~Archive() = default;
+
+Archive::Next Archive::next(Member& member) {
+    State& s = *s_;
+    const bool first = std::exchange(s.first, false);
+    if (first && !s.open()) return Next::failed;
+    if (!s.opened) return Next::failed;
+    // Under a limit, what the reader left of a member is read (and counted) here, not skipped by
+    // libarchive, which would unpack it uncounted.
+    if (s.limit && !s.member.drain()) return Next::failed;
+    s.member.start(nullptr);
+    s.member_stream.clear();
+    archive_entry* entry = nullptr;
+    const int r = archive_read_next_header(s.a, &entry);
+    if (first) {
+        // Raw data with no compression is no archive: libarchive's raw format takes anything.
+        const int format = archive_format(s.a);
+        const bool compressed = archive_filter_code(s.a, 0) != ARCHIVE_FILTER_NONE;
+        s.recognised = compressed || (format != 0 && format != ARCHIVE_FORMAT_RAW);
+    }
+    if (r == ARCHIVE_EOF) return Next::end;
+    if (r < ARCHIVE_WARN) return Next::failed;
+    member = Member{};
+    member.single = archive_format(s.a) == ARCHIVE_FORMAT_RAW;
+    if (!member.single) {
+        const char* path = archive_entry_pathname_utf8(entry);
+        if (!path) path = archive_entry_pathname(entry);
+        member.path = path ? path : "";
+        while (member.path.starts_with("./")) member.path.erase(0, 2);
+        while (member.path.starts_with('/')) member.path.erase(0, 1);
+        member.regular = archive_entry_filetype(entry) == AE_IFREG;
+    }
+    s.member.start(s.a);
+    return Next::member;
+}
+
+bool Archive::recognised() const { return s_->recognised; }
+
+std::uint64_t Archive::input_bytes() const {
+    const State& s = *s_;
+    if (!s.a || !s.opened) return 0;
+    const la_int64_t n = archive_filter_bytes(s.a, -1);
+    return n > 0 ? std::uint64_t(n) : 0;
+}
+
+std::istream& Archive::data() { return s_->member_stream; }
+
+bool Archive::member_failed() const { return s_->member.failed(); }
+
+void Archive::limit(std::uint64_t bytes) {
+    s_->limit = bytes;
+    s_->member.limit(bytes);
+}
+
+std::string Archive::error() const {
+    if (s_->member.over_limit())
+        return "more than " + std::to_string(s_->limit >> 20) + " MiB unpacked, the limit here; the rest is not read";
+    if (!s_->open_error.empty()) return s_->open_error;
+    return s_->error();
+}
+
+std::string Archive::description() const {
+    const State& s = *s_;
+    if (!s.a || !s.opened) return {};
+    std::string out = archive_format(s.a) == ARCHIVE_FORMAT_RAW ? "" : archive_format_name(s.a);
+    for (int i = 0; i + 1 < archive_filter_count(s.a); ++i) {
+        const char* f = archive_filter_name(s.a, i);
+        if (f) out += (out.empty() ? "" : ", ") + std::string(f);
+    }
+    return out;
+}
+
+} // namespace gounki::pipeline
