@@ -183,6 +183,9 @@ private:
             return fail("io-error", "the file starts as a " + std::string(kind) + " archive but cannot be read as one: " +
                                         (ar.error().empty() ? "no archive format recognised" : ar.error()));
         }
+        // Zeros are an empty tar to libarchive: a binary file with no archive's mark and no member is
+        // no archive.
+        if (next == Archive::Next::end && kind.empty()) return fail("binary-file", why);
         std::int64_t members = 0, read = 0;
         std::string passed_over;
         const std::uint64_t bytes_before = result_.bytes;
@@ -220,6 +223,8 @@ private:
                                            : "cannot read the archive further after " + std::to_string(members) +
                                                  (members == 1 ? " member: " : " members: ")) +
                                  (ar.error().empty() ? "it is damaged" : ar.error()));
+        else if (members == 0)
+            fail("io-error", "the archive is empty");
         else if (read == 0)
             fail("io-error", "the archive holds no record file (" + std::to_string(members) + (members == 1 ? " member" : " members") +
                                  (passed_over.empty() ? std::string() : ": " + passed_over) + ")");

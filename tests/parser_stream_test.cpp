@@ -528,6 +528,13 @@ TEST_CASE("damaged and hostile archives are errors that say what and where", "[p
     write_archive(dir.file("notes.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {{"readme.txt", "hi"}, {"x.md", "y"}});
     CHECK(contains(run_gounki_args({"validate", dir.file("notes.zip")}).out,
                    dir.file("notes.zip") + ": error: the archive holds no record file (2 members: readme.txt, x.md) [io-error]"));
+    // Zeros are an empty tar to libarchive, yet no archive; an empty zip is one.
+    write_text(dir.path() / "zeros.gpn", std::string(4096, '\0'));
+    CHECK(contains(run_gounki_args({"validate", dir.file("zeros.gpn")}).out,
+                   dir.file("zeros.gpn") + ": error: the file holds a NUL byte (at byte 1)"));
+    write_archive(dir.file("empty.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {});
+    CHECK(contains(run_gounki_args({"validate", dir.file("empty.zip")}).out,
+                   dir.file("empty.zip") + ": error: the archive is empty [io-error]"));
     write_archive(dir.file("image.gpn.gz"), ARCHIVE_FORMAT_RAW, ARCHIVE_FILTER_GZIP,
                   {{"image.gpn", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)}});
     CHECK(contains(run_gounki_args({"validate", dir.file("image.gpn.gz")}).out,

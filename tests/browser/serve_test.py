@@ -4,6 +4,7 @@ request threads at once, judging through the API. The browser tests: serve_brows
 
 Run: /usr/bin/python3 tests/browser/serve_test.py GOUNKI [-k PATTERN]
 """
+import io
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import subprocess
 import time
 import unittest
 import urllib.parse
+import zipfile
 
 from serve_support import AFTER_C2_D3, BROKEN, CLUB, GOUNKI, Fixture, Server, cli_json, club_database, copy_db, \
     imported, refuse_judgements, without_created
@@ -190,6 +192,40 @@ class HttpTest(Fixture):
                                                headers={"X-Gounki-Token": self.server.token()})[2])
         self.assertEqual(again["summary"]["stored"], 0)
         self.assertEqual(self.server.total(), before + 1)
+
+    def test_archive_upload_is_read_member_by_member_and_a_bomb_stops_at_the_limit(self):
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("club/zipped.gpn", BROKEN.replace('"Upload"', '"Zipped"'))
+            z.writestr("club/results.txt", "Err 1 point\n")
+        before = self.server.total()
+        status, _, data = self.server.request("POST", "/api/import?name=club.zip", body=packed.getvalue(),
+                                              headers={"X-Gounki-Token": self.server.token()})
+        self.assertEqual(status, 200, data)
+        answer = json.loads(data)
+        self.assertEqual(answer["summary"]["stored"], 1)
+        [d] = answer["diagnostics"]
+        self.assertEqual((d["file"], d["line"], d["code"]), ("club.zip/club/zipped.gpn", 7, "illegal-move"))
+        self.assertEqual(self.server.total(), before + 1)
+        # 40 MiB of zeros in 40 KB, then a game: with a 1 MiB upload limit, unpacking stops at 16 MiB.
+        bomb = io.BytesIO()
+        with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("zeros.gpn", bytes(40 << 20))
+            z.writestr("after.gpn", BROKEN.replace('"Upload"', '"After the bomb"'))
+        small = Server(self.db, "--max-upload", "1")
+        try:
+            before = small.total()
+            status, _, data = small.request("POST", "/api/import?name=bomb.zip", body=bomb.getvalue(),
+                                            headers={"X-Gounki-Token": small.token()})
+            self.assertEqual(status, 200, data)
+            answer = json.loads(data)
+            codes = [(d["file"], d["code"]) for d in answer["diagnostics"]]
+            self.assertEqual(codes, [("bomb.zip/zeros.gpn", "binary-file"), ("bomb.zip", "io-error")])
+            self.assertIn("more than 16 MiB unpacked", answer["diagnostics"][1]["message"])
+            self.assertTrue(answer["summary"]["io_errors"])
+            self.assertEqual(small.total(), before)
+        finally:
+            self.assertEqual(small.stop(), 0)
 
     def test_huge_upload_is_refused_and_nothing_stored(self):
         before = self.server.total()
