@@ -43,7 +43,8 @@ void describe_import(QCommandLineParser& p) {
     p.addPositionalArgument("FILE",
                             "Record files to import: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ "
                             "(docs/rules.md 4), told by their content, else by their name; a folder for every record file "
-                            "below it; - reads standard input.",
+                            "below it; an archive or a compressed file (zip, tar.gz, 7z, .pgn.gz...) for the record files in it "
+                            "(docs/rules.md 4.7); - reads standard input.",
                             "FILE...");
 }
 

@@ -95,8 +95,9 @@ void describe_validate(QCommandLineParser& p) {
     add_notation_option(p, true);
     p.addPositionalArgument("FILE",
                             "Record files: GPN (docs/rules.md 1.8), SGF of the stone games, Piskvork PSQ (docs/rules.md 4), "
-                            "told by their content, else by their name; a folder for every record file below it; '-' reads "
-                            "standard input.",
+                            "told by their content, else by their name; a folder for every record file below it; an archive "
+                            "or a compressed file (zip, tar.gz, 7z, .pgn.gz...) for the record files in it (docs/rules.md "
+                            "4.7); '-' reads standard input.",
                             "FILE...");
 }
 
