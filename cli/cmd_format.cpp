@@ -170,6 +170,22 @@ void report_kept(const GameRecord& game, const std::string& cannot_hold, const D
     print_err(parser::format_diagnostic(d) + "\n");
 }
 
+// How many of `game`'s warnings its rewritten `text` no longer has (read back, as the next run of
+// format or validate reads it): a warning the format cannot help (a Pente game's tournament-rule)
+// is not counted fixed.
+long warnings_fixed(const GameRecord& game, const std::string& text, parser::RecordFormat format,
+                    const parser::WriteOptions& write) {
+    const auto warnings = [](const GameRecord& g) {
+        return std::count_if(g.diagnostics.begin(), g.diagnostics.end(),
+                             [](const Diagnostic& d) { return d.severity == Severity::warning; });
+    };
+    std::istringstream in(text);
+    const auto source = parser::open_source(format, in, "", parser::ReadOptions{write.notation, false});
+    GameRecord again;
+    const long after = source->next(again) ? long(warnings(again)) : 0;
+    return std::max(0L, long(warnings(game)) - after);
+}
+
 // The canonical text of one file; games with errors copied as written.
 std::string format_text(const Input& input, const parser::ReadOptions& read, const parser::WriteOptions& write, Tally& t) {
     const parser::FormatInfo& info = parser::format_info(input.format);
@@ -206,8 +222,9 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
             kept_from = Place{std::max(game.line, 1), std::max(game.column, 1)};
             continue;
         }
-        for (const Diagnostic& d : game.diagnostics) t.warnings_fixed += d.severity == Severity::warning;
-        out += info.write(game, write);
+        const std::string text = info.write(game, write);
+        t.warnings_fixed += warnings_fixed(game, text, input.format, write);
+        out += text;
         ++t.formatted;
     }
     for (const Diagnostic& d : source->take_file_diagnostics()) print_err(parser::format_diagnostic(d) + "\n");
