@@ -353,7 +353,7 @@ int run_format(const QCommandLineParser& p) {
     if (!read_options(self, p, o)) return exit_usage;
     Tally t;
     std::vector<Diagnostic> folder_errors;
-    const std::vector<std::string> files = input_files(p.positionalArguments(), o.forced, folder_errors);
+    const std::vector<std::string> files = input_files(p.positionalArguments(), o.forced, folder_errors, false);
     for (const Diagnostic& d : folder_errors) print_err(parser::format_diagnostic(d) + "\n");
     t.io_failed = !folder_errors.empty();
     std::vector<Input> inputs;

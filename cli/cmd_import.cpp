@@ -52,7 +52,7 @@ namespace {
 
 std::string report_text(const db::ImportReport& r) {
     // A game of a binary file (a RenLib library) has no line.
-    std::string t = r.source_file;
+    std::string t = parser::escape_controls(r.source_file);
     if (r.source_line > 0) t.append(":").append(std::to_string(r.source_line));
     t += ": ";
     auto ids = [](const std::vector<std::int64_t>& v) {

@@ -264,10 +264,10 @@ bool read_format(const Command& cmd, const QCommandLineParser& p, std::optional<
 }
 
 std::vector<std::string> input_files(const QStringList& arguments, std::optional<parser::RecordFormat> forced,
-                                     std::vector<parser::Diagnostic>& errors) {
+                                     std::vector<parser::Diagnostic>& errors, bool archives) {
     std::vector<std::string> args;
     for (const QString& a : arguments) args.push_back(a.toStdString());
-    return parser::expand_inputs(args, forced, errors);
+    return parser::expand_inputs(args, forced, errors, archives);
 }
 
 bool read_position(const Command& cmd, const QString& text, AnyPosition& out) {

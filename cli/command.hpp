@@ -136,9 +136,10 @@ void add_as_tree_option(QCommandLineParser& parser);
 void add_format_option(QCommandLineParser& parser);
 bool read_format(const Command& cmd, const QCommandLineParser& parser, std::optional<parser::RecordFormat>& out);
 // The record files the arguments name: folders replaced by the record files below them, sorted
-// (parser::expand_inputs); a folder without any is a diagnostic in `errors`.
+// (parser::expand_inputs; `archives`: the archives below them too); a folder without any is a
+// diagnostic in `errors`.
 std::vector<std::string> input_files(const QStringList& arguments, std::optional<parser::RecordFormat> forced,
-                                     std::vector<parser::Diagnostic>& errors);
+                                     std::vector<parser::Diagnostic>& errors, bool archives = true);
 
 // "1 game", "2 games"; `plural` for irregular words ("inaccuracies").
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});

@@ -15,21 +15,14 @@ constexpr Named<GameStatus> status_names[] = {
 
 std::string_view status_name(GameStatus s) { return name_of(status_names, s); }
 
-std::string format_diagnostic(const Diagnostic& d) {
-    std::string out = d.file.empty() ? std::string("<input>") : d.file;
-    if (d.line > 0) {
-        out += ':' + std::to_string(d.line);
-        if (d.column > 0) out += ':' + std::to_string(d.column);
-    }
-    out += ": ";
-    out += severity_name(d.severity);
-    out += ": ";
-    // Control characters (from a binary file, or typed by mistake) would act on a terminal: shown
-    // as escapes instead (\x01 for C0 and DEL, \u0085 for C1).
-    const std::string& m = d.message;
-    for (std::size_t i = 0; i < m.size(); ++i) {
-        const auto c = static_cast<unsigned char>(m[i]);
-        const auto next = i + 1 < m.size() ? static_cast<unsigned char>(m[i + 1]) : 0;
+std::string escape_controls(std::string_view text) {
+    // Control characters (from a binary file, an archive's member name, or typed by mistake) would
+    // act on a terminal: shown as escapes instead (\x01 for C0 and DEL, \u0085 for C1).
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
         char escape[8];
         if (c < 0x20 || c == 0x7F) {
             std::snprintf(escape, sizeof escape, "\\x%02x", c);
@@ -42,6 +35,19 @@ std::string format_diagnostic(const Diagnostic& d) {
             out += char(c);
         }
     }
+    return out;
+}
+
+std::string format_diagnostic(const Diagnostic& d) {
+    std::string out = d.file.empty() ? std::string("<input>") : escape_controls(d.file);
+    if (d.line > 0) {
+        out += ':' + std::to_string(d.line);
+        if (d.column > 0) out += ':' + std::to_string(d.column);
+    }
+    out += ": ";
+    out += severity_name(d.severity);
+    out += ": ";
+    out += escape_controls(d.message);
     out += " [" + d.code + "]";
     return out;
 }

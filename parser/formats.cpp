@@ -174,10 +174,16 @@ constexpr std::pair<std::string_view, std::string_view> compressions[] = {
 };
 } // namespace
 
-bool has_archive_extension(const std::filesystem::path& name) {
+bool has_archive_extension(const std::filesystem::path& name, std::optional<RecordFormat> format) {
     const std::string ext = lower(name.extension().string());
     if (ext == ".zip" || ext == ".tar" || ext == ".7z") return true;
-    return std::any_of(std::begin(compressions), std::end(compressions), [&](const auto& c) { return c.first == ext; });
+    for (const auto& [compressed, stands_for] : compressions)
+        if (compressed == ext) {
+            if (!stands_for.empty()) return true; // .tgz
+            const std::filesystem::path inner = name.stem();
+            return lower(inner.extension().string()) == ".tar" || has_record_extension(inner, format);
+        }
+    return false;
 }
 
 std::filesystem::path without_compression_extension(const std::filesystem::path& name) {
@@ -281,7 +287,7 @@ std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, s
 }
 
 std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments, std::optional<RecordFormat> forced,
-                                       std::vector<Diagnostic>& errors) {
+                                       std::vector<Diagnostic>& errors, bool archives) {
     std::vector<std::string> out;
     for (const std::string& arg : arguments) {
         std::error_code ec;
@@ -293,7 +299,8 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments
         for (auto it = std::filesystem::recursive_directory_iterator(arg, ec); !ec && it != std::filesystem::end(it);
              it.increment(ec)) {
             std::error_code type_ec;
-            if (it->is_regular_file(type_ec) && (has_record_extension(it->path(), forced) || has_archive_extension(it->path())))
+            if (it->is_regular_file(type_ec) &&
+                (has_record_extension(it->path(), forced) || (archives && has_archive_extension(it->path(), forced))))
                 found.push_back(it->path().string());
         }
         std::sort(found.begin(), found.end());
@@ -309,7 +316,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments
                 if (!forced || f.format == *forced)
                     for (std::string_view e : f.extensions)
                         if (!e.empty()) exts += (exts.empty() ? "*" : ", *") + std::string(e);
-            d.message = "the folder holds no record file (" + exts + ") and no archive (*.zip, *.tar.gz, ...)";
+            d.message = "the folder holds no record file (" + exts + ")" + (archives ? " and no archive (*.zip, *.tar.gz, ...)" : "");
             errors.push_back(std::move(d));
         }
         out.insert(out.end(), found.begin(), found.end());

@@ -138,8 +138,10 @@ std::string not_a_record_file(std::string_view head);
 // kind the first bytes of a file show ("zip", "gzip", "bzip2", "xz", "zstd", "7z", "tar": tar's mark
 // is at byte 258, so a shorter head never shows it); empty when they show none.
 std::string_view archive_kind(std::string_view head);
-// Whether a file name is an archive's or a compressed file's (.zip .tar .tgz .gz .bz2 .xz .zst .7z ...).
-bool has_archive_extension(const std::filesystem::path& name);
+// Whether a file name is an archive's (.zip .tar .tgz .7z ...) or a compressed record file's or
+// archive's (.pgn.gz, .tar.bz2: a record format's extension, `format`'s when given, or .tar under
+// the compression's; "README.txt.gz" is none).
+bool has_archive_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
 // A compressed file's name without its compression's extension ("games.pgn.gz": "games.pgn";
 // "games.tgz": "games.tar"); other names as they are.
 std::filesystem::path without_compression_extension(const std::filesystem::path& name);
@@ -159,7 +161,8 @@ std::unique_ptr<GameSource> open_source(RecordFormat format, std::istream& in, s
 // a folder as every file below it (sub-folders too) whose extension is a record format's (`forced`'s
 // only, when given) or an archive's, sorted by path. A folder with no such file is an io-error diagnostic in
 // `errors` (the other arguments are still listed).
+// `archives`: archives in folders are listed too (not for `format`, which rewrites record files).
 std::vector<std::string> expand_inputs(const std::vector<std::string>& arguments, std::optional<RecordFormat> forced,
-                                       std::vector<Diagnostic>& errors);
+                                       std::vector<Diagnostic>& errors, bool archives = true);
 
 } // namespace gounki::parser

@@ -70,6 +70,8 @@ struct Diagnostic {
 
 // "file:line:col: error: message [code]" (place parts left out when unknown).
 std::string format_diagnostic(const Diagnostic& d);
+// `text` with control characters shown as escapes (\x1b, \u0085), for a terminal.
+std::string escape_controls(std::string_view text);
 std::string_view severity_name(Severity s);
 
 // ---------------------------------------------------------------------------------------------

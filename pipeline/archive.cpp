@@ -25,7 +25,10 @@ public:
     }
     bool failed() const { return failed_; }
     bool over_limit() const { return over_limit_; }
-    void limit(std::uint64_t bytes) { limit_ = bytes; }
+    void limit(std::uint64_t bytes, std::uint64_t* counter) {
+        limit_ = bytes;
+        if (counter) unpacked_ = counter;
+    }
     // Reads the rest of the member, counted against the limit (false: the limit is passed).
     bool drain() {
         while (a_ && !over_limit_) {
@@ -39,7 +42,7 @@ protected:
     int_type underflow() override {
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
         if (!a_) return traits_type::eof();
-        if (limit_ && unpacked_ > limit_) {
+        if (limit_ && *unpacked_ > limit_) {
             a_ = nullptr;
             failed_ = over_limit_ = true;
             return traits_type::eof();
@@ -54,7 +57,7 @@ protected:
             a_ = nullptr;
             return traits_type::eof();
         }
-        unpacked_ += std::uint64_t(n);
+        *unpacked_ += std::uint64_t(n);
         setg(block_, block_, block_ + n);
         return traits_type::to_int_type(*gptr());
     }
@@ -62,7 +65,8 @@ protected:
 private:
     archive* a_ = nullptr;
     bool failed_ = false, over_limit_ = false;
-    std::uint64_t limit_ = 0, unpacked_ = 0; // bytes of every member so far
+    std::uint64_t limit_ = 0, own_ = 0;
+    std::uint64_t* unpacked_ = &own_; // bytes of every member so far (of every archive sharing the count)
     char block_[1 << 16];
 };
 
@@ -131,7 +135,9 @@ struct Archive::State {
     }
     std::string error() const {
         const char* e = a ? archive_error_string(a) : nullptr;
-        return e ? e : "";
+        std::string text = e ? e : "";
+        while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+        return text;
     }
 };
 
@@ -185,9 +191,9 @@ std::istream& Archive::data() { return s_->member_stream; }
 
 bool Archive::member_failed() const { return s_->member.failed(); }
 
-void Archive::limit(std::uint64_t bytes) {
+void Archive::limit(std::uint64_t bytes, std::uint64_t* counter) {
     s_->limit = bytes;
-    s_->member.limit(bytes);
+    s_->member.limit(bytes, counter);
 }
 
 std::string Archive::error() const {

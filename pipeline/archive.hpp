@@ -40,7 +40,8 @@ public:
     bool member_failed() const;
     // At most `bytes` unpacked from the archive (the members read and the ones passed over); past
     // it the member read ends as damaged and next() fails, error() saying so. 0: no limit.
-    void limit(std::uint64_t bytes);
+    // `counter`, when given, is shared with other archives (those inside this one): one budget.
+    void limit(std::uint64_t bytes, std::uint64_t* counter = nullptr);
     // libarchive's last error, or empty.
     std::string error() const;
     // The archive's kind as libarchive names it ("ZIP 2.0 (deflation)", "GNU tar format" with "gzip").

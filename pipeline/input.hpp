@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <fstream>
 #include <ios>
 #include <iostream>
@@ -36,6 +37,7 @@ protected:
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
         rest_.read(block_, sizeof block_);
         const std::streamsize n = rest_.gcount();
+        taken_ += std::uint64_t(std::max<std::streamsize>(n, 0));
         // A read error of the stream below is this stream's too (std::istream makes it its badbit).
         if (n <= 0 && rest_.bad()) throw std::ios_base::failure("read error");
         if (n <= 0) return traits_type::eof();
@@ -43,9 +45,14 @@ protected:
         return traits_type::to_int_type(*gptr());
     }
 
+public:
+    // The bytes read from the stream below (the prefix not counted).
+    std::uint64_t taken() const { return taken_; }
+
 private:
     std::string prefix_;
     std::istream& rest_;
+    std::uint64_t taken_ = 0;
     char block_[1 << 16];
 };
 

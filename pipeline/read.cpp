@@ -61,7 +61,7 @@ struct BlockSource::State {
     std::size_t begin = 0, last_cut = 0;
     std::uint64_t bytes = 0;
     int line = 1;
-    bool eof = false, done = false, started = false, failed = false;
+    bool eof = false, done = false, started = false, failed = false, fell_back = false;
 
     void read_more() {
         if (begin > (std::size_t(4) << 20)) {
@@ -99,6 +99,16 @@ struct BlockSource::State {
 BlockSource::BlockSource(std::istream& in) : s_(std::make_unique<State>(in)) {}
 BlockSource::~BlockSource() = default;
 bool BlockSource::failed() const { return s_->failed; }
+bool BlockSource::fell_back() const { return s_->fell_back; }
+
+std::string BlockSource::take_rest(int& first_line) {
+    State& s = *s_;
+    first_line = s.line;
+    std::string rest = s.buf.substr(s.begin);
+    s.buf.clear();
+    s.begin = 0;
+    return rest;
+}
 std::uint64_t BlockSource::bytes_read() const { return s_->bytes; }
 
 bool BlockSource::next(std::string& text, int& first_line, std::size_t target) {
@@ -108,6 +118,11 @@ bool BlockSource::next(std::string& text, int& first_line, std::size_t target) {
         const auto scan = s.splitter.scan(s.buf.data(), s.buf.size(), s.eof, cut);
         if (scan == parser::GameSplitter::Scan::need_more) {
             if (s.last_cut > s.begin && s.last_cut - s.begin >= target) return s.emit(s.last_cut, text, first_line);
+            if (s.last_cut > s.begin && s.buf.size() - s.last_cut > fall_back_bytes) return s.emit(s.last_cut, text, first_line);
+            if (s.buf.size() - s.begin > fall_back_bytes) { // no line-start cut in sight: take_rest()
+                s.fell_back = true;
+                return false;
+            }
             s.read_more();
             continue;
         }
@@ -127,6 +142,12 @@ void read_block(const std::string& text, const std::string& name, int first_line
                 const std::function<void(std::vector<parser::Diagnostic>&&, parser::GameRecord&)>& each,
                 std::vector<parser::Diagnostic>& after) {
     std::istringstream in(text);
+    read_games(in, name, first_line, notation, each, after);
+}
+
+bool read_games(std::istream& in, const std::string& name, int first_line, Notation notation,
+                const std::function<void(std::vector<parser::Diagnostic>&&, parser::GameRecord&)>& each,
+                std::vector<parser::Diagnostic>& after) {
     parser::RecordReader reader(in, name);
     reader.set_notation(notation);
     parser::GameRecord record;
@@ -144,6 +165,7 @@ void read_block(const std::string& text, const std::string& name, int first_line
     }
     after = reader.take_file_diagnostics();
     move_down(after);
+    return !reader.io_failed();
 }
 
 } // namespace read_detail

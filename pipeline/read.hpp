@@ -76,8 +76,16 @@ public:
     ~BlockSource();
     BlockSource(const BlockSource&) = delete;
     BlockSource& operator=(const BlockSource&) = delete;
-    // The next block and the line it starts on; false when the input is done.
+    // The next block and the line it starts on; false when the input is done, or when it fell back.
     bool next(std::string& text, int& first_line, std::size_t target);
+    // More than this is held without a cut at a line start (a game larger than a reader holds,
+    // games that share one line): the rest of the input is for one reader game by game, which
+    // holds a bounded part of it (take_rest).
+    static constexpr std::size_t fall_back_bytes = std::size_t(32) << 20;
+    bool fell_back() const;
+    // After a fall back: the bytes held (from a line start on) and the line they start on; the rest
+    // of the input follows them.
+    std::string take_rest(int& first_line);
     bool failed() const;
     std::uint64_t bytes_read() const;
 
@@ -103,6 +111,12 @@ struct Block {
 // Reads one block with its own reader: each record and the file diagnostics before it, lines moved
 // down to the file's (the block starts on `first_line`).
 void read_block(const std::string& text, const std::string& name, int first_line, Notation notation,
+                const std::function<void(std::vector<parser::Diagnostic>&&, parser::GameRecord&)>& each,
+                std::vector<parser::Diagnostic>& after);
+
+// The same for a stream (the rest of an input, game by game in bounded memory); false when reading
+// it failed.
+bool read_games(std::istream& in, const std::string& name, int first_line, Notation notation,
                 const std::function<void(std::vector<parser::Diagnostic>&&, parser::GameRecord&)>& each,
                 std::vector<parser::Diagnostic>& after);
 
@@ -175,7 +189,7 @@ private:
             return fail("io-error", "an archive inside " + std::to_string(depth) + " archives: not read (at most " +
                                         std::to_string(max_archive_depth) + " deep)");
         Archive ar(input, input.tellg() != std::streampos(-1));
-        ar.limit(request_.max_unpacked);
+        ar.limit(request_.max_unpacked, &unpacked_); // one budget for the archives inside too
         Archive::Member m;
         Archive::Next next = ar.next(m);
         if (!ar.recognised()) {
@@ -202,7 +216,7 @@ private:
             const std::filesystem::path member_name =
                 m.single ? parser::without_compression_extension(file_name) : std::filesystem::path(m.path);
             if (!m.single && (!m.regular || !(parser::has_record_extension(member_name, request_.format) ||
-                                              parser::has_archive_extension(member_name)))) {
+                                              parser::has_archive_extension(member_name, request_.format)))) {
                 if (m.regular && passed_over.size() < 80) passed_over += (passed_over.empty() ? "" : ", ") + m.path;
                 continue;
             }
@@ -223,6 +237,8 @@ private:
                                            : "cannot read the archive further after " + std::to_string(members) +
                                                  (members == 1 ? " member: " : " members: ")) +
                                  (ar.error().empty() ? "it is damaged" : ar.error()));
+        else if (members == 0 && (kind == "gzip" || kind == "bzip2" || kind == "xz" || kind == "zstd"))
+            diagnostic(parser::no_game_found(path)); // a compressed empty file: an empty file
         else if (members == 0)
             fail("io-error", "the archive is empty");
         else if (read == 0)
@@ -311,7 +327,31 @@ private:
             while (pending.size() >= in_flight) consume();
         }
         while (!pending.empty()) consume();
-        result_.bytes = bytes_before + source.bytes_read(); // with a byte order mark the blocks leave out
+        std::uint64_t tail_bytes = 0;
+        if (source.fell_back()) { // the rest game by game on this thread, in bounded memory
+            PrefixedInput rest(source.take_rest(first_line), input);
+            std::istream tail(&rest);
+            std::vector<parser::Diagnostic> after;
+            const bool ok = read_games(tail, path, first_line, notation,
+                                       [&](std::vector<parser::Diagnostic>&& before, parser::GameRecord& record) {
+                                           file_diagnostics(before);
+                                           for (parser::Diagnostic& d : record.diagnostics) {
+                                               if (d.game) d.game += int(games_in_file);
+                                               diagnostic(d);
+                                           }
+                                           record.number += int(games_in_file);
+                                           ++games_in_file;
+                                           events_.game(events_.prepare(std::move(record)));
+                                           ++result_.games;
+                                           result_.bytes = bytes_before + source.bytes_read() + rest.taken();
+                                           progress();
+                                       },
+                                       after);
+            file_diagnostics(after);
+            if (!ok) result_.io_errors = true;
+            tail_bytes = rest.taken();
+        }
+        result_.bytes = bytes_before + source.bytes_read() + tail_bytes; // with a byte order mark the blocks leave out
         if (source.failed()) {
             diagnostic(io_error(path, "read error after " + std::to_string(source.bytes_read()) + " bytes"));
             result_.io_errors = true;
@@ -321,6 +361,7 @@ private:
     const ReadRequest& request_;
     const ReadEvents<Item>& events_;
     ReadResult result_;
+    std::uint64_t unpacked_ = 0;     // bytes unpacked from archives (ReadRequest::max_unpacked)
     const Archive* outer_ = nullptr; // the outermost archive being read
     std::uint64_t outer_base_ = 0;   // result_.bytes before it
 };

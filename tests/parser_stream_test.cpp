@@ -560,6 +560,33 @@ TEST_CASE("an archive unpacks no more than the reader's limit", "[parser]") {
     const std::string tgz = dir.file("big.tar.gz");
     write_archive(tgz, ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_GZIP,
                   {{"a.gpn", games}, {"b.txt", games}, {"c.txt", games}, {"d.gpn", games}});
+    // Archives inside an archive share its budget: two of 0.75 MiB each, in a zip whose own
+    // bytes are few, pass a limit of 1 MiB together.
+    const std::string half = games.substr(0, (games.size() * 3 / 4) / 17 * 17);
+    write_archive(dir.file("one.tar.gz"), ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_GZIP, {{"a.gpn", half}});
+    write_archive(dir.file("nested.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE,
+                  {{"one.tar.gz", file_bytes(dir.file("one.tar.gz"))}, {"two.tar.gz", file_bytes(dir.file("one.tar.gz"))}});
+    const auto read_limited = [](const std::string& file, std::uint64_t limit, std::vector<parser::Diagnostic>& diagnostics) {
+        pipeline::ReadRequest request;
+        request.files = {file};
+        request.threads = 1;
+        request.max_unpacked = limit;
+        pipeline::ReadEvents<int> on;
+        on.prepare = [](parser::GameRecord&&) { return 0; };
+        on.game = [](int&&) {};
+        on.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.push_back(d); };
+        return pipeline::read_files(request, on);
+    };
+    std::vector<parser::Diagnostic> nested;
+    const pipeline::ReadResult within = read_limited(dir.file("nested.zip"), std::uint64_t(1) << 20, nested);
+    CHECK(within.games < std::int64_t(2 * half.size() / 17));
+    CHECK(within.io_errors);
+    REQUIRE(!nested.empty());
+    CHECK(contains(nested.back().message, "more than 1 MiB unpacked"));
+    nested.clear();
+    CHECK(read_limited(dir.file("nested.zip"), 0, nested).games == std::int64_t(2 * half.size() / 17));
+    CHECK(nested.empty());
+
     for (const std::uint64_t limit : {std::uint64_t(0), std::uint64_t(1) << 20}) {
         pipeline::ReadRequest request;
         request.files = {tgz};
@@ -584,4 +611,21 @@ TEST_CASE("an archive unpacks no more than the reader's limit", "[parser]") {
             CHECK(contains(diagnostics.back().message, "more than 1 MiB unpacked, the limit here"));
         }
     }
+}
+
+TEST_CASE("a GPN game larger than a block is read after it game by game, as one reader reads it", "[parser][cli]") {
+    TempDir dir("fall-back");
+    // 300 games, a game of 40 MiB (past what the parallel reader holds without a cut at a line
+    // start), 300 more and a broken one: every thread count says the same, line for line.
+    std::string games;
+    for (int i = 0; i < 300; ++i) games += "[Round \"" + std::to_string(i) + "\"]\n\n1. c2-d3 f7-e6 *\n\n";
+    const std::string text = games + "[Event \"Big\"]\n\n1. c2-d3 {" + std::string(std::size_t(40) << 20, 'x') + "} f7-e6 *\n\n" +
+        games + "1. c2-d3 d3-d5 *\n";
+    write_text(dir.path() / "big.gpn", text);
+    const CliRun parallel = run_gounki_args({"validate", "--threads", "2", dir.file("big.gpn")});
+    const CliRun one = run_gounki_args({"validate", "--threads", "1", dir.file("big.gpn")});
+    CHECK(parallel.out == one.out);
+    CHECK(contains(one.out, dir.file("big.gpn") + ":1201:1: error: this game is larger than"));
+    CHECK(contains(one.out, dir.file("big.gpn") + ":2405:10: error: 1... d3-d5:"));
+    CHECK(contains(one.out, "602 games in 1 file: 600 valid"));
 }
