@@ -19,6 +19,7 @@
 #include <istream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -188,7 +189,32 @@ private:
         if (depth >= max_archive_depth)
             return fail("io-error", "an archive inside " + std::to_string(depth) + " archives: not read (at most " +
                                         std::to_string(max_archive_depth) + " deep)");
-        Archive ar(input, input.tellg() != std::streampos(-1));
+        // zip and 7z keep their directory at the end, and libarchive reads some of their members only
+        // from there: from a pipe or inside another archive, they are held in memory (up to 256 MiB)
+        // and read as from a file.
+        bool seekable = input.tellg() != std::streampos(-1);
+        std::istringstream held_stream;
+        std::unique_ptr<PrefixedInput> held_rest;
+        std::unique_ptr<std::istream> rest_stream;
+        std::istream* in = &input;
+        if (!seekable && (kind == "zip" || kind == "7z")) {
+            std::size_t most = std::size_t(256) << 20;
+            if (request_.max_unpacked) most = std::min<std::size_t>(most, request_.max_unpacked);
+            std::string held;
+            char block[1 << 16];
+            while (held.size() <= most && (input.read(block, sizeof block) || input.gcount() > 0))
+                held.append(block, std::size_t(input.gcount()));
+            if (held.size() <= most && !input.bad()) {
+                held_stream.str(std::move(held));
+                in = &held_stream;
+                seekable = true;
+            } else {
+                held_rest = std::make_unique<PrefixedInput>(std::move(held), input);
+                rest_stream = std::make_unique<std::istream>(held_rest.get());
+                in = rest_stream.get();
+            }
+        }
+        Archive ar(*in, seekable);
         ar.limit(request_.max_unpacked, &unpacked_); // one budget for the archives inside too
         Archive::Member m;
         Archive::Next next = ar.next(m);

@@ -465,6 +465,18 @@ TEST_CASE("archives and compressed files are read as the record files they hold"
     CHECK(contains(folder.out, dir.file("drop/nested.tar") + "/inner/club.zip/club/stones.sgf:1:"));
     CHECK(contains(folder.out, "4 games in 4 files"));
 
+    // 7z (its directory at the end) from a pipe and inside a tar: held in memory and read.
+    const std::string seven = dir.file("club.7z");
+    write_archive(seven, ARCHIVE_FORMAT_7ZIP, ARCHIVE_FILTER_NONE, {{"club/evening.gpn", gpn}, {"club/stones.sgf", sgf}});
+    write_archive(dir.file("seven.tar"), ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE, {{"club.7z", file_bytes(seven)}});
+    for (const std::string& command : {"cat '" + seven + "' | " GOUNKI_CLI " validate -",
+                                       std::string(GOUNKI_CLI " validate '") + dir.file("seven.tar") + "'"}) {
+        const CliRun r = run_shell(command);
+        INFO(command);
+        CHECK(contains(r.out, "/club/evening.gpn:3:19: error: 2. d3-d5:"));
+        CHECK(contains(r.out, "2 games in 2 files: 0 valid"));
+    }
+
     // One compressed file, named by its own name; its name without .gz tells the format.
     for (const int filter : {ARCHIVE_FILTER_GZIP, ARCHIVE_FILTER_BZIP2, ARCHIVE_FILTER_XZ}) {
         const std::string one = dir.file("one.gpn.z");
