@@ -396,7 +396,7 @@ const auto push_trailing_comment = [](auto& ctx) { x3::_val(ctx).trailing_commen
 const auto name_word = +char_("a-zA-Z0-9_");
 const auto tag_name_def = lexeme[x3::raw[name_word >> *(lit(' ') >> name_word)]];
 const auto tag_value_def = lexeme[lit('"') > x3::raw[*((lit('\\') >> ~char_("\r\n")) | ~char_("\"\\\r\n"))] > lit('"')];
-const auto tag_def = lit('[') > x3::skip(char_(" \t"))[tag_name > tag_value > lit(']')]; // blanks, no line end, inside
+const auto tag_def = lit('[') >> x3::skip(char_(" \t"))[x3::expect[tag_name] > tag_value > lit(']')]; // blanks, no line end, inside
 const auto bad_tag_def = lexeme[lit('[') >> *(char_ - x3::eol)];
 
 // `12.` and `12...` (`...` after a space is skipped as blank, which reads the same); in a table

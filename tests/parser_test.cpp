@@ -66,6 +66,13 @@ TEST_CASE("a tag pair is one line: one split over two is an error where its line
     const std::vector<GameRecord> value_split = read_records("[Game \"Gounki\"]\n[White \"Alice\"\n]\n" + tail);
     REQUIRE(!value_split.empty());
     check_diagnostic(value_split[0], "unterminated-tag", 2, 15, "expected ']' before the end of the line");
+    // A pair without its name says so in words (not the grammar's type names).
+    const std::vector<GameRecord> no_name = read_records("[Game \"Gounki\"]\n[ \"Alice\"]\n" + tail);
+    REQUIRE(!no_name.empty());
+    check_diagnostic(no_name[0], "bad-tag", 2, 3, "malformed tag pair: expected tag name, found '\"'");
+    const std::vector<GameRecord> bare = read_records("[Game \"Gounki\"]\n[\n" + tail);
+    REQUIRE(!bare.empty());
+    check_diagnostic(bare[0], "unterminated-tag", 2, 2, "expected tag name before the end of the line");
     // Blanks and tabs inside a pair are still blanks.
     const std::vector<GameRecord> blanks = read_records("[Game \"Gounki\"]\n[ White\t \"Alice\"  ]\n" + tail);
     REQUIRE(blanks.size() == 1);
