@@ -251,10 +251,15 @@ private:
             const std::string member_head = read_head(data);
             PrefixedInput buffer(member_head, data);
             std::istream stream(&buffer);
+            const std::int64_t games_before = result_.games;
             records(stream, member_head, name, member_name.string(), depth + 1, &ar);
-            if (ar.member_failed())
+            if (ar.member_failed()) {
+                const std::int64_t games = result_.games - games_before;
                 fail("io-error", "cannot read " + (m.single ? "the compressed data" : m.path) + " to its end: " +
-                                     (ar.error().empty() ? "the archive is damaged" : ar.error()) + "; the games before were read");
+                                     (ar.error().empty() ? "the archive is damaged" : ar.error()) +
+                                     (games == 0 ? std::string() : "; " + std::to_string(games) + (games == 1 ? " game" : " games") +
+                                                                        " read before it"));
+            }
         }
         if (read > 0) result_.files += read - 1; // the archive counts as the files it holds
         result_.bytes = bytes_before + ar.input_bytes();

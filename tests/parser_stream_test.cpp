@@ -511,12 +511,12 @@ TEST_CASE("damaged and hostile archives are errors that say what and where", "[p
     write_text(dir.path() / "cut.gpn.gz", packed.substr(0, packed.size() / 2));
     const CliRun cut = run_gounki_args({"validate", dir.file("cut.gpn.gz")});
     CHECK(cut.status == 2);
-    CHECK(contains(cut.out, dir.file("cut.gpn.gz") + ": error: cannot read the compressed data to its end: truncated gzip input; "
-                            "the games before were read [io-error]"));
     long games = 0;
     CHECK(std::sscanf(cut.out.substr(cut.out.rfind('\n', cut.out.find(" games in ")) + 1).c_str(), "%ld games", &games) == 1);
     CHECK(games > 100);
     CHECK(games < 20000);
+    CHECK(contains(cut.out, dir.file("cut.gpn.gz") + ": error: cannot read the compressed data to its end: truncated gzip input; " +
+                                std::to_string(games) + " games read before it [io-error]"));
     CHECK(!contains(cut.out, "[no-game]"));
 
     // A zip whose second member is cut off: the first member's games, then what failed.
