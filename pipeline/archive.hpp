@@ -1,8 +1,8 @@
 #pragma once
 // Archives and compressed files read as the record files they hold, through libarchive: zip, tar,
 // 7z, cpio and the like, bare or compressed (gzip, bzip2, xz, zstd, ...), and a single compressed
-// record file (`games.pgn.gz`). Collections are published so: Gomocup's tournaments as archives of
-// PSQ files, the RenjuNet database as a zipped XML file. Members are read one after the other
+// record file (`games.pgn.gz`). Collections travel so: Gomocup's tournaments as archives of PSQ
+// files, pente.org's games in zip files. Members are read one after the other
 // from the stream, in the archive's order, without unpacking anything to disk.
 
 #include <cstdint>
