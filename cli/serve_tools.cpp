@@ -199,8 +199,9 @@ Reply App::page_explorer(const Request& r) {
 
 namespace {
 
-// Uploads the chosen file to /api/import with the session token, shows the progress, then the file
-// with each diagnostic under its line.
+// Uploads the chosen file's bytes as they are (an archive, a file in Windows-1252: the server tells)
+// to /api/import with the session token, shows the progress, then the file with each diagnostic
+// under its line; the diagnostics of an archive's members (named ARCHIVE/MEMBER) are listed above.
 const char* import_script = R"JS(
 (function(){
   var token=document.querySelector('meta[name=gounki-token]').content;
@@ -209,11 +210,12 @@ const char* import_script = R"JS(
   document.getElementById('upload').addEventListener('click', function(){
     var file=document.getElementById('file').files[0];
     if(!file){ out.textContent='Choose a record file first.'; return; }
-    file.text().then(function(text){
+    file.arrayBuffer().then(function(bytes){
+      var text=new TextDecoder('utf-8').decode(bytes);
       var xhr=new XMLHttpRequest();
       xhr.open('POST','/api/import?name='+encodeURIComponent(file.name));
       xhr.setRequestHeader('X-Gounki-Token', token);
-      xhr.setRequestHeader('Content-Type', 'text/plain; charset=utf-8');
+      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
       xhr.upload.onprogress=function(e){ if(e.lengthComputable) bar.value=Math.round(100*e.loaded/e.total); };
       xhr.onload=function(){
         bar.value=100; var answer; try{ answer=JSON.parse(xhr.responseText); }catch(e){ out.textContent='Bad answer: '+xhr.status; return; }
@@ -222,15 +224,19 @@ const char* import_script = R"JS(
         out.textContent=s.read+' games read: '+s.stored+' stored ('+s.broken+' broken), '+s.duplicates+' duplicates, '+s.already_imported+' already imported, '+s.rejected+' rejected.';
         answer.games.forEach(function(g){ if(g.id){ var a=el('a',null,' game '+g.id); a.href='/game/'+g.id; out.appendChild(a); } });
         listing.innerHTML='';
-        text.split(/\r?\n/).forEach(function(line, i){ var li=el('li',null,line); li.id='line-'+(i+1); listing.appendChild(li); });
+        var own=function(d){ return d.file===file.name; };
+        // The text is listed when it is one: an archive's bytes are not (its members' places are named).
+        if(text.slice(0,256).indexOf('\u0000')<0)
+          text.split(/\r\n|\r|\n/).forEach(function(line, i){ var li=el('li',null,line); li.id='line-'+(i+1); listing.appendChild(li); });
         answer.diagnostics.forEach(function(d){
-          var where=d.line ? document.getElementById('line-'+d.line) : null;
-          var div=el('div','diagnostic '+d.severity,(d.line?'line '+d.line+(d.column?':'+d.column:'')+': ':'')+d.severity+': '+d.message+(d.code?' ['+d.code+']':''));
+          var where=own(d) && d.line ? document.getElementById('line-'+d.line) : null;
+          var place=own(d) ? (d.line?'line '+d.line+(d.column?':'+d.column:'')+': ':'') : d.file+(d.line?':'+d.line+(d.column?':'+d.column:''):'')+': ';
+          var div=el('div','diagnostic '+d.severity,place+d.severity+': '+d.message+(d.code?' ['+d.code+']':''));
           if(where){ where.className='bad'; where.appendChild(div); } else listing.parentNode.insertBefore(div, listing);
         });
       };
       xhr.onerror=function(){ out.className='error'; out.textContent='The upload failed.'; };
-      xhr.send(text);
+      xhr.send(bytes);
     });
   });
 })();
@@ -242,7 +248,8 @@ Reply App::page_import() {
     if (options_.read_only)
         return html_reply(page("Import", "<p class=\"error\">This server was started with --read-only: imports are refused.</p>"));
     return html_reply(page("Import",
-                           "<p>A record file (GPN, SGF, PSQ; told by its content, else its name), up to " +
+                           "<p>A record file (GPN, SGF, PSQ; told by its content, else its name) or an archive of them "
+                           "(zip, tar.gz, .pgn.gz...), up to " +
                                std::to_string(options_.max_upload >> 20) +
                                " MiB. Its games are stored whole or not at all; problems are shown at their line.</p>"
                                "<p><input type=\"file\" id=\"file\"> <button type=\"button\" id=\"upload\">Import</button> "

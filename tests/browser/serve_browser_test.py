@@ -10,6 +10,7 @@ import os
 import shutil
 import time
 import unittest
+import zipfile
 import zlib
 
 from serve_support import AFTER_C2_D3, BROKEN, Fixture, Server, cli_json, copy_db, refuse_judgements
@@ -184,6 +185,28 @@ class BrowserTest(Fixture):
         self.assertFalse(self.all("#line-6 .diagnostic"))
         self.assertIn("1 stored", self.by("#summary").text)
         self.assertEqual(self.by("#progress").get_attribute("value"), "100")
+
+    def test_upload_of_a_zip_names_each_member_and_a_windows_1252_file_is_read_as_such(self):
+        self.browser.get(self.server.url + "import")
+        upload = os.path.join(self.dir, "club.zip")
+        with zipfile.ZipFile(upload, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("club/zipped.gpn", BROKEN.replace("Err", "Zipper"))
+        self.by("#file").send_keys(upload)
+        self.click("#upload")
+        self.wait_for(lambda: "stored" in self.by("#summary").text, "the summary")
+        self.assertIn("1 stored", self.by("#summary").text)
+        self.assertIn("club.zip/club/zipped.gpn:7:", self.by(".diagnostic").text)
+        self.assertFalse(self.all("#listing li"))  # the archive's bytes are not listed as text
+        # A file in Windows-1252: its bytes reach the server as they are (a name with an e acute).
+        latin = os.path.join(self.dir, "latin.gpn")
+        with open(latin, "wb") as f:
+            f.write(BROKEN.replace("Err", "Ren\xe9").encode("cp1252"))
+        self.browser.get(self.server.url + "import")
+        self.by("#file").send_keys(latin)
+        self.click("#upload")
+        self.wait_for(lambda: "stored" in self.by("#summary").text, "the summary")
+        self.assertIn("1 stored", self.by("#summary").text)
+        self.assertTrue(any(g["white"] == "Ren\u00e9" for g in self.server.get_json("/api/games?player=Ren")[1]["games"]))
 
     def test_judge_button_shows_progress_then_the_verdicts(self):
         self.browser.get(self.server.url + "game/2")
