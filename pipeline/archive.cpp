@@ -1,5 +1,7 @@
 #include "pipeline/archive.hpp"
 
+#include "parser/encoding.hpp"
+
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <ios>
 #include <streambuf>
+#include <string_view>
 #include <utility>
 
 namespace gounki::pipeline {
@@ -25,6 +28,12 @@ public:
     }
     bool failed() const { return failed_; }
     bool over_limit() const { return over_limit_; }
+    // Counts `bytes` against the limit (a member's header); false past it.
+    bool charge(std::uint64_t bytes) {
+        *unpacked_ += bytes;
+        if (limit_ && *unpacked_ > limit_) over_limit_ = true;
+        return !over_limit_;
+    }
     void limit(std::uint64_t bytes, std::uint64_t* counter) {
         limit_ = bytes;
         if (counter) unpacked_ = counter;
@@ -70,15 +79,34 @@ private:
     char block_[1 << 16];
 };
 
+// A member's name as UTF-8: bytes that are no UTF-8 (a name in the archiving system's own code page)
+// written as \xNN, so that messages and the database hold text.
+std::string shown_name(std::string_view name) {
+    std::string out;
+    std::size_t bad = 0;
+    while (!parser::valid_utf8(name, bad)) {
+        out.append(name.substr(0, bad));
+        char escape[8];
+        std::snprintf(escape, sizeof escape, "\\x%02x", unsigned(static_cast<unsigned char>(name[bad])));
+        out += escape;
+        name.remove_prefix(bad + 1);
+    }
+    out.append(name);
+    return out;
+}
+
+constexpr std::uint64_t member_cost = 1024;
+
 } // namespace
 
 struct Archive::State {
-    State(std::istream& input, bool can_seek) : in(input), seekable(can_seek), member_stream(&member) {}
+    State(std::istream& input, bool can_seek, bool compressed) :
+        in(input), seekable(can_seek), compressed_hint(compressed), member_stream(&member) {}
     ~State() {
         if (a) archive_read_free(a);
     }
     std::istream& in;
-    bool seekable;
+    bool seekable, compressed_hint;
     std::uint64_t limit = 0;
     archive* a = nullptr;
     bool opened = false, failed_open = false, first = true, recognised = false;
@@ -123,7 +151,14 @@ struct Archive::State {
     bool open() {
         a = archive_read_new();
         archive_read_support_filter_all(a);
-        archive_read_support_format_all(a);
+        // A compressed stream holds a tar, a cpio or one file: the other formats' tests could take
+        // text for one of theirs (a line of text for an mtree listing).
+        if (compressed_hint) {
+            archive_read_support_format_tar(a);
+            archive_read_support_format_cpio(a);
+        } else {
+            archive_read_support_format_all(a);
+        }
         archive_read_support_format_raw(a); // a single compressed file (raw bids last)
         archive_read_set_callback_data(a, this);
         archive_read_set_read_callback(a, read);
@@ -141,7 +176,7 @@ struct Archive::State {
     }
 };
 
-Archive::Archive(std::istream& in, bool seekable) : s_(std::make_unique<State>(in, seekable)) {}
+Archive::Archive(std::istream& in, bool seekable, bool compressed) : s_(std::make_unique<State>(in, seekable, compressed)) {}
 Archive::~Archive() = default;
 
 Archive::Next Archive::next(Member& member) {
@@ -164,12 +199,15 @@ Archive::Next Archive::next(Member& member) {
     }
     if (r == ARCHIVE_EOF) return Next::end;
     if (r < ARCHIVE_WARN) return Next::failed;
+    // A member costs at least what a tar header takes, its data or not: an archive of a million
+    // empty members is no way past the limit.
+    if (s.limit && !s.member.charge(member_cost)) return Next::failed;
     member = Member{};
     member.single = archive_format(s.a) == ARCHIVE_FORMAT_RAW;
     if (!member.single) {
         const char* path = archive_entry_pathname_utf8(entry);
         if (!path) path = archive_entry_pathname(entry);
-        member.path = path ? path : "";
+        member.path = shown_name(path ? path : "");
         while (member.path.starts_with("./")) member.path.erase(0, 2);
         while (member.path.starts_with('/')) member.path.erase(0, 1);
         member.regular = archive_entry_filetype(entry) == AE_IFREG;

@@ -15,8 +15,9 @@ namespace gounki::pipeline {
 class Archive {
 public:
     // Reads `in` (which must outlive it); `seekable`: it may be moved in (a file, a text in memory),
-    // which lets zip files be read from their central directory.
-    Archive(std::istream& in, bool seekable);
+    // which lets zip files be read from their central directory; `compressed`: it starts as a
+    // compressed stream (gzip, bzip2, xz, zstd), which holds a tar, a cpio or one file.
+    Archive(std::istream& in, bool seekable, bool compressed = false);
     ~Archive();
     Archive(const Archive&) = delete;
     Archive& operator=(const Archive&) = delete;

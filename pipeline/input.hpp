@@ -35,6 +35,7 @@ public:
 protected:
     int_type underflow() override {
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        if (prefix_.capacity() > 0) std::string().swap(prefix_); // read: its memory is given back
         rest_.read(block_, sizeof block_);
         const std::streamsize n = rest_.gcount();
         taken_ += std::uint64_t(std::max<std::streamsize>(n, 0));

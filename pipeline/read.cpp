@@ -18,6 +18,10 @@ std::string peek_head(std::istream& input) {
 
 namespace read_detail {
 
+namespace {
+constexpr std::size_t fall_back_bytes = parser::RecordReader::default_max_game_bytes + (std::size_t(1) << 20);
+} // namespace
+
 parser::Diagnostic io_error(const std::string& path, std::string message) {
     parser::Diagnostic d;
     d.code = "io-error";
@@ -105,7 +109,7 @@ std::string BlockSource::take_rest(int& first_line) {
     State& s = *s_;
     first_line = s.line;
     std::string rest = s.buf.substr(s.begin);
-    s.buf.clear();
+    std::string().swap(s.buf); // its memory too
     s.begin = 0;
     return rest;
 }

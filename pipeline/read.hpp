@@ -79,10 +79,9 @@ public:
     BlockSource& operator=(const BlockSource&) = delete;
     // The next block and the line it starts on; false when the input is done, or when it fell back.
     bool next(std::string& text, int& first_line, std::size_t target);
-    // More than this is held without a cut at a line start (a game larger than a reader holds,
-    // games that share one line): the rest of the input is for one reader game by game, which
-    // holds a bounded part of it (take_rest).
-    static constexpr std::size_t fall_back_bytes = std::size_t(32) << 20;
+    // Whether more than a reader holds of one game (RecordReader's limit and 1 MiB) passed without a
+    // cut at a line start (a game too large, games sharing one line): the rest of the input is for
+    // one reader game by game, which holds a bounded part of it (take_rest).
     bool fell_back() const;
     // After a fall back: the bytes held (from a line start on) and the line they start on; the rest
     // of the input follows them.
@@ -190,15 +189,15 @@ private:
             return fail("io-error", "an archive inside " + std::to_string(depth) + " archives: not read (at most " +
                                         std::to_string(max_archive_depth) + " deep)");
         // zip and 7z keep their directory at the end, and libarchive reads some of their members only
-        // from there: from a pipe or inside another archive, they are held in memory (up to 256 MiB)
-        // and read as from a file.
+        // from there: from a pipe or inside another archive, they are held in memory (up to 128 MiB)
+        // and read as from a file; a larger one is read as a stream.
         bool seekable = input.tellg() != std::streampos(-1);
         std::istringstream held_stream;
         std::unique_ptr<PrefixedInput> held_rest;
         std::unique_ptr<std::istream> rest_stream;
         std::istream* in = &input;
         if (!seekable && (kind == "zip" || kind == "7z")) {
-            std::size_t most = std::size_t(256) << 20;
+            std::size_t most = std::size_t(128) << 20;
             if (request_.max_unpacked) most = std::min<std::size_t>(most, request_.max_unpacked);
             std::string held;
             char block[1 << 16];
@@ -214,7 +213,7 @@ private:
                 in = rest_stream.get();
             }
         }
-        Archive ar(*in, seekable);
+        Archive ar(*in, seekable, kind == "gzip" || kind == "bzip2" || kind == "xz" || kind == "zstd");
         ar.limit(request_.max_unpacked, &unpacked_); // one budget for the archives inside too
         Archive::Member m;
         Archive::Next next = ar.next(m);
@@ -363,14 +362,15 @@ private:
             PrefixedInput rest(source.take_rest(first_line), input);
             std::istream tail(&rest);
             std::vector<parser::Diagnostic> after;
+            const int base = int(games_in_file); // the tail's reader numbers its games from 1
             const bool ok = read_games(tail, path, first_line, notation,
                                        [&](std::vector<parser::Diagnostic>&& before, parser::GameRecord& record) {
                                            file_diagnostics(before);
                                            for (parser::Diagnostic& d : record.diagnostics) {
-                                               if (d.game) d.game += int(games_in_file);
+                                               if (d.game) d.game += base;
                                                diagnostic(d);
                                            }
-                                           record.number += int(games_in_file);
+                                           record.number += base;
                                            ++games_in_file;
                                            events_.game(events_.prepare(std::move(record)));
                                            ++result_.games;

@@ -540,6 +540,21 @@ TEST_CASE("damaged and hostile archives are errors that say what and where", "[p
     write_archive(dir.file("notes.zip"), ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, {{"readme.txt", "hi"}, {"x.md", "y"}});
     CHECK(contains(run_gounki_args({"validate", dir.file("notes.zip")}).out,
                    dir.file("notes.zip") + ": error: the archive holds no record file (2 members: readme.txt, x.md) [io-error]"));
+    // Members' names cannot act on a terminal nor forge a line: control characters and bytes that
+    // are no UTF-8 are shown as escapes, in validate's lines and in import's.
+    write_archive(dir.file("names.tar"), ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE,
+                  {{"a\x1b[31m.gpn", "1. c2-d3 f7-e6 2. d3-d5 *\n"}, {"b\nfake:1:1: error: x.gpn", "1. c2-d3 f7-e6 2. d3-d5 *\n"},
+                   {"c\xff\xfe.gpn", "1. c2-d3 f7-e6 2. d3-d5 *\n"}});
+    const CliRun named = run_gounki_args({"validate", dir.file("names.tar")});
+    CHECK(contains(named.out, "names.tar/a\\x1b[31m.gpn:1:19: error:"));
+    CHECK(contains(named.out, "names.tar/b\\x0afake:1:1: error: x.gpn:1:19: error:"));
+    CHECK(contains(named.out, "names.tar/c\\xff\\xfe.gpn:1:19: error:"));
+    CHECK(named.out.find('\x1b') == std::string::npos);
+    CHECK(named.out.find("\xff") == std::string::npos);
+    const CliRun stored = run_gounki_args({"import", "--db", dir.file("names.db"), dir.file("names.tar")});
+    CHECK(contains(stored.out, "names.tar/b\\x0afake:1:1: error: x.gpn:1: duplicate of game "));
+    CHECK((stored.out + stored.err).find('\x1b') == std::string::npos);
+
     // Zeros are an empty tar to libarchive, yet no archive; an empty zip is one.
     write_text(dir.path() / "zeros.gpn", std::string(4096, '\0'));
     CHECK(contains(run_gounki_args({"validate", dir.file("zeros.gpn")}).out,
@@ -589,6 +604,16 @@ TEST_CASE("an archive unpacks no more than the reader's limit", "[parser]") {
         on.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.push_back(d); };
         return pipeline::read_files(request, on);
     };
+    // Members cost what a header takes, data or not: 5,000 empty ones pass 1 MiB.
+    std::vector<ArchiveMember> empty_members;
+    for (int i = 0; i < 5000; ++i) empty_members.push_back({std::to_string(i) + ".gpn", ""});
+    write_archive(dir.file("empties.tar.xz"), ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_XZ, empty_members);
+    std::vector<parser::Diagnostic> empties;
+    CHECK(read_limited(dir.file("empties.tar.xz"), std::uint64_t(1) << 20, empties).io_errors);
+    REQUIRE(!empties.empty());
+    CHECK(contains(empties.back().message, "more than 1 MiB unpacked"));
+    CHECK(empties.size() < 1100);
+
     std::vector<parser::Diagnostic> nested;
     const pipeline::ReadResult within = read_limited(dir.file("nested.zip"), std::uint64_t(1) << 20, nested);
     CHECK(within.games < std::int64_t(2 * half.size() / 17));
@@ -637,6 +662,11 @@ TEST_CASE("a GPN game larger than a block is read after it game by game, as one 
     const CliRun parallel = run_gounki_args({"validate", "--threads", "2", dir.file("big.gpn")});
     const CliRun one = run_gounki_args({"validate", "--threads", "1", dir.file("big.gpn")});
     CHECK(parallel.out == one.out);
+    // The games' numbers too (--json), the tail's numbered on from where the blocks stopped.
+    const CliRun parallel_json = run_gounki_args({"validate", "--json", "--threads", "2", dir.file("big.gpn")});
+    const CliRun one_json = run_gounki_args({"validate", "--json", "--threads", "1", dir.file("big.gpn")});
+    CHECK(parallel_json.out == one_json.out);
+    CHECK(contains(one_json.out, "\"game\":602"));
     CHECK(contains(one.out, dir.file("big.gpn") + ":1201:1: error: this game is larger than"));
     CHECK(contains(one.out, dir.file("big.gpn") + ":2405:10: error: 1... d3-d5:"));
     CHECK(contains(one.out, "602 games in 1 file: 600 valid"));
