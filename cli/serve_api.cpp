@@ -331,11 +331,20 @@ Reply App::api_import(const Request& r) {
     // An archive uploaded is unpacked up to 16 times the upload limit: a small hostile archive
     // (a "zip bomb") does not unpack for minutes.
     request.max_unpacked = std::uint64_t(16 * options_.max_upload);
+    // The answer lists the first 1,000 diagnostics and noteworthy games, and counts the others: an
+    // upload of many broken games (or an archive of many members) gets an answer of bounded size.
+    constexpr qsizetype listed = 1000;
     QJsonArray diagnostics, games;
+    qint64 diagnostics_left_out = 0, games_left_out = 0;
     pipeline::ImportEvents events;
-    events.diagnostic = [&](const parser::Diagnostic& d) { diagnostics.append(diagnostic_json(d)); };
+    events.diagnostic = [&](const parser::Diagnostic& d) {
+        if (diagnostics.size() < listed) diagnostics.append(diagnostic_json(d));
+        else ++diagnostics_left_out;
+    };
     events.report = [&](const db::ImportReport& rep) { // the noteworthy ones, as `import --json` prints them
-        if (rep.noteworthy()) games.append(import_report_json(rep));
+        if (!rep.noteworthy()) return;
+        if (games.size() < listed) games.append(import_report_json(rep));
+        else ++games_left_out;
     };
     std::istringstream input(r.body.toStdString());
     std::unique_lock write(shared_.writes); // one write at a time; reads on the other threads go on
@@ -344,6 +353,8 @@ Reply App::api_import(const Request& r) {
     const db::ImportStats& s = result.stats;
     QJsonObject summary = import_stats_json(s);
     summary.insert("io_errors", result.io_errors);
+    summary.insert("diagnostics_left_out", diagnostics_left_out);
+    summary.insert("games_left_out", games_left_out);
     return json_reply(QJsonObject{{"name", QString::fromStdString(name)},
                                   {"bytes", qint64(r.body.size())},
                                   {"diagnostics", diagnostics},

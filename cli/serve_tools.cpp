@@ -221,7 +221,8 @@ const char* import_script = R"JS(
         bar.value=100; var answer; try{ answer=JSON.parse(xhr.responseText); }catch(e){ out.textContent='Bad answer: '+xhr.status; return; }
         if(answer.error){ out.className='error'; out.textContent=answer.error.message; return; }
         var s=answer.summary; out.className='';
-        out.textContent=s.read+' games read: '+s.stored+' stored ('+s.broken+' broken), '+s.duplicates+' duplicates, '+s.already_imported+' already imported, '+s.rejected+' rejected.';
+        out.textContent=s.read+' games read: '+s.stored+' stored ('+s.broken+' broken), '+s.duplicates+' duplicates, '+s.already_imported+' already imported, '+s.rejected+' rejected.'+
+          (s.diagnostics_left_out ? ' '+s.diagnostics_left_out+' more diagnostics not shown.' : '');
         answer.games.forEach(function(g){ if(g.id){ var a=el('a',null,' game '+g.id); a.href='/game/'+g.id; out.appendChild(a); } });
         listing.innerHTML='';
         var own=function(d){ return d.file===file.name; };

@@ -227,6 +227,25 @@ class HttpTest(Fixture):
         finally:
             self.assertEqual(small.stop(), 0)
 
+    def test_an_upload_of_many_broken_games_answers_the_first_thousand_and_counts_the_rest(self):
+        body = "".join(BROKEN.replace('"Err"', '"Many %d"' % i) for i in range(1030)).encode()
+        own = os.path.join(self.dir, "many-broken.db")  # a copy: the other tests' counts stay as they are
+        copy_db(self.db, own)
+        server = Server(own)
+        try:
+            status, _, data = server.request("POST", "/api/import?name=many-broken.gpn", body=body,
+                                             headers={"X-Gounki-Token": server.token()})
+        finally:
+            self.assertEqual(server.stop(), 0)
+        self.assertEqual(status, 200, data[:200])
+        answer = json.loads(data)
+        self.assertEqual(answer["summary"]["stored"], 1030)
+        self.assertEqual(len(answer["diagnostics"]), 1000)
+        self.assertEqual(answer["summary"]["diagnostics_left_out"], 30)
+        self.assertEqual(len(answer["games"]), 1000)
+        self.assertEqual(answer["summary"]["games_left_out"], 30)
+        self.assertEqual(answer["diagnostics"][-1]["line"], 7 * 1000)  # the 1,000th game's, 7 lines each
+
     def test_huge_upload_is_refused_and_nothing_stored(self):
         before = self.server.total()
         token = self.server.token().encode()
