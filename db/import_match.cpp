@@ -109,8 +109,11 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
         if (list.size() < max_flags && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
     };
     for (std::uint32_t ply : p.stored_end_plies) {
+        const auto& list = ply == n ? p.report.same_moves : p.report.has_prefix;
+        if (list.size() >= max_flags) continue; // flagged enough: no more lookups
         games_ending(p.keys[ply], ply, ending);
         for (std::int64_t other : ending) {
+            if (list.size() >= max_flags) break;
             if (other == id || other == p.report.other_id) continue;
             const ResetAtExit done(find_end);
             find_end.bind(1, other).bind(2, std::int64_t(ply));
