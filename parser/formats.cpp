@@ -167,6 +167,8 @@ std::string_view archive_kind(std::string_view head) {
     return {};
 }
 
+bool is_compression(std::string_view kind) { return kind == "gzip" || kind == "bzip2" || kind == "xz" || kind == "zstd"; }
+
 namespace {
 // Compressions of one file, and what their short forms stand for.
 constexpr std::pair<std::string_view, std::string_view> compressions[] = {

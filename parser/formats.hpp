@@ -138,6 +138,8 @@ std::string not_a_record_file(std::string_view head);
 // kind the first bytes of a file show ("zip", "gzip", "bzip2", "xz", "zstd", "7z", "tar": tar's mark
 // is at byte 258, so a shorter head never shows it); empty when they show none.
 std::string_view archive_kind(std::string_view head);
+// Whether an archive_kind is a compression of one stream (gzip, bzip2, xz, zstd), not an archive.
+bool is_compression(std::string_view kind);
 // Whether a file name is an archive's (.zip .tar .tgz .7z ...) or a compressed record file's or
 // archive's (.pgn.gz, .tar.bz2: a record format's extension, `format`'s when given, or .tar under
 // the compression's; "README.txt.gz" is none).

@@ -1,14 +1,18 @@
 #include "pipeline/archive.hpp"
 
 #include "parser/encoding.hpp"
+#include "parser/formats.hpp"
+#include "pipeline/input.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <ios>
+#include <sstream>
 #include <streambuf>
 #include <string_view>
 #include <utility>
@@ -102,10 +106,33 @@ constexpr std::uint64_t member_cost = 1024;
 struct Archive::State {
     State(std::istream& input, bool can_seek, bool compressed) :
         in(input), seekable(can_seek), compressed_hint(compressed), member_stream(&member) {}
+
+    // zip and 7z keep their directory at the end, and libarchive reads some of their members only
+    // from there: from a pipe or inside another archive, such a file is read from memory when it
+    // holds at most `most` bytes, else as a stream after the bytes read.
+    void hold(std::size_t most) {
+        std::string held;
+        char buffer[1 << 16];
+        while (held.size() <= most && (in.read(buffer, sizeof buffer) || in.gcount() > 0))
+            held.append(buffer, std::size_t(in.gcount()));
+        if (held.size() <= most && !in.bad()) {
+            held_whole = std::make_unique<std::istringstream>(std::move(held));
+            source = held_whole.get();
+            seekable = true;
+        } else {
+            held_start = std::make_unique<PrefixedInput>(std::move(held), in);
+            held_rest = std::make_unique<std::istream>(held_start.get());
+            source = held_rest.get();
+        }
+    }
     ~State() {
         if (a) archive_read_free(a);
     }
     std::istream& in;
+    std::istream* source = &in; // what libarchive reads: `in`, or what hold() made of it
+    std::unique_ptr<std::istringstream> held_whole;
+    std::unique_ptr<PrefixedInput> held_start;
+    std::unique_ptr<std::istream> held_rest;
     bool seekable, compressed_hint;
     std::uint64_t limit = 0;
     archive* a = nullptr;
@@ -117,9 +144,10 @@ struct Archive::State {
 
     static la_ssize_t read(archive* a, void* self, const void** buffer) {
         State& s = *static_cast<State*>(self);
-        s.in.read(s.block, sizeof s.block);
-        const std::streamsize n = s.in.gcount();
-        if (s.in.bad()) {
+        std::istream& in = *s.source;
+        in.read(s.block, sizeof s.block);
+        const std::streamsize n = in.gcount();
+        if (in.bad()) {
             archive_set_error(a, EIO, "read error");
             return -1;
         }
@@ -127,22 +155,23 @@ struct Archive::State {
         return la_ssize_t(n);
     }
     static la_int64_t seek(archive*, void* self, la_int64_t offset, int whence) {
-        State& s = *static_cast<State*>(self);
-        s.in.clear(s.in.rdstate() & std::ios::badbit);
+        std::istream& in = *static_cast<State*>(self)->source;
+        in.clear(in.rdstate() & std::ios::badbit);
         const auto dir = whence == SEEK_SET ? std::ios::beg : whence == SEEK_CUR ? std::ios::cur : std::ios::end;
-        s.in.seekg(std::streamoff(offset), dir);
-        const std::streampos at = s.in.tellg();
-        return !s.in || at == std::streampos(-1) ? ARCHIVE_FATAL : la_int64_t(at);
+        in.seekg(std::streamoff(offset), dir);
+        const std::streampos at = in.tellg();
+        return !in || at == std::streampos(-1) ? ARCHIVE_FATAL : la_int64_t(at);
     }
     static la_int64_t skip(archive*, void* self, la_int64_t request) {
         State& s = *static_cast<State*>(self);
         if (!s.seekable) return 0; // libarchive reads over it
-        const std::streampos from = s.in.tellg();
-        s.in.seekg(std::streamoff(request), std::ios::cur);
-        const std::streampos to = s.in.tellg();
-        if (!s.in || to == std::streampos(-1)) {
-            s.in.clear(s.in.rdstate() & std::ios::badbit);
-            s.in.seekg(from);
+        std::istream& in = *s.source;
+        const std::streampos from = in.tellg();
+        in.seekg(std::streamoff(request), std::ios::cur);
+        const std::streampos to = in.tellg();
+        if (!in || to == std::streampos(-1)) {
+            in.clear(in.rdstate() & std::ios::badbit);
+            in.seekg(from);
             return 0;
         }
         return la_int64_t(to - from);
@@ -176,7 +205,16 @@ struct Archive::State {
     }
 };
 
-Archive::Archive(std::istream& in, bool seekable, bool compressed) : s_(std::make_unique<State>(in, seekable, compressed)) {}
+Archive::Archive(std::istream& in, bool seekable, std::string_view kind, std::uint64_t limit, std::uint64_t* counter)
+    : s_(std::make_unique<State>(in, seekable, parser::is_compression(kind))) {
+    s_->limit = limit;
+    s_->member.limit(limit, counter);
+    if (!seekable && (kind == "zip" || kind == "7z")) {
+        std::size_t most = std::size_t(128) << 20;
+        if (limit) most = std::min<std::size_t>(most, limit);
+        s_->hold(most);
+    }
+}
 Archive::~Archive() = default;
 
 Archive::Next Archive::next(Member& member) {
@@ -229,27 +267,11 @@ std::istream& Archive::data() { return s_->member_stream; }
 
 bool Archive::member_failed() const { return s_->member.failed(); }
 
-void Archive::limit(std::uint64_t bytes, std::uint64_t* counter) {
-    s_->limit = bytes;
-    s_->member.limit(bytes, counter);
-}
-
 std::string Archive::error() const {
     if (s_->member.over_limit())
         return "more than " + std::to_string(s_->limit >> 20) + " MiB unpacked, the limit here; the rest is not read";
     if (!s_->open_error.empty()) return s_->open_error;
     return s_->error();
-}
-
-std::string Archive::description() const {
-    const State& s = *s_;
-    if (!s.a || !s.opened) return {};
-    std::string out = archive_format(s.a) == ARCHIVE_FORMAT_RAW ? "" : archive_format_name(s.a);
-    for (int i = 0; i + 1 < archive_filter_count(s.a); ++i) {
-        const char* f = archive_filter_name(s.a, i);
-        if (f) out += (out.empty() ? "" : ", ") + std::string(f);
-    }
-    return out;
 }
 
 } // namespace gounki::pipeline

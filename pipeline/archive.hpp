@@ -9,15 +9,22 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace gounki::pipeline {
 
 class Archive {
 public:
     // Reads `in` (which must outlive it); `seekable`: it may be moved in (a file, a text in memory),
-    // which lets zip files be read from their central directory; `compressed`: it starts as a
-    // compressed stream (gzip, bzip2, xz, zstd), which holds a tar, a cpio or one file.
-    Archive(std::istream& in, bool seekable, bool compressed = false);
+    // which lets zip files be read from their central directory. `kind`: what its first bytes show
+    // (parser::archive_kind): a compressed stream holds a tar, a cpio or one file; a zip or 7z that
+    // cannot be moved in is held in memory (up to 128 MiB) to be read from its directory.
+    // At most `limit` bytes are unpacked from the archive (the members read and the ones passed
+    // over, every member at least 1 KiB); past it the member read ends as damaged and next() fails,
+    // error() saying so; 0: no limit. `counter`, when given, is shared with other archives (those
+    // inside this one): one budget.
+    Archive(std::istream& in, bool seekable, std::string_view kind = {}, std::uint64_t limit = 0,
+            std::uint64_t* counter = nullptr);
     ~Archive();
     Archive(const Archive&) = delete;
     Archive& operator=(const Archive&) = delete;
@@ -39,14 +46,8 @@ public:
     std::istream& data();
     // Whether the current member's bytes ended at damage (error() says what) rather than at its end.
     bool member_failed() const;
-    // At most `bytes` unpacked from the archive (the members read and the ones passed over); past
-    // it the member read ends as damaged and next() fails, error() saying so. 0: no limit.
-    // `counter`, when given, is shared with other archives (those inside this one): one budget.
-    void limit(std::uint64_t bytes, std::uint64_t* counter = nullptr);
     // libarchive's last error, or empty.
     std::string error() const;
-    // The archive's kind as libarchive names it ("ZIP 2.0 (deflation)", "GNU tar format" with "gzip").
-    std::string description() const;
 
 private:
     struct State;

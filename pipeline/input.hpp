@@ -35,7 +35,10 @@ public:
 protected:
     int_type underflow() override {
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-        if (prefix_.capacity() > 0) std::string().swap(prefix_); // read: its memory is given back
+        if (!prefix_read_) { // read: its memory is given back
+            std::string().swap(prefix_);
+            prefix_read_ = true;
+        }
         rest_.read(block_, sizeof block_);
         const std::streamsize n = rest_.gcount();
         taken_ += std::uint64_t(std::max<std::streamsize>(n, 0));
@@ -54,23 +57,27 @@ private:
     std::string prefix_;
     std::istream& rest_;
     std::uint64_t taken_ = 0;
+    bool prefix_read_ = false;
     char block_[1 << 16];
 };
 
-// Standard input after its first bytes were read into `head`: `stream` still yields them.
+// A stream that cannot be rewound (standard input, an archive's member) after its first bytes were
+// read into `head`: `stream` still yields them.
 struct PeekedInput {
     std::string head;
     std::unique_ptr<PrefixedInput> buffer;
     std::unique_ptr<std::istream> stream;
 };
 
-inline PeekedInput peek_standard_input(std::size_t bytes = 256) {
+inline PeekedInput peek_input(std::istream& from, std::size_t bytes = 256) {
     PeekedInput in;
-    in.head = read_head(std::cin, bytes);
-    in.buffer = std::make_unique<PrefixedInput>(in.head, std::cin);
+    in.head = read_head(from, bytes);
+    in.buffer = std::make_unique<PrefixedInput>(in.head, from);
     in.stream = std::make_unique<std::istream>(in.buffer.get());
     return in;
 }
+
+inline PeekedInput peek_standard_input(std::size_t bytes = 256) { return peek_input(std::cin, bytes); }
 
 // The first bytes of a file (empty when it cannot be read: the reader reports that).
 inline std::string head_of(const std::string& path) {

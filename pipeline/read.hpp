@@ -19,7 +19,6 @@
 #include <istream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -188,33 +187,7 @@ private:
         if (depth >= max_archive_depth)
             return fail("io-error", "an archive inside " + std::to_string(depth) + " archives: not read (at most " +
                                         std::to_string(max_archive_depth) + " deep)");
-        // zip and 7z keep their directory at the end, and libarchive reads some of their members only
-        // from there: from a pipe or inside another archive, they are held in memory (up to 128 MiB)
-        // and read as from a file; a larger one is read as a stream.
-        bool seekable = input.tellg() != std::streampos(-1);
-        std::istringstream held_stream;
-        std::unique_ptr<PrefixedInput> held_rest;
-        std::unique_ptr<std::istream> rest_stream;
-        std::istream* in = &input;
-        if (!seekable && (kind == "zip" || kind == "7z")) {
-            std::size_t most = std::size_t(128) << 20;
-            if (request_.max_unpacked) most = std::min<std::size_t>(most, request_.max_unpacked);
-            std::string held;
-            char block[1 << 16];
-            while (held.size() <= most && (input.read(block, sizeof block) || input.gcount() > 0))
-                held.append(block, std::size_t(input.gcount()));
-            if (held.size() <= most && !input.bad()) {
-                held_stream.str(std::move(held));
-                in = &held_stream;
-                seekable = true;
-            } else {
-                held_rest = std::make_unique<PrefixedInput>(std::move(held), input);
-                rest_stream = std::make_unique<std::istream>(held_rest.get());
-                in = rest_stream.get();
-            }
-        }
-        Archive ar(*in, seekable, kind == "gzip" || kind == "bzip2" || kind == "xz" || kind == "zstd");
-        ar.limit(request_.max_unpacked, &unpacked_); // one budget for the archives inside too
+        Archive ar(input, input.tellg() != std::streampos(-1), kind, request_.max_unpacked, &unpacked_);
         Archive::Member m;
         Archive::Next next = ar.next(m);
         if (!ar.recognised()) {
@@ -246,12 +219,9 @@ private:
                 continue;
             }
             ++read;
-            std::istream& data = ar.data();
-            const std::string member_head = read_head(data);
-            PrefixedInput buffer(member_head, data);
-            std::istream stream(&buffer);
+            const PeekedInput member = peek_input(ar.data());
             const std::int64_t games_before = result_.games;
-            records(stream, member_head, name, member_name.string(), depth + 1, &ar);
+            records(*member.stream, member.head, name, member_name.string(), depth + 1, &ar);
             if (ar.member_failed()) {
                 const std::int64_t games = result_.games - games_before;
                 fail("io-error", "cannot read " + (m.single ? "the compressed data" : m.path) + " to its end: " +
@@ -267,7 +237,7 @@ private:
                                            : "cannot read the archive further after " + std::to_string(members) +
                                                  (members == 1 ? " member: " : " members: ")) +
                                  (ar.error().empty() ? "it is damaged" : ar.error()));
-        else if (members == 0 && (kind == "gzip" || kind == "bzip2" || kind == "xz" || kind == "zstd"))
+        else if (members == 0 && parser::is_compression(kind))
             diagnostic(parser::no_game_found(path)); // a compressed empty file: an empty file
         else if (members == 0)
             fail("io-error", "the archive is empty");
