@@ -90,6 +90,20 @@ void Importer::Impl::note(std::int64_t game, const std::string& text) {
     insert_note.run();
 }
 
+void Importer::Impl::note_on_older(std::int64_t game, NoteKind kind, const std::string& text) {
+    auto [at, added] = notes_on.try_emplace(game);
+    if (added) { // its notes so far, counted once an import
+        const ResetAtExit done(count_notes);
+        count_notes.bind(1, game);
+        if (count_notes.step())
+            for (int k = 0; k < 3; ++k) at->second[std::size_t(k)] = count_notes.get_int64(k);
+    }
+    std::int64_t& count = at->second[std::size_t(kind)];
+    if (count >= max_other_notes) return;
+    ++count;
+    note(game, text);
+}
+
 // A batch of prepared games in one write transaction: the games, the position index run, the
 // tree counts and the id counter, all or nothing.
 void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
@@ -117,6 +131,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     match_end_keys(prepared);
     gdb.index().refresh_filters(); // games_ending and the prefix checks look runs up
     batch_ends.clear();
+    passing.clear();
     mark_prefix_candidates(batch);
     store_games(batch);
     // Our own games are in the set now; the next batch reads only the games of other importers
@@ -165,6 +180,7 @@ void Importer::Impl::store_games(std::vector<Prepared>& batch) {
         if (p.skip) continue;
         if (replacing) {
             gdb.delete_game(replacing); // joins this transaction; its judgements go with it
+            notes_on.erase(replacing); // its notes went with it
             p.report.action = ImportAction::replaced;
             replaced_in_batch = true;
         } else {
@@ -172,21 +188,22 @@ void Importer::Impl::store_games(std::vector<Prepared>& batch) {
             if (p.skip) continue;
         }
         store(p, source_id, replacing);
+        add_to_end_group(p, source_id);
         if (p.in.moves.size() >= short_game_plies) batch_ends.emplace(p.keys.back(), p.report.game_id);
         has_empty_in_batch |= p.in.moves.empty();
         flag_prefixes(p, batch);
         const std::int64_t id = p.report.game_id;
         for (std::int64_t other : p.report.prefix_of) {
             note(id, GameDatabase::note_is_prefix_of(other));
-            note(other, GameDatabase::note_has_prefix(id));
+            note_on_older(other, NoteKind::has_prefix, GameDatabase::note_has_prefix(id));
         }
         for (std::int64_t other : p.report.has_prefix) {
             note(id, GameDatabase::note_has_prefix(other));
-            note(other, GameDatabase::note_is_prefix_of(id));
+            note_on_older(other, NoteKind::is_prefix_of, GameDatabase::note_is_prefix_of(id));
         }
         for (std::int64_t other : p.report.same_moves) {
             note(id, GameDatabase::note_same_moves(other));
-            note(other, GameDatabase::note_same_moves(id));
+            note_on_older(other, NoteKind::same_moves, GameDatabase::note_same_moves(id));
         }
         batch_end_keys.push_back(p.keys.back());
     }

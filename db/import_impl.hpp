@@ -3,7 +3,9 @@
 // db/import_match.cpp finds the stored games a new one duplicates, extends, is a prefix of, or
 // replaces. Internal to db/import*.cpp.
 
+#include <array>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -20,6 +22,26 @@ using namespace detail;
 // Games shorter than this are found by final position through the partial index games_short_end
 // (db/game_db.cpp, migration 4); longer ones through the position index.
 constexpr std::uint32_t short_game_plies = 8;
+
+// A final position (at one ply) that this many stored games end on gets an EndGroup.
+constexpr std::size_t end_group_size = 32;
+
+// The import notes of one kind that a stored game keeps about the games imported after it.
+constexpr std::int64_t max_other_notes = 10;
+
+// The stored games that end on one position at one ply, once there are end_group_size of them
+// (forfeits after one move, one game uploaded many times under other names), grouped by line
+// (start, game and moves), and by line, result and players: a game ending there is compared with its
+// likes only, not with every one of them, which made an import quadratic in them. A group lives as long as the
+// importer: the games it stores are added as they are stored; games another importer stored
+// empty the groups (load_end_keys); a game deleted since is found out by the exact comparison
+// every hit goes through, so a group can hold a stale game but never miss a stored one.
+struct EndGroup {
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_line; // line hash -> games, in the order stored
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_game; // game_hash (line, result, players) -> games
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_place; // place_hash (the same, source, line) -> games
+    std::unordered_set<std::int64_t> ids; // every game of the group
+};
 
 struct Importer::Impl {
     Impl(GameDatabase& g, ImportOptions o, std::function<void(const ImportReport&)> cb)
@@ -38,6 +60,11 @@ struct Importer::Impl {
           insert_note(db,
                       "INSERT INTO diagnostics (game_id, seq, severity, code, message) VALUES "
                       "(?1, (SELECT coalesce(max(seq) + 1, 0) FROM diagnostics WHERE game_id = ?1), 0, 'prefix', ?2)"),
+          count_notes(db,
+                      "SELECT count(*) FILTER (WHERE message LIKE 'its moves are a prefix of game %'), "
+                      "count(*) FILTER (WHERE message LIKE 'game %''s moves are a prefix of its moves'), "
+                      "count(*) FILTER (WHERE message LIKE 'game % has the same moves') "
+                      "FROM diagnostics WHERE game_id = ?1 AND code = 'prefix'"),
           find_end(db, "SELECT id, moves, start_position, kind FROM games WHERE id = ?1 AND ply_count = ?2"),
           game_moves(db, "SELECT moves, start_position, kind, ply_count FROM games WHERE id = ?1"),
           all_end_keys(db, "SELECT end_key FROM games"), new_end_keys(db, "SELECT end_key FROM games WHERE id > ?1"),
@@ -70,6 +97,14 @@ struct Importer::Impl {
     void add_end_keys(std::vector<std::uint64_t>& keys);
     void match_end_keys(PreparedBatch& b);
     void games_ending(std::uint64_t key, std::uint32_t plies, std::vector<std::int64_t>& ids);
+    // The group of the games ending on `key` at ply `plies`, or null when they are fewer than
+    // end_group_size: then `ending` holds them (games_ending).
+    EndGroup* end_group(std::uint64_t key, std::uint32_t plies);
+    // Adds a game just stored to the group of its final position, if there is one.
+    void add_to_end_group(Prepared& p, std::int64_t source_id);
+    // Whether stored game `other`, of `plies` plies, is `p` again (moves, start, game, result and
+    // players); its source and line in `source` and `line` when so.
+    bool same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line);
     void check_duplicate(Prepared& p, std::int64_t source_id);
     // Stores a game under the next id, or under `replacing` (a stored game just deleted).
     void store(Prepared& p, std::int64_t source_id, std::int64_t replacing = 0);
@@ -88,6 +123,10 @@ struct Importer::Impl {
     void add_tree_counts(const std::vector<Prepared>& batch);
     void tally(std::vector<Prepared>& batch, ImportStats& stats);
     void note(std::int64_t game, const std::string& text);
+    // A note on an older game that a new one names: at most max_other_notes of a kind (NoteKind)
+    // on a game, however many games later name it (every game that starts as a short one does).
+    enum class NoteKind { is_prefix_of, has_prefix, same_moves };
+    void note_on_older(std::int64_t game, NoteKind kind, const std::string& text);
 
     GameDatabase& gdb;
     Database& db;
@@ -96,7 +135,7 @@ struct Importer::Impl {
     std::vector<GameInput> queue;
     std::future<PreparedBatch> pending; // the batch being prepared on another thread
     Statement same_end, short_end, find_player, insert_player, find_event, insert_event, find_source, insert_source;
-    Statement insert_note, find_end, game_moves;
+    Statement insert_note, count_notes, find_end, game_moves;
     Statement all_end_keys, new_end_keys, max_id, next_id, set_next_id;
     BulkWriter games_out, tags_out, diagnostics_out, tree_out;
     std::int64_t id_counter = 0; // the id the next stored game of this batch gets
@@ -110,6 +149,12 @@ struct Importer::Impl {
     bool lookup_dropped = false; // they were dropped: finish() builds them again
     std::vector<IndexEntry> found; // scratch
     std::vector<std::int64_t> ending; // scratch: games_ending's answer
+    std::map<std::pair<std::uint64_t, std::uint32_t>, EndGroup> end_groups; // by final position and ply
+    std::unordered_map<std::int64_t, std::array<std::int64_t, 3>> notes_on; // note_on_older's counts by game
+    // The first stored games (by id) in the position index that pass through a position at a ply
+    // and may go on from it, when the index lists many games there (flag_prefixes): by position and
+    // ply, for one batch (the batch adds its games to the index when it ends).
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<std::int64_t>> passing;
     // This batch's stored games of at least short_game_plies plies by final position: they are in
     // no run of the position index until the batch's run is added.
     std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;

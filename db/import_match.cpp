@@ -1,7 +1,9 @@
 // The importer's matching of new games against stored ones: final positions, duplicates, prefix
 // flags both ways, and (replace) the stored game a new one replaces.
 #include <algorithm>
+#include <functional>
 #include <optional>
+#include <string_view>
 
 #include "db/import_impl.hpp"
 
@@ -36,6 +38,8 @@ void Importer::Impl::load_end_keys() {
         if (end_keys_loaded) st.bind(1, last_seen_id); // games other importers stored since our last batch
         while (st.step()) added.push_back(std::uint64_t(st.get_int64(0)));
     }
+    // Games of another importer: the groups may miss them, and are made again when needed.
+    if (end_keys_loaded && !added.empty()) end_groups.clear();
     end_keys_loaded = true;
     add_end_keys(added);
     const ResetAtExit done(max_id);
@@ -62,24 +66,102 @@ void Importer::Impl::match_end_keys(PreparedBatch& b) {
     for (Prepared& p : b.games) std::sort(p.stored_end_plies.begin(), p.stored_end_plies.end());
 }
 
+namespace {
+
+std::uint64_t text_hash(std::string_view text) { return mix(std::hash<std::string_view>{}(text)); }
+
+// A game by its line, result and players; and by where its record is, too.
+std::uint64_t game_hash(std::uint64_t line, std::int64_t result, std::string_view white, std::string_view black) {
+    return mix(line ^ mix(text_hash(white) ^ mix(text_hash(black) + std::uint64_t(result))));
+}
+std::uint64_t place_hash(std::uint64_t game, std::int64_t source, std::int64_t line) {
+    return mix(game ^ mix(std::uint64_t(source) ^ mix(std::uint64_t(line))));
+}
+
+void add_to(EndGroup& group, std::int64_t id, std::uint64_t line, std::uint64_t game, std::int64_t source,
+            std::int64_t source_line) {
+    group.ids.insert(id);
+    group.by_line[line].push_back(id);
+    group.by_game[game].push_back(id);
+    if (source) group.by_place[place_hash(game, source, source_line)].push_back(id);
+}
+
+// The line hash of `p` at ply `ply`.
+std::uint64_t line_at(const Prepared& p, std::uint32_t ply) { return p.lines[ply]; }
+
+} // namespace
+
+EndGroup* Importer::Impl::end_group(std::uint64_t key, std::uint32_t plies) {
+    if (auto it = end_groups.find({key, plies}); it != end_groups.end()) return &it->second;
+    games_ending(key, plies, ending);
+    if (ending.size() < end_group_size) return nullptr;
+    EndGroup& group = end_groups[{key, plies}];
+    std::vector<std::uint64_t> lines;
+    for (std::int64_t id : ending) {
+        const ResetAtExit done(same_end);
+        same_end.bind(1, id).bind(2, std::int64_t(plies));
+        if (!same_end.step()) continue;
+        line_hashes(same_end.get_text(4), same_end.get_int64(6), same_end.get_blob(3), lines);
+        add_to(group, id, lines.back(),
+               game_hash(lines.back(), same_end.get_int64(5), same_end.get_text(7), same_end.get_text(8)), same_end.get_int64(1),
+               same_end.get_int64(2));
+    }
+    return &group;
+}
+
+void Importer::Impl::add_to_end_group(Prepared& p, std::int64_t source_id) {
+    const std::uint32_t n = std::uint32_t(p.in.moves.size());
+    const auto it = end_groups.find({p.keys.back(), n});
+    if (it == end_groups.end()) return;
+    const std::uint64_t line = line_at(p, n);
+    add_to(it->second, p.report.game_id, line, game_hash(line, std::int64_t(p.in.result), p.white, p.black), source_id,
+           std::int64_t(p.in.source_line));
+}
+
+bool Importer::Impl::same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line) {
+    const ResetAtExit done(same_end);
+    same_end.bind(1, other).bind(2, std::int64_t(p.in.moves.size()));
+    const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
+        blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
+        same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
+        same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
+    if (same) {
+        source = same_end.get_int64(1);
+        line = same_end.get_int64(2);
+    }
+    return same;
+}
+
 void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     // A duplicate ends on the same position at the same ply; then compare what the rule names.
     const std::uint32_t n = std::uint32_t(p.in.moves.size());
     const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
         (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
-    if (!stored_end && p.longer_in_batch.empty() && (n > 0 || !has_empty_in_batch)) return;
-    std::int64_t dup = 0, same_record = 0;
-    games_ending(p.keys.back(), n, ending);
-    for (std::int64_t other : ending) {
-        const ResetAtExit done(same_end);
-        same_end.bind(1, other).bind(2, std::int64_t(n));
-        const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
-            blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
-            same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
-            same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
-        if (same) {
+    if (!stored_end && !p.ends_where_earlier_ends && (n > 0 || !has_empty_in_batch)) return;
+    std::int64_t dup = 0, same_record = 0, source = 0, line = 0;
+    const auto same_source = [&] { return source_id && source == source_id && line == std::int64_t(p.in.source_line); };
+    if (EndGroup* group = end_group(p.keys.back(), n)) {
+        // Only the games of this line with this result and these players, then the ones of them
+        // from this record's place.
+        const std::uint64_t game = game_hash(line_at(p, n), std::int64_t(p.in.result), p.white, p.black);
+        if (const auto it = group->by_game.find(game); it != group->by_game.end())
+            for (std::int64_t other : it->second)
+                if (same_game(p, other, source, line)) {
+                    dup = other;
+                    break;
+                }
+        if (const auto it = group->by_place.find(place_hash(game, source_id, std::int64_t(p.in.source_line)));
+            dup && source_id && it != group->by_place.end())
+            for (std::int64_t other : it->second)
+                if (same_game(p, other, source, line) && same_source()) {
+                    same_record = other;
+                    break;
+                }
+    } else {
+        for (std::int64_t other : ending) {
+            if (!same_game(p, other, source, line)) continue;
             if (!dup) dup = other;
-            if (source_id && same_end.get_int64(1) == source_id && same_end.get_int64(2) == p.in.source_line) same_record = other;
+            if (same_source()) same_record = other;
         }
     }
     if (same_record) {
@@ -111,15 +193,20 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     for (std::uint32_t ply : p.stored_end_plies) {
         const auto& list = ply == n ? p.report.same_moves : p.report.has_prefix;
         if (list.size() >= max_flags) continue; // flagged enough: no more lookups
-        games_ending(p.keys[ply], ply, ending);
-        for (std::int64_t other : ending) {
-            if (list.size() >= max_flags) break;
-            if (other == id || other == p.report.other_id) continue;
+        const auto check = [&](std::int64_t other) {
+            if (other == id || other == p.report.other_id) return;
             const ResetAtExit done(find_end);
             find_end.bind(1, other).bind(2, std::int64_t(ply));
             if (find_end.step() && find_end.get_text(2) == p.start_text && find_end.get_int64(3) == std::int64_t(p.in.kind) &&
                 blob_starts_with(p.moves_blob, find_end.get_blob(1)))
                 add(other, ply == n);
+        };
+        if (EndGroup* group = end_group(p.keys[ply], ply)) { // only the games of this line
+            const auto it = group->by_line.find(line_at(p, ply));
+            if (it != group->by_line.end())
+                for (std::size_t i = 0; i < it->second.size() && list.size() < max_flags; ++i) check(it->second[i]);
+        } else {
+            for (std::size_t i = 0; i < ending.size() && list.size() < max_flags; ++i) check(ending[i]);
         }
     }
     for (std::uint32_t i : p.shorter_in_batch) {
@@ -132,18 +219,39 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     // Stored games of which this one is a proper prefix: they reach our final position at our
     // last ply. The runs' Bloom filters rule out almost every lookup.
     if (!p.can_go_on) return; // a won game cannot go on
+    // The first ones by id, a bounded number: a position many games pass through must not cost a
+    // lookup of each of them for every game ending there.
+    constexpr std::size_t max_examined = 256;
     std::vector<std::int64_t> candidates;
+    // The games that end here go no further: with many of them, their group leaves them out.
+    const auto group = end_groups.find({p.keys[n], n});
+    const auto ends_here = [&](std::int64_t game) { return group != end_groups.end() && group->second.ids.count(game); };
     if (p.index_maybe) {
-        found.clear();
-        gdb.index().lookup_filtered(p.keys[n], found);
-        for (const IndexEntry& e : found)
-            if (e.ply == n && e.game != id) candidates.push_back(e.game);
+        if (const auto known = passing.find({p.keys[n], n}); known != passing.end()) {
+            for (std::int64_t game : known->second)
+                if (!ends_here(game)) candidates.push_back(game);
+        } else {
+            found.clear();
+            gdb.index().lookup_filtered(p.keys[n], found);
+            std::size_t here = 0;
+            for (const IndexEntry& e : found) {
+                if (e.ply != n) continue;
+                ++here;
+                if (e.game != id && !ends_here(e.game)) candidates.push_back(e.game);
+            }
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+            if (candidates.size() > max_examined) candidates.resize(max_examined);
+            // The runs do not change until the batch ends: a long answer is not asked for again.
+            if (here >= max_examined) passing.emplace(std::pair(p.keys[n], n), candidates);
+        }
     }
     // Games of this batch stored before this one are not in a run yet.
     for (std::uint32_t other : p.longer_in_batch)
         if (!batch[other].skip) candidates.push_back(batch[other].report.game_id);
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    if (candidates.size() > max_examined) candidates.resize(max_examined);
     for (std::int64_t other : candidates) {
         if (p.report.prefix_of.size() >= max_flags) break;
         const ResetAtExit done(game_moves);

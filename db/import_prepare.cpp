@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <unordered_map>
 
 #include "db/replay.hpp"
 
@@ -91,6 +93,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         p.can_go_on = !pos.game_over();
     }
     p.moves_blob = encode_moves(g.moves);
+    line_hashes(p.start_text, std::int64_t(g.kind), p.moves_blob, p.lines);
     // The first of repeated tags counts, as for the record writer.
     std::vector<std::string_view> seen;
     for (const auto& [name, value] : g.tags) {
@@ -106,6 +109,72 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     }
     p.date_key = date_key(p.date);
     return p;
+}
+
+// Whether `longer` starts as `shorter` does and plays its moves first (or the same moves).
+bool extends(const Prepared& longer, const Prepared& shorter) {
+    return longer.start_text == shorter.start_text && longer.in.kind == shorter.in.kind &&
+        blob_starts_with(longer.moves_blob, shorter.moves_blob);
+}
+
+// Links the games of the batch that end where an earlier one stands at the same ply, and the games
+// that stand where an earlier one ended: one pass over the sorted entries, on the preparing thread,
+// instead of searches while writing. Within a position, the entries are taken ply by ply, and at a
+// ply by line: a game is compared with the earlier games of its line that end there and (if it
+// ends there) with the earlier ones of its line that go on. A game shows ten prefix flags: at most
+// in_batch_kept games are linked each way, so that many games ending alike (one move and a
+// forfeit, the same game under many names) cost a bounded time each, not a time in their number.
+void link_in_batch(PreparedBatch& b) {
+    constexpr std::size_t in_batch_kept = 32;
+    // A game rejected while preparing has keys up to its fault, and no lines: it takes no part.
+    const auto ends_at = [&](const BatchEntry& e) {
+        return e.ply > 0 && e.ply + 1 == b.games[e.game].keys.size() && !b.games[e.game].skip;
+    };
+    const auto link = [&](const std::vector<std::uint32_t>* earlier, std::vector<std::uint32_t>& out, auto&& linked) {
+        for (std::size_t k = 0; earlier && k < earlier->size() && out.size() < in_batch_kept; ++k)
+            if (linked(b.games[(*earlier)[k]])) out.push_back((*earlier)[k]);
+    };
+    std::vector<BatchEntry> run;
+    // The earlier games at this ply, by line: those that end there, those that go on.
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> ended, going_on;
+    const auto find = [](auto& map, std::uint64_t line) {
+        const auto it = map.find(line);
+        return it == map.end() ? nullptr : &it->second;
+    };
+    for (std::size_t i = 0; i < b.entries.size();) {
+        std::size_t j = i + 1;
+        while (j < b.entries.size() && b.entries[j].key == b.entries[i].key) ++j;
+        if (j - i < 2 || std::none_of(b.entries.begin() + std::ptrdiff_t(i), b.entries.begin() + std::ptrdiff_t(j), ends_at)) {
+            i = j;
+            continue;
+        }
+        // By ply, the games of a ply in batch order (the entries are in game order).
+        run.assign(b.entries.begin() + std::ptrdiff_t(i), b.entries.begin() + std::ptrdiff_t(j));
+        std::stable_sort(run.begin(), run.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.ply < y.ply; });
+        for (std::size_t a = 0; a < run.size();) {
+            std::size_t z = a + 1;
+            while (z < run.size() && run[z].ply == run[a].ply) ++z;
+            ended.clear();
+            going_on.clear();
+            bool any_ended = false;
+            for (std::size_t k = a; k < z; ++k) {
+                Prepared& g = b.games[run[k].game];
+                if (g.skip) continue;
+                const std::uint64_t line = g.lines[run[k].ply];
+                link(find(ended, line), g.shorter_in_batch, [&](const Prepared& e) { return extends(g, e); });
+                if (ends_at(run[k])) {
+                    g.ends_where_earlier_ends = any_ended;
+                    any_ended = true;
+                    link(find(going_on, line), g.longer_in_batch, [&](const Prepared& o) { return extends(o, g); });
+                    ended[line].push_back(run[k].game);
+                } else {
+                    going_on[line].push_back(run[k].game);
+                }
+            }
+            a = z;
+        }
+        i = j;
+    }
 }
 
 } // namespace
@@ -124,26 +193,27 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
         for (std::size_t ply = 0; ply < b.games[i].keys.size(); ++ply)
             b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
     radix_sort(b.entries);
-    // Within the batch, games that end where another one stands at the same ply: one pass over the
-    // sorted entries here, on the preparing thread, instead of searches while writing.
-    for (std::size_t i = 0; i < b.entries.size();) {
-        std::size_t j = i + 1;
-        while (j < b.entries.size() && b.entries[j].key == b.entries[i].key) ++j;
-        for (std::size_t k = i; k < j && j - i > 1; ++k) {
-            const BatchEntry& e = b.entries[k];
-            const Prepared& g = b.games[e.game];
-            if (e.ply == 0 || e.ply + 1 != g.keys.size()) continue; // not g's final position
-            for (std::size_t m = i; m < j; ++m) {
-                const BatchEntry& o = b.entries[m];
-                if (o.ply != e.ply || o.game == e.game) continue;
-                if (o.game < e.game) b.games[e.game].longer_in_batch.push_back(o.game);
-                else b.games[o.game].shorter_in_batch.push_back(e.game);
-            }
-        }
-        i = j;
-    }
+    link_in_batch(b);
     b.seconds = seconds_since(start);
     return b;
+}
+
+std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+void line_hashes(std::string_view start, std::int64_t kind, std::span<const std::uint8_t> blob, std::vector<std::uint64_t>& out) {
+    out.clear();
+    std::uint64_t h = mix(mix(std::hash<std::string_view>{}(start)) + std::uint64_t(kind));
+    out.push_back(h);
+    const std::uint8_t* at = blob.data();
+    const std::uint8_t* end = at + blob.size();
+    std::uint64_t code;
+    while (at < end && get_varint(at, end, code)) out.push_back(h = mix(h ^ (code + 0x9e3779b97f4a7c15ULL)));
 }
 
 } // namespace gounki::db::detail

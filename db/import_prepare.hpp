@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,14 +37,23 @@ struct Prepared {
     std::int64_t date_key = 0;
     ImportReport report;
     bool skip = false;
-    // Earlier games of the same batch that reach this game's final position at its last ply
-    // (this game may be a prefix of theirs, or a duplicate), and earlier games of the batch whose
-    // final position this game reaches at their last ply (theirs may be a prefix of this one).
+    // Earlier games of the same batch that go on from this game's final position, its moves
+    // first (this game is a prefix of theirs), and earlier games of the batch whose moves this
+    // game plays first (theirs is a prefix of this one, or the same moves); a few of each
+    // (link_in_batch, db/import_prepare.cpp).
     std::vector<std::uint32_t> longer_in_batch, shorter_in_batch;
+    bool ends_where_earlier_ends = false; // an earlier game of the batch ends on this final position, at this ply
     // Plies (>= 1) at which this game's position is the final position of some stored game.
     std::vector<std::uint32_t> stored_end_plies;
     bool index_maybe = false; // a run's Bloom filter may hold the final position
+    std::vector<std::uint64_t> lines; // the line's hash at each ply (line_hashes)
 };
+
+// The hash of a line (its start, game and moves) after each of its moves: `out[ply]` for plies
+// 0..n, from the moves BLOB. Two games with the same first moves from the same start have the same
+// hash at each of those plies.
+void line_hashes(std::string_view start, std::int64_t kind, std::span<const std::uint8_t> blob, std::vector<std::uint64_t>& out);
+std::uint64_t mix(std::uint64_t x);
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
 struct BatchEntry {

@@ -4,6 +4,7 @@
 #include "tests/support.hpp"
 
 #include <algorithm>
+#include <map>
 
 using namespace gounki;
 using namespace gounki::db;
@@ -159,6 +160,114 @@ TEST_CASE("a game that is a prefix of a stored game, or has one as a prefix, is 
         auto r = import(db, {game({"c2-d3", "f7-e6", "g2-f3", "b7-a6"}, "Cy", "Di", ResultCode::unknown)});
         CHECK(r[0].prefix_of.empty());
         CHECK(r[0].has_prefix.empty());
+    }
+    check_consistent(db);
+}
+
+TEST_CASE("among many games ending alike, duplicates, records imported again and prefixes are found, and an older game "
+          "keeps ten notes of a kind",
+          "[db][both]") {
+    // More games ending on one position than the importer compares one by one: it groups them by
+    // line, in memory, for the rest of the import.
+    GOUNKI_EACH_BACKEND(backend);
+    const GamesAfter game{GENERATE(std::vector<std::string>{}, eight_plies)};
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "alike"), Access::read_write);
+    const std::vector<std::string> line = {"c2-d3", "f7-e6", "g2-f3"}, transposed = {"g2-f3", "f7-e6", "c2-d3"};
+    constexpr int many = 40;
+    std::vector<GameInput> first;
+    for (int i = 0; i < many; ++i) {
+        first.push_back(game(line, "W" + std::to_string(i), "B" + std::to_string(i), ResultCode::unknown));
+        first.push_back(game(transposed, "TW" + std::to_string(i), "TB" + std::to_string(i), ResultCode::unknown));
+    }
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        first[i].source_file = dir.file("a.gpn");
+        first[i].source_line = std::uint32_t(1 + 10 * i);
+    }
+    ImportOptions small;
+    small.batch_games = 16; // games stored before and games of the same batch
+    const auto r1 = import(db, first, small);
+    REQUIRE(r1.size() == first.size());
+    std::vector<std::int64_t> of_line, of_transposed;
+    for (std::size_t i = 0; i < r1.size(); ++i) {
+        REQUIRE(r1[i].action == ImportAction::stored);
+        (i % 2 ? of_transposed : of_line).push_back(r1[i].game_id);
+    }
+    const auto within = [](const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& set) {
+        return std::all_of(ids.begin(), ids.end(), [&](std::int64_t id) { return std::count(set.begin(), set.end(), id) == 1; });
+    };
+    // The same moves: the games of the same line only, ten at most.
+    CHECK(r1[1].same_moves.empty());
+    CHECK(r1[2].same_moves == std::vector<std::int64_t>{of_line[0]});
+    CHECK(r1.back().same_moves.size() == 10);
+    CHECK(within(r1.back().same_moves, of_transposed));
+    CHECK(within(r1[r1.size() - 2].same_moves, of_line));
+
+    // A copy from another file is a duplicate of its own game; the same record is imported already;
+    // another result is a game of its own; a longer game has the line's games as prefixes.
+    auto copy = first[30];
+    copy.source_file = dir.file("b.gpn");
+    auto again = first[50];
+    auto other_result = first[30];
+    other_result.result = ResultCode::draw;
+    other_result.tags[3].second = "1/2-1/2";
+    other_result.source_file = dir.file("b.gpn");
+    std::vector<std::string> longer = line;
+    longer.insert(longer.end(), {"b7-a6", "b2-c2"});
+    const auto r2 = import(db, {copy, again, other_result, game(longer, "L", "M", ResultCode::white_wins)});
+    CHECK(r2[0].action == ImportAction::duplicate);
+    CHECK(r2[0].other_id == r1[30].game_id);
+    CHECK(r2[1].action == ImportAction::already_imported);
+    CHECK(r2[1].other_id == r1[50].game_id);
+    CHECK(r2[2].action == ImportAction::stored);
+    CHECK(r2[2].other_id == 0);
+    CHECK(r2[2].same_moves.size() == 10);
+    CHECK(within(r2[2].same_moves, of_line));
+    CHECK(r2[3].has_prefix.size() == 10);
+    CHECK(within(r2[3].has_prefix, of_line));
+
+    // The first game was named by every later game of its line: it keeps ten notes of that kind.
+    const auto stored = db.game(of_line[0]);
+    REQUIRE(stored);
+    std::map<std::string, int> kinds;
+    for (const Diagnostic& d : stored->diagnostics)
+        if (d.code == "prefix") ++kinds[d.message.find("same moves") != std::string::npos ? "same" : "prefix"];
+    CHECK(kinds["same"] == 10);
+    CHECK(kinds["prefix"] == 1);
+
+    // In one batch, behind 300 games that end on the same position by another order of moves (a
+    // line no stored game plays).
+    const std::vector<std::string> line2 = {"c2-d3", "b7-a6", "g2-f3"}, transposed2 = {"g2-f3", "b7-a6", "c2-d3"};
+    std::vector<std::string> longer2 = line2;
+    longer2.insert(longer2.end(), {"f7-e6", "b2-c2"});
+    std::vector<GameInput> batch;
+    for (int i = 0; i < 300; ++i) batch.push_back(game(transposed2, "U" + std::to_string(i), "V", ResultCode::draw));
+    batch.push_back(game(line2, "U", "V", ResultCode::draw));
+    batch.push_back(game(longer2, "U", "V", ResultCode::draw));
+    batch.push_back(game(line2, "U2", "V", ResultCode::draw));
+    const auto r3 = import(db, batch);
+    REQUIRE(r3.size() == 303);
+    CHECK(r3[301].has_prefix.size() == 1);
+    CHECK(std::count(r3[301].has_prefix.begin(), r3[301].has_prefix.end(), r3[300].game_id) == 1);
+    CHECK(std::count(r3[302].same_moves.begin(), r3[302].same_moves.end(), r3[300].game_id) == 1);
+    CHECK(std::count(r3[302].prefix_of.begin(), r3[302].prefix_of.end(), r3[301].game_id) == 1);
+
+    // A game another importer stores while this one goes on is seen by this one's later batches.
+    std::vector<ImportReport> reports;
+    {
+        ImportOptions eight;
+        eight.batch_games = 8;
+        Importer importer(db, eight, [&](const ImportReport& r) { reports.push_back(r); });
+        const std::vector<std::string> third = {"e2-d3", "b7-a6"};
+        for (int i = 0; i < 48; ++i) importer.add(game(third, "X" + std::to_string(i), "Y", ResultCode::unknown));
+        // Five batches are written by now (the sixth is being prepared): the group is made.
+        const auto other = import(db, {game(third, "Zed", "Y", ResultCode::unknown)});
+        REQUIRE(other[0].action == ImportAction::stored);
+        importer.add(game(third, "Zed", "Y", ResultCode::unknown));
+        importer.finish();
+        REQUIRE(reports.size() == 49);
+        CHECK(reports.back().action == ImportAction::duplicate);
+        CHECK(reports.back().other_id == other[0].game_id);
     }
     check_consistent(db);
 }
