@@ -86,8 +86,6 @@ void add_to(EndGroup& group, std::int64_t id, std::uint64_t line, std::uint64_t 
     if (source) group.by_place[place_hash(game, source, source_line)].push_back(id);
 }
 
-// The line hash of `p` at ply `ply`.
-std::uint64_t line_at(const Prepared& p, std::uint32_t ply) { return p.lines[ply]; }
 
 } // namespace
 

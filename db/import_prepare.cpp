@@ -93,7 +93,6 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         p.can_go_on = !pos.game_over();
     }
     p.moves_blob = encode_moves(g.moves);
-    line_hashes(p.start_text, std::int64_t(g.kind), p.moves_blob, p.lines);
     // The first of repeated tags counts, as for the record writer.
     std::vector<std::string_view> seen;
     for (const auto& [name, value] : g.tags) {
@@ -160,7 +159,7 @@ void link_in_batch(PreparedBatch& b) {
             for (std::size_t k = a; k < z; ++k) {
                 Prepared& g = b.games[run[k].game];
                 if (g.skip) continue;
-                const std::uint64_t line = g.lines[run[k].ply];
+                const std::uint64_t line = line_at(g, run[k].ply);
                 link(find(ended, line), g.shorter_in_batch, [&](const Prepared& e) { return extends(g, e); });
                 if (ends_at(run[k])) {
                     g.ends_where_earlier_ends = any_ended;
@@ -196,6 +195,11 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
     link_in_batch(b);
     b.seconds = seconds_since(start);
     return b;
+}
+
+std::uint64_t line_at(Prepared& p, std::uint32_t ply) {
+    if (p.lines.empty()) line_hashes(p.start_text, std::int64_t(p.in.kind), p.moves_blob, p.lines);
+    return p.lines[ply];
 }
 
 std::uint64_t mix(std::uint64_t x) {

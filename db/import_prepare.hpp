@@ -46,7 +46,7 @@ struct Prepared {
     // Plies (>= 1) at which this game's position is the final position of some stored game.
     std::vector<std::uint32_t> stored_end_plies;
     bool index_maybe = false; // a run's Bloom filter may hold the final position
-    std::vector<std::uint64_t> lines; // the line's hash at each ply (line_hashes)
+    std::vector<std::uint64_t> lines; // the line's hash at each ply (line_hashes), made by line_at when needed
 };
 
 // The hash of a line (its start, game and moves) after each of its moves: `out[ply]` for plies
@@ -54,6 +54,8 @@ struct Prepared {
 // hash at each of those plies.
 void line_hashes(std::string_view start, std::int64_t kind, std::span<const std::uint8_t> blob, std::vector<std::uint64_t>& out);
 std::uint64_t mix(std::uint64_t x);
+// The line hash of `p` at ply `ply`: its `lines`, made on first use.
+std::uint64_t line_at(Prepared& p, std::uint32_t ply);
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
 struct BatchEntry {
