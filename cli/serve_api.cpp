@@ -325,8 +325,10 @@ Reply App::api_import(const Request& r) {
     pipeline::ImportRequest request;
     request.options.keep_duplicates = r.param("keep_duplicates").has_value();
     request.options.reject_broken = r.param("reject_broken").has_value();
-    // The whole upload is one transaction: stored whole or not at all.
-    request.options.batch_games = std::numeric_limits<int>::max();
+    // The whole upload is one transaction, stored whole or not at all, written in batches of the
+    // usual size (one batch of a whole upload held every game of it in memory at once: gigabytes
+    // for an archive of a million short games).
+    request.one_transaction = true;
     request.options.expected_games = 1;
     // An archive uploaded is unpacked up to 16 times the upload limit: a small hostile archive
     // (a "zip bomb") does not unpack for minutes.

@@ -1,6 +1,7 @@
 #include "pipeline/import.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "db/record_bridge.hpp"
@@ -29,6 +30,8 @@ db::ImportOptions options_of(const ImportRequest& request) {
 // the thread that parsed it and fed to db::Importer.
 template <typename Read>
 ImportResult run(db::GameDatabase& database, const ImportRequest& request, const ImportEvents& events, Read read) {
+    std::optional<db::Transaction> whole;
+    if (request.one_transaction) whole.emplace(database.sql(), db::TransactionKind::immediate);
     db::Importer importer(database, options_of(request), events.report);
     ReadEvents<db::GameInput> on;
     on.prepare = [](parser::GameRecord&& record) { return db::game_input(std::move(record)); };
@@ -42,6 +45,7 @@ ImportResult run(db::GameDatabase& database, const ImportRequest& request, const
     r.max_unpacked = request.max_unpacked;
     const ReadResult result = read(r, on);
     importer.finish();
+    if (whole) whole->commit();
     return {importer.stats(), result.io_errors};
 }
 

@@ -25,6 +25,9 @@ struct ImportRequest {
     bool renlib_tree = false; // a RenLib library as one game with variations (parser::ReadOptions::renlib_tree)
     db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
     std::uint64_t max_unpacked = 0; // ReadRequest::max_unpacked
+    // The whole import in one transaction, stored whole or not at all: its batches (of
+    // options.batch_games, which bound the memory) join it instead of committing one by one.
+    bool one_transaction = false;
 };
 
 // What happens, in file order. Callbacks run on the calling thread; any may be left empty.

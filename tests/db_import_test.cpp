@@ -5,6 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "db/record_bridge.hpp"
+#include "parser/writer.hpp"
+#include "pipeline/import.hpp"
 
 using namespace gounki;
 using namespace gounki::db;
@@ -269,6 +275,42 @@ TEST_CASE("among many games ending alike, duplicates, records imported again and
         CHECK(reports.back().action == ImportAction::duplicate);
         CHECK(reports.back().other_id == other[0].game_id);
     }
+    check_consistent(db);
+}
+
+TEST_CASE("an import in one transaction is stored whole or not at all, written in batches of the usual size", "[db][both]") {
+    // As `serve` imports an upload: an error after the first batches leaves nothing behind.
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "whole"), Access::read_write);
+    std::ostringstream text;
+    for (int i = 0; i < 5; ++i)
+        parser::write_record(text, db::game_record(game({"c2-d3"}, "W" + std::to_string(i), "B", ResultCode::unknown)));
+    pipeline::ImportRequest request;
+    request.options.batch_games = 2;
+    int reports = 0;
+    pipeline::ImportEvents events;
+    events.report = [&](const ImportReport&) {
+        if (++reports == 3) throw std::runtime_error("stopped at the third game");
+    };
+    const auto run = [&](bool whole) {
+        request.one_transaction = whole;
+        reports = 0;
+        std::istringstream in(text.str());
+        return pipeline::import_stream(db, in, "five.gpn", request, events);
+    };
+    // The third game's report comes once the second batch is written.
+    CHECK_THROWS_WITH(run(true), "stopped at the third game");
+    CHECK(db.list_games({}, {}).total == 0);
+    CHECK_THROWS_WITH(run(false), "stopped at the third game");
+    CHECK(db.list_games({}, {}).total == 4);
+
+    events.report = [&](const ImportReport&) { ++reports; };
+    const auto result = run(true);
+    CHECK(reports == 5);
+    CHECK(result.stats.stored == 1);
+    CHECK(result.stats.already_imported == 4);
+    CHECK(db.list_games({}, {}).total == 5);
     check_consistent(db);
 }
 
