@@ -2,6 +2,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstring>
 
@@ -96,9 +97,33 @@ std::string Resolver::move_label(const LineState& st) const {
     return std::to_string(move_number(st)) + (first_of_pair(st) ? "." : "...");
 }
 
+namespace {
+
+// A point as the five-in-a-row games write one: a letter and a number (h8, K10).
+bool looks_like_stone_point(std::string_view text) {
+    return text.size() >= 2 && text.size() <= 3 && std::isalpha(static_cast<unsigned char>(text[0])) &&
+        std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// What a record without a Game tag whose first move fails as Gounki most likely is.
+std::string no_game_tag_hint() {
+    std::vector<std::string_view> names;
+    for (const GameInfo& info : games())
+        if (info.family != Family::gounki) names.push_back(info.name);
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += cat(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ", names[i]);
+    return cat("; the record has no Game tag, so it is read as Gounki: a ", list,
+               " record says which game it is with a tag such as [Game \"Gomoku\"]");
+}
+
+} // namespace
+
 Diagnostic& Resolver::report_move(Severity sev, std::string_view code, const ast::Move& m, const LineState& st,
                                   std::string message) {
     const std::string written(src_.slice(m.offset, m.length));
+    if (sev == Severity::error && st.ply == 0 && out_.kind == GameKind::gounki && !out_.tag("Game") && looks_like_stone_point(written))
+        message += no_game_tag_hint();
     Diagnostic& d = report(sev, code, m.offset, move_label(st) + " " + written + ": " + std::move(message));
     d.move_number = move_number(st);
     d.side = st.pos.side_to_move();

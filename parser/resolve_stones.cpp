@@ -91,7 +91,9 @@ bool Resolver::read_stone_token(const std::string& text, const ast::Unknown& u, 
         else run.line.plies.back().comments.push_back(text);
         return true;
     }
-    if (!swap2_ || run.depth != 0 || (l != "black" && l != "white" && l != "--")) return false;
+    // A colour choice in a PlayOK record: swap2's (GameType 61), or the swap after three stones of
+    // kurnik's older gomoku (60).
+    if (!playok_ || run.depth != 0 || (l != "black" && l != "white" && l != "--")) return false;
     if (l != "--") {
         const int column = first_of_pair(run.st) ? 1 : 2;
         if (swap_choice_column_ != 0) {
@@ -106,7 +108,7 @@ bool Resolver::read_stone_token(const std::string& text, const ast::Unknown& u, 
     return true;
 }
 
-bool playok_game_type(std::string_view v, bool& swap2, int& size) {
+bool playok_game_type(std::string_view v, int& size) {
     const std::string t = trim(v);
     if (t.size() < 4 || t[0] != '6' || (t[1] != '0' && t[1] != '1') || t[2] != ',') return false;
     size = 0;
@@ -114,7 +116,6 @@ bool playok_game_type(std::string_view v, bool& swap2, int& size) {
         if (t[i] < '0' || t[i] > '9' || size > 100) return false;
         size = size * 10 + (t[i] - '0');
     }
-    swap2 = t[1] == '1';
     return true;
 }
 

@@ -154,7 +154,7 @@ bool Resolver::set_up() {
         // PlayOK writes no Game tag: its gomoku is standard gomoku (docs/rules.md 2.3). The tags that
         // say so are added, so that the record says what it is once stored or written.
         int size = 0;
-        if (playok_game_type(*type, swap2_, size)) {
+        if (playok_game_type(*type, size)) {
             playok_ = true;
             out_.tags.emplace_back("Game", "Gomoku");
             if (!out_.tag("Rules")) out_.tags.emplace_back("Rules", "standard");

@@ -25,9 +25,9 @@ std::string comment_text(std::string_view s);
 const Position& initial_position();
 std::string color_name(Color c);
 std::string files_and_ranks(int size);
-std::string go_files_and_ranks(int size);
+std::string go_files_and_ranks(int size); // columns A-T without I
 // PlayOK's GameType tag, `60,15` (gomoku) or `61,15` (gomoku with a swap2 opening): its size.
-bool playok_game_type(std::string_view v, bool& swap2, int& size); // columns A-T without I
+bool playok_game_type(std::string_view v, int& size);
 // The Date tag of `tags` in the project's form (dates.hpp; month first for pente.org's records).
 void normalize_date_tag(std::vector<std::pair<std::string, std::string>>& tags);
 
@@ -165,7 +165,6 @@ private:
     bool black_first_ = false; // the start position has the second player of a move pair to move
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: the game's first mover
     bool flip_results_ = false; // PlayOK: `1-0` and `0-1` read the other way round (apply_playok)
-    bool swap2_ = false; // the opening is swap2: `black`, `white` and `--` in the movetext
     bool playok_ = false; // a PlayOK record (GameType 60 or 61): results name the players in column order
     int swap_choice_column_ = 0; // swap2: the column (1 or 2) whose player chose a colour; 0: none
     Color swap_choice_ = Color::black; // ... and the colour chosen

@@ -140,7 +140,7 @@ TEST_CASE("Resign and Forfeit end a stone game's moves as a comment", "[parser][
 
 TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in column order, swap2 tokens", "[parser][five]") {
     const auto games = read_file("playok_swap2.pgn");
-    REQUIRE(games.size() == 3);
+    REQUIRE(games.size() == 4);
     for (const GameRecord& g : games) {
         INFO("game " << g.number << ": " << codes(g));
         CHECK(g.status == GameStatus::valid);
@@ -166,6 +166,22 @@ TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in c
     CHECK(tag_or(swapped, "PlayOKResult") == "(none)"); // column 2 won, and it holds Black
     // 3: no swap2 (GameType 60): `1-0` is Black's win.
     CHECK(tag_or(games[2], "PlayOKResult") == "1-0");
+    // 4: kurnik's older gomoku (GameType 60) with a colour choice after three stones, one move pair
+    // a line: read as swap2's choices are.
+    CHECK(games[3].main.plies.size() == 9);
+    CHECK(tag_or(games[3], "Black") == "eve");
+    CHECK(tag_or(games[3], "PlayOKResult") == "1-0");
+
+    // A move that fails first in a record without a Game tag, written as a point: read as Gounki,
+    // and said so.
+    const GameRecord untagged = one("[Site \"kurnik\"]\n\n1. h8 i9 2. j10 *\n");
+    REQUIRE(untagged.diagnostics.size() == 1);
+    CHECK(untagged.diagnostics[0].message.find("has no Game tag") != std::string::npos);
+    CHECK(untagged.diagnostics[0].message.find("[Game \"Gomoku\"]") != std::string::npos);
+    CHECK(untagged.diagnostics[0].message.find("Renju") != std::string::npos);
+    // Not when the record names its game, nor for a Gounki move that fails later.
+    CHECK(one("[Game \"Gounki\"]\n\n1. h8 *\n").diagnostics.at(0).message.find("has no Game tag") == std::string::npos);
+    CHECK(one("1. a2-a3 h7 *\n").diagnostics.at(0).message.find("has no Game tag") == std::string::npos);
 
     // Outside a swap2 opening, the words are no moves.
     const GameRecord plain = one("[Game \"Gomoku\"]\n\n1. h8 white 2. a1 *\n");
