@@ -40,7 +40,16 @@ struct EndGroup {
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_line; // line hash -> games, in the order stored
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_game; // game_hash (line, result, players) -> games
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_place; // place_hash (the same, source, line) -> games
-    std::unordered_set<std::int64_t> ids; // every game of the group
+};
+
+// The stored games that pass through one position at one ply, as the position index lists them,
+// read (moves, length) in id order only as far as needed: the ones read that go on from there, by
+// line. A game that ends there has its moves read once a batch, however many games end there too,
+// and a game passing there by other moves is never taken for one that plays a new game's moves.
+struct Passing {
+    std::vector<std::int64_t> ids; // in id order
+    std::size_t read = 0; // ids[0, read) are read
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> going_on; // line hash at the ply -> games
 };
 
 struct Importer::Impl {
@@ -115,6 +124,9 @@ struct Importer::Impl {
     // A statement prepared once for the importer's life (the replace lookups, rarely used).
     Statement& statement(const std::string& sql);
     void flag_prefixes(Prepared& p, std::span<Prepared> batch);
+    // The games of `through` read so far that go on from ply `ply` with line hash `line`, reading
+    // more until there are `want` of them or all are read.
+    const std::vector<std::int64_t>& going_on(Passing& through, std::uint32_t ply, std::uint64_t line, std::size_t want);
     // The steps of write(), in order.
     void decide_lookup_indexes();
     void mark_prefix_candidates(std::vector<Prepared>& batch);
@@ -151,10 +163,9 @@ struct Importer::Impl {
     std::vector<std::int64_t> ending; // scratch: games_ending's answer
     std::map<std::pair<std::uint64_t, std::uint32_t>, EndGroup> end_groups; // by final position and ply
     std::unordered_map<std::int64_t, std::array<std::int64_t, 3>> notes_on; // note_on_older's counts by game
-    // The first stored games (by id) in the position index that pass through a position at a ply
-    // and may go on from it, when the index lists many games there (flag_prefixes): by position and
-    // ply, for one batch (the batch adds its games to the index when it ends).
-    std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<std::int64_t>> passing;
+    // The stored games that pass through a position at a ply (flag_prefixes), by position and ply,
+    // for one batch (the batch adds its games to the index when it ends).
+    std::map<std::pair<std::uint64_t, std::uint32_t>, Passing> passing;
     // This batch's stored games of at least short_game_plies plies by final position: they are in
     // no run of the position index until the batch's run is added.
     std::unordered_multimap<std::uint64_t, std::int64_t> batch_ends;

@@ -80,7 +80,6 @@ std::uint64_t place_hash(std::uint64_t game, std::int64_t source, std::int64_t l
 
 void add_to(EndGroup& group, std::int64_t id, std::uint64_t line, std::uint64_t game, std::int64_t source,
             std::int64_t source_line) {
-    group.ids.insert(id);
     group.by_line[line].push_back(id);
     group.by_game[game].push_back(id);
     if (source) group.by_place[place_hash(game, source, source_line)].push_back(id);
@@ -175,6 +174,21 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     }
 }
 
+const std::vector<std::int64_t>& Importer::Impl::going_on(Passing& through, std::uint32_t ply, std::uint64_t line,
+                                                          std::size_t want) {
+    std::vector<std::int64_t>& alike = through.going_on[line]; // (a reference into a map stays valid as it grows)
+    std::vector<std::uint64_t> lines;
+    while (alike.size() < want && through.read < through.ids.size()) {
+        const std::int64_t id = through.ids[through.read++];
+        const ResetAtExit done(game_moves);
+        game_moves.bind(1, id);
+        if (!game_moves.step() || game_moves.get_int64(3) <= std::int64_t(ply)) continue; // ends here (or is gone)
+        line_hashes(game_moves.get_text(1), game_moves.get_int64(2), game_moves.get_blob(0), lines);
+        if (lines.size() > ply) through.going_on[lines[ply]].push_back(id);
+    }
+    return alike;
+}
+
 void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     const std::size_t n = p.in.moves.size();
     if (n == 0) return; // an empty game is a prefix of everything: not worth a flag
@@ -217,41 +231,32 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     // Stored games of which this one is a proper prefix: they reach our final position at our
     // last ply. The runs' Bloom filters rule out almost every lookup.
     if (!p.can_go_on) return; // a won game cannot go on
-    // The first ones by id, a bounded number: a position many games pass through must not cost a
-    // lookup of each of them for every game ending there.
-    constexpr std::size_t max_examined = 256;
     std::vector<std::int64_t> candidates;
-    // The games that end here go no further: with many of them, their group leaves them out.
-    const auto group = end_groups.find({p.keys[n], n});
-    const auto ends_here = [&](std::int64_t game) { return group != end_groups.end() && group->second.ids.count(game); };
     if (p.index_maybe) {
-        if (const auto known = passing.find({p.keys[n], n}); known != passing.end()) {
-            for (std::int64_t game : known->second)
-                if (!ends_here(game)) candidates.push_back(game);
-        } else {
+        auto through = passing.find({p.keys[n], n});
+        if (through == passing.end()) {
+            Passing games;
             found.clear();
             gdb.index().lookup_filtered(p.keys[n], found);
-            std::size_t here = 0;
-            for (const IndexEntry& e : found) {
-                if (e.ply != n) continue;
-                ++here;
-                if (e.game != id && !ends_here(e.game)) candidates.push_back(e.game);
-            }
-            std::sort(candidates.begin(), candidates.end());
-            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-            if (candidates.size() > max_examined) candidates.resize(max_examined);
-            // The runs do not change until the batch ends: a long answer is not asked for again.
-            if (here >= max_examined) passing.emplace(std::pair(p.keys[n], n), candidates);
+            for (const IndexEntry& e : found)
+                if (e.ply == n) games.ids.push_back(e.game);
+            std::sort(games.ids.begin(), games.ids.end());
+            games.ids.erase(std::unique(games.ids.begin(), games.ids.end()), games.ids.end());
+            // The runs do not change until the batch ends: the answer serves the batch's other games.
+            through = passing.emplace(std::pair(p.keys[n], n), std::move(games)).first;
         }
+        // A few more than the flags shown: a game deleted or replaced since is found out below.
+        const std::vector<std::int64_t>& alike = going_on(through->second, n, line_at(p, n), max_flags + 6);
+        candidates.assign(alike.begin(), alike.begin() + std::ptrdiff_t(std::min(alike.size(), max_flags + 6)));
     }
     // Games of this batch stored before this one are not in a run yet.
     for (std::uint32_t other : p.longer_in_batch)
         if (!batch[other].skip) candidates.push_back(batch[other].report.game_id);
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    if (candidates.size() > max_examined) candidates.resize(max_examined);
     for (std::int64_t other : candidates) {
         if (p.report.prefix_of.size() >= max_flags) break;
+        if (other == id) continue; // (replace) this game took the id of one that went on from here
         const ResetAtExit done(game_moves);
         game_moves.bind(1, other);
         if (game_moves.step() && game_moves.get_int64(3) > std::int64_t(n) && game_moves.get_text(1) == p.start_text &&

@@ -4,6 +4,7 @@
 #include <array>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "db/replay.hpp"
 
@@ -116,26 +117,43 @@ bool extends(const Prepared& longer, const Prepared& shorter) {
         blob_starts_with(longer.moves_blob, shorter.moves_blob);
 }
 
+// Who played a game and how it ended: with its line, what makes a game a duplicate of another.
+std::uint64_t players_and_result(const Prepared& g) {
+    const auto text = [](const std::string& t) { return mix(std::hash<std::string_view>{}(t)); };
+    return mix(text(g.white) ^ mix(text(g.black) + std::uint64_t(g.in.result)));
+}
+
 // Links the games of the batch that end where an earlier one stands at the same ply, and the games
 // that stand where an earlier one ended: one pass over the sorted entries, on the preparing thread,
 // instead of searches while writing. Within a position, the entries are taken ply by ply, and at a
 // ply by line: a game is compared with the earlier games of its line that end there and (if it
 // ends there) with the earlier ones of its line that go on. A game shows ten prefix flags: at most
-// in_batch_kept games are linked each way, so that many games ending alike (one move and a
-// forfeit, the same game under many names) cost a bounded time each, not a time in their number.
-void link_in_batch(PreparedBatch& b) {
+// in_batch_kept games are linked at a ply each way, so that many games ending alike (one move and
+// a forfeit, the same game under many names) cost a bounded time each, not a time in their number.
+// Unless duplicates are kept, only the first of the games of a line with the same players and
+// result is listed: the others will be skipped as its duplicates, and must not take the places.
+void link_in_batch(PreparedBatch& b, bool keep_duplicates) {
     constexpr std::size_t in_batch_kept = 32;
     // A game rejected while preparing has keys up to its fault, and no lines: it takes no part.
     const auto ends_at = [&](const BatchEntry& e) {
         return e.ply > 0 && e.ply + 1 == b.games[e.game].keys.size() && !b.games[e.game].skip;
     };
     const auto link = [&](const std::vector<std::uint32_t>* earlier, std::vector<std::uint32_t>& out, auto&& linked) {
-        for (std::size_t k = 0; earlier && k < earlier->size() && out.size() < in_batch_kept; ++k)
+        for (std::size_t k = 0; earlier && k < earlier->size() && k < in_batch_kept; ++k)
             if (linked(b.games[(*earlier)[k]])) out.push_back((*earlier)[k]);
     };
     std::vector<BatchEntry> run;
     // The earlier games at this ply, by line: those that end there, those that go on.
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> ended, going_on;
+    std::unordered_set<std::uint64_t> listed; // whole line, players and result of the games in those lists
+    // Adds a game to its line's list, unless its duplicate is there (the same moves, players and result).
+    const auto list = [&](std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>& lists, std::uint64_t line,
+                          std::uint32_t game) {
+        Prepared& g = b.games[game];
+        if (!keep_duplicates && !listed.insert(mix(line_at(g, std::uint32_t(g.keys.size() - 1)) ^ players_and_result(g))).second)
+            return;
+        lists[line].push_back(game);
+    };
     const auto find = [](auto& map, std::uint64_t line) {
         const auto it = map.find(line);
         return it == map.end() ? nullptr : &it->second;
@@ -155,6 +173,7 @@ void link_in_batch(PreparedBatch& b) {
             while (z < run.size() && run[z].ply == run[a].ply) ++z;
             ended.clear();
             going_on.clear();
+            listed.clear();
             bool any_ended = false;
             for (std::size_t k = a; k < z; ++k) {
                 Prepared& g = b.games[run[k].game];
@@ -165,9 +184,9 @@ void link_in_batch(PreparedBatch& b) {
                     g.ends_where_earlier_ends = any_ended;
                     any_ended = true;
                     link(find(going_on, line), g.longer_in_batch, [&](const Prepared& o) { return extends(o, g); });
-                    ended[line].push_back(run[k].game);
+                    list(ended, line, run[k].game);
                 } else {
-                    going_on[line].push_back(run[k].game);
+                    list(going_on, line, run[k].game);
                 }
             }
             a = z;
@@ -192,7 +211,7 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
         for (std::size_t ply = 0; ply < b.games[i].keys.size(); ++ply)
             b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
     radix_sort(b.entries);
-    link_in_batch(b);
+    link_in_batch(b, opt.keep_duplicates);
     b.seconds = seconds_since(start);
     return b;
 }

@@ -278,6 +278,51 @@ TEST_CASE("among many games ending alike, duplicates, records imported again and
     check_consistent(db);
 }
 
+TEST_CASE("prefix flags are found behind many games that end alike, pass the same way or repeat one game", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "behind"), Access::read_write);
+    const std::vector<std::string> line = {"c2-d3", "f7-e6", "g2-f3"}, transposed = {"g2-f3", "f7-e6", "c2-d3"};
+    const auto plus = [](std::vector<std::string> moves, const std::string& more) {
+        moves.push_back(more);
+        return moves;
+    };
+    const auto has = [](const std::vector<std::int64_t>& ids, std::int64_t id) { return std::count(ids.begin(), ids.end(), id) == 1; };
+
+    SECTION("the games of one batch linked at one ply do not use up another ply's links") {
+        std::vector<GameInput> games;
+        for (int i = 0; i < 40; ++i) games.push_back(game({"c2-d3"}, "A" + std::to_string(i), "B", ResultCode::unknown));
+        for (int i = 0; i < 3; ++i) games.push_back(game({"c2-d3", "f7-e6"}, "C" + std::to_string(i), "D", ResultCode::unknown));
+        const auto r = import(db, games);
+        CHECK(r[41].same_moves == std::vector<std::int64_t>{r[40].game_id});
+        CHECK(r[42].same_moves == (std::vector<std::int64_t>{r[40].game_id, r[41].game_id}));
+        CHECK(r[42].has_prefix.size() == 10);
+    }
+    SECTION("copies of one game, skipped as duplicates, do not take the places of other games") {
+        std::vector<GameInput> games(33, game(line, "A", "B", ResultCode::unknown));
+        games.push_back(game(line, "C", "D", ResultCode::unknown));
+        games.push_back(game(plus(line, "b7-a6"), "E", "F", ResultCode::unknown));
+        std::vector<GameInput> longer(33, game(plus(line, "b7-a6"), "G", "H", ResultCode::unknown));
+        longer.push_back(game(plus(line, "b7-a6"), "I", "J", ResultCode::unknown));
+        longer.push_back(game(line, "K", "L", ResultCode::unknown));
+        const auto r = import(db, games);
+        REQUIRE(r[33].action == ImportAction::stored);
+        CHECK(r[34].has_prefix == (std::vector<std::int64_t>{r[0].game_id, r[33].game_id}));
+        const auto q = import(db, longer);
+        CHECK(has(q[34].prefix_of, q[0].game_id));
+        CHECK(has(q[34].prefix_of, q[33].game_id));
+    }
+    SECTION("stored games that pass the same position by other moves do not hide the ones that play the moves") {
+        std::vector<GameInput> games;
+        for (int i = 0; i < 300; ++i) games.push_back(game(plus(transposed, "b7-a6"), "T" + std::to_string(i), "U", ResultCode::draw));
+        for (int i = 0; i < 3; ++i) games.push_back(game(plus(line, "b7-a6"), "V" + std::to_string(i), "U", ResultCode::draw));
+        const auto r = import(db, games);
+        const auto q = import(db, {game(line, "W", "U", ResultCode::unknown)});
+        CHECK(q[0].prefix_of == (std::vector<std::int64_t>{r[300].game_id, r[301].game_id, r[302].game_id}));
+    }
+    check_consistent(db);
+}
+
 TEST_CASE("an import in one transaction is stored whole or not at all, written in batches of the usual size", "[db][both]") {
     // As `serve` imports an upload: an error after the first batches leaves nothing behind.
     GOUNKI_EACH_BACKEND(backend);
