@@ -37,7 +37,8 @@ constexpr std::int64_t max_other_notes = 10;
 // empty the groups (load_end_keys); a game deleted since is found out by the exact comparison
 // every hit goes through, so a group can hold a stale game but never miss a stored one.
 struct EndGroup {
-    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_line; // line hash -> games, in the order stored
+    // Each list in id order.
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_line; // line hash -> games
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_game; // game_hash (line, result, players) -> games
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_place; // place_hash (the same, source, line) -> games
 };

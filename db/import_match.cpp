@@ -78,11 +78,22 @@ std::uint64_t place_hash(std::uint64_t game, std::int64_t source, std::int64_t l
     return mix(game ^ mix(std::uint64_t(source) ^ mix(std::uint64_t(line))));
 }
 
+// Keeps `ids` in id order, each once: the first found is the lowest, as when the games are looked
+// up (a game that --replace stores again keeps its id, which may be anywhere in the list).
+void insert_id(std::vector<std::int64_t>& ids, std::int64_t id) {
+    if (ids.empty() || ids.back() < id) {
+        ids.push_back(id);
+        return;
+    }
+    const auto at = std::lower_bound(ids.begin(), ids.end(), id);
+    if (*at != id) ids.insert(at, id);
+}
+
 void add_to(EndGroup& group, std::int64_t id, std::uint64_t line, std::uint64_t game, std::int64_t source,
             std::int64_t source_line) {
-    group.by_line[line].push_back(id);
-    group.by_game[game].push_back(id);
-    if (source) group.by_place[place_hash(game, source, source_line)].push_back(id);
+    insert_id(group.by_line[line], id);
+    insert_id(group.by_game[game], id);
+    if (source) insert_id(group.by_place[place_hash(game, source, source_line)], id);
 }
 
 
