@@ -96,7 +96,6 @@ void add_to(EndGroup& group, std::int64_t id, std::uint64_t line, std::uint64_t 
     if (source) insert_id(group.by_place[place_hash(game, source, source_line)], id);
 }
 
-
 } // namespace
 
 EndGroup* Importer::Impl::end_group(std::uint64_t key, std::uint32_t plies) {
