@@ -68,12 +68,7 @@ void Importer::Impl::match_end_keys(PreparedBatch& b) {
 
 namespace {
 
-std::uint64_t text_hash(std::string_view text) { return mix(std::hash<std::string_view>{}(text)); }
-
-// A game by its line, result and players; and by where its record is, too.
-std::uint64_t game_hash(std::uint64_t line, std::int64_t result, std::string_view white, std::string_view black) {
-    return mix(line ^ mix(text_hash(white) ^ mix(text_hash(black) + std::uint64_t(result))));
-}
+// A game by where its record is, too.
 std::uint64_t place_hash(std::uint64_t game, std::int64_t source, std::int64_t line) {
     return mix(game ^ mix(std::uint64_t(source) ^ mix(std::uint64_t(line))));
 }
@@ -234,8 +229,7 @@ void Importer::Impl::flag_prefixes(Prepared& p, std::span<Prepared> batch) {
     for (std::uint32_t i : p.shorter_in_batch) {
         const Prepared& other = batch[i];
         if (other.skip || other.report.game_id == p.report.other_id) continue;
-        if (other.start_text == p.start_text && other.in.kind == p.in.kind && blob_starts_with(p.moves_blob, other.moves_blob))
-            add(other.report.game_id, other.in.moves.size() == n);
+        if (extends(p, other)) add(other.report.game_id, other.in.moves.size() == n);
     }
 
     // Stored games of which this one is a proper prefix: they reach our final position at our

@@ -111,18 +111,6 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     return p;
 }
 
-// Whether `longer` starts as `shorter` does and plays its moves first (or the same moves).
-bool extends(const Prepared& longer, const Prepared& shorter) {
-    return longer.start_text == shorter.start_text && longer.in.kind == shorter.in.kind &&
-        blob_starts_with(longer.moves_blob, shorter.moves_blob);
-}
-
-// Who played a game and how it ended: with its line, what makes a game a duplicate of another.
-std::uint64_t players_and_result(const Prepared& g) {
-    const auto text = [](const std::string& t) { return mix(std::hash<std::string_view>{}(t)); };
-    return mix(text(g.white) ^ mix(text(g.black) + std::uint64_t(g.in.result)));
-}
-
 // Links the games of the batch that end where an earlier one stands at the same ply, and the games
 // that stand where an earlier one ended: one pass over the sorted entries, on the preparing thread,
 // instead of searches while writing. Within a position, the entries are taken ply by ply, and at a
@@ -150,8 +138,8 @@ void link_in_batch(PreparedBatch& b, bool keep_duplicates) {
     const auto list = [&](std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>& lists, std::uint64_t line,
                           std::uint32_t game) {
         Prepared& g = b.games[game];
-        if (!keep_duplicates && !listed.insert(mix(line_at(g, std::uint32_t(g.keys.size() - 1)) ^ players_and_result(g))).second)
-            return;
+        const std::uint64_t game_line = line_at(g, std::uint32_t(g.keys.size() - 1));
+        if (!keep_duplicates && !listed.insert(game_hash(game_line, std::int64_t(g.in.result), g.white, g.black)).second) return;
         lists[line].push_back(game);
     };
     const auto find = [](auto& map, std::uint64_t line) {
@@ -227,6 +215,16 @@ std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 27;
     x *= 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
+}
+
+std::uint64_t game_hash(std::uint64_t line, std::int64_t result, std::string_view white, std::string_view black) {
+    const auto text = [](std::string_view t) { return mix(std::hash<std::string_view>{}(t)); };
+    return mix(line ^ mix(text(white) ^ mix(text(black) + std::uint64_t(result))));
+}
+
+bool extends(const Prepared& longer, const Prepared& shorter) {
+    return longer.start_text == shorter.start_text && longer.in.kind == shorter.in.kind &&
+        blob_starts_with(longer.moves_blob, shorter.moves_blob);
 }
 
 void line_hashes(std::string_view start, std::int64_t kind, std::span<const std::uint8_t> blob, std::vector<std::uint64_t>& out) {

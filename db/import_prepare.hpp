@@ -56,6 +56,10 @@ void line_hashes(std::string_view start, std::int64_t kind, std::span<const std:
 std::uint64_t mix(std::uint64_t x);
 // The line hash of `p` at ply `ply`: its `lines`, made on first use.
 std::uint64_t line_at(Prepared& p, std::uint32_t ply);
+// A game by its whole line, result and players: what two games share when one duplicates the other.
+std::uint64_t game_hash(std::uint64_t line, std::int64_t result, std::string_view white, std::string_view black);
+// Whether `longer` starts as `shorter` does and plays its moves first (or the same moves).
+bool extends(const Prepared& longer, const Prepared& shorter);
 
 // An index entry of a batch before the game ids are known: 16 bytes, so sorting moves less.
 struct BatchEntry {
