@@ -46,6 +46,12 @@ bool wait_until(const std::string& url, const std::string& sql, std::int64_t wan
     return false;
 }
 
+// Waits until no other session is on the database of `url`: a finished command's session can stay
+// listed a moment after the command exits, and would be counted by end_other_sessions.
+bool wait_alone(const std::string& url) {
+    return wait_until(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", 0);
+}
+
 // The lines of `text` holding `part`.
 std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
     std::vector<std::string> out;
@@ -332,6 +338,7 @@ TEST_CASE("PostgreSQL: analyze whose connection the server ends connects again a
     const std::string url = server_database("gounki_analyze_cut");
     REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
     // The engine says when it starts (the games are read by then), then takes two seconds.
+    REQUIRE(wait_alone(url));
     write_text(dir / "marked.sh", "touch " + shell_quoted(dir / "started") + "\nsleep 2\nexec " + gounki_command() + " pbrain\n");
     const pid_t a = spawn_gounki({"analyze", "--db", url, "--all", "--engine", "sh " + shell_quoted(dir / "marked.sh"),
                                   "--engine-nodes", "2000", "--threads", "1"},
@@ -353,6 +360,7 @@ TEST_CASE("PostgreSQL: gounki serve answers again after the server ends its conn
     const TempDir dir("jobs");
     const std::string url = server_database("gounki_serve_cut");
     REQUIRE(gounki_on(url, "import --quiet " + shell_quoted(samples + "10-gomoku.gpn")).status == 0);
+    REQUIRE(wait_alone(url));
     const pid_t s = spawn_gounki({"serve", "--db", url, "--port", "0", "--threads", "1"}, dir.file("s.out"), dir.file("s.err"));
     std::string port;
     for (int i = 0; i < 600 && port.empty(); ++i) {
@@ -386,6 +394,7 @@ TEST_CASE("PostgreSQL: an import whose connection the server ends reads its file
     write_gpn(file, random_games(6000, 7));
     const std::string local = dir.file("local.db");
     REQUIRE(run_gounki("import --quiet --db " + shell_quoted(local) + " " + shell_quoted(file)).status == 0);
+    REQUIRE(wait_alone(url));
     const pid_t imp = spawn_gounki({"import", "--db", url, "--batch", "100", file}, dir.file("i.out"), dir.file("i.err"));
     // The first batches stored (the table may not exist yet at the first looks), then the session ended.
     const std::string stored = "SELECT count(*) FROM pg_tables WHERE tablename = 'games'";
