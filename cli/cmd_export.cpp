@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/db_options.hpp"
+#include "cli/output_file.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/formats.hpp"
 
@@ -50,22 +51,17 @@ bool holds(const parser::FormatInfo& info, const parser::GameRecord& record, con
     return false;
 }
 
-// Every game into one file (or standard output), written beside the target and renamed at the end:
-// a failed export leaves no half file.
+// Every game into one file (or standard output), whole or not at all (cli/output_file.hpp).
 Written export_file(const Command& self, db::GameDatabase& database, const GameChoice& choice, const parser::FormatInfo& info,
                     const parser::WriteOptions& options, const std::string& path) {
     Written w;
-    const bool to_stdout = path == "-";
-    const std::string part = path + ".part";
-    std::ofstream file;
-    if (!to_stdout) {
-        file.open(part, std::ios::binary | std::ios::trunc);
-        if (!file) {
-            print_err("gounki export: cannot write '" + part + "'\n");
-            return {exit_usage};
-        }
+    OutputFile file(path);
+    std::string error;
+    if (!file.open(error)) {
+        print_err("gounki export: " + error + "\n");
+        return {exit_usage};
     }
-    std::ostream& out = to_stdout ? std::cout : file;
+    std::ostream& out = file.stream();
     try {
         const bool chosen = for_each_chosen(self, database, choice, [&](const db::StoredGame& g) {
             const parser::GameRecord record = db::game_record(g);
@@ -74,29 +70,11 @@ Written export_file(const Command& self, db::GameDatabase& database, const GameC
             ++w.games;
             return bool(out);
         });
-        if (!chosen) {
-            if (!to_stdout) std::filesystem::remove(part);
-            return {exit_usage};
-        }
-    } catch (const std::exception& e) {
-        if (!to_stdout) std::filesystem::remove(part);
-        return {database_error(self, e)};
-    }
-    out.flush();
-    if (!out) {
-        if (!to_stdout) std::filesystem::remove(part);
-        print_err("gounki export: writing '" + path + "' failed\n");
+        if (!chosen) return {exit_usage};
+    } catch (const std::exception& e) { return {database_error(self, e)}; }
+    if (!file.commit(error)) {
+        print_err("gounki export: " + error + "\n");
         return {exit_usage};
-    }
-    if (!to_stdout) {
-        file.close();
-        std::error_code ec;
-        std::filesystem::rename(part, path, ec);
-        if (ec) {
-            std::filesystem::remove(part);
-            print_err("gounki export: cannot create '" + path + "': " + ec.message() + "\n");
-            return {exit_usage};
-        }
     }
     return w;
 }
@@ -162,6 +140,9 @@ int run_export(const QCommandLineParser& p) {
         return usage_error(self, "gounki reads " + std::string(info.name) + " files but does not write them: export as gpn, sgf or psq");
     if (info.one_game_per_file && path == "-")
         return usage_error(self, "--format psq writes one file per game: -o names a folder");
+    // The records are no database: -o never names the one read (a rename would put them in its place).
+    if (path != "-" && same_file(path, db_path(p)))
+        return usage_error(self, "-o " + path + " is the database the games are read from: name another file");
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     const Written w = info.one_game_per_file ? export_files(self, *database, choice, info, path)
@@ -174,7 +155,7 @@ int run_export(const QCommandLineParser& p) {
                       {"filter", filter_json(choice.filter)}};
         (path == "-" ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
-        print_err("exported " + counted(w.games, "game") + (path == "-" ? "" : " to " + path) +
+        print_info("exported " + counted(w.games, "game") + (path == "-" ? "" : " to " + path) +
                   (w.skipped ? "; " + counted(w.skipped, "game") + " left out" : std::string()) + "\n");
     }
     return w.skipped ? exit_findings : exit_ok;

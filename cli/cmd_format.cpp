@@ -21,6 +21,7 @@
 
 #include "cli/command.hpp"
 #include "cli/json_lines.hpp"
+#include "cli/output_file.hpp"
 #include "parser/encoding.hpp"
 #include "parser/formats.hpp"
 #include "pipeline/input.hpp"
@@ -234,28 +235,12 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     return out;
 }
 
-// Writes `text` to `path` through a file beside it renamed at the end: a failed write leaves the
-// old file (or none) in place, never a half file.
+// Writes `text` to `path` whole or not at all (cli/output_file.hpp).
 bool write_file(const std::string& path, const std::string& text) {
-    const std::string part = path + ".part";
-    {
-        std::ofstream file(part, std::ios::binary | std::ios::trunc);
-        file << text;
-        file.close();
-        if (!file) {
-            std::filesystem::remove(part);
-            print_err("gounki format: cannot write '" + part + "'\n");
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec) {
-        std::filesystem::remove(part);
-        print_err("gounki format: cannot replace '" + path + "': " + ec.message() + "\n");
-        return false;
-    }
-    return true;
+    std::string error;
+    if (write_whole(path, text, error)) return true;
+    print_err("gounki format: " + error + "\n");
+    return false;
 }
 
 enum class Mode { output, in_place, check };

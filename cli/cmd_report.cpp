@@ -12,6 +12,7 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
+#include "cli/output_file.hpp"
 #include "cli/views.hpp"
 #include "db/record_bridge.hpp"
 #include "report/from_record.hpp"
@@ -70,30 +71,6 @@ bool report_format(const Command& self, const QCommandLineParser& p, QString& fo
     return true;
 }
 
-bool write_output(const std::string& path, const std::string& text, std::string& error) {
-    if (path == "-") {
-        print_out(text);
-        return true;
-    }
-    // Written beside the target, then renamed over it: a failed write never leaves half a report.
-    const std::string temp = path + ".part";
-    QFile f(QString::fromStdString(temp));
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        error = "cannot write '" + path + "': " + f.errorString().toStdString();
-        return false;
-    }
-    const bool ok = f.write(text.data(), qint64(text.size())) == qint64(text.size()) && f.flush();
-    f.close();
-    std::error_code ec;
-    if (ok) std::filesystem::rename(temp, path, ec);
-    if (!ok || ec) {
-        std::filesystem::remove(temp, ec);
-        error = "cannot write '" + path + "'";
-        return false;
-    }
-    return true;
-}
-
 // --split DIR: one page per game and an index linking to them. False with `error` set when a file
 // cannot be written (the files written before it stay: each is whole).
 bool write_split(const std::string& dir, const report::ReportModel& model, std::int64_t& bytes, std::string& error) {
@@ -115,13 +92,13 @@ bool write_split(const std::string& dir, const report::ReportModel& model, std::
         page.back_link = "index.html";
         page.games_before = k;
         const std::string text = report::render_html(one, page);
-        if (!write_output((std::filesystem::path(dir) / name).string(), text, error)) return false;
+        if (!write_whole((std::filesystem::path(dir) / name).string(), text, error)) return false;
         bytes += std::int64_t(text.size());
         index.game_links.push_back(name);
     }
     const std::string text = report::render_html(model, index);
     bytes += std::int64_t(text.size());
-    return write_output((std::filesystem::path(dir) / "index.html").string(), text, error);
+    return write_whole((std::filesystem::path(dir) / "index.html").string(), text, error);
 }
 
 // Where the report goes (-o FILE or --split DIR) and in which format, with --summary; false after
@@ -142,6 +119,8 @@ bool output_options(const Command& self, const QCommandLineParser& p, QString& f
                       format.toStdString());
     if (split && p.isSet("summary"))
         return refuse("--split writes the summary as its index.html: give one of --split and --summary");
+    if (!split && same_file(p.value("output").toStdString(), db_path(p)))
+        return refuse("-o " + p.value("output").toStdString() + " is the database the games are read from: name another file");
     return true;
 }
 
@@ -227,7 +206,7 @@ int run_report(const QCommandLineParser& p) {
             : format == "md"                      ? report::render_markdown(model)
                                                   : report::render_annotated_gpn(model, gpn);
         bytes = std::int64_t(text.size());
-        if (!write_output(output, text, error)) {
+        if (!write_whole(output, text, error)) {
             print_err("gounki report: " + error + "\n");
             return exit_usage;
         }

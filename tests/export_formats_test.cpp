@@ -221,3 +221,56 @@ TEST_CASE("gounki export --format sgf and psq: files that import back to the sam
     CHECK(first_text == second_text);
     CHECK(count_of(first_text, "[Game \"Gomoku\"]") == 4);
 }
+
+TEST_CASE("export, format and report: what -o names is written into, never replaced by something else", "[export][cli]") {
+    TempDir dir("export-target");
+    const fs::path db = dir / "g.db";
+    const std::string on = " --db " + shell_quoted(db);
+    REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(GOUNKI_SOURCE_DIR "/samples/games/10-gomoku.gpn")).status == 0);
+    const std::string listing = run_gounki("games" + on).out;
+
+    SECTION("the database read is never the file written") {
+        for (const std::string& cmd : {"export" + on + " -o ", "report" + on + " 1 -o "}) {
+            const CliRun r = run_gounki(cmd + shell_quoted(db));
+            CHECK(r.status == 2);
+            CHECK(contains(r.err, "is the database the games are read from: name another file"));
+        }
+        fs::create_symlink(db, dir / "alias.gpn");
+        CHECK(contains(run_gounki("export" + on + " -o " + shell_quoted(dir / "alias.gpn")).err, "is the database"));
+        CHECK(run_gounki("games" + on).out == listing);
+    }
+    SECTION("a link is followed, a file's permissions and other names are kept") {
+        { std::ofstream(dir / "t.gpn") << "old\n"; }
+        fs::permissions(dir / "t.gpn", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+        fs::create_symlink("t.gpn", dir / "link.gpn");
+        fs::create_hard_link(dir / "t.gpn", dir / "hard.gpn");
+        const CliRun r = run_gounki("export" + on + " --quiet -o " + shell_quoted(dir / "link.gpn"));
+        CHECK(r.status == 0);
+        CHECK(r.err.empty()); // --quiet: no "exported 2 games"
+        CHECK(fs::is_symlink(dir / "link.gpn"));
+        CHECK(contains(slurp(dir / "t.gpn"), "[Game \"Gomoku\"]"));
+        CHECK(slurp(dir / "hard.gpn") == slurp(dir / "t.gpn"));
+        CHECK(fs::status(dir / "t.gpn").permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+        // format --in-place through a link: the file pointed at is rewritten, the link stays.
+        REQUIRE(run_gounki("format --in-place " + shell_quoted(dir / "link.gpn")).status == 0);
+        CHECK(fs::is_symlink(dir / "link.gpn"));
+        CHECK(contains(slurp(dir / "hard.gpn"), "[Game \"Gomoku\"]"));
+        CHECK_FALSE(fs::exists(dir / "t.gpn.part"));
+    }
+    SECTION("a device or a pipe is written into, a folder refused") {
+        const CliRun null = run_gounki("export" + on + " -o /dev/null");
+        CHECK(null.status == 0);
+        CHECK(fs::is_character_file("/dev/null"));
+        CHECK(run_gounki("report" + on + " 1 -o /dev/null").status == 0);
+        CHECK(fs::is_character_file("/dev/null"));
+        REQUIRE(run_shell("mkfifo " + shell_quoted(dir / "pipe")).status == 0);
+        const CliRun piped = run_shell("cat " + shell_quoted(dir / "pipe") + " > " + shell_quoted(dir / "got") + " & " + gounki_command() +
+                                       " export" + on + " -o " + shell_quoted(dir / "pipe") + "; wait");
+        CHECK(piped.status == 0);
+        CHECK(fs::is_fifo(dir / "pipe"));
+        CHECK(contains(slurp(dir / "got"), "[Game \"Gomoku\"]"));
+        const CliRun folder = run_gounki("export" + on + " -o " + shell_quoted(dir.path()));
+        CHECK(folder.status == 2);
+        CHECK(contains(folder.err, "is a folder"));
+    }
+}
