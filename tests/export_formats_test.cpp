@@ -222,7 +222,7 @@ TEST_CASE("gounki export --format sgf and psq: files that import back to the sam
     CHECK(count_of(first_text, "[Game \"Gomoku\"]") == 4);
 }
 
-TEST_CASE("export, format and report: what -o names is written into, never replaced by something else", "[export][cli]") {
+TEST_CASE("export format and report: what -o names is written into and never replaced by something else", "[export][cli]") {
     TempDir dir("export-target");
     const fs::path db = dir / "g.db";
     const std::string on = " --db " + shell_quoted(db);

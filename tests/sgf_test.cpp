@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/stones/position.hpp"
+#include "parser/encoding.hpp"
 #include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
@@ -124,6 +125,26 @@ TEST_CASE("SGF: other syntax errors", "[parser][sgf]") {
     CHECK(d->column == column);
     CHECK(g.status != GameStatus::valid);
     CHECK(point_names(g.main).size() <= 2); // the moves before the fault
+}
+
+TEST_CASE("SGF: a syntax error quotes a whole character and never half of one", "[parser][sgf]") {
+    auto [text, quoted] = GENERATE(table<std::string, std::string>({
+        {"(;GM[4];B[hh]\xc3\xa9;W[ii])", "unexpected '\xc3\xa9'"}, // é, two bytes
+        {"(;GM[4];B[hh]\xe2\x82\xac;W[ii])", "unexpected '\xe2\x82\xac'"}, // €, three bytes
+        {"(;GM[4];B[hh]K\xf0\x9f\x98\x80)", "found '\xf0\x9f\x98\x80'"}, // an emoji after a property name
+    }));
+    INFO(text);
+    const GameRecord g = one_sgf(text);
+    const Diagnostic* d = find_code(g, "syntax");
+    REQUIRE(d != nullptr);
+    CHECK(contains(d->message, quoted));
+    std::size_t bad = 0;
+    CHECK(parser::valid_utf8(d->message, bad));
+    // A lone byte that starts no character is named as a byte.
+    const GameRecord lone_game = one_sgf("(;GM[4];B[hh]\xe9;W[ii])");
+    const Diagnostic* lone = find_code(lone_game, "syntax");
+    REQUIRE(lone != nullptr);
+    CHECK(parser::valid_utf8(lone->message, bad));
 }
 
 TEST_CASE("SGF: a move on an occupied point, off the board, of the wrong colour, a pass", "[parser][sgf]") {

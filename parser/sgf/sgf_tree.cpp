@@ -13,10 +13,20 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string shown(char c) {
+// The character at s[i] as a message quotes it: a whole UTF-8 character, never half of one (a
+// message cut inside a character would be no UTF-8, nor would a record that keeps it); a byte that
+// starts no UTF-8 character is written \xNN.
+std::string shown(std::string_view s, std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
     if (c == '\n') return "a line end";
-    if (static_cast<unsigned char>(c) < 0x20) return "a control character";
-    return std::string("'") + c + "'";
+    if (c < 0x20 || c == 0x7f) return "a control character";
+    if (c < 0x80) return std::string("'") + char(c) + "'";
+    const std::size_t len = c >= 0xf5 ? 0 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    bool whole = len != 0 && i + len <= s.size();
+    for (std::size_t k = 1; whole && k < len; ++k) whole = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (whole) return "'" + std::string(s.substr(i, len)) + "'";
+    static const char hex[] = "0123456789abcdef";
+    return std::string("the byte \\x") + hex[c >> 4] + hex[c & 15];
 }
 
 } // namespace
@@ -45,7 +55,7 @@ public:
             const bool go_on = c == '(' ? open_tree()
                 : c == ')'              ? close_tree()
                 : c == ';'              ? node()
-                                        : (fail(i_, "unexpected " + shown(c) + ": '(', ')', ';' or a property was expected"), false);
+                                        : (fail(i_, "unexpected " + shown(s_, i_) + ": '(', ')', ';' or a property was expected"), false);
             if (!go_on) break;
         }
         return std::move(out_);
@@ -131,7 +141,7 @@ private:
         skip_blanks();
         if (i_ >= s_.size() || s_[i_] != '[') {
             fail(i_, "property " + p.id + " without a value: '[' expected, found " +
-                         (i_ < s_.size() ? shown(s_[i_]) : std::string("the end of the text")));
+                         (i_ < s_.size() ? shown(s_, i_) : std::string("the end of the text")));
             return false;
         }
         while (i_ < s_.size() && s_[i_] == '[') {
