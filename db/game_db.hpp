@@ -66,8 +66,8 @@ struct GameInput {
     std::vector<Diagnostic> diagnostics;
     std::string source_file;
     int source_line = 0;
-    // The canonical record text when the record holds comments, NAGs or variations (which the
-    // columns do not keep); empty otherwise.
+    // The canonical record text when the record holds comments, NAGs or variations, or numbers its
+    // first move other than 1 (which the columns do not keep); empty otherwise.
     std::string annotated;
 };
 

@@ -50,7 +50,9 @@ bool has_annotations(const parser::Line& line) {
 
 GameInput game_input(parser::GameRecord&& r) {
     GameInput g;
-    if (has_annotations(r.main)) g.annotated = parser::write_record(r);
+    // The record's text is kept for what the columns do not hold: annotations, and the number of
+    // the first move of a game set up from move 12.
+    if (has_annotations(r.main) || r.first_number != 1) g.annotated = parser::write_record(r);
     g.kind = r.kind;
     g.tags = std::move(r.tags);
     if (r.is_stone_game() || !(r.start == AnyPosition::start(r.kind))) g.start = std::move(r.start);
@@ -102,7 +104,10 @@ parser::GameRecord game_record(const StoredGame& game) {
         if (kept.size() == 1 && kept[0].main.plies.size() == game.moves.size()) {
             bool same = true;
             for (std::size_t i = 0; i < game.moves.size() && same; ++i) same = kept[0].main.plies[i].move == game.moves[i];
-            if (same) r.main = kept[0].main;
+            if (same) {
+                r.main = kept[0].main;
+                r.first_number = kept[0].first_number;
+            }
         }
     }
     r.status = game.summary.status == GameStatus::valid ? parser::GameStatus::valid

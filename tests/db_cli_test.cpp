@@ -165,6 +165,10 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
     CHECK(run_gounki_args({"export", "--db", db_a, "-o", dir.file("all.gpn")}).status == 0);
     const CliRun second = run_gounki_args({"import", "--db", db_b, dir.file("all.gpn")});
     CHECK(second.status <= 1);
+    // A game set up from a later move keeps its numbering (tests/data/records/setup.gpn).
+    const std::string exported = slurp(dir / "all.gpn");
+    CHECK(contains(exported, "\n12. b7*c8,out 1-0"));
+    CHECK(contains(exported, "\n5... b2*c1,out 0-1"));
 
     GameDatabase a(db_a, Access::read_only), b(db_b, Access::read_only);
     const GameList la = a.list_games({}, {}), lb = b.list_games({}, {});
