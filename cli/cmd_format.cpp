@@ -210,7 +210,8 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
         if (kept_from.line) out += kept_text(kept_from, Place{game.line, std::max(game.column, 1)});
         kept_from = Place{};
         ++t.games;
-        std::string cannot = info.cannot_hold(game);
+        // (A broken game is kept as written whatever the format can hold.)
+        std::string cannot = game.status == GameStatus::valid ? info.cannot_hold(game) : std::string();
         // What the reader left out (Diagnostic::left_out) would be gone from the rewritten text:
         // such a game is kept as written too.
         const auto left_out = std::find_if(game.diagnostics.begin(), game.diagnostics.end(),

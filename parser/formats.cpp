@@ -49,6 +49,16 @@ std::string write_gpn(const GameRecord& game, const WriteOptions& options) {
 std::string write_sgf_text(const GameRecord& game, const WriteOptions&) { return write_sgf(game); }
 std::string write_psq_text(const GameRecord& game, const WriteOptions&) { return write_psq(game); }
 
+// A broken game's mark (GPN's Status tag and its error comment, docs/rules.md 1.8) has no place in
+// SGF or PSQ: written there, the game would read back as valid.
+std::string broken_cannot_hold(const GameRecord& game, std::string_view format, std::string why) {
+    if (!why.empty() || game.status == GameStatus::valid) return why;
+    return "a " + std::string(game.status == GameStatus::partial ? "partial" : "invalid") + " game, which " + std::string(format) +
+        " has no way to mark (it would read back as valid): export it as gpn";
+}
+std::string sgf_holds(const GameRecord& game) { return broken_cannot_hold(game, "SGF", sgf_cannot_hold(game)); }
+std::string psq_holds(const GameRecord& game) { return broken_cannot_hold(game, "PSQ", psq_cannot_hold(game)); }
+
 // GPN claims nothing by content: it is what a file is when no other format claims it.
 constexpr FormatInfo table[] = {
     {RecordFormat::gpn,
@@ -66,7 +76,7 @@ constexpr FormatInfo table[] = {
      {".sgf", "", ""},
      claims_sgf,
      open_sgf,
-     sgf_cannot_hold,
+     sgf_holds,
      write_sgf_text,
      false},
     {RecordFormat::psq,
@@ -75,7 +85,7 @@ constexpr FormatInfo table[] = {
      {".psq", "", ""},
      claims_psq,
      open_psq,
-     psq_cannot_hold,
+     psq_holds,
      write_psq_text,
      true},
     {RecordFormat::renjunet,

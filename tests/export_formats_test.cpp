@@ -274,3 +274,22 @@ TEST_CASE("export format and report: what -o names is written into and never rep
         CHECK(contains(folder.err, "is a folder"));
     }
 }
+
+TEST_CASE("export as SGF or PSQ leaves a broken game out: neither format can mark it", "[export][cli]") {
+    TempDir dir("export-broken");
+    { std::ofstream(dir / "p.gpn") << "[Game \"Gomoku\"]\n[Result \"*\"]\n\n1. h8 h8 2. i9 *\n\n"
+                                      "[Game \"Gomoku\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 *\n"; }
+    const std::string on = " --db " + shell_quoted(dir / "a.db");
+    REQUIRE(run_gounki("import" + on + " " + shell_quoted(dir / "p.gpn")).status == 1); // the first game is partial
+    for (const std::string& format : {"sgf", "psq"}) {
+        INFO(format);
+        const CliRun r = run_gounki("export" + on + " --format " + format + " -o " + shell_quoted(dir / ("out." + format)));
+        CHECK(r.status == 1);
+        CHECK(contains(r.err, "game 1 left out: a partial game, which " + std::string(format == "sgf" ? "SGF" : "PSQ") +
+                                  " has no way to mark (it would read back as valid): export it as gpn"));
+        CHECK(contains(r.err, "exported 1 game"));
+    }
+    // As GPN it keeps its mark and reads back partial.
+    REQUIRE(run_gounki("export" + on + " -o " + shell_quoted(dir / "out.gpn")).status == 0);
+    CHECK(contains(run_gounki("validate " + shell_quoted(dir / "out.gpn")).out, "1 valid, 0 invalid, 1 partial"));
+}
