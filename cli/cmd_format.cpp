@@ -218,6 +218,8 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
                                            [](const Diagnostic& d) { return d.left_out; });
         if (cannot.empty() && left_out != game.diagnostics.end())
             cannot = left_out->message + " [" + left_out->code + "]; the rewritten text would lose it";
+        if (cannot.empty() && !game.passed_over.empty())
+            cannot = "it holds what gounki keeps nowhere (" + game.passed_over + "); the rewritten text would lose it";
         if (game.status != GameStatus::valid || !cannot.empty()) {
             report_kept(game, cannot, left_out != game.diagnostics.end() ? &*left_out : nullptr);
             ++t.kept;

@@ -106,6 +106,7 @@ void GameRecord::clear() {
     line = 0;
     column = 0;
     number = 0;
+    passed_over.clear();
 }
 
 } // namespace gounki::parser

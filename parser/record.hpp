@@ -130,6 +130,10 @@ struct GameRecord {
     int line = 0; // line of its first tag pair or move
     int column = 0; // and its column (1-based; 0: the line's start)
     int number = 0; // 1-based number of the game in its file
+    // What the reader passed over without a word because gounki keeps no such thing (SGF's markup,
+    // timing, node names: docs/rules.md 4.1), as the property names ("LB N BL"): a record written
+    // from the GameRecord would lose it, so `gounki format` keeps such a game as written.
+    std::string passed_over;
 
     // The value of the first tag `name` (exact case), or nullptr.
     const std::string* tag(std::string_view name) const;

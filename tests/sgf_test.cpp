@@ -334,6 +334,24 @@ TEST_CASE("gounki validate reads SGF files: by name or by content", "[parser][sg
     CHECK(named.out.find("\"line\":2") != std::string::npos);
 }
 
+TEST_CASE("gounki format keeps a game whose SGF markup it would lose as written", "[parser][sgf][cli]") {
+    TempDir tmp("sgf-markup");
+    const std::string marked = "(;FF[4]GM[4]SZ[15]PB[a]PW[b];B[hh]BL[299.5]N[Key move]LB[ii:A][jj:B];W[ii]MA[hh]TR[jj]V[0.5])\n";
+    const std::string plain = "(;FF[4]GM[4]SZ[15]KM[0]HA[0]SW[NO]AP[Some app:1.0]PB[c]PW[d];B[hh];W[ii])\n";
+    { std::ofstream(tmp / "g.sgf", std::ios::binary) << marked << plain; }
+    const GameRecord g = one_sgf(marked);
+    CHECK(g.passed_over == "BL N LB MA TR V");
+    CHECK(g.diagnostics.empty()); // passed over without a word on reading (docs/rules.md 4.1)
+    CHECK(one_sgf(plain).passed_over.empty()); // komi, handicap, a swap answer, the program: nothing a reader misses
+    const CliRun r = run_gounki("format --in-place " + shell_quoted(tmp / "g.sgf"));
+    CHECK(r.status == 1); // a game kept as written
+    CHECK(contains(r.err, "game 1 kept as written: it holds what gounki keeps nowhere (BL N LB MA TR V)"));
+    const std::string after = slurp(tmp / "g.sgf");
+    CHECK(contains(after, marked)); // byte for byte
+    CHECK(contains(after, "PB[c]PW[d]RE[?];B[hh];W[ii])")); // the other game rewritten
+    CHECK_FALSE(contains(after, "AP[Some app"));
+}
+
 TEST_CASE("SGF reading never crashes: every prefix and every one-character change", "[parser][sgf]") {
     const std::string good = slurp(std::string(GOUNKI_SOURCE_DIR) + "/tests/data/sgf/variations.sgf");
     const std::string alphabet = "()[];\\\nBWCGMaz4";

@@ -495,6 +495,16 @@ void Builder::check_known(const Property& prop, bool root) {
             .left_out = true;
         return;
     }
+    // Passed over, but what a reader of the game would miss: markup, node names, timing and
+    // judgements, which gounki keeps nowhere (the display's and the program's properties, komi
+    // and a server's swap answer are only passed over).
+    static constexpr std::string_view kept_nowhere[] = {"LB", "MA", "TR", "SQ", "CR", "AR", "LN", "DD", "SL", "N", "BL",
+                                                        "WL", "OB", "OW", "V",  "GB", "GW", "DM", "UC", "HO"};
+    if (std::find(std::begin(kept_nowhere), std::end(kept_nowhere), prop.id) != std::end(kept_nowhere)) {
+        if ((" " + out_.passed_over + " ").find(" " + prop.id + " ") == std::string::npos)
+            out_.passed_over += (out_.passed_over.empty() ? "" : " ") + prop.id;
+        return;
+    }
     if (std::find(std::begin(known), std::end(known), prop.id) != std::end(known)) return;
     if (std::find(unknown_ids_.begin(), unknown_ids_.end(), prop.id) != unknown_ids_.end()) return;
     unknown_ids_.push_back(prop.id);
