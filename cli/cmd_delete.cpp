@@ -43,7 +43,7 @@ int preview(const QCommandLineParser& p, const std::vector<db::GameSummary>& gam
     } else {
         constexpr std::size_t shown = 20;
         const std::vector<db::GameSummary> head(games.begin(), games.begin() + std::ptrdiff_t(std::min(shown, games.size())));
-        print_out(games_table(head, false));
+        print_shown(games_table(head, false));
         if (games.size() > shown) print_out("... and " + counted(std::int64_t(games.size() - shown), "more game") + "\n");
     }
     print_err("gounki delete: " + counted(std::int64_t(ids.size()), "game") + " would be deleted (ids " + id_ranges(ids) +

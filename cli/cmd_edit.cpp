@@ -83,7 +83,7 @@ int run_edit(const QCommandLineParser& p) {
     } else if (changes->empty()) {
         print_out("game " + std::to_string(id) + ": nothing to change (the tags already say so)\n");
     } else {
-        for (const db::TagChange& c : *changes) print_out("game " + std::to_string(id) + ": " + change_text(c) + "\n");
+        for (const db::TagChange& c : *changes) print_shown("game " + std::to_string(id) + ": " + change_text(c) + "\n");
     }
     return exit_ok;
 }

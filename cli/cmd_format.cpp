@@ -187,6 +187,18 @@ long warnings_fixed(const GameRecord& game, const std::string& text, parser::Rec
     return std::max(0L, long(warnings(game)) - after);
 }
 
+// A result `*` where the board has decided the game (the warning result-incomplete): the rewritten
+// text gives the board's result.
+void complete_result(GameRecord& game) {
+    if (std::none_of(game.diagnostics.begin(), game.diagnostics.end(), [](const Diagnostic& d) { return d.code == "result-incomplete"; }))
+        return;
+    const Outcome o = game.is_stone_game() ? game.final_stone_position().outcome() : game.final_position().outcome();
+    if (o == Outcome::none) return;
+    game.result = std::string(outcome_text(o));
+    for (auto& [name, value] : game.tags)
+        if (name == "Result") value = game.result;
+}
+
 // The canonical text of one file; games with errors copied as written.
 std::string format_text(const Input& input, const parser::ReadOptions& read, const parser::WriteOptions& write, Tally& t) {
     const parser::FormatInfo& info = parser::format_info(input.format);
@@ -226,6 +238,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
             kept_from = Place{std::max(game.line, 1), std::max(game.column, 1)};
             continue;
         }
+        complete_result(game);
         const std::string text = info.write(game, write);
         t.warnings_fixed += warnings_fixed(game, text, input.format, write);
         out += text;

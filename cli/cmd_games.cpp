@@ -27,7 +27,7 @@ int run_games(const QCommandLineParser& p) {
         if (p.isSet("json")) {
             print_out(QJsonDocument(games_json(list, paging, filter)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         } else {
-            print_out(games_table(list.games, false) + paging_note(std::int64_t(list.games.size()), list.total, paging));
+            print_shown(games_table(list.games, false) + paging_note(std::int64_t(list.games.size()), list.total, paging));
         }
     } catch (const std::exception& e) { return database_error(self, e); }
     return exit_ok;

@@ -86,7 +86,7 @@ void print_jobs(const db::JobCounts& c, const std::vector<db::JobRow>& running, 
             counted(x.attempts, "attempt") + ": " + x.error + "\n";
     if (!all_failed && c.failed > std::int64_t(failed.size()))
         out += "... " + std::to_string(c.failed - std::int64_t(failed.size())) + " more failed (--failed lists them all)\n";
-    print_out(out);
+    print_shown(out);
 }
 
 } // namespace

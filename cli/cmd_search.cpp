@@ -81,7 +81,7 @@ int run_search(const QCommandLineParser& p) {
     out += "\n";
     if (!list.games.empty()) out += games_table(list.games, with_ply);
     out += paging_note(std::int64_t(list.games.size()), list.total, paging);
-    print_out(out);
+    print_shown(out);
     return exit_ok;
 }
 

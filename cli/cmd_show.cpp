@@ -41,7 +41,7 @@ int show_ply(const Command& self, const QCommandLineParser& p, const db::StoredG
     const std::string diagram = at->position.stones()
         ? report::stone_board_text(*at->position.stones(), {}, at->last ? at->last.point() : stones::no_point)
         : report::board_text(*at->position.gounki());
-    print_out(heading + "\n" + diagram + "Position: " + at->position.to_text() + "\n");
+    print_shown(heading + "\n" + diagram + "Position: " + at->position.to_text() + "\n");
     return exit_ok;
 }
 
@@ -81,7 +81,9 @@ int run_show(const QCommandLineParser& p) {
     }
     const std::string record = parser::write_record(db::game_record(*game));
     std::string out = record;
-    if (!game->source_file.empty()) out += "; from " + game->source_file + ":" + std::to_string(game->source_line) + "\n";
+    // One line whatever the file's name holds (a line end in it is written \x0a).
+    if (!game->source_file.empty())
+        out += "; from " + parser::escape_controls(game->source_file) + ":" + std::to_string(game->source_line) + "\n";
     if (game->summary.status != db::GameStatus::valid)
         out += std::string("; status: ") + std::string(db::status_name(game->summary.status)) + "\n";
     for (const db::Diagnostic& d : game->diagnostics) {
@@ -93,7 +95,7 @@ int run_show(const QCommandLineParser& p) {
     }
     if (judgement) out += "; judged by " + judged_by(*judgement) + "\n";
     if (!judgement_error.empty()) out += "; stored judgement: " + judgement_error + "\n";
-    print_out(out);
+    print_shown(out);
     return exit_ok;
 }
 

@@ -61,7 +61,7 @@ int run_tree(const QCommandLineParser& p) {
         out += line + std::string("#") + std::to_string(g.id) + " " + players_shown(g) + " " + (g.date.empty() ? "?" : g.date) +
             " " + result_shown(g) + "\n";
     }
-    print_out(out);
+    print_shown(out);
     return exit_ok;
 }
 

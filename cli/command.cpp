@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "core/gounki/notation.hpp"
+#include "parser/record.hpp"
 #include "core/gounki/position_lc4.hpp"
 #include "pipeline/input.hpp"
 
@@ -86,6 +87,7 @@ std::string counted(long long n, const std::string& singular, const std::string&
 }
 
 void print_out(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void print_shown(const std::string& text) { print_out(parser::escape_controls(text, true)); }
 // What went to stdout before a message is written out first, so that both streams sent to one file
 // or pipe keep the order in which they were printed (stdout is buffered there, stderr is not).
 void print_err(const std::string& text) {

@@ -145,6 +145,9 @@ std::vector<std::string> input_files(const QStringList& arguments, std::optional
 std::string counted(long long n, const std::string& singular, const std::string& plural = {});
 
 void print_out(const std::string& text); // stdout, no newline added
+// stdout, for text shown to a person (tables, a game shown): control characters that stored data
+// may hold (a player's name with an escape sequence) are written as escapes, lines kept.
+void print_shown(const std::string& text);
 // stderr, no newline added. Under --quiet a progress redraw (text starting with '\r') is dropped.
 void print_err(const std::string& text);
 // stderr, for what is neither an error nor a warning ("wrote ...", summaries); nothing under --quiet.

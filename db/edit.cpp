@@ -12,6 +12,8 @@
 
 #include "db/game_db.hpp"
 #include "parser/dates.hpp"
+#include "parser/record.hpp"
+#include "parser/syntax.hpp"
 
 namespace gounki::db {
 
@@ -46,10 +48,18 @@ bool has_control(std::string_view text) {
     return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
+// A name the record reader reads back as this very tag name (docs/rules.md 1.8: words of letters,
+// digits and '_' with one space between them), asked of the grammar itself.
 void check_name(const std::string& name) {
     if (name.empty()) throw EditRefused("a tag name cannot be empty");
-    if (has_control(name) || name.find_first_of("\"[]{}") != std::string::npos || name.front() == ' ' || name.back() == ' ')
-        throw EditRefused("'" + name + "' is not a tag name (no quotes, brackets, braces, control characters or outer spaces)");
+    parser::ChunkSyntax syntax;
+    if (!has_control(name)) parser::parse_chunk("[" + name + " \"\"]\n", syntax);
+    const bool read_back = syntax.errors.empty() && syntax.games.size() == 1 && syntax.games[0].tags.size() == 1 &&
+        syntax.games[0].tags[0].name == name;
+    if (!read_back)
+        throw EditRefused("'" + parser::escape_controls(name) +
+                          "' is not a tag name: a tag name is words of letters, digits and '_' (A-Z, a-z, 0-9, _) with one space "
+                          "between them");
 }
 
 

@@ -7,16 +7,19 @@
 #include <unordered_set>
 
 #include "db/replay.hpp"
+#include "parser/record.hpp"
 
 namespace gounki::db::detail {
 
 namespace {
 
-// Tags kept in columns, not in the tags table. Status (export's mark of a broken game) is the
-// status column: the record's reading made the game broken, and export writes the tag again.
-bool is_column_tag(std::string_view name) {
+// Tags kept in columns, not in the tags table. A Status tag that is export's mark of a broken game
+// is the status column: the record's reading made the game broken, and export writes the tag
+// again; a Status tag of any other value is an ordinary tag.
+bool is_column_tag(std::string_view name, std::string_view value) {
     return name == "Event" || name == "Site" || name == "Date" || name == "Round" || name == "White" || name == "Black" ||
-        name == "Result" || name == "Game" || name == "SetUp" || name == "Position" || name == "Status";
+        name == "Result" || name == "Game" || name == "SetUp" || name == "Position" ||
+        (name == "Status" && parser::is_status_mark(value));
 }
 
 void radix_sort(std::vector<BatchEntry>& v) {
@@ -105,7 +108,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         else if (name == "Site") p.site = value;
         else if (name == "Date") p.date = value;
         else if (name == "Round") p.round = value;
-        else if (!is_column_tag(name)) p.other_tags.emplace_back(name, value);
+        else if (!is_column_tag(name, value)) p.other_tags.emplace_back(name, value);
     }
     p.date_key = date_key(p.date);
     return p;

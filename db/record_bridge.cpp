@@ -70,15 +70,15 @@ GameInput game_input(parser::GameRecord&& r) {
 
 namespace {
 
-// A broken game's mark in its record: a Status tag with its status (any Status tag kept from an
-// import gives way to it), and a comment with its errors where it broke: after the last move of
+// A broken game's mark in its record: a Status tag with its status (any other Status tag kept
+// from an import gives way to it; a valid game keeps its own), and a comment with its errors where it broke: after the last move of
 // a partial game, before the moves of an invalid one. The errors that only repeat the Status tag
 // of a record imported again are left out of the comment, and a comment already there (kept
 // with the game's annotations) is not written twice.
 void mark_broken(parser::GameRecord& r, const StoredGame& game) {
-    std::erase_if(r.tags, [](const auto& t) { return t.first == "Status"; });
     const GameStatus status = game.summary.status;
     if (status == GameStatus::valid) return;
+    std::erase_if(r.tags, [](const auto& t) { return t.first == "Status"; });
     r.tags.emplace_back("Status", std::string(status_name(status)));
     std::string text;
     for (const Diagnostic& d : game.diagnostics)

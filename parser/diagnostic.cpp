@@ -2,6 +2,7 @@
 #include "core/text.hpp"
 #include "parser/record.hpp"
 
+#include <cctype>
 #include <cstdio>
 
 namespace gounki::parser {
@@ -15,7 +16,13 @@ constexpr Named<GameStatus> status_names[] = {
 
 std::string_view status_name(GameStatus s) { return name_of(status_names, s); }
 
-std::string escape_controls(std::string_view text) {
+bool is_status_mark(std::string_view value) {
+    std::string v;
+    for (char c : value) v += char(std::tolower(static_cast<unsigned char>(c)));
+    return v == "partial" || v == "invalid" || v == "valid";
+}
+
+std::string escape_controls(std::string_view text, bool keep_lines) {
     // Control characters (from a binary file, an archive's member name, or typed by mistake) would
     // act on a terminal: shown as escapes instead (\x01 for C0 and DEL, \u0085 for C1).
     std::string out;
@@ -24,7 +31,9 @@ std::string escape_controls(std::string_view text) {
         const auto c = static_cast<unsigned char>(text[i]);
         const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
         char escape[8];
-        if (c < 0x20 || c == 0x7F) {
+        if (keep_lines && (c == '\n' || c == '\t')) {
+            out += char(c);
+        } else if (c < 0x20 || c == 0x7F) {
             std::snprintf(escape, sizeof escape, "\\x%02x", c);
             out += escape;
         } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {

@@ -227,11 +227,14 @@ bool RecordReader::load_chunk() {
                 // Too large to hold: drop what was scanned, keep scanning for the game's end.
                 if (!oversized_) {
                     oversized_ = true;
+                    oversized_text_ = false;
                     chunk_line_ = line_;
                     chunk_column_ = column_;
                 }
                 const std::size_t drop = splitter_.position();
-                advance_place(std::string_view(buf_.data() + begin_, drop - begin_));
+                const std::string_view scanned(buf_.data() + begin_, drop - begin_);
+                oversized_text_ |= !only_blanks(scanned);
+                advance_place(scanned);
                 begin_ = drop;
             }
             if (!read_more() && !eof_) return false;
@@ -240,14 +243,18 @@ bool RecordReader::load_chunk() {
         const std::string_view raw(buf_.data() + begin_, cut - begin_);
         if (!oversized_ && raw.size() > max_game_bytes_) { // found whole, but still too large
             oversized_ = true;
+            oversized_text_ = false;
             chunk_line_ = line_;
             chunk_column_ = column_;
         }
         if (oversized_) {
+            oversized_text_ |= !only_blanks(raw);
             advance_place(raw);
             begin_ = cut;
             splitter_.start_chunk(cut);
-            return true;
+            if (oversized_text_) return true;
+            oversized_ = false; // blank lines only, however many: no game
+            continue;
         }
         chunk_line_ = line_;
         chunk_column_ = column_;

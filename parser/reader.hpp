@@ -110,6 +110,7 @@ private:
     ChunkSyntax syntax_;
     std::size_t next_game_ = 0;
     bool oversized_ = false; // the current "chunk" is a game too large to read
+    bool oversized_text_ = false; // and holds more than blanks (a run of blank lines is no game)
     bool warned_encoding_ = false;
     int number_ = 0;
     std::vector<ast::SyntaxError> game_errors_;

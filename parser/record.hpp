@@ -70,8 +70,9 @@ struct Diagnostic {
 
 // "file:line:col: error: message [code]" (place parts left out when unknown).
 std::string format_diagnostic(const Diagnostic& d);
-// `text` with control characters shown as escapes (\x1b, \u0085), for a terminal.
-std::string escape_controls(std::string_view text);
+// `text` with control characters shown as escapes (\x1b, \u0085), for a terminal; with
+// `keep_lines`, line ends and tabs stay as they are (a table or a record shown).
+std::string escape_controls(std::string_view text, bool keep_lines = false);
 std::string_view severity_name(Severity s);
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +111,9 @@ enum class GameStatus : std::uint8_t {
 };
 
 std::string_view status_name(GameStatus s);
+// Whether a Status tag's value is export's mark of a game's status ("partial", "invalid", "valid",
+// any case: docs/rules.md 1.8); any other value is an ordinary tag.
+bool is_status_mark(std::string_view value);
 
 struct GameRecord {
     GameKind kind = GameKind::gounki; // from the Game tag

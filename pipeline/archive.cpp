@@ -185,6 +185,7 @@ struct Archive::State {
         if (compressed_hint) {
             archive_read_support_format_tar(a);
             archive_read_support_format_cpio(a);
+            archive_read_support_format_empty(a); // a compressed empty file (raw bids on a byte at least)
         } else {
             archive_read_support_format_all(a);
         }

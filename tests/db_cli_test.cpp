@@ -93,6 +93,46 @@ std::string json_field(const std::string& json, const std::string& name) {
 
 } // namespace
 
+TEST_CASE("games, tree, search and show write stored control characters as escapes", "[db][cli]") {
+    TempDir dir;
+    // A record from anywhere: a player's name that would clear a terminal and set its title, and a
+    // file whose name holds a line end.
+    const std::string file = dir.file("odd\nname.gpn");
+    write_text(file, "[Game \"Gomoku\"]\n[White \"evil\x1b[2J\x1b]0;title\x07name\"]\n[Black \"b\"]\n"
+                     "[Event \"ev\x1b[31m\"]\n[Result \"*\"]\n\n1. h8 i9 *\n");
+    const std::string on = " --db " + shell_quoted(dir.file("c.db"));
+    REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(file)).status <= 1);
+    for (const std::string& cmd : {"games", "show 1", "tree --game gomoku --moves h8", "search --white evil"}) {
+        INFO(cmd);
+        const CliRun r = run_gounki(cmd + on);
+        CHECK(r.status == 0);
+        CHECK(r.out.find('\x1b') == std::string::npos);
+        CHECK(r.out.find('\x07') == std::string::npos);
+        CHECK(contains(r.out, "\\x1b"));
+    }
+    const std::string shown = run_gounki("show 1" + on).out;
+    CHECK(contains(shown, "odd\\x0aname.gpn:1\n")); // the file's line stays one line
+    // JSON escapes them its own way; export writes the record as it is.
+    CHECK(contains(run_gounki("games --json" + on).out, "evil\\u001b[2J"));
+    CHECK(contains(run_gounki("export -o -" + on).out, "evil\x1b[2J"));
+}
+
+TEST_CASE("a Status tag that is no status mark is an ordinary tag kept through import and export", "[db][cli]") {
+    TempDir dir;
+    write_text(dir.file("s.gpn"), "[Game \"Gounki\"]\n[Status \"Game over: time\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n");
+    const std::string on = " --db " + shell_quoted(dir.file("s.db"));
+    REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(dir.file("s.gpn"))).status == 0);
+    CHECK(contains(run_gounki("show 1" + on).out, "[Status \"Game over: time\"]"));
+    const std::string exported = run_gounki("export -o -" + on).out;
+    CHECK(contains(exported, "[Status \"Game over: time\"]"));
+    // A broken game's mark takes its place: the game reads back broken.
+    write_text(dir.file("b.gpn"), "[Game \"Gomoku\"]\n[Status \"Game over: time\"]\n[Result \"*\"]\n\n1. h8 h8 *\n");
+    REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(dir.file("b.gpn"))).status == 1);
+    const std::string broken = run_gounki("show 2" + on).out;
+    CHECK(contains(broken, "[Status \"partial\"]"));
+    CHECK_FALSE(contains(broken, "Game over"));
+}
+
 TEST_CASE("a stored game's board at any ply: show ID --ply N and board --game ID --ply N", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;

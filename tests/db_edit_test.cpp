@@ -151,6 +151,9 @@ TEST_CASE("an edit that cannot be made is refused whole, with nothing written", 
     refused({{{"White", "Changed"}}, {"Game"}}, "the Game tag defines the game");
     refused({{{"White", "Changed"}, {"white", "Twice"}}, {}}, "named twice");
     refused({{{"White", "Changed"}, {"Bad\"Name", "x"}}, {}}, "is not a tag name");
+    // Names the reader would not read back as that tag: letters beyond ASCII, two spaces, a backslash.
+    for (const std::string bad : {"\xc3\x9cn\xc3\xaf", "a  b", "x\\y", "end ", "a-b"})
+        refused({{{"White", "Changed"}, {bad, "v"}}, {}}, "is not a tag name: a tag name is words of letters");
     refused({{{"White", "Changed"}, {"Note", "two\nlines"}}, {}}, "control character");
     refused({{{"White", "Changed"}, {"Status", "valid"}}, {}}, "Status is gounki's own reading of the game");
     refused({{{"White", "Changed"}}, {"status"}}, "Status is gounki's own reading of the game");

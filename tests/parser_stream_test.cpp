@@ -100,6 +100,16 @@ TEST_CASE("a game larger than the limit is reported and passed over", "[parser][
     CHECK(!reader.next(g));
 }
 
+TEST_CASE("a run of blank lines beyond the limit is no game", "[parser][stream]") {
+    for (const std::string& text : {std::string(5000, '\n'), std::string(3000, '\n') + std::string(3000, ' ') + "\r\n\t"}) {
+        std::istringstream in(text);
+        RecordReader reader(in, "blanks");
+        reader.set_max_game_bytes(1000);
+        GameRecord g;
+        CHECK(!reader.next(g));
+    }
+}
+
 TEST_CASE("a comment the next game's tag pairs end before its '}' is said where it opens", "[parser][stream]") {
     // The splitter ends a `{` comment at a line that looks like a tag pair (so that a lost `}`
     // cannot swallow the file). A comment before a game, or a game commented out, left a chunk
@@ -497,6 +507,20 @@ TEST_CASE("archives and compressed files are read as the record files they hold"
     const CliRun f = run_gounki_args({"format", zip});
     CHECK(f.status != 0);
     CHECK(contains(f.err, "a zip archive or compressed file: gounki reads the records in it"));
+}
+
+TEST_CASE("a compressed empty file is an empty file", "[parser][cli]") {
+    TempDir dir("empty-gz");
+    const std::string gz = dir.file("empty.gpn.gz");
+    REQUIRE(run_shell(": | gzip > " + shell_quoted(gz)).status == 0);
+    for (const std::string& cmd : {"validate " + shell_quoted(gz), "validate - < " + shell_quoted(gz),
+                                   "import --db " + shell_quoted(dir.file("e.db")) + " " + shell_quoted(gz)}) {
+        INFO(cmd);
+        const CliRun r = run_shell(gounki_command() + " " + cmd + " 2>&1");
+        CHECK(contains(r.out, "[no-game]"));
+        CHECK_FALSE(contains(r.out, "io-error"));
+        CHECK(r.status == 0); // as for an empty file: a warning
+    }
 }
 
 TEST_CASE("damaged and hostile archives are errors that say what and where", "[parser][cli]") {

@@ -377,6 +377,14 @@ TEST_CASE("gounki format writes canonical records, fixes warnings, keeps broken 
         const CliRun pente = run_gounki("format -o " + shell_quoted(dir.file("pente.pgn")) + " " +
                                         shell_quoted(source_path("tests/data/records/pente_org.pgn").string()));
         CHECK(pente.err.find("2 games in 1 file: 2 formatted (0 warnings fixed)") != std::string::npos);
+        // A result * where the board has decided the game: the board's result is written.
+        const CliRun won = run_gounki("format -o " + shell_quoted(dir.file("won.gpn")) + " " +
+                                      shell_quoted(source_path("samples/broken/23-result-incomplete.gpn").string()));
+        CHECK(won.status == 0);
+        CHECK(contains(won.err, "1 formatted (1 warning fixed)"));
+        const CliRun again = run_gounki("validate " + shell_quoted(dir.file("won.gpn")));
+        CHECK(again.status == 0);
+        CHECK_FALSE(contains(again.out, "result-incomplete"));
         const std::string text = slurp(out);
         CHECK(text.find(game2) != std::string::npos);
         CHECK(text.find("{a plan}") != std::string::npos);

@@ -76,10 +76,13 @@ public:
         }
     }
 
+    // SGF's C holds one text: several comments are its paragraphs, a line end between them (C[a][b]
+    // is no SGF, and other programs read its first value only).
     void comments(const std::vector<std::string>& texts) {
         if (texts.empty()) return;
-        out_ += 'C';
-        for (const std::string& c : texts) out_ += '[' + value(c) + ']';
+        std::string joined;
+        for (const std::string& c : texts) joined += (joined.empty() ? "" : "\n") + c;
+        out_ += "C[" + value(joined) + ']';
     }
 
 private:
