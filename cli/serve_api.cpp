@@ -330,6 +330,7 @@ Reply App::api_import(const Request& r) {
     // for an archive of a million short games).
     request.one_transaction = true;
     request.options.expected_games = 1;
+    request.options.names_are_labels = true; // the name is stored as given, never resolved as a path
     // An archive uploaded is unpacked up to 16 times the upload limit: a small hostile archive
     // (a "zip bomb") does not unpack for minutes.
     request.max_unpacked = std::uint64_t(16 * options_.max_upload);

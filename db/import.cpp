@@ -111,7 +111,7 @@ void Importer::Impl::write(PreparedBatch& prepared, ImportStats& stats) {
     if (batch.empty()) return;
     for (Prepared& p : batch)
         if (!p.in.source_file.empty() && !absolute_paths.count(p.in.source_file))
-            absolute_paths.emplace(p.in.source_file, absolute_path(p.in.source_file));
+            absolute_paths.emplace(p.in.source_file, opt.names_are_labels ? p.in.source_file : absolute_path(p.in.source_file));
 
     auto lap = Clock::now();
     auto add_lap = [&lap](double& total) {

@@ -32,6 +32,9 @@ struct ImportOptions {
     // same. More than one stored match: the game is rejected. A match identical to the new game in
     // moves, tags, result and annotations is left as it is (already imported, or a duplicate).
     bool replace = false;
+    // Source names are labels (an upload's name), stored as given: never resolved on this machine's
+    // file system. Else they are files, stored as absolute paths.
+    bool names_are_labels = false;
 };
 
 enum class ImportAction {

@@ -359,6 +359,21 @@ TEST_CASE("an import in one transaction is stored whole or not at all, written i
     check_consistent(db);
 }
 
+TEST_CASE("source names are stored as absolute paths, or as given when they are labels", "[db][serve]") {
+    TempDir dir;
+    GameDatabase db(dir.file("names.db"), Access::read_write);
+    ImportOptions labels;
+    labels.names_are_labels = true;
+    auto label = game({"c2-d3"}, "Ann", "Bob", ResultCode::unknown);
+    label.source_file = "../../../../etc/passwd";
+    auto file = game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::unknown);
+    file.source_file = "games.gpn";
+    const auto stored_label = import(db, {label}, labels);
+    const auto stored_file = import(db, {file});
+    CHECK(db.game(stored_label[0].game_id)->source_file == "../../../../etc/passwd");
+    CHECK(db.game(stored_file[0].game_id)->source_file == (fs::current_path() / "games.gpn").string());
+}
+
 TEST_CASE("broken games are stored as partial with their diagnostics unless rejected", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
     TempDir dir;

@@ -4,11 +4,13 @@ request threads at once, judging through the API. The browser tests: serve_brows
 
 Run: /usr/bin/python3 tests/browser/serve_test.py GOUNKI [-k PATTERN]
 """
+import http.client
 import io
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 import unittest
@@ -270,6 +272,18 @@ class HttpTest(Fixture):
         s.close()
         self.assertNotIn(b" 200 ", answer)
         self.assertEqual(self.server.total(), before)
+
+    def test_upload_names_are_labels_never_resolved(self):
+        token = {"X-Gounki-Token": self.server.token()}
+        for i, name in enumerate(["/proc/self/exe", "../../../../etc/passwd", "club.gpn"]):
+            with self.subTest(name=name):
+                body = BROKEN.replace('"Err"', '"Label %d"' % i)
+                status, _, data = self.server.request("POST", "/api/import?name=" + urllib.parse.quote(name), body=body,
+                                                      headers=token)
+                self.assertEqual(status, 200, data)
+                game = json.loads(data)["games"][0]
+                self.assertEqual(game["file"], name)
+                self.assertEqual(self.server.get_json("/api/games/%d" % game["id"])[1]["source"]["file"], name)
 
     def test_client_leaving_mid_upload_stores_nothing(self):
         before = self.server.total()
