@@ -356,13 +356,20 @@ Reply App::api_import(const Request& r) {
     const db::ImportStats& s = result.stats;
     QJsonObject summary = import_stats_json(s);
     summary.insert("io_errors", result.io_errors);
+    summary.insert("rolled_back", result.rolled_back);
     summary.insert("diagnostics_left_out", diagnostics_left_out);
     summary.insert("games_left_out", games_left_out);
-    return json_reply(QJsonObject{{"name", QString::fromStdString(name)},
-                                  {"bytes", qint64(r.body.size())},
-                                  {"diagnostics", diagnostics},
-                                  {"games", games},
-                                  {"summary", summary}});
+    QJsonObject answer{{"name", QString::fromStdString(name)},
+                       {"bytes", qint64(r.body.size())},
+                       {"diagnostics", diagnostics},
+                       {"games", games},
+                       {"summary", summary}};
+    if (!result.rolled_back) return json_reply(answer);
+    // An upload is stored whole or not at all: one that could not be read whole stored nothing.
+    answer.insert("error", QJsonObject{{"code", "io-error"},
+                                       {"message", "the upload could not be read whole (see its io-error diagnostic): "
+                                                   "nothing of it was stored"}});
+    return json_reply(answer, 422);
 }
 
 Reply App::api_report(std::int64_t id, const Request& r) {

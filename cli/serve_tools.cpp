@@ -219,11 +219,11 @@ const char* import_script = R"JS(
       xhr.upload.onprogress=function(e){ if(e.lengthComputable) bar.value=Math.round(100*e.loaded/e.total); };
       xhr.onload=function(){
         bar.value=100; var answer; try{ answer=JSON.parse(xhr.responseText); }catch(e){ out.textContent='Bad answer: '+xhr.status; return; }
-        if(answer.error){ out.className='error'; out.textContent=answer.error.message; return; }
-        var s=answer.summary; out.className='';
-        out.textContent=s.read+' games read: '+s.stored+' stored ('+s.broken+' broken), '+s.duplicates+' duplicates, '+s.already_imported+' already imported, '+s.rejected+' rejected.'+
+        if(answer.error && !answer.summary){ out.className='error'; out.textContent=answer.error.message; return; }
+        var s=answer.summary; out.className=answer.error ? 'error' : '';
+        out.textContent=(answer.error ? answer.error.message+'.' : s.read+' games read: '+s.stored+' stored ('+s.broken+' broken), '+s.duplicates+' duplicates, '+s.already_imported+' already imported, '+s.rejected+' rejected.')+
           (s.diagnostics_left_out ? ' '+s.diagnostics_left_out+' more diagnostics not shown.' : '');
-        answer.games.forEach(function(g){ if(g.id){ var a=el('a',null,' game '+g.id); a.href='/game/'+g.id; out.appendChild(a); } });
+        if(!answer.error) answer.games.forEach(function(g){ if(g.id){ var a=el('a',null,' game '+g.id); a.href='/game/'+g.id; out.appendChild(a); } });
         listing.innerHTML='';
         var own=function(d){ return d.file===file.name; };
         // The text is listed when it is one: an archive's bytes are not (its members' places are named).

@@ -45,8 +45,12 @@ ImportResult run(db::GameDatabase& database, const ImportRequest& request, const
     r.max_unpacked = request.max_unpacked;
     const ReadResult result = read(r, on);
     importer.finish();
-    if (whole) whole->commit();
-    return {importer.stats(), result.io_errors};
+    // One transaction is stored whole or not at all: a file that could not be read whole (an
+    // unreadable or damaged archive, one past the unpacking limit) leaves nothing stored.
+    const bool roll_back = whole && result.io_errors;
+    if (whole && !roll_back) whole->commit();
+    whole.reset(); // rolled back unless committed
+    return {importer.stats(), result.io_errors, roll_back};
 }
 
 } // namespace

@@ -26,7 +26,9 @@ struct ImportRequest {
     db::ImportOptions options; // expected_games is set from the inputs' size when left at 0
     std::uint64_t max_unpacked = 0; // ReadRequest::max_unpacked
     // The whole import in one transaction, stored whole or not at all: its batches (of
-    // options.batch_games, which bound the memory) join it instead of committing one by one.
+    // options.batch_games, which bound the memory) join it instead of committing one by one. An
+    // I/O error (a file or archive member unreadable, damaged or past max_unpacked) rolls it all
+    // back (ImportResult::rolled_back); without one_transaction the files read are still stored.
     bool one_transaction = false;
 };
 
@@ -43,6 +45,7 @@ struct ImportEvents {
 struct ImportResult {
     db::ImportStats stats;
     bool io_errors = false; // a file could not be opened or read (the others were still imported)
+    bool rolled_back = false; // one_transaction with io_errors: nothing was stored (stats tell what was read)
 };
 
 // The sum of the sizes of the named files that exist (standard input counts 0).

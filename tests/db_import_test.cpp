@@ -359,6 +359,27 @@ TEST_CASE("an import in one transaction is stored whole or not at all, written i
     check_consistent(db);
 }
 
+TEST_CASE("an import in one transaction that cannot read a file whole stores nothing; without, the rest is stored", "[db][serve]") {
+    TempDir dir;
+    GameDatabase db(dir.file("io.db"), Access::read_write);
+    std::ostringstream text;
+    parser::write_record(text, db::game_record(game({"c2-d3"}, "Ann", "Bob", ResultCode::unknown)));
+    write_text(dir.file("one.gpn"), text.str());
+    pipeline::ImportRequest request;
+    request.files = {dir.file("one.gpn"), dir.file("missing.gpn")};
+    request.one_transaction = true;
+    const auto whole = pipeline::import_files(db, request, {});
+    CHECK(whole.io_errors);
+    CHECK(whole.rolled_back);
+    CHECK(db.list_games({}, {}).total == 0);
+    request.one_transaction = false; // the command line's import: the files read are stored
+    const auto each = pipeline::import_files(db, request, {});
+    CHECK(each.io_errors);
+    CHECK(!each.rolled_back);
+    CHECK(db.list_games({}, {}).total == 1);
+    check_consistent(db);
+}
+
 TEST_CASE("source names are stored as absolute paths, or as given when they are labels", "[db][serve]") {
     TempDir dir;
     GameDatabase db(dir.file("names.db"), Access::read_write);

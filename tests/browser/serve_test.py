@@ -219,15 +219,49 @@ class HttpTest(Fixture):
             before = small.total()
             status, _, data = small.request("POST", "/api/import?name=bomb.zip", body=bomb.getvalue(),
                                             headers={"X-Gounki-Token": small.token()})
-            self.assertEqual(status, 200, data)
+            self.assertEqual(status, 422, data)
             answer = json.loads(data)
             codes = [(d["file"], d["code"]) for d in answer["diagnostics"]]
             self.assertEqual(codes, [("bomb.zip/zeros.gpn", "binary-file"), ("bomb.zip", "io-error")])
             self.assertIn("more than 16 MiB unpacked", answer["diagnostics"][1]["message"])
             self.assertTrue(answer["summary"]["io_errors"])
+            self.assertEqual(answer["error"]["code"], "io-error")
             self.assertEqual(small.total(), before)
         finally:
             self.assertEqual(small.stop(), 0)
+
+    def test_an_upload_not_read_whole_stores_nothing(self):
+        """An archive whose second member passes the unpacking limit: the games of the first are not
+        stored either (one transaction), and the answer says so with 422 and the diagnostics."""
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("a.gpn", BROKEN.replace('"Err"', '"Before the limit"'))
+            z.writestr("b.gpn", b"\n" * (20 << 20))
+            z.writestr("c.gpn", BROKEN.replace('"Err"', '"After the limit"'))
+        own = os.path.join(self.dir, "half.db")
+        copy_db(self.db, own)
+        small = Server(own, "--max-upload", "1")
+        try:
+            before = small.total()
+            status, _, data = small.request("POST", "/api/import?name=half.zip", body=packed.getvalue(),
+                                            headers={"X-Gounki-Token": small.token()})
+            self.assertEqual(status, 422, data)
+            answer = json.loads(data)
+            self.assertEqual(answer["error"]["code"], "io-error")
+            self.assertIn("nothing of it was stored", answer["error"]["message"])
+            self.assertTrue(answer["summary"]["io_errors"])
+            self.assertTrue(answer["summary"]["rolled_back"])
+            self.assertIn(("half.zip", "io-error"), [(d["file"], d["code"]) for d in answer["diagnostics"]])
+            self.assertEqual(small.total(), before)
+            self.assertEqual(small.get_json("/api/games?player=" + urllib.parse.quote("before the limit"))[1]["total"], 0)
+        finally:
+            self.assertEqual(small.stop(), 0)
+        # The command line stores what it could read, as before.
+        archive = os.path.join(self.dir, "half.zip")
+        with open(archive, "wb") as f:
+            f.write(packed.getvalue())
+        subprocess.run([GOUNKI, "import", "--db", own, "--quiet", archive], capture_output=True)
+        self.assertEqual(cli_json(own, "games", "--player", "before the limit")["total"], 1)
 
     def test_an_upload_of_many_broken_games_answers_the_first_thousand_and_counts_the_rest(self):
         body = "".join(BROKEN.replace('"Err"', '"Many %d"' % i) for i in range(1030)).encode()
