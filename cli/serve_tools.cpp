@@ -114,7 +114,7 @@ Reply App::page_search(const Request& r) {
         "<form method=\"get\" action=\"/search\" id=\"pattern-form\"><input name=\"pattern\" id=\"pattern\" size=\"70\" value=\"" +
         escape(r.param("pattern").value_or("").toStdString()) + "\"> <button type=\"submit\" id=\"search-pattern\">Search</button></form>" +
         pattern_help;
-    if (!by_position && !r.param("pattern")) return html_reply(page("Search", body));
+    if (e.empty() && !by_position && !r.param("pattern")) return html_reply(page("Search", body)); // the form alone
     db::GameFilter filter;
     db::Paging paging;
     if (e.empty()) e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);

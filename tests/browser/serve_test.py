@@ -319,6 +319,11 @@ class HttpTest(Fixture):
                 self.assertEqual(game["file"], name)
                 self.assertEqual(self.server.get_json("/api/games/%d" % game["id"])[1]["source"]["file"], name)
 
+    def test_search_page_shows_a_bad_position(self):
+        status, _, data = self.server.request("GET", "/search?position=garbage")
+        self.assertEqual(status, 400)
+        self.assertIn('class="error">position: bad position at character', data.decode())
+
     def test_client_leaving_mid_upload_stores_nothing(self):
         before = self.server.total()
         body = CLUB.encode()
