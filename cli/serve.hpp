@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cli/db_options.hpp"
+#include "cli/views.hpp"
 #include "core/any_position.hpp"
 #include "db/game_db.hpp"
 
@@ -136,6 +137,12 @@ struct Request {
     QByteArray body;
     // The query parameter `name`, decoded; nullopt when absent (a parameter given empty counts as absent).
     std::optional<QString> param(const char* name) const;
+    // A yes-or-no parameter (cli::read_flag): a bare name (`?desc`), 1, true or yes: on; absent,
+    // given empty (`desc=`), 0, false or no: off. "" when read, else what is wrong.
+    std::string flag(const char* name, bool& on) const;
+    // The values as read_filter_values reads them: param(), but a yes-or-no value given as a bare
+    // name is "" (on, as a flag).
+    ValueLookup lookup() const;
 };
 
 // The routes: fixed paths only, nothing a client sends names a file.

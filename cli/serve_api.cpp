@@ -151,7 +151,7 @@ Reply App::handle(const Request& r) {
 namespace {
 
 ValueLookup lookup(const Request& r) {
-    return [&r](const char* name) { return r.param(name); };
+    return r.lookup();
 }
 
 } // namespace
@@ -323,8 +323,9 @@ Reply App::api_import(const Request& r) {
     if (name.size() > 200 || name.find_first_of("\r\n") != std::string::npos)
         return error_reply(400, "bad-query", "name must be one line of at most 200 characters");
     pipeline::ImportRequest request;
-    request.options.keep_duplicates = r.param("keep_duplicates").has_value();
-    request.options.reject_broken = r.param("reject_broken").has_value();
+    for (const auto& [flag, on] : {std::pair{"keep_duplicates", &request.options.keep_duplicates},
+                                   std::pair{"reject_broken", &request.options.reject_broken}})
+        if (const std::string e = r.flag(flag, *on); !e.empty()) return error_reply(400, "bad-query", e);
     // The whole upload is one transaction, stored whole or not at all, written in batches of the
     // usual size (one batch of a whole upload held every game of it in memory at once: gigabytes
     // for an archive of a million short games).
@@ -376,6 +377,8 @@ Reply App::api_report(std::int64_t id, const Request& r) {
     const QString format = r.param("format").value_or("html").toLower();
     if (format != "html" && format != "md" && format != "gpn")
         return error_reply(400, "bad-query", "format must be html, md or gpn, got '" + format.toStdString() + "'");
+    bool shown_inline = false;
+    if (const std::string e = r.flag("inline", shown_inline); !e.empty()) return error_reply(400, "bad-query", e);
     const auto game = db_.game(id);
     if (!game) return error_reply(404, "no-game", "no game with id " + std::to_string(id));
     db::AnalysisStore store(db_.sql());
@@ -388,7 +391,7 @@ Reply App::api_report(std::int64_t id, const Request& r) {
     if (format == "html") reply = {200, "text/html; charset=utf-8", QByteArray::fromStdString(report::render_html(model)), {}};
     else if (format == "md") reply = {200, "text/markdown; charset=utf-8", QByteArray::fromStdString(report::render_markdown(model)), {}};
     else reply = {200, "text/plain; charset=utf-8", QByteArray::fromStdString(report::render_annotated_gpn(model)), {}};
-    if (!r.param("inline"))
+    if (!shown_inline)
         reply.headers.emplace_back("Content-Disposition",
                                    "attachment; filename=\"game-" + QByteArray::number(qint64(id)) + "." + format.toLatin1() + "\"");
     return reply;

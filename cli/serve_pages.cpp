@@ -147,7 +147,8 @@ std::string filter_form(const Request& r, const char* action) {
 // Column headings that sort the list: a click sorts by the column, a second click reverses it.
 std::string sort_links(const Request& r) {
     const std::string key = r.param("sort").value_or("id").toStdString();
-    const bool desc = r.param("desc").has_value();
+    bool desc = false;
+    r.flag("desc", desc); // a bad value is the list's error, shown beside
     std::string out = "<p class=\"sort\">Sort by:";
     for (const char* k : {"id", "date", "player", "event", "result"}) {
         const bool now = key == k;
@@ -172,7 +173,7 @@ Reply App::page_games(const Request& r) {
     db::GameFilter filter;
     db::Paging paging;
     Keyset keyset;
-    std::string e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
+    std::string e = read_filter_values(r.lookup(), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
     if (e.empty()) e = read_keyset_values(r, filter, keyset);
     std::string body = filter_form(r, "/") + sort_links(r);

@@ -48,6 +48,22 @@ std::optional<QString> Request::param(const char* name) const {
     return v;
 }
 
+std::string Request::flag(const char* name, bool& on) const {
+    return read_flag(lookup(), "", name, on);
+}
+
+ValueLookup Request::lookup() const {
+    return [this](const char* name) -> std::optional<QString> {
+        // A yes-or-no value given as a bare name (`?desc`, a flag) is on; given empty (`desc=`, a
+        // form's field left empty), absent as any other value.
+        if ((name == std::string_view("desc") || name == std::string_view("keep_duplicates") ||
+             name == std::string_view("reject_broken") || name == std::string_view("inline")) &&
+            query.hasQueryItem(name) && query.queryItemValue(name, QUrl::FullyDecoded).isNull())
+            return QString("");
+        return param(name);
+    };
+}
+
 namespace {
 
 QByteArray raw_reply(int status, const Reply& r) {

@@ -117,7 +117,7 @@ Reply App::page_search(const Request& r) {
     if (e.empty() && !by_position && !r.param("pattern")) return html_reply(page("Search", body)); // the form alone
     db::GameFilter filter;
     db::Paging paging;
-    if (e.empty()) e = read_filter_values([&r](const char* n) { return r.param(n); }, "", filter);
+    if (e.empty()) e = read_filter_values(r.lookup(), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
     SearchQuery query;
     if (e.empty() && by_position && r.param("pattern")) e = "give a position or a pattern, not both";

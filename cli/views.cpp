@@ -31,6 +31,17 @@ std::string read_name_filters(const ValueLookup& get, const std::string& prefix,
 
 } // namespace
 
+std::string read_flag(const ValueLookup& get, const std::string& prefix, const char* name, bool& on) {
+    on = false;
+    const auto v = get(name);
+    if (!v) return {};
+    const QString t = v->trimmed().toLower();
+    if (t.isEmpty() || t == "1" || t == "true" || t == "yes") on = true;
+    else if (t != "0" && t != "false" && t != "no")
+        return prefix + name + " must be 1, true or yes (on) or 0, false or no (off), got '" + v->toStdString() + "'";
+    return {};
+}
+
 std::string read_filter_values(const ValueLookup& get, const std::string& prefix, db::GameFilter& f) {
     if (std::string e = read_name_filters(get, prefix, f); !e.empty()) return e;
     if (const auto v = get("result")) {
@@ -50,8 +61,7 @@ std::string read_filter_values(const ValueLookup& get, const std::string& prefix
         if (!key) return prefix + "sort must be id, date, player, event or result, got '" + v->toStdString() + "'";
         f.order.key = *key;
     }
-    const auto desc = get("desc");
-    f.order.descending = desc && *desc != "0" && *desc != "false";
+    if (std::string e = read_flag(get, prefix, "desc", f.order.descending); !e.empty()) return e;
     for (const char* name : {"from", "to"}) {
         const auto v = get(name);
         if (!v) continue;

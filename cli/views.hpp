@@ -23,6 +23,10 @@ namespace gounki::cli {
 // The value given for an option or query parameter `name` ("" for a flag), or nullopt when not given.
 using ValueLookup = std::function<std::optional<QString>(const char* name)>;
 
+// A yes-or-no value `name` from `get`: not given, off; given empty (a flag), 1, true or yes, on; 0,
+// false or no, off. Returns "" when read, else what is wrong, naming it as `prefix` + name.
+std::string read_flag(const ValueLookup& get, const std::string& prefix, const char* name, bool& on);
+
 // The tag filters and the order (white black player event site source result from to game status
 // sort desc) from `get`. Returns "" when all read, else what is wrong, naming the value as
 // `prefix` + name ("--result" on the command line, "result" in a query).

@@ -319,6 +319,47 @@ class HttpTest(Fixture):
                 self.assertEqual(game["file"], name)
                 self.assertEqual(self.server.get_json("/api/games/%d" % game["id"])[1]["source"]["file"], name)
 
+    def test_yes_or_no_values(self):
+        own = os.path.join(self.dir, "flags.db")
+        copy_db(self.db, own)
+        server = Server(own)
+        try:
+            token = {"X-Gounki-Token": server.token()}
+            game = BROKEN.replace('"Err"', '"Flag"')
+
+            def upload(query, body=game):
+                status, _, data = server.request("POST", "/api/import?" + query, body=body, headers=token)
+                return status, json.loads(data)
+
+            # Off: 0, false, no.
+            status, first = upload("name=a.gpn&reject_broken=0")
+            self.assertEqual((status, first["summary"]["stored"]), (200, 1), first)  # the broken game is stored
+            for value in ["0", "false", "no"]:
+                status, again = upload("name=b-%s.gpn&keep_duplicates=%s" % (value, value))
+                self.assertEqual((status, again["summary"]["stored"], again["summary"]["duplicates"]), (200, 0, 1), again)
+            # On: 1, true, yes, or a bare name; given empty, off as any empty value.
+            status, kept = upload("name=c0.gpn&keep_duplicates=")
+            self.assertEqual((status, kept["summary"]["stored"]), (200, 0), kept)
+            status, kept = upload("name=c.gpn&keep_duplicates")
+            self.assertEqual((status, kept["summary"]["stored"]), (200, 1), kept)
+            status, rejected = upload("name=d.gpn&reject_broken=yes", BROKEN.replace('"Err"', '"Flag 2"'))
+            self.assertEqual((status, rejected["summary"]["stored"], rejected["summary"]["rejected"]), (200, 0, 1), rejected)
+            status, bad = upload("name=e.gpn&keep_duplicates=maybe")
+            self.assertEqual((status, bad["error"]["code"]), (400, "bad-query"))
+            self.assertIn("keep_duplicates must be 1", bad["error"]["message"])
+            # desc=0 sorts ascending and marks the column so; a second click reverses it.
+            page = server.page("/?sort=date&desc=0")
+            self.assertIn('href="/?sort=date&amp;desc=1">date &#9650;</a>', page)
+            self.assertEqual(server.get_json("/api/games?desc=0")[1], server.get_json("/api/games")[1])
+            self.assertEqual(server.get_json("/api/games?desc")[1], server.get_json("/api/games?desc=true")[1])
+            self.assertNotEqual(server.get_json("/api/games?desc=yes")[1], server.get_json("/api/games?desc=no")[1])
+            status, e = server.get_json("/api/games?desc=2")
+            self.assertEqual((status, e["error"]["code"]), (400, "bad-query"))
+            _, headers, _ = server.request("GET", "/api/report/1?format=md&inline=0")
+            self.assertIn("content-disposition", headers)
+        finally:
+            self.assertEqual(server.stop(), 0)
+
     def test_search_page_shows_a_bad_position(self):
         status, _, data = self.server.request("GET", "/search?position=garbage")
         self.assertEqual(status, 400)
