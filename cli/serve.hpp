@@ -194,6 +194,8 @@ struct Keyset {
 std::string read_keyset_values(const Request& r, db::GameFilter& filter, Keyset& keyset);
 // position=TEXT (any game; default the start of game=KIND, else Gounki) then moves=LIST played from it.
 std::string read_position_values(const Request& r, AnyPosition& pos, bool& given);
+// The methods a path takes, as a 405 answer's Allow header lists them ("GET, HEAD").
+QByteArray allowed_methods(const QString& path);
 // A whole game id from the path ("12"), or 0.
 std::int64_t path_id(const QString& text);
 // Text made safe inside HTML.

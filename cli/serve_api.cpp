@@ -114,6 +114,14 @@ std::string read_position_values(const Request& r, AnyPosition& pos, bool& given
     return {};
 }
 
+QByteArray allowed_methods(const QString& path) {
+    const QStringList parts = path.split('/');
+    if (path == "/api/import") return "POST";
+    if (parts.size() == 5 && parts[1] == "api" && parts[2] == "games" && path_id(parts[3]) && parts[4] == "judge")
+        return "GET, HEAD, POST";
+    return "GET, HEAD";
+}
+
 Reply App::handle(const Request& r) {
     const QStringList parts = r.path.split('/');
     // "/api/games/12" splits as "", "api", "games", "12".
@@ -128,10 +136,14 @@ Reply App::handle(const Request& r) {
     };
     const bool api = parts.size() > 1 && parts[1] == "api";
     const bool judge = is({"api", "games", "*", "judge"}) && path_id(parts[3]);
-    if (r.post && !is({"api", "import"}) && !judge)
-        return error_reply(405, "bad-method", "only /api/import and /api/games/ID/judge take POST");
+    const auto bad_method = [&](const std::string& message) {
+        Reply reply = error_reply(405, "bad-method", message);
+        reply.headers.emplace_back("Allow", allowed_methods(r.path));
+        return reply;
+    };
+    if (r.post && !is({"api", "import"}) && !judge) return bad_method("only /api/import and /api/games/ID/judge take POST");
     if (judge) return api_judge(path_id(parts[3]), r);
-    if (is({"api", "import"})) return r.post ? api_import(r) : error_reply(405, "bad-method", "/api/import takes POST");
+    if (is({"api", "import"})) return r.post ? api_import(r) : bad_method("/api/import takes POST");
     if (is({"api", "games"})) return api_games(r);
     if (is({"api", "games", "*"}) && path_id(parts[3])) return api_game(path_id(parts[3]));
     if (is({"api", "search"})) return api_search(r);

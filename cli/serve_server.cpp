@@ -258,9 +258,12 @@ private:
         Request r;
         const auto method = request.method();
         if (method == QHttpServerRequest::Method::Post) r.post = true;
-        else if (method != QHttpServerRequest::Method::Get && method != QHttpServerRequest::Method::Head)
-            return error_reply(405, "bad-method", "only GET and POST are served");
         r.path = request.url().path(QUrl::FullyDecoded);
+        if (!r.post && method != QHttpServerRequest::Method::Get && method != QHttpServerRequest::Method::Head) {
+            Reply reply = error_reply(405, "bad-method", "only GET and POST are served");
+            reply.headers.emplace_back("Allow", allowed_methods(r.path));
+            return reply;
+        }
         QString q = request.url().query(QUrl::FullyEncoded);
         r.query = QUrlQuery(q.replace('+', "%20"));
         if (r.post) {

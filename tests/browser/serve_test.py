@@ -140,10 +140,13 @@ class HttpTest(Fixture):
                                      % (self.server.port, length))
             self.assertIn(b" 400 ", answer.split(b"\r\n")[0], length)
             self.assertIn(b'"bad-request"', answer)
-        status, _, _ = self.server.request("DELETE", "/api/games/1")
-        self.assertEqual(status, 405)
-        status, _, _ = self.server.request("PUT", "/api/import", body=CLUB)
-        self.assertEqual(status, 405)
+        for method, path, allowed in [("DELETE", "/api/games/1", "GET, HEAD"), ("PUT", "/api/import", "POST"),
+                                      ("GET", "/api/import", "POST"), ("DELETE", "/api/games/1/judge", "GET, HEAD, POST")]:
+            with self.subTest(method=method, path=path):
+                status, headers, _ = self.server.request(method, path, body=CLUB if method == "PUT" else None)
+                self.assertEqual((status, headers.get("allow")), (405, allowed))
+        status, headers, _ = self.server.request("POST", "/api/games", headers={"X-Gounki-Token": self.server.token()})
+        self.assertEqual((status, headers.get("allow")), (405, "GET, HEAD"))
 
     def test_path_traversal_names_no_file(self):
         for path in [b"/../../../../etc/passwd", b"/%2e%2e/%2e%2e/etc/passwd", b"/api/report/../../etc/passwd",
