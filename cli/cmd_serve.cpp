@@ -1,4 +1,5 @@
 // gounki serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--read-only] [--max-upload MIB] [--threads N]
+//              [--idle-timeout S]
 // Options only: the server is cli/serve*.cpp.
 #include "cli/db_options.hpp"
 #include "cli/serve.hpp"
@@ -18,16 +19,20 @@ void describe_serve(QCommandLineParser& p) {
     p.addOption({"read-only", "Refuse every write (imports): the database is opened read-only."});
     p.addOption({"max-upload", "The largest upload accepted, in MiB (default 64).", "MiB", "64"});
     p.addOption({"threads", "Threads serving requests, each with its own database connection (default: one per core).", "N"});
+    p.addOption({"idle-timeout", "Seconds a connection may keep the server waiting for its client (default 30).", "S", "30"});
 }
 
 int run_serve(const QCommandLineParser& p) {
     const Command& self = *find_command("serve");
     if (const int code = refuse_arguments(self, p)) return code;
     serve::Options options;
-    long long port = 8080, upload = 64;
+    long long port = 8080, upload = 64, idle = 30;
     if (!read_number(p, "port", 0, 65535, port)) return usage_error(self, "--port takes a whole number from 0 to 65535");
     if (!read_number(p, "max-upload", 1, 4096, upload))
         return usage_error(self, "--max-upload takes a whole number of MiB from 1 to 4096");
+    if (!read_number(p, "idle-timeout", 1, 3600, idle))
+        return usage_error(self, "--idle-timeout takes a whole number of seconds from 1 to 3600");
+    options.idle_timeout_ms = int(idle * 1000);
     options.db_path = db_path(p);
     options.host = p.value("host").trimmed();
     options.port = quint16(port);

@@ -40,7 +40,7 @@ struct Options {
     quint16 port = 8080;
     bool read_only = false;
     qint64 max_upload = qint64(64) << 20; // request bodies beyond this get 413
-    int idle_timeout_ms = 30000; // a connection silent this long in the middle of a request is dropped
+    int idle_timeout_ms = 30000; // a connection keeping the server waiting this long (--idle-timeout) is dropped
     int threads = 1; // request threads, each with its own database connection
 };
 

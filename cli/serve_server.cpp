@@ -75,58 +75,149 @@ QByteArray raw_reply(int status, const Reply& r) {
 // Watches one connection before Qt's HTTP parser reads it: a request whose Content-Length passes
 // the upload limit (or a connection sending more bytes than that between two answers) is answered
 // 413 and the connection closed without the request reaching the routes; a chunked body is refused
-// (411: Qt HTTP Server 6.4 can hand a chunked request on before its body is whole); a connection
-// silent for the idle timeout is dropped.
+// (411: Qt HTTP Server 6.4 can hand a chunked request on before its body is whole); a header block
+// over 64 KiB or 1,000 lines is refused (431). The header block is examined once it is whole, in
+// however many pieces it came. A connection is dropped after the idle timeout of waiting for its
+// client (for a request, or for it to read the answer): the timer stops while a request is handled
+// and starts again once it is answered, each byte of the answer the client takes starting it anew.
 class ConnectionGuard : public QObject {
 public:
-    ConnectionGuard(QTcpSocket* socket, qint64 limit, int idle_ms) : QObject(socket), socket_(socket), limit_(limit) {
+    static constexpr qsizetype max_head = 64 << 10;
+    static constexpr qsizetype max_fields = 1000;
+
+    ConnectionGuard(QTcpSocket* socket, qint64 limit, int idle_ms, std::atomic<int>* busy)
+        : QObject(socket), socket_(socket), limit_(limit), busy_(busy) {
         idle_.setSingleShot(true);
         idle_.setInterval(idle_ms);
         connect(&idle_, &QTimer::timeout, this, [this] { socket_->abort(); });
         connect(socket, &QTcpSocket::readyRead, this, &ConnectionGuard::arrived);
-        connect(socket, &QTcpSocket::bytesWritten, this, [this] { received_ = 0; }); // a request was answered
+        connect(socket, &QTcpSocket::bytesWritten, this, [this] {
+            if (refused_) return end_stream();
+            if (!handling_) idle_.start(); // the client takes the answer: still there
+        });
         idle_.start();
     }
+    ~ConnectionGuard() override {
+        if (handling_) --*busy_;
+    }
+
+    // The guard of a connection, or nullptr.
+    static ConnectionGuard* of(QTcpSocket* socket) {
+        for (QObject* child : socket->children())
+            if (auto* guard = dynamic_cast<ConnectionGuard*>(child)) return guard;
+        return nullptr;
+    }
+    // A request of this connection is being handled: no client is waited for.
+    void handling() {
+        idle_.stop();
+        if (!handling_) handling_ = true, ++*busy_;
+    }
+    // Its answer is written to the socket: the next request's header block is read afresh, and the
+    // client is waited for again (to read the answer, to send another request).
+    void answered() {
+        if (handling_) handling_ = false, --*busy_;
+        head_.clear();
+        head_done_ = false;
+        close_ = false;
+        received_ = 0;
+        idle_.start();
+    }
+    // The request answered last asked to close the connection after its answer (Connection: close,
+    // or HTTP/1.0 without keep-alive).
+    bool close_after() const { return close_; }
 
 private:
     void arrived() {
-        idle_.start();
         if (refused_) {
             socket_->readAll(); // the rest of a refused upload is thrown away
             return;
         }
-        const qint64 n = socket_->bytesAvailable();
+        if (!handling_) idle_.start();
+        const qint64 n = socket_->bytesAvailable(); // the bytes Qt's parser has not read yet
         const std::string too_large = "the request body is larger than the upload limit of " + std::to_string(limit_ >> 20) + " MiB";
-        if (received_ == 0) {
-            static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
-                                                   QRegularExpression::CaseInsensitiveOption);
-            static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
-            static const QRegularExpression bad_length("\\r\\ncontent-length:[ \\t]*+(?!\\d{1,18}[ \\t]*\\r\\n)[^\\r\\n]*\\r\\n",
-                                                       QRegularExpression::CaseInsensitiveOption);
-            const QString head = QString::fromLatin1(socket_->peek(16384));
-            // Qt HTTP Server 6.4 now and then answers a request whose Content-Length is not a number.
-            if (bad_length.match(head).hasMatch())
-                return refuse(400, "bad-request", "the Content-Length header must be a whole number of bytes");
-            const QRegularExpressionMatch m = length.match(head);
-            if (m.hasMatch() && m.captured(1).toLongLong() > limit_) return refuse(413, "too-large", too_large);
-            if (chunked.match(head).hasMatch())
-                return refuse(411, "length-required", "a request body needs a Content-Length (chunked bodies are refused)");
+        if (!head_done_) {
+            head_ += socket_->peek(n);
+            const qsizetype end = head_.indexOf("\r\n\r\n");
+            const qsizetype size = end < 0 ? head_.size() : end + 4;
+            if (size > max_head || head_.left(size).count("\r\n") > max_fields)
+                return refuse(431, "header-too-large",
+                              "the request's header block is larger than " + std::to_string(max_head >> 10) + " KiB or " +
+                                  std::to_string(max_fields) + " lines");
+            if (end >= 0) {
+                head_done_ = true;
+                head_.truncate(size);
+                if (!examine_head(too_large)) return;
+                head_.clear();
+            }
         }
         received_ += n;
         if (received_ > limit_ + (qint64(1) << 20)) refuse(413, "too-large", too_large);
     }
 
+    // The whole header block: false when the request was refused.
+    bool examine_head(const std::string& too_large) {
+        static const QRegularExpression length("\\r\\ncontent-length:[ \\t]*(\\d{1,18})",
+                                               QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression chunked("\\r\\ntransfer-encoding:", QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression bad_length("\\r\\ncontent-length:[ \\t]*+(?!\\d{1,18}[ \\t]*\\r\\n)[^\\r\\n]*\\r\\n",
+                                                   QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression connection("\\r\\nconnection:([^\\r\\n]*)", QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression version("^\\s*\\S+\\s+\\S+\\s+HTTP/1\\.0\\s*\\r\\n");
+        const QString head = QString::fromLatin1(head_);
+        // Qt HTTP Server 6.4 now and then answers a request whose Content-Length is not a number.
+        if (bad_length.match(head).hasMatch()) {
+            refuse(400, "bad-request", "the Content-Length header must be a whole number of bytes");
+            return false;
+        }
+        const QRegularExpressionMatch m = length.match(head);
+        if (m.hasMatch() && m.captured(1).toLongLong() > limit_) {
+            refuse(413, "too-large", too_large);
+            return false;
+        }
+        if (chunked.match(head).hasMatch()) {
+            refuse(411, "length-required", "a request body needs a Content-Length (chunked bodies are refused)");
+            return false;
+        }
+        // Connection: close, or HTTP/1.0 unless it asks for keep-alive: closed after the answer.
+        bool close = false, keep_alive = false;
+        for (auto it = connection.globalMatch(head); it.hasNext();)
+            for (const QString& option : it.next().captured(1).split(',')) {
+                const QString o = option.trimmed().toLower();
+                close = close || o == "close";
+                keep_alive = keep_alive || o == "keep-alive";
+            }
+        close_ = close || (version.match(head).hasMatch() && !keep_alive);
+        return true;
+    }
+
+    // Answers `status` and ends the stream once the answer is sent; what the client still sends is
+    // read and thrown away (closing at once could reset the connection before the client reads the
+    // answer) until it closes, for at most the idle timeout.
     void refuse(int status, const std::string& code, const std::string& message) {
         refused_ = true;
         socket_->readAll();
         socket_->write(raw_reply(status, error_reply(status, code, message)));
-        socket_->disconnectFromHost();
+        idle_.start();
+        socket_->flush();
+        end_stream();
+    }
+    void end_stream() {
+        if (refused_ && !ended_ && socket_->bytesToWrite() == 0 && socket_->socketDescriptor() >= 0) {
+            ended_ = true;
+            ::shutdown(int(socket_->socketDescriptor()), SHUT_WR);
+        }
     }
 
     QTcpSocket* socket_;
     qint64 limit_;
+    std::atomic<int>* busy_; // the requests being handled on this connection's thread
+    QByteArray head_; // the header block of the request coming, while it is not whole
+    bool head_done_ = false;
+    bool close_ = false;
+    bool handling_ = false;
     qint64 received_ = 0;
     bool refused_ = false;
+    bool ended_ = false; // refused: the answer sent, the stream ended (SHUT_WR)
     QTimer idle_;
 };
 
@@ -159,6 +250,7 @@ public:
     GuardedTcpServer(qint64 limit, int idle_ms, Dispatcher* dispatcher = nullptr)
         : limit_(limit), idle_ms_(idle_ms), dispatcher_(dispatcher) {}
     std::atomic<int> open{0}; // connections of this thread, counted from when they are handed to it
+    std::atomic<int> busy{0}; // requests being handled on this thread (0 or 1)
 
     // Serves a connection on this server's thread.
     void serve(qintptr descriptor) {
@@ -176,7 +268,7 @@ public:
         };
         connect(socket, &QTcpSocket::disconnected, this, leave);
         connect(socket, &QObject::destroyed, this, leave);
-        new ConnectionGuard(socket, limit_, idle_ms_); // connected before the HTTP parser: it sees bytes first
+        new ConnectionGuard(socket, limit_, idle_ms_, &busy); // connected before the HTTP parser: it sees bytes first
         addPendingConnection(socket);
     }
 
@@ -230,6 +322,7 @@ public:
 
 protected:
     bool handleRequest(const QHttpServerRequest& request, QTcpSocket* socket) override {
+        if (ConnectionGuard* guard = ConnectionGuard::of(socket)) guard->handling();
         send(request, socket, check_and_route(request));
         return true;
     }
@@ -299,8 +392,13 @@ private:
                               "script-src 'unsafe-inline'; connect-src 'self'; frame-src 'self'; form-action 'self'; "
                               "frame-ancestors 'self'; base-uri 'none'");
         for (const auto& [name, value] : r.headers) responder.writeHeader(name, value);
+        ConnectionGuard* guard = ConnectionGuard::of(socket);
+        const bool close = guard && guard->close_after();
+        if (close) responder.writeHeader("Connection", "close");
         if (request.method() != QHttpServerRequest::Method::Head) responder.writeBody(r.body);
         else responder.writeBody(QByteArray());
+        if (guard) guard->answered();
+        if (close) socket->disconnectFromHost(); // once the answer is written
     }
 
     App& app_;

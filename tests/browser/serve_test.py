@@ -310,6 +310,41 @@ class HttpTest(Fixture):
         self.assertNotIn(b" 200 ", answer)
         self.assertEqual(self.server.total(), before)
 
+    def test_headers_in_pieces_are_checked_whole(self):
+        """The size and chunked checks see the header block however many pieces it comes in."""
+        before = self.server.total()
+        head = b"POST /api/import?name=pieces.gpn HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Gounki-Token: %s\r\n" % (
+            self.server.port, self.server.token().encode())
+        body = BROKEN.replace('"Err"', '"In pieces"').encode()
+        for rest, status in [(b"Content-Length: %d\r\n\r\n" % (100 << 20) + body, b" 413 "),
+                             (b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(body), body), b" 411 ")]:
+            with self.subTest(status=status):
+                s = self.server.raw(head, read=False)
+                time.sleep(0.3)
+                s.sendall(rest)
+                s.shutdown(socket.SHUT_WR)
+                answer = b""
+                try:
+                    while True:
+                        chunk = s.recv(65536)
+                        if not chunk:
+                            break
+                        answer += chunk
+                except ConnectionResetError:
+                    pass
+                s.close()
+                self.assertIn(status, answer.split(b"\r\n")[0], answer[:300])
+        self.assertEqual(self.server.total(), before)
+
+    def test_oversized_header_blocks_get_431(self):
+        host = b"Host: 127.0.0.1:%d\r\n" % self.server.port
+        for headers in [b"X-Long: " + b"a" * (1 << 20) + b"\r\n", b"".join(b"X-H%d: v\r\n" % i for i in range(20000))]:
+            with self.subTest(size=len(headers)):
+                answer = self.server.raw(b"GET /api/games HTTP/1.1\r\n" + host + headers + b"\r\n")
+                self.assertIn(b" 431 ", answer.split(b"\r\n")[0], answer[:300])
+                self.assertIn(b'"header-too-large"', answer)
+        self.assertEqual(self.server.get_json("/api/games")[0], 200)
+
     def test_upload_names_are_labels_never_resolved(self):
         token = {"X-Gounki-Token": self.server.token()}
         for i, name in enumerate(["/proc/self/exe", "../../../../etc/passwd", "club.gpn"]):
@@ -321,6 +356,34 @@ class HttpTest(Fixture):
                 game = json.loads(data)["games"][0]
                 self.assertEqual(game["file"], name)
                 self.assertEqual(self.server.get_json("/api/games/%d" % game["id"])[1]["source"]["file"], name)
+
+    def test_connection_close_and_http_1_0_close_after_the_answer(self):
+        host = b"Host: 127.0.0.1:%d\r\n" % self.server.port
+        for request in [b"GET /api/games HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n",
+                        b"GET /api/games HTTP/1.0\r\n" + host + b"\r\n"]:
+            with self.subTest(request=request[:30]):
+                s = self.server.raw(request, read=False)
+                s.settimeout(10)  # the idle timeout is 30 s: the answer must not wait for it
+                answer = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+                s.close()
+                head, body = answer.split(b"\r\n\r\n", 1)
+                self.assertIn(b" 200 ", head.split(b"\r\n")[0])
+                self.assertIn(b"connection: close", head.lower())
+                self.assertEqual(json.loads(body)["total"], self.server.total())
+        # HTTP/1.0 with keep-alive, and HTTP/1.1: the connection stays open for another request.
+        c = http.client.HTTPConnection(self.server.host, self.server.port, timeout=10)
+        for _ in range(2):
+            c.request("GET", "/api/games")
+            r = c.getresponse()
+            self.assertEqual(r.status, 200)
+            self.assertIsNone(r.getheader("Connection"))
+            r.read()
+        c.close()
 
     def test_yes_or_no_values(self):
         own = os.path.join(self.dir, "flags.db")
@@ -367,6 +430,51 @@ class HttpTest(Fixture):
         status, _, data = self.server.request("GET", "/search?position=garbage")
         self.assertEqual(status, 400)
         self.assertIn('class="error">position: bad position at character', data.decode())
+
+    def test_an_answer_taking_longer_than_the_idle_timeout_arrives_whole(self):
+        """The idle timeout counts only while the server waits for the client: an upload held 2.5 s by
+        another program's write lock, with a 1 s idle timeout, is answered whole."""
+        import sqlite3
+        own = os.path.join(self.dir, "slow.db")
+        copy_db(self.db, own)
+        server = Server(own, "--idle-timeout", "1")
+        try:
+            before = server.total()
+            body = BROKEN.replace('"Err"', '"Slow"').encode()
+            lock = sqlite3.connect(own, isolation_level=None, timeout=30)
+            lock.execute("BEGIN IMMEDIATE")
+            try:
+                s = server.raw(b"POST /api/import?name=slow.gpn HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Gounki-Token: %s\r\n"
+                               b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (server.port, server.token().encode(), len(body))
+                               + body, read=False)
+                time.sleep(2.5)
+            finally:
+                lock.execute("COMMIT")
+                lock.close()
+            answer = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            s.close()
+            head, data = answer.split(b"\r\n\r\n", 1)
+            self.assertIn(b" 200 ", head.split(b"\r\n")[0])
+            self.assertEqual(json.loads(data)["summary"]["stored"], 1)
+            self.assertEqual(server.total(), before + 1)
+            # A client silent for the idle timeout mid-request is still dropped.
+            silent = server.raw(b"GET /api/games HTTP/1.1\r\nHost: 127.0", read=False)
+            silent.settimeout(20)
+            started = time.monotonic()
+            self.assertEqual(silent.recv(100), b"")
+            self.assertLess(time.monotonic() - started, 15)
+            silent.close()
+        finally:
+            self.assertEqual(server.stop(), 0)
+        bad = subprocess.run([GOUNKI, "serve", "--db", own, "--port", "0", "--idle-timeout", "0"], capture_output=True,
+                             text=True, timeout=30)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--idle-timeout takes a whole number of seconds", bad.stderr)
 
     def test_client_leaving_mid_upload_stores_nothing(self):
         before = self.server.total()
