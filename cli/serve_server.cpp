@@ -223,9 +223,9 @@ private:
 
 class GuardedTcpServer;
 
-// Hands each accepted connection to the request thread with the fewest open connections: the
-// thread that accepts (an idle one: a busy thread does not accept) may take several waiting
-// connections at once, and they are spread from there.
+// Hands each accepted connection to the request thread with the fewest open connections among
+// those handling no request: the thread that accepts (an idle one: a busy thread does not accept)
+// may take several waiting connections at once, and they are spread from there.
 class Dispatcher {
 public:
     explicit Dispatcher(int threads) : servers_(std::size_t(threads)) {}
@@ -291,11 +291,14 @@ private:
 template <class F> bool Dispatcher::send(GuardedTcpServer* self, qintptr descriptor, F serve) {
     std::shared_lock lock(mutex_);
     if (stopping_) return false;
+    // Among the threads handling no request, the one with the fewest connections (this one, which
+    // accepted, handles none): a thread busy with a long request (an upload) gets none, as the
+    // requests of a connection handed to it would wait for that one.
     GuardedTcpServer* best = self;
     int least = self->open;
     for (auto& slot : servers_) {
         GuardedTcpServer* s = slot;
-        if (s && s->open < least) best = s, least = s->open;
+        if (s && s->busy == 0 && s->open < least) best = s, least = s->open;
     }
     if (best == self) return false;
     ++best->open;

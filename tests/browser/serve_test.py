@@ -738,6 +738,49 @@ class ThreadsAndJudgingTest(unittest.TestCase):
         self.assertEqual(len(answers), 48 * 6 + 1)
         self.assertEqual(s.total(), before + 1)
 
+    def test_a_new_connection_goes_to_a_thread_handling_no_request(self):
+        """While one of two threads waits with an upload (another program holds the write lock), new
+        keep-alive connections are all answered by the other."""
+        import sqlite3
+        own = os.path.join(self.dir, "busy.db")
+        copy_db(self.db, own)
+        server = Server(own, "--threads", "2")
+        try:
+            token = server.token()
+            time.sleep(0.3)  # that connection closed
+            body = BROKEN.replace('"Err"', '"Busy"').encode()
+            lock = sqlite3.connect(own, isolation_level=None, timeout=30)
+            lock.execute("BEGIN IMMEDIATE")
+            connections = []
+            try:
+                upload = server.raw(b"POST /api/import?name=busy.gpn HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Gounki-Token: %s\r\n"
+                                    b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (server.port, token.encode(), len(body))
+                                    + body, read=False)
+                time.sleep(0.5)  # its thread waits for the lock
+                for _ in range(4):
+                    c = http.client.HTTPConnection(server.host, server.port, timeout=5)
+                    connections.append(c)
+                    c.request("GET", "/api/games/1")
+                    r = c.getresponse()
+                    self.assertEqual(r.status, 200)
+                    r.read()
+            finally:
+                lock.execute("COMMIT")
+                lock.close()
+                for c in connections:
+                    c.close()
+            upload.settimeout(30)
+            answer = b""
+            while True:
+                chunk = upload.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            upload.close()
+            self.assertIn(b" 200 ", answer.split(b"\r\n")[0])
+        finally:
+            self.assertEqual(server.stop(), 0)
+
     def poll_judging(self, server, game):
         """GET /api/games/ID/judge until the run ends; every answer seen."""
         seen = []
