@@ -1,16 +1,37 @@
 #include "analysis/tt.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
 
 namespace gounki::analysis {
 
 TranspositionTable::TranspositionTable(std::size_t megabytes) { resize(megabytes); }
 
+std::size_t max_table_megabytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 65536;
+    const std::size_t mb = std::size_t(pages) / 2 * std::size_t(page) / (1024 * 1024);
+    return mb ? std::bit_floor(mb) : 1;
+}
+
 void TranspositionTable::resize(std::size_t megabytes) {
-    std::size_t count = megabytes * 1024 * 1024 / sizeof(Bucket);
+    std::size_t count = std::min(megabytes, max_table_megabytes()) * 1024 * 1024 / sizeof(Bucket);
     count = count ? std::bit_floor(count) : 1;
-    buckets_.assign(count, Bucket{});
+    for (;;) {
+        try {
+            buckets_.clear();
+            buckets_.shrink_to_fit();
+            buckets_.assign(count, Bucket{});
+            break;
+        } catch (const std::bad_alloc&) { // what the machine cannot give now: half of it
+            if (count == 1) throw;
+            count /= 2;
+        }
+    }
     mask_ = count - 1;
     generation_ = 1;
 }

@@ -24,10 +24,16 @@ struct TTHit {
     Bound bound = Bound::none;
 };
 
+// The largest table this machine is given: half its physical memory, in MiB (a power of two, at
+// least 1). A --hash or Hash option above it is refused; a table asked for above it is halved.
+std::size_t max_table_megabytes();
+
 class TranspositionTable {
 public:
     explicit TranspositionTable(std::size_t megabytes = 16);
-    // Rounds down to a power of two of buckets; at least one bucket.
+    // Rounds down to a power of two of buckets; at least one bucket. A table that cannot be
+    // allocated (more than max_table_megabytes(), or the allocation fails) is halved until it can:
+    // size_bytes() then says what was taken.
     void resize(std::size_t megabytes);
     std::size_t size_bytes() const { return buckets_.size() * sizeof(Bucket); }
     // Forgets everything (O(1) except once every 63 searches).

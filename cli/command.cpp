@@ -8,6 +8,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "analysis/tt.hpp"
 #include "core/gounki/notation.hpp"
 #include "parser/record.hpp"
 #include "core/gounki/position_lc4.hpp"
@@ -113,6 +114,12 @@ bool read_hash_option(const Command& cmd, const QCommandLineParser& p, std::size
     const int value = p.value("hash").toInt(&ok);
     if (!ok || value < 1 || value > 65536) {
         exit_code = usage_error(cmd, "--hash must be a size in MiB from 1 to 65536");
+        return false;
+    }
+    // A table the machine cannot hold is refused here, before a search would fail to allocate it.
+    if (const std::size_t most = analysis::max_table_megabytes(); std::size_t(value) > most) {
+        exit_code = usage_error(cmd, "--hash " + std::to_string(value) + ": more than this machine can hold (at most " +
+                                         std::to_string(most) + " MiB, half its memory)");
         return false;
     }
     mb = std::size_t(value);

@@ -427,6 +427,10 @@ void PbrainSession::think_and_play(const Sink& out) {
             so.hash_mb = hash_mb;
             searcher_ = std::make_unique<analysis::StoneSearcher>(so);
             searcher_hash_mb_ = hash_mb;
+            // Memory the machine could not give: a smaller table, told before the answer.
+            if (const std::size_t mb = searcher_->table_bytes() >> 20; mb < hash_mb)
+                out("MESSAGE the table of " + std::to_string(hash_mb) + " MiB could not be allocated: it takes " +
+                    std::to_string(mb) + " MiB");
         }
         const auto on_info = [&](const analysis::SearchInfo& info) {
             std::string line = "MESSAGE depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) +

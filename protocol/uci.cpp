@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "analysis/score.hpp"
+#include "analysis/tt.hpp"
 #include "core/gounki/notation.hpp"
 
 namespace gounki::protocol {
@@ -296,6 +297,10 @@ void UciSession::set_option(std::string_view args, const Sink& out) {
     const auto mb = whole_number(rest);
     if (value_word != "value" || !mb || *mb < 1 || *mb > 65536)
         return error(out, "setoption name Hash: expected 'value N', N a size in MiB from 1 to 65536");
+    if (const std::size_t most = analysis::max_table_megabytes(); std::size_t(*mb) > most)
+        return error(out, "setoption name Hash value " + std::to_string(*mb) + ": more than this machine can hold (at most " +
+                              std::to_string(most) + " MiB, half its memory; the table keeps " +
+                              std::to_string(options_.hash_mb) + " MiB)");
     options_.hash_mb = std::size_t(*mb);
     searcher_.reset();
 }
@@ -304,15 +309,19 @@ void UciSession::go(std::string_view args, const Sink& out, const Sink& unlocked
     analysis::SearchLimits limits;
     bool infinite = false;
     if (const auto bad = go_limits(args, position_.side_to_move(), limits, infinite)) return error(out, *bad);
-    if (position_.game_over()) {
+    const bool over = position_.game_over();
+    if (over) {
         out("info string the game is over");
-        out("bestmove (none)");
-        return;
+        if (!infinite) return out("bestmove (none)");
     }
-    if (!searcher_) {
+    if (!searcher_ && !over) {
         analysis::SearchOptions options;
         options.hash_mb = options_.hash_mb;
         searcher_ = std::make_unique<analysis::Searcher>(options);
+        // Memory the machine could not give at this moment: a smaller table, said once.
+        if (const std::size_t mb = searcher_->table_bytes() >> 20; mb < options_.hash_mb)
+            error(out, "Hash " + std::to_string(options_.hash_mb) + " MiB could not be allocated: the table takes " +
+                      std::to_string(mb) + " MiB");
     }
     if (search_.joinable()) search_.join(); // the thread of a search that has ended
     {
@@ -320,6 +329,16 @@ void UciSession::go(std::string_view args, const Sink& out, const Sink& unlocked
         searching_ = true;
         infinite_ = infinite;
         stop_ = quiet_ = false;
+    }
+    if (over) { // go infinite: no search, and its bestmove (none) only after stop, as for any go infinite
+        search_ = std::thread([this, sink = unlocked] {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [this] { return stop_; });
+            if (!quiet_) sink("bestmove (none)");
+            searching_ = false;
+            changed_.notify_all();
+        });
+        return;
     }
     search_ = std::thread([this, root = position_, history = history_, limits, infinite, sink = unlocked] {
         const auto emit = [&](const std::string& line) {

@@ -8,7 +8,8 @@
 // Commands (words separated by blanks; a line may end in CR; empty lines are passed over):
 //   uci                        `id name gounki VERSION`, `id author ...`, `option name Hash ...`, `uciok`
 //   isready                    `readyok`
-//   setoption name Hash value N   the transposition table in MiB (1 to 65536)
+//   setoption name Hash value N   the transposition table in MiB (1 to 65536, and at most half the
+//                              machine's memory: analysis/tt.hpp max_table_megabytes)
 //   ucinewgame                 the start position, a fresh engine
 //   position startpos [moves M ...] | position fen TEXT [moves M ...]
 //                              TEXT: the position text of docs/rules.md 1.7 (it may hold blanks);
@@ -19,7 +20,8 @@
 //                              `info depth D seldepth S score cp X|mate N nodes N nps N time MS pv ...`
 //                              per completed iteration, then `bestmove M` (`bestmove (none)` when
 //                              the game is over); no limit at all: the node budget of `gounki best`;
-//                              `infinite`: no limit, and no bestmove before `stop`
+//                              `infinite`: no limit, and no bestmove before `stop` (a finished
+//                              game's `bestmove (none)` too)
 //   stop                       ends the search: its bestmove comes at once
 //   quit                       ends the search (its bestmove still comes) and the driver stops reading
 // While a search runs, `isready` is answered at once and `stop` and `quit` are obeyed; `position`,

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/tt.hpp"
 #include "core/gounki/notation.hpp"
 #include "protocol/uci.hpp"
 #include "tests/catch.hpp"
@@ -273,4 +274,61 @@ TEST_CASE("uci: through the command line", "[uci]") {
             CHECK(contains(refused.err, "--hash must be a size in MiB from 1 to 65536"));
         }
     CHECK(run_shell("echo quit | " + gounki_command() + " uci --hash 1").status == 0);
+}
+
+TEST_CASE("uci: go infinite on a finished game answers bestmove (none) only after stop", "[uci]") {
+    UciSession s;
+    std::mutex m;
+    std::vector<std::string> lines;
+    const UciSession::Sink sink = [&](std::string_view l) {
+        const std::lock_guard lock(m);
+        lines.emplace_back(l);
+    };
+    s.handle("position fen 4s3/8/8/8/8/2(RR)5/8/7S w moves c3-a5 e8-e7 a5-c7 e7-e6 c7-Out", sink);
+    REQUIRE(s.position().game_over());
+    s.handle("go infinite", sink);
+    CHECK(s.searching());
+    s.handle("isready", sink);
+    {
+        const std::lock_guard lock(m);
+        CHECK(lines == std::vector<std::string>{"info string the game is over", "readyok"});
+    }
+    s.handle("stop", sink);
+    CHECK(!s.searching());
+    {
+        const std::lock_guard lock(m);
+        CHECK(lines.back() == "bestmove (none)");
+        CHECK(std::count(lines.begin(), lines.end(), "bestmove (none)") == 1);
+    }
+    // With limits it answers at once, as before; quit ends a go infinite with its bestmove too.
+    CHECK(s.handle("go depth 3") == std::vector<std::string>{"info string the game is over", "bestmove (none)"});
+    s.handle("go infinite", sink);
+    s.handle("quit", sink);
+    const std::lock_guard lock(m);
+    CHECK(std::count(lines.begin(), lines.end(), "bestmove (none)") == 2);
+}
+
+TEST_CASE("uci: a hash table the machine cannot hold is refused, never a crash", "[uci]") {
+    const std::size_t most = gounki::analysis::max_table_megabytes();
+    if (most >= 65536) return; // a machine with 128 GiB or more holds every size the option takes
+    UciSession s;
+    const auto refused = s.handle("setoption name Hash value 65536");
+    REQUIRE(refused.size() == 1);
+    CHECK(starts_with(refused[0], "info string error: setoption name Hash value 65536: more than this machine can hold (at most " +
+                                      std::to_string(most) + " MiB"));
+    const auto run = run_shell("printf 'uci\\nsetoption name Hash value 65536\\ngo depth 1\\n' | " + gounki_command() + " uci");
+    INFO(run.out << run.err);
+    CHECK(run.status == 0);
+    CHECK(contains(run.out, "info string error: setoption name Hash value 65536: more than this machine can hold"));
+    CHECK(contains(run.out, "\nbestmove "));
+    // --hash, for uci, pbrain and best alike: refused with a usage error.
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"uci", "--hash", "65536"}, {"pbrain", "--hash", "65536"}, {"best", "--hash", "65536", "--depth", "1"}}) {
+        const CliRun r = run_gounki_args(args);
+        INFO(args[0]);
+        CHECK(r.status == 2);
+        CHECK(contains(r.err, "--hash 65536: more than this machine can hold (at most " + std::to_string(most) + " MiB"));
+    }
+    const auto brain = run_shell("printf 'START 15\\nBOARD\\n7,7,2\\nDONE\\n' | " + gounki_command() + " pbrain --hash 65536");
+    CHECK(brain.status == 2);
 }

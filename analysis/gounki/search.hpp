@@ -120,6 +120,8 @@ public:
     SearchResult search(const Position& root, const SearchLimits& limits, const InfoCallback& on_info = {},
                         std::span<const std::uint64_t> history = {});
 
+    // The transposition table's size (less than hash_mb asked for when the machine could not give it).
+    std::size_t table_bytes() const { return tt_.size_bytes(); }
     // Asks a running search to stop as soon as possible (safe from another thread). Asked from the
     // info callback, it ends the search after the iteration just reported (deterministic).
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }

@@ -91,6 +91,8 @@ public:
     // the side to move has forbidden points. Sound: every defence that could matter is tried.
     VcfResult find_vct(const stones::StonePosition& pos, int max_plies, std::uint64_t max_nodes = 0);
 
+    // The transposition table's size (less than hash_mb asked for when the machine could not give it).
+    std::size_t table_bytes() const { return tt_.size_bytes(); }
     // Asked from the info callback, stop() ends the search after the iteration just reported.
     void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
     const StoneSearchOptions& options() const { return options_; }
