@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "analysis/score.hpp"
@@ -58,6 +59,17 @@ bool numbers(std::string_view text, std::size_t count, std::int64_t* out) {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// A number with a fraction ("1000.5"), rounded to the nearest whole number; nothing for anything
+// else (or a number too large for 64 bits).
+std::optional<std::int64_t> rounded_number(std::string_view text) {
+    text = trimmed(text);
+    double d = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d, std::chars_format::fixed);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(d) || std::abs(d) > 9e18)
+        return std::nullopt;
+    return std::int64_t(std::llround(d));
+}
+
 std::string eval_text(analysis::Score s) {
     const int w = analysis::win_in(s);
     if (w > 0) return "win" + std::to_string(w);
@@ -99,7 +111,10 @@ void PbrainSession::handle(std::string_view line, const Sink& out) {
     line = trimmed(line);
     if (line.empty() || ended_) return;
     if (board_input_) {
-        if (upper(line) == "DONE") board_done(out);
+        if (upper(line) == "DONE") {
+            tell_notes(out);
+            board_done(out);
+        }
         else board_line(line, out);
         return;
     }
@@ -126,6 +141,7 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
         if (!size_) return out("ERROR RESTART: no board yet (START first)");
         return start(size_, out);
     }
+    if (word == "BEGIN" || word == "TURN" || word == "PLAY") tell_notes(out);
     if (word == "BEGIN") return begin(out);
     if (word == "TURN") return turn(args, out);
     if (word == "BOARD" || word == "SWAP2BOARD") {
@@ -278,10 +294,15 @@ void PbrainSession::takeback(std::string_view args, const Sink& out) {
     out("OK");
 }
 
-void PbrainSession::info(std::string_view args, const Sink& out) {
+void PbrainSession::info(std::string_view args, const Sink&) {
+    // INFO has no answer (a manager does not read one): a value that cannot be used is passed over,
+    // and said in a MESSAGE before the answer of the next command that asks for a move.
     const std::size_t blank = args.find_first_of(" \t");
     const std::string key = upper(args.substr(0, blank));
     const std::string_view value = blank == std::string_view::npos ? std::string_view{} : trimmed(args.substr(blank));
+    const auto pass_over = [&](const std::string& why) {
+        notes_.push_back("MESSAGE INFO " + std::string(args.substr(0, blank)) + " " + quoted(value) + " passed over: " + why);
+    };
     std::int64_t* field = key == "TIMEOUT_TURN" ? &clock_.timeout_turn
         : key == "TIMEOUT_MATCH"                ? &clock_.timeout_match
         : key == "TIME_LEFT"                    ? &clock_.time_left
@@ -291,18 +312,24 @@ void PbrainSession::info(std::string_view args, const Sink& out) {
     if (key == "CAPTURES") return read_captures(value);
     if (key == "CAPTURED_BY_BRAIN" || key == "CAPTURED_BY_OPPONENT") {
         const auto n = whole_number(value);
-        if (!n || *n < 0 || *n > stones::point_count)
-            return out("ERROR INFO " + std::string(args.substr(0, blank)) + ": expected a number of stones, got " + quoted(value));
+        if (!n || *n < 0 || *n > stones::point_count) return pass_over("expected a number of stones");
         (key == "CAPTURED_BY_BRAIN" ? captured_by_own_ : captured_by_opponent_) = int(*n);
         return;
     }
     const bool numeric = field || key == "RULE" || key == "GAME_TYPE";
     if (!numeric) return; // folder, evaluate and keys of later protocols: nothing gounki uses
-    const auto n = whole_number(value);
-    if (!n || *n < 0)
-        return out("ERROR INFO " + std::string(args.substr(0, blank)) + ": expected a whole number, got " + quoted(value));
+    std::optional<std::int64_t> n = whole_number(value);
+    if (!n && field) n = rounded_number(value); // a time or a size with a fraction: rounded
+    if (!n) return pass_over("expected a whole number");
+    if (key == "TIME_LEFT" && *n < 0) n = 0; // the match's time has run out: the next move is played at once
+    if (*n < 0) return pass_over("expected a whole number, 0 or more");
     if (field) *field = *n;
     if (key == "RULE") rule_ = int(std::min<std::int64_t>(*n, 1 << 16));
+}
+
+void PbrainSession::tell_notes(const Sink& out) {
+    for (const std::string& note : notes_) out(note);
+    notes_.clear();
 }
 
 void PbrainSession::board_line(std::string_view line, const Sink&) {

@@ -15,8 +15,10 @@
 // a size or rule gounki does not play, the game already over), `UNKNOWN message` (a command the
 // protocol does not have). While thinking: one `MESSAGE depth D seldepth S eval E nodes N time MS
 // pv x,y ...` per completed iteration, E from the brain's side: evaluation units, or `winN` /
-// `lossN` for a proven result N plies away. INFO answers nothing; an unsupported rule is reported
-// by the ERROR of the next command that asks for a move.
+// `lossN` for a proven result N plies away. INFO answers nothing: an unsupported rule is reported
+// by the ERROR of the next command that asks for a move, a value that cannot be used (not a number,
+// negative) by a MESSAGE before that command's answer; a negative time_left (the match's time run
+// out) plays at once, a time or size with a fraction is rounded.
 
 #include <cstdint>
 #include <iosfwd>
@@ -76,6 +78,9 @@ private:
     void turn(std::string_view args, const Sink& out);
     void begin(const Sink& out);
     void info(std::string_view args, const Sink& out);
+    // The MESSAGE lines about INFO values passed over, said before the answer of a command that
+    // asks for a move (the protocol: a brain waits for such a command to tell of a problem).
+    void tell_notes(const Sink& out);
     void takeback(std::string_view args, const Sink& out);
     void play_given(std::string_view args, const Sink& out);
     void board_line(std::string_view line, const Sink& out);
@@ -118,6 +123,7 @@ private:
     std::optional<BoardInput> board_input_;
     std::unique_ptr<analysis::StoneSearcher> searcher_;
     std::size_t searcher_hash_mb_ = 0;
+    std::vector<std::string> notes_; // MESSAGE lines for tell_notes
     bool ended_ = false;
 };
 
