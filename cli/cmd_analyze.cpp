@@ -291,12 +291,18 @@ private:
 };
 
 // SIGINT or SIGTERM during judging: its number, so that no new game is started (the games under way
-// finish and are stored). The handler is reset by its first signal: a second one ends the process
-// at once, which leaves nothing half-stored either (each game is stored in one transaction).
+// finish and are stored). A second one ends the process at once, which leaves nothing half-stored
+// either (each game is stored in one transaction); the external brains' process groups are killed
+// first (a brain runs in a group of its own, which a terminal's Ctrl-C does not reach).
 std::atomic<int> stop_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_stop_signal(int signal_number) { stop_signal.store(signal_number); }
+extern "C" void on_stop_signal(int signal_number) {
+    if (stop_signal.exchange(signal_number) == 0) return;
+    protocol::kill_all_brains();
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);
+}
 
 // Catches SIGINT and SIGTERM for its lifetime.
 class StopSignals {
@@ -305,7 +311,6 @@ public:
         stop_signal.store(0);
         struct sigaction action {};
         action.sa_handler = on_stop_signal;
-        action.sa_flags = SA_RESETHAND;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, &old_int_);
         ::sigaction(SIGTERM, &action, &old_term_);

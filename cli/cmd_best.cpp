@@ -180,8 +180,11 @@ int run_best_engine(const Command& self, const QCommandLineParser& p, const AnyP
         protocol::BrainClient brain(settings);
         brain.new_game(pos->rules());
         const protocol::BrainAnswer a = brain.think(*pos);
-        if (p.isSet("progress"))
+        if (p.isSet("progress")) {
+            if (a.messages_dropped)
+                print_err("(" + std::to_string(a.messages_dropped) + " earlier MESSAGE and DEBUG lines not kept)\n");
             for (const std::string& m : a.messages) print_err(m + "\n");
+        }
         print_engine_answer(p, *pos, a, brain.name());
     } catch (const protocol::BrainError& e) {
         print_err("gounki best: " + std::string(e.what()) + "\n");

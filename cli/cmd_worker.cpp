@@ -424,6 +424,7 @@ int run_worker(const QCommandLineParser& p) {
         // A thread still inside a search cannot be interrupted; its job is given back and it would
         // store nothing: leave without waiting for it.
         std::fflush(nullptr);
+        protocol::kill_all_brains(); // no destructor runs: the brains' process groups go now
         std::_Exit(exit_ok);
     }
     for (std::thread& t : threads) t.join();

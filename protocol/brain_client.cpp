@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -54,18 +56,24 @@ std::optional<std::pair<int, int>> xy(std::string_view s) {
 
 // An evaluation word: a whole number, winN / lossN, +MN / -MN / MN.
 std::optional<analysis::Score> eval_word(std::string_view w) {
+    // The nearest result that can be: a win with the brain's move (1 ply) at the soonest, a loss to
+    // the opponent's reply (2 plies).
     const auto proven = [](std::string_view digits, bool win) -> std::optional<analysis::Score> {
         const auto n = whole(digits);
         if (!n || *n < 0 || *n > analysis::max_ply) return std::nullopt;
-        return win ? analysis::win_at(std::max(*n, 1)) : analysis::loss_at(std::max(*n, 0));
+        return win ? analysis::win_at(std::max(*n, 1)) : analysis::loss_at(std::max(*n, 2));
     };
     if (w.rfind("win", 0) == 0) return proven(w.substr(3), true);
     if (w.rfind("loss", 0) == 0) return proven(w.substr(4), false);
     if (w.size() > 1 && w[0] == 'm') return proven(w.substr(1), true);
     if (w.size() > 2 && (w[0] == '+' || w[0] == '-') && w[1] == 'm') return proven(w.substr(2), w[0] == '+');
+    // A heuristic value stays heuristic, however large the brain's scale (beyond an int's range too).
+    std::string_view digits = w;
+    if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) digits.remove_prefix(1);
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
     const auto n = whole(w);
-    if (!n) return std::nullopt;
-    // A heuristic value stays heuristic, however large the brain's scale.
+    if (!n) return w.front() == '-' ? -analysis::score_heuristic_max : analysis::score_heuristic_max;
     return std::clamp<analysis::Score>(*n, -analysis::score_heuristic_max, analysis::score_heuristic_max);
 }
 
@@ -133,6 +141,37 @@ std::optional<std::string> captures_info(const stones::Rules& rules) {
     return value;
 }
 
+namespace {
+
+// The process groups of the brains alive, for kill_all_brains (which a signal handler may call:
+// lock-free slots, no allocation).
+constexpr std::size_t max_brain_groups = 1024;
+std::atomic<pid_t> brain_groups[max_brain_groups];
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+
+void add_brain_group(pid_t group) {
+    static const bool at_exit = [] { return std::atexit(kill_all_brains) == 0; }();
+    (void)at_exit;
+    for (auto& slot : brain_groups) {
+        pid_t none = 0;
+        if (slot.compare_exchange_strong(none, group)) return;
+    }
+}
+
+void remove_brain_group(pid_t group) {
+    for (auto& slot : brain_groups) {
+        pid_t mine = group;
+        if (slot.compare_exchange_strong(mine, 0)) return;
+    }
+}
+
+} // namespace
+
+void kill_all_brains() noexcept {
+    for (auto& slot : brain_groups)
+        if (const pid_t group = slot.load(); group > 0) ::kill(-group, SIGKILL);
+}
+
 // The child process: spawned through /bin/sh in its own process group, killed with the group.
 class BrainProcess {
 public:
@@ -169,6 +208,8 @@ public:
         }
         to_ = in[1];
         from_ = out[0];
+        group_ = pid_;
+        add_brain_group(group_);
     }
     ~BrainProcess() { kill(); }
     BrainProcess(const BrainProcess&) = delete;
@@ -203,20 +244,12 @@ public:
     }
 
     enum class Read { line, closed, timeout };
-    // The next line (without its CR LF), waiting until `deadline`.
+    // The next line that is not empty, waiting until `deadline`. A line ends with LF, CR or CR LF
+    // (the protocol allows all three); empty lines are passed over. A line longer than max_line is
+    // cut there: its first max_line bytes are the line, the rest up to its end is dropped.
     Read read_line(std::string& line, Clock::time_point deadline) {
         for (;;) {
-            if (const std::size_t nl = buffer_.find('\n'); nl != std::string::npos) {
-                line = buffer_.substr(0, nl);
-                buffer_.erase(0, nl + 1);
-                if (!line.empty() && line.back() == '\r') line.pop_back();
-                return Read::line;
-            }
-            if (buffer_.size() > max_line) { // no line end in a megabyte: handed over as it is, and refused
-                line = std::move(buffer_);
-                buffer_.clear();
-                return Read::line;
-            }
+            if (buffered_line(line)) return Read::line;
             if (closed_) return Read::closed;
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
             if (left <= 0) return Read::timeout;
@@ -224,14 +257,45 @@ public:
             const int r = ::poll(&fd, 1, int(std::min<long long>(left, 1 << 30)));
             if (r < 0 && errno == EINTR) continue;
             if (r <= 0) continue; // the deadline is checked above
-            char chunk[4096];
-            const ssize_t n = ::read(from_, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) closed_ = true;
-            else buffer_.append(chunk, std::size_t(n));
+            read_chunk();
         }
     }
 
+    // Reads what the brain has written and is waiting in the pipe, without waiting for more (at
+    // most a few megabytes: a brain that writes without end is not followed).
+    void take_waiting() {
+        for (int i = 0; i < 1024 && !closed_ && buffer_.size() <= max_line; ++i) {
+            pollfd fd{from_, POLLIN, 0};
+            const int r = ::poll(&fd, 1, 0);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return;
+            read_chunk();
+        }
+    }
+
+    // A whole line waiting in the buffer (after take_waiting, or left from an earlier read).
+    bool buffered_line(std::string& line) {
+        for (;;) {
+            const std::size_t end = buffer_.find_first_of("\r\n");
+            if (end == 0) { // an empty line, or the LF of a CR LF
+                buffer_.erase(0, 1);
+                continue;
+            }
+            if (end != std::string::npos && end <= max_line) {
+                line = buffer_.substr(0, end);
+                buffer_.erase(0, end + 1);
+                return true;
+            }
+            if (buffer_.size() >= max_line) { // too long: cut, the rest of it dropped as it comes
+                line = buffer_.substr(0, max_line);
+                buffer_.erase(0, max_line);
+                dropping_ = true;
+                drop_rest();
+                return true;
+            }
+            return false;
+        }
+    }
     // "exited with status 3", "killed by signal 11 (Segmentation fault)", "still running".
     std::string exit_text() {
         if (pid_ < 0) return status_text_;
@@ -251,12 +315,17 @@ public:
         return "closed its output";
     }
 
-    // Closes the pipes and kills the process group; waits for the child.
+    // Closes the pipes and kills the process group (what the brain started too, when the brain has
+    // exited already); waits for the child.
     void kill() {
         if (to_ >= 0) ::close(to_), to_ = -1;
         if (from_ >= 0) ::close(from_), from_ = -1;
+        if (group_ > 0) {
+            ::kill(-group_, SIGKILL);
+            remove_brain_group(group_);
+            group_ = -1;
+        }
         if (pid_ > 0) {
-            ::kill(-pid_, SIGKILL);
             int status = 0;
             while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
             pid_ = -1;
@@ -275,11 +344,33 @@ public:
     }
 
 private:
+    // One read() into the buffer; the end of the output closes it.
+    void read_chunk() {
+        char chunk[4096];
+        const ssize_t n = ::read(from_, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) return;
+        if (n <= 0) {
+            closed_ = true;
+            return;
+        }
+        buffer_.append(chunk, std::size_t(n));
+        drop_rest();
+    }
+    // The rest of a line that was cut, up to its end: never kept.
+    void drop_rest() {
+        if (!dropping_) return;
+        const std::size_t end = buffer_.find_first_of("\r\n");
+        buffer_.erase(0, end);
+        dropping_ = end == std::string::npos;
+    }
+
     static constexpr std::size_t max_line = 1 << 20;
     pid_t pid_ = -1;
+    pid_t group_ = -1; // the process group (the child's pid), until killed
     int to_ = -1, from_ = -1;
     std::string buffer_;
     bool closed_ = false;
+    bool dropping_ = false; // the rest of a line cut at max_line is being dropped
     std::string status_text_;
 };
 
@@ -388,12 +479,14 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
     BrainAnswer answer;
     const int timeout = settings_.turn_ms + settings_.grace_ms();
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout);
+    std::string_view asked = after;
+    std::string play; // the PLAY that confirms a SUGGEST
     for (;;) {
-        const std::string line = read_line_until(deadline, timeout, "a move after " + std::string(after));
+        const std::string line = read_line_until(deadline, timeout, "a move after " + std::string(asked));
         const std::string_view t = trimmed(line);
-        const std::string low = lower(t);
+        const std::string low = lower(t.substr(0, 8));
         if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) {
-            answer.messages.emplace_back(t);
+            keep_message(answer, t);
             if (low.rfind("message", 0) != 0) continue;
             if (const auto info = parse_brain_message(t.substr(7))) {
                 if (info->eval) answer.eval = info->eval;
@@ -408,19 +501,54 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
             }
             continue;
         }
-        if (low.rfind("error", 0) == 0 || low.rfind("unknown", 0) == 0) fail("refused " + std::string(after) + ": " + quoted(t));
-        const auto p = xy(t);
-        if (!p) fail("answered " + quoted(t) + " to " + std::string(after) + " (expected a move x,y)");
+        if (low.rfind("error", 0) == 0 || low.rfind("unknown", 0) == 0) fail("refused " + std::string(asked) + ": " + quoted(t));
+        // SUGGEST x,y: the brain's move, which it plays once the manager sends PLAY x,y; the answer to
+        // PLAY (the same point) is then the move.
+        const bool suggest = play.empty() && low.rfind("suggest", 0) == 0 && t.size() > 7 &&
+            std::isspace(static_cast<unsigned char>(t[7]));
+        const auto p = xy(suggest ? trimmed(t.substr(7)) : t);
+        if (!p) fail("answered " + quoted(t) + " to " + std::string(asked) + " (expected a move x,y)");
         answer.x = p->first;
         answer.y = p->second;
         if (p->first < 0 || p->second < 0 || p->first >= pos.size() || p->second >= pos.size())
-            fail("answered " + quoted(t) + " to " + std::string(after) + ": off the " + std::to_string(pos.size()) + "x" +
+            fail("answered " + quoted(t) + " to " + std::string(asked) + ": off the " + std::to_string(pos.size()) + "x" +
                  std::to_string(pos.size()) + " board");
         answer.point = stones::point_from_top_left(p->first, p->second, pos.size());
         if (const auto e = pos.check(Move::placement(answer.point)); e != stones::PlaceError::none)
-            fail("answered " + quoted(t) + " to " + std::string(after) + ": not a legal move (" +
+            fail("answered " + quoted(t) + " to " + std::string(asked) + ": not a legal move (" +
                  std::string(stones::place_error_text(e)) + ")");
+        if (suggest) {
+            play = "PLAY " + std::to_string(p->first) + "," + std::to_string(p->second);
+            if (!process_->send(play)) fail("stopped (" + process_->exit_text() + ") before " + play);
+            asked = play;
+            continue;
+        }
         return answer;
+    }
+}
+
+void BrainClient::keep_message(BrainAnswer& answer, std::string_view line) {
+    // The last max_messages lines, each cut at max_message_chars: what best --progress shows, in
+    // bounded memory however much a brain writes.
+    if (answer.messages.size() == BrainAnswer::max_messages) {
+        answer.messages.erase(answer.messages.begin());
+        ++answer.messages_dropped;
+    }
+    answer.messages.emplace_back(line.substr(0, BrainAnswer::max_message_chars));
+    if (line.size() > BrainAnswer::max_message_chars) answer.messages.back() += "...";
+}
+
+void BrainClient::refuse_waiting_lines(std::string_view command) {
+    // A move line still unread when the next position is asked for: the brain answered twice, and
+    // every later answer would belong to the position before. MESSAGE and DEBUG lines written after
+    // a move are dropped (they say nothing of the next position).
+    process_->take_waiting();
+    std::string line;
+    while (process_->buffered_line(line)) {
+        const std::string_view t = trimmed(line);
+        const std::string low = lower(t.substr(0, 8));
+        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) continue;
+        fail("answered twice: " + quoted(t) + " came after its answer, unasked, before " + std::string(command));
     }
 }
 
@@ -452,6 +580,7 @@ BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const
         text += std::to_string(stones::top_left_x(p)) + "," + std::to_string(stones::top_left_y(p, pos.size())) + "," +
             (pos.at(p) == own ? "1" : "2") + "\n";
     text += "DONE";
+    refuse_waiting_lines("BOARD");
     if (!process_->send(text)) fail("stopped (" + process_->exit_text() + ") before BOARD");
     return read_move(pos, "BOARD");
 }
@@ -460,6 +589,7 @@ BrainAnswer BrainClient::turn(const stones::StonePosition& after_opponent, int p
     if (!process_) fail("was stopped after an earlier failure");
     const std::string cmd = "TURN " + std::to_string(stones::top_left_x(point)) + "," +
         std::to_string(stones::top_left_y(point, after_opponent.size()));
+    refuse_waiting_lines(cmd);
     if (!process_->send(cmd)) fail("stopped (" + process_->exit_text() + ") before " + cmd);
     board_used_ = true;
     return read_move(after_opponent, cmd);
@@ -469,6 +599,7 @@ BrainAnswer BrainClient::begin(const stones::StonePosition& empty) {
     if (!process_) fail("was stopped after an earlier failure");
     // BEGIN plays on the brain's own board, which an earlier game or BOARD may have left full: START
     // clears it (every brain knows START; RESTART came later).
+    refuse_waiting_lines("BEGIN");
     if (board_used_) {
         if (!process_->send("START " + std::to_string(empty.size()))) fail("stopped (" + process_->exit_text() + ") before START");
         expect_ok("START " + std::to_string(empty.size()));

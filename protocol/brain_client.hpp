@@ -10,8 +10,12 @@
 // BEGIN, TURN x,y,
 // ABOUT and END. Coordinates count from 0, x from the left and y from the top.
 //
-// Lines read: a move "x,y"; `MESSAGE text` (depth, eval and pv read leniently: parse_brain_message);
-// `DEBUG text`; `ERROR text` and `UNKNOWN text` (a failure); `OK`. A brain that exits, says nothing
+// Lines read (ended by LF, CR LF or CR; empty lines passed over; a line over a MiB cut there, its
+// rest dropped): a move "x,y"; `SUGGEST x,y` (the move, confirmed by sending PLAY x,y, whose answer
+// is then read as the move); `MESSAGE text` (depth, eval and pv read leniently: parse_brain_message);
+// `DEBUG text`; `ERROR text` and `UNKNOWN text` (a failure); `OK`. A move line still unread when the
+// next position is asked for (the brain answered twice) is a failure; MESSAGE and DEBUG lines then
+// are dropped. A brain that exits, says nothing
 // within the time for a move plus a grace, answers something else, or answers an occupied,
 // off-board or illegal point (a Renju-forbidden point for Black) is killed and a BrainError says
 // what happened, naming the engine.
@@ -78,10 +82,19 @@ struct BrainAnswer {
     std::optional<analysis::Score> eval; // the last MESSAGE that had one
     int depth = 0;
     std::vector<int> pv; // points; starts with the brain's move when the brain said so
-    std::vector<std::string> messages; // MESSAGE and DEBUG lines as read
+    // MESSAGE and DEBUG lines as read: the last max_messages, each cut after max_message_chars
+    // characters; messages_dropped counts the earlier ones.
+    std::vector<std::string> messages;
+    std::size_t messages_dropped = 0;
+    static constexpr std::size_t max_messages = 32, max_message_chars = 256;
 };
 
 class BrainProcess;
+
+// Kills the process groups of every brain still running (SIGKILL), so that no brain outlives
+// gounki: for a process that ends without its destructors (a second interrupt, _Exit); it also
+// runs at exit. Async-signal-safe.
+void kill_all_brains() noexcept;
 
 class BrainClient {
 public:
@@ -117,6 +130,10 @@ private:
     std::string read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms, std::string_view waiting_for);
     void expect_ok(std::string_view after);
     BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
+    static void keep_message(BrainAnswer& answer, std::string_view line);
+    // Before `command` asks for a move: MESSAGE and DEBUG lines still waiting are dropped, any other
+    // line is a failure (the brain answered twice).
+    void refuse_waiting_lines(std::string_view command);
 
     BrainSettings settings_;
     std::unique_ptr<BrainProcess> process_;

@@ -1,11 +1,18 @@
 // An external brain behind the commands (protocol/brain_client.hpp): `gounki analyze --engine`,
 // `best --engine` and `match --engine`, with gounki pbrain as the brain and with fake brains that
 // fail in every way a program can. The protocol itself: pbrain_test.cpp.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "db/analysis_store.hpp"
+#include "protocol/brain_client.hpp"
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
@@ -31,8 +38,9 @@ std::string missed_block_db(const TempDir& dir) {
 }
 
 // A fake brain: a shell script that answers ABOUT (after a greeting) and START and does `action`
-// when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1.
-std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action) {
+// when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1;
+// `more` adds cases of its own (`PLAY*) ...;;`).
+std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action, const std::string& more = "") {
     const std::string script = "n=0\n"
                                "while IFS= read -r line; do\n"
                                "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
@@ -44,7 +52,8 @@ std::string fake_brain(const TempDir& dir, const std::string& name, const std::s
         "    END) exit 0 ;;\n"
         "    BEGIN|DONE) n=$((n+1)); " +
         action +
-        " ;;\n"
+        " ;;\n" +
+        more +
         "  esac\n"
         "done\n";
     write_text(dir / (name + ".sh"), script);
@@ -282,4 +291,106 @@ TEST_CASE("analyze --engine: gounki pbrain judges Ninuki and Pente games, captur
     INFO(match.out << match.err);
     CHECK(match.status == 0);
     CHECK(contains(match.out, "2 games: A won"));
+}
+
+TEST_CASE("analyze --engine: empty lines; lines ended by CR; SUGGEST; a line over a MiB: read as the protocol says", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    struct Case {
+        std::string name, action, more;
+    };
+    const std::vector<Case> cases{
+        // Empty lines are passed over; CR alone ends a line as CR LF and LF do.
+        {"blank", "printf '\\n\\r\\nMESSAGE depth 1 eval 5\\r\\r\\n\\n%s,0\\r' \"$n\"", ""},
+        // SUGGEST x,y is the move once the manager's PLAY x,y is answered.
+        {"suggest", "echo 'MESSAGE depth 2 eval 7'; echo \"SUGGEST $n,0\"", "    PLAY*) echo \"${line#PLAY }\" ;;\n"},
+        // A MESSAGE line of 2 MB: cut after a MiB, its rest dropped up to its end (never an answer).
+        {"long", "if [ $n -eq 1 ]; then printf 'MESSAGE '; head -c 2000000 /dev/zero | tr '\\0' x; echo 3,3; fi; echo \"$n,0\"",
+         ""},
+    };
+    for (const Case& c : cases) {
+        const auto run = run_gounki_args({"analyze", "--db", db, "1", "--force", "--engine", fake_brain(dir, c.name, c.action, c.more),
+                                          "--engine-time", "2000", "--threads", "1"});
+        INFO(c.name << ": " << run.out << run.err);
+        CHECK(run.status == 0);
+        CHECK(run.err.empty());
+        CHECK(judged(db, 1));
+    }
+}
+
+TEST_CASE("analyze --engine: a brain that answers twice is killed, named, and leaves the game unjudged", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // Each request answered with two moves: the second would be taken for the next position's answer.
+    check_left_unjudged(db, 1, fake_brain(dir, "twice", "echo \"$n,0\"; echo \"$n,1\""), "engine 'twice 1' answered twice: '");
+    // MESSAGE lines after the move are dropped: the game is judged.
+    const auto late = run_gounki_args({"analyze", "--db", db, "1", "--engine",
+                                       fake_brain(dir, "late", "echo 'MESSAGE depth 1 eval 3'; echo \"$n,0\"; echo 'MESSAGE bye'"),
+                                       "--engine-time", "2000", "--threads", "1"});
+    INFO(late.out << late.err);
+    CHECK(late.status == 0);
+    CHECK(judged(db, 1));
+}
+
+TEST_CASE("brain client: a brain's MESSAGE lines are kept in bounded memory", "[pbrain]") {
+    using namespace gounki;
+    TempDir dir("engine");
+    protocol::BrainSettings settings;
+    settings.command = fake_brain(dir, "chatty",
+                                  "i=0; while [ $i -lt 500 ]; do echo \"MESSAGE depth $i eval $i line $i of 500\"; i=$((i+1)); done; "
+                                  "echo 'DEBUG last'; echo 7,7");
+    settings.turn_ms = 5000;
+    protocol::BrainClient brain(settings);
+    stones::StonePosition pos(stones::Rules::defaults(GameKind::gomoku));
+    brain.new_game(pos.rules());
+    const protocol::BrainAnswer a = brain.begin(pos);
+    CHECK(a.point == stones::point_from_top_left(7, 7, 15));
+    CHECK(a.eval == 499); // the last evaluation, however many lines came
+    CHECK(a.depth == 499);
+    REQUIRE(a.messages.size() == protocol::BrainAnswer::max_messages);
+    CHECK(a.messages_dropped == 501 - protocol::BrainAnswer::max_messages);
+    CHECK(a.messages.back() == "DEBUG last");
+}
+
+TEST_CASE("analyze --engine: a second interrupt ends gounki and the brain's process group with it", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    const std::string brain_pid = dir.file("brain.pid"), sleep_pid = dir.file("sleep.pid");
+    // The brain writes its pid and starts a child in its group, then hangs on BEGIN.
+    const std::string brain = fake_brain(dir, "stuck", "echo $$ > " + shell_quoted(brain_pid) + ".tmp; sleep 600 & echo $! > " +
+                                                           shell_quoted(sleep_pid) + "; mv " + shell_quoted(brain_pid) +
+                                                           ".tmp " + shell_quoted(brain_pid) + "; wait");
+    const pid_t gounki = spawn_gounki({"analyze", "--db", db, "1", "--engine", brain, "--engine-time", "600000", "--threads", "1"},
+                                      dir.file("out"), dir.file("err"));
+    for (int i = 0; i < 3000 && slurp(brain_pid).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::string brain_text = slurp(brain_pid), sleep_text = slurp(sleep_pid);
+    REQUIRE(!brain_text.empty());
+    REQUIRE(!sleep_text.empty());
+    // SIGINT until gounki has gone: the first asks it to stop after the game, a second ends it at once.
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 500 && !ended; ++i) {
+        ::kill(gounki, SIGINT);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ended = ::waitpid(gounki, &status, WNOHANG) == gounki;
+    }
+    if (!ended) { // never left running by the test
+        ::kill(gounki, SIGKILL);
+        ::waitpid(gounki, &status, 0);
+    }
+    CHECK(ended);
+    CHECK(WIFSIGNALED(status));
+    // The brain and its child are gone (or zombies waiting for init), soon after.
+    const auto gone = [](const std::string& pid_text) {
+        const std::string stat = slurp("/proc/" + pid_text.substr(0, pid_text.find('\n')) + "/stat");
+        return stat.empty() || contains(stat, ") Z ");
+    };
+    bool both = false;
+    for (int i = 0; i < 500 && !(both = gone(brain_text) && gone(sleep_text)); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(both);
+    if (!both) { // not left behind by the test either
+        ::kill(std::stoi(brain_text), SIGKILL);
+        ::kill(std::stoi(sleep_text), SIGKILL);
+    }
 }

@@ -386,6 +386,14 @@ TEST_CASE("brain client: MESSAGE lines are read leniently", "[pbrain]") {
     CHECK(parse_brain_message("depth 9 ev -M4 n 12345")->eval == a::loss_at(4));
     CHECK(parse_brain_message("depth=3 score=250")->eval == 250);
     CHECK(parse_brain_message("eval 99999999")->eval == a::score_heuristic_max); // heuristic stays heuristic
+    // Beyond an int's range too; and a proven result nearer than can be reads as the nearest that can.
+    CHECK(parse_brain_message("eval 99999999999")->eval == a::score_heuristic_max);
+    CHECK(parse_brain_message("eval -99999999999999999999999")->eval == -a::score_heuristic_max);
+    CHECK(parse_brain_message("eval loss0")->eval == a::loss_at(2));
+    CHECK(parse_brain_message("eval -M0")->eval == a::loss_at(2));
+    CHECK(a::win_in(*parse_brain_message("eval loss0")->eval) == -2);
+    CHECK(parse_brain_message("eval win0")->eval == a::win_at(1));
+    CHECK(!parse_brain_message("eval 12abc"));
     CHECK(parse_brain_message("depth 4")->eval == std::nullopt);
     CHECK(!parse_brain_message("thinking hard about 7,7"));
     CHECK(!parse_brain_message("eval nonsense"));
