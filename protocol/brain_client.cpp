@@ -284,6 +284,7 @@ public:
             if (end != std::string::npos && end <= max_line) {
                 line = buffer_.substr(0, end);
                 buffer_.erase(0, end + 1);
+                if (trimmed(line).empty()) continue; // blanks only: an empty line too
                 return true;
             }
             if (buffer_.size() >= max_line) { // too long: cut, the rest of it dropped as it comes

@@ -301,7 +301,7 @@ TEST_CASE("analyze --engine: empty lines; lines ended by CR; SUGGEST; a line ove
     };
     const std::vector<Case> cases{
         // Empty lines are passed over; CR alone ends a line as CR LF and LF do.
-        {"blank", "printf '\\n\\r\\nMESSAGE depth 1 eval 5\\r\\r\\n\\n%s,0\\r' \"$n\"", ""},
+        {"blank", "printf '\\n\\r\\nMESSAGE depth 1 eval 5\\r\\r\\n \\t\\n%s,0\\r' \"$n\"", ""},
         // SUGGEST x,y is the move once the manager's PLAY x,y is answered.
         {"suggest", "echo 'MESSAGE depth 2 eval 7'; echo \"SUGGEST $n,0\"", "    PLAY*) echo \"${line#PLAY }\" ;;\n"},
         // A MESSAGE line of 2 MB: cut after a MiB, its rest dropped up to its end (never an answer).
