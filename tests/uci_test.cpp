@@ -209,16 +209,30 @@ TEST_CASE("uci: run_uci on streams: a script runs in order, and quit ends a sear
     CHECK(quitted.str().find("readyok") == std::string::npos); // nothing read after quit
 }
 
-TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go infinite with its bestmove", "[uci]") {
-    UciSession s;
+namespace {
+
+// What a session says from its search thread, gathered under a lock.
+struct Heard {
     std::mutex m;
     std::vector<std::string> lines;
-    const UciSession::Sink sink = [&](std::string_view l) {
+    const UciSession::Sink sink = [this](std::string_view l) {
         const std::lock_guard lock(m);
         lines.emplace_back(l);
     };
-    const auto seen = [&](const std::string& prefix) {
+    std::vector<std::string> all() {
         const std::lock_guard lock(m);
+        return lines;
+    }
+};
+
+} // namespace
+
+TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go infinite with its bestmove", "[uci]") {
+    UciSession s;
+    Heard heard;
+    const UciSession::Sink& sink = heard.sink;
+    const auto seen = [&](const std::string& prefix) {
+        const std::vector<std::string> lines = heard.all();
         return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return starts_with(l, prefix); });
     };
     s.handle("position startpos", sink);
@@ -239,11 +253,7 @@ TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go inf
     s.handle("stop", sink);
     CHECK(!s.searching());
     REQUIRE(seen("bestmove ") == 1);
-    {
-        const std::lock_guard lock(m);
-        const std::string best = lines.back().substr(9);
-        CHECK(has_move(Position::start(), best));
-    }
+    CHECK(has_move(Position::start(), heard.all().back().substr(9)));
     // A stop at once after go: still one legal bestmove, and the session goes on.
     s.handle("go infinite", sink);
     s.handle("stop", sink);
@@ -278,34 +288,25 @@ TEST_CASE("uci: through the command line", "[uci]") {
 
 TEST_CASE("uci: go infinite on a finished game answers bestmove (none) only after stop", "[uci]") {
     UciSession s;
-    std::mutex m;
-    std::vector<std::string> lines;
-    const UciSession::Sink sink = [&](std::string_view l) {
-        const std::lock_guard lock(m);
-        lines.emplace_back(l);
-    };
+    Heard heard;
+    const UciSession::Sink& sink = heard.sink;
     s.handle("position fen 4s3/8/8/8/8/2(RR)5/8/7S w moves c3-a5 e8-e7 a5-c7 e7-e6 c7-Out", sink);
     REQUIRE(s.position().game_over());
     s.handle("go infinite", sink);
     CHECK(s.searching());
     s.handle("isready", sink);
-    {
-        const std::lock_guard lock(m);
-        CHECK(lines == std::vector<std::string>{"info string the game is over", "readyok"});
-    }
+    CHECK(heard.all() == std::vector<std::string>{"info string the game is over", "readyok"});
     s.handle("stop", sink);
     CHECK(!s.searching());
-    {
-        const std::lock_guard lock(m);
-        CHECK(lines.back() == "bestmove (none)");
-        CHECK(std::count(lines.begin(), lines.end(), "bestmove (none)") == 1);
-    }
+    const std::vector<std::string> stopped = heard.all();
+    CHECK(stopped.back() == "bestmove (none)");
+    CHECK(std::count(stopped.begin(), stopped.end(), "bestmove (none)") == 1);
     // With limits it answers at once, as before; quit ends a go infinite with its bestmove too.
     CHECK(s.handle("go depth 3") == std::vector<std::string>{"info string the game is over", "bestmove (none)"});
     s.handle("go infinite", sink);
     s.handle("quit", sink);
-    const std::lock_guard lock(m);
-    CHECK(std::count(lines.begin(), lines.end(), "bestmove (none)") == 2);
+    const std::vector<std::string> quitted = heard.all();
+    CHECK(std::count(quitted.begin(), quitted.end(), "bestmove (none)") == 2);
 }
 
 TEST_CASE("uci: a hash table the machine cannot hold is refused, never a crash", "[uci]") {

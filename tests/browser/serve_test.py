@@ -21,6 +21,18 @@ from serve_support import AFTER_C2_D3, BROKEN, CLUB, GOUNKI, Fixture, Server, cl
     imported, refuse_judgements, without_created
 
 
+def read_to_end(s):
+    """What a raw socket receives until the server closes it; the socket is then closed."""
+    answer = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+    s.close()
+    return answer
+
+
 class HttpTest(Fixture):
     def test_api_answers_equal_the_command_line(self):
         s, q = self.server, urllib.parse.quote
@@ -364,13 +376,7 @@ class HttpTest(Fixture):
             with self.subTest(request=request[:30]):
                 s = self.server.raw(request, read=False)
                 s.settimeout(10)  # the idle timeout is 30 s: the answer must not wait for it
-                answer = b""
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk:
-                        break
-                    answer += chunk
-                s.close()
+                answer = read_to_end(s)
                 head, body = answer.split(b"\r\n\r\n", 1)
                 self.assertIn(b" 200 ", head.split(b"\r\n")[0])
                 self.assertIn(b"connection: close", head.lower())
@@ -451,13 +457,7 @@ class HttpTest(Fixture):
             finally:
                 lock.execute("COMMIT")
                 lock.close()
-            answer = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            s.close()
+            answer = read_to_end(s)
             head, data = answer.split(b"\r\n\r\n", 1)
             self.assertIn(b" 200 ", head.split(b"\r\n")[0])
             self.assertEqual(json.loads(data)["summary"]["stored"], 1)
@@ -590,13 +590,7 @@ class HttpTest(Fixture):
         time.sleep(0.3)  # the body is in; the import runs
         server.proc.send_signal(signal.SIGTERM)
         s.settimeout(300)
-        answer = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
-        s.close()
+        answer = read_to_end(s)
         self.assertEqual(server.proc.wait(timeout=120), 0)
         server.proc.stdout.close()
         server.proc.stderr.close()
@@ -770,13 +764,7 @@ class ThreadsAndJudgingTest(unittest.TestCase):
                 for c in connections:
                     c.close()
             upload.settimeout(30)
-            answer = b""
-            while True:
-                chunk = upload.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            upload.close()
+            answer = read_to_end(upload)
             self.assertIn(b" 200 ", answer.split(b"\r\n")[0])
         finally:
             self.assertEqual(server.stop(), 0)
