@@ -24,6 +24,7 @@ QJsonValue json_value(const std::optional<std::string>& v) {
 std::string change_text(const db::TagChange& c) {
     if (!c.before) return c.name + " \"" + *c.after + "\" added";
     if (!c.after) return c.name + " \"" + *c.before + "\" removed";
+    if (*c.before == *c.after) return c.name + " \"" + *c.after + "\" confirmed (what the import doubted of it is dropped)";
     return c.name + " \"" + *c.before + "\" -> \"" + *c.after + "\"";
 }
 

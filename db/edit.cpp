@@ -70,6 +70,8 @@ struct EditPlan {
     std::vector<std::pair<std::string, std::string>> others; // the tags table, in order
     bool columns_changed = false, others_changed = false;
     std::vector<TagChange> changes;
+    // Result set to the result stored, which the import doubted (result-mismatch...): the doubt goes.
+    bool result_confirmed = false;
 
     std::string* column(std::string_view name) {
         if (name == "Event") return &event;
@@ -156,7 +158,15 @@ void plan_set(EditPlan& plan, const StoredGame& g, const std::string& name, cons
     if (name == "Result") {
         const auto r = parse_result(value);
         if (!r) throw EditRefused(refusal_prefix(id) + "Result must be 1-0, 0-1, 1/2-1/2 or *, not '" + value + "'");
-        if (*r == plan.result) return;
+        if (*r == plan.result) {
+            const bool doubted = std::any_of(g.diagnostics.begin(), g.diagnostics.end(), [](const Diagnostic& d) {
+                return d.code == "result-mismatch" || d.code == "result-incomplete" || d.code == "no-result" ||
+                    d.code == "bad-result-tag";
+            });
+            if (doubted && !plan.result_confirmed) plan.changes.push_back({name, std::string(value), std::string(value)});
+            plan.result_confirmed |= doubted;
+            return;
+        }
         plan.changes.push_back({name, std::string(result_text(plan.result)), std::string(result_text(*r))});
         plan.result = *r;
         plan.columns_changed = true;
@@ -218,7 +228,7 @@ std::optional<std::vector<TagChange>> GameDatabase::edit_tags(std::int64_t id, c
     const std::optional<StoredGame> g = game(id);
     if (!g) return std::nullopt;
     const GameSummary& s = g->summary;
-    EditPlan plan{s.event, s.site, s.date, s.round, s.white, s.black, s.result, {}, false, false, {}};
+    EditPlan plan{s.event, s.site, s.date, s.round, s.white, s.black, s.result, {}, false, false, {}, false};
     {
         Statement tags(db_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq");
         tags.bind(1, id);
@@ -241,7 +251,7 @@ std::optional<std::vector<TagChange>> GameDatabase::edit_tags(std::int64_t id, c
         once(name);
         plan_set(plan, *g, name, value);
     }
-    if (plan.result != s.result) check_result(*g, plan.result);
+    if (plan.result != s.result || plan.result_confirmed) check_result(*g, plan.result);
 
     const std::int64_t old_date = date_key(s.date), new_date = date_key(plan.date);
     if (plan.columns_changed) {
@@ -267,7 +277,7 @@ std::optional<std::vector<TagChange>> GameDatabase::edit_tags(std::int64_t id, c
             insert.run();
         }
     }
-    if (plan.result != s.result) settle_result_diagnostics(id, s.status);
+    if (plan.result != s.result || plan.result_confirmed) settle_result_diagnostics(id, s.status);
     if (plan.result != s.result || new_date != old_date) update_tree_for_edit(*g, plan.result, old_date, new_date);
     tx.commit();
     return std::move(plan.changes);

@@ -196,6 +196,20 @@ TEST_CASE("a Result the final position contradicts is refused; one that settles 
     REQUIRE(start.moves.size() == 1);
     CHECK(start.moves[0].black_wins == 1);
     CHECK(start.moves[0].white_wins == 0);
+    // A Result tag and a closing result that differ (result-mismatch): the one stored confirmed by
+    // hand settles it; the tree does not move.
+    const auto mismatch = import(db, {game_input(parser::read_records("[Game \"Gomoku\"]\n[Result \"1-0\"]\n\n1. h8 i9 0-1\n",
+                                                                       "m.gpn")[0])});
+    REQUIRE(mismatch.size() == 1);
+    const std::int64_t m = mismatch[0].game_id;
+    REQUIRE(db.game(m)->summary.status == GameStatus::invalid);
+    const auto confirmed = db.edit_tags(m, {{{"Result", "0-1"}}, {}});
+    REQUIRE(confirmed);
+    REQUIRE(confirmed->size() == 1);
+    CHECK((*confirmed)[0].before == (*confirmed)[0].after);
+    CHECK(db.game(m)->summary.status == GameStatus::valid);
+    CHECK(db.game(m)->summary.result == ResultCode::black_wins);
+    CHECK(db.edit_tags(m, {{{"Result", "0-1"}}, {}})->empty()); // nothing doubted any more: nothing to change
     check_consistent(db);
 }
 
