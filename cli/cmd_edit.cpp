@@ -57,11 +57,7 @@ int run_edit(const QCommandLineParser& p) {
     int code = exit_ok;
     db::TagEdit edit;
     if (!read_edit(self, p, edit, code)) return code;
-    // A database file that is not there is not created by asking for a change.
-    if (!db::is_postgres_url(db_path(p)) && !std::filesystem::exists(db_path(p))) {
-        print_err("gounki edit: no database at '" + db_path(p) + "' (import games to create one)\n"); // a file
-        return exit_usage;
-    }
+    // A database file that is not there is not created by asking for a change (open_database).
     auto database = open_database(self, p, db::Access::read_write);
     if (!database) return exit_usage;
     std::optional<std::vector<db::TagChange>> changes;

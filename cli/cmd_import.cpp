@@ -171,7 +171,7 @@ int run_import(const QCommandLineParser& p) {
     }
     const std::uint64_t total_bytes = pipeline::input_bytes(request.files);
 
-    auto database = open_database(self, p, db::Access::read_write);
+    auto database = open_database(self, p, db::Access::read_write, true);
     if (!database) return exit_usage;
 
     std::int64_t findings = 0;

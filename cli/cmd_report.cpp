@@ -174,7 +174,7 @@ int run_report(const QCommandLineParser& p) {
     report::ReportModel model;
     if (p.isSet("title")) model.title = p.value("title").toStdString();
     int unjudged = 0;
-    std::string settings;
+    std::vector<std::string> settings; // of the judged games, each once
     try {
         db::AnalysisStore store(database->sql());
         std::vector<db::StoredGame> games;
@@ -182,7 +182,8 @@ int run_report(const QCommandLineParser& p) {
         for (const db::StoredGame& g : games) {
             const auto stored = store.load(g.summary.id);
             if (!stored) ++unjudged;
-            else if (settings.empty()) settings = stored->settings;
+            else if (std::find(settings.begin(), settings.end(), stored->settings) == settings.end())
+                settings.push_back(stored->settings);
             model.games.push_back(game_report(g, stored ? &*stored : nullptr));
         }
     } catch (const std::exception& e) { return database_error(self, e); }
@@ -191,7 +192,11 @@ int run_report(const QCommandLineParser& p) {
         return exit_findings;
     }
     if (!p.isSet("title")) set_default_title(model);
-    model.annotator = "gounki " GOUNKI_VERSION + (settings.empty() ? std::string() : " (" + settings + ")");
+    // The report's own annotator (a page's footer) names the settings when the games share them;
+    // each game's record names its own.
+    model.annotator = "gounki " GOUNKI_VERSION + (settings.size() == 1   ? " (" + settings[0] + ")"
+                                                  : settings.size() > 1 ? std::string(" (games judged with different settings)")
+                                                                        : std::string());
     std::string error;
     std::int64_t bytes = 0;
     if (split) {

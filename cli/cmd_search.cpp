@@ -48,8 +48,12 @@ int run_search(const QCommandLineParser& p) {
 
     SearchQuery query;
     if (by_position) {
-        AnyPosition position;
+        // --moves without --position play from the start of --game (as tree does), else Gounki's.
+        AnyPosition position = AnyPosition::start(filter.kind.value_or(GameKind::gounki));
         if (p.isSet("position") && !read_position(self, p.value("position"), position)) return exit_usage;
+        if (filter.kind && position.kind() != *filter.kind)
+            return usage_error(self, "--position is a " + std::string(game_kind_name(position.kind())) + " position but --game is " +
+                                         std::string(game_kind_name(*filter.kind)) + ": no game could reach it");
         if (!apply_moves_option(self, p, position)) return exit_usage;
         query.position = position;
     }

@@ -30,6 +30,9 @@ int run_tree(const QCommandLineParser& p) {
     if (!read_game(self, "game", p.value("game"), game)) return exit_usage;
     AnyPosition pos = AnyPosition::start(game);
     if (p.isSet("position") && !read_position(self, p.value("position"), pos)) return exit_usage;
+    if (p.isSet("position") && p.isSet("game") && pos.kind() != game)
+        return usage_error(self, "--position is a " + std::string(game_kind_name(pos.kind())) + " position but --game is " +
+                                     std::string(game_kind_name(game)) + ": give one of them");
     if (!apply_moves_option(self, p, pos)) return exit_usage;
     const std::string position_text = pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);

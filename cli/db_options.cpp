@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -31,7 +32,10 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"site", "Games whose site contains this text (any case or accents).", "place"});
     p.addOption({"source", "Games imported from a file whose path contains this text (any case or accents).", "text"});
     p.addOption({"result", "Games with this result: 1-0, 0-1, 1/2-1/2 or * (also white, black, draw).", "result"});
-    p.addOption({"from", "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
+    p.addOption({"from",
+                 "Games played on or after this date: YYYY, YYYY.MM or YYYY.MM.DD (a game dated to the month or year "
+                 "only, 2024.05.??, counts when all of it is in the range).",
+                 "date"});
     p.addOption({"to", "Games played on or before this date: YYYY, YYYY.MM or YYYY.MM.DD.", "date"});
     p.addOption({"game", QString::fromStdString("Games of this game: " + game_ids_text() + "."), "kind"});
     p.addOption(
@@ -75,6 +79,10 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
             return false;
         }
         out.spans.push_back(span);
+    }
+    if (!out.spans.empty() && p.isSet("all")) {
+        exit_code = usage_error(cmd, "give game ids or --all, not both");
+        return false;
     }
     if (out.spans.empty() && !out.filter.any() && !p.isSet("all")) {
         exit_code = usage_error(cmd, "say which games to " + verb + ": game ids, tag filters, or --all");
@@ -180,7 +188,14 @@ bool read_paging(const Command& cmd, const QCommandLineParser& p, db::Paging& ou
     return true;
 }
 
-std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access) {
+std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access,
+                                                bool create) {
+    const std::string path = db_path(p);
+    std::error_code ec;
+    if (access == db::Access::read_write && !create && !db::is_postgres_url(path) && !std::filesystem::exists(path, ec)) {
+        print_err(std::string("gounki ") + cmd.name + ": no database at '" + path + "' (import games to create one)\n");
+        return nullptr;
+    }
     try {
         return std::make_unique<db::GameDatabase>(db_path(p), access);
     } catch (const std::exception& e) {

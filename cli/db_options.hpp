@@ -67,7 +67,10 @@ void add_paging_options(QCommandLineParser& p, int default_limit);
 bool read_paging(const Command& cmd, const QCommandLineParser& p, db::Paging& out, int& exit_code);
 
 // Opens the database; on failure prints "gounki CMD: message" and returns null (exit_usage).
-std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access);
+// Only with `create` (import) is a missing database file made: every other command, writing or
+// reading, says there is none (a mistyped name would otherwise leave an empty database behind).
+std::unique_ptr<db::GameDatabase> open_database(const Command& cmd, const QCommandLineParser& p, db::Access access,
+                                                bool create = false);
 // Prints a database error raised while a command ran; returns exit_usage.
 int database_error(const Command& cmd, const std::exception& e);
 

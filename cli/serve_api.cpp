@@ -398,7 +398,7 @@ Reply App::api_report(std::int64_t id, const Request& r) {
     report::ReportModel model;
     model.games.push_back(game_report(*game, stored ? &*stored : nullptr));
     if (game->summary.kind != GameKind::gounki) model.title = std::string(game_kind_name(game->summary.kind)) + " game report";
-    model.annotator = "gounki " GOUNKI_VERSION + (stored ? " (" + stored->settings + ")" : std::string());
+    model.annotator = annotator_of(stored ? &*stored : nullptr);
     Reply reply;
     if (format == "html") reply = {200, "text/html; charset=utf-8", QByteArray::fromStdString(report::render_html(model)), {}};
     else if (format == "md") reply = {200, "text/markdown; charset=utf-8", QByteArray::fromStdString(report::render_markdown(model)), {}};

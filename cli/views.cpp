@@ -224,7 +224,12 @@ report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgemen
     r.white = g.summary.white;
     r.black = g.summary.black;
     r.result = std::string(db::result_text(g.summary.result));
+    r.annotator = annotator_of(stored);
     return r;
+}
+
+std::string annotator_of(const db::StoredJudgement* stored) {
+    return "gounki " GOUNKI_VERSION + (stored ? " (" + stored->settings + ")" : std::string());
 }
 
 } // namespace gounki::cli

@@ -65,5 +65,8 @@ QJsonObject import_stats_json(const db::ImportStats& s);
 // The report of one stored game with its stored judgement, if any (the database's reading of the
 // players, date and result).
 report::GameReport game_report(const db::StoredGame& g, const db::StoredJudgement* stored);
+// "gounki 0.1.0 (SETTINGS)": who judged a game, as its report's [Annotator] says (no settings when
+// it was not judged).
+std::string annotator_of(const db::StoredJudgement* stored);
 
 } // namespace gounki::cli

@@ -266,6 +266,8 @@ private:
     void update_tree_for_edit(const StoredGame& g, ResultCode result, std::int64_t old_date, std::int64_t new_date);
     void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
+    // The games reaching any of `keys`, each once at its first such ply.
+    GameList search_keys(std::initializer_list<std::uint64_t> keys, const GameFilter& filter, Paging paging);
     Tree tree_of_key(std::uint64_t key);
 
     // A prepared statement kept for the life of the database, reset and ready to bind.

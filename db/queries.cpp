@@ -64,8 +64,15 @@ std::string where(const GameFilter& f, Params& params) {
     if (f.status) terms.push_back("g.status = " + params.add(std::int64_t(*f.status)));
     if (f.id_from) terms.push_back("g.id >= " + params.add(*f.id_from));
     if (f.id_to) terms.push_back("g.id <= " + params.add(*f.id_to));
-    if (f.date_from) terms.push_back("g.date_key >= " + params.add(*f.date_from));
-    if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0");
+    // A date known to the month or the year only is that whole month or year: it is in a range that
+    // holds all of it (2024.??.?? is in 2024.01-2024.12, not in -2024.06). Its first and last days
+    // are the key plus 101 and 1231 (month unknown) or 1 and 31 (day unknown); the plain key
+    // comparisons let the date index narrow the rows first.
+    const std::string first_day = "(g.date_key + CASE WHEN g.date_key % 10000 = 0 THEN 101 WHEN g.date_key % 100 = 0 THEN 1 ELSE 0 END)";
+    const std::string last_day = "(g.date_key + CASE WHEN g.date_key % 10000 = 0 THEN 1231 WHEN g.date_key % 100 = 0 THEN 31 ELSE 0 END)";
+    if (f.date_from)
+        terms.push_back("g.date_key >= " + params.add(*f.date_from - 101) + " AND " + first_day + " >= " + params.add(*f.date_from));
+    if (f.date_to) terms.push_back("g.date_key <= " + params.add(*f.date_to) + " AND g.date_key > 0 AND " + last_day + " <= " + params.add(*f.date_to));
     if (terms.empty()) return "TRUE";
     std::string out;
     for (const std::string& t : terms) out += (out.empty() ? "" : " AND ") + t;
@@ -80,12 +87,13 @@ std::string order_joins(const GameOrder& o) {
 }
 
 // The ORDER BY clause of an order (GameOrder), on games g, players w and b, events e. Each key is
-// preceded by whether it is unknown, always ascending: unknown values come last either way.
+// preceded by whether it is unknown, always ascending: unknown values come last either way (a name
+// is unknown when empty or "?", the records' way of writing it unknown).
 std::string order_by(const GameOrder& o) {
     const std::string dir = o.descending ? " DESC" : "";
     const auto name = [&](const char* alias) {
         const std::string n = std::string(alias) + ".name";
-        return "coalesce(" + n + ", '') = '', gounki_fold(" + n + ")" + dir + ", ";
+        return "coalesce(" + n + ", '') IN ('', '?'), gounki_fold(" + n + ")" + dir + ", ";
     };
     // The first player's name (Black's in the games Black opens, else White's), or the second's.
     const auto player = [&](bool first) {
@@ -95,7 +103,7 @@ std::string order_by(const GameOrder& o) {
         const std::string n = black_first.empty() ? std::string(first ? "w" : "b") + ".name"
                                                   : std::string("CASE WHEN g.kind IN (") + black_first + ") THEN " +
                 (first ? "b" : "w") + ".name ELSE " + (first ? "w" : "b") + ".name END";
-        return "coalesce(" + n + ", '') = '', gounki_fold(" + n + ")" + dir + ", ";
+        return "coalesce(" + n + ", '') IN ('', '?'), gounki_fold(" + n + ")" + dir + ", ";
     };
     std::string keys;
     switch (o.key) {
@@ -255,13 +263,28 @@ GameList GameDatabase::page_of(std::vector<std::pair<std::int64_t, int>> matches
 }
 
 GameList GameDatabase::search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging) {
+    // A Gounki game won by an exit ends in a position whose key says so, but whose text cannot (the
+    // board alone does not tell an exit): a position typed as going on is also looked up as won by
+    // the player who moved last.
+    if (pos.kind() == GameKind::gounki && !pos.game_over()) {
+        const Position& g = pos.as_gounki();
+        const std::uint64_t won = g.key_with_outcome(win_for(~g.side_to_move()));
+        return search_keys({index_key(pos), index_key(GameKind::gounki, won)}, filter, paging);
+    }
     return search_key(index_key(pos), filter, paging);
 }
 
 GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
+    return search_keys({key}, filter, paging);
+}
+
+GameList GameDatabase::search_keys(std::initializer_list<std::uint64_t> keys, const GameFilter& filter, Paging paging) {
     Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
     std::vector<IndexEntry> entries;
-    index_->lookup(key, entries); // sorted by game, then ply
+    for (const std::uint64_t key : keys) index_->lookup(key, entries); // each sorted by game, then ply
+    if (keys.size() > 1)
+        std::sort(entries.begin(), entries.end(),
+                  [](const IndexEntry& a, const IndexEntry& b) { return std::pair(a.game, a.ply) < std::pair(b.game, b.ply); });
     std::vector<std::pair<std::int64_t, int>> matches;
     matches.reserve(entries.size());
     for (const IndexEntry& e : entries)

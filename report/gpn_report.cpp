@@ -124,7 +124,8 @@ parser::GameRecord record_of(const GameReport& g, const std::string& annotator, 
 
 std::string render_annotated_gpn(const ReportModel& model, const GpnOptions& options) {
     std::string out;
-    for (const GameReport& g : model.games) out += parser::write_record(record_of(g, model.annotator, options), options.notation);
+    for (const GameReport& g : model.games)
+        out += parser::write_record(record_of(g, g.annotator.empty() ? model.annotator : g.annotator, options), options.notation);
     return out;
 }
 

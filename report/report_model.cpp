@@ -103,7 +103,10 @@ std::vector<PlayerStats> player_statistics(const std::vector<const GameReport*>&
             const std::string& name = c == Color::white ? g->white : g->black;
             PlayerStats& p = by_name[name.empty() ? "?" : name];
             p.name = name.empty() ? "?" : name;
-            ++p.games;
+            // One game, whoever plays both its sides (a self-play game): counted once, its result
+            // on each side.
+            const std::string& other = c == Color::white ? g->black : g->white;
+            if (c == Color::white || (other.empty() ? "?" : other) != p.name) ++p.games;
             ++p.results[index(c)][result_column(g->result, c)];
             if (const auto& a = g->summary[index(c)].accuracy) {
                 accuracy[p.name].first += *a;

@@ -104,6 +104,8 @@ struct SideSummary {
 struct GameReport {
     GameKind kind = GameKind::gounki; // Gomoku and Ninuki: stone positions, Black moves first
     std::string id; // database id or any label; shown and used for anchors when set
+    // This game's [Annotator] (the engine and settings of its judgement); empty: the report's.
+    std::string annotator;
     std::string event;
     std::string date;
     std::string white;

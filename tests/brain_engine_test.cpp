@@ -189,7 +189,7 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
         {"segv", "kill -SEGV $$",
          "engine 'segv 1' stopped (killed by signal 11 (Segmentation fault)) while gounki waited for a move after BEGIN (the "
          "position before ply 1)"},
-        {"endless", "head -c 3000000 /dev/zero | tr '\\0' x", // no line end: refused after a megabyte
+        {"endless", "head -c 1100000 /dev/zero | tr '\\0' x", // no line end: refused after a megabyte
          "engine 'endless 1' answered '" + std::string(80, 'x') +
              "...' to BEGIN (expected a move x,y) (the position before ply 1)"},
         {"refuses", "echo 'ERROR out of memory'",
@@ -304,13 +304,13 @@ TEST_CASE("analyze --engine: empty lines; lines ended by CR; SUGGEST; a line ove
         {"blank", "printf '\\n\\r\\nMESSAGE depth 1 eval 5\\r\\r\\n \\t\\n%s,0\\r' \"$n\"", ""},
         // SUGGEST x,y is the move once the manager's PLAY x,y is answered.
         {"suggest", "echo 'MESSAGE depth 2 eval 7'; echo \"SUGGEST $n,0\"", "    PLAY*) echo \"${line#PLAY }\" ;;\n"},
-        // A MESSAGE line of 2 MB: cut after a MiB, its rest dropped up to its end (never an answer).
-        {"long", "if [ $n -eq 1 ]; then printf 'MESSAGE '; head -c 2000000 /dev/zero | tr '\\0' x; echo 3,3; fi; echo \"$n,0\"",
+        // A MESSAGE line over a MiB: cut after a MiB, its rest dropped up to its end (never an answer).
+        {"long", "if [ $n -eq 1 ]; then printf 'MESSAGE '; head -c 1100000 /dev/zero | tr '\\0' x; echo 3,3; fi; echo \"$n,0\"",
          ""},
     };
     for (const Case& c : cases) {
         const auto run = run_gounki_args({"analyze", "--db", db, "1", "--force", "--engine", fake_brain(dir, c.name, c.action, c.more),
-                                          "--engine-time", "2000", "--threads", "1"});
+                                          "--engine-time", "6000", "--threads", "1"});
         INFO(c.name << ": " << run.out << run.err);
         CHECK(run.status == 0);
         CHECK(run.err.empty());

@@ -117,6 +117,57 @@ TEST_CASE("games, tree, search and show write stored control characters as escap
     CHECK(contains(run_gounki("export -o -" + on).out, "evil\x1b[2J"));
 }
 
+TEST_CASE("search finds the position a game won by an exit ends in from its text", "[db][cli]") {
+    TempDir dir;
+    const std::string on = " --db " + shell_quoted(dir.file("x.db"));
+    const std::string won = shell_quoted(std::string(GOUNKI_SOURCE_DIR) + "/samples/broken/23-result-incomplete.gpn");
+    REQUIRE(run_gounki("import --quiet" + on + " " + won).status <= 1); // a warning
+    const std::string shown = run_gounki("show 1 --ply end" + on).out;
+    const std::size_t at = shown.find("Position: ");
+    REQUIRE(at != std::string::npos);
+    const std::string text = shown.substr(at + 10, shown.find('\n', at) - at - 10);
+    // The text says nothing of the exit; the game is found all the same, at its last ply.
+    const CliRun found = run_gounki("search --json --position " + shell_quoted(text) + on);
+    CHECK(found.status == 0);
+    CHECK(contains(found.out, "\"total\":1"));
+    CHECK(contains(found.out, "\"ply\":17"));
+}
+
+TEST_CASE("dates known in part count when all of them is in the range; ? names sort as unknown", "[db][cli]") {
+    TempDir dir;
+    std::string text;
+    const std::pair<const char*, const char*> games[] = {
+        {"2024.??.??", "?"}, {"2024.05.??", "Zed"}, {"2024.05.10", "Amy"}, {"2023.12.31", ""}, {"????.??.??", "Bob"}};
+    for (const auto& [date, white] : games)
+        text += std::string("[Game \"Gomoku\"]\n[Date \"") + date + "\"]\n[White \"" + white + "\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. h8 i9 *\n\n";
+    write_text(dir.file("d.gpn"), text);
+    const std::string on = " --db " + shell_quoted(dir.file("d.db"));
+    REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(dir.file("d.gpn"))).status <= 1);
+    const auto ids = [&](const std::string& filter) {
+        std::string out;
+        for (const std::string& line : lines_of(run_gounki("games --json" + filter + on).out))
+            for (std::size_t at = line.find("\"id\":"); at != std::string::npos; at = line.find("\"id\":", at + 1))
+                out += (out.empty() ? "" : " ") + line.substr(at + 5, line.find_first_of(",}", at) - at - 5);
+        return out;
+    };
+    CHECK(ids(" --from 2024 --to 2024") == "1 2 3");
+    CHECK(ids(" --from 2024.01 --to 2024.12") == "1 2 3"); // the whole year is in it
+    CHECK(ids(" --from 2024.01.01 --to 2024.12.31") == "1 2 3");
+    CHECK(ids(" --to 2024.05.31") == "2 3 4"); // all of May, not all of 2024
+    CHECK(ids(" --from 2024.05.02") == "3"); // 2024.05.?? may be May 1st, 2024.??.?? January
+    CHECK(ids(" --from 2024.05 --to 2024.05") == "2 3");
+    // A name written ? is unknown, as an empty one: both after the names, whatever the direction.
+    CHECK(ids(" --sort player") == "3 5 2 4 1");
+    CHECK(ids(" --sort player --desc") == "2 5 3 1 4");
+    // Ids and --all together say two things.
+    const CliRun both = run_gounki("delete 1 --all" + on);
+    CHECK(both.status == 2);
+    CHECK(contains(both.err, "give game ids or --all, not both"));
+    // --game sets where --moves start in search, as in tree; a position of another game is refused.
+    CHECK(contains(run_gounki("search --game gomoku --moves h8" + on).out, "5 games reached"));
+    CHECK(run_gounki("tree --game ninuki --position start" + on).status == 2);
+}
+
 TEST_CASE("a Status tag that is no status mark is an ordinary tag kept through import and export", "[db][cli]") {
     TempDir dir;
     write_text(dir.file("s.gpn"), "[Game \"Gounki\"]\n[Status \"Game over: time\"]\n[Result \"1-0\"]\n\n1. c2-d3 1-0\n");

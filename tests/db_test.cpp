@@ -131,6 +131,11 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
         {"#[n2]>=1", false},
         {"#R=8", true},
         {"w; a1=S", true},
+        // A square term replaces what the board says of its square, before or after the board.
+        {"rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR e2=.", false},
+        {"e2=. rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR", false},
+        {"e4=W rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR", false},
+        {"e2=R e2=R", true},
         {"b", false},
         {"????????"
          "/????????"
@@ -158,6 +163,10 @@ TEST_CASE("pattern syntax: boards, squares, side, counts, and errors that say wh
         {"Wp>>3", 3},
         {"(RSs)/8/8/8/8/8/8/8", 0},
         {"hello", 0},
+        {"e2=. e2=R", 5}, // one square asked two things
+        {"e4=W e4=B", 5},
+        {"b w", 2}, // two sides
+        {"8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8", 16}, // two boards
     };
     for (const auto& [text, column] : errors) {
         INFO(text);

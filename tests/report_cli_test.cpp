@@ -567,3 +567,29 @@ TEST_CASE("a judged game's annotated record keeps the players' variations, comme
     CHECK(v.plies[1].variations[0].plies[0].comments == std::vector<std::string>{"Or this."});
     CHECK(contains(r.out, "{Before the game.}"));
 }
+
+TEST_CASE("a report of games judged with different settings names each game's in its record", "[report][cli]") {
+    const TempDir dir("annotators");
+    const std::string db = dir.file("games.db");
+    write_text(dir.file("g.gpn"), "[Game \"Gounki\"]\n[White \"Ann\"]\n[Black \"Ann\"]\n[Result \"*\"]\n\n1. c2-d3 f7-e6 *\n\n"
+                                  "[Game \"Gounki\"]\n[White \"Bob\"]\n[Black \"Cy\"]\n[Result \"*\"]\n\n1. b2-c2 g7-g6 *\n");
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("g.gpn")}).status <= 1);
+    REQUIRE(run_gounki_args({"analyze", "--quiet", "--db", db, "1", "--nodes", "200"}).status == 0);
+    REQUIRE(run_gounki_args({"analyze", "--quiet", "--db", db, "2", "--nodes", "300"}).status == 0);
+    for (const std::vector<std::string>& order : {std::vector<std::string>{"1", "2"}, std::vector<std::string>{"2", "1"}}) {
+        std::vector<std::string> args{"report", "--quiet", "--db", db, order[0], order[1], "--format", "gpn", "-o", "-"};
+        const CliRun r = run_gounki_args(args);
+        REQUIRE(r.status == 0);
+        const std::vector<parser::GameRecord> back = parser::read_records(r.out);
+        REQUIRE(back.size() == 2);
+        for (const parser::GameRecord& g : back) {
+            const bool first = *g.tag("White") == "Ann";
+            REQUIRE(g.tag("Annotator"));
+            INFO(*g.tag("Annotator"));
+            CHECK(contains(*g.tag("Annotator"), first ? "nodes=200" : "nodes=300"));
+        }
+    }
+    // A player on both sides of a game plays one game.
+    const CliRun md = run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", "-"});
+    CHECK(contains(md.out, "| Ann | 1 |"));
+}

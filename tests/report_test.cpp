@@ -383,6 +383,14 @@ TEST_CASE("player statistics and the opening table count results by colour", "[r
     CHECK(players[0].results[1][2] == 1); // lost with Black against Carla
     CHECK(players[0].results[1][0] == 1); // won with Black against Ann
     CHECK(players[0].average_accuracy == 81);
+    // One name on both sides of a game (self-play): one game, its result on each side.
+    GameReport self = m.games[0];
+    self.black = self.white;
+    const std::vector<PlayerStats> alone = player_statistics(std::vector<GameReport>{self});
+    REQUIRE(alone.size() == 1);
+    CHECK(alone[0].games == 1);
+    CHECK(alone[0].results[0][0] + alone[0].results[0][1] + alone[0].results[0][2] + alone[0].results[0][3] == 1);
+    CHECK(alone[0].results[1][0] + alone[0].results[1][1] + alone[0].results[1][2] + alone[0].results[1][3] == 1);
     const std::vector<OpeningLine> openings = opening_table(m.games, 2);
     REQUIRE(openings.size() == 1); // the race game starts from a set-up position
     CHECK(openings[0].games == 1);

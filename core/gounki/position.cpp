@@ -46,6 +46,8 @@ void Position::set_side_to_move(Color c) {
     side_ = c;
 }
 
+std::uint64_t Position::key_with_outcome(Outcome o) const { return key_ ^ zobrist_outcome(outcome_) ^ zobrist_outcome(o); }
+
 void Position::update_outcome_from_material() {
     key_ ^= zobrist_outcome(outcome_);
     if (occupied_[0] == 0 && occupied_[1] != 0) outcome_ = Outcome::black_wins;

@@ -45,6 +45,9 @@ public:
     // The squares holding exactly this kind of stack.
     std::uint64_t stacks_of(Stack st) const { return by_code_[st.code()]; }
     std::uint64_t key() const { return key_; }
+    // The key of this position with outcome `o` (a position won by an exit looks like one still
+    // going on: its board alone does not tell).
+    std::uint64_t key_with_outcome(Outcome o) const;
     Outcome outcome() const { return outcome_; }
     bool game_over() const { return outcome_ != Outcome::none; }
     // Number of simple pieces of a kind still on the board.

@@ -279,6 +279,10 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
     Pattern pat;
     Parser p{text, 0, std::nullopt};
     bool any_term = false;
+    // The board goes under the square terms, wherever it stands; two square
+    // terms on one square must agree (every term holds in one position).
+    std::optional<std::array<CellCondition, 64>> board;
+    std::array<std::optional<CellCondition>, 64> squares{};
     while (true) {
         while (!p.at_end() && (std::isspace(static_cast<unsigned char>(p.peek())) || p.peek() == ';')) ++p.i;
         if (p.at_end()) break;
@@ -286,10 +290,16 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
         while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ';') ++end;
         const std::string_view token = text.substr(p.i, end - p.i);
         any_term = true;
+        const int at = int(p.i);
         if (token.find('/') != std::string_view::npos) { // a board
-            if (auto e = read_board(p, end, pat.cells_)) return *e;
+            if (board) return PatternError{at, "a second board: a pattern has at most one board"};
+            board.emplace();
+            if (auto e = read_board(p, end, *board)) return *e;
         } else if (token == "w" || token == "b") {
-            pat.side_ = token == "w" ? Color::white : Color::black;
+            const Color side = token == "w" ? Color::white : Color::black;
+            if (pat.side_ && *pat.side_ != side)
+                return PatternError{at, "the side to move is given twice, as w and as b: no position has both"};
+            pat.side_ = side;
             p.i = end;
         } else if (token.size() >= 3 && token[2] == '=' && token[0] >= 'a' && token[0] <= 'h' && token[1] >= '1' &&
                    token[1] <= '8') {
@@ -299,7 +309,11 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
             int run = 1;
             if (!p.cell(c, run, false)) return *p.error;
             if (p.i != end) return PatternError{int(p.i), "unexpected text after the cell"};
-            pat.cells_[std::size_t(sq)] = c;
+            std::optional<CellCondition>& given = squares[std::size_t(sq)];
+            if (given && given->text() != c.text())
+                return PatternError{at, square_name(sq) + " is given twice, as " + given->text() + " and as " + c.text() +
+                                            ": no position has both"};
+            given = c;
         } else {
             auto term = read_material(p, token, end);
             if (auto* e = std::get_if<PatternError>(&term)) return *e;
@@ -307,6 +321,9 @@ std::variant<Pattern, PatternError> Pattern::parse(std::string_view text) {
         }
     }
     if (!any_term) return PatternError{0, "empty pattern"};
+    if (board) pat.cells_ = *board;
+    for (int sq = 0; sq < 64; ++sq)
+        if (squares[std::size_t(sq)]) pat.cells_[std::size_t(sq)] = *squares[std::size_t(sq)];
     pat.finish();
     return pat;
 }
