@@ -102,7 +102,7 @@ TEST_CASE("games, tree, search and show write stored control characters as escap
                      "[Event \"ev\x1b[31m\"]\n[Result \"*\"]\n\n1. h8 i9 *\n");
     const std::string on = " --db " + shell_quoted(dir.file("c.db"));
     REQUIRE(run_gounki("import --quiet" + on + " " + shell_quoted(file)).status <= 1);
-    for (const std::string& cmd : {"games", "show 1", "tree --game gomoku --moves h8", "search --white evil"}) {
+    for (const std::string cmd : {"games", "show 1", "tree --game gomoku --moves h8", "search --white evil"}) {
         INFO(cmd);
         const CliRun r = run_gounki(cmd + on);
         CHECK(r.status == 0);

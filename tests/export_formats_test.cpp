@@ -290,7 +290,7 @@ TEST_CASE("export as SGF or PSQ leaves a broken game out: neither format can mar
                                       "[Game \"Gomoku\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 *\n"; }
     const std::string on = " --db " + shell_quoted(dir / "a.db");
     REQUIRE(run_gounki("import" + on + " " + shell_quoted(dir / "p.gpn")).status == 1); // the first game is partial
-    for (const std::string& format : {"sgf", "psq"}) {
+    for (const std::string format : {"sgf", "psq"}) {
         INFO(format);
         const CliRun r = run_gounki("export" + on + " --format " + format + " -o " + shell_quoted(dir / ("out." + format)));
         CHECK(r.status == 1);
