@@ -302,6 +302,7 @@ PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& se
         order.push_back(ply.move.point());
         g.plies.push_back(ply);
     }
+    brain.settle(); // every move the brain gave belongs to the position it was asked
     g.outcome = pos.outcome();
     g.adjudicated = !pos.game_over();
     return g;

@@ -553,6 +553,22 @@ void BrainClient::refuse_waiting_lines(std::string_view command) {
     }
 }
 
+void BrainClient::settle() {
+    if (!process_) fail("was stopped after an earlier failure");
+    refuse_waiting_lines("ABOUT");
+    if (!process_->send("ABOUT")) fail("stopped (" + process_->exit_text() + ") before ABOUT");
+    const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
+    for (;;) {
+        const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line after a game");
+        const std::string_view t = trimmed(line);
+        const std::string low = lower(t.substr(0, 8));
+        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) continue;
+        if (xy(t) || (low.rfind("suggest", 0) == 0 && xy(trimmed(t.substr(7)))))
+            fail("answered twice: " + quoted(t) + " came after its answers, unasked, before the ABOUT that ends a game");
+        return;
+    }
+}
+
 BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {
     if (!process_) fail("was stopped after an earlier failure");
     if (pos.stone_count() == 0) return begin(pos);

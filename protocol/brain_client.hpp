@@ -122,6 +122,11 @@ public:
     BrainAnswer turn(const stones::StonePosition& after_opponent, int point);
     // The brain moves first on an empty board: BEGIN.
     BrainAnswer begin(const stones::StonePosition& empty);
+    // After the last request of a game: ABOUT, read up to its answer. A brain reads its input in
+    // order, so a move line before that answer is one it gave unasked (it answered a request twice)
+    // and every answer read since may belong to the position before: BrainError. The check before
+    // each request sees only the lines already arrived; this one waits for them.
+    void settle();
 
 private:
     [[noreturn]] void fail(const std::string& what);

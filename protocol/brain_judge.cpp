@@ -123,6 +123,7 @@ GameJudgement judge_with_brain(BrainClient& brain, const stones::StonePosition& 
         out.plies.push_back(std::move(j));
         current = std::move(next);
     }
+    brain.settle(); // every answer read belongs to the position it was read for
     for (int c = 0; c < 2; ++c)
         if (out.sides[c].moves) out.sides[c].accuracy = accuracy_sum[c] / out.sides[c].moves;
     return out;

@@ -323,6 +323,14 @@ TEST_CASE("analyze --engine: a brain that answers twice is killed, named, and le
     const std::string db = missed_block_db(dir);
     // Each request answered with two moves: the second would be taken for the next position's answer.
     check_left_unjudged(db, 1, fake_brain(dir, "twice", "echo \"$n,0\"; echo \"$n,1\""), "engine 'twice 1' answered twice: '");
+    // The second answer a moment later: each request's check finds nothing waiting and every answer
+    // read is the one before; the ABOUT after the game's last request finds the last one unread.
+    const std::string slow = fake_brain(dir, "slow", "echo \"$n,0\"; sleep 0.3; echo \"$n,1\"");
+    check_left_unjudged(db, 1, slow, "engine 'slow 1' answered twice: '");
+    const auto match = run_gounki_args({"match", "--engine", slow, "--games", "1", "--max-plies", "10", "--b-nodes", "100"});
+    INFO(match.out << match.err);
+    CHECK(match.status == 1);
+    CHECK(contains(match.err, "gounki match: game 1: engine 'slow 1' answered twice: '"));
     // MESSAGE lines after the move are dropped: the game is judged.
     const auto late = run_gounki_args({"analyze", "--db", db, "1", "--engine",
                                        fake_brain(dir, "late", "echo 'MESSAGE depth 1 eval 3'; echo \"$n,0\"; echo 'MESSAGE bye'"),
