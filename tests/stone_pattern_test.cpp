@@ -103,6 +103,11 @@ TEST_CASE("stone pattern errors say what went wrong and at which column", "[db]"
         {"Gomoku b w", 9}, // two different sides
         {"Gomoku hello", 7},
         {"Gomoku; h8=x;;zz", 14},
+        // Two terms on one point that ask different things: no position has both.
+        {"Gomoku h8=o h8=x", 12},
+        {"Gomoku h8=x i9=o h8=.", 17},
+        {"Gomoku h8=* h8=x", 12},
+        {"Gomoku h8=x h8=?", 12}, // as in Gounki patterns: a term never takes back another
     };
     for (const auto& [text, column] : errors) {
         INFO("'" << text << "'");
@@ -112,6 +117,9 @@ TEST_CASE("stone pattern errors say what went wrong and at which column", "[db]"
         CHECK(std::get<PatternError>(p).column == column);
         CHECK_FALSE(std::get<PatternError>(p).message.empty());
     }
+    const auto twice = StonePattern::parse("Gomoku h8=x i9=o H8=O");
+    REQUIRE(std::holds_alternative<PatternError>(twice));
+    CHECK(std::get<PatternError>(twice).message == "h8 is given twice, as x and as o: no position has both");
 }
 
 TEST_CASE("a position's board text is a pattern for that exact board", "[db]") {
@@ -179,9 +187,9 @@ TEST_CASE("stone pattern point terms, wildcards and the side to move", "[db]") {
         {"Gomoku h8=x; w", false},
         {"Gomoku b b", true},
         {"Ninuki h8=x", false}, // another game
-        // A later term replaces an earlier one about the same point.
-        {"Gomoku h8=o h8=x", true},
-        {"Gomoku h8=x h8=.", false},
+        // A term given twice alike is one term.
+        {"Gomoku h8=x h8=x", true},
+        {"Gomoku h8=o H8=O", false},
         // A board of wildcards: '?' anything, '*' any stone.
         {"Gomoku 15/15/15/15/15/9*5/8o6/7x7/15/15/15/15/15/15/15", true},
         {"Gomoku 15/15/15/15/15/9*5/8*6/7*7/15/15/15/15/15/15/15", true},
@@ -201,8 +209,11 @@ TEST_CASE("stone pattern point terms, wildcards and the side to move", "[db]") {
         // The board first, then a point term that replaces one of its cells.
         {"Gomoku 15/15/15/15/15/9x5/8o6/7x7/15/15/15/15/15/15/15 h8=.", false},
         {"Gomoku 15/15/15/15/15/9x5/8o6/7.7/15/15/15/15/15/15/15 h8=x", true},
-        // A point term first, then the board, which says h8 is empty.
-        {"Gomoku h8=x 15/15/15/15/15/9x5/8o6/7.7/15/15/15/15/15/15/15", false},
+        // A point term first, then the board, which says h8 is empty: the term goes over the board
+        // wherever it stands, as in the pattern above with the two in the other order.
+        {"Gomoku h8=x 15/15/15/15/15/9x5/8o6/7.7/15/15/15/15/15/15/15", true},
+        {"Gomoku h8=. 15/15/15/15/15/9x5/8o6/7x7/15/15/15/15/15/15/15", false},
+        {"Gomoku i9=o h8=x 15/15/15/15/15/9x5/8.6/7.7/15/15/15/15/15/15/15 j10=x", true},
     };
     for (const auto& [text, matches] : cases) {
         INFO(text);
@@ -239,7 +250,7 @@ TEST_CASE("stone pattern canonical text reads back as the same pattern", "[db]")
         {"gomoku", "Gomoku"},
         {"GOMOKU; H8=X  ;i9=o b bs>=2", "Gomoku i9=o h8=x b Bs>=2"},
         {"Ninuki a1=. s19=* w Bc<=4 wc>1 Ws=3", "Ninuki s19=* a1=. w Bc<=4 Wc>1 Ws=3"},
-        {"Gomoku h8=x h8=?", "Gomoku"},
+        {"Gomoku h8=? h8=?", "Gomoku"}, // a point that may hold anything is no constraint
         {"Gomoku 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15", "Gomoku 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15"},
         {"Gomoku 15/15/15/15/15/15/15/.......X......./15/15/15/15/15/15/15 b",
          "Gomoku 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 b"},

@@ -218,12 +218,11 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
                             cat("expected the game first (", game_ids_text(Family::stones), "), not '", tokens[0].text, "'")};
 
     // Point terms are read against the 19x19 board and checked against the pattern's board at the end,
-    // so a board may come after them. Cells a later term sets replace what the board said, so the
-    // board, read into its own array, goes under the point terms.
+    // so a board may come after them. The board goes under the point terms wherever it stands; two
+    // terms on one point must ask the same (every term holds in one position).
     std::vector<PointTerm> points;
     std::array<StoneCell, stones::point_count> board{};
     std::size_t board_column = 0;
-    std::size_t board_order = 0; // how many point terms came before the board
     for (std::size_t k = 1; k < tokens.size(); ++k) {
         const Token& t = tokens[k];
         const auto fail = [&t](std::size_t at, std::string message) {
@@ -236,7 +235,6 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
             if (auto e = parse_board(t, pat.kind_, board, size)) return *e;
             pat.size_ = size;
             board_column = t.column;
-            board_order = points.size();
             continue;
         }
         if (t.text.size() == 1 && (lower(t.text[0]) == 'b' || lower(t.text[0]) == 'w')) {
@@ -258,7 +256,12 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
         if (t.text.size() >= 2 && std::isalpha(static_cast<unsigned char>(t.text[0])) && is_digit(t.text[1])) {
             auto term = parse_point_term(t, pat.kind_);
             if (auto* e = std::get_if<PatternError>(&term)) return *e;
-            points.push_back(std::get<PointTerm>(term));
+            const PointTerm& pt = std::get<PointTerm>(term);
+            for (const PointTerm& given : points)
+                if (given.point == pt.point && given.cell != pt.cell)
+                    return fail(0, cat(stones::point_name(pt.point), " is given twice, as ", stone_cell_char(given.cell),
+                                       " and as ", stone_cell_char(pt.cell), ": no position has both"));
+            points.push_back(pt);
             continue;
         }
         return fail(0,
@@ -273,11 +276,8 @@ std::variant<StonePattern, PatternError> StonePattern::parse(std::string_view te
                                     cat("'", stones::point_name(pt.point), "' is off the ", size_text(*pat.size_),
                                         " board given at column ", int(board_column))};
     }
-    for (std::size_t k = 0; k < points.size(); ++k) {
-        if (k == board_order && pat.size_) pat.cells_ = board;
-        pat.cells_[std::size_t(points[k].point)] = points[k].cell;
-    }
-    if (board_order == points.size() && pat.size_) pat.cells_ = board;
+    if (pat.size_) pat.cells_ = board;
+    for (const PointTerm& pt : points) pat.cells_[std::size_t(pt.point)] = pt.cell;
     pat.finish();
     return pat;
 }

@@ -17,8 +17,9 @@
 //             At most one board per pattern.
 //   PT=CELL   one point, e.g. h8=x  j10=.  k11=*  (CELL one of x o . ? *). Points are named as in
 //             the records (a1 bottom left); a point off the pattern's board is an error (without a
-//             board: off the 19x19 board). Terms apply in order: a point term, or the board, replaces
-//             what earlier terms said about the same points.
+//             board: off the 19x19 board). A point term replaces what the board says of its point,
+//             wherever the board stands; two terms that ask different cells of one point are
+//             an error (no position has both).
 //   b  w      the side to move
 //   COUNT OP N  OP one of >= <= = > <, N from 0 to 400, COUNT one of
 //               Bc Wc      stones captured by Black, by White (Ninuki only: Gomoku has no captures)
