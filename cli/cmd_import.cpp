@@ -70,7 +70,10 @@ std::string report_text(const db::ImportReport& r) {
         if (!r.same_moves.empty()) t += "; game " + ids(r.same_moves) + " has the same moves";
         break;
     case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
-    case db::ImportAction::already_imported: t += "already imported as game " + std::to_string(r.other_id); break;
+    case db::ImportAction::already_imported:
+        t += "already imported as game " + std::to_string(r.other_id);
+        if (!r.reason.empty()) t += ", " + r.reason;
+        break;
     case db::ImportAction::rejected: t += "rejected: " + r.reason; break;
     case db::ImportAction::replaced:
         t += "replaced game " + std::to_string(r.game_id);

@@ -5,7 +5,9 @@
 // run and tree counts: a killed import leaves whole games only. A game whose kind, start, moves,
 // players and result equal a stored game's is a duplicate; when it also comes from the same file
 // and line it is "already imported", which makes rerunning an interrupted import complete it
-// without storing anything twice (even with keep_duplicates).
+// without storing anything twice (even with keep_duplicates). So is a game with the kind, start
+// and moves of one an earlier import stored from the same file and line, whose players or result
+// differ (edited since, or changed in the file): reported with the differences.
 
 #include <cstdint>
 #include <functional>
@@ -59,13 +61,13 @@ struct ImportReport {
     std::vector<std::int64_t> prefix_of; // its moves are a proper prefix of these stored games' moves
     std::vector<std::int64_t> has_prefix; // these stored games' moves are a proper prefix of its moves
     std::vector<std::int64_t> same_moves; // these stored games have its very moves (other players or result)
-    std::string reason; // rejected: why
+    std::string reason; // rejected: why; already_imported: how the stored game differs, if it does
     int diagnostics = 0;
     bool flagged() const { return !prefix_of.empty() || !has_prefix.empty() || !same_moves.empty(); }
     // A report worth showing: anything but a valid game stored without notes or diagnostics, or a
     // game already imported (rerunning an import repeats nothing).
     bool noteworthy() const {
-        if (action == ImportAction::already_imported) return false;
+        if (action == ImportAction::already_imported) return !reason.empty();
         return action != ImportAction::stored || status != GameStatus::valid || flagged() || other_id || diagnostics;
     }
 };

@@ -166,6 +166,10 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
             if (same_source()) same_record = other;
         }
     }
+    // The record from this place with these moves, whose players or result differ: edited since it
+    // was imported, or changed in the file. Either way this record is the stored game (--replace
+    // takes the file's version), never a second copy.
+    if (!same_record && source_id && p.in.source_file != "-") same_record = edited_record(p, source_id);
     if (same_record) {
         p.skip = true;
         p.report.action = ImportAction::already_imported;
@@ -338,6 +342,37 @@ std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepare
 
 // Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
 // tags, status and annotations.
+std::int64_t Importer::Impl::edited_record(Prepared& p, std::int64_t source_id) {
+    std::vector<std::int64_t> ids;
+    {
+        // Stored by an earlier import: two records of one import never share a place.
+        Statement& st = statement("SELECT id FROM games WHERE source_id = ?1 AND source_line = ?2 AND id < ?3 ORDER BY id");
+        const ResetAtExit done(st);
+        st.bind(1, source_id).bind(2, p.in.source_line).bind(3, first_import_id);
+        while (st.step()) ids.push_back(st.get_int64(0));
+    }
+    for (std::int64_t id : ids) {
+        const ResetAtExit done(same_end);
+        same_end.bind(1, id).bind(2, std::int64_t(p.in.moves.size()));
+        if (!same_end.step() || same_end.get_blob(3).size() != p.moves_blob.size() ||
+            !blob_starts_with(same_end.get_blob(3), p.moves_blob) || same_end.get_text(4) != p.start_text ||
+            same_end.get_int64(6) != std::int64_t(p.in.kind))
+            continue;
+        std::string differs;
+        const auto compare = [&differs](std::string_view tag, std::string_view stored, std::string_view record) {
+            if (stored == record) return;
+            differs.append(differs.empty() ? "" : "; ").append(tag).append(" '").append(stored).append("', the record's '");
+            differs.append(record).append("'");
+        };
+        compare("White", same_end.get_text(7), p.white);
+        compare("Black", same_end.get_text(8), p.black);
+        compare("Result", result_text(ResultCode(same_end.get_int64(5))), result_text(p.in.result));
+        p.report.reason = "edited since or changed in the file: " + differs + " (--replace stores the file's version)";
+        return id;
+    }
+    return 0;
+}
+
 bool Importer::Impl::same_as_stored(const Prepared& p, std::int64_t id) {
     Statement& st =
         statement("SELECT g.moves, coalesce(g.start_position, ''), g.result, g.kind, coalesce(w.name, ''), coalesce(b.name, ''), "

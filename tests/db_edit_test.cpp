@@ -442,3 +442,37 @@ TEST_CASE("gounki import --replace reports the games replaced, in text and JSON"
     CHECK(piped.status == 0);
     CHECK(contains(piped.err, "0 replaced, 2 stored"));
 }
+
+TEST_CASE("a game edited since its import is not stored again when its file is imported again", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    const std::string db = test_database(backend, dir, "edited");
+    auto games = random_games(3, 7, 20);
+    import_games(db, dir / "club.gpn", games);
+    REQUIRE(run_gounki_args({"edit", "--db", db, "2", "--tag", "White=Corrected name", "--tag", "Result=*"}).status == 0);
+    // The same file again, a game added to it: the edited game is the file's record, already
+    // imported; what differs is named, with the way to take the file's version.
+    games.push_back(random_games(1, 8, 20)[0]);
+    write_gpn(dir.file("club.gpn"), games);
+    const CliRun again = run_gounki_args({"import", "--db", db, dir.file("club.gpn")});
+    INFO(again.out << again.err);
+    CHECK(again.status == 0);
+    CHECK(contains(again.err, "4 games read: 1 stored (0 broken), 0 duplicates, 3 already imported"));
+    CHECK(contains(again.out, "already imported as game 2, edited since or changed in the file: White 'Corrected name', the "
+                              "record's '" + games[1].tags.at(4).second + "'; Result '*', the record's '"));
+    CHECK(contains(again.out, "--replace"));
+    CHECK(contains(run_gounki_args({"games", "--db", db, "--json"}).out, "\"total\":4"));
+    const CliRun json = run_gounki_args({"import", "--db", db, "--json", dir.file("club.gpn")});
+    CHECK(contains(json.out, "\"action\":\"already imported\""));
+    CHECK(contains(json.out, "\"reason\":\"edited since or changed in the file: White"));
+    CHECK(contains(json.out, "\"already_imported\":4"));
+    // A copy of the file elsewhere is another place: its game 2 is stored, flagged as having
+    // game 2's moves.
+    write_gpn(dir.file("copy.gpn"), games);
+    const CliRun copy = run_gounki_args({"import", "--db", db, dir.file("copy.gpn")});
+    CHECK(contains(copy.err, "4 games read: 1 stored"));
+    // --replace takes the file's version.
+    const CliRun replace = run_gounki_args({"import", "--db", db, "--replace", dir.file("club.gpn")});
+    CHECK(contains(replace.out, "replaced game 2"));
+    CHECK_FALSE(contains(run_gounki_args({"show", "--db", db, "2"}).out, "Corrected name"));
+}

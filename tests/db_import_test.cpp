@@ -56,11 +56,14 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     CHECK(r2[0].action == ImportAction::duplicate);
     CHECK(r2[0].other_id == id);
     CHECK(r2[0].noteworthy());
-    // Another result, or other players: not a duplicate.
+    // Another result, or other players: not a duplicate (records of their own lines: a stored game
+    // from the same line with these moves would be this record, edited since).
     auto other_result = copy;
     other_result.result = ResultCode::black_wins;
+    other_result.source_line = 20;
     auto other_player = copy;
     other_player.tags[1].second = "Anne";
+    other_player.source_line = 40;
     auto r3 = import(db, {other_result, other_player});
     CHECK(r3[0].action == ImportAction::stored);
     CHECK(r3[1].action == ImportAction::stored);
