@@ -173,6 +173,7 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     const std::string db = missed_block_db(dir);
     struct Case {
         std::string name, action, error;
+        std::string time = "50"; // --engine-time: the hang waits that and the grace
     };
     const std::vector<Case> cases{
         {"hang", "sleep 600 & echo $! > " + shell_quoted(dir / "sleep.pid") + "; wait",
@@ -191,13 +192,14 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
          "position before ply 1)"},
         {"endless", "head -c 1100000 /dev/zero | tr '\\0' x", // no line end: refused after a megabyte
          "engine 'endless 1' answered '" + std::string(80, 'x') +
-             "...' to BEGIN (expected a move x,y) (the position before ply 1)"},
+             "...' to BEGIN (expected a move x,y) (the position before ply 1)",
+         "10000"}, // a megabyte written and read on a busy machine: never taken for a hang
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
     };
     for (const Case& c : cases) {
         const auto run = run_gounki_args(
-            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action), "--engine-time", "50", "--threads", "1"});
+            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action), "--engine-time", c.time, "--threads", "1"});
         INFO(c.name << ": " << run.out << run.err);
         CHECK(run.status == 1);
         CHECK(contains(run.err, "gounki analyze: game 1: " + c.error + "; the game is left unjudged"));
