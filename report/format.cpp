@@ -75,8 +75,14 @@ std::vector<std::string> line_texts(const AnyPosition& before, const std::vector
     return out;
 }
 
-std::string judgement_comment(const Judgement& j, const AnyPosition& before) {
+std::string judgement_comment(const Judgement& j, const AnyPosition& before, Move played) {
     if (j.verdict == Verdict::book) return "Book move, not judged.";
+    if (!j.scored) {
+        static constexpr std::string_view why = " (no evaluation to grade the move with).";
+        if (!j.best_move) return "No evaluation to grade the move with.";
+        if (j.best_move == played) return "Engine's move" + std::string(why);
+        return "Engine prefers " + move_text(before, j.best_move) + std::string(why);
+    }
     std::string out = "(";
     out += format_score(j.best);
     out += " -> ";
@@ -90,7 +96,7 @@ std::string judgement_comment(const Judgement& j, const AnyPosition& before) {
     return out;
 }
 
-std::string judgement_comment(const Ply& p) { return judgement_comment(*p.judgement, p.before); }
+std::string judgement_comment(const Ply& p) { return judgement_comment(*p.judgement, p.before, p.move); }
 
 std::string_view verdict_suffix(Verdict v) {
     switch (v) {
@@ -137,12 +143,20 @@ std::string book_note(const GameReport& game) {
         " (played in many games of the database), not judged.";
 }
 
+std::string ungraded_note(const GameReport& game) {
+    const auto n = std::count_if(game.plies.begin(), game.plies.end(),
+                                 [](const Ply& p) { return p.judgement && !p.judgement->scored; });
+    if (n == 0) return {};
+    return n == 1 ? std::string("1 move not graded: the engine gave no evaluation to grade it with.")
+                  : std::to_string(n) + " moves not graded: the engine gave no evaluation to grade them with.";
+}
+
 std::vector<double> white_curve(const GameReport& game) {
     std::vector<double> curve;
     double value = 0.5;
     for (std::size_t i = 0; i < game.plies.size(); ++i) {
         const Ply& p = game.plies[i];
-        if (p.judgement) {
+        if (p.judgement && p.judgement->scored) {
             const double e = std::clamp(p.judgement->expected_after, 0.0, 1.0);
             value = p.side() == Color::white ? e : 1.0 - e;
         } else if (i + 1 == game.plies.size() && (game.result == "1-0" || game.result == "0-1")) {

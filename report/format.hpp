@@ -32,9 +32,12 @@ std::vector<AnyPosition> line_positions(AnyPosition before, const std::vector<Mo
 std::vector<std::string> line_texts(const AnyPosition& before, const std::vector<Move>& moves);
 
 // "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best." for a flagged or inaccurate move,
-// "(+0.3 -> +0.2)" for a plain judged move, "Book move, not judged." for a book move. Scores:
-// best -> played, from the mover's side. `before`: the position the judged move was played from.
-std::string judgement_comment(const Judgement& j, const AnyPosition& before);
+// "(+0.3 -> +0.2)" for a plain judged move, "Book move, not judged." for a book move, and for a move
+// an engine gave no evaluation to grade (Judgement::scored false) "Engine prefers l8 (no
+// evaluation to grade the move with)." or, when `played` is the engine's move, "Engine's move (no
+// evaluation to grade the move with).". Scores: best -> played, from the mover's side. `before`:
+// the position the judged move `played` was played from.
+std::string judgement_comment(const Judgement& j, const AnyPosition& before, Move played);
 // The same for a judged ply.
 std::string judgement_comment(const Ply& p);
 // "Engine's best line": the comment that opens the engine's best line in an annotated record,
@@ -56,10 +59,13 @@ std::vector<std::vector<std::string>> summary_rows(const GameReport& game);
 // Under a game's summary table: "The first 6 plies are book moves (played in many games of the
 // database), not judged." ("The first ply is ..." for one); "" without book moves.
 std::string book_note(const GameReport& game);
+// Under it: "9 moves not graded: the engine gave no evaluation to grade them with." ("1 move ... it
+// with"); "" when every judged move is graded.
+std::string ungraded_note(const GameReport& game);
 
 // White's expected result after each ply (0..1), from the movers' expected_after. A ply without a
-// judgement keeps the value before it (0.5 at the start), except a last ply of a decided game,
-// which takes the result.
+// judgement, or not graded, keeps the value before it (0.5 at the start), except a last ply of a
+// decided game, which takes the result.
 std::vector<double> white_curve(const GameReport& game);
 
 // Stone games (Gomoku, Ninuki) have stone positions and Black moving first.

@@ -17,6 +17,7 @@ Judgement judgement_of(const analysis::PlyJudgement& pj) {
     j.expected_after = pj.expected_played;
     j.verdict = pj.verdict;
     j.best_line = pj.pv;
+    j.scored = pj.scored;
     return j;
 }
 

@@ -61,7 +61,10 @@ void add_judgement(parser::Ply& ply, const Ply& p, const AnyPosition& before, co
     const Judgement& j = *p.judgement;
     if (const int nag = verdict_nag(j.verdict); nag && std::find(ply.nags.begin(), ply.nags.end(), nag) == ply.nags.end())
         ply.nags.push_back(std::uint8_t(nag));
-    if (j.verdict != Verdict::best || o.comment_every_judged_move) ply.comments.push_back(judgement_comment(j, before));
+    // A move the engine would not have played but gave no evaluation to grade: said as a verdict is.
+    const bool ungraded_other = !j.scored && j.best_move && j.best_move != p.move;
+    if (j.verdict != Verdict::best || ungraded_other || o.comment_every_judged_move)
+        ply.comments.push_back(judgement_comment(j, before, p.move));
     std::vector<Move> best = j.best_line;
     if (best.empty() && j.best_move) best.push_back(j.best_move);
     if (j.verdict != Verdict::best && o.variations && !best.empty() && best[0] != p.move) {

@@ -218,6 +218,7 @@ void summary_table(std::string& out, const GameReport& g) {
     }
     out += "</table>\n";
     if (const std::string book = book_note(g); !book.empty()) out += "<p class=\"legend book\">" + e(book) + "</p>\n";
+    if (const std::string ungraded = ungraded_note(g); !ungraded.empty()) out += "<p class=\"legend\">" + e(ungraded) + "</p>\n";
 }
 
 void flagged_diagrams(std::string& out, const GameReport& g, const std::string& anchor) {
@@ -362,7 +363,9 @@ void game_section(std::string& out, const GameReport& g, std::size_t k) {
     move_list(out, g, anchor);
     out += "<h3>Evaluation</h3>\n";
     // An unjudged game's curve would be a flat line: a note instead (and a lighter page).
-    if (std::any_of(g.plies.begin(), g.plies.end(), [](const Ply& p) { return p.judgement.has_value(); })) eval_graph(out, g);
+    // No graph of expected results an engine never gave (every judged move ungraded).
+    if (std::any_of(g.plies.begin(), g.plies.end(), [](const Ply& p) { return p.judgement && p.judgement->scored; }))
+        eval_graph(out, g);
     else out += "<p class=\"legend\">Not judged (gounki analyze judges it): no evaluation graph.</p>\n";
     out += "<h3>Summary</h3>\n";
     summary_table(out, g);

@@ -145,6 +145,7 @@ void summary(std::string& out, const GameReport& g) {
     }
     out += "\n";
     if (const std::string book = book_note(g); !book.empty()) out += "_" + book + "_\n\n";
+    if (const std::string ungraded = ungraded_note(g); !ungraded.empty()) out += "_" + ungraded + "_\n\n";
 }
 
 void flagged(std::string& out, const GameReport& g) {

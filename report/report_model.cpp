@@ -40,6 +40,10 @@ SideSummary summarize_side(const GameReport& game, Color side) {
             ++s.book;
             continue;
         }
+        if (!p.judgement->scored) {
+            ++s.ungraded;
+            continue;
+        }
         ++s.judged;
         switch (p.judgement->verdict) {
         case Verdict::inaccuracy: ++s.inaccuracies; break;

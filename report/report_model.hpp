@@ -51,6 +51,11 @@ struct Judgement {
     double expected_after = 0.5; // ... after the move played (still the mover's view)
     Verdict verdict = Verdict::best;
     std::vector<Move> best_line; // from the position before the ply, starting with best_move
+    // False when the engine gave no evaluation to grade the move with (an external engine that
+    // prints none, analysis::PlyJudgement::scored): the scores and expected results mean nothing
+    // and the verdict is `best`; best_move still says which move the engine prefers. Such a ply
+    // shows no score and counts in no side's summary.
+    bool scored = true;
 };
 
 struct Variation;
@@ -91,8 +96,9 @@ struct Tag {
 
 // Per side of one game. Counts are filled by summarize_side; accuracy comes from the judge.
 struct SideSummary {
-    int judged = 0; // book moves not counted
+    int judged = 0; // book moves and ungraded ones not counted
     int book = 0;
+    int ungraded = 0; // judged by an engine that gave no evaluation to grade them with
     int inaccuracies = 0;
     int mistakes = 0;
     int blunders = 0;

@@ -132,7 +132,8 @@ std::string ply_extras(const GameReport& g, std::size_t i, const AnyPosition& be
     std::string out;
     if (p.judgement) {
         const Verdict v = p.judgement->verdict;
-        if (v != Verdict::book) out += ",\"eval\":" + json_string(eval_text(g, p)); // a book move has no score
+        if (v != Verdict::book && p.judgement->scored) // a book move, or an ungraded one, has no score
+            out += ",\"eval\":" + json_string(eval_text(g, p));
         out += ",\"eng\":" + json_string(judgement_comment(p));
         if (v != Verdict::best)
             out += ",\"v\":" + json_string(verdict_name(v)) + ",\"mark\":" + json_string(verdict_suffix(v)) +

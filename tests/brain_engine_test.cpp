@@ -168,6 +168,40 @@ TEST_CASE("analyze --engine: a brain without evaluations says which move it pref
     CHECK(count_of(again.out, "\"graded\":false") == 9);
 }
 
+TEST_CASE("report: a game an external brain judged without evaluations shows which move it prefers, graded nowhere", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // A brain that answers l8 (11,7) to every position and prints no evaluation.
+    const auto run = run_gounki_args(
+        {"analyze", "--db", db, "1", "--engine", fake_brain(dir, "mute", "echo 11,7"), "--engine-time", "6000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(contains(run.out, "ply 8 White a1: engine prefers l8 (no evaluation to grade the move with)"));
+
+    const auto md = run_gounki_args({"report", "--db", db, "1", "--format", "md", "-o", "-"});
+    INFO(md.out << md.err);
+    REQUIRE(md.status == 0);
+    // No move graded: none counted on either side, no accuracy.
+    CHECK(contains(md.out, "| Bert | Black | 0 | 0 | 0 | 0 | 0 | 0 | \u2013 |"));
+    CHECK(contains(md.out, "| Wanda | White | 0 | 0 | 0 | 0 | 0 | 0 | \u2013 |"));
+    CHECK(contains(md.out, "9 moves not graded: the engine gave no evaluation to grade them with."));
+
+    const auto gpn = run_gounki_args({"report", "--db", db, "1", "--format", "gpn", "-o", "-"});
+    INFO(gpn.out << gpn.err);
+    REQUIRE(gpn.status == 0);
+    CHECK(!contains(gpn.out, "->"));
+    CHECK(count_of(gpn.out, "{Engine prefers l8 (no evaluation to grade the move with).}") == 8);
+    CHECK(count_of(gpn.out, "{Engine's move (no evaluation to grade the move with).}") == 1); // l8 itself
+
+    const auto html = run_gounki_args({"report", "--db", db, "1", "--format", "html", "-o", "-"});
+    INFO(html.err);
+    REQUIRE(html.status == 0);
+    CHECK(!contains(html.out, "-&gt;"));
+    CHECK(contains(html.out, "title=\"Engine prefers l8 (no evaluation to grade the move with).\""));
+    CHECK(!contains(html.out, "\"eval\":")); // the viewer shows no score
+    CHECK(!contains(html.out, "<svg class=\"graph\"")); // nor a graph of expected results never given
+}
+
 TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the game unjudged", "[pbrain]") {
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);

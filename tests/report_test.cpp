@@ -173,7 +173,7 @@ TEST_CASE("scores, comments and marks are worded as docs/rules.md 1.8 records ex
     CHECK(format_score({0, -2}) == "-#2");
     const AnyPosition deploy = position_of("s7/8/8/8/3(RR)4/8/8/8 w");
     const Judgement j = judged(Verdict::blunder, 1.2, -3.4, deploy, {"d4*e5,f6"});
-    CHECK(judgement_comment(j, deploy) == "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best.");
+    CHECK(judgement_comment(j, deploy, Move::none()) == "(+1.2 -> -3.4) Blunder. d4*e5,f6 was best.");
     CHECK(verdict_nag(Verdict::blunder) == 4);
     CHECK(verdict_nag(Verdict::mistake) == 2);
     CHECK(verdict_nag(Verdict::inaccuracy) == 6);
