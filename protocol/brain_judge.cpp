@@ -99,7 +99,7 @@ GameJudgement judge_with_brain(BrainClient& brain, const stones::StonePosition& 
         }
         j.best = current->best;
         j.pv = current->pv;
-        const bool played_is_best = j.played == j.best;
+        bool played_is_best = j.played == j.best;
         // The next position is needed for the next ply, or for the played move's score.
         std::optional<Look> next;
         if (i + 1 < plies || !played_is_best) next = look_at(brain, g, i + 1);
@@ -110,6 +110,15 @@ GameJudgement judge_with_brain(BrainClient& brain, const stones::StonePosition& 
         if (j.scored) {
             j.best_score = *current->score;
             j.played_score = *played;
+            // The best move never scores below the move played (the built-in judge's rule): a
+            // played move the brain scores above its own choice, by its evaluation of the position
+            // after it, is the best move.
+            if (!played_is_best && j.played_score > j.best_score) {
+                j.best = j.played;
+                j.best_score = j.played_score;
+                j.pv = {j.played};
+                played_is_best = true;
+            }
             j.best_win_in = win_in(j.best_score);
             j.played_win_in = win_in(j.played_score);
             j.expected_best = expected_result(j.best_score, scale);

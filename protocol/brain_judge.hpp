@@ -6,7 +6,8 @@
 // its move; the last evaluation its MESSAGE lines printed is the position's score for the side to
 // move. The played move's score is the negated score of the position after it (the next ply's
 // query), as the built-in judge does. When the played move is the brain's move it scores as the
-// best move. When the brain printed no evaluation for the position before the move or after it,
+// best move; when it scores above the brain's move, it is the best move and its score the best
+// score (as in the built-in judge: a best move never scores below the move played). When the brain printed no evaluation for the position before the move or after it,
 // the ply is not graded (PlyJudgement::scored false): the judgement says only which move the
 // brain prefers.
 

@@ -202,6 +202,37 @@ TEST_CASE("report: a game an external brain judged without evaluations shows whi
     CHECK(!contains(html.out, "<svg class=\"graph\"")); // nor a graph of expected results never given
 }
 
+TEST_CASE("analyze --engine: a played move the brain scores above its own move is the best move", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // The brain answers l8 everywhere and calls every position bad for its side to move (-50): a
+    // move other than l8 leaves the opponent at -50, so it scores +50, above the brain's own move.
+    const auto run = run_gounki_args({"analyze", "--db", db, "1", "--engine",
+                                      fake_brain(dir, "gloomy", "echo 'MESSAGE depth 3 eval -50'; echo 11,7"), "--engine-time",
+                                      "6000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(!contains(run.out, "engine prefers"));
+    gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+    const auto stored = gounki::db::AnalysisStore(database.sql()).load(1);
+    REQUIRE(stored);
+    REQUIRE(stored->judgement.plies.size() == 9);
+    for (const auto& p : stored->judgement.plies) {
+        INFO("ply " << p.ply + 1);
+        CHECK(p.scored);
+        CHECK(p.best_score >= p.played_score); // a best move never scores below the move played
+        CHECK(p.best == p.played); // each move played scores at least as well as the brain's
+        CHECK(p.verdict == gounki::analysis::Verdict::best);
+    }
+    const auto& a1 = stored->judgement.plies[7];
+    CHECK(a1.best_score == a1.played_score);
+    CHECK(a1.played_score > 0);
+    REQUIRE(a1.pv.size() == 1);
+    CHECK(a1.pv[0] == a1.played);
+    CHECK(stored->judgement.sides[0].accuracy == 100.0);
+    CHECK(stored->judgement.sides[1].accuracy == 100.0);
+}
+
 TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the game unjudged", "[pbrain]") {
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
