@@ -1,6 +1,9 @@
 #include "analysis/work_estimate.hpp"
 
 #include <algorithm>
+#include <iterator>
+
+#include "core/game.hpp"
 
 namespace gounki::analysis {
 
@@ -50,11 +53,37 @@ std::optional<double> WorkEstimate::seconds_left(double elapsed) const {
     return work_left() * elapsed / busy;
 }
 
-double prior_ply_seconds(const JudgeSettings& settings, bool stone, int engine_ms) {
+namespace {
+
+// Processor seconds a ply at the default budget (analysis/README.md, "Judging a game").
+double default_ply_seconds(GameKind kind) {
+    switch (kind) {
+    case GameKind::gounki: return 0.0075;
+    case GameKind::gomoku: return 0.008;
+    case GameKind::renju: return 0.0095;
+    case GameKind::ninuki: return 0.015;
+    case GameKind::pente: return 0.010;
+    }
+    return 0.010;
+}
+
+} // namespace
+
+double prior_ply_seconds(const JudgeSettings& settings, GameKind kind, int engine_ms) {
+    const bool stone = is_stone_game(kind);
     if (stone && engine_ms > 0) return engine_ms / 1000.0;
-    const double per_node = stone ? 0.060 / double(default_stone_judge_nodes) : 0.012 / 100'000;
-    if (settings.limits.nodes) return per_node * double(settings.limits.nodes);
-    return stone ? 0.060 : 0.012;
+    const double at_default = default_ply_seconds(kind);
+    if (!settings.limits.nodes) return at_default;
+    const std::uint64_t default_nodes = stone ? default_stone_judge_nodes : judge_defaults().limits.nodes;
+    return at_default * double(settings.limits.nodes) / double(default_nodes);
+}
+
+std::vector<double> prior_ply_costs(const JudgeSettings& gounki, const JudgeSettings& stones, int engine_ms) {
+    constexpr GameKind kinds[] = {GameKind::gounki, GameKind::gomoku, GameKind::ninuki, GameKind::pente, GameKind::renju};
+    std::vector<double> out(std::size(kinds));
+    for (GameKind k : kinds)
+        out.at(std::size_t(k)) = is_stone_game(k) ? prior_ply_seconds(stones, k, engine_ms) : prior_ply_seconds(gounki, k);
+    return out;
 }
 
 } // namespace gounki::analysis

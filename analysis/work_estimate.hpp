@@ -9,8 +9,8 @@
 
 namespace gounki::analysis {
 
-// The time left of a run whose units are of a few kinds that cost differently (analyze: Gounki
-// plies and stone-game plies, a stone ply costing several Gounki ones). The work left weighs each
+// The time left of a run whose units are of a few kinds that cost differently (analyze: the plies
+// of each game kind, a Ninuki ply costing about two Gounki or Gomoku ones). The work left weighs each
 // kind's units left by that kind's measured cost so far (busy seconds per unit, summed over the
 // threads); a kind not measured yet costs a measured kind's cost times the ratio of their prior
 // costs. So the estimate does not jump when a collection turns from one kind to another. No clock
@@ -39,11 +39,17 @@ private:
     std::vector<Kind> kinds_;
 };
 
-// The prior cost of judging one ply with these settings, in seconds, before any is measured: about
-// 12 ms a Gounki ply at 100,000 nodes and 60 ms a stone-game ply at 20,000 nodes (the default
-// budgets, as README.md measures them), in proportion to a node budget; with a depth limit, those
-// of the default budgets. `engine_ms`: an external engine's time per position (stone games), 0 for
-// none. Only the ratio of the two kinds matters once a game is judged.
-double prior_ply_seconds(const JudgeSettings& settings, bool stone, int engine_ms = 0);
+// The prior cost of judging one ply of a game of `kind` with these settings, in seconds, before any
+// is measured: at the default budgets (100,000 nodes a Gounki position, 20,000 a stone-game one)
+// the processor time a ply took, per game kind (analysis/README.md, "Judging a game": about 7.5 ms
+// Gounki, 8 ms Gomoku, 9.5 ms Renju, 15 ms Ninuki, 10 ms Pente; the board size changes it little), in
+// proportion to a node budget; with a depth limit, those of the default budgets. `engine_ms`: an
+// external engine's time per position (stone games), 0 for none. Only the ratios of the kinds
+// matter once a game is judged.
+double prior_ply_seconds(const JudgeSettings& settings, GameKind kind, int engine_ms = 0);
+
+// The prior costs of every game kind (GameKind's values as WorkEstimate's kinds): Gounki's with
+// `gounki`, the stone games' with `stones`.
+std::vector<double> prior_ply_costs(const JudgeSettings& gounki, const JudgeSettings& stones, int engine_ms = 0);
 
 } // namespace gounki::analysis

@@ -364,9 +364,9 @@ void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const 
     pool.setMaxThreadCount(o.threads);
     Progress progress("judging", jobs.size(), !o.quiet && !o.json);
     const int engine_ms = o.engine ? std::max(1, o.engine->turn_ms) : 0;
-    analysis::WorkEstimate estimate(
-        {analysis::prior_ply_seconds(o.setup.gounki, false), analysis::prior_ply_seconds(o.setup.stones, true, engine_ms)});
-    for (const JudgeJob& job : jobs) estimate.add(job.start.stones() ? 1 : 0, plies_to_search(job));
+    // The plies of each game kind at that kind's cost (GameKind's values as the estimate's kinds).
+    analysis::WorkEstimate estimate(analysis::prior_ply_costs(o.setup.gounki, o.setup.stones, engine_ms));
+    for (const JudgeJob& job : jobs) estimate.add(int(job.start.kind()), plies_to_search(job));
     QElapsedTimer timer;
     timer.start();
     QFuture<Judged> future = QtConcurrent::mapped(&pool, jobs, [brains](const JudgeJob& job) {
@@ -380,7 +380,7 @@ void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const 
         Judged result = future.resultAt(i);
         if (!result.started) continue;
         const JudgeJob& job = jobs[std::size_t(i)];
-        estimate.done(job.start.stones() ? 1 : 0, plies_to_search(job), result.seconds);
+        estimate.done(int(job.start.kind()), plies_to_search(job), result.seconds);
         JudgeDone& done = result.done;
         if (!done.error.empty()) {
             progress.clear();

@@ -17,6 +17,7 @@
 #include "analysis/stones/search.hpp"
 #include "analysis/work_estimate.hpp"
 #include "core/any_position.hpp"
+#include "core/game.hpp"
 #include "core/gounki/notation.hpp"
 #include "db/analysis_store.hpp"
 #include "parser/reader.hpp"
@@ -214,11 +215,64 @@ TEST_CASE("the time-left estimate weighs plies by game kind and does not jump wh
         CHECK(estimates[20] / estimates[19] < 1.6);
         CHECK(e.fraction() == Approx(1.0));
     }
-    // The prior: a stone ply costs more than a Gounki ply at the default budgets and at equal ones.
-    CHECK(prior_ply_seconds(stone_judge_defaults(), true) > 2 * prior_ply_seconds(judge_defaults(), false));
-    JudgeSettings same = judge_defaults();
-    CHECK(prior_ply_seconds(same, true) > prior_ply_seconds(same, false));
-    CHECK(prior_ply_seconds(same, true, 1000) == Approx(1.0)); // an external engine's time per move
+}
+
+// The priors are the processor time a ply took at the default budgets (analysis/README.md,
+// "Judging a game"), per game kind; a run over Gounki then Gomoku games that cost what the priors
+// say keeps its estimate through the turn, and one whose Gomoku plies cost otherwise learns their
+// cost from the first Gomoku game judged.
+TEST_CASE("the time-left estimate's priors are the measured cost of a ply of each game kind", "[analysis][eta]") {
+    const JudgeSettings gounki = judge_defaults(), stones = stone_judge_defaults();
+    CHECK(prior_ply_seconds(gounki, GameKind::gounki) == Approx(0.0075));
+    CHECK(prior_ply_seconds(stones, GameKind::gomoku) == Approx(0.008));
+    CHECK(prior_ply_seconds(stones, GameKind::renju) == Approx(0.0095));
+    CHECK(prior_ply_seconds(stones, GameKind::ninuki) == Approx(0.015));
+    CHECK(prior_ply_seconds(stones, GameKind::pente) == Approx(0.010));
+    // In proportion to a node budget; a depth limit takes the default budget's.
+    JudgeSettings twice = stones;
+    twice.limits.nodes *= 2;
+    CHECK(prior_ply_seconds(twice, GameKind::gomoku) == Approx(0.016));
+    JudgeSettings deep = gounki;
+    deep.limits = {};
+    deep.limits.depth = 6;
+    CHECK(prior_ply_seconds(deep, GameKind::gounki) == Approx(0.0075));
+    CHECK(prior_ply_seconds(stones, GameKind::ninuki, 1000) == Approx(1.0)); // an external engine's time per move
+    // One prior per game kind, by GameKind's value: the estimate's kinds.
+    const std::vector<double> priors = prior_ply_costs(gounki, stones);
+    REQUIRE(priors.size() == 5);
+    for (GameKind k : {GameKind::gounki, GameKind::gomoku, GameKind::ninuki, GameKind::pente, GameKind::renju})
+        CHECK(priors[std::size_t(k)] == Approx(prior_ply_seconds(is_stone_game(k) ? stones : gounki, k)));
+
+    // 10 Gounki games of 40 plies, then 10 Gomoku games of 30 plies, then 10 Ninuki games of 30.
+    const auto run = [&](double gomoku_cost) {
+        WorkEstimate e(priors);
+        const int kinds[] = {int(GameKind::gounki), int(GameKind::gomoku), int(GameKind::ninuki)};
+        const double cost[] = {priors[0], gomoku_cost, priors[std::size_t(GameKind::ninuki)]};
+        const std::uint64_t plies[] = {40, 30, 30};
+        for (int g = 0; g < 30; ++g) e.add(kinds[g / 10], plies[g / 10]);
+        double busy = 0;
+        std::vector<double> left;
+        for (int g = 0; g < 30; ++g) {
+            e.done(kinds[g / 10], plies[g / 10], cost[g / 10] * double(plies[g / 10]));
+            busy += cost[g / 10] * double(plies[g / 10]);
+            left.push_back(*e.seconds_left(busy));
+        }
+        return left;
+    };
+    // At the priors' costs: the truth from the first game on, through both turns.
+    const std::vector<double> even = run(0.008);
+    for (int g = 0; g < 30; ++g) {
+        double truth = 0;
+        for (int k = g + 1; k < 30; ++k) truth += k < 10 ? 40 * 0.0075 : k < 20 ? 30 * 0.008 : 30 * 0.015;
+        CHECK(even[std::size_t(g)] == Approx(truth).margin(1e-9));
+    }
+    // Gomoku plies at twice the prior: from the first Gomoku game on, the Gomoku plies left at
+    // their measured cost and the Ninuki plies at the prior ratio to the measured kinds' together.
+    const std::vector<double> slow = run(0.016);
+    const double measured = 10 * 40 * 0.0075 + 30 * 0.016, prior_done = 10 * 40 * 0.0075 + 30 * 0.008;
+    CHECK(slow[10] == Approx(9 * 30 * 0.016 + 10 * 30 * 0.015 * measured / prior_done));
+    CHECK(slow[19] == Approx(10 * 30 * 0.015 * (10 * 40 * 0.0075 + 10 * 30 * 0.016) / (10 * 40 * 0.0075 + 10 * 30 * 0.008)));
+    CHECK(slow[20] == Approx(9 * 30 * 0.015));
 }
 
 TEST_CASE("judge: the verdict rules", "[analysis]") {
