@@ -116,8 +116,8 @@ void print_ply_lines(std::int64_t id, const AnyPosition& start, const analysis::
 
 std::string side_line(const analysis::SideSummary& s) {
     using analysis::Verdict;
-    char accuracy[32];
-    std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
+    char accuracy[32] = "no move graded"; // every move book, or ungraded (an engine without evaluations)
+    if (s.moves) std::snprintf(accuracy, sizeof accuracy, "accuracy %5.1f%%", s.accuracy);
     const int book = s.counts[int(Verdict::book)];
     return std::string(accuracy) + ", " + (book ? counted(book, "book move") + ", " : std::string()) +
         counted(s.counts[int(Verdict::inaccuracy)], "inaccuracy", "inaccuracies") + ", " +

@@ -200,8 +200,11 @@ std::string judgement_table(const db::StoredGame& game, const db::StoredJudgemen
         if (p["verdict"].toString() == "best" || p["verdict"].toString() == "book") continue;
         out += "<tr><td>" + std::to_string(p["ply"].toInt() + 1) + "</td><td>" + escape(p["played"].toString().toStdString()) +
             "</td><td>" + escape(p["verdict"].toString().toStdString()) + "</td><td>" +
-            escape(p["best"].toString().toStdString()) + "</td><td>" + std::to_string(p["played_score"].toInt()) + " / " +
-            std::to_string(p["best_score"].toInt()) + "</td></tr>";
+            escape(p["best"].toString().toStdString()) + "</td><td>" +
+            (p["graded"].toBool(true)
+                 ? std::to_string(p["played_score"].toInt()) + " / " + std::to_string(p["best_score"].toInt())
+                 : std::string("no evaluation to grade the move with")) +
+            "</td></tr>";
     }
     return out + "</table>";
 }

@@ -151,6 +151,12 @@ QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement
                       {"played_score", int(j.played_score)},
                       {"expected_best", j.expected_best},
                       {"expected_played", j.expected_played}};
+        if (!j.scored && j.verdict != analysis::Verdict::book) {
+            // An external engine without evaluations: the move it prefers, no grade (as analyze --json).
+            for (const char* key : {"best_score", "played_score", "expected_best", "expected_played"}) p[key] = QJsonValue();
+            p["graded"] = false;
+            p["verdict"] = j.played == j.best ? "best" : "engine-prefers";
+        }
         plies.append(p);
         pos.play(game.moves[std::size_t(j.ply)]);
     }
@@ -159,7 +165,8 @@ QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement
         sides[c == Color::white ? "white" : "black"] =
             QJsonObject{{"moves", stored.judgement.sides[index(c)].moves},
                         {"book", stored.judgement.sides[index(c)].counts[int(analysis::Verdict::book)]},
-                        {"accuracy", stored.judgement.sides[index(c)].accuracy}};
+                        {"accuracy", stored.judgement.sides[index(c)].moves ? QJsonValue(stored.judgement.sides[index(c)].accuracy)
+                                                                            : QJsonValue()}};
     return QJsonObject{
         {"settings", QString::fromStdString(stored.settings)}, {"created", QString::fromStdString(stored.created)},
         {"engine", stored.engine.empty() ? QJsonValue() : QString::fromStdString(stored.engine)},

@@ -166,6 +166,16 @@ TEST_CASE("analyze --engine: a brain without evaluations says which move it pref
     CHECK(contains(again.out, "\"best\":\"l8\",\"best_score\":null"));
     CHECK(contains(again.out, "\"verdict\":\"engine-prefers\""));
     CHECK(count_of(again.out, "\"graded\":false") == 9);
+    // The text says no move was graded (no accuracy of 100%), and show --json (the web pages' view
+    // too) gives no scores for them.
+    CHECK(contains(run.out, "game 1: White no move graded, 0 inaccuracies"));
+    CHECK(!contains(run.out, "accuracy 100.0%"));
+    const auto show = run_gounki_args({"show", "--db", db, "1", "--json"});
+    REQUIRE(show.status == 0);
+    CHECK(contains(show.out, "\"best\":\"l8\",\"best_score\":null"));
+    CHECK(count_of(show.out, "\"graded\":false") == 9);
+    CHECK(contains(show.out, "\"verdict\":\"engine-prefers\""));
+    CHECK(contains(show.out, "\"accuracy\":null"));
 }
 
 TEST_CASE("report: a game an external brain judged without evaluations shows which move it prefers, graded nowhere", "[pbrain]") {
