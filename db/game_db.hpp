@@ -142,8 +142,11 @@ struct TreeMove {
     GameSummary latest; // greatest date, then greatest id
 };
 
+// The games that played a move from a position: each game counts once per move it played from
+// there, and once in `games`, however often it came back (a game that played two moves from the
+// position, on two visits, is in both moves and once in `games`).
 struct Tree {
-    std::int64_t games = 0; // sum over the moves
+    std::int64_t games = 0;
     std::vector<TreeMove> moves; // most played first
 };
 
@@ -191,7 +194,8 @@ public:
     // session fail when used; make them again.
     void reconnect();
     PositionIndex& index() { return *index_; }
-    // Plies below this are aggregated in tree_stats (meta 'tree_depth').
+    // Plies below this are aggregated in tree_stats (meta 'tree_depth', 3; tree_of_key relies on
+    // it being at most 4).
     int tree_depth() const { return tree_depth_; }
 
     // known_total: the number of games the filter matches when the caller knows it (not counted again).

@@ -433,6 +433,23 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
 
 Tree GameDatabase::tree(const AnyPosition& pos) { return tree_of_key(index_key(pos)); }
 
+namespace {
+
+// A Gounki pass by bounce (docs/rules.md 1.3): a movement back to its own square.
+bool is_pass(Move m) { return m.type() == MoveType::movement && m.from() == m.to(); }
+
+} // namespace
+
+// Each game counts once per position it continued from (Tree::games) and once per move it played
+// from there (TreeMove), however often it came back: the tree sums games, not visits.
+//
+// tree_stats sums the plies below tree_depth_ (3) ply by ply. There a game passes a position once,
+// except a game whose first two moves are passes, which is back at its start at ply 2: a position
+// comes back after two plies only when both moves left the board as it was (no piece goes back,
+// a capture never gives back what a move changed), after four at the earliest otherwise. So
+// tree_stats counts games for every position none of whose moves is a pass; a position with one
+// is summed from the index, game by game, like the deeper ones (passes are rare, and such
+// positions few: nothing stored needs counting again).
 Tree GameDatabase::tree_of_key(std::uint64_t key) {
     Transaction tx(db_, TransactionKind::deferred);
     struct Acc {
@@ -446,49 +463,86 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
             a.latest_id = id;
         }
     };
+    Tree out;
 
     // The shallow plies are summed up in tree_stats.
-    Statement rows(db_,
-                   "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
-    rows.bind(1, std::int64_t(key));
-    while (rows.step()) {
-        Acc& a = by_move[std::uint32_t(rows.get_int64(0))];
-        a.move.games += rows.get_int64(1);
-        a.move.white_wins += rows.get_int64(2);
-        a.move.black_wins += rows.get_int64(3);
-        a.move.draws += rows.get_int64(4);
-        latest(a, rows.get_int64(6), rows.get_int64(5));
+    struct Row {
+        std::uint32_t move;
+        std::int64_t games, white_wins, black_wins, draws, latest_game, latest_date;
+    };
+    std::vector<Row> shallow;
+    {
+        Statement rows(db_,
+                       "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
+        rows.bind(1, std::int64_t(key));
+        while (rows.step())
+            shallow.push_back({std::uint32_t(rows.get_int64(0)), rows.get_int64(1), rows.get_int64(2), rows.get_int64(3),
+                               rows.get_int64(4), rows.get_int64(5), rows.get_int64(6)});
+    }
+    const bool from_index = std::any_of(shallow.begin(), shallow.end(),
+                                        [](const Row& r) { return is_pass(move_from_stored_raw(r.move)); });
+    if (from_index) shallow.clear();
+    for (const Row& r : shallow) {
+        Acc& a = by_move[r.move];
+        a.move.games += r.games;
+        a.move.white_wins += r.white_wins;
+        a.move.black_wins += r.black_wins;
+        a.move.draws += r.draws;
+        latest(a, r.latest_date, r.latest_game);
+        out.games += r.games;
     }
 
-    // Deeper occurrences come from the position index and the games themselves.
+    // The other occurrences come from the position index and the games themselves, game by game
+    // (the entries come sorted by game, then ply).
     std::vector<IndexEntry> entries;
-    index_->lookup(key, entries, std::uint32_t(tree_depth_));
-    Statement game(db_, "SELECT result, date_key, moves FROM games WHERE id = ?1");
-    for (const IndexEntry& e : entries) {
+    index_->lookup(key, entries, from_index ? 0 : std::uint32_t(tree_depth_));
+    Statement game(db_, "SELECT result, date_key, moves, kind, start_position FROM games WHERE id = ?1");
+    std::vector<Move> moves; // the game at hand's, up to its last visit of the position
+    std::vector<std::uint32_t> counted; // the moves it is counted for already
+    for (std::size_t i = 0; i < entries.size();) {
+        const std::int64_t id = entries[i].game;
+        std::size_t end = i;
+        while (end < entries.size() && entries[end].game == id) ++end;
         const ResetAtExit done(game);
-        game.bind(1, e.game);
+        game.bind(1, id);
         if (game.step()) {
-            MoveDecoder moves(game.get_blob(2));
-            Move m;
-            bool have = false;
-            for (std::uint32_t i = 0; i <= e.ply && (have = moves.next(m)); ++i) {}
-            if (have) {
-                Acc& a = by_move[stored_raw(m)];
-                const auto result = ResultCode(game.get_int(0));
+            moves.clear();
+            MoveDecoder decoder(game.get_blob(2));
+            for (Move m; moves.size() <= entries[end - 1].ply && decoder.next(m);) moves.push_back(m);
+            counted.clear();
+            // A game that reached the position in the shallow plies too is in tree_stats already:
+            // with the moves it played from there then, and in the position's games.
+            if (!shallow.empty()) {
+                const std::size_t plies = std::min(moves.size(), std::size_t(tree_depth_));
+                const std::vector<std::uint64_t> keys = position_keys(
+                    stored_start(GameKind(game.get_int(3)), game.get_text(4)), std::span(moves.data(), plies));
+                for (std::size_t ply = 0; ply < plies; ++ply)
+                    if (keys[ply] == key) counted.push_back(stored_raw(moves[ply]));
+            }
+            const bool in_total = !counted.empty();
+            const auto result = ResultCode(game.get_int(0));
+            bool played = false;
+            for (std::size_t k = i; k < end; ++k) {
+                if (entries[k].ply >= moves.size()) continue; // the game ended there
+                const std::uint32_t raw = stored_raw(moves[entries[k].ply]);
+                if (std::find(counted.begin(), counted.end(), raw) != counted.end()) continue;
+                counted.push_back(raw);
+                played = true;
+                Acc& a = by_move[raw];
                 ++a.move.games;
                 a.move.white_wins += result == ResultCode::white_wins;
                 a.move.black_wins += result == ResultCode::black_wins;
                 a.move.draws += result == ResultCode::draw;
-                latest(a, game.get_int64(1), e.game);
+                latest(a, game.get_int64(1), id);
             }
+            out.games += played && !in_total;
         }
+        i = end;
     }
 
-    Tree out;
     for (auto& [raw, a] : by_move) {
         a.move.move = move_from_stored_raw(raw);
         a.move.latest = summary(a.latest_id);
-        out.games += a.move.games;
         out.moves.push_back(std::move(a.move));
     }
     std::stable_sort(out.moves.begin(), out.moves.end(), [](const TreeMove& a, const TreeMove& b) { return a.games > b.games; });

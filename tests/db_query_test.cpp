@@ -310,17 +310,90 @@ TEST_CASE("the tree agrees with counting the games by hand over a random collect
         const Position pos = after(games[0].moves, std::size_t(plies));
         std::map<std::uint32_t, std::int64_t> expected;
         for (const GameInput& g : games) {
+            std::set<std::uint32_t> played; // a game counts once per move, however often it came back
             Position p = Position::start();
             UndoRecord undo;
             for (std::size_t i = 0; i < g.moves.size(); ++i) {
-                if (p.key() == pos.key()) ++expected[g.moves[i].raw()];
+                if (p.key() == pos.key()) played.insert(g.moves[i].raw());
                 p.do_move(g.moves[i], undo);
             }
+            for (std::uint32_t raw : played) ++expected[raw];
         }
         std::map<std::uint32_t, std::int64_t> got;
         for (const TreeMove& m : db.tree(pos).moves) got[m.move.raw()] = m.games;
         CHECK(got == expected);
     }
+}
+
+namespace {
+
+// `moves` played from the Gounki position `start` (a set-up game), with the usual tags.
+GameInput set_up_game(const std::string& start, const std::vector<std::string>& moves, ResultCode result,
+                      const std::string& date) {
+    GameInput g = game({}, "Set", "Up", result, date);
+    g.start = position_of(start);
+    g.moves = line_of(moves, g.start->as_gounki());
+    return g;
+}
+
+} // namespace
+
+// A game counts once per position it passes and once per move it plays from there, however often
+// it comes back: in the precomputed plies (a set-up game whose first moves are two passes is back
+// at its start at ply 2), in the deeper ones, and across the two.
+TEST_CASE("a game that passes a position twice counts once in the tree and the search, edited and deleted too",
+          "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "repeat"), Access::read_write);
+    const std::vector<std::string> cycle = {"b3-c3", "a6-b6", "c3-b3", "b6-a6"};
+    std::vector<std::string> bouncing = {"b2-b3", "a7-a6"}; // at K after ply 2 (precomputed), 6, 10, 14
+    for (int i = 0; i < 3; ++i) bouncing.insert(bouncing.end(), cycle.begin(), cycle.end());
+    bouncing.push_back("b3-b4"); // another move from K on its last visit
+    const std::string passes = "8/6(ss)1/8/8/8/8/6(SS)1/8 w"; // g2-g2 and g7-g7 pass (docs/rules.md 1.3)
+    const auto r = import(db, {game(bouncing, "Bo", "Unce", ResultCode::draw, "2026.01.01"),
+                               game({"b2-b3", "a7-a6", "b3-c3"}, "Once", "Through", ResultCode::white_wins, "2026.02.01"),
+                               set_up_game(passes, {"g2-g2", "g7-g7", "g2-g2", "g7-g7", "g2-f2"}, ResultCode::black_wins, "2026.03.01"),
+                               set_up_game(passes, {"g2-g2", "g7-g7", "g2-g3"}, ResultCode::unknown, "2026.04.01")});
+    REQUIRE(r.size() == 4);
+    const auto moves_of = [&](const AnyPosition& pos) {
+        std::map<std::string, std::int64_t> out;
+        for (const TreeMove& m : db.tree(pos).moves) out[pos.move_text(m.move)] = m.games;
+        return out;
+    };
+    const Position k = after(line_of({"b2-b3", "a7-a6"}), 2);
+    CHECK(db.search_position(k, {}, {}).total == 2);
+    CHECK(db.tree(k).games == 2);
+    CHECK(moves_of(k) == std::map<std::string, std::int64_t>{{"b3-c3", 2}, {"b3-b4", 1}});
+    const Position start = position_of(passes);
+    CHECK(db.search_position(start, {}, {}).total == 2);
+    CHECK(db.tree(start).games == 2);
+    CHECK(moves_of(start) == std::map<std::string, std::int64_t>{{"g2-g2", 2}, {"g2-f2", 1}, {"g2-g3", 1}});
+    CHECK(moves_of(after(line_of({"g2-g2"}, start), 1, start)) == std::map<std::string, std::int64_t>{{"g7-g7", 2}});
+    CHECK(check_tree_recount(db) == 11); // every position of the four games
+
+    // A new result and date, each game once.
+    REQUIRE(db.edit_tags(r[0].game_id, {{{"Result", "0-1"}, {"Date", "2026.05.01"}}, {}}));
+    REQUIRE(db.edit_tags(r[2].game_id, {{{"Result", "1-0"}, {"Date", "2026.06.01"}}, {}}));
+    for (const TreeMove& m : db.tree(start).moves)
+        if (move_to_text(start, m.move) == "g2-g2") {
+            CHECK(m.white_wins == 1);
+            CHECK(m.black_wins == 0);
+            CHECK(m.latest.id == r[2].game_id);
+        }
+    check_tree_recount(db);
+    // Deleting a game that came back takes it off once.
+    REQUIRE(db.delete_game(r[1].game_id));
+    CHECK(moves_of(k) == std::map<std::string, std::int64_t>{{"b3-c3", 1}, {"b3-b4", 1}});
+    CHECK(db.tree(k).games == 1);
+    REQUIRE(db.delete_game(r[2].game_id));
+    CHECK(moves_of(start) == std::map<std::string, std::int64_t>{{"g2-g2", 1}, {"g2-g3", 1}});
+    CHECK(db.tree(start).games == 1);
+    check_tree_recount(db);
+    check_consistent(db);
+    REQUIRE(db.delete_game(r[0].game_id));
+    CHECK(db.tree(k).games == 0);
+    check_tree_recount(db);
 }
 
 TEST_CASE("one game comes back with its tags, start, moves, source and diagnostics", "[db][both]") {

@@ -513,6 +513,30 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
     check_error("analyze " + db + " --all --book -1", 2, "--book must be a whole number");
 }
 
+// A game that comes back to its positions counts once in the tree that decides the book: alone in
+// its database, none of its moves is book, however often it played them.
+TEST_CASE("analyze: a lone game going round in circles has no book moves; tree counts it once", "[pipeline][book][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    test::TempDir dir("circles");
+    const std::string url = test::test_database(backend, dir, "circles");
+    const std::string db = "--db " + shell_quoted(url);
+    const std::string start = "8/1s6/8/8/8/8/1S6/8 w"; // both squares step aside and back: the start again
+    std::string gpn = "[Game \"Gounki\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[Position \"" +
+        start + "\"]\n\n";
+    for (int i = 0; i < 5; ++i)
+        gpn += std::to_string(2 * i + 1) + ". b2-c2 b7-c7 " + std::to_string(2 * i + 2) + ". c2-b2 c7-b7\n";
+    test::import_text(url, dir / "circles.gpn", gpn + "*\n");
+    const auto tree = run_gounki("tree " + db + " --position " + shell_quoted(start));
+    REQUIRE(tree.status == 0);
+    CHECK(contains(tree.out, "\n1 game continued from here\n"));
+    CHECK(contains(tree.out, "\nb2-c2                 1 "));
+    const auto judged = run_gounki("analyze " + db + " --all --nodes 500 --book 3 --json");
+    REQUIRE(judged.status == 0);
+    const auto verdicts = ply_verdicts(judged.out, 1);
+    CHECK(verdicts.size() == 20);
+    CHECK(book_then_judged(verdicts, 0));
+}
+
 TEST_CASE("SIGINT or SIGTERM stops analyze between games: judged games stay whole, a rerun judges the rest",
           "[pipeline][interrupt]") {
     test::TempDir dir("interrupt");

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include "db/codec.hpp"
@@ -18,6 +19,7 @@
 #include "db/postgres.hpp"
 #include "db/random_games.hpp"
 #include "db/record_bridge.hpp"
+#include "db/replay.hpp"
 #include "parser/writer.hpp"
 #include "tests/catch.hpp"
 
@@ -333,6 +335,66 @@ void check_consistent(db::GameDatabase& db) {
     const std::int64_t start_key = std::int64_t(index_key(GameKind::gounki, Position::start().key()));
     CHECK(scalar(db, "SELECT coalesce(sum(games), 0) FROM tree_stats WHERE key = " + std::to_string(start_key)) == with_moves);
     CHECK(games == std::int64_t(ids.size()));
+}
+
+std::size_t check_tree_recount(db::GameDatabase& db) {
+    using namespace gounki::db;
+    struct Counted {
+        std::int64_t games = 0, white_wins = 0, black_wins = 0, draws = 0;
+        std::pair<std::string, std::int64_t> latest{"", 0}; // date, id
+    };
+    struct Expected {
+        AnyPosition pos;
+        std::int64_t games = 0;
+        std::map<std::uint32_t, Counted> moves;
+    };
+    std::map<std::uint64_t, Expected> by_key;
+    for (const GameSummary& s : db.list_games({}, {}).games) {
+        const auto g = db.game(s.id);
+        REQUIRE(g);
+        std::map<std::uint64_t, std::set<std::uint32_t>> played; // this game's moves from each position
+        AnyPosition pos = g->start;
+        for (std::size_t ply = 0; ply <= g->moves.size(); ++ply) {
+            const std::uint64_t key = index_key(pos);
+            by_key.try_emplace(key, Expected{pos, 0, {}});
+            if (ply == g->moves.size()) break;
+            played[key].insert(g->moves[ply].raw());
+            pos.play(g->moves[ply]);
+        }
+        for (const auto& [key, moves] : played) {
+            Expected& e = by_key.at(key);
+            ++e.games;
+            for (std::uint32_t raw : moves) {
+                Counted& c = e.moves[raw];
+                ++c.games;
+                c.white_wins += s.result == ResultCode::white_wins;
+                c.black_wins += s.result == ResultCode::black_wins;
+                c.draws += s.result == ResultCode::draw;
+                // Dates compare as texts when they are whole (YYYY.MM.DD) or missing (earliest).
+                c.latest = std::max(c.latest, std::pair(s.date, s.id));
+            }
+        }
+    }
+    for (const auto& [key, e] : by_key) {
+        INFO("position " << e.pos.to_text());
+        const Tree tree = db.tree(e.pos);
+        CHECK(tree.games == e.games);
+        std::map<std::uint32_t, Counted> got;
+        for (const TreeMove& m : tree.moves)
+            got[m.move.raw()] = {m.games, m.white_wins, m.black_wins, m.draws, {m.latest.date, m.latest.id}};
+        CHECK(got.size() == e.moves.size());
+        for (const auto& [raw, c] : e.moves) {
+            INFO("move " << e.pos.move_text(Move::from_raw(raw)));
+            const auto it = got.find(raw);
+            REQUIRE(it != got.end());
+            CHECK(it->second.games == c.games);
+            CHECK(it->second.white_wins == c.white_wins);
+            CHECK(it->second.black_wins == c.black_wins);
+            CHECK(it->second.draws == c.draws);
+            CHECK(it->second.latest.second == c.latest.second);
+        }
+    }
+    return by_key.size();
 }
 
 // ---------------------------------------------------------------------------------------------

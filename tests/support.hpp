@@ -286,6 +286,12 @@ std::int64_t scalar(db::GameDatabase& db, const std::string& sql);
 // Every stored game is whole: its moves decode and replay, every one of its positions is in the
 // index at its ply, the index holds nothing else, and the tree counts add up.
 void check_consistent(db::GameDatabase& db);
+// The opening tree of every position of every stored game (shallow plies and deep) is what
+// counting the stored games by hand gives: each game once per move it played from the position
+// (however often it came back there), with its result, the latest of them (greatest date, then
+// id), and once in the position's total when it played any move from there. Returns the number of
+// positions checked.
+std::size_t check_tree_recount(db::GameDatabase& db);
 
 // ---------------------------------------------------------------------------------------------
 // Reports
