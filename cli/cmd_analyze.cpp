@@ -246,7 +246,7 @@ bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::st
 struct Totals {
     std::size_t judged = 0, plies = 0;
     int skipped = 0;
-    int failed = 0; // left unjudged: the engine failed, or cannot play the game
+    int failed = 0; // left unjudged: the engine failed, or cannot play the game, or the game was deleted meanwhile
     std::string engine; // the external engine's name
     std::uint64_t nodes = 0;
     bool any_stone = false;
@@ -280,8 +280,9 @@ public:
         }
     }
     db::AnalysisStore& analyses() { return *store_; }
-    void store(const JudgeJob& job, const analysis::GameJudgement& judgement, const std::string& engine) {
-        run(job.id, [&](db::GameDatabase& d, db::AnalysisStore& s) { store_judgement(d, s, job, judgement, engine); });
+    // False when the game was deleted while it was judged (nothing stored).
+    bool store(const JudgeJob& job, const analysis::GameJudgement& judgement, const std::string& engine) {
+        return run(job.id, [&](db::GameDatabase& d, db::AnalysisStore& s) { return store_judgement(d, s, job, judgement, engine); });
     }
 
 private:
@@ -389,7 +390,14 @@ void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const 
             progress.update(std::size_t(i) + 1, estimate);
             continue;
         }
-        storage.store(job, done.judgement, totals.engine);
+        if (!storage.store(job, done.judgement, totals.engine)) {
+            progress.clear();
+            print_err("gounki analyze: game " + std::to_string(done.id) +
+                      " was deleted while it was judged; its judgement is dropped\n");
+            ++totals.failed;
+            progress.update(std::size_t(i) + 1, estimate);
+            continue;
+        }
         ++totals.judged;
         totals.plies += job.moves.size();
         totals.nodes += done.judgement.nodes;
@@ -475,6 +483,10 @@ void queue_jobs(db::GameDatabase& database, db::AnalysisStore& store, const std:
         case db::JobQueue::Added::queued: ++queued; break;
         case db::JobQueue::Added::already_open: ++open; break;
         case db::JobQueue::Added::failed_before: ++failed_before; break;
+        case db::JobQueue::Added::no_game:
+            print_err("gounki analyze: game " + std::to_string(g.summary.id) + " was deleted meanwhile; it is not queued\n");
+            ++totals.failed;
+            break;
         }
     }
     tx.commit();

@@ -98,7 +98,7 @@ struct Worker {
     };
     std::vector<Slot> slots;
     std::map<std::string, std::shared_ptr<Setup>> setups;
-    long long done = 0, retried = 0, gave_up = 0, lost = 0, plies = 0;
+    long long done = 0, retried = 0, gave_up = 0, lost = 0, deleted = 0, plies = 0;
 };
 
 void say(Worker& w, const QJsonObject& json, const std::string& text) {
@@ -198,15 +198,24 @@ std::optional<analysis::GameJudgement> judge_claimed(Worker& w, db::GameDatabase
     return std::move(done.judgement);
 }
 
+// What became of a judgement to store.
+enum class Stored {
+    done, // stored, and the job marked done
+    lost, // the lease ran out and another worker has the job: nothing stored
+    deleted, // the game (and with it its job) was deleted while it was judged: nothing stored
+};
+
 // Stores the judgement and marks the job done in one transaction, if the lease is still this
-// claim's; false when another worker has the job (nothing stored).
-bool store_done(db::GameDatabase& database, const db::ClaimedJob& job, const JudgeJob& judged,
-                const analysis::GameJudgement& judgement, const std::string& engine) {
+// claim's and the game still there.
+Stored store_done(db::GameDatabase& database, const db::ClaimedJob& job, const JudgeJob& judged,
+                  const analysis::GameJudgement& judgement, const std::string& engine) {
     db::Transaction tx(database.sql(), db::TransactionKind::job);
-    if (!db::JobQueue(database.sql()).mark_done(job, std::int64_t(judged.moves.size()))) return false;
-    db::AnalysisStore(database.sql()).save(job.game_id, job.settings, judgement, engine);
+    // Deleting a game deletes its jobs: a job gone with its game was not lost to another worker.
+    if (!db::JobQueue(database.sql()).mark_done(job, std::int64_t(judged.moves.size())))
+        return database.game(job.game_id) ? Stored::lost : Stored::deleted;
+    if (!db::AnalysisStore(database.sql()).save(job.game_id, job.settings, judgement, engine)) return Stored::deleted;
     tx.commit();
-    return true;
+    return Stored::done;
 }
 
 // Runs one claimed job to its end: done, failed or lost. A lost connection while storing is
@@ -224,7 +233,7 @@ void run_job(Worker& w, std::unique_ptr<db::GameDatabase>& database, Worker::Slo
         slot.storing = true;
     }
     if (!judgement) return fail_job(w, *database, job, error);
-    bool stored = false;
+    Stored stored = Stored::lost;
     for (int tries = 1;; ++tries) {
         try {
             stored = store_done(*database, job, judged, *judgement, engine);
@@ -237,7 +246,7 @@ void run_job(Worker& w, std::unique_ptr<db::GameDatabase>& database, Worker::Slo
             database = connect(w);
         }
     }
-    QJsonObject o = job_json(w, job, stored ? "done" : "lost");
+    QJsonObject o = job_json(w, job, stored == Stored::done ? "done" : stored == Stored::lost ? "lost" : "deleted");
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     char took[64];
     std::snprintf(took, sizeof took, " in %.2f s", seconds);
@@ -245,15 +254,17 @@ void run_job(Worker& w, std::unique_ptr<db::GameDatabase>& database, Worker::Slo
     o["seconds"] = seconds;
     {
         std::lock_guard lock(w.mutex);
-        if (stored) {
+        if (stored == Stored::done) {
             ++w.done;
             w.plies += qint64(judged.moves.size());
-        } else ++w.lost;
+        } else ++(stored == Stored::lost ? w.lost : w.deleted);
     }
     say(w, o,
         job_head(job) +
-            (stored ? "judged, " + counted(qint64(judged.moves.size()), "ply", "plies") + took
-                    : std::string("the lease ran out and another worker has the job: nothing stored")));
+            (stored == Stored::done ? "judged, " + counted(qint64(judged.moves.size()), "ply", "plies") + took
+             : stored == Stored::lost
+                 ? std::string("the lease ran out and another worker has the job: nothing stored")
+                 : "game " + std::to_string(job.game_id) + " was deleted while it was judged; its judgement is dropped"));
 }
 
 // One judging thread: claims, judges and stores until told to stop, the job limit is reached, or
@@ -370,7 +381,7 @@ void print_summary(Worker& w, double seconds, int given_back) {
     if (w.o.json) {
         QJsonObject o{{"type", "summary"},      {"worker", QString::fromStdString(w.name)},
                       {"done", w.done},         {"retried", w.retried},
-                      {"failed", w.gave_up},    {"lost", w.lost},
+                      {"failed", w.gave_up},    {"lost", w.lost}, {"deleted", w.deleted},
                       {"plies", w.plies},       {"seconds", seconds},
                       {"plies_per_second", rate}, {"given_back", given_back}};
         print_out(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
@@ -380,6 +391,7 @@ void print_summary(Worker& w, double seconds, int given_back) {
         print_out("worker " + w.name + ": " + counted(w.done, "job") + " done, " + counted(w.plies, "ply", "plies") + line +
                   "; " + std::to_string(w.retried) + " to retry, " + std::to_string(w.gave_up) + " failed, " +
                   std::to_string(w.lost) + " lost to another worker" +
+                  (w.deleted ? ", " + counted(w.deleted, "game") + " deleted while judged" : std::string()) +
                   (given_back ? "; stopped, " + counted(given_back, "job") + " given back to the queue" : std::string()) + "\n");
     }
     std::fflush(stdout);

@@ -84,11 +84,12 @@ JudgeDone judge(const JudgeJob& job, BrainPool* brains, const analysis::JudgePro
     } catch (const std::exception& e) { return {job.id, {}, e.what()}; }
 }
 
-void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
+bool store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
                      const analysis::GameJudgement& judgement, const std::string& engine) {
     db::Transaction tx(database.sql(), db::TransactionKind::immediate);
-    store.save(job.id, job.settings_text, judgement, engine);
+    if (!store.save(job.id, job.settings_text, judgement, engine)) return false;
     tx.commit();
+    return true;
 }
 
 } // namespace gounki::cli

@@ -107,8 +107,9 @@ std::string judge_options_text(const QCommandLineParser& p);
 bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
                               std::string& error);
 
-// Stores the judgement of a job in its own transaction.
-void store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
+// Stores the judgement of a job in its own transaction. False, and nothing stored, when the game
+// was deleted while it was judged.
+bool store_judgement(db::GameDatabase& database, db::AnalysisStore& store, const JudgeJob& job,
                      const analysis::GameJudgement& judgement, const std::string& engine);
 
 } // namespace gounki::cli

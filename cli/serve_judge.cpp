@@ -61,7 +61,8 @@ void JudgeRuns::judge_one(std::int64_t id, Run& run) {
         else {
             std::lock_guard write(writes_);
             db::AnalysisStore store(database.sql());
-            store_judgement(database, store, job, done.judgement, {});
+            if (!store_judgement(database, store, job, done.judgement, {}))
+                error = "the game was deleted while it was judged";
         }
     } catch (const std::exception& e) { error = e.what(); }
     std::lock_guard lock(mutex_);

@@ -194,14 +194,16 @@ bool AnalysisStore::has(std::int64_t game_id, const std::string& settings) {
     return st.step();
 }
 
-void AnalysisStore::save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j,
+bool AnalysisStore::save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j,
                          const std::string& engine) {
     Statement ins(db_, "INSERT INTO analysis_settings (text, engine) VALUES (?1, NULLIF(?2, '')) ON CONFLICT (text) DO NOTHING");
     ins.bind(1, settings).bind(2, engine).run();
-    // A new judgement with the same settings replaces the old one (--force).
+    // A new judgement with the same settings replaces the old one (--force). A game deleted while it
+    // was judged gets no row, rather than failing the foreign key.
     Statement st(db_,
                  "INSERT INTO analyses (game_id, settings_id, created, nodes, white_accuracy, black_accuracy, plies) "
                  "SELECT ?1, id, ?7, ?3, ?4, ?5, ?6 FROM analysis_settings WHERE text = ?2 "
+                 "AND EXISTS (SELECT 1 FROM games WHERE id = ?1) "
                  "ON CONFLICT (game_id, settings_id) DO UPDATE SET created = excluded.created, nodes = excluded.nodes, "
                  "white_accuracy = excluded.white_accuracy, black_accuracy = excluded.black_accuracy, plies = excluded.plies");
     const std::vector<std::uint8_t> blob = encode_judgement(j);
@@ -219,6 +221,7 @@ void AnalysisStore::save(std::int64_t game_id, const std::string& settings, cons
         .bind(5, j.sides[1].accuracy)
         .bind_blob(6, blob);
     st.run();
+    return db_.changes() > 0;
 }
 
 std::optional<StoredJudgement> AnalysisStore::load(std::int64_t game_id, const std::string& settings) {

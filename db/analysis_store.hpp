@@ -41,8 +41,9 @@ public:
 
     bool has(std::int64_t game_id, const std::string& settings);
     // Replaces any judgement of the game with the same settings, in one statement. `engine`: the
-    // external engine's name (empty for gounki's own).
-    void save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j,
+    // external engine's name (empty for gounki's own). False, and nothing stored, when the game is
+    // not in the database (deleted while it was judged).
+    bool save(std::int64_t game_id, const std::string& settings, const analysis::GameJudgement& j,
               const std::string& engine = {});
     // The judgement with these settings, or with an empty `settings` the newest one of the game.
     std::optional<StoredJudgement> load(std::int64_t game_id, const std::string& settings = {});

@@ -69,7 +69,7 @@ JobQueue::Added JobQueue::add(std::int64_t game_id, const std::string& settings,
     {
         Statement st(db_, "SELECT state FROM jobs WHERE game_id = ?1 AND settings = ?2");
         st.bind(1, game_id).bind(2, settings);
-        if (!st.step()) throw DbError(0, "game " + std::to_string(game_id) + " is not in the database");
+        if (!st.step()) return Added::no_game; // no such game: the INSERT found no row to copy
         state = st.get_string(0);
     }
     if (!force && (state == "queued" || state == "running")) return Added::already_open;

@@ -57,10 +57,11 @@ public:
     explicit JobQueue(Database& db) : db_(db) {}
 
     // What add() did.
-    enum class Added { queued, already_open, failed_before };
+    enum class Added { queued, already_open, failed_before, no_game };
     // Records the job of a game and settings text. An existing job of the pair that is queued or
     // running is left alone (already_open), a failed one too (failed_before), unless `force`; a done
-    // one, or any with `force`, is queued again with its attempts and error cleared.
+    // one, or any with `force`, is queued again with its attempts and error cleared. A game that is
+    // not in the database (deleted since it was chosen) gets no job (no_game).
     Added add(std::int64_t game_id, const std::string& settings, const std::string& options,
               const std::string& engine_command, bool force);
 

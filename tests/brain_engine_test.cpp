@@ -314,6 +314,72 @@ TEST_CASE("analyze --engine: a game the brain does not play, and a forbidden ans
     CHECK(run_gounki_args({"analyze", "--db", db, "1", "--engine", "x", "--engine-nodes", "0"}).status == 2);
 }
 
+TEST_CASE("a game deleted while analyze or a worker judges it: its judgement is dropped with a note, the rest judged",
+          "[pbrain][jobs]") {
+    TempDir dir("engine");
+    // Another program deletes game 1 while gounki judges it: here the brain itself, at its first
+    // request (the first game's first position), before it answers.
+    const auto deleting_brain = [&](const std::string& name, const std::string& db) {
+        return fake_brain(dir, name,
+                          "if [ $n = 1 ]; then " + gounki_command() + " delete --db " + shell_quoted(db) +
+                              " 1 >/dev/null 2>&1; fi; echo 14,0");
+    };
+    const auto two_games = [&](const std::string& name) {
+        const std::string db = dir.file(name);
+        import_text(db, dir / (name + ".gpn"),
+                    std::string(missed_block_game) + "\n[Game \"Gomoku\"]\n[White \"Wim\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\n1. h8 i9 2. j10 *\n");
+        return db;
+    };
+    const auto game_there = [](const std::string& db, std::int64_t id) {
+        gounki::db::GameDatabase database(db, gounki::db::Access::read_only);
+        return database.game(id).has_value();
+    };
+
+    // analyze: the note, the other game judged and stored, exit status 1 as for a game left unjudged.
+    const std::string db = two_games("analyze.db");
+    const auto run = run_gounki_args({"analyze", "--db", db, "1", "2", "--engine", deleting_brain("deleter", db),
+                                      "--engine-time", "50", "--threads", "1"});
+    INFO(run.out << run.err);
+    CHECK(run.status == 1);
+    CHECK(contains(run.err, "gounki analyze: game 1 was deleted while it was judged; its judgement is dropped\n"));
+    CHECK(!contains(run.err, "FOREIGN KEY"));
+    CHECK(contains(run.out, "judged 1 game ("));
+    CHECK(contains(run.out, "1 game left unjudged"));
+    CHECK(!game_there(db, 1));
+    CHECK(judged(db, 2));
+
+    // A worker: the job went with its game; the note, not "lost to another worker"; the other job done.
+    const std::string queued = two_games("queue.db");
+    const std::string brain = deleting_brain("queued-deleter", queued);
+    REQUIRE(run_gounki_args({"analyze", "--db", queued, "1", "2", "--engine", brain, "--engine-time", "50", "--queue"}).status == 0);
+    const auto work = run_gounki_args({"worker", "--db", queued, "--exit-when-empty", "--threads", "1", "--json"});
+    INFO(work.out << work.err);
+    CHECK(work.status == 0);
+    CHECK(contains(work.out, "\"game\":1,"));
+    CHECK(contains(work.out, "\"outcome\":\"deleted\""));
+    CHECK(contains(work.out, "\"outcome\":\"done\""));
+    CHECK(contains(work.out, "\"deleted\":1,"));
+    CHECK(contains(work.out, "\"lost\":0,"));
+    CHECK(!contains(work.err, "FOREIGN KEY"));
+    CHECK(!game_there(queued, 1));
+    CHECK(judged(queued, 2));
+
+    // analyze --queue: a game deleted after the games were chosen (here by the brain, when asked its
+    // name) is named and not queued; the others are.
+    const std::string chosen = two_games("chosen.db");
+    write_text(dir / "about-deleter.sh", "while IFS= read -r line; do\n  case \"$line\" in\n    ABOUT*) " + gounki_command() +
+                                             " delete --db " + shell_quoted(chosen) +
+                                             " 1 >/dev/null 2>&1; echo 'name=\"quick\", version=\"1\"' ;;\n"
+                                             "    START*) echo OK ;;\n    END*) exit 0 ;;\n    BEGIN*|DONE*) echo 14,0 ;;\n  esac\ndone\n");
+    const auto queue = run_gounki_args(
+        {"analyze", "--db", chosen, "1", "2", "--engine", "sh " + shell_quoted(dir / "about-deleter.sh"), "--queue"});
+    INFO(queue.out << queue.err);
+    CHECK(queue.status == 1);
+    CHECK(contains(queue.err, "gounki analyze: game 1 was deleted meanwhile; it is not queued\n"));
+    CHECK(contains(queue.out, "queued 1 job;"));
+    CHECK(!game_there(chosen, 1));
+}
+
 TEST_CASE("match --engine: an external brain against gounki's stone engine", "[pbrain]") {
     TempDir dir("engine");
     const std::string engine = gounki_command() + " pbrain";

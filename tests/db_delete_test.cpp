@@ -47,6 +47,19 @@ TEST_CASE("deleting several games takes them out of the index, the tree and the 
     CHECK(scalar(f.db, "SELECT count(*) FROM analyses") == 1);
 }
 
+TEST_CASE("a judgement of a game deleted while it was judged is not stored, and fails nothing", "[db][edit][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    ClubDatabase f(backend, "judged-deleted");
+    CHECK(f.db.delete_game(f.id(0)));
+    AnalysisStore store(f.db.sql());
+    Transaction tx(f.db.sql(), TransactionKind::immediate);
+    CHECK_FALSE(store.save(f.id(0), "depth=1", analysis::GameJudgement{}));
+    CHECK(store.save(f.id(1), "depth=1", analysis::GameJudgement{}));
+    tx.commit();
+    CHECK(scalar(f.db, "SELECT count(*) FROM analyses") == 1);
+    CHECK(store.load(f.id(1)));
+}
+
 namespace {
 
 // The games of the subset tests: random games of up to 14 plies (so they share openings), with some
