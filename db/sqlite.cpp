@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace gounki::db {
 
@@ -35,6 +36,12 @@ std::string uri_escape(const std::string& path) {
     return out;
 }
 
+// The folder a database file is in ("." for a bare name).
+std::string folder_of(const std::string& path) {
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    return folder.empty() ? "." : folder;
+}
+
 } // namespace
 
 bool DbError::is_busy() const {
@@ -60,10 +67,22 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
     }
-    // A reader of a file it may not write (a read-only copy, a CD): SQLite cannot create the WAL
-    // index beside it, so it is opened as immutable. Nobody can be writing it meanwhile.
+    // SQLite writes its journal (the write-ahead log, PATH-wal, and its index, PATH-shm) beside the
+    // file, and a reader of a WAL database creates the index too: in a folder that cannot be written
+    // nobody can write the database, whatever the file's own permissions.
+    const std::string folder = folder_of(path);
+    const bool folder_writable = ::access(folder.c_str(), W_OK) == 0;
+    if (mode != OpenMode::read_only && !folder_writable && ::access(folder.c_str(), F_OK) == 0)
+        throw DbError(SQLITE_READONLY,
+                      "cannot write to '" + path + "': its folder '" + folder +
+                          "' is read-only, and SQLite needs to create its journal ('" + path +
+                          "-wal') beside the file; make the folder writable, or move the database to one that is");
+    // A reader of a file it may not write (a read-only copy, a CD), or of one in a read-only
+    // folder: SQLite cannot create the WAL index beside it, so it is opened as immutable. Nobody can
+    // be writing it meanwhile.
     std::string name = path;
-    if (mode == OpenMode::read_only && ::access(path.c_str(), W_OK) != 0 && ::access(path.c_str(), R_OK) == 0) {
+    if (mode == OpenMode::read_only && (::access(path.c_str(), W_OK) != 0 || !folder_writable) &&
+        ::access(path.c_str(), R_OK) == 0) {
         name = "file:" + uri_escape(path) + "?immutable=1";
         flags |= SQLITE_OPEN_URI;
     }

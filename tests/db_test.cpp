@@ -337,6 +337,82 @@ TEST_CASE("a read-only database answers queries and refuses writes without chang
     CHECK(slurp(path) == before);
 }
 
+TEST_CASE("a database in a read-only folder answers the commands that read; those that write say the folder is why",
+          "[db]") {
+    TempDir dir;
+    const fs::path folder = dir / "ro";
+    fs::create_directory(folder);
+    const std::string path = (folder / "games.db").string();
+    {
+        GameDatabase db(path, Access::read_write);
+        import(db, {game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::white_wins)});
+    }
+    write_gpn(dir.file("more.gpn"), {game({"c2-b3"}, "Cy", "Di", ResultCode::unknown)});
+    // Root ignores permission bits: the folder (and the file) are made immutable instead (chattr,
+    // Debian package e2fsprogs; the file system must support the attribute).
+    const bool root = ::geteuid() == 0;
+    if (root && !have_tool(command_succeeds("chattr +i " + shell_quoted(folder) + " && chattr -i " + shell_quoted(folder)),
+                           "chattr +i (Debian package e2fsprogs, on a file system that supports it), which root needs "
+                           "for a read-only folder"))
+        return;
+    for (const bool file_writable : {true, false}) {
+        INFO((file_writable ? "the file writable" : "the file read-only"));
+        struct ReadOnly {
+            std::string path, folder;
+            bool root, file_writable;
+            void set(bool on) const {
+                const std::string flag = on ? "chattr +i " : "chattr -i ";
+                if (root) {
+                    if (!file_writable) CHECK(command_succeeds(flag + shell_quoted(path)));
+                    CHECK(command_succeeds(flag + shell_quoted(folder)));
+                    return;
+                }
+                const auto r = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+                const auto x = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
+                fs::permissions(path, on && !file_writable ? r : r | fs::perms::owner_write);
+                fs::permissions(folder, on ? r | x : fs::perms::owner_all);
+            }
+            ~ReadOnly() { set(false); }
+        } read_only{path, folder.string(), root, file_writable};
+        read_only.set(true);
+        // The folder really cannot be written, nor (when so) the file.
+        REQUIRE_FALSE(std::ofstream(folder / "probe").is_open());
+        REQUIRE(::access(path.c_str(), W_OK) == (file_writable ? 0 : -1));
+        const std::string before = slurp(path);
+
+        {
+            GameDatabase db(path, Access::read_only);
+            CHECK(db.list_games({}, {}).total == 1);
+        }
+        const CliRun list = run_gounki_args({"games", "--db", path});
+        INFO(list.err);
+        CHECK(list.status == 0);
+        CHECK(contains(list.out, "Ann"));
+        const CliRun show = run_gounki_args({"show", "--db", path, "1"});
+        CHECK(show.status == 0);
+        CHECK(contains(show.out, "c2-d3"));
+        const CliRun search = run_gounki_args({"search", "--db", path, "--white", "ann"});
+        CHECK(search.status == 0);
+        CHECK(contains(search.out, "Bob"));
+        const CliRun exported = run_gounki_args({"export", "--db", path, "--all", "-o", "-"});
+        CHECK(exported.status == 0);
+        CHECK(contains(exported.out, "[White \"Ann\"]"));
+
+        const std::string why = "cannot write to '" + path + "': its folder '" + folder.string() +
+            "' is read-only, and SQLite needs to create its journal ('" + path + "-wal') beside the file";
+        const CliRun imp = run_gounki_args({"import", "--db", path, dir.file("more.gpn")});
+        CHECK(imp.status == 2);
+        CHECK(contains(imp.err, "gounki import: " + why + "; make the folder writable, or move the database to one that is\n"));
+        CHECK(!contains(imp.err, "cannot read"));
+        const CliRun del = run_gounki_args({"delete", "--db", path, "1"});
+        CHECK(del.status == 2);
+        CHECK(contains(del.err, "gounki delete: " + why));
+        CHECK_THROWS_WITH(GameDatabase(path, Access::read_write), Catch::Contains(why));
+        CHECK(slurp(path) == before);
+        CHECK(std::distance(fs::directory_iterator(folder), fs::directory_iterator()) == 1);
+    }
+}
+
 TEST_CASE("gounki dbbench imports its games into a database that answers for all of them", "[db][both]") {
     GOUNKI_EACH_BACKEND(backend);
     const TempDir dir("dbbench");
