@@ -247,6 +247,10 @@ struct Totals {
     std::size_t judged = 0, plies = 0;
     int skipped = 0;
     int failed = 0; // left unjudged: the engine failed, or cannot play the game, or the game was deleted meanwhile
+    // A judgement that could not be stored (the database stayed locked past the timeout): the game,
+    // and the run stopped there.
+    std::optional<std::int64_t> unstored;
+    std::string unstored_error;
     std::string engine; // the external engine's name
     std::uint64_t nodes = 0;
     bool any_stone = false;
@@ -297,6 +301,8 @@ private:
 // first (a brain runs in a group of its own, which a terminal's Ctrl-C does not reach).
 std::atomic<int> stop_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
+// A judgement could not be stored: no new game is started either.
+std::atomic<bool> stop_storing{false};
 
 extern "C" void on_stop_signal(int signal_number) {
     if (stop_signal.exchange(signal_number) == 0) return;
@@ -370,8 +376,9 @@ void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const 
     for (const JudgeJob& job : jobs) estimate.add(int(job.start.kind()), plies_to_search(job));
     QElapsedTimer timer;
     timer.start();
+    stop_storing.store(false);
     QFuture<Judged> future = QtConcurrent::mapped(&pool, jobs, [brains](const JudgeJob& job) {
-        if (stop_signal.load()) return Judged{{job.id, {}, {}}, 0, false};
+        if (stop_signal.load() || stop_storing.load()) return Judged{{job.id, {}, {}}, 0, false};
         QElapsedTimer busy;
         busy.start();
         JudgeDone done = judge(job, brains);
@@ -390,7 +397,21 @@ void judge_and_store(Storage& storage, const std::vector<JudgeJob>& jobs, const 
             progress.update(std::size_t(i) + 1, estimate);
             continue;
         }
-        if (!storage.store(job, done.judgement, totals.engine)) {
+        if (totals.unstored) continue; // the run stopped: the games under way are not stored
+        bool stored = false;
+        try {
+            // Waits for another program's lock up to the timeout (saying so after a moment).
+            stored = storage.store(job, done.judgement, totals.engine);
+        } catch (const db::DbError& e) {
+            if (!e.is_busy()) throw;
+            // Still locked: this game and those under way stay unjudged; those stored are kept.
+            progress.clear();
+            totals.unstored = done.id;
+            totals.unstored_error = e.what();
+            stop_storing.store(true);
+            continue;
+        }
+        if (!stored) {
             progress.clear();
             print_err("gounki analyze: game " + std::to_string(done.id) +
                       " was deleted while it was judged; its judgement is dropped\n");
@@ -419,6 +440,7 @@ void print_summary(const AnalyzeOptions& o, const Totals& t) {
         if (t.any_stone) obj["stone_settings"] = QString::fromStdString(stone_settings_text);
         if (!t.engine.empty()) obj["engine"] = QString::fromStdString(t.engine);
         if (t.failed) obj["failed"] = t.failed;
+        if (t.unstored) obj["unstored"] = qint64(*t.unstored);
         if (const int signal_number = stop_signal.load()) obj["interrupted"] = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
         print_out(QJsonDocument(obj).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else if (!o.quiet) {
@@ -457,6 +479,18 @@ int say_stopped(int signal_number, const Totals& totals, std::size_t chosen) {
               english.toString(qlonglong(totals.judged) + totals.skipped).toStdString() + " of " +
               english.toString(qlonglong(chosen)).toStdString() + " judged; run again to finish\n");
     return 128 + signal_number;
+}
+
+// After a judgement that could not be stored: why, which game is left unjudged, how many of the
+// chosen games are judged (now or before), on standard error; the exit status of a database error.
+int say_unstored(const Totals& totals, std::size_t chosen) {
+    const QLocale english(QLocale::English, QLocale::UnitedStates);
+    const std::string game = "game " + std::to_string(*totals.unstored);
+    print_err("gounki analyze: " + game + ": cannot store its judgement: " + totals.unstored_error + "\n" +
+              "gounki analyze: stopped; " + game + " is left unjudged; " +
+              english.toString(qlonglong(totals.judged) + totals.skipped).toStdString() + " of " +
+              english.toString(qlonglong(chosen)).toStdString() + " judged; run again to judge the rest\n");
+    return exit_usage;
 }
 
 // --queue: one job per chosen game that is not judged, queued or failed with these settings yet,
@@ -584,6 +618,7 @@ int run_analyze(const QCommandLineParser& p) {
         }
         if (!stop_signal.load()) judge_and_store(storage, jobs, o, brains.get(), totals);
         print_summary(o, totals);
+        if (totals.unstored) return say_unstored(totals, games.size());
         if (const int signal_number = stop_signal.load()) return say_stopped(signal_number, totals, games.size());
         if (totals.failed) return exit_findings;
     } catch (const std::exception& e) { return database_error(self, e); }

@@ -3,6 +3,10 @@
 #include <QStringList>
 
 #include "cli/command.hpp"
+#include "db/sqlite.hpp"
+
+#include <cstdio>
+#include <string>
 
 using namespace gounki::cli;
 
@@ -79,5 +83,13 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     int code = exit_ok;
     if (!parse_command_line(*c, parser, args, code)) return code;
+    // A command that waits for another program's lock on the database says so (and again for each
+    // later wait that lasts); the error after the last second of the wait names the file.
+    gounki::db::set_lock_wait_notice([command = std::string(c->name)](const std::string& path, int timeout_ms) {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g s", timeout_ms / 1000.0);
+        print_err("gounki " + command + ": waiting for '" + path + "': another program is writing to it (gounki waits up to " +
+                  limit + "; GOUNKI_DB_TIMEOUT sets how long)\n");
+    });
     return c->run(parser);
 }

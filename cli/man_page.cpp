@@ -52,6 +52,8 @@ std::string man_page() {
         "errors.\n"
         ".SH ENVIRONMENT\n.TP\n.B GOUNKI_DB\nThe database when \\fB\\-\\-db\\fR is not given: an SQLite file, or a "
         "PostgreSQL server as postgresql://USER@HOST/DBNAME (default ./gounki.db).\n"
+        ".TP\n.B GOUNKI_DB_TIMEOUT\nHow long (seconds) a command waits for another program's write lock on the "
+        "database before it gives up (default 600); it says on standard error that it waits.\n"
         ".TP\n.B GOUNKI_PG_RETRY_SECONDS\nHow long to keep trying a PostgreSQL server that does not answer yet "
         "(default 10).\n"
         ".TP\n.B PGPASSFILE, PGPASSWORD\nPostgreSQL credentials, read by libpq; gounki never prints them.\n"

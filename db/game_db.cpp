@@ -117,8 +117,9 @@ Statement& GameDatabase::cached(const std::string& sql) {
 }
 
 void GameDatabase::open_schema(Access access) {
-    // Another importer may hold the write lock for a while (a batch, a merge of index runs).
-    db_.set_busy_timeout(10 * 60 * 1000);
+    // Another importer may hold the write lock for a while (a batch, a merge of index runs): wait
+    // $GOUNKI_DB_TIMEOUT seconds, ten minutes by default.
+    db_.set_busy_timeout(lock_timeout_ms());
     if (db_.is_postgres()) open_server_schema(access);
     else open_file_schema(access);
     {

@@ -8,17 +8,28 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <filesystem>
 
 namespace gounki::db {
 
 namespace {
 
-[[noreturn]] void fail(sqlite3* db, int rc, const std::string& context) {
+[[noreturn]] void fail(const Database* database, sqlite3* db, int rc, const std::string& context) {
+    const char* text = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    if ((rc & 0xff) == SQLITE_BUSY && database) throw DbError(rc & 0xff, database->busy_message(rc, text));
     std::string msg = context;
     if (!msg.empty()) msg += ": ";
-    msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    msg += text;
     throw DbError(rc & 0xff, msg);
+}
+
+LockWaitNotice& lock_wait_notice() {
+    static LockWaitNotice notice;
+    return notice;
 }
 
 std::string uri_escape(const std::string& path) {
@@ -43,6 +54,20 @@ std::string folder_of(const std::string& path) {
 }
 
 } // namespace
+
+int lock_timeout_ms() {
+    const char* env = std::getenv("GOUNKI_DB_TIMEOUT");
+    if (!env || !*env) return 600 * 1000;
+    char* end = nullptr;
+    const double seconds = std::strtod(env, &end);
+    if (end == env || *end != '\0' || !(seconds >= 0) || seconds > 2e6)
+        throw DbError(0, std::string("GOUNKI_DB_TIMEOUT must be a number of seconds from 0 to 2000000 (how long to wait for "
+                                     "another program's lock on the database), not '") +
+                             env + "'");
+    return int(std::lround(seconds * 1000));
+}
+
+void set_lock_wait_notice(LockWaitNotice notice) { lock_wait_notice() = std::move(notice); }
 
 bool DbError::is_busy() const {
     return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED || sqlstate_ == "40001" || sqlstate_ == "40P01" ||
@@ -111,6 +136,7 @@ void Database::exec(std::string_view sql) {
     const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errstr(rc);
+        if ((rc & 0xff) == SQLITE_BUSY) msg = busy_message(rc, msg.c_str());
         sqlite3_free(err);
         throw DbError(rc & 0xff, msg);
     }
@@ -132,25 +158,59 @@ std::int64_t Database::last_insert_rowid() const { return pg_ ? pg_->last_insert
 bool Database::in_transaction() const { return pg_ ? pg_->in_transaction() : sqlite3_get_autocommit(db_) == 0; }
 int Database::changes() const { return pg_ ? pg_->changes() : sqlite3_changes(db_); }
 void Database::set_busy_timeout(int milliseconds) {
+    busy_timeout_ms_ = std::max(0, milliseconds);
     if (pg_) pg_->set_lock_timeout(milliseconds);
-    else sqlite3_busy_timeout(db_, milliseconds);
+    else sqlite3_busy_handler(db_, busy_timeout_ms_ > 0 ? &Database::on_busy : nullptr, this);
 }
 
-Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+// As sqlite3_busy_timeout's handler (sleeps of 1 ms growing to 100 ms until the timeout), and after
+// lock_notice_ms of waiting it says so, once.
+int Database::on_busy(void* self, int count) {
+    Database& d = *static_cast<Database*>(self);
+    const auto now = std::chrono::steady_clock::now();
+    if (count == 0) {
+        d.wait_start_ = now;
+        d.wait_told_ = false;
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - d.wait_start_).count();
+    if (waited >= d.busy_timeout_ms_) return 0;
+    if (!d.wait_told_ && waited >= lock_notice_ms) {
+        d.wait_told_ = true;
+        if (const LockWaitNotice& notice = lock_wait_notice()) notice(d.path_, d.busy_timeout_ms_);
+    }
+    static constexpr int delays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+    const int delay = count < int(std::size(delays)) ? delays[count] : 100;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min<long long>(delay, d.busy_timeout_ms_ - waited)));
+    return 1;
+}
+
+std::string Database::busy_message(int rc, const char* sqlite_message) const {
+    // A lock waited for in vain (plain SQLITE_BUSY, or SQLITE_BUSY_TIMEOUT from a WAL lock); the
+    // other extended codes (a snapshot outdated, a recovery) never waited.
+    if (rc != SQLITE_BUSY && rc != SQLITE_BUSY_TIMEOUT) return "'" + path_ + "' is busy: " + sqlite_message;
+    char waited[32];
+    std::snprintf(waited, sizeof waited, "%g s", busy_timeout_ms_ / 1000.0);
+    return "'" + path_ + "' is locked: another program is writing to it, and gounki gave up waiting after " + waited +
+        " (GOUNKI_DB_TIMEOUT); try again when that program is done, or set GOUNKI_DB_TIMEOUT (seconds) to wait longer";
+}
+
+Statement::Statement(Database& db, std::string_view sql) : database_(&db), db_(db.handle()) {
     if (db.postgres()) {
         pg_ = std::make_unique<PgStatement>(*db.postgres(), sql);
         return;
     }
     const int rc = sqlite3_prepare_v3(db_, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
-    if (rc != SQLITE_OK) fail(db_, rc, "preparing '" + std::string(sql.substr(0, 60)) + "'");
+    if (rc != SQLITE_OK) fail(database_, db_, rc, "preparing '" + std::string(sql.substr(0, 60)) + "'");
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
-Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_), pg_(std::move(o.pg_)) { o.stmt_ = nullptr; }
+Statement::Statement(Statement&& o) noexcept : database_(o.database_), db_(o.db_), stmt_(o.stmt_), pg_(std::move(o.pg_)) {
+    o.stmt_ = nullptr;
+}
 
 void Statement::check(int rc) const {
-    if (rc != SQLITE_OK) fail(db_, rc, "");
+    if (rc != SQLITE_OK) fail(database_, db_, rc, "");
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
@@ -220,7 +280,7 @@ bool Statement::step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    const std::string msg = sqlite3_errmsg(db_);
+    const std::string msg = (rc & 0xff) == SQLITE_BUSY ? database_->busy_message(rc, sqlite3_errmsg(db_)) : sqlite3_errmsg(db_);
     sqlite3_reset(stmt_);
     throw DbError(rc & 0xff, msg);
 }

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <chrono>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -46,6 +48,19 @@ class PgConnection;
 class PgStatement;
 class PgCopy;
 
+// How long a command waits for another program's write lock before it gives up, in milliseconds:
+// $GOUNKI_DB_TIMEOUT seconds (a number from 0; default 600, ten minutes, for an importer may hold
+// the lock that long). Throws DbError for a value that is not such a number.
+int lock_timeout_ms();
+// After this long waiting for another connection's lock, an SQLite connection says so, once per
+// wait, through the notice set below.
+inline constexpr int lock_notice_ms = 1500;
+// Called with the database's path and the busy timeout (ms) when a connection has waited
+// lock_notice_ms for a lock: the commands say on standard error what they wait for. Set once, before
+// any connection is opened; called on the waiting connection's thread.
+using LockWaitNotice = std::function<void(const std::string& path, int timeout_ms)>;
+void set_lock_wait_notice(LockWaitNotice notice);
+
 enum class OpenMode {
     read_only, // never writes; a file that cannot be written is opened as immutable
     read_write, // the file must exist
@@ -72,8 +87,13 @@ public:
     void reconnect();
     std::int64_t last_insert_rowid() const;
     int changes() const;
-    // How long a writer waits for another connection's lock before giving up.
+    // How long a writer waits for another connection's lock before giving up (SQLite: waiting in
+    // growing steps up to 0.1 s, saying so through the lock wait notice after lock_notice_ms; the
+    // error then names the file and the timeout).
     void set_busy_timeout(int milliseconds);
+    // What a statement that failed with SQLITE_BUSY (extended code `rc`) says: the path, and for a
+    // lock not obtained in time, how long it waited and what to do.
+    std::string busy_message(int rc, const char* sqlite_message) const;
     bool read_only() const { return read_only_; }
     // Whether a transaction is open on this connection.
     bool in_transaction() const;
@@ -85,8 +105,12 @@ public:
     PgConnection* postgres() const { return pg_.get(); }
 
 private:
+    static int on_busy(void* self, int count); // SQLite's busy handler
     sqlite3* db_ = nullptr;
     std::unique_ptr<PgConnection> pg_;
+    int busy_timeout_ms_ = 0;
+    std::chrono::steady_clock::time_point wait_start_; // of the current wait for a lock
+    bool wait_told_ = false; // the current wait was told through the lock wait notice
     std::string path_;
     std::string url_; // PostgreSQL: the URL as given, password included; never shown
     bool read_only_ = false;
@@ -146,6 +170,7 @@ public:
 
 private:
     void check(int rc) const;
+    const Database* database_ = nullptr;
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
     std::unique_ptr<PgStatement> pg_; // set instead of stmt_ on a PostgreSQL connection

@@ -278,6 +278,84 @@ TEST_CASE("the record fixtures and samples survive import, export and import aga
     }
 }
 
+TEST_CASE("a database another program is writing: commands say they wait, then name it; analyze loses nothing stored",
+          "[db][cli]") {
+    TempDir dir;
+    const std::string db = dir.file("locked.db");
+    {
+        GameDatabase d(db, Access::read_write);
+        import(d, club_games());
+    }
+    write_gpn(dir.file("more.gpn"), {game({"c2-b3"}, "Cy", "Di", ResultCode::unknown)});
+    REQUIRE(run_gounki_args({"analyze", "--db", db, "1", "--depth", "1"}).status == 0);
+    const auto judgements = [&] {
+        GameDatabase d(db, Access::read_only);
+        return scalar(d, "SELECT count(*) FROM analyses");
+    };
+    const auto with_timeout = [&](const std::string& seconds, const std::string& args) {
+        return run_shell("GOUNKI_DB_TIMEOUT=" + seconds + " " + gounki_command() + " " + args + " --db " + shell_quoted(db));
+    };
+
+    // Another program holds the write lock (as `sqlite3 locked.db "BEGIN EXCLUSIVE;"` would).
+    Database other(db, OpenMode::read_write);
+    other.exec("BEGIN IMMEDIATE");
+    const std::string waiting = "waiting for '" + db + "': another program is writing to it (gounki waits up to 2 s; "
+                                "GOUNKI_DB_TIMEOUT sets how long)\n";
+    const std::string locked = "'" + db + "' is locked: another program is writing to it, and gounki gave up waiting after 2 s "
+                               "(GOUNKI_DB_TIMEOUT); try again when that program is done, or set GOUNKI_DB_TIMEOUT (seconds) "
+                               "to wait longer\n";
+    const CliRun imp = with_timeout("2", "import " + shell_quoted(dir.file("more.gpn")));
+    INFO(imp.err);
+    CHECK(imp.status == 2);
+    CHECK(contains(imp.err, "gounki import: " + waiting));
+    CHECK(contains(imp.err, "gounki import: " + locked));
+    // Readers do not wait.
+    const CliRun games = with_timeout("2", "games");
+    CHECK(games.status == 0);
+    CHECK(games.err.empty());
+
+    // analyze judges game 2 (game 1 is judged already), waits to store it, and gives up: it names the
+    // game left unjudged; what was stored before stays.
+    const CliRun analyze = with_timeout("2", "analyze 1 2 3 --depth 1 --threads 1");
+    INFO(analyze.err);
+    CHECK(analyze.status == 2);
+    CHECK(contains(analyze.err, "gounki analyze: " + waiting));
+    CHECK(contains(analyze.err, "gounki analyze: game 2: cannot store its judgement: " + locked));
+    CHECK(contains(analyze.err, "gounki analyze: stopped; game 2 is left unjudged; 1 of 3 judged; run again to judge the rest\n"));
+    CHECK(judgements() == 1);
+    // A timeout that is no number of seconds.
+    const CliRun bad = with_timeout("soon", "games");
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.err, "gounki games: GOUNKI_DB_TIMEOUT must be a number of seconds from 0 to 2000000 (how long to wait "
+                            "for another program's lock on the database), not 'soon'"));
+    other.exec("ROLLBACK");
+
+    // The rerun judges the rest.
+    const CliRun rerun = with_timeout("2", "analyze 1 2 3 --depth 1");
+    CHECK(rerun.status == 0);
+    CHECK(contains(rerun.out, "judged 2 games"));
+    CHECK(contains(rerun.out, "; 1 already judged"));
+    CHECK(judgements() == 3);
+
+    // A lock let go while analyze waits to store: the judgement is stored then (the default timeout,
+    // ten minutes; the lock goes once the wait is told).
+    other.exec("BEGIN IMMEDIATE");
+    const pid_t pid = spawn_gounki({"analyze", "--db", db, "4", "--depth", "1"}, dir.file("a.out"), dir.file("a.err"));
+    bool told = false;
+    for (int i = 0; i < 2400 && !told; ++i) {
+        told = contains(slurp(dir.file("a.err")), "waiting for");
+        if (!told) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(told);
+    other.exec("COMMIT");
+    CHECK(wait_exit(pid) == 0);
+    CHECK(slurp(dir.file("a.err")) ==
+          "gounki analyze: waiting for '" + db + "': another program is writing to it (gounki waits up to 600 s; GOUNKI_DB_TIMEOUT "
+          "sets how long)\n");
+    CHECK(contains(slurp(dir.file("a.out")), "judged 1 game"));
+    CHECK(judgements() == 4);
+}
+
 TEST_CASE("two processes importing into one database at once both finish and lose nothing", "[db]") {
     TempDir dir;
     const std::string db = dir.file("two.db");
