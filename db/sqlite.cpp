@@ -104,10 +104,15 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
                           "-wal') beside the file; make the folder writable, or move the database to one that is");
     // A reader of a file it may not write (a read-only copy, a CD), or of one in a read-only
     // folder: SQLite cannot create the WAL index beside it, so it is opened as immutable. Nobody can
-    // be writing it meanwhile.
+    // be writing it meanwhile. Unless its write-ahead log beside it holds changes (a writer still
+    // open, or one that stopped without its last checkpoint): an immutable file is read without its
+    // log, so those would be missing; SQLite reads a log and index that exist without writing.
+    std::error_code no_log;
+    const auto log_size = std::filesystem::file_size(path + "-wal", no_log);
+    const bool log_holds_changes = !no_log && log_size > 0;
     std::string name = path;
     if (mode == OpenMode::read_only && (::access(path.c_str(), W_OK) != 0 || !folder_writable) &&
-        ::access(path.c_str(), R_OK) == 0) {
+        ::access(path.c_str(), R_OK) == 0 && !log_holds_changes) {
         name = "file:" + uri_escape(path) + "?immutable=1";
         flags |= SQLITE_OPEN_URI;
     }

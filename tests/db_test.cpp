@@ -10,6 +10,7 @@
 #include <random>
 
 #include <unistd.h>
+#include <sqlite3.h>
 
 #include "db/codec.hpp"
 #include "db/pattern/gounki.hpp"
@@ -411,6 +412,43 @@ TEST_CASE("a database in a read-only folder answers the commands that read; thos
         CHECK(slurp(path) == before);
         CHECK(std::distance(fs::directory_iterator(folder), fs::directory_iterator()) == 1);
     }
+}
+
+TEST_CASE("a database whose write-ahead log holds changes is read with them, in a read-only folder too", "[db]") {
+    TempDir dir;
+    const fs::path folder = dir / "ro";
+    fs::create_directory(folder);
+    const std::string path = (folder / "games.db").string();
+    {
+        GameDatabase db(path, Access::read_write);
+        import(db, {game({"c2-d3", "f7-e6"}, "Ann", "Bob", ResultCode::white_wins)});
+    }
+    // Another program's change, committed to the log and not yet to the file (its connection open).
+    sqlite3* other = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "PRAGMA wal_autocheckpoint=0; UPDATE players SET name = 'Anna' WHERE name = 'Ann'", nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(fs::file_size(path + "-wal") > 0);
+    const bool root = ::geteuid() == 0;
+    const auto set_read_only = [&](bool on) {
+        if (root) return command_succeeds((on ? "chattr +i " : "chattr -i ") + shell_quoted(folder));
+        fs::permissions(folder, on ? fs::perms::owner_read | fs::perms::owner_exec : fs::perms::owner_all);
+        return true;
+    };
+    const auto games = [&] { return run_gounki_args({"games", "--db", path}); };
+    CHECK(contains(games().out, "Anna"));
+    if (root && !have_tool(set_read_only(true), "chattr +i (Debian package e2fsprogs, on a file system that supports it), "
+                                                "which root needs for a read-only folder")) {
+        sqlite3_close(other);
+        return;
+    }
+    REQUIRE_FALSE(std::ofstream(folder / "probe").is_open());
+    const CliRun list = games();
+    set_read_only(false);
+    sqlite3_close(other);
+    INFO(list.err);
+    CHECK(list.status == 0);
+    CHECK(contains(list.out, "Anna")); // the log read, not only the file
 }
 
 TEST_CASE("gounki dbbench imports its games into a database that answers for all of them", "[db][both]") {
