@@ -118,7 +118,7 @@ GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<co
 class StoneSearcher;
 
 // The node budget per position of stone_judge_defaults(): a 60-move 19x19 Ninuki game is judged in
-// about 10 s of processor time (analysis/README.md, "Benchmarks").
+// about 1 s of processor time, some 16 ms a ply (analysis/README.md, "What a ply costs").
 constexpr std::uint64_t default_stone_judge_nodes = 20'000;
 JudgeSettings stone_judge_defaults();
 
