@@ -153,6 +153,8 @@ void PgConnection::fail(pg_result* result, std::string_view context) const {
     if (PQstatus(conn_) == CONNECTION_BAD) {
         msg += "the connection to the database server was lost (" + trimmed(PQerrorMessage(conn_)) + ")";
         if (sqlstate.empty()) sqlstate = "08006";
+    } else if (sqlstate == "55P03" && lock_timeout_ms_ > 0) { // lock_not_available: the lock_timeout ran out
+        msg = locked_message(redacted_url(url_), lock_timeout_ms_);
     } else {
         const char* text = r ? PQresultErrorField(r.get(), PG_DIAG_MESSAGE_PRIMARY) : nullptr;
         msg += text ? trimmed(text) : trimmed(PQerrorMessage(conn_));
@@ -349,7 +351,10 @@ bool PgConnection::in_transaction() const {
     return s == PQTRANS_INTRANS || s == PQTRANS_INERROR || s == PQTRANS_ACTIVE;
 }
 
-void PgConnection::set_lock_timeout(int milliseconds) { exec("SET lock_timeout = " + std::to_string(std::max(0, milliseconds))); }
+void PgConnection::set_lock_timeout(int milliseconds) {
+    exec("SET lock_timeout = " + std::to_string(std::max(0, milliseconds)));
+    lock_timeout_ms_ = std::max(0, milliseconds);
+}
 
 std::int64_t PgConnection::last_insert_id() {
     PGresult* r = PQexec(conn_, "SELECT lastval()");

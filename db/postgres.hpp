@@ -93,6 +93,7 @@ private:
     std::string url_; // as given, password included: never shown
     bool read_only_ = false;
     int changes_ = 0;
+    int lock_timeout_ms_ = 0; // of set_lock_timeout: named when a wait for a lock runs out
     std::uint64_t statements_ = 0;
 };
 

@@ -193,9 +193,13 @@ std::string Database::busy_message(int rc, const char* sqlite_message) const {
     // A lock waited for in vain (plain SQLITE_BUSY, or SQLITE_BUSY_TIMEOUT from a WAL lock); the
     // other extended codes (a snapshot outdated, a recovery) never waited.
     if (rc != SQLITE_BUSY && rc != SQLITE_BUSY_TIMEOUT) return "'" + path_ + "' is busy: " + sqlite_message;
+    return locked_message(path_, busy_timeout_ms_);
+}
+
+std::string locked_message(const std::string& where, int timeout_ms) {
     char waited[32];
-    std::snprintf(waited, sizeof waited, "%g s", busy_timeout_ms_ / 1000.0);
-    return "'" + path_ + "' is locked: another program is writing to it, and gounki gave up waiting after " + waited +
+    std::snprintf(waited, sizeof waited, "%g s", timeout_ms / 1000.0);
+    return "'" + where + "' is locked: another program is writing to it, and gounki gave up waiting after " + waited +
         " (GOUNKI_DB_TIMEOUT); try again when that program is done, or set GOUNKI_DB_TIMEOUT (seconds) to wait longer";
 }
 

@@ -52,6 +52,9 @@ class PgCopy;
 // $GOUNKI_DB_TIMEOUT seconds (a number from 0; default 600, ten minutes, for an importer may hold
 // the lock that long). Throws DbError for a value that is not such a number.
 int lock_timeout_ms();
+// The error when a wait of `timeout_ms` for another program's lock on `where` (a path, or a server
+// URL without its password) ran out: what, and what to do. Both backends say it alike.
+std::string locked_message(const std::string& where, int timeout_ms);
 // After this long waiting for another connection's lock, an SQLite connection says so, once per
 // wait, through the notice set below.
 inline constexpr int lock_notice_ms = 1500;

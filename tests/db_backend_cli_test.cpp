@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/copy.hpp"
+#include "db/postgres.hpp"
 #include "db/sqlite.hpp"
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
@@ -394,4 +395,28 @@ TEST_CASE("a password in a PostgreSQL URL is never printed by any command", "[db
     CHECK_FALSE(contains(env.out + env.err, "secret"));
     CHECK(contains(env.err, "postgresql://u:***@127.0.0.1:1/db"));
     ::unsetenv("GOUNKI_PG_RETRY_SECONDS");
+}
+
+TEST_CASE("PostgreSQL: a lock another program holds past GOUNKI_DB_TIMEOUT is named, nothing half-stored", "[postgres]") {
+    const TempDir dir("pglock");
+    const std::string url = server_database("gounki_locked");
+    const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/";
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", url, games + "04-club-evening.gpn"}).status == 0);
+    // Another program holds the games table (as `LOCK TABLE games` in an open transaction would).
+    Database other(url, OpenMode::read_write);
+    other.exec("BEGIN");
+    other.exec("LOCK TABLE games IN EXCLUSIVE MODE");
+    const CliRun imp = run_shell("GOUNKI_DB_TIMEOUT=1 " + gounki_command() + " import --db " + shell_quoted(url) + " " +
+                                 shell_quoted(games + "10-gomoku.gpn"));
+    INFO(imp.out << imp.err);
+    CHECK(imp.status == 2);
+    CHECK(contains(imp.err, "gounki import: '" + redacted_url(url) +
+                                "' is locked: another program is writing to it, and gounki gave up waiting after 1 s "
+                                "(GOUNKI_DB_TIMEOUT); try again when that program is done"));
+    other.exec("ROLLBACK");
+    // Nothing of the import was stored; once the lock is gone it stores its games.
+    CHECK(contains(run_gounki_args({"games", "--db", url, "--json"}).out, "\"total\":2"));
+    const CliRun again = run_gounki_args({"import", "--db", url, games + "10-gomoku.gpn"});
+    CHECK(again.status == 0);
+    CHECK(contains(again.err, "0 already imported"));
 }
