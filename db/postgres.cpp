@@ -153,7 +153,7 @@ void PgConnection::fail(pg_result* result, std::string_view context) const {
     if (PQstatus(conn_) == CONNECTION_BAD) {
         msg += "the connection to the database server was lost (" + trimmed(PQerrorMessage(conn_)) + ")";
         if (sqlstate.empty()) sqlstate = "08006";
-    } else if (sqlstate == "55P03" && lock_timeout_ms_ > 0) { // lock_not_available: the lock_timeout ran out
+    } else if (sqlstate == "55P03") { // lock_not_available: the lock_timeout ran out
         msg = locked_message(redacted_url(url_), lock_timeout_ms_);
     } else {
         const char* text = r ? PQresultErrorField(r.get(), PG_DIAG_MESSAGE_PRIMARY) : nullptr;
@@ -352,7 +352,8 @@ bool PgConnection::in_transaction() const {
 }
 
 void PgConnection::set_lock_timeout(int milliseconds) {
-    exec("SET lock_timeout = " + std::to_string(std::max(0, milliseconds)));
+    // lock_timeout 0 waits without end: a timeout of 0 gives up at once, after a millisecond.
+    exec("SET lock_timeout = " + std::to_string(std::max(1, milliseconds)));
     lock_timeout_ms_ = std::max(0, milliseconds);
 }
 

@@ -413,6 +413,13 @@ TEST_CASE("PostgreSQL: a lock another program holds past GOUNKI_DB_TIMEOUT is na
     CHECK(contains(imp.err, "gounki import: '" + redacted_url(url) +
                                 "' is locked: another program is writing to it, and gounki gave up waiting after 1 s "
                                 "(GOUNKI_DB_TIMEOUT); try again when that program is done"));
+    // 0 gives up at once, as on SQLite (the server's lock_timeout 0 would wait without end: `timeout`
+    // ends the command after a minute if it does).
+    const CliRun at_once = run_shell("GOUNKI_DB_TIMEOUT=0 timeout 60 " + gounki_command() + " import --db " + shell_quoted(url) +
+                                     " " + shell_quoted(games + "10-gomoku.gpn"));
+    INFO(at_once.err);
+    CHECK(at_once.status == 2);
+    CHECK(contains(at_once.err, "' is locked: another program is writing to it, and gounki gave up waiting after 0 s"));
     other.exec("ROLLBACK");
     // Nothing of the import was stored; once the lock is gone it stores its games.
     CHECK(contains(run_gounki_args({"games", "--db", url, "--json"}).out, "\"total\":2"));
