@@ -116,9 +116,10 @@ struct Importer::Impl {
     // players); its source and line in `source` and `line` when so.
     bool same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line);
     void check_duplicate(Prepared& p, std::int64_t source_id);
-    // A stored game from this record's file and line with its kind, start and moves (its players
-    // or result differ): its id, with the differences in p.report.reason; 0 if none.
-    std::int64_t edited_record(Prepared& p, std::int64_t source_id);
+    // Among `candidates` (games ending where the record ends), one an earlier import stored from this
+    // record's file and line with its kind, start and moves (its players or result differ): its id,
+    // with the differences in p.report.reason; 0 if none.
+    std::int64_t edited_record(Prepared& p, std::int64_t source_id, const std::vector<std::int64_t>& candidates);
     // Stores a game under the next id, or under `replacing` (a stored game just deleted).
     void store(Prepared& p, std::int64_t source_id, std::int64_t replacing = 0);
     // replace: the stored game `p` replaces, or 0 (none, or `p` is settled: skipped or rejected).

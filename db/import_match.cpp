@@ -142,7 +142,10 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     if (!stored_end && !p.ends_where_earlier_ends && (n > 0 || !has_empty_in_batch)) return;
     std::int64_t dup = 0, same_record = 0, source = 0, line = 0;
     const auto same_source = [&] { return source_id && source == source_id && line == std::int64_t(p.in.source_line); };
+    const std::vector<std::int64_t>* same_line = &ending; // the games ending here with these moves, and others
     if (EndGroup* group = end_group(p.keys.back(), n)) {
+        const auto with_line = group->by_line.find(line_at(p, n));
+        same_line = with_line == group->by_line.end() ? nullptr : &with_line->second;
         // Only the games of this line with this result and these players, then the ones of them
         // from this record's place.
         const std::uint64_t game = game_hash(line_at(p, n), std::int64_t(p.in.result), p.white, p.black);
@@ -169,7 +172,7 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     // The record from this place with these moves, whose players or result differ: edited since it
     // was imported, or changed in the file. Either way this record is the stored game (--replace
     // takes the file's version), never a second copy.
-    if (!same_record && source_id && p.in.source_file != "-") same_record = edited_record(p, source_id);
+    if (!same_record && same_line && source_id && p.in.source_file != "-") same_record = edited_record(p, source_id, *same_line);
     if (same_record) {
         p.skip = true;
         p.report.action = ImportAction::already_imported;
@@ -342,21 +345,14 @@ std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepare
 
 // Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
 // tags, status and annotations.
-std::int64_t Importer::Impl::edited_record(Prepared& p, std::int64_t source_id) {
-    std::vector<std::int64_t> ids;
-    {
-        // Stored by an earlier import: two records of one import never share a place.
-        Statement& st = statement("SELECT id FROM games WHERE source_id = ?1 AND source_line = ?2 AND id < ?3 ORDER BY id");
-        const ResetAtExit done(st);
-        st.bind(1, source_id).bind(2, p.in.source_line).bind(3, first_import_id);
-        while (st.step()) ids.push_back(st.get_int64(0));
-    }
-    for (std::int64_t id : ids) {
+std::int64_t Importer::Impl::edited_record(Prepared& p, std::int64_t source_id, const std::vector<std::int64_t>& candidates) {
+    for (std::int64_t id : candidates) {
+        if (id >= first_import_id) continue; // two records of one import never share a place
         const ResetAtExit done(same_end);
         same_end.bind(1, id).bind(2, std::int64_t(p.in.moves.size()));
-        if (!same_end.step() || same_end.get_blob(3).size() != p.moves_blob.size() ||
-            !blob_starts_with(same_end.get_blob(3), p.moves_blob) || same_end.get_text(4) != p.start_text ||
-            same_end.get_int64(6) != std::int64_t(p.in.kind))
+        if (!same_end.step() || same_end.get_int64(1) != source_id || same_end.get_int64(2) != std::int64_t(p.in.source_line) ||
+            same_end.get_blob(3).size() != p.moves_blob.size() || !blob_starts_with(same_end.get_blob(3), p.moves_blob) ||
+            same_end.get_text(4) != p.start_text || same_end.get_int64(6) != std::int64_t(p.in.kind))
             continue;
         std::string differs;
         const auto compare = [&differs](std::string_view tag, std::string_view stored, std::string_view record) {

@@ -471,6 +471,17 @@ TEST_CASE("a game edited since its import is not stored again when its file is i
     write_gpn(dir.file("copy.gpn"), games);
     const CliRun copy = run_gounki_args({"import", "--db", db, dir.file("copy.gpn")});
     CHECK(contains(copy.err, "4 games read: 1 stored"));
+    // Forty copies of one game, kept: a group of games ending alike, looked up by their moves.
+    const std::string many = test_database(backend, dir, "many");
+    const std::vector<GameInput> copies(40, random_games(1, 9, 20)[0]);
+    write_gpn(dir.file("copies.gpn"), copies);
+    REQUIRE(contains(run_gounki_args({"import", "--db", many, "--keep-duplicates", dir.file("copies.gpn")}).err,
+                     "40 games read: 40 stored"));
+    REQUIRE(run_gounki_args({"edit", "--db", many, "10", "--tag", "Black=Someone else"}).status == 0);
+    const CliRun copies_again = run_gounki_args({"import", "--db", many, dir.file("copies.gpn")});
+    INFO(copies_again.out << copies_again.err);
+    CHECK(contains(copies_again.err, "40 games read: 0 stored (0 broken), 0 duplicates, 40 already imported"));
+    CHECK(contains(copies_again.out, "already imported as game 10, edited since or changed in the file: Black 'Someone else'"));
     // --replace takes the file's version.
     const CliRun replace = run_gounki_args({"import", "--db", db, "--replace", dir.file("club.gpn")});
     CHECK(contains(replace.out, "replaced game 2"));
