@@ -3,8 +3,10 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "db/analysis_store.hpp"
 #include "db/job_queue.hpp"
@@ -188,6 +190,28 @@ void GameDatabase::open_server_schema(Access access) {
     }
 }
 
+namespace {
+
+// PRAGMA journal_mode = WAL needs the file to itself, and SQLite answers SQLITE_BUSY at once, without
+// the busy handler, while another connection has it open (two importers creating one new file):
+// tried again until the other has switched it or closed, up to the lock timeout.
+void switch_to_wal(Database& db) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(lock_timeout_ms());
+    for (;;) {
+        try {
+            db.exec("PRAGMA journal_mode = WAL");
+            return;
+        } catch (const DbError& e) {
+            if (!e.is_busy() || std::chrono::steady_clock::now() >= deadline) throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        Statement mode(db, "PRAGMA journal_mode");
+        if (mode.step() && mode.get_text(0) == "wal") return; // the other connection switched it
+    }
+}
+
+} // namespace
+
 void GameDatabase::open_file_schema(Access access) {
     const std::string& path = db_.path();
 
@@ -216,7 +240,7 @@ void GameDatabase::open_file_schema(Access access) {
         // A new file gets 16 KB pages (before WAL fixes the size): fewer B-tree levels and page
         // splits; an import commits about a quarter faster than with the default 4 KB.
         if (objects == 0 && version == 0) db_.exec("PRAGMA page_size = 16384");
-        if (!wal) db_.exec("PRAGMA journal_mode = WAL");
+        if (!wal) switch_to_wal(db_);
         db_.exec("PRAGMA synchronous = NORMAL");
     }
     db_.exec("PRAGMA cache_size = -65536"); // 64 MB
