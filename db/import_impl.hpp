@@ -116,6 +116,8 @@ struct Importer::Impl {
     // players); its source and line in `source` and `line` when so.
     bool same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line);
     void check_duplicate(Prepared& p, std::int64_t source_id);
+    // Whether the row same_end stands on holds p's kind, start and moves (players and result aside).
+    bool row_has_moves_of(const Prepared& p);
     // Among `candidates` (games ending where the record ends), one an earlier import stored from this
     // record's file and line with its kind, start and moves (its players or result differ): its id,
     // with the differences in p.report.reason; 0 if none.

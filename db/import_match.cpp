@@ -120,12 +120,15 @@ void Importer::Impl::add_to_end_group(Prepared& p, std::int64_t source_id) {
            std::int64_t(p.in.source_line));
 }
 
+bool Importer::Impl::row_has_moves_of(const Prepared& p) {
+    return same_end.get_blob(3).size() == p.moves_blob.size() && blob_starts_with(same_end.get_blob(3), p.moves_blob) &&
+        same_end.get_text(4) == p.start_text && same_end.get_int64(6) == std::int64_t(p.in.kind);
+}
+
 bool Importer::Impl::same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line) {
     const ResetAtExit done(same_end);
     same_end.bind(1, other).bind(2, std::int64_t(p.in.moves.size()));
-    const bool same = same_end.step() && same_end.get_blob(3).size() == p.moves_blob.size() &&
-        blob_starts_with(same_end.get_blob(3), p.moves_blob) && same_end.get_text(4) == p.start_text &&
-        same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_int64(6) == std::int64_t(p.in.kind) &&
+    const bool same = same_end.step() && row_has_moves_of(p) && same_end.get_int64(5) == std::int64_t(p.in.result) &&
         same_end.get_text(7) == p.white && same_end.get_text(8) == p.black;
     if (same) {
         source = same_end.get_int64(1);
@@ -343,16 +346,13 @@ std::vector<std::int64_t> Importer::Impl::same_players_and_opening(const Prepare
     return out;
 }
 
-// Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
-// tags, status and annotations.
 std::int64_t Importer::Impl::edited_record(Prepared& p, std::int64_t source_id, const std::vector<std::int64_t>& candidates) {
     for (std::int64_t id : candidates) {
         if (id >= first_import_id) continue; // two records of one import never share a place
         const ResetAtExit done(same_end);
         same_end.bind(1, id).bind(2, std::int64_t(p.in.moves.size()));
         if (!same_end.step() || same_end.get_int64(1) != source_id || same_end.get_int64(2) != std::int64_t(p.in.source_line) ||
-            same_end.get_blob(3).size() != p.moves_blob.size() || !blob_starts_with(same_end.get_blob(3), p.moves_blob) ||
-            same_end.get_text(4) != p.start_text || same_end.get_int64(6) != std::int64_t(p.in.kind))
+            !row_has_moves_of(p))
             continue;
         std::string differs;
         const auto compare = [&differs](std::string_view tag, std::string_view stored, std::string_view record) {
@@ -369,6 +369,8 @@ std::int64_t Importer::Impl::edited_record(Prepared& p, std::int64_t source_id, 
     return 0;
 }
 
+// Whether stored game `id` holds what `p` would store: moves, start, result, kind, columns, other
+// tags, status and annotations.
 bool Importer::Impl::same_as_stored(const Prepared& p, std::int64_t id) {
     Statement& st =
         statement("SELECT g.moves, coalesce(g.start_position, ''), g.result, g.kind, coalesce(w.name, ''), coalesce(b.name, ''), "

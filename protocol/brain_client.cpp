@@ -45,6 +45,10 @@ std::optional<int> whole(std::string_view s) {
     return n;
 }
 
+// A MESSAGE or DEBUG line (`low`: the line, or its start, in lower case): what a brain says
+// beside its answers, never an answer.
+bool is_chatter(std::string_view low) { return low.starts_with("message") || low.starts_with("debug"); }
+
 // "x,y" as two whole numbers.
 std::optional<std::pair<int, int>> xy(std::string_view s) {
     const std::size_t comma = s.find(',');
@@ -384,7 +388,7 @@ BrainClient::BrainClient(BrainSettings settings) : settings_(std::move(settings)
     const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
     do { // a brain may greet with MESSAGE or DEBUG lines first
         about_ = std::string(trimmed(read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line")));
-    } while (lower(about_).rfind("message", 0) == 0 || lower(about_).rfind("debug", 0) == 0);
+    } while (is_chatter(lower(about_)));
     if (about_.rfind("UNKNOWN", 0) == 0 || about_.rfind("ERROR", 0) == 0) return; // no ABOUT: named by its command
     // name="Rapfi", version="2023", author="...": the name and version.
     const auto field = [&](std::string_view key) -> std::string {
@@ -434,7 +438,7 @@ void BrainClient::expect_ok(std::string_view after) {
         const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "OK after " + std::string(after));
         const std::string_view t = trimmed(line);
         if (lower(t) == "ok") return;
-        if (lower(t).rfind("message", 0) == 0 || lower(t).rfind("debug", 0) == 0) continue;
+        if (is_chatter(lower(t))) continue;
         fail("answered " + quoted(t) + " to " + std::string(after) + " (expected OK)");
     }
 }
@@ -486,7 +490,7 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
         const std::string line = read_line_until(deadline, timeout, "a move after " + std::string(asked));
         const std::string_view t = trimmed(line);
         const std::string low = lower(t.substr(0, 8));
-        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) {
+        if (is_chatter(low)) {
             keep_message(answer, t);
             if (low.rfind("message", 0) != 0) continue;
             if (const auto info = parse_brain_message(t.substr(7))) {
@@ -548,7 +552,7 @@ void BrainClient::refuse_waiting_lines(std::string_view command) {
     while (process_->buffered_line(line)) {
         const std::string_view t = trimmed(line);
         const std::string low = lower(t.substr(0, 8));
-        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) continue;
+        if (is_chatter(low)) continue;
         fail("answered twice: " + quoted(t) + " came after its answer, unasked, before " + std::string(command));
     }
 }
@@ -562,7 +566,7 @@ void BrainClient::settle() {
         const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line after a game");
         const std::string_view t = trimmed(line);
         const std::string low = lower(t.substr(0, 8));
-        if (low.rfind("message", 0) == 0 || low.rfind("debug", 0) == 0) continue;
+        if (is_chatter(low)) continue;
         if (xy(t) || (low.rfind("suggest", 0) == 0 && xy(trimmed(t.substr(7)))))
             fail("answered twice: " + quoted(t) + " came after its answers, unasked, before the ABOUT that ends a game");
         return;
