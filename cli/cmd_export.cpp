@@ -8,11 +8,14 @@
 #include <iostream>
 
 #include "cli/db_options.hpp"
-#include "cli/output_file.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/formats.hpp"
+#include "pipeline/output_file.hpp"
 
 namespace gounki::cli {
+
+using pipeline::OutputFile;
+using pipeline::same_file;
 
 void describe_export(QCommandLineParser& p) {
     add_db_option(p);
@@ -51,7 +54,7 @@ bool holds(const parser::FormatInfo& info, const parser::GameRecord& record, con
     return false;
 }
 
-// Every game into one file (or standard output), whole or not at all (cli/output_file.hpp).
+// Every game into one file (or standard output), whole or not at all (pipeline/output_file.hpp).
 Written export_file(const Command& self, db::GameDatabase& database, const GameChoice& choice, const parser::FormatInfo& info,
                     const parser::WriteOptions& options, const std::string& path) {
     Written w;

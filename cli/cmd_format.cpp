@@ -21,12 +21,14 @@
 
 #include "cli/command.hpp"
 #include "cli/json_lines.hpp"
-#include "cli/output_file.hpp"
 #include "parser/encoding.hpp"
 #include "parser/formats.hpp"
 #include "pipeline/input.hpp"
+#include "pipeline/output_file.hpp"
 
 namespace gounki::cli {
+
+using pipeline::write_whole;
 
 namespace {
 
@@ -251,7 +253,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     return out;
 }
 
-// Writes `text` to `path` whole or not at all (cli/output_file.hpp).
+// Writes `text` to `path` whole or not at all (pipeline/output_file.hpp).
 bool write_file(const std::string& path, const std::string& text) {
     std::string error;
     if (write_whole(path, text, error)) return true;

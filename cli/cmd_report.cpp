@@ -12,16 +12,19 @@
 #include "analysis/judge.hpp"
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
-#include "cli/output_file.hpp"
 #include "cli/views.hpp"
+#include "core/gounki/notation.hpp"
+#include "db/analysis_store.hpp"
 #include "db/record_bridge.hpp"
+#include "pipeline/output_file.hpp"
 #include "report/from_record.hpp"
 #include "report/render.hpp"
 #include "report/report_model.hpp"
-#include "core/gounki/notation.hpp"
-#include "db/analysis_store.hpp"
 
 namespace gounki::cli {
+
+using pipeline::write_whole;
+using pipeline::same_file;
 
 void describe_report(QCommandLineParser& p) {
     add_db_option(p);

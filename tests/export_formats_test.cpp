@@ -4,7 +4,12 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "core/stones/position.hpp"
@@ -12,6 +17,7 @@
 #include "parser/psq/psq.hpp"
 #include "parser/sgf/sgf.hpp"
 #include "parser/writer.hpp"
+#include "pipeline/output_file.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
@@ -281,6 +287,79 @@ TEST_CASE("export format and report: what -o names is written into and never rep
         const CliRun folder = run_gounki("export" + on + " -o " + shell_quoted(dir.path()));
         CHECK(folder.status == 2);
         CHECK(contains(folder.err, "is a folder"));
+    }
+}
+
+namespace {
+
+// While it lives, no file may grow past `bytes` (writes past it fail with EFBIG): a disk that fills up.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) : handler_(std::signal(SIGXFSZ, SIG_IGN)) {
+        ::getrlimit(RLIMIT_FSIZE, &old_);
+        rlimit limited = old_;
+        limited.rlim_cur = bytes;
+        REQUIRE(::setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, handler_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit old_{};
+    void (*handler_)(int);
+};
+
+// The names in `dir`, sorted.
+std::vector<std::string> names_in(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace
+
+TEST_CASE("a file with other names is rewritten in place whole or not at all", "[export]") {
+    TempDir dir("in-place");
+    const auto rewrite = [&](const std::string& old_text, const std::string& new_text, rlim_t limit, std::string& error) {
+        { std::ofstream(dir / "t.gpn", std::ios::binary) << old_text; }
+        if (!fs::exists(dir / "other.gpn")) fs::create_hard_link(dir / "t.gpn", dir / "other.gpn");
+        pipeline::OutputFile out((dir / "t.gpn").string());
+        REQUIRE(out.open(error));
+        out.stream() << new_text;
+        REQUIRE(out.stream().flush()); // the new text is whole in t.gpn.part before the limit comes
+        std::optional<FileSizeLimit> full;
+        if (limit) full.emplace(limit);
+        return out.commit(error);
+    };
+    const std::string small(3000, 's'), large(20000, 'L');
+    std::string error;
+    SECTION("written whole: both names see the new text, nothing is left beside them") {
+        CHECK(rewrite(small, large, 0, error));
+        CHECK(slurp(dir / "t.gpn") == large);
+        CHECK(slurp(dir / "other.gpn") == large);
+        CHECK(names_in(dir.path()) == std::vector<std::string>{"other.gpn", "t.gpn"});
+        CHECK(rewrite(large, small, 0, error)); // and back to a shorter text: cut to its length
+        CHECK(slurp(dir / "other.gpn") == small);
+    }
+    SECTION("the disk fills up while the longer text is written: the old text is put back") {
+        CHECK_FALSE(rewrite(small, large, 8192, error));
+        CHECK(contains(error, "cannot rewrite"));
+        CHECK(contains(error, "the file is as it was"));
+        CHECK(slurp(dir / "t.gpn") == small);
+        CHECK(slurp(dir / "other.gpn") == small);
+        CHECK(names_in(dir.path()) == std::vector<std::string>{"other.gpn", "t.gpn"});
+    }
+    SECTION("no room for a copy of the old text: the file is not touched") {
+        CHECK_FALSE(rewrite(large, small, 8192, error));
+        CHECK(contains(error, "cannot keep a copy of its old text"));
+        CHECK(slurp(dir / "t.gpn") == large);
+        CHECK(slurp(dir / "other.gpn") == large);
+        CHECK(names_in(dir.path()) == std::vector<std::string>{"other.gpn", "t.gpn"});
     }
 }
 

@@ -4,7 +4,8 @@
 //
 // The text goes to NAME.part beside the target; commit() puts it in the target's place:
 //   - a regular file is replaced by a rename, with the old file's permissions kept; when it has
-//     other hard links, the finished text is copied into it instead (the links keep seeing it);
+//     other hard links, the finished text is copied into it instead (the links keep seeing it),
+//     with a copy of the old text beside it until the new one is whole: a failure puts it back;
 //   - a symbolic link is followed: the file it points to is replaced, the link stays;
 //   - what is no regular file (a device such as /dev/null, a named pipe) is written straight into,
 //     never replaced;
@@ -16,7 +17,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace gounki::cli {
+namespace gounki::pipeline {
 
 class OutputFile {
 public:
@@ -33,6 +34,7 @@ public:
 
 private:
     void abandon();
+    bool rewrite_in_place(std::string& error);
 
     std::string path_; // as given
     std::string target_; // the file replaced: path_ with symbolic links followed
@@ -49,4 +51,4 @@ bool write_whole(const std::string& path, const std::string& text, std::string& 
 // command never writes over the database it reads.
 bool same_file(const std::string& a, const std::string& b);
 
-} // namespace gounki::cli
+} // namespace gounki::pipeline
