@@ -351,6 +351,39 @@ bool PgConnection::in_transaction() const {
     return s == PQTRANS_INTRANS || s == PQTRANS_INERROR || s == PQTRANS_ACTIVE;
 }
 
+void PgConnection::begin_locked(std::int64_t key) {
+    const std::string lock = "SELECT pg_advisory_xact_lock(" + std::to_string(key) + ")";
+    const std::string restore = "; SET LOCAL lock_timeout = " + std::to_string(lock_timeout_ms_);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        if (lock_timeout_ms_ <= lock_notice_ms) {
+            exec("BEGIN; " + lock);
+            return;
+        }
+        // A first wait of lock_notice_ms; when it runs out, the transaction (which holds nothing
+        // yet) is begun again after the notice, and the lock waited for over the rest of the timeout.
+        try {
+            exec("BEGIN; SET LOCAL lock_timeout = " + std::to_string(lock_notice_ms) + "; " + lock + restore);
+        } catch (const DbError& e) {
+            if (e.sqlstate() != "55P03") throw;
+            exec("ROLLBACK");
+            tell_lock_wait(redacted_url(url_), lock_timeout_ms_);
+            const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+            exec("BEGIN; SET LOCAL lock_timeout = " + std::to_string(std::max<long long>(1, lock_timeout_ms_ - waited)) + "; " + lock +
+                 restore);
+        }
+    } catch (const DbError&) {
+        if (in_transaction()) {
+            try {
+                exec("ROLLBACK");
+            } catch (const DbError&) {
+                // The connection is gone: nothing is left open on it.
+            }
+        }
+        throw;
+    }
+}
+
 void PgConnection::set_lock_timeout(int milliseconds) {
     // lock_timeout 0 waits without end: a timeout of 0 gives up at once, after a millisecond.
     exec("SET lock_timeout = " + std::to_string(std::max(1, milliseconds)));

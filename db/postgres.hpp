@@ -56,6 +56,10 @@ public:
     // One or more statements without parameters.
     void exec(std::string_view sql);
     bool in_transaction() const;
+    // BEGIN, then the transaction-level advisory lock `key`, waiting up to the lock timeout; after
+    // lock_notice_ms of waiting it says so (tell_lock_wait), once. On an error the transaction is
+    // rolled back before the DbError goes on.
+    void begin_locked(std::int64_t key);
     // How long a statement waits for a lock another connection holds (lock_timeout); 0: forever.
     void set_lock_timeout(int milliseconds);
     // Rows changed by the last INSERT, UPDATE or DELETE run on this connection.

@@ -68,6 +68,9 @@ int lock_timeout_ms() {
 }
 
 void set_lock_wait_notice(LockWaitNotice notice) { lock_wait_notice() = std::move(notice); }
+void tell_lock_wait(const std::string& where, int timeout_ms) {
+    if (const LockWaitNotice& notice = lock_wait_notice()) notice(where, timeout_ms);
+}
 
 bool DbError::is_busy() const {
     return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED || sqlstate_ == "40001" || sqlstate_ == "40P01" ||
@@ -181,7 +184,7 @@ int Database::on_busy(void* self, int count) {
     if (waited >= d.busy_timeout_ms_) return 0;
     if (!d.wait_told_ && waited >= lock_notice_ms) {
         d.wait_told_ = true;
-        if (const LockWaitNotice& notice = lock_wait_notice()) notice(d.path_, d.busy_timeout_ms_);
+        tell_lock_wait(d.path_, d.busy_timeout_ms_);
     }
     static constexpr int delays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
     const int delay = count < int(std::size(delays)) ? delays[count] : 100;
@@ -431,7 +434,7 @@ Transaction::Transaction(Database& db, TransactionKind kind) : db_(db) {
     // the file's write lock: one writer at a time (ids are handed out from meta, the opening tree's
     // counts are read and rewritten), waiting up to the lock timeout; readers never wait.
     if (!db_.is_postgres()) db_.exec(kind == TransactionKind::deferred ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE");
-    else if (kind == TransactionKind::immediate) db_.exec("BEGIN; SELECT pg_advisory_xact_lock(1196381515)");
+    else if (kind == TransactionKind::immediate) db_.postgres()->begin_locked(1196381515);
     else if (kind == TransactionKind::job) db_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
     else db_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ");
     open_ = true;

@@ -55,14 +55,17 @@ int lock_timeout_ms();
 // The error when a wait of `timeout_ms` for another program's lock on `where` (a path, or a server
 // URL without its password) ran out: what, and what to do. Both backends say it alike.
 std::string locked_message(const std::string& where, int timeout_ms);
-// After this long waiting for another connection's lock, an SQLite connection says so, once per
-// wait, through the notice set below.
+// After this long waiting for another connection's lock, a connection says so, once per wait,
+// through the notice set below (PostgreSQL: a writer waiting for the writers' lock; a wait for a
+// lock some other program holds on a table is not told).
 inline constexpr int lock_notice_ms = 1500;
 // Called with the database's path and the busy timeout (ms) when a connection has waited
 // lock_notice_ms for a lock: the commands say on standard error what they wait for. Set once, before
 // any connection is opened; called on the waiting connection's thread.
 using LockWaitNotice = std::function<void(const std::string& path, int timeout_ms)>;
 void set_lock_wait_notice(LockWaitNotice notice);
+// Says, through that notice, that a connection to `where` has waited lock_notice_ms for a lock.
+void tell_lock_wait(const std::string& where, int timeout_ms);
 
 enum class OpenMode {
     read_only, // never writes; a file that cannot be written is opened as immutable

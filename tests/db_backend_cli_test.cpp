@@ -4,9 +4,12 @@
 // a server (scripts/with-postgres.sh, as in db_backend_test.cpp).
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/copy.hpp"
@@ -395,6 +398,51 @@ TEST_CASE("a password in a PostgreSQL URL is never printed by any command", "[db
     CHECK_FALSE(contains(env.out + env.err, "secret"));
     CHECK(contains(env.err, "postgresql://u:***@127.0.0.1:1/db"));
     ::unsetenv("GOUNKI_PG_RETRY_SECONDS");
+}
+
+TEST_CASE("PostgreSQL: a writer waiting for another writer says so, then goes on or gives up", "[postgres]") {
+    const std::string url = server_database("gounki_waiting");
+    const std::string games = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/";
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", url, games + "04-club-evening.gpn"}).status == 0);
+    const std::string waiting = "gounki import: waiting for '" + redacted_url(url) +
+                                "': another program is writing to it (gounki waits up to ";
+    // Another gounki writing: it holds the writers' lock (a write transaction of its own).
+    Database other(url, OpenMode::read_write);
+    std::optional<Transaction> writing(std::in_place, other, TransactionKind::immediate);
+    const auto import = [&](const std::string& seconds) {
+        return run_shell("GOUNKI_DB_TIMEOUT=" + seconds + " " + gounki_command() + " import --db " + shell_quoted(url) + " " +
+                         shell_quoted(games + "10-gomoku.gpn"));
+    };
+    SECTION("the other writer goes on past the timeout: told, then the lock named") {
+        const CliRun r = import("3");
+        INFO(r.err);
+        CHECK(r.status == 2);
+        CHECK(count_of(r.err, waiting + "3 s; GOUNKI_DB_TIMEOUT sets how long)\n") == 1);
+        CHECK(contains(r.err, "' is locked: another program is writing to it, and gounki gave up waiting after 3 s"));
+        CHECK(r.err.find("waiting for") < r.err.find("is locked"));
+    }
+    SECTION("the other writer ends within the timeout: told once, then the import stores its games") {
+        std::thread ends([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+            writing.reset(); // rolled back: the lock is free
+        });
+        const CliRun r = import("60");
+        ends.join();
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(count_of(r.err, waiting + "60 s; GOUNKI_DB_TIMEOUT sets how long)\n") == 1);
+        CHECK(contains(run_gounki_args({"games", "--db", url, "--json"}).out, "\"total\":4"));
+    }
+    SECTION("a short wait says nothing") {
+        std::thread ends([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            writing.reset();
+        });
+        const CliRun r = import("60");
+        ends.join();
+        CHECK(r.status == 0);
+        CHECK_FALSE(contains(r.err, "waiting for"));
+    }
 }
 
 TEST_CASE("PostgreSQL: a lock another program holds past GOUNKI_DB_TIMEOUT is named, nothing half-stored", "[postgres]") {
