@@ -433,6 +433,14 @@ TEST_CASE("PostgreSQL: a writer waiting for another writer says so, then goes on
         CHECK(count_of(r.err, waiting + "60 s; GOUNKI_DB_TIMEOUT sets how long)\n") == 1);
         CHECK(contains(run_gounki_args({"games", "--db", url, "--json"}).out, "\"total\":4"));
     }
+    SECTION("a wait given up leaves no transaction open on the connection") {
+        for (const int timeout_ms : {0, 300, 1700}) {
+            Database mine(url, OpenMode::read_write);
+            mine.set_busy_timeout(timeout_ms);
+            CHECK_THROWS_WITH(Transaction(mine, TransactionKind::immediate), Catch::Contains("is locked"));
+            CHECK_FALSE(mine.in_transaction());
+        }
+    }
     SECTION("a short wait says nothing") {
         std::thread ends([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
