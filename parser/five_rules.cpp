@@ -25,13 +25,15 @@ std::vector<std::string> words_of(std::string_view text) {
     return out;
 }
 
-// "soosyrv-8", "soosyrv8", "soosyrv" followed by the word "8": the opening's name and its number.
+// "soosyrv-8", "soosyrv8", "soosyrv" followed by the word "8": the opening's name and its number;
+// "soosyrv-n" is the rule's family name, its number left open ("Soosyrv-N").
 std::optional<std::string> numbered_opening(const std::vector<std::string>& words, std::size_t& i, std::string_view stem,
                                             std::string_view name) {
     const std::string& w = words[i];
     if (w.compare(0, stem.size(), stem) != 0) return std::nullopt;
     std::string_view rest = std::string_view(w).substr(stem.size());
     if (!rest.empty() && rest[0] == '-') rest.remove_prefix(1);
+    if (rest == "n") return std::string(name) + "-N";
     for (char c : rest)
         if (!is_digit(c)) return std::nullopt;
     std::string number(rest);
@@ -50,7 +52,12 @@ std::optional<std::string> opening_of(const std::vector<std::string>& words, std
     if (w == "yamaguchi") return "Yamaguchi";
     if (w == "swap2") return "swap2";
     if (w == "swap" || w == "swap1") return "swap1";
-    if (auto s = numbered_opening(words, i, "soosyrv", "Soosyrv")) return s;
+    if (w == "tarannikov") return "Tarannikov";
+    if (w == "jonsson") return "Jonsson";
+    // Soosyrv as its Estonian name is written (renju.net: "Soosõrv-8"; the words are lower-cased
+    // in ASCII only, so "Õ" stays), or without the letter.
+    for (std::string_view stem : {"soosyrv", "soosõrv", "soosÕrv", "soosorv"})
+        if (auto s = numbered_opening(words, i, stem, "Soosyrv")) return s;
     if (auto t = numbered_opening(words, i, "taraguchi", "Taraguchi")) return t;
     return std::nullopt;
 }

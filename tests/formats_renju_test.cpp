@@ -1,14 +1,17 @@
 // The renju collections' own formats (docs/rules.md 4.5, 4.6): the RenjuNet database (XML) and
-// RenLib opening libraries (binary). The RenjuNet fixture is written by hand in tests/data/renju;
-// the RenLib bytes are built here.
+// RenLib opening libraries (binary), and the opening rules renju collections name (4.3). The
+// RenjuNet and SGF fixtures are written by hand in tests/data/renju and tests/data/sgf; the RenLib
+// bytes are built here.
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include "parser/five_rules.hpp"
 #include "parser/formats.hpp"
 #include "parser/reader.hpp"
 #include "parser/writer.hpp"
 #include "parser/renju/renjunet.hpp"
 #include "parser/renju/renlib.hpp"
+#include "parser/sgf/sgf.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
@@ -133,6 +136,45 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     CHECK(contains(d5, "error: rule 'Caro' (id 4): Caro (a line of five blocked at both ends does not win) is not a rule gounki plays"));
     CHECK(contains(d5, "warning: the white player id 7 is not in the file's <players> [unknown-id]"));
     CHECK(tag_or(games[5], "White") == "(none)");
+}
+
+// renju.net spells Soosõrv's rule with its Estonian letter, and names the Tarannikov and Jonsson
+// opening rules; a Renju server's SGF names its rule in GN ("... : Tarannikov rule"). Read as
+// words no rule set holds, each game was kept without its moves.
+TEST_CASE("Renju opening rules as renju collections name them: Soosõrv-N, Tarannikov, Jonsson", "[parser][renju]") {
+    const std::string file = (renju_dir / "rule-names.rif").string();
+    const auto games = read_renjunet(slurp(file), "rules.rif");
+    REQUIRE(games.size() == 4);
+    const char* opening[] = {"Soosyrv-8", "Tarannikov", "Jonsson", "Soosyrv-N"};
+    const std::size_t plies[] = {8, 5, 3, 2};
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        INFO("game " << i + 1 << ": " << diagnostics(games[i]));
+        CHECK(games[i].status == GameStatus::valid);
+        CHECK(games[i].kind == GameKind::renju);
+        CHECK(tag_or(games[i], "OpeningRule") == opening[i]);
+        CHECK(games[i].main.plies.size() == plies[i]);
+        CHECK(diagnostics(games[i]).empty());
+    }
+
+    const std::string sgf_file = source_path("tests/data/sgf/renju-server-rules.sgf").string();
+    const auto server = read_sgf(slurp(sgf_file), "server.sgf");
+    REQUIRE(server.size() == 2);
+    const char* sgf_opening[] = {"Tarannikov", "Jonsson"};
+    for (std::size_t i = 0; i < server.size(); ++i) {
+        INFO("game " << i + 1 << ": " << diagnostics(server[i]));
+        CHECK(server[i].status == GameStatus::valid);
+        CHECK(server[i].kind == GameKind::renju);
+        CHECK(tag_or(server[i], "OpeningRule") == sgf_opening[i]);
+        CHECK(server[i].main.plies.size() == 5);
+        // GM[5] is still said, as for the server's other games; nothing else.
+        REQUIRE(server[i].diagnostics.size() == 1);
+        CHECK(server[i].diagnostics[0].code == "wrong-game-number");
+    }
+    CHECK(server[0].result == "1-0");
+    CHECK(server[1].result == "0-1");
+    CHECK(read_five_rule_names("Soosõrv 8").opening == "Soosyrv-8");
+    CHECK(read_five_rule_names("Tarannikov").rule == "renju"); // an opening rule names Renju alone
+    CHECK(read_five_rule_names("Gomoku, Jonsson").rule == "freestyle");
 }
 
 TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of the fifth move, checked there",
