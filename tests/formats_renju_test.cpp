@@ -185,9 +185,10 @@ TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of
         "<game id=\"2\" rule=\"2\" alt=\"f7 h8\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
         "<game id=\"3\" rule=\"2\" alt=\"f7 q99\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
         "<game id=\"4\" rule=\"2\" alt=\"f7\"><move>h8 i9 j10</move></game>\n"
+        "<game id=\"5\" rule=\"2\" alt=\"51\" swap=\"R--R-\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
         "</games></database>\n";
     const auto games = read_renjunet(text, "alt.rif");
-    REQUIRE(games.size() == 4);
+    REQUIRE(games.size() == 5);
     for (const GameRecord& g : games) CHECK(tag_or(g, "OpeningRule") == "Yamaguchi");
 
     // The offers but the one chosen (h10, the fifth move played), in their order, each with its note.
@@ -225,6 +226,13 @@ TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of
     CHECK(games[3].main.plies.size() == 3);
     CHECK(diagnostics(games[3]).empty());
     CHECK(tag_or(games[3], "Alt") == "f7");
+    // A whole number, as renju.net's own file writes alt in some games (alt="51"): no points to
+    // check and no fault of the file; kept in the tag, without a warning.
+    const GameRecord& number = games[4];
+    CHECK(number.status == GameStatus::valid);
+    CHECK(diagnostics(number).empty());
+    CHECK(tag_or(number, "Alt") == "51");
+    CHECK(number.main.plies[4].variations.empty());
 }
 
 TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are read", "[parser][renju]") {

@@ -223,10 +223,12 @@ std::vector<StoneLineMove> GameBuilder::read_moves(bool& whole) {
 // The fifth moves Black offered (Yamaguchi, Soosyrv-n, Taraguchi-n: the game's `alt`, points
 // separated by blanks, commas or semicolons), each but the one White chose as a one-move variation of the fifth move,
 // checked as a move there; a word that is no point, or a point not playable after the fourth move,
-// is a warning and the offers stay in the Alt tag only.
+// is a warning and the offers stay in the Alt tag only. A whole number (renju.net's file writes
+// alt="51" in some games; what it counts is not published) lists no points: the tag keeps it.
 void GameBuilder::offered_fifth_moves() {
     const std::string alt = get(s_.game, "alt");
     if (alt.empty() || out_.main.plies.size() < 5) return;
+    if (alt.find_first_not_of("0123456789") == std::string::npos) return;
     stones::StonePosition pos = out_.start.as_stones();
     stones::StoneUndo undo;
     for (std::size_t i = 0; i < 4; ++i) pos.play(out_.main.plies[i].move, undo);
