@@ -177,6 +177,31 @@ TEST_CASE("Renju opening rules as renju collections name them: Soosõrv-N, Taran
     CHECK(read_five_rule_names("Gomoku, Jonsson").rule == "freestyle");
 }
 
+// A Gomoku app's records, as downloaded, write GM[5] on the 15x15 board and name no rule: GM[5] is
+// what Renju programs write for their games, and no rule word was there to say so, so the whole
+// game was kept without its moves.
+TEST_CASE("SGF: GM 5 on the 15x15 board with no rule named reads as GM 4, with a warning", "[parser][renju]") {
+    const std::string file = source_path("tests/data/sgf/gm5-app.sgf").string();
+    const GameRecord g = only_game(read_sgf(slurp(file), "app.sgf"));
+    CHECK(g.status == GameStatus::valid);
+    CHECK(g.kind == GameKind::gomoku); // no rule named: SGF's Gomoku, whose moves a Renju game also obeys
+    CHECK(point_names(g.main) == std::vector<std::string>{"h8", "i9", "g9", "i7", "j8", "h7", "g7", "g8", "f6", "e5"});
+    CHECK(tag_or(g, "Black") == "Mika(1620)");
+    REQUIRE(g.diagnostics.size() == 1);
+    CHECK(format_diagnostic(g.diagnostics[0]) ==
+          "app.sgf:1:3: warning: GM[5] is not Gomoku (GM[4]), but Renju programs write GM[5] for their games on "
+          "the 15x15 board (SZ[15]); read as GM[4] [wrong-game-number]");
+    // Only GM[5], and only on 15x15: another number, or another board, is still another game.
+    for (const char* other : {"(;GM[7]FF[4]SZ[15];B[hh])", "(;GM[5]FF[4]SZ[19];B[hh])", "(;GM[5]FF[4];B[hh])"}) {
+        INFO(other);
+        const GameRecord o = only_game(read_sgf(other, "o.sgf"));
+        CHECK(o.status == GameStatus::partial);
+        CHECK(o.main.plies.empty());
+        REQUIRE(o.diagnostics.size() == 1);
+        CHECK(o.diagnostics[0].code == "unsupported-game");
+    }
+}
+
 TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of the fifth move, checked there",
           "[parser][renju]") {
     const std::string head = "<?xml version=\"1.0\"?>\n<database>\n<rules><rule id=\"2\" name=\"Yamaguchi\"/></rules>\n<games>\n";

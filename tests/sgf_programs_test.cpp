@@ -161,8 +161,9 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     CHECK(contains(find_code(off, "bad-alt")->message, "5A[zz]: not a point of the board"));
     CHECK(tag_of(off, "Alt") == "zz");
 
-    // GM[5] with nothing of a five-in-a-row game about it is still refused, by name.
-    const GameRecord other = one("(;GM[5]SZ[15];B[hh])");
+    // GM[5] with nothing of a five-in-a-row game about it, not even the 15x15 board (where Renju
+    // programs write GM[5] with no rule named: formats_renju_test.cpp), is still refused, by name.
+    const GameRecord other = one("(;GM[5]SZ[19];B[hh])");
     const Diagnostic* refused = find_code(other, "unsupported-game");
     REQUIRE(refused);
     CHECK(contains(refused->message, "GM[5]"));
