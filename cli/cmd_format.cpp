@@ -79,7 +79,9 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
     if (!parser::format_info(out.format).write) { // a format gounki reads only: rewriting it would lose it
         print_err(parser::format_diagnostic(parser::file_diagnostic(
                       "io-error", name,
-                      "a " + std::string(parser::format_info(out.format).description) + " file: gounki does not write it; not formatted")) +
+                      "a file in the format '" + std::string(parser::format_info(out.format).name) +
+                          "' (" + std::string(parser::format_info(out.format).description) +
+                          "): gounki does not write it; not formatted")) +
                   "\n");
         return false;
     }

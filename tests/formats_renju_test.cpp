@@ -462,7 +462,8 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
                 "gounki reads renjunet files but does not write them");
     const CliRun formatted = run_gounki("format " + shell_quoted(dir / "lines.lib"));
     CHECK(formatted.status != 0);
-    CHECK(contains(formatted.err, "gounki does not write it; not formatted"));
+    CHECK(contains(formatted.err, "lines.lib: error: a file in the format 'renlib' (a RenLib opening library (.lib, binary): one "
+                                  "game per line of its tree, read only): gounki does not write it; not formatted [io-error]"));
 
     // --as-tree: one game with variations; the branch through an occupied point makes it invalid.
     const CliRun tree = run_gounki("validate --as-tree " + shell_quoted(dir / "lines.lib"));

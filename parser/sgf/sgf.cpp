@@ -180,14 +180,14 @@ bool Builder::set_up(const Node& root) {
         if (!ru_names) names.opening = g.opening;
     }
     if (!five_by) five_by = root.find("5A");
-    const std::string* sz = root.value("SZ");
+    const std::string* size = root.value("SZ");
     if (const std::string* gm = root.value("GM")) {
         if (trim(*gm) != "4" && five_by) {
             report(Severity::warning, "wrong-game-number", offset_of("GM"),
                    "GM[" + trim(*gm) + "] is not Gomoku (GM[4]), but " + five_by->id + "[" +
                        (five_by->values.empty() ? std::string() : five_by->values.front().text) +
                        "] belongs to a five-in-a-row game; read as GM[4]");
-        } else if (trim(*gm) == "5" && sz && trim(*sz) == "15") {
+        } else if (trim(*gm) == "5" && size && trim(*size) == "15") {
             // GM[5] alone on the 15x15 board: Renju programs write it for their games (a server's,
             // an app's records) even where nothing names a rule.
             report(Severity::warning, "wrong-game-number", offset_of("GM"),
