@@ -103,6 +103,28 @@ bool valid_utf8_prefix(std::string_view text) {
     return true;
 }
 
+std::size_t utf8_else_cp1252(std::string_view text, bool last, std::string& out, std::string& rest) {
+    rest.clear();
+    std::size_t first = std::string_view::npos;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t bad = 0;
+        const std::string_view left = text.substr(at);
+        if (valid_utf8(left, bad)) {
+            out.append(left);
+            break;
+        }
+        out.append(left.substr(0, bad));
+        if (!last && valid_utf8_prefix(left.substr(bad))) { // a character the next block ends
+            rest.assign(left.substr(bad));
+            break;
+        }
+        if (first == std::string_view::npos) first = at + bad;
+        cp1252_to_utf8(left.substr(bad, 1), out);
+        at += bad + 1;
+    }
+    return first;
+}
+
 void lone_cr_to_lf(char* text, std::size_t from, std::size_t size, bool& pending) {
     if (from < size) {
         // The CR that ended the text before was turned into LF at once; if it was a CRLF's, its LF

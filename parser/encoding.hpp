@@ -22,6 +22,13 @@ bool valid_utf8_prefix(std::string_view text);
 // undefined (0x81 0x8D 0x8F 0x90 0x9D) map to the C1 controls of the same value, as Latin-1 does.
 void cp1252_to_utf8(std::string_view text, std::string& out);
 
+// Appends `text` to `out` as UTF-8: its well-formed UTF-8 characters as they are, every other byte
+// read as Windows-1252 (a file that is UTF-8 but for a few bytes typed elsewhere). Unless `last`, a
+// character cut short at the end of `text` is not converted but left in `rest`, to go before the
+// next block; `rest` is empty otherwise. Returns the offset in `text` of the first byte read as
+// Windows-1252, or npos when there is none.
+std::size_t utf8_else_cp1252(std::string_view text, bool last, std::string& out, std::string& rest);
+
 // A character set that a file names (SGF's CA: GB2312, GBK, Big5, Shift_JIS, EUC-KR, windows-1250,
 // KOI8-R...) decoded to UTF-8 by ICU, block by block: a character cut between two blocks comes out
 // whole, and a byte sequence that is no character of the set is U+FFFD, counted.

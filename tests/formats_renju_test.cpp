@@ -287,6 +287,48 @@ TEST_CASE("RenjuNet: broken XML is an error at its line; the games before it are
     CHECK(parse_record_format("RenjuNet") == RecordFormat::renjunet);
 }
 
+TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one warning at the first", "[parser][renju]") {
+    const std::string clean = slurp((renju_dir / "database.rif").string());
+    // Names typed in another code page: "Tömm" (0xF6) in the players' table, "Malmö" (0xF6) in a
+    // tournament's name further on.
+    std::string text = clean;
+    text.replace(text.find("surname=\"Tamm\""), 14, "surname=\"T\xF6mm\"");
+    text.replace(text.find("name=\"Malm\xC3\xB6 Cup\""), 17, "name=\"Malm\xF6 Cup\"");
+    std::vector<Diagnostic> file_diagnostics;
+    const auto games = read_renjunet(text, "cp.rif", &file_diagnostics);
+    REQUIRE(games.size() == read_renjunet(clean, "db.rif").size()); // every game, as from the clean file
+    CHECK(tag_or(games[0], "Black") == "Tömm, Jüri"); // UTF-8 before and after the byte kept
+    bool malmo_cup = false;
+    for (const GameRecord& g : games) malmo_cup |= tag_or(g, "Event") == "Malmö Cup";
+    CHECK(malmo_cup);
+    REQUIRE(file_diagnostics.size() == 1); // one warning for the file
+    CHECK(format_diagnostic(file_diagnostics[0]) ==
+          "cp.rif:13:42: warning: the byte 0xF6 is not UTF-8, as the rest of the file is: it and every other such byte are "
+          "read as Windows-1252 [not-utf8]");
+
+    // A character cut between two blocks of the reading (64 KiB) is UTF-8 still, and a file whose
+    // declaration names Latin-1 is read as Latin-1 (by expat), without a warning.
+    for (std::size_t cut : {65535u, 65534u, 65533u}) {
+        std::string padded = clean;
+        const std::size_t at = padded.find("<players>");
+        const std::string comment_start = "<!-- ";
+        const std::size_t pad = cut - at - comment_start.size();
+        padded.insert(at, comment_start + std::string(pad, '.') + "\xE2\x80\x94 -->\n"); // an em dash across the cut
+        file_diagnostics.clear();
+        CHECK(read_renjunet(padded, "long.rif", &file_diagnostics).size() == games.size());
+        CHECK(file_diagnostics.empty());
+    }
+    std::string latin = text;
+    latin.replace(latin.find("encoding=\"utf-8\""), 16, "encoding=\"ISO-8859-1\"");
+    for (const auto& [utf8, byte] : {std::pair<std::string, std::string>{"\xC3\xBC", "\xFC"}, {"\xC3\xB6", "\xF6"}})
+        for (std::size_t at; (at = latin.find(utf8)) != std::string::npos;) latin.replace(at, 2, byte);
+    file_diagnostics.clear();
+    const auto latin_games = read_renjunet(latin, "latin.rif", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE_FALSE(latin_games.empty());
+    CHECK(tag_or(latin_games[0], "Black") == "Tömm, Jüri");
+}
+
 TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept", "[parser][renju]") {
     std::vector<Diagnostic> file_diagnostics;
     const auto games = read_renlib(sample_library(), "lib.lib", &file_diagnostics);

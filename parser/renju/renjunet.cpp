@@ -6,6 +6,8 @@
 #include <expat.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <deque>
 #include <istream>
 #include <sstream>
@@ -13,12 +15,31 @@
 
 #include "core/stones/position.hpp"
 #include "parser/dates.hpp"
+#include "parser/encoding.hpp"
 #include "parser/five_rules.hpp"
 #include "parser/renju/stone_line.hpp"
 
 namespace gounki::parser {
 
 namespace {
+
+// Whether a file is UTF-8 by its start: no UTF-16 byte order mark, and an XML declaration that
+// names no other encoding (expat reads those itself, or refuses them).
+bool declares_utf8(std::string_view head) {
+    if (head.starts_with("\xFE\xFF") || head.starts_with("\xFF\xFE")) return false;
+    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+    const std::size_t start = head.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml") return true;
+    const std::string_view declaration = head.substr(start, head.find("?>", start) - start);
+    const std::size_t at = declaration.find("encoding");
+    if (at == std::string_view::npos) return true;
+    const std::size_t open = declaration.find_first_of("\"'", at);
+    if (open == std::string_view::npos) return true;
+    const std::size_t close = declaration.find(declaration[open], open + 1);
+    std::string name(declaration.substr(open + 1, close == std::string_view::npos ? std::string_view::npos : close - open - 1));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return name == "utf-8" || name == "utf8";
+}
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 
@@ -62,6 +83,12 @@ struct RenjuNetReader::State {
     int game_line = 0, game_column = 0, game_number = 0;
     std::string moves, info;
     int move_line = 0, move_column = 0;
+    // The bytes read and what expat is given of them: UTF-8 (`utf8`: the file declares no other
+    // encoding) with any byte that is not read as Windows-1252, a character cut at a block's end
+    // kept in `rest` for the next.
+    std::string raw, cooked, rest;
+    bool utf8 = true, told_not_utf8 = false;
+    int lines_fed = 0, line_chars = 0; // of what expat was given: its line ends, the characters after the last
 
     State(std::istream& input, std::string file) : in(input), name(std::move(file)) {}
 
@@ -360,16 +387,11 @@ void RenjuNetReader::State::end(std::string_view element) {
 }
 
 void RenjuNetReader::State::feed() {
-    // Read straight into expat's buffer (XML_Parse would copy it there).
     constexpr std::size_t block = 1 << 16;
-    char* buffer = static_cast<char*>(XML_GetBuffer(parser, int(block)));
-    if (!buffer) {
-        done = true;
-        file_error("io-error", "out of memory reading " + name);
-        return;
-    }
-    in.read(buffer, std::streamsize(block));
+    raw.resize(block);
+    in.read(raw.data(), std::streamsize(block));
     const auto n = std::size_t(std::max<std::streamsize>(in.gcount(), 0));
+    raw.resize(n);
     bytes += n;
     if (in.bad()) {
         failed = true;
@@ -378,7 +400,35 @@ void RenjuNetReader::State::feed() {
         return;
     }
     const bool last = n < block;
-    if (XML_ParseBuffer(parser, int(n), last) == XML_STATUS_ERROR) {
+    if (bytes == n) utf8 = declares_utf8(raw);
+    // UTF-8, as the file says (or says nothing): a byte that is not is read as Windows-1252, with
+    // one warning at the first (expat would stop the whole file there).
+    std::string_view text = raw;
+    if (utf8) {
+        const std::string whole = std::exchange(rest, {}) + raw;
+        cooked.clear();
+        const std::size_t bad = utf8_else_cp1252(whole, last, cooked, rest);
+        if (bad != std::string::npos && !told_not_utf8) {
+            told_not_utf8 = true;
+            const std::string_view before = std::string_view(whole).substr(0, bad);
+            const std::size_t line_end = before.rfind('\n');
+            const int at_line = lines_fed + int(std::count(before.begin(), before.end(), '\n')) + 1;
+            const int at_column = 1 + (line_end == std::string_view::npos ? line_chars : 0) +
+                int(utf8_length(line_end == std::string_view::npos ? before : before.substr(line_end + 1)));
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(whole[bad])));
+            file_error("not-utf8",
+                       std::string("the byte ") + byte +
+                           " is not UTF-8, as the rest of the file is: it and every other such byte are read as Windows-1252",
+                       at_line, at_column, Severity::warning);
+        }
+        text = cooked;
+    }
+    const std::size_t line_end = text.rfind('\n');
+    lines_fed += int(std::count(text.begin(), text.end(), '\n'));
+    line_chars = (line_end == std::string_view::npos ? line_chars : 0) +
+        int(utf8_length(line_end == std::string_view::npos ? text : text.substr(line_end + 1)));
+    if (XML_Parse(parser, text.data(), int(text.size()), last) == XML_STATUS_ERROR) {
         done = true;
         if (stopped) return;
         std::string message = std::string("broken XML: ") + XML_ErrorString(XML_GetErrorCode(parser));
