@@ -60,14 +60,17 @@ std::string report_text(const db::ImportReport& r) {
         for (auto id : v) s += (s.empty() ? "" : ", ") + std::to_string(id);
         return s;
     };
+    // "game 7", "games 7, 9"
+    auto games = [&](const std::vector<std::int64_t>& v) { return (v.size() == 1 ? "game " : "games ") + ids(v); };
     switch (r.action) {
     case db::ImportAction::stored:
         t += "stored as game " + std::to_string(r.game_id);
         if (r.status != db::GameStatus::valid) t += " (" + std::string(db::status_name(r.status)) + ")";
         if (r.other_id) t += ", a duplicate of game " + std::to_string(r.other_id);
-        if (!r.prefix_of.empty()) t += "; its moves are a prefix of game " + ids(r.prefix_of);
-        if (!r.has_prefix.empty()) t += "; the moves of game " + ids(r.has_prefix) + " are a prefix of its moves";
-        if (!r.same_moves.empty()) t += "; game " + ids(r.same_moves) + " has the same moves";
+        if (!r.prefix_of.empty()) t += "; its moves are a prefix of " + games(r.prefix_of);
+        if (!r.has_prefix.empty())
+            t += "; the moves of " + games(r.has_prefix) + (r.has_prefix.size() == 1 ? " are a prefix" : " are prefixes") + " of its moves";
+        if (!r.same_moves.empty()) t += "; " + games(r.same_moves) + (r.same_moves.size() == 1 ? " has" : " have") + " the same moves";
         break;
     case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
     case db::ImportAction::already_imported:

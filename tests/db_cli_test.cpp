@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <thread>
 
 #include <sys/wait.h>
@@ -115,6 +116,20 @@ TEST_CASE("games, tree, search and show write stored control characters as escap
     // JSON escapes them its own way; export writes the record as it is.
     CHECK(contains(run_gounki("games --json" + on).out, "evil\\u001b[2J"));
     CHECK(contains(run_gounki("export -o -" + on).out, "evil\x1b[2J"));
+}
+
+TEST_CASE("import names the games a stored game shares its moves with, one or several", "[db][cli]") {
+    TempDir dir;
+    const auto game = [](const std::string& white, const std::string& moves) {
+        return "[Game \"Gomoku\"]\n[White \"" + white + "\"]\n[Black \"B\"]\n[Result \"*\"]\n\n" + moves + " *\n\n";
+    };
+    { std::ofstream(dir / "g.gpn") << game("a", "1. h8 h9") + game("b", "1. h8 h9") + game("c", "1. h8 h9") + game("d", "1. h8 h9 2. i9") + game("e", "1. h8"); }
+    const CliRun r = run_gounki("import --db " + shell_quoted(dir.file("g.db")) + " " + shell_quoted(dir.file("g.gpn")));
+    INFO(r.out << r.err);
+    CHECK(contains(r.out, ":8: stored as game 2; game 1 has the same moves\n"));
+    CHECK(contains(r.out, ":15: stored as game 3; games 1, 2 have the same moves\n"));
+    CHECK(contains(r.out, ":22: stored as game 4; the moves of games 1, 2, 3 are prefixes of its moves\n"));
+    CHECK(contains(r.out, ":29: stored as game 5; its moves are a prefix of games 1, 2, 3, 4\n"));
 }
 
 TEST_CASE("search finds the position a game won by an exit ends in from its text", "[db][cli]") {
