@@ -327,6 +327,35 @@ TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one
     CHECK(file_diagnostics.empty());
     REQUIRE_FALSE(latin_games.empty());
     CHECK(tag_or(latin_games[0], "Black") == "Tömm, Jüri");
+
+    // A set expat does not read is decoded by ICU (Cyrillic in windows-1251: "Иванов"); a byte that
+    // is no character of it is a warning; a set nobody knows is an error that names it.
+    std::string cyrillic = latin;
+    cyrillic.replace(cyrillic.find("encoding=\"ISO-8859-1\""), 21, "encoding=\"windows-1251\"");
+    cyrillic.replace(cyrillic.find("surname=\"T\xF6mm\""), 14, "surname=\"\xC8\xE2\xE0\xED\xEE\xE2\"");
+    file_diagnostics.clear();
+    const auto cyrillic_games = read_renjunet(cyrillic, "1251.rif", &file_diagnostics);
+    CHECK(cyrillic_games.size() == games.size());
+    CHECK(tag_or(cyrillic_games[0], "Black") == "Иванов, J\xD1\x8Cri"); // 0xFC is "ь" in windows-1251
+    CHECK(file_diagnostics.empty());
+    std::string shift_jis = clean;
+    shift_jis.replace(shift_jis.find("encoding=\"utf-8\""), 16, "encoding=\"Shift_JIS\"");
+    shift_jis.replace(shift_jis.find("J\xC3\xBCri"), 5, "\x93\x63\x92\x86"); // 田中
+    shift_jis.replace(shift_jis.find("Malm\xC3\xB6\" country"), 14, "Malm\x80\" country"); // no character of Shift_JIS
+    file_diagnostics.clear();
+    const auto japanese = read_renjunet(shift_jis, "sjis.rif", &file_diagnostics);
+    CHECK(japanese.size() == games.size());
+    CHECK(tag_or(japanese[0], "Black") == "Tamm, 田中");
+    REQUIRE(file_diagnostics.size() == 1);
+    CHECK(format_diagnostic(file_diagnostics[0]) ==
+          "sjis.rif: warning: 1 byte sequence is no shift_jis text (the file declares that encoding); read as U+FFFD [bad-charset]");
+    std::string unknown = clean;
+    unknown.replace(unknown.find("encoding=\"utf-8\""), 16, "encoding=\"x-gounki\"");
+    file_diagnostics.clear();
+    CHECK(read_renjunet(unknown, "unknown.rif", &file_diagnostics).empty());
+    REQUIRE(file_diagnostics.size() == 1);
+    CHECK(contains(format_diagnostic(file_diagnostics[0]),
+                   "error: the file declares the encoding 'x-gounki', which gounki does not know [syntax]"));
 }
 
 TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept", "[parser][renju]") {

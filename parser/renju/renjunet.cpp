@@ -23,22 +23,27 @@ namespace gounki::parser {
 
 namespace {
 
-// Whether a file is UTF-8 by its start: no UTF-16 byte order mark, and an XML declaration that
-// names no other encoding (expat reads those itself, or refuses them).
-bool declares_utf8(std::string_view head) {
-    if (head.starts_with("\xFE\xFF") || head.starts_with("\xFF\xFE")) return false;
+// The encoding a file's start declares, in lower case: "utf-16" for a UTF-16 byte order mark, the
+// XML declaration's `encoding`, or "" when it names none.
+std::string declared_encoding(std::string_view head) {
+    if (head.starts_with("\xFE\xFF") || head.starts_with("\xFF\xFE")) return "utf-16";
     if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
     const std::size_t start = head.find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml") return true;
+    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml") return "";
     const std::string_view declaration = head.substr(start, head.find("?>", start) - start);
     const std::size_t at = declaration.find("encoding");
-    if (at == std::string_view::npos) return true;
+    if (at == std::string_view::npos) return "";
     const std::size_t open = declaration.find_first_of("\"'", at);
-    if (open == std::string_view::npos) return true;
+    if (open == std::string_view::npos) return "";
     const std::size_t close = declaration.find(declaration[open], open + 1);
     std::string name(declaration.substr(open + 1, close == std::string_view::npos ? std::string_view::npos : close - open - 1));
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return name == "utf-8" || name == "utf8";
+    return name;
+}
+
+// The encodings expat reads itself.
+bool expat_reads(const std::string& encoding) {
+    return encoding == "iso-8859-1" || encoding == "us-ascii" || encoding.starts_with("utf-16");
 }
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
@@ -87,6 +92,8 @@ struct RenjuNetReader::State {
     // encoding) with any byte that is not read as Windows-1252, a character cut at a block's end
     // kept in `rest` for the next.
     std::string raw, cooked, rest;
+    std::string encoding; // as the file declares it, in lower case ("": none)
+    std::unique_ptr<CharsetDecoder> charset; // a set that is neither UTF-8 nor read by expat
     bool utf8 = true, told_not_utf8 = false;
     int lines_fed = 0, line_chars = 0; // of what expat was given: its line ends, the characters after the last
 
@@ -104,6 +111,7 @@ struct RenjuNetReader::State {
     void start(std::string_view element, const XML_Char** atts);
     void end(std::string_view element);
     void feed();
+    void choose_encoding(); // from the file's first block
 };
 
 namespace {
@@ -386,6 +394,16 @@ void RenjuNetReader::State::end(std::string_view element) {
     GameBuilder(*this, g).run();
 }
 
+void RenjuNetReader::State::choose_encoding() {
+    encoding = declared_encoding(raw);
+    utf8 = encoding.empty() || encoding == "utf-8" || encoding == "utf8";
+    if (utf8 || expat_reads(encoding)) return;
+    // Another set (windows-1251, Shift_JIS...): ICU decodes it, and expat reads UTF-8 whatever the
+    // declaration says. A set ICU does not know either is expat's "unknown encoding".
+    charset = CharsetDecoder::open(encoding);
+    if (charset) XML_SetEncoding(parser, "UTF-8");
+}
+
 void RenjuNetReader::State::feed() {
     constexpr std::size_t block = 1 << 16;
     raw.resize(block);
@@ -400,11 +418,23 @@ void RenjuNetReader::State::feed() {
         return;
     }
     const bool last = n < block;
-    if (bytes == n) utf8 = declares_utf8(raw);
-    // UTF-8, as the file says (or says nothing): a byte that is not is read as Windows-1252, with
-    // one warning at the first (expat would stop the whole file there).
+    if (bytes == n) choose_encoding();
     std::string_view text = raw;
-    if (utf8) {
+    if (charset) { // a set expat does not read, decoded to UTF-8 by ICU
+        cooked.clear();
+        charset->decode(raw, false, cooked);
+        if (last) {
+            charset->decode({}, true, cooked);
+            if (charset->replaced())
+                file_error("bad-charset",
+                           std::to_string(charset->replaced()) + " byte sequence" + (charset->replaced() == 1 ? " is" : "s are") +
+                               " no " + encoding + " text (the file declares that encoding); read as U+FFFD",
+                           0, 0, Severity::warning);
+        }
+        text = cooked;
+    } else if (utf8) {
+        // UTF-8, as the file says (or says nothing): a byte that is not is read as Windows-1252,
+        // with one warning at the first (expat would stop the whole file there).
         const std::string whole = std::exchange(rest, {}) + raw;
         cooked.clear();
         const std::size_t bad = utf8_else_cp1252(whole, last, cooked, rest);
@@ -432,6 +462,8 @@ void RenjuNetReader::State::feed() {
         done = true;
         if (stopped) return;
         std::string message = std::string("broken XML: ") + XML_ErrorString(XML_GetErrorCode(parser));
+        if (XML_GetErrorCode(parser) == XML_ERROR_UNKNOWN_ENCODING)
+            message = "the file declares the encoding '" + encoding + "', which gounki does not know";
         if (in_game)
             message += "; game " + std::to_string(game_number) + " (line " + std::to_string(game_line) +
                 ") and what follows are not read";
