@@ -358,6 +358,33 @@ TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one
                    "error: the file declares the encoding 'x-gounki', which gounki does not know [syntax]"));
 }
 
+// expat counts a CR alone as a line end, as LF and CR LF: the line of the not-utf8 warning is
+// counted alike (a file with CR line ends had it on line 1, its column the length of the file
+// before the byte).
+TEST_CASE("RenjuNet: the not-utf8 warning is at the byte's line whatever the line ends", "[parser][renju]") {
+    std::string text = slurp((renju_dir / "database.rif").string());
+    text.replace(text.find("surname=\"Tamm\""), 14, "surname=\"T\xF6mm\"");
+    for (const char* end : {"\r", "\r\n"}) {
+        INFO((end[1] ? "CR LF" : "CR"));
+        std::string ended;
+        for (char c : text) ended += c == '\n' ? std::string(end) : std::string(1, c);
+        std::vector<Diagnostic> file_diagnostics;
+        read_renjunet(ended, "cp.rif", &file_diagnostics);
+        REQUIRE(file_diagnostics.size() == 1);
+        CHECK(format_diagnostic(file_diagnostics[0]) ==
+              "cp.rif:13:42: warning: the byte 0xF6 is not UTF-8, as the rest of the file is: it and every other such byte are "
+              "read as Windows-1252 [not-utf8]");
+    }
+    // A CR LF cut between two blocks of the reading (64 KiB) is one line end still.
+    std::string cut = text;
+    const std::size_t at = cut.find("<players>");
+    cut.insert(at, "<!-- " + std::string(65535 - at - 5, '.') + "\r\n-->\n");
+    std::vector<Diagnostic> file_diagnostics;
+    read_renjunet(cut, "cut.rif", &file_diagnostics);
+    REQUIRE(file_diagnostics.size() == 1);
+    CHECK(contains(format_diagnostic(file_diagnostics[0]), "cut.rif:15:42: warning: the byte 0xF6"));
+}
+
 TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept", "[parser][renju]") {
     std::vector<Diagnostic> file_diagnostics;
     const auto games = read_renlib(sample_library(), "lib.lib", &file_diagnostics);

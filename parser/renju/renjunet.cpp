@@ -46,6 +46,35 @@ bool expat_reads(const std::string& encoding) {
     return encoding == "iso-8859-1" || encoding == "us-ascii" || encoding.starts_with("utf-16");
 }
 
+// A place in the text expat is given: the line ends before it, counted as expat counts them (LF,
+// CR, and CR LF as one), and the characters after the last.
+struct Position {
+    int lines = 0, chars = 0;
+    bool after_cr = false; // the last byte was a CR: an LF next ends no other line
+    void advance(std::string_view text) {
+        if (text.empty()) return;
+        if (text.find('\r') == std::string_view::npos) { // LF alone, the common case: counted at speed
+            const std::size_t end = text.rfind('\n');
+            lines += int(std::count(text.begin(), text.end(), '\n')) - (after_cr && text[0] == '\n' ? 1 : 0);
+            chars = (end == std::string_view::npos ? chars : 0) +
+                int(utf8_length(end == std::string_view::npos ? text : text.substr(end + 1)));
+            after_cr = false;
+            return;
+        }
+        for (const char ch : text) {
+            const auto c = static_cast<unsigned char>(ch);
+            if (c == '\n' || c == '\r') {
+                if (!(c == '\n' && after_cr)) ++lines;
+                chars = 0;
+                after_cr = c == '\r';
+                continue;
+            }
+            after_cr = false;
+            if ((c & 0xC0) != 0x80) ++chars; // a character's first byte
+        }
+    }
+};
+
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 
 const std::string* find(const Attributes& a, std::string_view key) {
@@ -95,7 +124,7 @@ struct RenjuNetReader::State {
     std::string encoding; // as the file declares it, in lower case ("": none)
     std::unique_ptr<CharsetDecoder> charset; // a set that is neither UTF-8 nor read by expat
     bool utf8 = true, told_not_utf8 = false;
-    int lines_fed = 0, line_chars = 0; // of what expat was given: its line ends, the characters after the last
+    Position fed; // where what expat was given ends (UTF-8, until the not-utf8 warning is given)
 
     State(std::istream& input, std::string file) : in(input), name(std::move(file)) {}
 
@@ -440,11 +469,9 @@ void RenjuNetReader::State::feed() {
         const std::size_t bad = utf8_else_cp1252(whole, last, cooked, rest);
         if (bad != std::string::npos && !told_not_utf8) {
             told_not_utf8 = true;
-            const std::string_view before = std::string_view(whole).substr(0, bad);
-            const std::size_t line_end = before.rfind('\n');
-            const int at_line = lines_fed + int(std::count(before.begin(), before.end(), '\n')) + 1;
-            const int at_column = 1 + (line_end == std::string_view::npos ? line_chars : 0) +
-                int(utf8_length(line_end == std::string_view::npos ? before : before.substr(line_end + 1)));
+            Position at = fed;
+            at.advance(std::string_view(whole).substr(0, bad));
+            const int at_line = at.lines + 1, at_column = at.chars + 1;
             char byte[8];
             std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(whole[bad])));
             file_error("not-utf8",
@@ -453,11 +480,8 @@ void RenjuNetReader::State::feed() {
                        at_line, at_column, Severity::warning);
         }
         text = cooked;
+        if (!told_not_utf8) fed.advance(text);
     }
-    const std::size_t line_end = text.rfind('\n');
-    lines_fed += int(std::count(text.begin(), text.end(), '\n'));
-    line_chars = (line_end == std::string_view::npos ? line_chars : 0) +
-        int(utf8_length(line_end == std::string_view::npos ? text : text.substr(line_end + 1)));
     if (XML_Parse(parser, text.data(), int(text.size()), last) == XML_STATUS_ERROR) {
         done = true;
         if (stopped) return;
