@@ -358,6 +358,30 @@ TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one
                    "error: the file declares the encoding 'x-gounki', which gounki does not know [syntax]"));
 }
 
+// "utf8" (without the dash) is UTF-8 to the reader, but expat does not know the name: the file was
+// "the file declares the encoding 'utf8', which gounki does not know" and no game was read.
+TEST_CASE("RenjuNet: a file that declares its encoding as utf8 is read as UTF-8", "[parser][renju]") {
+    const std::string clean = slurp((renju_dir / "database.rif").string());
+    const std::size_t count = read_renjunet(clean, "db.rif").size();
+    for (const char* name : {"utf8", "UTF8"}) {
+        INFO(name);
+        std::string text = clean;
+        text.replace(text.find("encoding=\"utf-8\""), 16, std::string("encoding=\"") + name + "\"");
+        std::vector<Diagnostic> file_diagnostics;
+        const auto games = read_renjunet(text, "utf8.rif", &file_diagnostics);
+        CHECK(games.size() == count);
+        CHECK(file_diagnostics.empty());
+        // A byte that is not UTF-8 is read as Windows-1252 there too.
+        text.replace(text.find("surname=\"Tamm\""), 14, "surname=\"T\xF6mm\"");
+        file_diagnostics.clear();
+        const auto cp = read_renjunet(text, "utf8.rif", &file_diagnostics);
+        REQUIRE(cp.size() == count);
+        CHECK(tag_or(cp[0], "Black") == "Tömm, Jüri");
+        REQUIRE(file_diagnostics.size() == 1);
+        CHECK(file_diagnostics[0].code == "not-utf8");
+    }
+}
+
 // expat counts a CR alone as a line end, as LF and CR LF: the line of the not-utf8 warning is
 // counted alike (a file with CR line ends had it on line 1, its column the length of the file
 // before the byte).

@@ -426,6 +426,8 @@ void RenjuNetReader::State::end(std::string_view element) {
 void RenjuNetReader::State::choose_encoding() {
     encoding = declared_encoding(raw);
     utf8 = encoding.empty() || encoding == "utf-8" || encoding == "utf8";
+    // expat knows no "utf8": it is told that the text is UTF-8, as it is once read here.
+    if (utf8 && !encoding.empty()) XML_SetEncoding(parser, "UTF-8");
     if (utf8 || expat_reads(encoding)) return;
     // Another set (windows-1251, Shift_JIS...): ICU decodes it, and expat reads UTF-8 whatever the
     // declaration says. A set ICU does not know either is expat's "unknown encoding".
