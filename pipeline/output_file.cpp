@@ -1,6 +1,7 @@
 #include "pipeline/output_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <system_error>
 
 namespace gounki::pipeline {
@@ -83,6 +85,47 @@ bool copy_into(const std::string& from, const std::string& to, bool& changed, st
     return ok;
 }
 
+// The signal that came while signals were held (HeldSignals), 0 when none did.
+volatile sig_atomic_t held_signal = 0;
+
+extern "C" void hold_signal(int signal_number) {
+    if (held_signal == 0) held_signal = signal_number;
+}
+
+// While it lives, the signals that would end the program where it stands (Ctrl-C, a kill, a
+// hang-up, and SIGXFSZ, which a write past the file size limit sends: that write then fails with
+// EFBIG, as on a full disk) are held back, for all its threads; then the first of them that came
+// is raised again, ending the program as it would have. Signals the program handles or ignores
+// are left as they are. One at a time: the commands write their files one after another.
+class HeldSignals {
+public:
+    HeldSignals() {
+        held_signal = 0;
+        for (std::size_t i = 0; i < std::size(signals_); ++i) {
+            held_[i] = ::sigaction(signals_[i], nullptr, &old_[i]) == 0 && !(old_[i].sa_flags & SA_SIGINFO) &&
+                old_[i].sa_handler == SIG_DFL;
+            if (!held_[i]) continue;
+            struct sigaction hold {};
+            hold.sa_handler = hold_signal;
+            sigemptyset(&hold.sa_mask);
+            hold.sa_flags = SA_RESTART;
+            ::sigaction(signals_[i], &hold, nullptr);
+        }
+    }
+    ~HeldSignals() {
+        for (std::size_t i = 0; i < std::size(signals_); ++i)
+            if (held_[i]) ::sigaction(signals_[i], &old_[i], nullptr);
+        if (const int s = held_signal) ::raise(s);
+    }
+    HeldSignals(const HeldSignals&) = delete;
+    HeldSignals& operator=(const HeldSignals&) = delete;
+
+private:
+    static constexpr int signals_[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ};
+    struct sigaction old_[std::size(signals_)] {};
+    bool held_[std::size(signals_)] = {};
+};
+
 } // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)), to_stdout_(path_ == "-") {}
@@ -152,7 +195,9 @@ bool OutputFile::commit(std::string& error) {
     if (fs::is_regular_file(old)) {
         fs::permissions(part_, old.permissions(), ec);
         if (!ec && fs::hard_link_count(target_, ec) > 1 && !ec) {
-            // Other names share the file: its content is replaced in place (the text is whole already).
+            // Other names share the file: its content is replaced in place (the text is whole already),
+            // and a signal that comes meanwhile waits until it is whole again and the .part is gone.
+            const HeldSignals held;
             const bool ok = rewrite_in_place(error);
             abandon();
             return ok;

@@ -5,7 +5,8 @@
 // The text goes to NAME.part beside the target; commit() puts it in the target's place:
 //   - a regular file is replaced by a rename, with the old file's permissions kept; when it has
 //     other hard links, the finished text is copied into it instead (the links keep seeing it),
-//     with a copy of the old text beside it until the new one is whole: a failure puts it back;
+//     with a copy of the old text beside it until the new one is whole: a failure puts it back, and
+//     a signal that would end the program meanwhile (Ctrl-C) takes effect once the file is whole;
 //   - a symbolic link is followed: the file it points to is replaced, the link stays;
 //   - what is no regular file (a device such as /dev/null, a named pipe) is written straight into,
 //     never replaced;

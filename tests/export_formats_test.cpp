@@ -5,6 +5,8 @@
 #include "tests/support.hpp"
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -361,6 +363,42 @@ TEST_CASE("a file with other names is rewritten in place whole or not at all", "
         CHECK(slurp(dir / "other.gpn") == large);
         CHECK(names_in(dir.path()) == std::vector<std::string>{"other.gpn", "t.gpn"});
     }
+}
+
+// A signal that ends the program while the new text is copied over the file (Ctrl-C, a kill, or
+// here the file size limit's SIGXFSZ, which comes amid the writing) ended it with the file half
+// written and the copy of its old text left beside it; it now takes effect once the file is whole
+// again, its old text put back, with nothing left beside it.
+TEST_CASE("a file with other names rewritten in place is whole when a signal ends the program mid-write", "[export]") {
+    TempDir dir("in-place-signal");
+    const std::string old_text(3000, 's'), new_text(20000, 'L');
+    { std::ofstream(dir / "t.gpn", std::ios::binary) << old_text; }
+    fs::create_hard_link(dir / "t.gpn", dir / "other.gpn");
+    const std::string target = (dir / "t.gpn").string();
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        std::signal(SIGXFSZ, SIG_DFL); // ends the program, as by default
+        rlimit no_core{0, 0};
+        ::setrlimit(RLIMIT_CORE, &no_core);
+        std::string error;
+        pipeline::OutputFile out(target);
+        if (!out.open(error)) ::_exit(3);
+        out.stream() << new_text;
+        if (!out.stream().flush()) ::_exit(3);
+        rlimit full{};
+        ::getrlimit(RLIMIT_FSIZE, &full);
+        full.rlim_cur = 8192; // the new text is whole in t.gpn.part; the file itself cannot take it
+        if (::setrlimit(RLIMIT_FSIZE, &full) != 0) ::_exit(3);
+        ::_exit(out.commit(error) ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGXFSZ);
+    CHECK(slurp(dir / "t.gpn") == old_text);
+    CHECK(slurp(dir / "other.gpn") == old_text);
+    CHECK(names_in(dir.path()) == std::vector<std::string>{"other.gpn", "t.gpn"});
 }
 
 TEST_CASE("export as SGF or PSQ leaves a broken game out: neither format can mark it", "[export][cli]") {
