@@ -382,6 +382,26 @@ TEST_CASE("RenjuNet: a file that declares its encoding as utf8 is read as UTF-8"
     }
 }
 
+// UTF-8's byte order mark says the file is UTF-8 whatever its declaration says, as SGF's CA (4.1):
+// a file saved again as UTF-8 keeps its old declaration. The mark was decoded in the declared set
+// (windows-1250: "ďťż" before the declaration, broken XML at 1:2 and no game), or the names read
+// in Latin-1 ("JÃ¼ri").
+TEST_CASE("RenjuNet: a file that starts with UTF-8's byte order mark is UTF-8 whatever it declares", "[parser][renju]") {
+    const std::string clean = slurp((renju_dir / "database.rif").string());
+    const auto games = read_renjunet(clean, "db.rif");
+    REQUIRE_FALSE(games.empty());
+    for (const char* declared : {"windows-1250", "ISO-8859-1", "US-ASCII", "UTF-16"}) {
+        INFO(declared);
+        std::string text = "\xEF\xBB\xBF" + clean;
+        text.replace(text.find("encoding=\"utf-8\""), 16, std::string("encoding=\"") + declared + "\"");
+        std::vector<Diagnostic> file_diagnostics;
+        const auto read = read_renjunet(text, "bom.rif", &file_diagnostics);
+        CHECK(file_diagnostics.empty());
+        REQUIRE(read.size() == games.size());
+        CHECK(tag_or(read[0], "Black") == "Tamm, Jüri");
+    }
+}
+
 // expat counts a CR alone as a line end, as LF and CR LF: the line of the not-utf8 warning is
 // counted alike (a file with CR line ends had it on line 1, its column the length of the file
 // before the byte).

@@ -425,8 +425,10 @@ void RenjuNetReader::State::end(std::string_view element) {
 
 void RenjuNetReader::State::choose_encoding() {
     encoding = declared_encoding(raw);
-    utf8 = encoding.empty() || encoding == "utf-8" || encoding == "utf8";
-    // expat knows no "utf8": it is told that the text is UTF-8, as it is once read here.
+    // UTF-8's byte order mark says the file is UTF-8, whatever the declaration says (as SGF's CA).
+    utf8 = encoding.empty() || encoding == "utf-8" || encoding == "utf8" || raw.starts_with("\xEF\xBB\xBF");
+    // expat knows no "utf8", and would read the declared set: it is told that the text is UTF-8, as
+    // it is once read here.
     if (utf8 && !encoding.empty()) XML_SetEncoding(parser, "UTF-8");
     if (utf8 || expat_reads(encoding)) return;
     // Another set (windows-1251, Shift_JIS...): ICU decodes it, and expat reads UTF-8 whatever the
