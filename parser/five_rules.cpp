@@ -72,7 +72,7 @@ std::optional<std::string> rule_of(const std::string& w) {
 
 } // namespace
 
-FiveRuleNames read_five_rule_names(std::string_view text) {
+FiveRuleNames read_five_rule_names(std::string_view text, RuleText from) {
     FiveRuleNames out;
     if (const auto kind = parse_game_kind(text, Family::stones)) {
         out.rule = *kind == GameKind::gomoku ? "freestyle" : std::string(game_info(*kind).id);
@@ -80,9 +80,13 @@ FiveRuleNames read_five_rule_names(std::string_view text) {
     }
     const std::vector<std::string> words = words_of(text);
     bool generic = false; // the rule so far is "gomoku", which a more precise word replaces
+    bool named_as_rule = false; // the opening is followed by "rule" or "opening"
     for (std::size_t i = 0; i < words.size(); ++i) {
         if (auto o = opening_of(words, i)) {
-            if (out.opening.empty()) out.opening = *o;
+            if (out.opening.empty()) {
+                out.opening = *o;
+                named_as_rule = i + 1 < words.size() && (words[i + 1] == "rule" || words[i + 1] == "opening");
+            }
             continue;
         }
         if (auto r = rule_of(words[i])) {
@@ -96,6 +100,11 @@ FiveRuleNames read_five_rule_names(std::string_view text) {
             continue;
         }
         out.others.push_back(words[i]);
+    }
+    const bool after_a_person = !out.opening.empty() && out.opening != "RIF" && out.opening.rfind("swap", 0) != 0;
+    if (from == RuleText::free_text && after_a_person && !named_as_rule && out.rule != "renju") {
+        out.others.push_back(out.opening); // a name (a cup, a player), not the rule
+        out.opening.clear();
     }
     if (out.rule.empty() && !out.opening.empty() && out.opening.rfind("swap", 0) != 0) out.rule = "renju";
     return out;

@@ -22,9 +22,17 @@ struct FiveRuleNames {
     std::vector<std::string> others; // every other word, in lower case, in order
 };
 
+// Where the text comes from: a field that names rules (SGF's RU, a PSQ group, a RenjuNet rule), or
+// free text that may name one among other words (SGF's GN, a game's name: "Kim - Lee (B) : Yamaguchi
+// rule", "Jonsson - Karlsson, club final").
+enum class RuleText { rule_field, free_text };
+
 // The words of `text`, in any case, separated by blanks, commas, semicolons, slashes or parentheses.
 // A text that is a game's name as a whole ("Ninuki Renju", "Gomoku Freestyle") names that game.
-FiveRuleNames read_five_rule_names(std::string_view text);
+// In free text an opening rule named after a person (all but RIF and the swaps: Sakata, Yamaguchi,
+// Soosyrv, Taraguchi, Tarannikov, Jonsson are surnames too) counts only followed by the word "rule"
+// or "opening", or where the text names Renju as well.
+FiveRuleNames read_five_rule_names(std::string_view text, RuleText from = RuleText::rule_field);
 
 // What a rule name of read_five_rule_names means for gounki.
 struct FiveRuleChoice {

@@ -473,7 +473,21 @@ TEST_CASE("SGF: what format and export write reads back as the same game (PL, RU
     CHECK(named.kind == GameKind::gomoku);
     CHECK(named.tag("OpeningRule") == nullptr);
     CHECK(one(write_sgf(named)).kind == GameKind::gomoku);
-    CHECK(tag_of(one("(;GM[4]SZ[15]GN[Sakata cup];B[hh];W[hi];B[ii])"), "OpeningRule") == "Sakata");
+    // Without RU, GN names an opening rule called after a person (Sakata, Jonsson...: surnames too)
+    // only as a rule ("... : Sakata rule") or beside Renju; else it is a cup's or a player's name.
+    for (const char* name : {"Sakata cup", "Jonsson - Karlsson, club final", "Tarannikov vs Sokolov"}) {
+        const GameRecord g = one(std::string("(;GM[4]SZ[15]GN[") + name + "];B[hh];W[hi];B[ii])");
+        INFO(name);
+        CHECK(g.kind == GameKind::gomoku);
+        CHECK(g.tag("OpeningRule") == nullptr);
+        CHECK(one(write_sgf(g)).kind == GameKind::gomoku);
+    }
+    for (const char* name : {"A - B (B) : Sakata rule", "Renju, Jonsson", "club final, Tarannikov opening", "RIF cup"}) {
+        const GameRecord g = one(std::string("(;GM[4]SZ[15]GN[") + name + "];B[hh];W[hi];B[ii])");
+        INFO(name);
+        CHECK(g.kind == GameKind::renju);
+        CHECK(g.tag("OpeningRule") != nullptr);
+    }
     // A property written twice in a node: both values count (the second C and AB were dropped).
     const GameRecord twice = one("(;GM[4]SZ[15]C[root a]C[root b]AB[hh]AW[ii]AB[jj]PL[W];W[gg]C[first]C[second];B[kk])");
     CHECK(twice.main.comments == std::vector<std::string>{"root a", "root b"});

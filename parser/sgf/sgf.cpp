@@ -172,7 +172,7 @@ bool Builder::set_up(const Node& root) {
     const Property* five_by = names.rule.empty() && names.opening.empty() ? nullptr : ru;
     if (const Property* gn = root.find("GN"); gn && !gn->values.empty()) {
         const bool ru_names = !names.rule.empty() || !names.opening.empty(); // then GN is only a name
-        const FiveRuleNames g = read_five_rule_names(gn->values.front().text);
+        const FiveRuleNames g = read_five_rule_names(gn->values.front().text, RuleText::free_text);
         if (names.rule.empty() && !g.rule.empty()) named_by = gn;
         // GN is free text: its plain "free" or "gomoku" is no evidence against GM, a rule's name is.
         if (!five_by && ((!g.rule.empty() && g.rule != "freestyle") || !g.opening.empty())) five_by = gn;

@@ -114,7 +114,7 @@ std::string rule_text(const GameRecord& game) {
     // A GN that names a rule decides the game when RU names none (the reader's rule): RU then names
     // Gomoku, so that a freestyle game called "Renju practice" reads back as freestyle.
     if (const std::string* name = game.tag("GameName"); name && read_five_rule_names(out).rule.empty()) {
-        const FiveRuleNames g = read_five_rule_names(*name);
+        const FiveRuleNames g = read_five_rule_names(*name, RuleText::free_text);
         if (!g.rule.empty() || !g.opening.empty()) out = "Gomoku" + (out.empty() ? "" : " " + out);
     }
     return out;
