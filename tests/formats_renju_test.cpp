@@ -349,6 +349,18 @@ TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one
     REQUIRE(file_diagnostics.size() == 1);
     CHECK(format_diagnostic(file_diagnostics[0]) ==
           "sjis.rif: warning: 1 byte sequence is no shift_jis text (the file declares that encoding); read as U+FFFD [bad-charset]");
+    for (const std::string set : {"UTF-32", "UTF-16"}) { // more than one byte a character, declared in one
+        std::string wide = clean;
+        wide.replace(wide.find("encoding=\"utf-8\""), 16, "encoding=\"" + set + "\"");
+        file_diagnostics.clear();
+        CHECK(read_renjunet(wide, "wide.rif", &file_diagnostics).size() == games.size());
+        REQUIRE(file_diagnostics.size() == 1);
+        std::string lower = set;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        CHECK(format_diagnostic(file_diagnostics[0]) ==
+              "wide.rif:1:1: warning: the file declares the encoding '" + lower +
+                  "', but writes its declaration in one byte a character; read as UTF-8 (Windows-1252 where it is not) [bad-charset]");
+    }
     std::string unknown = clean;
     unknown.replace(unknown.find("encoding=\"utf-8\""), 16, "encoding=\"x-gounki\"");
     file_diagnostics.clear();

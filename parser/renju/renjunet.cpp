@@ -41,11 +41,6 @@ std::string declared_encoding(std::string_view head) {
     return name;
 }
 
-// The encodings expat reads itself.
-bool expat_reads(const std::string& encoding) {
-    return encoding == "iso-8859-1" || encoding == "us-ascii" || encoding.starts_with("utf-16");
-}
-
 // A place in the text expat is given: the line ends before it, counted as expat counts them (LF,
 // CR, and CR LF as one), and the characters after the last.
 struct Position {
@@ -430,11 +425,23 @@ void RenjuNetReader::State::choose_encoding() {
     // expat knows no "utf8", and would read the declared set: it is told that the text is UTF-8, as
     // it is once read here.
     if (utf8 && !encoding.empty()) XML_SetEncoding(parser, "UTF-8");
-    if (utf8 || expat_reads(encoding)) return;
+    // A UTF-16 file (its byte order mark), and the sets expat reads itself.
+    const bool utf16 = raw.starts_with("\xFE\xFF") || raw.starts_with("\xFF\xFE");
+    if (utf8 || utf16 || encoding == "iso-8859-1" || encoding == "us-ascii") return;
     // Another set (windows-1251, Shift_JIS...): ICU decodes it, and expat reads UTF-8 whatever the
     // declaration says. A set ICU does not know either is expat's "unknown encoding".
     charset = CharsetDecoder::open(encoding);
-    if (charset) XML_SetEncoding(parser, "UTF-8");
+    if (charset && !charset->ascii_compatible()) {
+        // The declaration was read one byte a character: the file is in no such set (UTF-16 without
+        // its byte order mark, UTF-32).
+        file_error("bad-charset",
+                   "the file declares the encoding '" + encoding +
+                       "', but writes its declaration in one byte a character; read as UTF-8 (Windows-1252 where it is not)",
+                   1, 1, Severity::warning);
+        charset.reset();
+        utf8 = true;
+    }
+    if (charset || utf8) XML_SetEncoding(parser, "UTF-8");
 }
 
 void RenjuNetReader::State::feed() {
