@@ -133,6 +133,8 @@ void PgConnection::connect() {
     try {
         exec("SET client_encoding = 'UTF8'");
         if (read_only) exec("SET default_transaction_read_only = on");
+        // A new session after a lost one waits for locks as the old one did.
+        if (lock_timeout_set_) exec("SET lock_timeout = " + std::to_string(std::max(1, lock_timeout_ms_)));
     } catch (...) {
         PQfinish(conn_);
         conn_ = nullptr;
@@ -388,6 +390,7 @@ void PgConnection::set_lock_timeout(int milliseconds) {
     // lock_timeout 0 waits without end: a timeout of 0 gives up at once, after a millisecond.
     exec("SET lock_timeout = " + std::to_string(std::max(1, milliseconds)));
     lock_timeout_ms_ = std::max(0, milliseconds);
+    lock_timeout_set_ = true;
 }
 
 std::int64_t PgConnection::last_insert_id() {

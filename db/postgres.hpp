@@ -98,6 +98,7 @@ private:
     bool read_only_ = false;
     int changes_ = 0;
     int lock_timeout_ms_ = 0; // of set_lock_timeout: named when a wait for a lock runs out
+    bool lock_timeout_set_ = false; // set_lock_timeout ran: a reconnection sets it again
     std::uint64_t statements_ = 0;
 };
 

@@ -441,6 +441,19 @@ TEST_CASE("PostgreSQL: a writer waiting for another writer says so, then goes on
             CHECK_FALSE(mine.in_transaction());
         }
     }
+    SECTION("a connection made again after a lost one waits for locks as long as before") {
+        Database mine(url, OpenMode::read_write);
+        mine.set_busy_timeout(2500);
+        const auto setting = [&] {
+            Statement st(mine, "SELECT current_setting('lock_timeout')");
+            REQUIRE(st.step());
+            return std::string(st.get_text(0));
+        };
+        CHECK(setting() == "2500ms");
+        mine.reconnect();
+        CHECK(setting() == "2500ms");
+        CHECK_THROWS_WITH(Transaction(mine, TransactionKind::immediate), Catch::Contains("gave up waiting after 2.5 s"));
+    }
     SECTION("a short wait says nothing") {
         std::thread ends([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
