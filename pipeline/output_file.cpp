@@ -162,9 +162,10 @@ bool OutputFile::open(std::string& error) {
     // A device or a pipe is written into as it is: renaming a file over it would replace it.
     const bool special = fs::exists(st) && !fs::is_regular_file(st);
     part_ = special ? std::string() : target_ + ".part";
+    errno = 0;
     file_.open(special ? target_ : part_, std::ios::binary | std::ios::trunc);
     if (!file_) {
-        error = "cannot write '" + (special ? target_ : part_) + "'";
+        error = "cannot write '" + (special ? target_ : part_) + "'" + (errno ? std::string(": ") + std::strerror(errno) : "");
         part_.clear();
         return false;
     }

@@ -289,6 +289,9 @@ TEST_CASE("export format and report: what -o names is written into and never rep
         const CliRun folder = run_gounki("export" + on + " -o " + shell_quoted(dir.path()));
         CHECK(folder.status == 2);
         CHECK(contains(folder.err, "is a folder"));
+        const CliRun nowhere = run_gounki("export" + on + " -o " + shell_quoted(dir / "no-such-folder" / "g.gpn"));
+        CHECK(nowhere.status == 2);
+        CHECK(contains(nowhere.err, "cannot write '" + (dir / "no-such-folder" / "g.gpn.part").string() + "': No such file or directory"));
     }
 }
 
