@@ -361,6 +361,13 @@ TEST_CASE("RenjuNet: bytes that are not UTF-8 are read as Windows-1252, with one
               "wide.rif:1:1: warning: the file declares the encoding '" + lower +
                   "', but writes its declaration in one byte a character; read as UTF-8 (Windows-1252 where it is not) [bad-charset]");
     }
+    // An instruction that is no declaration declares nothing: UTF-8.
+    std::string styled = "<?xml-stylesheet encoding=\"windows-1251\"?>\n" + clean.substr(clean.find("<database"));
+    file_diagnostics.clear();
+    const auto styled_games = read_renjunet(styled, "styled.rif", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(styled_games.size() == games.size());
+    CHECK(tag_or(styled_games[0], "Black") == "Tamm, Jüri");
     std::string unknown = clean;
     unknown.replace(unknown.find("encoding=\"utf-8\""), 16, "encoding=\"x-gounki\"");
     file_diagnostics.clear();

@@ -29,7 +29,10 @@ std::string declared_encoding(std::string_view head) {
     if (head.starts_with("\xFE\xFF") || head.starts_with("\xFF\xFE")) return "utf-16";
     if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
     const std::size_t start = head.find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml") return "";
+    // "<?xml" and a blank: the declaration (another instruction, <?xml-stylesheet?>, is no declaration).
+    if (start == std::string_view::npos || head.substr(start, 5) != "<?xml" || head.size() <= start + 5 ||
+        std::string_view(" \t\r\n").find(head[start + 5]) == std::string_view::npos)
+        return "";
     const std::string_view declaration = head.substr(start, head.find("?>", start) - start);
     const std::size_t at = declaration.find("encoding");
     if (at == std::string_view::npos) return "";
