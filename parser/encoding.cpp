@@ -237,6 +237,11 @@ void count_and_substitute(const void* context, UConverterToUnicodeArgs* args, co
 
 CharsetDecoder::CharsetDecoder(std::unique_ptr<Icu> icu) : icu_(std::move(icu)) {}
 
+std::string CharsetDecoder::replaced_message(std::string_view set, std::string_view why) const {
+    return std::to_string(replaced_) + " byte sequence" + (replaced_ == 1 ? " is" : "s are") + " no " + std::string(set) + " text (" +
+        std::string(why) + "); read as U+FFFD";
+}
+
 bool CharsetDecoder::ascii_compatible() const { return ucnv_getMinCharSize(icu_->from) == 1; }
 CharsetDecoder::~CharsetDecoder() = default;
 

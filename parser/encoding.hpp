@@ -46,6 +46,9 @@ public:
     void decode(std::string_view bytes, bool last, std::string& out);
     // How many byte sequences were no character of the set (each became U+FFFD).
     std::size_t replaced() const { return replaced_; }
+    // "3 byte sequences are no GB2312 text (CA names it); read as U+FFFD": `set` as named, `why` why
+    // it was read in that set.
+    std::string replaced_message(std::string_view set, std::string_view why) const;
     // Whether ASCII text is one byte a character in the set, as it is in every set but UTF-16 and
     // UTF-32 (and their kin): a file whose properties read as ASCII bytes can be in no other.
     bool ascii_compatible() const;

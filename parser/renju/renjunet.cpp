@@ -425,25 +425,24 @@ void RenjuNetReader::State::choose_encoding() {
     encoding = declared_encoding(raw);
     // UTF-8's byte order mark says the file is UTF-8, whatever the declaration says (as SGF's CA).
     utf8 = encoding.empty() || encoding == "utf-8" || encoding == "utf8" || raw.starts_with("\xEF\xBB\xBF");
-    // expat knows no "utf8", and would read the declared set: it is told that the text is UTF-8, as
-    // it is once read here.
-    if (utf8 && !encoding.empty()) XML_SetEncoding(parser, "UTF-8");
-    // A UTF-16 file (its byte order mark), and the sets expat reads itself.
+    // A UTF-16 file (its byte order mark), and the sets expat reads itself, are left to expat.
     const bool utf16 = raw.starts_with("\xFE\xFF") || raw.starts_with("\xFF\xFE");
-    if (utf8 || utf16 || encoding == "iso-8859-1" || encoding == "us-ascii") return;
-    // Another set (windows-1251, Shift_JIS...): ICU decodes it, and expat reads UTF-8 whatever the
-    // declaration says. A set ICU does not know either is expat's "unknown encoding".
-    charset = CharsetDecoder::open(encoding);
-    if (charset && !charset->ascii_compatible()) {
-        // The declaration was read one byte a character: the file is in no such set (UTF-16 without
-        // its byte order mark, UTF-32).
-        file_error("bad-charset",
-                   "the file declares the encoding '" + encoding +
-                       "', but writes its declaration in one byte a character; read as UTF-8 (Windows-1252 where it is not)",
-                   1, 1, Severity::warning);
-        charset.reset();
-        utf8 = true;
+    if (!utf8 && !utf16 && encoding != "iso-8859-1" && encoding != "us-ascii") {
+        // Another set (windows-1251, Shift_JIS...): ICU decodes it. A set ICU does not know either
+        // is expat's "unknown encoding".
+        charset = CharsetDecoder::open(encoding);
+        if (charset && !charset->ascii_compatible()) {
+            // The declaration was read one byte a character: the file is in no such set (UTF-16
+            // without its byte order mark, UTF-32).
+            file_error("bad-charset",
+                       "the file declares the encoding '" + encoding +
+                           "', but writes its declaration in one byte a character; read as UTF-8 (Windows-1252 where it is not)",
+                       1, 1, Severity::warning);
+            charset.reset();
+            utf8 = true;
+        }
     }
+    // What expat is given is then UTF-8, whatever the declaration says (expat knows no "utf8").
     if (charset || utf8) XML_SetEncoding(parser, "UTF-8");
 }
 
@@ -469,31 +468,31 @@ void RenjuNetReader::State::feed() {
         if (last) {
             charset->decode({}, true, cooked);
             if (charset->replaced())
-                file_error("bad-charset",
-                           std::to_string(charset->replaced()) + " byte sequence" + (charset->replaced() == 1 ? " is" : "s are") +
-                               " no " + encoding + " text (the file declares that encoding); read as U+FFFD",
-                           0, 0, Severity::warning);
+                file_error("bad-charset", charset->replaced_message(encoding, "the file declares that encoding"), 0, 0,
+                           Severity::warning);
         }
         text = cooked;
     } else if (utf8) {
         // UTF-8, as the file says (or says nothing): a byte that is not is read as Windows-1252,
         // with one warning at the first (expat would stop the whole file there).
-        const std::string whole = std::exchange(rest, {}) + raw;
-        cooked.clear();
-        const std::size_t bad = utf8_else_cp1252(whole, last, cooked, rest);
-        if (bad != std::string::npos && !told_not_utf8) {
-            told_not_utf8 = true;
-            Position at = fed;
-            at.advance(std::string_view(whole).substr(0, bad));
-            const int at_line = at.lines + 1, at_column = at.chars + 1;
-            char byte[8];
-            std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(whole[bad])));
-            file_error("not-utf8",
-                       std::string("the byte ") + byte +
-                           " is not UTF-8, as the rest of the file is: it and every other such byte are read as Windows-1252",
-                       at_line, at_column, Severity::warning);
+        std::size_t bad = 0;
+        if (!rest.empty() || !valid_utf8(raw, bad)) { // else the block goes to expat as it is
+            const std::string whole = std::exchange(rest, {}) + raw;
+            cooked.clear();
+            bad = utf8_else_cp1252(whole, last, cooked, rest);
+            if (bad != std::string::npos && !told_not_utf8) {
+                told_not_utf8 = true;
+                Position at = fed;
+                at.advance(std::string_view(whole).substr(0, bad));
+                char byte[8];
+                std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(whole[bad])));
+                file_error("not-utf8",
+                           std::string("the byte ") + byte +
+                               " is not UTF-8, as the rest of the file is: it and every other such byte are read as Windows-1252",
+                           at.lines + 1, at.chars + 1, Severity::warning);
+            }
+            text = cooked;
         }
-        text = cooked;
         if (!told_not_utf8) fed.advance(text);
     }
     if (XML_Parse(parser, text.data(), int(text.size()), last) == XML_STATUS_ERROR) {

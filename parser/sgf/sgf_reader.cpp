@@ -71,10 +71,7 @@ bool SgfReader::read_more_text() {
 
 void SgfReader::warn_replaced() {
     if (charset_->replaced())
-        file_error("bad-charset",
-                   std::to_string(charset_->replaced()) + " byte sequence" + (charset_->replaced() == 1 ? " is" : "s are") +
-                       " no " + charset_name_ + " text (CA names it); read as U+FFFD",
-                   Severity::warning);
+        file_error("bad-charset", charset_->replaced_message(charset_name_, "CA names it"), Severity::warning);
 }
 
 SgfReader::~SgfReader() = default;
