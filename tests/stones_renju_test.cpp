@@ -5,6 +5,7 @@
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "analysis/stones/search.hpp"
 #include "core/stones/position.hpp"
 #include "core/stones/renju.hpp"
+#include "core/stones/renju_openings.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf/sgf.hpp"
 
@@ -383,4 +385,100 @@ TEST_CASE("Renju: the forbidden points agree with the reference on random boards
     CHECK(points > 50000);
     for (const int n : seen) CHECK(n > 200);
     CHECK(false_threes > 20); // the recursion decided some points
+}
+
+TEST_CASE("Renju: the 26 openings, named from the first three stones under every symmetry", "[stones][renju]") {
+    using S = Stone;
+    // By hand from the RIF diagrams: Black on h8, White on h9 (direct) or i9 (indirect).
+    const auto named = [](std::initializer_list<const char*> black, std::initializer_list<const char*> white) {
+        const RenjuOpening* o = renju_opening_of(setup(renju(), black, white, Color::white));
+        return o ? o->label() : std::string("none");
+    };
+    CHECK(named({"h8", "i9"}, {"h9"}) == "Kagetsu (4D)");
+    CHECK(named({"h8", "h10"}, {"h9"}) == "Kansei (1D)");
+    CHECK(named({"h8", "j6"}, {"h9"}) == "Yusei (13D)");
+    CHECK(named({"h8", "j8"}, {"i9"}) == "Kosei (3I)");
+    CHECK(named({"h8", "f6"}, {"i9"}) == "Suisei (13I)");
+    CHECK(named({"h8", "j10"}, {"i9"}) == "Chosei (1I)");
+    // White left of Black and Black's second below White: turned a quarter, Kagetsu again; seen in
+    // a mirror (White right), too.
+    CHECK(named({"h8", "g7"}, {"g8"}) == "Kagetsu (4D)");
+    CHECK(named({"h8", "i7"}, {"i8"}) == "Kagetsu (4D)");
+    // Indirect, White down-left, Black's second on the far side of White's diagonal: Hogetsu (7I)
+    // is (1, -1) from the centre with White at (1, 1); a half turn makes it (-1, 1) with White at
+    // (-1, -1), and the mirror in that diagonal keeps White and gives (1, -1) again.
+    CHECK(named({"h8", "g9"}, {"g7"}) == "Hogetsu (7I)");
+    CHECK(named({"h8", "i7"}, {"g7"}) == "Hogetsu (7I)");
+
+    // No opening: Black's first stone off the centre, White two points away, Black's second
+    // three points away, a fourth stone, another game.
+    CHECK(named({"i9", "j10"}, {"h8"}) == "none");
+    CHECK(named({"h8", "i9"}, {"h10"}) == "none");
+    CHECK(named({"h8", "k8"}, {"h9"}) == "none");
+    CHECK(named({"h8", "i9"}, {"h9", "g9"}) == "none");
+    CHECK(named({"h8"}, {"h9"}) == "none");
+    CHECK(renju_opening_of(setup(Rules::defaults(GameKind::gomoku), {"h8", "i9"}, {"h9"}, Color::white)) == nullptr);
+
+    // Every shape the opening rules allow (White on one of the 8 points around the centre, Black's
+    // second on one of the 23 other points of the 5x5 square: 184) has exactly one name, and each
+    // opening's positions are its own: four for the shapes on White's axis of symmetry, eight for
+    // the others.
+    const int c = 7;
+    std::map<std::string, int> shapes;
+    for (int wf = -1; wf <= 1; ++wf)
+        for (int wr = -1; wr <= 1; ++wr) {
+            if (wf == 0 && wr == 0) continue;
+            for (int bf = -2; bf <= 2; ++bf)
+                for (int br = -2; br <= 2; ++br) {
+                    if ((bf == 0 && br == 0) || (bf == wf && br == wr)) continue;
+                    StonePosition pos(renju());
+                    pos.put(make_point(c, c), S::black);
+                    pos.put(make_point(c + wf, c + wr), S::white);
+                    pos.put(make_point(c + bf, c + br), S::black);
+                    pos.set_side_to_move(Color::white);
+                    const RenjuOpening* o = renju_opening_of(pos);
+                    REQUIRE(o != nullptr);
+                    ++shapes[std::string(o->name)];
+                }
+        }
+    CHECK(shapes.size() == 26);
+    std::size_t total = 0;
+    std::set<std::uint64_t> keys;
+    for (const RenjuOpening& o : renju_openings()) {
+        const std::vector<StonePosition> positions = renju_opening_positions(o);
+        const bool on_axis = o.direct ? o.file_offset == 0 : o.file_offset == o.rank_offset;
+        INFO(o.label());
+        CHECK(int(positions.size()) == (on_axis ? 4 : 8));
+        CHECK(shapes[std::string(o.name)] == int(positions.size()));
+        for (const StonePosition& p : positions) {
+            CHECK(renju_opening_of(p) == &o);
+            CHECK(p.side_to_move() == Color::white);
+            keys.insert(p.key());
+        }
+        total += positions.size();
+    }
+    CHECK(total == 184);
+    CHECK(keys.size() == 184);
+
+    // Names as players write them.
+    const auto found = [](std::string_view text) {
+        const RenjuOpening* o = find_renju_opening(text);
+        return o ? o->label() : std::string("none");
+    };
+    CHECK(found("Kagetsu") == "Kagetsu (4D)");
+    CHECK(found("KAGETSU") == "Kagetsu (4D)");
+    CHECK(found("4D") == "Kagetsu (4D)");
+    CHECK(found("d4") == "Kagetsu (4D)");
+    CHECK(found("i4") == "Suigetsu (4I)");
+    CHECK(found("13i") == "Suisei (13I)");
+    CHECK(found("花月") == "Kagetsu (4D)");
+    CHECK(found("Shougetsu") == "Shogetsu (8D)");
+    CHECK(found("Kyuugetsu") == "Kyugetsu (9D)");
+    CHECK(found("Myoujou") == "Myojo (10I)");
+    CHECK(found("Zuigetsu") == "Zuisei (11D)");
+    CHECK(found("") == "none");
+    CHECK(found("Kagetsu2") == "none");
+    CHECK(found("14D") == "none");
+    CHECK(found("0I") == "none");
+    CHECK(found("4") == "none");
 }

@@ -1,0 +1,140 @@
+#include "core/stones/renju_openings.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace gounki::stones {
+
+namespace {
+
+// Black's second stone from the centre, rank counted upwards; White's first stone at (0, 1)
+// (direct) or (1, 1) (indirect). docs/rules.md 2.6 draws them.
+constexpr std::array<RenjuOpening, 26> openings{{
+    {1, true, "Kansei", "寒星", 0, 2},
+    {2, true, "Keigetsu", "渓月", 1, 2},
+    {3, true, "Sosei", "疎星", 2, 2},
+    {4, true, "Kagetsu", "花月", 1, 1},
+    {5, true, "Zangetsu", "残月", 2, 1},
+    {6, true, "Ugetsu", "雨月", 1, 0},
+    {7, true, "Kinsei", "金星", 2, 0},
+    {8, true, "Shogetsu", "松月", 0, -1},
+    {9, true, "Kyugetsu", "丘月", 1, -1},
+    {10, true, "Shingetsu", "新月", 2, -1},
+    {11, true, "Zuisei", "瑞星", 0, -2},
+    {12, true, "Sangetsu", "山月", 1, -2},
+    {13, true, "Yusei", "遊星", 2, -2},
+    {1, false, "Chosei", "長星", 2, 2},
+    {2, false, "Kyogetsu", "峡月", 2, 1},
+    {3, false, "Kosei", "恒星", 2, 0},
+    {4, false, "Suigetsu", "水月", 2, -1},
+    {5, false, "Ryusei", "流星", 2, -2},
+    {6, false, "Ungetsu", "雲月", 1, 0},
+    {7, false, "Hogetsu", "浦月", 1, -1},
+    {8, false, "Rangetsu", "嵐月", 1, -2},
+    {9, false, "Gingetsu", "銀月", 0, -1},
+    {10, false, "Myojo", "明星", 0, -2},
+    {11, false, "Shagetsu", "斜月", -1, -1},
+    {12, false, "Meigetsu", "名月", -1, -2},
+    {13, false, "Suisei", "彗星", -2, -2},
+}};
+
+struct Offset {
+    int file = 0, rank = 0;
+    bool operator==(const Offset&) const = default;
+};
+
+// The board's eight symmetries about the centre.
+constexpr Offset transformed(Offset o, int symmetry) {
+    const int f = o.file, r = o.rank;
+    switch (symmetry) {
+    case 0: return {f, r};
+    case 1: return {-r, f};
+    case 2: return {-f, -r};
+    case 3: return {r, -f};
+    case 4: return {-f, r};
+    case 5: return {f, -r};
+    case 6: return {r, f};
+    default: return {-r, -f};
+    }
+}
+
+constexpr int renju_size = 15;
+constexpr int centre = renju_size / 2; // h8
+
+Offset white_offset(const RenjuOpening& o) { return o.direct ? Offset{0, 1} : Offset{1, 1}; }
+Offset black_offset(const RenjuOpening& o) { return {o.file_offset, o.rank_offset}; }
+
+bool is_renju_board(const StonePosition& pos) { return pos.rules().kind == GameKind::renju && pos.size() == renju_size; }
+
+// Lower case, the long vowels' `u` left out ("shougetsu", "yuusei", "myoujou" as "shogetsu",
+// "yusei", "myojo"), so that the spellings in use meet.
+std::string folded(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const char l = char(std::tolower(static_cast<unsigned char>(c)));
+        if (l == 'u' && !out.empty() && (out.back() == 'o' || out.back() == 'u')) continue;
+        out += l;
+    }
+    return out;
+}
+
+} // namespace
+
+std::span<const RenjuOpening> renju_openings() { return openings; }
+
+const RenjuOpening* renju_opening_of(const StonePosition& pos) {
+    if (!is_renju_board(pos) || pos.stone_count() != 3) return nullptr;
+    if (pos.at(make_point(centre, centre)) != Stone::black) return nullptr;
+    std::optional<Offset> white, black;
+    for (int r = 0; r < renju_size; ++r)
+        for (int f = 0; f < renju_size; ++f) {
+            const Stone s = pos.at(make_point(f, r));
+            if (s == Stone::empty || (f == centre && r == centre)) continue;
+            std::optional<Offset>& slot = s == Stone::white ? white : black;
+            if (slot) return nullptr; // two white stones, or three black ones
+            slot = Offset{f - centre, r - centre};
+        }
+    if (!white || !black) return nullptr;
+    for (const RenjuOpening& o : openings)
+        for (int s = 0; s < 8; ++s)
+            if (transformed(white_offset(o), s) == *white && transformed(black_offset(o), s) == *black) return &o;
+    return nullptr; // White's stone not next to the centre, or Black's second outside the 5x5 square
+}
+
+const RenjuOpening* find_renju_opening(std::string_view text) {
+    const std::string key = folded(text);
+    if (key.empty()) return nullptr;
+    for (const RenjuOpening& o : openings) {
+        const std::string number = std::to_string(o.number);
+        const char family = o.direct ? 'd' : 'i';
+        if (key == folded(o.name) || text == o.kanji || key == number + family || key == family + number) return &o;
+    }
+    // Spellings some programs and books use: 11D as "Zuigetsu", 2D with the traditional 溪.
+    if (key == "zuigetsu") return find_renju_opening("Zuisei");
+    if (text == "溪月") return find_renju_opening("Keigetsu");
+    return nullptr;
+}
+
+std::vector<StonePosition> renju_opening_positions(const RenjuOpening& o) {
+    std::vector<StonePosition> out;
+    for (int s = 0; s < 8; ++s) {
+        const Offset w = transformed(white_offset(o), s), b = transformed(black_offset(o), s);
+        StonePosition pos(Rules::defaults(GameKind::renju));
+        pos.put(make_point(centre, centre), Stone::black);
+        pos.put(make_point(centre + w.file, centre + w.rank), Stone::white);
+        pos.put(make_point(centre + b.file, centre + b.rank), Stone::black);
+        pos.set_side_to_move(Color::white);
+        pos.update_outcome();
+        if (std::find(out.begin(), out.end(), pos) == out.end()) out.push_back(std::move(pos));
+    }
+    return out;
+}
+
+std::string renju_opening_names() {
+    std::string out;
+    for (const RenjuOpening& o : openings) out += (out.empty() ? "" : ", ") + o.label();
+    return out;
+}
+
+} // namespace gounki::stones

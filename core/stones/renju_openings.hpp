@@ -1,0 +1,54 @@
+#pragma once
+// The 26 canonical Renju openings (docs/rules.md 2.6): the shapes the first three stones of a
+// Renju game make under every opening rule of the RIF (Black's first stone on the centre, White's
+// beside it or diagonal to it, Black's second within the central 5x5 square). Players, books and
+// collections name a game's opening by them ("Kagetsu", "4D").
+//
+// One seam: the names, the codes and the shapes live here; the commands (tree, search --opening,
+// reports) ask this file.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/stones/position.hpp"
+
+namespace gounki::stones {
+
+struct RenjuOpening {
+    int number = 0;      // 1..13 within its family
+    bool direct = false; // direct: White's first stone beside Black's; indirect: diagonal to it
+    std::string_view name; // "Kagetsu"
+    std::string_view kanji; // "花月"
+    // Black's second stone from the centre (file, rank; rank up), White's first stone being at
+    // (0, 1) for a direct opening and (1, 1) for an indirect one.
+    int file_offset = 0, rank_offset = 0;
+
+    std::string code() const { return std::to_string(number) + (direct ? "D" : "I"); } // "4D"
+    std::string label() const { return std::string(name) + " (" + code() + ")"; }      // "Kagetsu (4D)"
+};
+
+// The 26, direct ones first, each family in its number order.
+std::span<const RenjuOpening> renju_openings();
+
+// The opening a Renju position of exactly three stones shows (two black, one white, no capture
+// possible in Renju): Black's first stone on the centre h8, White's stone next to it (in a line or
+// diagonally), Black's other stone within two points of the centre. Any of the board's eight
+// symmetries (rotations and reflections about the centre) names the same opening. None for any
+// other position, another game, or another board size.
+const RenjuOpening* renju_opening_of(const StonePosition& pos);
+
+// The opening a text names: its name in any case, with or without the long vowels' `u`
+// ("Shogetsu", "shougetsu"), its Japanese name, or its code ("4D", "D4", "i13"). None otherwise.
+const RenjuOpening* find_renju_opening(std::string_view text);
+
+// Every Renju position that shows `o`: its images under the board's symmetries (four or eight,
+// each once), White to move.
+std::vector<StonePosition> renju_opening_positions(const RenjuOpening& o);
+
+// "Kansei (1D), Keigetsu (2D), ...": for messages that list the names.
+std::string renju_opening_names();
+
+} // namespace gounki::stones
