@@ -1,4 +1,4 @@
-// gounki search [--db PATH] [--position P | --pattern SPEC] [filters] [--limit N] [--offset N] [--json]
+// gounki search [--db PATH] [--position P | --pattern SPEC | --opening NAME] [filters] [--limit N] [--offset N] [--json]
 #include <QJsonDocument>
 
 #include "cli/db_options.hpp"
@@ -25,6 +25,11 @@ void describe_search(QCommandLineParser& p) {
                  "and digits), PT=CELL terms (h8=x), b or w, and counts Bc Wc (stones captured by Black, White) "
                  "and Bs Ws (stones on the board): 'Ninuki h8=x i9=x Bc>=4'.",
                  "spec"});
+    p.addOption({"opening",
+                 "Renju games whose first three stones make this opening, in any of its turns and mirror images: "
+                 "one of the 26 canonical openings by name (Kagetsu, any case; Shougetsu or Shogetsu), Japanese name "
+                 "or code (4D, I13).",
+                 "name"});
     p.addOption({"threads", "Threads replaying games for --pattern (default: one per processor).", "N", "0"});
     add_filter_options(p);
     add_paging_options(p, 50);
@@ -37,7 +42,8 @@ int run_search(const QCommandLineParser& p) {
     if (const int code = refuse_arguments(self, p)) return code;
     // --moves alone plays from the start: a position search all the same.
     const bool by_position = p.isSet("position") || p.isSet("moves");
-    if (by_position && p.isSet("pattern")) return usage_error(self, "give --position (or --moves) or --pattern, not both");
+    if (int(by_position) + int(p.isSet("pattern")) + int(p.isSet("opening")) > 1)
+        return usage_error(self, "give one of --position (or --moves), --pattern and --opening");
     int code = exit_ok;
     db::GameFilter filter;
     db::Paging paging;
@@ -66,6 +72,10 @@ int run_search(const QCommandLineParser& p) {
         }
     }
 
+    if (p.isSet("opening"))
+        if (const std::string e = parse_opening(p.value("opening").toStdString(), filter, query); !e.empty())
+            return usage_error(self, "--opening " + e);
+
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     db::GameList list;
@@ -73,7 +83,7 @@ int run_search(const QCommandLineParser& p) {
         list = run_search(*database, query, filter, paging, threads);
     } catch (const std::exception& e) { return database_error(self, e); }
 
-    const bool with_ply = by_position || p.isSet("pattern");
+    const bool with_ply = by_position || p.isSet("pattern") || query.opening;
     if (p.isSet("json")) {
         print_out(QJsonDocument(search_json(list, paging, filter, query)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
@@ -81,6 +91,7 @@ int run_search(const QCommandLineParser& p) {
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
     if (by_position) out += " reached " + query.position->to_text();
     else if (p.isSet("pattern")) out += " matched " + (query.pattern ? query.pattern->text() : query.stone_pattern->text());
+    else if (query.opening) out += " opened " + query.opening->label();
     else out += " matched the filters";
     out += "\n";
     if (!list.games.empty()) out += games_table(list.games, with_ply);

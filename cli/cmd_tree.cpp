@@ -46,16 +46,27 @@ int run_tree(const QCommandLineParser& p) {
         print_out(QJsonDocument(tree_json(pos, tree)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
-    std::string out =
-        position_text + "\n" + std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    std::string out = position_text + "\n";
+    if (const stones::RenjuOpening* o = renju_opening(pos)) out += "Opening " + o->label() + "\n";
+    out += std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    // A Renju move that makes one of the 26 openings is named beside it ("i9 Kagetsu (4D)").
+    std::vector<std::string> moves;
+    std::size_t width = 14;
+    for (const db::TreeMove& m : tree.moves) {
+        std::string move = pos.move_text(m.move);
+        if (const stones::RenjuOpening* o = renju_opening_after(pos, m.move)) move += " " + o->label();
+        width = std::max(width, move.size());
+        moves.push_back(std::move(move));
+    }
     // The first player's share first, as the lists name the players (Black's in Gomoku, Ninuki, Renju).
     const bool black_first = first_mover(pos.kind()) == Color::black;
     if (!tree.moves.empty())
-        out += black_first ? "Move              Games   Black   White    Draw  Latest\n" : "Move              Games   White   Black    Draw  Latest\n";
-    for (const db::TreeMove& m : tree.moves) {
+        out += std::string("Move") + std::string(width - 4, ' ') + (black_first ? "    Games   Black   White    Draw  Latest\n" : "    Games   White   Black    Draw  Latest\n");
+    for (std::size_t i = 0; i < tree.moves.size(); ++i) {
+        const db::TreeMove& m = tree.moves[i];
         char line[160];
-        std::string move = pos.move_text(m.move);
-        move.resize(std::max<std::size_t>(move.size(), 14), ' ');
+        std::string move = moves[i];
+        move.resize(width, ' ');
         std::snprintf(line, sizeof line, "%s %8lld  %5.1f%%  %5.1f%%  %5.1f%%  ", move.c_str(), static_cast<long long>(m.games),
                       pct(black_first ? m.black_wins : m.white_wins, m.games), pct(black_first ? m.white_wins : m.black_wins, m.games),
                       pct(m.draws, m.games));

@@ -314,10 +314,13 @@ Reply App::api_search(const Request& r) {
         positional.query.removeAllQueryItems("game");
         e = read_position_values(positional, pos, by_position);
     }
-    if (e.empty() && by_position && r.param("pattern")) e = "give position (or moves) or pattern, not both";
+    if (e.empty() && int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
+        e = "give one of position (or moves), pattern and opening";
     if (e.empty() && by_position) query.position = pos;
     if (e.empty() && r.param("pattern"))
         if (const auto pe = parse_pattern(r.param("pattern")->toStdString(), query)) e = "pattern: " + pattern_error_text(*pe);
+    if (e.empty() && r.param("opening"))
+        if (const std::string oe = parse_opening(r.param("opening")->toStdString(), filter, query); !oe.empty()) e = "opening: " + oe;
     if (!e.empty()) return error_reply(400, "bad-query", e);
     return json_reply(search_json(run_search(db_, query, filter, paging, 0), paging, filter, query));
 }

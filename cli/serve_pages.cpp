@@ -138,7 +138,7 @@ std::string filter_form(const Request& r, const char* action) {
     out += select_input(r, "result", "Result", {"1-0", "0-1", "1/2-1/2", "*"});
     out += select_input(r, "status", "Status", {"valid", "partial", "invalid"});
     out += select_input(r, "game", "Game", kinds);
-    for (const char* keep : {"sort", "desc", "position", "moves", "pattern"})
+    for (const char* keep : {"sort", "desc", "position", "moves", "pattern", "opening"})
         if (const auto v = r.param(keep))
             out += std::string("<input type=\"hidden\" name=\"") + keep + "\" value=\"" + escape(v->toStdString()) + "\">";
     return out + " <button type=\"submit\" id=\"filter\">Filter</button></form>";

@@ -102,6 +102,16 @@ const char* pattern_help = R"(<details open><summary>Pattern syntax</summary><ul
 (<code>h8=x</code>), <code>b</code> or <code>w</code>, counts <code>Bc Wc</code> (stones captured by Black, White) and <code>Bs Ws</code>
 (stones on the board): <code>Ninuki h8=x i9=x Bc&gt;=4</code>.</li></ul></details>)";
 
+// The 26 Renju openings to choose from, the one searched for chosen.
+std::string opening_form(const Request& r) {
+    const stones::RenjuOpening* chosen = nullptr;
+    if (const auto v = r.param("opening")) chosen = stones::find_renju_opening(v->toStdString());
+    std::string out = "<h2>Or a Renju opening</h2><form method=\"get\" action=\"/search\" id=\"opening-form\"><select name=\"opening\" id=\"opening\">";
+    for (const stones::RenjuOpening& o : stones::renju_openings())
+        out += "<option value=\"" + o.code() + "\"" + (&o == chosen ? " selected" : "") + ">" + escape(o.label()) + " " + std::string(o.kanji) + "</option>";
+    return out + "</select> <button type=\"submit\" id=\"search-opening\">Search</button></form>";
+}
+
 } // namespace
 
 Reply App::page_search(const Request& r) {
@@ -113,21 +123,24 @@ Reply App::page_search(const Request& r) {
     std::string body = "<h2>Set up a position</h2>" + board_editor(pos) + "<h2>Or a pattern</h2>" +
         "<form method=\"get\" action=\"/search\" id=\"pattern-form\"><input name=\"pattern\" id=\"pattern\" size=\"70\" value=\"" +
         escape(r.param("pattern").value_or("").toStdString()) + "\"> <button type=\"submit\" id=\"search-pattern\">Search</button></form>" +
-        pattern_help;
-    if (e.empty() && !by_position && !r.param("pattern")) return html_reply(page("Search", body)); // the form alone
+        pattern_help + opening_form(r);
+    if (e.empty() && !by_position && !r.param("pattern") && !r.param("opening")) return html_reply(page("Search", body)); // the form alone
     db::GameFilter filter;
     db::Paging paging;
     if (e.empty()) e = read_filter_values(r.lookup(), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
     SearchQuery query;
-    if (e.empty() && by_position && r.param("pattern")) e = "give a position or a pattern, not both";
+    if (e.empty() && int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
+        e = "give one of a position, a pattern and an opening";
     if (e.empty() && by_position) query.position = pos;
     if (e.empty() && r.param("pattern"))
         if (const auto pe = parse_pattern(r.param("pattern")->toStdString(), query)) e = "pattern: " + pattern_error_text(*pe);
+    if (e.empty() && r.param("opening"))
+        if (const std::string oe = parse_opening(r.param("opening")->toStdString(), filter, query); !oe.empty()) e = "opening: " + oe;
     if (!e.empty()) return html_reply(page("Search", "<p class=\"error\">" + escape(e) + "</p>" + body), 400);
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
-        (by_position ? " reached this position" : " matched the pattern") + "</h2>";
+        (by_position ? " reached this position" : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern")) + "</h2>";
     const PlayerColumns players = player_columns(list.games);
     std::string table = "<table id=\"games\"><tr><th>Id</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
         "</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
@@ -183,8 +196,9 @@ Reply App::page_explorer(const Request& r) {
         const std::string text = pos.move_text(m.move);
         const std::string next = moves.empty() ? text : moves + " " + text;
         const db::GameSummary& g = m.latest;
+        const stones::RenjuOpening* o = renju_opening_after(pos, m.move);
         table += "<tr><td><a class=\"move\" href=\"/explorer?" + base + "&amp;moves=" + url_value(next) + "\">" + escape(text) +
-            "</a></td><td>" + std::to_string(m.games) + "</td><td>" + pct(stones ? m.black_wins : m.white_wins, m.games) +
+            "</a>" + (o ? " <span class=\"opening\">" + escape(o->label()) + "</span>" : "") + "</td><td>" + std::to_string(m.games) + "</td><td>" + pct(stones ? m.black_wins : m.white_wins, m.games) +
             "</td><td>" + pct(m.draws, m.games) + "</td><td>" + pct(stones ? m.white_wins : m.black_wins, m.games) +
             "</td><td><a class=\"game\" href=\"/game/" + std::to_string(g.id) + "\">#" + std::to_string(g.id) + " " +
             escape(players_shown(g)) + " " + escape(g.date) + " " + result_shown(g) + "</a></td></tr>";
@@ -193,8 +207,10 @@ Reply App::page_explorer(const Request& r) {
     std::string kinds = "<form method=\"get\" action=\"/explorer\">Start of <select name=\"game\">";
     for (const GameInfo& g : games()) kinds += "<option" + std::string(g.kind == pos.kind() ? " selected" : "") + ">" + std::string(g.name) + "</option>";
     kinds += "</select> <button type=\"submit\">Go</button></form>";
+    const stones::RenjuOpening* opening = renju_opening(pos);
     return html_reply(page("Explorer", kinds + line + "<div id=\"position-board\">" + board_picture(pos) + "</div><p><code id=\"position-text\">" +
-                                           escape(pos.to_text()) + "</code></p>" + table));
+                                           escape(pos.to_text()) + "</code></p>" +
+                                           (opening ? "<p id=\"opening\">Opening " + escape(opening->label()) + "</p>" : "") + table));
 }
 
 namespace {

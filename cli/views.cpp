@@ -16,6 +16,11 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
+// {"name": "Kagetsu", "code": "4D", "japanese": "花月"}
+QJsonObject opening_json(const stones::RenjuOpening& o) {
+    return QJsonObject{{"name", qs(o.name)}, {"code", QString::fromStdString(o.code())}, {"japanese", qs(o.kanji)}};
+}
+
 // The name filters; a filter of accents or other marks alone folds to nothing, which every name contains.
 std::string read_name_filters(const ValueLookup& get, const std::string& prefix, db::GameFilter& f) {
     std::string* fields[] = {&f.white, &f.black, &f.player, &f.event, &f.site, &f.source};
@@ -90,9 +95,22 @@ std::string pattern_error_text(const db::PatternError& e) {
     return "bad pattern at character " + std::to_string(e.column + 1) + ": " + e.message;
 }
 
+std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out) {
+    out.opening = stones::find_renju_opening(text);
+    if (!out.opening) return "'" + text + "' names no Renju opening; the names (any case, or the codes): " + stones::renju_opening_names();
+    if (filter.kind && *filter.kind != GameKind::renju)
+        return "'" + text + "' is a Renju opening but the games asked for are " + std::string(game_kind_name(*filter.kind)) + "'s";
+    return {};
+}
+
 db::GameList run_search(db::GameDatabase& database, const SearchQuery& q, const db::GameFilter& filter,
                         const db::Paging& paging, int threads) {
     if (q.position) return database.search_position(*q.position, filter, paging);
+    if (q.opening) {
+        const std::vector<stones::StonePosition> shown = stones::renju_opening_positions(*q.opening);
+        const std::vector<AnyPosition> positions(shown.begin(), shown.end());
+        return database.search_positions(positions, filter, paging);
+    }
     if (q.pattern) return database.search_pattern(*q.pattern, filter, paging, threads);
     if (q.stone_pattern) return database.search_stone_pattern(*q.stone_pattern, filter, paging);
     return database.list_games(filter, paging); // the tag filters alone
@@ -111,6 +129,7 @@ QJsonObject search_json(const db::GameList& list, const db::Paging& paging, cons
     if (q.position) o["position"] = QString::fromStdString(q.position->to_text());
     if (q.pattern) o["pattern"] = QString::fromStdString(q.pattern->text());
     if (q.stone_pattern) o["pattern"] = QString::fromStdString(q.stone_pattern->text());
+    if (q.opening) o["opening"] = opening_json(*q.opening);
     return o;
 }
 
@@ -173,20 +192,39 @@ QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement
         {"plies", plies}, {"sides", sides}};
 }
 
+const stones::RenjuOpening* renju_opening(const AnyPosition& pos) {
+    const stones::StonePosition* s = pos.stones();
+    return s ? stones::renju_opening_of(*s) : nullptr;
+}
+
+const stones::RenjuOpening* renju_opening_after(const AnyPosition& pos, Move move) {
+    const stones::StonePosition* s = pos.stones();
+    // Only a move onto a board of two stones can make one: no copy of the others.
+    if (!s || s->rules().kind != GameKind::renju || s->stone_count() != 2 || !pos.is_legal(move)) return nullptr;
+    AnyPosition after = pos;
+    after.play(move);
+    return renju_opening(after);
+}
+
 QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree) {
     const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
     QJsonArray moves;
-    for (const db::TreeMove& m : tree.moves)
-        moves.append(QJsonObject{{"move", QString::fromStdString(pos.move_text(m.move))},
-                                 {"games", qint64(m.games)},
-                                 {"white_wins", qint64(m.white_wins)},
-                                 {"black_wins", qint64(m.black_wins)},
-                                 {"draws", qint64(m.draws)},
-                                 {"white_pct", pct(m.white_wins, m.games)},
-                                 {"black_pct", pct(m.black_wins, m.games)},
-                                 {"draw_pct", pct(m.draws, m.games)},
-                                 {"latest", summary_json(m.latest)}});
-    return QJsonObject{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+    for (const db::TreeMove& m : tree.moves) {
+        QJsonObject move{{"move", QString::fromStdString(pos.move_text(m.move))},
+                         {"games", qint64(m.games)},
+                         {"white_wins", qint64(m.white_wins)},
+                         {"black_wins", qint64(m.black_wins)},
+                         {"draws", qint64(m.draws)},
+                         {"white_pct", pct(m.white_wins, m.games)},
+                         {"black_pct", pct(m.black_wins, m.games)},
+                         {"draw_pct", pct(m.draws, m.games)},
+                         {"latest", summary_json(m.latest)}};
+        if (const stones::RenjuOpening* o = renju_opening_after(pos, m.move)) move["opening"] = opening_json(*o);
+        moves.append(move);
+    }
+    QJsonObject out{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
+    if (const stones::RenjuOpening* o = renju_opening(pos)) out["opening"] = opening_json(*o);
+    return out;
 }
 
 QJsonObject import_stats_json(const db::ImportStats& s) {

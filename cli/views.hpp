@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/any_position.hpp"
+#include "core/stones/renju_openings.hpp"
 #include "db/analysis_store.hpp"
 #include "db/game_db.hpp"
 #include "db/import.hpp"
@@ -37,12 +38,16 @@ struct SearchQuery {
     std::optional<AnyPosition> position;
     std::optional<db::Pattern> pattern;
     std::optional<db::StonePattern> stone_pattern;
+    const stones::RenjuOpening* opening = nullptr; // Renju games whose first three stones show it
 };
+// Reads a Renju opening's name or code for a search among the games `filter` keeps; returns "" when
+// read, else what is wrong (a name of no opening, a filter on another game).
+std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out);
 // Parses a pattern text (a Gounki pattern, or a stone game's when it starts with the game's name).
 std::optional<db::PatternError> parse_pattern(const std::string& text, SearchQuery& out);
 // "bad pattern at character N: why"
 std::string pattern_error_text(const db::PatternError& e);
-// The games of the search: by position, by pattern, else by the filters alone.
+// The games of the search: by position, by pattern, by opening, else by the filters alone.
 db::GameList run_search(db::GameDatabase& database, const SearchQuery& query, const db::GameFilter& filter,
                         const db::Paging& paging, int threads);
 
@@ -55,7 +60,12 @@ QJsonObject search_json(const db::GameList& list, const db::Paging& paging, cons
 QJsonObject game_json(const db::StoredGame& game);
 // A stored judgement: settings, date, and per ply the verdict, scores and best move.
 QJsonObject judgement_json(const db::StoredGame& game, const db::StoredJudgement& stored);
-// `tree --json`: the position, its games and the moves played from it with their results.
+// The Renju opening a position shows (core/stones/renju_openings.hpp), and the one a move makes
+// from it: nullptr for other positions and other games.
+const stones::RenjuOpening* renju_opening(const AnyPosition& pos);
+const stones::RenjuOpening* renju_opening_after(const AnyPosition& pos, Move move);
+// `tree --json`: the position, its games and the moves played from it with their results (and the
+// Renju opening of the position and of each move, where there is one).
 QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree);
 // `import --json`: one game's fate.
 QJsonObject import_report_json(const db::ImportReport& r);

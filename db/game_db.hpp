@@ -206,6 +206,9 @@ public:
     // Games that reached `pos` at some ply, whatever the move order (its game, and a stone game's
     // size and options, are part of its key).
     GameList search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging);
+    // Games that reached any of `positions` (such as a Renju opening's images under the board's
+    // symmetries), each once at its first such ply.
+    GameList search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging);
     // Games of a stone game whose positions match `pattern` at some ply.
     GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
@@ -271,7 +274,7 @@ private:
     void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
     // The games reaching any of `keys`, each once at its first such ply.
-    GameList search_keys(std::initializer_list<std::uint64_t> keys, const GameFilter& filter, Paging paging);
+    GameList search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging);
     Tree tree_of_key(std::uint64_t key);
 
     // A prepared statement kept for the life of the database, reset and ready to bind.

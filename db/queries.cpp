@@ -269,16 +269,23 @@ GameList GameDatabase::search_position(const AnyPosition& pos, const GameFilter&
     if (pos.kind() == GameKind::gounki && !pos.game_over()) {
         const Position& g = pos.as_gounki();
         const std::uint64_t won = g.key_with_outcome(win_for(~g.side_to_move()));
-        return search_keys({index_key(pos), index_key(GameKind::gounki, won)}, filter, paging);
+        const std::uint64_t keys[] = {index_key(pos), index_key(GameKind::gounki, won)};
+        return search_keys(keys, filter, paging);
     }
     return search_key(index_key(pos), filter, paging);
 }
 
-GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
-    return search_keys({key}, filter, paging);
+GameList GameDatabase::search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging) {
+    std::vector<std::uint64_t> keys;
+    for (const AnyPosition& p : positions) keys.push_back(index_key(p));
+    return search_keys(keys, filter, paging);
 }
 
-GameList GameDatabase::search_keys(std::initializer_list<std::uint64_t> keys, const GameFilter& filter, Paging paging) {
+GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
+    return search_keys(std::span(&key, 1), filter, paging);
+}
+
+GameList GameDatabase::search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging) {
     Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
     std::vector<IndexEntry> entries;
     for (const std::uint64_t key : keys) index_->lookup(key, entries); // each sorted by game, then ply

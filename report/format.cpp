@@ -191,6 +191,7 @@ bool numbered(const GameReport& game, std::size_t ply) {
 }
 
 std::string opening_text(const OpeningLine& line) {
+    if (!line.name.empty()) return line.name;
     std::string out;
     for (std::size_t i = 0; i < line.moves.size(); ++i) {
         if (i) out += ' ';
@@ -233,6 +234,9 @@ std::vector<Tag> shown_tags(const GameReport& game) {
                                         : Tag{"Black", game.black.empty() ? "?" : game.black});
     out.push_back({"Result", result_text(game)});
     out.insert(out.end(), game.other_tags.begin(), game.other_tags.end());
+    // A Renju game whose record names no opening: the one its first three stones make.
+    const bool named = std::any_of(game.other_tags.begin(), game.other_tags.end(), [](const Tag& t) { return t.name == "Opening"; });
+    if (const stones::RenjuOpening* o = renju_opening(game); o && !named) out.push_back({"Opening", o->label()});
     for (Tag& t : stone_rule_tags(game)) out.push_back(std::move(t));
     return out;
 }

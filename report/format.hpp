@@ -83,6 +83,8 @@ bool numbered(const GameReport& game, std::size_t ply);
 
 // "1. c2-d3 f7-e6 2. ...": the moves of an opening line with their numbers.
 std::string opening_text(const OpeningLine& line);
+// The heading of the table of Renju games by their named opening (KindTables::named_openings).
+inline constexpr const char* named_openings_heading = "Renju openings (the first three stones, in any turn or mirror image)";
 // The same, followed by the board ("1. h8 (19x19)") when the table mixes board sizes or rules.
 std::string opening_text(const OpeningLine& line, const OpeningGroups& table);
 

@@ -304,6 +304,13 @@ void openings_section(std::string& out, const KindTables& t, bool mixed, int row
     out += "</table>\n";
     if (const std::string more = more_openings_note(t.openings); !more.empty())
         out += "<p class=\"more-openings\">" + e(more) + "</p>\n";
+    if (!t.named_openings.empty()) {
+        out += "<h3>" + e(named_openings_heading) + "</h3>\n<table class=\"named-openings\">\n<tr><th>Opening</th><th>Games</th>";
+        for (Color c : result_columns(t.kind)) out += "<th>" + colour_name(c) + " wins</th>";
+        out += "<th>Draws</th><th>Unfinished</th></tr>\n";
+        for (const OpeningLine& l : t.named_openings) opening_row(out, l, t, "named");
+        out += "</table>\n";
+    }
     out += "</section>\n";
 }
 

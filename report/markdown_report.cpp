@@ -185,7 +185,8 @@ void players(std::string& out, const KindTables& t, bool mixed) {
 
 void opening_row(std::string& out, const OpeningLine& l, const KindTables& t, bool reply) {
     out +=
-        "| " + std::string(reply ? "\u21b3 " : "") + code(opening_text(l, t.openings)) + " | " + std::to_string(l.games) + " |";
+        "| " + std::string(reply ? "\u21b3 " : "") + (l.name.empty() ? code(opening_text(l, t.openings)) : md(l.name)) + " | " +
+        std::to_string(l.games) + " |";
     for (Color c : result_columns(t.kind)) out += " " + count_share(wins_of(l, c), l.games) + " |";
     out += " " + count_share(l.draws, l.games) + " | " + count_share(l.unfinished, l.games) + " |\n";
 }
@@ -207,6 +208,13 @@ void openings(std::string& out, const KindTables& t, bool mixed, int rows, int r
     }
     out += "\n";
     if (const std::string more = more_openings_note(t.openings); !more.empty()) out += md(more) + "\n\n";
+    if (!t.named_openings.empty()) {
+        out += "### " + md(named_openings_heading) + "\n\n| Opening | Games |";
+        for (Color c : result_columns(t.kind)) out += c == Color::white ? " White wins |" : " Black wins |";
+        out += " Draws | Unfinished |\n|---|--:|--:|--:|--:|--:|\n";
+        for (const OpeningLine& l : t.named_openings) opening_row(out, l, t, false);
+        out += "\n";
+    }
 }
 
 } // namespace

@@ -157,6 +157,31 @@ std::vector<OpeningLine> opening_table(const std::vector<const GameReport*>& gam
     return out;
 }
 
+const stones::RenjuOpening* renju_opening(const GameReport& game) {
+    if (game.kind != GameKind::renju || game.plies.size() < 3 || !starts_from_standard_position(game)) return nullptr;
+    AnyPosition after = game.plies[2].before;
+    if (!after.is_legal(game.plies[2].move)) return nullptr;
+    after.play(game.plies[2].move);
+    const stones::StonePosition* s = after.stones();
+    return s ? stones::renju_opening_of(*s) : nullptr;
+}
+
+std::vector<OpeningLine> named_openings(const std::vector<const GameReport*>& games) {
+    std::map<std::string, OpeningLine> lines;
+    for (const GameReport* g : games) {
+        if (g->broken()) continue;
+        if (const stones::RenjuOpening* o = renju_opening(*g)) {
+            OpeningLine& line = lines[o->label()];
+            line.name = o->label();
+            count_result(line, g->result);
+        }
+    }
+    std::vector<OpeningLine> out;
+    for (auto& [name, line] : lines) out.push_back(line);
+    std::stable_sort(out.begin(), out.end(), by_games);
+    return out;
+}
+
 OpeningGroups opening_groups(const std::vector<const GameReport*>& games, int rows, int replies) {
     // Games of one ply are left out of the first moves too, so that a first move's count is the
     // sum of its replies'.
@@ -204,6 +229,7 @@ std::vector<KindTables> kind_tables(const std::vector<GameReport>& games, int ro
         }
         t.players = player_statistics(list);
         t.openings = opening_groups(list, rows, replies);
+        t.named_openings = named_openings(list);
         out.push_back(std::move(t));
     }
     return out;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/any_position.hpp"
+#include "core/stones/renju_openings.hpp"
 #include "core/types.hpp"
 #include "core/verdict.hpp"
 
@@ -142,6 +143,7 @@ struct PlayerStats {
 
 // The games that start with `moves` (the first N plies) from the start position `start`.
 struct OpeningLine {
+    std::string name; // a named opening's label ("Kagetsu (4D)"), else empty
     std::vector<std::string> moves;
     std::string start; // the start position's text (games of one kind may differ in size or rules)
     std::string variant; // a stone game's board and rules when not the defaults ("15x15", "19x19,
@@ -177,6 +179,9 @@ struct KindTables {
     std::vector<std::size_t> games; // indices into the report's games, in order
     std::vector<PlayerStats> players;
     OpeningGroups openings;
+    // Renju: the games by their named opening (renju_opening), most played first; `name` is the
+    // opening's label, `moves` empty. Empty for the other games.
+    std::vector<OpeningLine> named_openings;
     int broken = 0; // broken games of this kind (left out of players and openings)
 };
 
@@ -189,6 +194,12 @@ struct ReportModel {
     int opening_rows = 10;
     int opening_replies = 3;
 };
+
+// The Renju opening a game's first three stones make (core/stones/renju_openings.hpp), from the
+// empty board; nullptr for other games, shorter ones and other shapes.
+const stones::RenjuOpening* renju_opening(const GameReport& game);
+// The games (not broken) by their Renju opening, most played first.
+std::vector<OpeningLine> named_openings(const std::vector<const GameReport*>& games);
 
 // Counts the verdicts of one side's judged moves; keeps the accuracy already in `game`.
 SideSummary summarize_side(const GameReport& game, Color side);
