@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <csignal>
+#include <map>
 #include <fstream>
 #include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/stones/renju_openings.hpp"
 #include "db/sqlite.hpp"
 
 using namespace gounki;
@@ -440,4 +442,85 @@ TEST_CASE("an importer killed at any point leaves whole games only, and rerunnin
     const std::string names = "('games_white', 'games_black', 'games_event', 'games_date')";
     CHECK(scalar(check, on_postgres(db) ? "SELECT count(*) FROM pg_indexes WHERE indexname IN " + names
                                         : "SELECT count(*) FROM sqlite_master WHERE name IN " + names) == 4);
+}
+
+TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openings in every turn and mirror image",
+          "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    const std::string db = test_database(backend, dir, "openings");
+    // Every image of every opening, Black's first stone on the centre, then White's, then Black's
+    // second; a fourth stone far away. Each opening's Black wins are its number of images' first
+    // half, so that the counts differ from opening to opening.
+    std::string gpn;
+    std::map<std::string, int> images, black_wins;
+    const auto game = [&](const std::string& kind, const std::string& moves, const std::string& result) {
+        gpn += "[Game \"" + kind + "\"]\n[Black \"B\"]\n[White \"W\"]\n[Result \"" + result + "\"]\n\n" + moves + " " + result + "\n\n";
+    };
+    const int centre = stones::make_point(7, 7);
+    for (const stones::RenjuOpening& o : stones::renju_openings()) {
+        const auto positions = stones::renju_opening_positions(o);
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            std::string white, black;
+            for (int p = 0; p < stones::point_count; ++p) {
+                if (!positions[i].on_board(p) || p == centre) continue;
+                if (positions[i].at(p) == stones::Stone::white) white = stones::point_name(p);
+                if (positions[i].at(p) == stones::Stone::black) black = stones::point_name(p);
+            }
+            const bool black_won = i < positions.size() / 2;
+            game("Renju", "1. h8 " + white + " 2. " + black + " a1", black_won ? "0-1" : "*");
+            ++images[o.code()];
+            black_wins[o.code()] += black_won;
+        }
+    }
+    // Kagetsu's stones in another order (Black's second stone first): the same position, the same
+    // opening. Not openings: White two points away; Black's second three points away. Gomoku's
+    // game with Kagetsu's stones is no Renju game.
+    game("Renju", "1. i9 h9 2. h8 a1", "1-0");
+    game("Renju", "1. h8 h10 2. i9 a1", "*");
+    game("Renju", "1. h8 h9 2. k8 a1", "*");
+    game("Gomoku", "1. h8 h9 2. i9 a1", "*");
+    { std::ofstream(dir.file("renju.gpn")) << gpn; }
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("renju.gpn")}).status == 0);
+
+    for (const stones::RenjuOpening& o : stones::renju_openings()) {
+        INFO(o.label());
+        const CliRun found = run_gounki_args({"search", "--db", db, "--opening", o.code(), "--limit", "0", "--json"});
+        CHECK(found.status == 0);
+        const int expected = images[o.code()] + (o.name == "Kagetsu" ? 1 : 0);
+        CHECK(contains(found.out, "\"total\":" + std::to_string(expected) + "}"));
+        CHECK(contains(found.out, "\"opening\":{\"code\":\"" + o.code() + "\""));
+        CHECK(count_of(found.out, "\"ply\":3") == std::size_t(expected));
+    }
+    // Names as players spell them, in text.
+    const CliRun by_name = run_gounki_args({"search", "--db", db, "--opening", "shougetsu"});
+    CHECK(by_name.status == 0);
+    CHECK(contains(by_name.out, std::to_string(images["8D"]) + " games opened Shogetsu (8D)"));
+    CHECK(contains(run_gounki_args({"search", "--db", db, "--opening", "花月", "--json"}).out, "\"total\":9}"));
+
+    // The tree names the openings a move makes, and the opening of the position.
+    const CliRun tree = run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8 h9"});
+    CHECK(tree.status == 0);
+    CHECK(contains(tree.out, "\ni9 Kagetsu (4D) "));
+    CHECK(contains(tree.out, "\nh10 Kansei (1D) "));
+    CHECK(contains(tree.out, "\nk8 ")); // no name: too far
+    CHECK(!contains(tree.out, "Opening "));
+    const CliRun at = run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8 h9 i9", "--json"});
+    CHECK(contains(at.out, "\"opening\":{\"code\":\"4D\",\"japanese\":\"花月\",\"name\":\"Kagetsu\"}"));
+    CHECK(contains(run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8 h9 i9"}).out, "\nOpening Kagetsu (4D)\n"));
+    CHECK(!contains(run_gounki_args({"tree", "--db", db, "--game", "gomoku", "--moves", "h8 h9", "--json"}).out, "opening"));
+
+    // Bad requests.
+    check_error("search --db " + shell_quoted(db) + " --opening Kagetsu2", 2, "'Kagetsu2' names no Renju opening");
+    check_error("search --db " + shell_quoted(db) + " --opening 4D --game gomoku", 2, "'4D' is a Renju opening but the games asked for are Gomoku's");
+    check_error("search --db " + shell_quoted(db) + " --opening 4D --pattern 'Renju h8=x'", 2, "give one of --position");
+
+    // The report: each game's opening among its tags, and the games counted by opening.
+    REQUIRE(run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", dir.file("r.md")}).status == 0);
+    std::ifstream in(dir.file("r.md"));
+    const std::string report((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(count_of(report, "| Opening | Kagetsu (4D) |") == 9);
+    CHECK(count_of(report, "| Opening | Kansei (1D) |") == 4);
+    CHECK(contains(report, "| Kagetsu (4D) | 9 | 4 (44%) | 1 (11%) | 0 | 4 (44%) |"));
+    CHECK(contains(report, "| Kansei (1D) | 4 | 2 (50%) | 0 | 0 | 2 (50%) |"));
 }
