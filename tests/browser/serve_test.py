@@ -44,6 +44,8 @@ class HttpTest(Fixture):
             ("/api/search?moves=c2-d3", ["search", "--moves", "c2-d3", "--limit", "50"]),
             ("/api/search?position=" + q(AFTER_C2_D3), ["search", "--position", AFTER_C2_D3, "--limit", "50"]),
             ("/api/search?pattern=" + q("d3=R b"), ["search", "--pattern", "d3=R b", "--limit", "50"]),
+            ("/api/search?opening=Kagetsu", ["search", "--opening", "Kagetsu", "--limit", "50"]),
+            ("/api/tree?game=renju&moves=" + q("h8 h9 i9"), ["tree", "--game", "renju", "--moves", "h8 h9 i9"]),
             ("/api/tree", ["tree"]),
             ("/api/tree?moves=" + q("c2-d3 f7-e6"), ["tree", "--moves", "c2-d3 f7-e6"]),
         ]
@@ -66,6 +68,20 @@ class HttpTest(Fixture):
         self.assertIn("depth", judgement["settings"])
         self.assertTrue(all(p["verdict"] in ("best", "inaccuracy", "mistake", "blunder", "missed-win", "allows-loss", "book")
                             for p in judgement["plies"]), judgement)
+
+    def test_renju_openings_on_the_search_page_and_the_explorer(self):
+        s = self.server
+        form = s.page("/search")
+        self.assertIn('<select name="opening" id="opening">', form)
+        choices = form[form.index('<select name="opening"'):]
+        self.assertEqual(choices[:choices.index("</select>")].count("<option"), 26)
+        self.assertIn('<option value="4D">Kagetsu (4D) 花月</option>', form)
+        found = s.page("/search?opening=shougetsu")
+        self.assertIn('<h2 id="results">0 games opened Shogetsu (8D)</h2>', found)
+        self.assertIn('<option value="8D" selected>', found)
+        self.assertIn("names no Renju opening", s.page("/search?opening=nothing"))
+        self.assertIn('<p id="opening">Opening Kagetsu (4D)</p>', s.page("/explorer?game=renju&moves=" + urllib.parse.quote("h8 g8 g7")))
+        self.assertNotIn('id="opening"', s.page("/explorer?game=renju&moves=" + urllib.parse.quote("h8 g8 k8")))
 
     def test_keyset_paging_after_a_game(self):
         s = self.server
@@ -124,7 +140,9 @@ class HttpTest(Fixture):
             ("/api/games?sort=height", "sort must be"),
             ("/api/search?position=" + urllib.parse.quote("rsrs/8 w"), "position: bad position at character"),
             ("/api/search?pattern=" + urllib.parse.quote("z9=Q"), "bad pattern at character"),
-            ("/api/search?moves=c2-d3&pattern=w", "not both"),
+            ("/api/search?moves=c2-d3&pattern=w", "give one of position (or moves), pattern and opening"),
+            ("/api/search?opening=Kagetsu2", "opening: 'Kagetsu2' names no Renju opening"),
+            ("/api/search?opening=4D&game=gomoku", "'4D' is a Renju opening but the games asked for are Gomoku's"),
             ("/api/tree?moves=" + urllib.parse.quote("c2-d3 z9-z8"), "move 2 'z9-z8'"),
             ("/api/report/1?format=pdf", "format must be html, md or gpn"),
         ]:
