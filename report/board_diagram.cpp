@@ -5,6 +5,7 @@
 
 #include "report/format.hpp"
 #include "core/gounki/notation.hpp"
+#include "core/stones/renju.hpp"
 
 namespace gounki::report {
 
@@ -311,6 +312,8 @@ public:
             if (pos_.on_board(p) && pos_.at(p) != stones::Stone::empty) stone(p);
         for (const Arrow& a : style_.marks)
             if (markable(pos_, a)) mark(a);
+        if (style_.forbidden)
+            for (const auto& [p, why] : stones::forbidden_points(pos_)) forbidden(p, why);
         end_svg(out_, left_, bottom, style_.side_to_move, style_.caption, [this](double y) { footer(y); });
         return std::move(out_);
     }
@@ -381,6 +384,17 @@ private:
         if (pos_.at(p) == stones::Stone::empty)
             out_ += "<circle cx=\"" + n(c.x) + "\" cy=\"" + n(c.y) + "\" r=\"" + n(c_ * 0.13) + "\" stroke=\"none\"/>\n";
         out_ += "</g>\n";
+    }
+
+    // A red cross on a point Black may not play (Renju), its reason in the title.
+    void forbidden(int p, stones::Forbidden why) {
+        const Point c = centre(p);
+        const double h = c_ * 0.22;
+        const std::string name = stones::point_name(p);
+        out_ += "<path class=\"forbidden\" data-point=\"" + name + "\" d=\"M" + n(c.x - h) + " " + n(c.y - h) + "L" + n(c.x + h) +
+            " " + n(c.y + h) + "M" + n(c.x - h) + " " + n(c.y + h) + "L" + n(c.x + h) + " " + n(c.y - h) +
+            "\" stroke=\"#d62728\" stroke-width=\"" + n(c_ * 0.09) + "\"><title>" + name + ": " +
+            std::string(stones::forbidden_name(why)) + ", forbidden to Black</title></path>\n";
     }
 
     void footer(double y) {
@@ -466,6 +480,12 @@ std::string stone_board_text(const stones::StonePosition& pos, const std::vector
     }
     out += '\n' + stone_status(pos) + "\n";
     if (pos.rules().captures()) out += captured_text(pos) + "\n";
+    if (const auto points = stones::forbidden_points(pos); !points.empty()) {
+        out += "Forbidden to Black:";
+        for (std::size_t i = 0; i < points.size(); ++i)
+            out += (i ? ", " : " ") + stones::point_name(points[i].first) + " (" + std::string(stones::forbidden_name(points[i].second)) + ")";
+        out += "\n";
+    }
     if (pos.on_board(last_move) && pos.at(last_move) != stones::Stone::empty)
         out += "Last: " + stones::point_name(last_move) + "\n";
     for (const Arrow& a : marks) {

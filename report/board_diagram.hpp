@@ -54,6 +54,8 @@ struct StoneBoardStyle {
     int cell = 0; // pixels between lines; 0: 32 on 15x15, 26 on 19x19
     bool star_points = true; // the usual hoshi dots
     bool side_to_move = true; // a line under the board: who moves (or the result), captures
+    // Renju with Black to move: a red cross on every point forbidden to Black (stones::forbidden_points).
+    bool forbidden = true;
     bool standalone = true; // as BoardStyle::standalone
     std::string caption; // optional text under the board (escaped)
 };

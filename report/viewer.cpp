@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "report/board_diagram.hpp"
+#include "core/stones/renju.hpp"
 #include "report/format.hpp"
 
 namespace gounki::report {
@@ -55,6 +56,17 @@ int piece_count(const AnyPosition& pos) {
 // "12." for the first mover, "12..." for the other side.
 std::string number_label(Color first, Color side, int number) { return std::to_string(number) + (side == first ? "." : "..."); }
 
+// ",\"fb\":[cells]": the cells (as board_cells numbers them) of the points forbidden to Black in a
+// Renju position with Black to move; "" when there are none.
+std::string forbidden_json(const AnyPosition& pos) {
+    const stones::StonePosition* st = pos.stones();
+    if (!st) return {};
+    std::string out;
+    for (const auto& [p, why] : stones::forbidden_points(*st))
+        out += (out.empty() ? "" : ",") + std::to_string(stones::point_file(p) + st->size() * stones::point_rank(p));
+    return out.empty() ? out : ",\"fb\":[" + out + "]";
+}
+
 // The opening of a step's object, up to its last field (the caller closes it): the move, its
 // number, the cells it changed, the cells to mark, the status and piece count after it, the
 // record's NAGs and comments. A stone placed by the move carries `ply_number`.
@@ -73,7 +85,8 @@ std::string step_json(std::string_view move, const std::string& number, const An
     std::string nag;
     for (int n : nags) nag += nag_text(n);
     std::string out = "{\"m\":" + json_string(move) + ",\"no\":" + json_string(number) + ",\"d\":[" + diff + "],\"last\":[" +
-        last + "],\"st\":" + json_string(status_text(after)) + ",\"pieces\":" + std::to_string(piece_count(after));
+        last + "],\"st\":" + json_string(status_text(after)) + ",\"pieces\":" + std::to_string(piece_count(after)) +
+        forbidden_json(after);
     if (!nag.empty()) out += ",\"nag\":" + json_string(nag);
     if (!comments.empty()) out += ",\"c\":" + json_strings(comments);
     return out;
@@ -270,7 +283,8 @@ std::string viewer_script() {
   }
 
   // Stone games: the stones numbered by the ply that placed them; the last one ringed in red.
-  function drawStones(cells, last, n, flip) {
+  // fb: the cells forbidden to Black (Renju, Black to move), each a red cross.
+  function drawStones(cells, last, n, flip, fb) {
     var c = n > 15 ? 26 : 32, left = 28, top = 16, svg = newSvg(left + n * c + 12, top + n * c + 46);
     var px = function (f) { return left + ((flip ? n - 1 - f : f) + 0.5) * c; };
     var py = function (r) { return top + ((flip ? r : n - 1 - r) + 0.5) * c; };
@@ -290,6 +304,11 @@ std::string viewer_script() {
     });
     last.forEach(function (i) {
       el("circle", {"class": "last", cx: px(i % n), cy: py(Math.floor(i / n)), r: c * 0.46, fill: "none", stroke: "#d62728", "stroke-width": 2.5}, svg);
+    });
+    (fb || []).forEach(function (i) {
+      var x = px(i % n), y = py(Math.floor(i / n)), h = c * 0.22;
+      el("path", {"class": "forbidden", "data-point": cellName(i, n), d: "M" + (x - h) + " " + (y - h) + "L" + (x + h) + " " + (y + h) +
+        "M" + (x - h) + " " + (y + h) + "L" + (x + h) + " " + (y - h), stroke: "#d62728", "stroke-width": c * 0.09}, svg);
     });
     return svg;
   }
@@ -391,7 +410,8 @@ std::string viewer_script() {
 
   Viewer.prototype.draw = function () {
     var d = this.data, cur = this.current(), cells = this.cells(), last = cur ? cur.last : [];
-    var svg = d.kind.toLowerCase() === "gounki" ? drawGounki(cells, last, this.flip) : drawStones(cells, last, d.size, this.flip);
+    var svg = d.kind.toLowerCase() === "gounki" ? drawGounki(cells, last, this.flip)
+                                                : drawStones(cells, last, d.size, this.flip, cur ? cur.fb : d.start.fb);
     el("text", {"class": "status", x: 24, y: svg.viewBox.baseVal.height - 10, "font-family": "sans-serif", "font-size": 14, fill: "#222"},
       svg, cur ? cur.st : d.start.st);
     var names = [];
@@ -548,7 +568,7 @@ std::string viewer_json(const GameReport& game) {
     std::string out = "{\"kind\":" + json_string(game_kind_name(game.kind)) + ",\"size\":" + std::to_string(board_size(start)) +
         ",\"fixed\":\"" + (is_stone_game(game) ? "Black" : "White") + "\",\"start\":{\"d\":[" + start_cells +
         "],\"st\":" + json_string(status_text(start)) + ",\"pieces\":" + std::to_string(piece_count(start)) +
-        (game.comments.empty() ? "" : ",\"c\":" + json_strings(game.comments)) + "},\"plies\":[";
+        forbidden_json(start) + (game.comments.empty() ? "" : ",\"c\":" + json_strings(game.comments)) + "},\"plies\":[";
     for (std::size_t i = 0; i + 1 < positions.size(); ++i) {
         const Ply& p = game.plies[i];
         out += (i ? "," : "") +

@@ -17,6 +17,7 @@
 #include "report/render.hpp"
 #include "report/viewer.hpp"
 #include "core/stones/position.hpp"
+#include "core/stones/renju.hpp"
 #include "parser/reader.hpp"
 #include "parser/sgf/sgf.hpp"
 
@@ -421,4 +422,47 @@ TEST_CASE("variations inside variations: kept at every depth in the model, the v
     CHECK(count_of(render_markdown(m), "2. j6 (2. a15 b14 3. c13 (3. d12 e11 4. f10 (4. g9))) 2... k5") == 1);
     const std::string sgf_html = render_html(m);
     CHECK(count_of(sgf_html, "data-line=\"0.2.0.2.0\" data-step=\"0\">g9") == 1);
+}
+
+TEST_CASE("Renju diagrams and the viewer mark the points forbidden to Black when Black is to move", "[report][viewer][stones]") {
+    // h8 makes two open threes (f8 g8 across, h9 h10 up); a4 makes six in a row on the a-file.
+    const std::vector<std::string> black{"f8", "g8", "h9", "h10", "a1", "a2", "a3", "a5", "a6"};
+    const std::vector<std::string> white{"o1", "o3", "o5", "o7", "o9", "o11", "o13", "o15", "m1"};
+    const stones::StonePosition pos = stone_board(GameKind::renju, 15, black, white, Color::black);
+    const auto points = stones::forbidden_points(pos);
+    REQUIRE(points.size() == 2);
+    CHECK(points[0] == std::pair(P("a4"), stones::Forbidden::overline));
+    CHECK(points[1] == std::pair(P("h8"), stones::Forbidden::double_three));
+    // Every other empty point is allowed, as the rules' own test says.
+    for (int p = 0; p < stones::point_count; ++p)
+        if (pos.on_board(p) && pos.at(p) == stones::Stone::empty && p != P("a4") && p != P("h8"))
+            CHECK(stones::renju_forbidden(pos, p) == stones::Forbidden::none);
+
+    const std::string svg = stones_svg_checked(pos, {});
+    CHECK(count_of(svg, "class=\"forbidden\"") == 2);
+    CHECK(contains(svg, "<path class=\"forbidden\" data-point=\"h8\""));
+    CHECK(contains(svg, "<title>h8: double-three, forbidden to Black</title>"));
+    CHECK(contains(svg, "<title>a4: overline, forbidden to Black</title>"));
+    CHECK(contains(stone_board_text(pos), "\nBlack to move\nForbidden to Black: a4 (overline), h8 (double-three)\n"));
+    StoneBoardStyle plain;
+    plain.forbidden = false;
+    CHECK(!contains(stones_svg_checked(pos, plain), "forbidden"));
+    // White to move, or the same stones in Gomoku: nothing is forbidden.
+    CHECK(!contains(stones_svg_checked(stone_board(GameKind::renju, 15, black, white, Color::white), {}), "forbidden"));
+    CHECK(!contains(stone_board_text(stone_board(GameKind::renju, 15, black, white, Color::white)), "Forbidden"));
+    CHECK(!contains(stones_svg_checked(stone_board(GameKind::gomoku, 15, black, white, Color::black), {}), "forbidden"));
+
+    // The viewer's data: the forbidden cells (file + 15 * rank) after each ply with Black to move.
+    const std::string text = "[Game \"Renju\"]\n[Result \"*\"]\n\n"
+                             "1. f8 o1 2. g8 o3 3. h9 o5 4. h10 o7 5. a1 o9 6. a2 o11 7. a3 o13 8. a5 o15 9. a6 m1 10. b1 *\n";
+    const std::vector<parser::GameRecord> records = parser::read_records(text);
+    REQUIRE(records.size() == 1);
+    REQUIRE(records[0].status == parser::GameStatus::valid);
+    const std::string json = viewer_json(game_report(records[0]));
+    const std::string h8 = std::to_string(7 + 15 * 7), a4 = std::to_string(0 + 15 * 3);
+    // h8 from 4... o7 on, after each White move (5 of them); a4 only once a6 is on the board (after
+    // 9... m1): with a5 alone, a4 makes an exact five, which wins. None after a Black move.
+    CHECK(count_of(json, "\"fb\":[" + h8 + "]") == 5);
+    CHECK(count_of(json, "\"fb\":[" + a4 + "," + h8 + "]") == 1);
+    CHECK(count_of(json, "\"fb\"") == 6);
 }

@@ -209,4 +209,13 @@ std::string_view forbidden_name(Forbidden f) {
     return "?";
 }
 
+std::vector<std::pair<int, Forbidden>> forbidden_points(const StonePosition& pos) {
+    std::vector<std::pair<int, Forbidden>> out;
+    if (!pos.rules().forbidden_for(Color::black) || pos.game_over() || pos.side_to_move() != Color::black) return out;
+    for (int r = 0; r < pos.size(); ++r)
+        for (int f = 0; f < pos.size(); ++f)
+            if (const Forbidden why = renju_forbidden(pos, make_point(f, r)); why != Forbidden::none) out.emplace_back(make_point(f, r), why);
+    return out;
+}
+
 } // namespace gounki::stones

@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gounki::stones {
 
@@ -34,5 +36,9 @@ constexpr int renju_depth_limit = 6;
 Forbidden renju_forbidden(const StonePosition& pos, int point);
 
 std::string_view forbidden_name(Forbidden f);
+
+// The points where Black may not play now, with why, in point order: in a Renju game going on with
+// Black to move (what diagrams and the viewer mark); empty otherwise.
+std::vector<std::pair<int, Forbidden>> forbidden_points(const StonePosition& pos);
 
 } // namespace gounki::stones

@@ -82,6 +82,16 @@ NINUKI = """[Game "Ninuki"]
 1. h8 i8 2. a1 j8 3. k8 {Takes two.} (3. a2 a3 (3... b2 {Inside.} 4. c3 (4. c4 d4) d3) 4. a4) *
 """
 
+# Renju: after 4... o7, h8 is a double-three for Black (f8 g8 across, h9 h10 up); after 9... m1, a4
+# makes six on the a-file, an overline.
+RENJU = """[Game "Renju"]
+[Black "Rei"]
+[White "Sam"]
+[Result "*"]
+
+1. f8 o1 2. g8 o3 3. h9 o5 4. h10 o7 5. a1 o9 6. a2 o11 7. a3 o13 8. a5 o15 9. a6 m1 10. b1 *
+"""
+
 
 def run(args):
     r = subprocess.run(args, capture_output=True, text=True)
@@ -140,7 +150,7 @@ def main():
 
 def browse(gounki, work):
     db, report = os.path.join(work, "games.db"), os.path.join(work, "report.html")
-    for name, text in (("gounki.gpn", GOUNKI), ("ninuki.gpn", NINUKI)):
+    for name, text in (("gounki.gpn", GOUNKI), ("ninuki.gpn", NINUKI), ("renju.gpn", RENJU)):
         with open(os.path.join(work, name), "w", encoding="utf-8") as f:
             f.write(text)
         run([gounki, "import", "--quiet", "--db", db, os.path.join(work, name)])
@@ -156,7 +166,7 @@ def browse(gounki, work):
         driver.get("file://" + report)
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         check(not errors, "no script errors: " + repr(errors))
-        for walk in (gounki_game, ninuki_game):
+        for walk in (gounki_game, ninuki_game, renju_game):
             try:
                 walk(driver)
             except Exception as e:  # a board or control that is not there: the walk stops, the test fails
@@ -305,6 +315,26 @@ def ninuki_game(driver):
     check(state(driver, g)["line"] == "" and state(driver, g)["ply"] == "4", "Left from the line's first move: back before it")
     check(driver.find_element(By.CSS_SELECTOR, "#" + g + " h2").text.find("Bea \u2013 Wim") >= 0, "Black is named first")
     nested_variations(driver, g)
+
+
+def renju_game(driver):
+    """The points forbidden to Black are crossed where Black is to move, and only there."""
+    g = "game-3"
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#" + g + " .vboard"))
+
+    def crossed():
+        return sorted(e.get_attribute("data-point") for e in board(driver, g).find_elements(By.CSS_SELECTOR, "path.forbidden"))
+
+    keys(driver, Keys.HOME)
+    check(crossed() == [], "the empty board: nothing forbidden")
+    keys(driver, *([Keys.ARROW_RIGHT] * 8))
+    check(state(driver, g)["ply"] == "8" and crossed() == ["h8"], "after 4... o7: h8 " + repr(crossed()))
+    keys(driver, Keys.ARROW_RIGHT)
+    check(crossed() == [], "after 5. a1, White to move: " + repr(crossed()))
+    keys(driver, *([Keys.ARROW_RIGHT] * 9))
+    check(state(driver, g)["ply"] == "18" and crossed() == ["a4", "h8"], "after 9... m1: a4 and h8 " + repr(crossed()))
+    keys(driver, Keys.END)
+    check(crossed() == [], "after 10. b1, White to move: " + repr(crossed()))
 
 
 def check_at(driver, g, what, stones=None, **want):
