@@ -55,6 +55,12 @@ int preview(const QCommandLineParser& p, const std::vector<db::GameSummary>& gam
 // (ids in the order given, each once; a range or id holding no game is an error), without reading
 // every game's names (seconds for half a million games). False after printing why.
 bool chosen_ids(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<std::int64_t>& out) {
+    if (choice.search) {
+        std::vector<db::GameSummary> games;
+        if (!chosen_summaries(cmd, db, choice, games)) return false;
+        for (const db::GameSummary& g : games) out.push_back(g.id);
+        return true;
+    }
     if (choice.spans.empty()) {
         out = db.game_ids(choice.filter);
         return true;
@@ -68,7 +74,7 @@ bool chosen_ids(const Command& cmd, db::GameDatabase& db, const GameChoice& choi
         if (ids.empty()) {
             // The span may hold games that the filters leave out: only a span of no game is an error.
             std::vector<db::GameSummary> any;
-            if (!chosen_summaries(cmd, db, GameChoice{{span}, {}}, any)) return false;
+            if (!chosen_summaries(cmd, db, GameChoice{{span}, {}, std::nullopt}, any)) return false;
         }
         for (std::int64_t id : ids)
             if (seen.insert(id).second) out.push_back(id);

@@ -121,7 +121,12 @@ int run_export(const QCommandLineParser& p) {
     int code = exit_ok;
     GameChoice choice;
     if (p.positionalArguments().isEmpty() && !p.isSet("all")) {
-        if (!read_filter(self, p, choice.filter, code)) return code; // nothing chosen: every game
+        // Nothing chosen: every game (that the filters and the search keep).
+        if (!read_filter(self, p, choice.filter, code)) return code;
+        SearchQuery query;
+        bool searched = false;
+        if (!read_search(self, p, choice.filter, query, searched, code)) return code;
+        if (searched) choice.search = std::move(query);
     } else if (!read_game_choice(self, p, "export", choice, code)) return code;
     const std::string path = p.value("output").toStdString();
     Notation notation = Notation::wikipedia;

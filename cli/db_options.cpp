@@ -47,8 +47,77 @@ void add_filter_options(QCommandLineParser& p) {
     p.addOption({"desc", "Sort in descending order (unknown dates, names and results still last)."});
 }
 
+void add_search_options(QCommandLineParser& p) {
+    p.addOption({"position",
+                 "Games that reached this position, whatever the move order: a Gounki position (docs/rules.md 1.7 "
+                 "format) or a stone game's one (\"Gomoku 15 ...\", docs/rules.md 2).",
+                 "position"});
+    add_moves_option(p);
+    p.addOption({"pattern",
+                 "Games that reached a partial position. Terms, separated by spaces or ';': a board of 8 ranks "
+                 "'/'-separated (rank 8 first) whose cells are R S r s (RS).. exactly that stack, 1-8 empty squares, "
+                 ". empty, ? anything, W B X any white/black/any stack, [Wr2] a stack with conditions (colour W or B, "
+                 "rN sN nN: at least N rounds, squares, pieces); SQ=CELL for one square (e4=W, c3=(RS)); w or b, the "
+                 "side to move; counts COUNT OP N with OP >= <= = > < and COUNT #CELL (stacks matching CELL), Wr Ws Wp "
+                 "(White's rounds, squares, pieces) or Br Bs Bp. Example: '#[Wn3]>=2' (White has two stacks of three). "
+                 "Stone-game patterns start with the game's name, then a board of 15 or 19 ranks (x o . ? * "
+                 "and digits), PT=CELL terms (h8=x), b or w, and counts Bc Wc (stones captured by Black, White) "
+                 "and Bs Ws (stones on the board): 'Ninuki h8=x i9=x Bc>=4'.",
+                 "spec"});
+    p.addOption({"opening",
+                 "Renju games whose first three stones make this opening, in any of its turns and mirror images: "
+                 "one of the 26 canonical openings by name (Kagetsu, any case; Shougetsu or Shogetsu), Japanese name "
+                 "or code (4D, I13).",
+                 "name"});
+}
+
+bool read_search(const Command& cmd, const QCommandLineParser& p, const db::GameFilter& filter, SearchQuery& query,
+                 bool& searched, int& exit_code) {
+    // --moves alone plays from the start: a position search all the same.
+    const bool by_position = p.isSet("position") || p.isSet("moves");
+    searched = by_position || p.isSet("pattern") || p.isSet("opening");
+    if (int(by_position) + int(p.isSet("pattern")) + int(p.isSet("opening")) > 1) {
+        exit_code = usage_error(cmd, "give one of --position (or --moves), --pattern and --opening");
+        return false;
+    }
+    if (by_position) {
+        // --moves without --position play from the start of --game (as tree does), else Gounki's.
+        AnyPosition position = AnyPosition::start(filter.kind.value_or(GameKind::gounki));
+        if ((p.isSet("position") && !read_position(cmd, p.value("position"), position))) {
+            exit_code = exit_usage;
+            return false;
+        }
+        if (filter.kind && position.kind() != *filter.kind) {
+            exit_code = usage_error(cmd, "--position is a " + std::string(game_kind_name(position.kind())) + " position but --game is " +
+                                             std::string(game_kind_name(*filter.kind)) + ": no game could reach it");
+            return false;
+        }
+        if (!apply_moves_option(cmd, p, position)) {
+            exit_code = exit_usage;
+            return false;
+        }
+        query.position = position;
+    }
+    if (p.isSet("pattern")) {
+        const std::string text = p.value("pattern").toStdString();
+        if (const auto e = parse_pattern(text, query)) {
+            print_err("gounki " + std::string(cmd.name) + ": " + pattern_error_text(*e) + "\n  " + text + "\n  " +
+                      std::string(std::size_t(e->column), ' ') + "^\n");
+            exit_code = exit_usage;
+            return false;
+        }
+    }
+    if (p.isSet("opening"))
+        if (const std::string e = parse_opening(p.value("opening").toStdString(), filter, query); !e.empty()) {
+            exit_code = usage_error(cmd, "--opening " + e);
+            return false;
+        }
+    return true;
+}
+
 void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {
     add_filter_options(p);
+    add_search_options(p);
     p.addOption({"all", QString::fromStdString("Every game of the database.")});
     p.addPositionalArgument(
         "IDS", QString::fromStdString("Game ids or id ranges (3-7) to " + verb + "; or use filters, or --all."), "[IDS...]");
@@ -63,6 +132,10 @@ constexpr std::int64_t max_range = 10'000'000;
 
 bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std::string& verb, GameChoice& out, int& exit_code) {
     if (!read_filter(cmd, p, out.filter, exit_code)) return false;
+    SearchQuery query;
+    bool searched = false;
+    if (!read_search(cmd, p, out.filter, query, searched, exit_code)) return false;
+    if (searched) out.search = std::move(query);
     static const QRegularExpression id_or_range("^(\\d+)(?:-(\\d+))?$");
     for (const QString& a : p.positionalArguments()) {
         const QRegularExpressionMatch m = id_or_range.match(a.trimmed());
@@ -84,8 +157,12 @@ bool read_game_choice(const Command& cmd, const QCommandLineParser& p, const std
         exit_code = usage_error(cmd, "give game ids or --all, not both");
         return false;
     }
-    if (out.spans.empty() && !out.filter.any() && !p.isSet("all")) {
-        exit_code = usage_error(cmd, "say which games to " + verb + ": game ids, tag filters, or --all");
+    if (!out.spans.empty() && out.search) {
+        exit_code = usage_error(cmd, "give game ids or a search (--position, --moves, --pattern, --opening), not both");
+        return false;
+    }
+    if (out.spans.empty() && !out.filter.any() && !out.search && !p.isSet("all")) {
+        exit_code = usage_error(cmd, "say which games to " + verb + ": game ids, tag filters, a search, or --all");
         return false;
     }
     return true;
@@ -114,6 +191,10 @@ void sort_chosen(db::GameDatabase& db, const db::GameFilter& filter, std::vector
 } // namespace
 
 bool chosen_summaries(const Command& cmd, db::GameDatabase& db, const GameChoice& choice, std::vector<db::GameSummary>& out) {
+    if (choice.search) { // the search's games that the filters keep, in their order
+        out = run_search(db, *choice.search, choice.filter, {-1, 0}, 0).games;
+        return true;
+    }
     if (choice.spans.empty()) {
         out = db.list_games(choice.filter, {}).games;
         return true;
@@ -150,7 +231,7 @@ bool chosen_games(const Command& cmd, db::GameDatabase& db, const GameChoice& ch
 
 bool for_each_chosen(const Command& cmd, db::GameDatabase& db, const GameChoice& choice,
                      const std::function<bool(const db::StoredGame&)>& fn) {
-    if (choice.spans.empty()) {
+    if (choice.spans.empty() && !choice.search) {
         db.for_each_game(choice.filter, fn);
         return true;
     }

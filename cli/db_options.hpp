@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/views.hpp"
 #include "db/game_db.hpp"
 #include "db/postgres.hpp"
 #include "db/import.hpp"
@@ -29,16 +30,28 @@ void add_filter_options(QCommandLineParser& p);
 // False (after printing a usage error into exit_code) when a value is malformed.
 bool read_filter(const Command& cmd, const QCommandLineParser& p, db::GameFilter& out, int& exit_code);
 
+// The searches of `search`, also a way to choose games for export, report, analyze and delete:
+// --position and --moves, --pattern, --opening.
+void add_search_options(QCommandLineParser& p);
+// Reads them into `query` (`searched`: one was given); `filter` is the tag filters read, for the
+// game they name. False after a usage error (two searches at once, a bad position, pattern or
+// opening name) into exit_code.
+bool read_search(const Command& cmd, const QCommandLineParser& p, const db::GameFilter& filter, SearchQuery& query,
+                 bool& searched, int& exit_code);
+
 // Which stored games a command works on, one way for every command that reads games: game ids and
-// id ranges ("12", "3-7") as arguments, tag filters, or --all.
+// id ranges ("12", "3-7") as arguments, tag filters, a search (the games reaching a position,
+// matching a pattern or opening with a Renju opening), or --all.
 struct GameChoice {
     struct Span {
         std::int64_t first = 0, last = 0; // one id when equal
     };
     std::vector<Span> spans; // in the order given
     db::GameFilter filter;
+    std::optional<SearchQuery> search; // the games must match it too (never with spans)
 };
-// The filters, --all and the IDS argument; `verb` says what the command does to them ("judge").
+// The filters, the searches, --all and the IDS argument; `verb` says what the command does to them
+// ("judge").
 void add_game_choice_options(QCommandLineParser& p, const std::string& verb);
 // False (after printing a usage error into exit_code) for a malformed id or range, or when nothing
 // was chosen.

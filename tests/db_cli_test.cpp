@@ -524,3 +524,59 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(contains(report, "| Kagetsu (4D) | 9 | 4 (44%) | 1 (11%) | 0 | 4 (44%) |"));
     CHECK(contains(report, "| Kansei (1D) | 4 | 2 (50%) | 0 | 0 | 2 (50%) |"));
 }
+
+TEST_CASE("export, report, analyze and delete choose games by a search as search finds them", "[db][cli]") {
+    TempDir dir;
+    const std::string db = dir.file("s.db");
+    const std::string renju = std::string(GOUNKI_SOURCE_DIR) + "/tests/data/records/renju.gpn";
+    const std::string club = std::string(GOUNKI_SOURCE_DIR) + "/samples/games/04-club-evening.gpn";
+    REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, renju, club}).status <= 1);
+    const auto ids_of = [](const std::string& json) {
+        std::vector<std::string> ids;
+        for (std::size_t at = json.find("\"id\":"); at != std::string::npos; at = json.find("\"id\":", at + 1))
+            ids.push_back(json.substr(at + 5, json.find_first_of(",}", at) - at - 5));
+        return ids;
+    };
+    // The games each search finds are the games export writes.
+    for (const std::vector<std::string>& search :
+         {std::vector<std::string>{"--opening", "kagetsu"}, {"--opening", "3I"}, {"--game", "renju", "--moves", "h8 h9"},
+          {"--pattern", "Renju h8=x h9=o"}, {"--moves", "f1-e2+"}, {"--position", "renju", "--black", "aoki"}}) {
+        std::vector<std::string> args{"search", "--db", db, "--json", "--limit", "0"};
+        args.insert(args.end(), search.begin(), search.end());
+        const CliRun found = run_gounki_args(args);
+        REQUIRE(found.status == 0);
+        const std::vector<std::string> ids = ids_of(found.out);
+        INFO(found.out);
+        CHECK(!ids.empty());
+        std::vector<std::string> exp{"export", "--db", db, "--json", "-o", dir.file("x.gpn")};
+        exp.insert(exp.end(), search.begin(), search.end());
+        const CliRun exported = run_gounki_args(exp);
+        CHECK(exported.status == 0);
+        CHECK(contains(exported.out, "\"games\":" + std::to_string(ids.size())));
+        std::ifstream in(dir.file("x.gpn"));
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(count_of(text, "[Result ") == ids.size());
+    }
+    // A report on the Kagetsu games has those two games; analyze judges them.
+    const CliRun report = run_gounki_args({"report", "--quiet", "--db", db, "--opening", "4D", "--format", "md", "-o", "-"});
+    CHECK(report.status == 0);
+    CHECK(count_of(report.out, "\n## Game ") == 2);
+    CHECK(contains(report.out, "Aoki – Berg"));
+    CHECK(contains(report.out, "Aoki – Cruz"));
+    const CliRun judged = run_gounki_args({"analyze", "--quiet", "--db", db, "--opening", "4D", "--depth", "1", "--json"});
+    CHECK(judged.status == 0);
+    CHECK(contains(judged.out, "\"judged\":2,"));
+    // Delete: two games want --yes; then they are gone and the others stay.
+    const CliRun asked = run_gounki_args({"delete", "--db", db, "--opening", "kagetsu"});
+    CHECK(asked.status == 1);
+    CHECK(contains(asked.err, "2 games would be deleted"));
+    CHECK(run_gounki_args({"delete", "--db", db, "--opening", "kagetsu", "--yes"}).status == 0);
+    CHECK(contains(run_gounki_args({"search", "--db", db, "--opening", "kagetsu", "--json"}).out, "\"total\":0}"));
+    CHECK(contains(run_gounki_args({"search", "--db", db, "--opening", "kosei", "--json"}).out, "\"total\":1}"));
+
+    // Ids and a search together, two searches, or a bad one: usage errors that say so.
+    check_error("export --db " + shell_quoted(db) + " 1 --opening 4D -o -", 2, "give game ids or a search");
+    check_error("report --db " + shell_quoted(db) + " --opening 4D --moves h8 -o -", 2, "give one of --position (or --moves), --pattern and --opening");
+    check_error("analyze --db " + shell_quoted(db) + " --opening Nothing", 2, "'Nothing' names no Renju opening");
+    check_error("delete --db " + shell_quoted(db) + " --pattern 'e4=Q'", 2, "bad pattern at character");
+}
