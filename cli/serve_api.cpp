@@ -114,6 +114,18 @@ std::string read_position_values(const Request& r, AnyPosition& pos, bool& given
     return {};
 }
 
+std::string read_search_values(const Request& r, const AnyPosition& pos, bool by_position, const db::GameFilter& filter,
+                               SearchQuery& query) {
+    if (int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
+        return "give one of position (or moves), pattern and opening";
+    if (by_position) query.position = pos;
+    if (r.param("pattern"))
+        if (const auto e = parse_pattern(r.param("pattern")->toStdString(), query)) return "pattern: " + pattern_error_text(*e);
+    if (r.param("opening"))
+        if (const std::string e = parse_opening(r.param("opening")->toStdString(), filter, query); !e.empty()) return "opening: " + e;
+    return {};
+}
+
 QByteArray allowed_methods(const QString& path) {
     const QStringList parts = path.split('/');
     if (path == "/api/import") return "POST";
@@ -314,13 +326,7 @@ Reply App::api_search(const Request& r) {
         positional.query.removeAllQueryItems("game");
         e = read_position_values(positional, pos, by_position);
     }
-    if (e.empty() && int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
-        e = "give one of position (or moves), pattern and opening";
-    if (e.empty() && by_position) query.position = pos;
-    if (e.empty() && r.param("pattern"))
-        if (const auto pe = parse_pattern(r.param("pattern")->toStdString(), query)) e = "pattern: " + pattern_error_text(*pe);
-    if (e.empty() && r.param("opening"))
-        if (const std::string oe = parse_opening(r.param("opening")->toStdString(), filter, query); !oe.empty()) e = "opening: " + oe;
+    if (e.empty()) e = read_search_values(r, pos, by_position, filter, query);
     if (!e.empty()) return error_reply(400, "bad-query", e);
     return json_reply(search_json(run_search(db_, query, filter, paging, 0), paging, filter, query));
 }

@@ -130,13 +130,7 @@ Reply App::page_search(const Request& r) {
     if (e.empty()) e = read_filter_values(r.lookup(), "", filter);
     if (e.empty()) e = read_paging_values(r, paging);
     SearchQuery query;
-    if (e.empty() && int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
-        e = "give one of a position, a pattern and an opening";
-    if (e.empty() && by_position) query.position = pos;
-    if (e.empty() && r.param("pattern"))
-        if (const auto pe = parse_pattern(r.param("pattern")->toStdString(), query)) e = "pattern: " + pattern_error_text(*pe);
-    if (e.empty() && r.param("opening"))
-        if (const std::string oe = parse_opening(r.param("opening")->toStdString(), filter, query); !oe.empty()) e = "opening: " + oe;
+    if (e.empty()) e = read_search_values(r, pos, by_position, filter, query);
     if (!e.empty()) return html_reply(page("Search", "<p class=\"error\">" + escape(e) + "</p>" + body), 400);
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
