@@ -97,9 +97,11 @@ std::string pattern_error_text(const db::PatternError& e) {
 
 std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out) {
     out.opening = stones::find_renju_opening(text);
-    if (!out.opening) return "'" + text + "' names no Renju opening; the names (any case, or the codes): " + stones::renju_opening_names();
+    // No name is longer than 10 letters: a longer text is named by its start only.
+    const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+    if (!out.opening) return "'" + shown + "' names no Renju opening; the names (any case, or the codes): " + stones::renju_opening_names();
     if (filter.kind && *filter.kind != GameKind::renju)
-        return "'" + text + "' is a Renju opening but the games asked for are " + std::string(game_kind_name(*filter.kind)) + "'s";
+        return "'" + shown + "' is a Renju opening but the games asked for are " + std::string(game_kind_name(*filter.kind)) + "'s";
     return {};
 }
 

@@ -142,6 +142,7 @@ class HttpTest(Fixture):
             ("/api/search?pattern=" + urllib.parse.quote("z9=Q"), "bad pattern at character"),
             ("/api/search?moves=c2-d3&pattern=w", "give one of position (or moves), pattern and opening"),
             ("/api/search?opening=Kagetsu2", "opening: 'Kagetsu2' names no Renju opening"),
+            ("/api/search?opening=" + "x" * 5000, "opening: '" + "x" * 40 + "...' names no Renju opening"),
             ("/api/search?opening=4D&game=gomoku", "'4D' is a Renju opening but the games asked for are Gomoku's"),
             ("/api/tree?moves=" + urllib.parse.quote("c2-d3 z9-z8"), "move 2 'z9-z8'"),
             ("/api/report/1?format=pdf", "format must be html, md or gpn"),
