@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/stones/position.hpp"
+#include "core/stones/renju_openings.hpp"
 
 namespace gounki::parser {
 
@@ -134,6 +135,12 @@ FiveRuleChoice choose_five_rules(std::string_view rule) {
     }
     out.error = "'" + std::string(rule) + "' is not a game gounki plays";
     return out;
+}
+
+std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point) {
+    if (before.rules().kind != GameKind::renju || before.stone_count() >= 3) return {}; // the cheap test first
+    const std::string* rule = game.tag("OpeningRule");
+    return rule ? stones::opening_rule_breach(before, point, read_five_rule_names(*rule).opening) : std::string();
 }
 
 } // namespace gounki::parser

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/game.hpp"
+#include "core/stones/position.hpp"
+#include "parser/record.hpp"
 
 namespace gounki::parser {
 
@@ -41,5 +43,10 @@ struct FiveRuleChoice {
     std::string error; // not empty: gounki does not play this rule; says which rule and why
 };
 FiveRuleChoice choose_five_rules(std::string_view rule);
+
+// The `opening-rule` warning's text for a stone on `point` of `before` in `game` (a Renju game
+// whose OpeningRule tag names a rule that places the 26 openings: stones::opening_rule_breach),
+// or "" when there is nothing to say. Every reader asks it before playing one of the first three stones.
+std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point);
 
 } // namespace gounki::parser

@@ -1,5 +1,7 @@
 #include "parser/resolver.hpp"
 
+#include "parser/five_rules.hpp"
+
 namespace gounki::parser::resolve_detail {
 
 std::string go_files_and_ranks(int size) {
@@ -66,6 +68,8 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
     if (e == stones::PlaceError::none) {
         if (pos.breaks_tournament_rule(move.point()))
             report_move(Severity::warning, "tournament-rule", m, st, std::string(pos.tournament_rule_text()));
+        if (const std::string breach = opening_rule_breach(out_, pos, move.point()); !breach.empty())
+            report_move(Severity::warning, "opening-rule", m, st, breach);
         return move;
     }
     if (e == stones::PlaceError::game_over) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 
 namespace gounki::stones {
 
@@ -135,6 +136,34 @@ std::string renju_opening_names() {
     std::string out;
     for (const RenjuOpening& o : openings) out += (out.empty() ? "" : ", ") + o.label();
     return out;
+}
+
+bool places_canonical_opening(std::string_view opening_rule) {
+    const auto starts = [&](std::string_view stem) { return opening_rule.substr(0, stem.size()) == stem; };
+    return opening_rule == "RIF" || opening_rule == "Yamaguchi" || opening_rule == "Tarannikov" || starts("Soosyrv") ||
+        starts("Taraguchi");
+}
+
+std::string opening_rule_breach(const StonePosition& before, int point, std::string_view opening_rule) {
+    if (!is_renju_board(before) || before.stone_count() >= 3 || !places_canonical_opening(opening_rule)) return {};
+    const int f = point_file(point) - centre, r = point_rank(point) - centre;
+    const int away = std::max(std::abs(f), std::abs(r)); // the smallest square around the centre that holds it
+    const std::string under = "under the " + std::string(opening_rule) + " opening rule ";
+    const bool centre_black = before.at(make_point(centre, centre)) == Stone::black;
+    switch (before.stone_count()) {
+    case 0:
+        return away == 0 ? std::string() : under + "Black's first stone is on the centre, h8";
+    case 1: // only where the first stone kept to the rule: one warning for one slip
+        if (!centre_black || away == 1) return {};
+        return under + "White's first stone is next to the centre (h8), in the central 3x3 square g7-i9";
+    default: {
+        bool white_next = false;
+        for (int dr = -1; dr <= 1; ++dr)
+            for (int df = -1; df <= 1; ++df) white_next |= before.at(make_point(centre + df, centre + dr)) == Stone::white;
+        if (!centre_black || !white_next || away <= 2) return {};
+        return under + "Black's second stone is within the central 5x5 square f6-j10";
+    }
+    }
 }
 
 } // namespace gounki::stones

@@ -51,4 +51,15 @@ std::vector<StonePosition> renju_opening_positions(const RenjuOpening& o);
 // "Kansei (1D), Keigetsu (2D), ...": for messages that list the names.
 std::string renju_opening_names();
 
+// Whether an opening rule (its name as the readers keep it: "RIF", "Yamaguchi", "Soosyrv-8",
+// "Taraguchi-10", "Tarannikov") places the first three stones as the 26 openings are made: Black
+// on the centre, White next to it, Black's second within the central 5x5 square. Sakata, Jonsson
+// and the swaps are not checked (docs/rules.md 2.6).
+bool places_canonical_opening(std::string_view opening_rule);
+// What a stone on `point` of `before` (a Renju position of fewer than three stones, from the
+// empty board) breaks of that placement under `opening_rule`: the `opening-rule` warning's text
+// ("under the RIF opening rule Black's first stone is on the centre, h8"), or "" when it keeps to
+// it, the rule places no canonical opening, or an earlier stone already broke it.
+std::string opening_rule_breach(const StonePosition& before, int point, std::string_view opening_rule);
+
 } // namespace gounki::stones

@@ -1,5 +1,7 @@
 #include "parser/renju/stone_line.hpp"
 
+#include "parser/five_rules.hpp"
+
 namespace gounki::parser {
 
 Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string code, const StoneLineMove& where,
@@ -19,13 +21,16 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
 
 bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply) {
     const Color side = pos.side_to_move();
-    auto fail = [&](std::string_view code, const std::string& why) {
-        Diagnostic& d = add_line_diagnostic(game, Severity::error, std::string(code), m,
+    auto say = [&](Severity severity, std::string_view code, const std::string& why) {
+        Diagnostic& d = add_line_diagnostic(game, severity, std::string(code), m,
                                             std::to_string(ply / 2 + 1) + (side == Color::black ? ". " : "... ") +
                                                 m.written + ": " + why);
         d.move_number = ply / 2 + 1;
         d.side = side;
         d.written = m.written;
+    };
+    auto fail = [&](std::string_view code, const std::string& why) {
+        say(Severity::error, code, why);
         return false;
     };
     if (m.point == stones::no_point) return fail("illegal-move", m.why);
@@ -41,6 +46,8 @@ bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stone
         std::string why = m.written == name() ? std::string() : name() + ": ";
         return fail("illegal-move", why.append(stones::place_error_text(e)));
     }
+    if (const std::string breach = opening_rule_breach(game, pos, m.point); !breach.empty())
+        say(Severity::warning, "opening-rule", breach);
     stones::StoneUndo undo;
     pos.play(Move::placement(m.point), undo);
     Ply& p = line.plies.emplace_back(Move::placement(m.point), m.written);

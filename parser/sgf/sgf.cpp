@@ -360,6 +360,8 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
     }
     if (pos.breaks_tournament_rule(point))
         report_move(Severity::warning, "tournament-rule", *m, ply, std::string(pos.tournament_rule_text()));
+    if (const std::string breach = opening_rule_breach(out_, pos, point); !breach.empty())
+        report_move(Severity::warning, "opening-rule", *m, ply, breach);
     stones::StoneUndo undo;
     pos.play(move, undo);
     if (main && pos.game_over() && end_ply_ < 0) {
