@@ -71,11 +71,11 @@ bool read_input(const std::string& name, std::optional<parser::RecordFormat> for
                   "\n");
         return false;
     }
-    if (const std::string why = parser::not_a_record_file(head); !why.empty()) {
+    out.format = parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
+    if (const std::string why = parser::not_a_record_file(head, out.format); !why.empty()) {
         print_err(parser::format_diagnostic(parser::file_diagnostic("binary-file", name, why)) + "\n");
         return false;
     }
-    out.format = parser::format_of(name == "-" ? std::filesystem::path() : std::filesystem::path(name), head, forced);
     if (!parser::format_info(out.format).write) { // a format gounki reads only: rewriting it would lose it
         print_err(parser::format_diagnostic(parser::file_diagnostic(
                       "io-error", name,

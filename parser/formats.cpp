@@ -69,6 +69,7 @@ constexpr FormatInfo table[] = {
      open_gpn,
      gpn_cannot_hold,
      write_gpn,
+     false,
      false},
     {RecordFormat::sgf,
      "sgf",
@@ -78,6 +79,7 @@ constexpr FormatInfo table[] = {
      open_sgf,
      sgf_holds,
      write_sgf_text,
+     false,
      false},
     {RecordFormat::psq,
      "psq",
@@ -87,7 +89,8 @@ constexpr FormatInfo table[] = {
      open_psq,
      psq_holds,
      write_psq_text,
-     true},
+     true,
+     false},
     {RecordFormat::renjunet,
      "renjunet",
      "the RenjuNet database (XML), read only",
@@ -96,7 +99,8 @@ constexpr FormatInfo table[] = {
      open_renjunet,
      renjunet_cannot_hold,
      nullptr,
-     false},
+     false,
+     true}, // expat decodes UTF-16
     {RecordFormat::renlib,
      "renlib",
      "a RenLib opening library (.lib, binary): one game per line of its tree, read only",
@@ -105,12 +109,28 @@ constexpr FormatInfo table[] = {
      open_renlib,
      renlib_cannot_hold,
      nullptr,
+     false,
      false},
 };
 
-std::string_view without_bom(std::string_view head) {
+bool utf16_bom(std::string_view head) {
+    using namespace std::string_view_literals;
+    return (head.starts_with("\xFF\xFE") && !head.starts_with("\xFF\xFE\0\0"sv)) || head.starts_with("\xFE\xFF");
+}
+
+// The head as the content tests read it: without UTF-8's byte order mark; a UTF-16 head (its byte
+// order mark) as its ASCII characters, one byte each (any other character as 0x80).
+std::string content_head(std::string_view head) {
     if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
-    return head;
+    if (!utf16_bom(head)) return std::string(head);
+    const bool little = head[0] == '\xFF';
+    std::string out;
+    for (std::size_t i = 2; i + 1 < head.size(); i += 2) {
+        const auto low = static_cast<unsigned char>(head[little ? i : i + 1]);
+        const auto high = static_cast<unsigned char>(head[little ? i + 1 : i]);
+        out += high == 0 && low < 0x80 ? char(low) : '\x80';
+    }
+    return out;
 }
 
 } // namespace
@@ -145,13 +165,13 @@ bool has_record_extension(const std::filesystem::path& name, std::optional<Recor
     return false;
 }
 
-std::string not_a_record_file(std::string_view head) {
+std::string not_a_record_file(std::string_view head, RecordFormat format) {
     using namespace std::string_view_literals;
     if (claims_renlib(head)) return {};
     if (head.starts_with("\xFF\xFE\0\0"sv) || head.starts_with("\0\0\xFE\xFF"sv))
         return "the file is UTF-32 text: save it as UTF-8 to read it";
-    if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF"))
-        return "the file is UTF-16 text: save it as UTF-8 to read it";
+    if (utf16_bom(head))
+        return format_info(format).reads_utf16 ? std::string() : "the file is UTF-16 text: save it as UTF-8 to read it";
     const std::size_t nul = head.find('\0');
     if (nul == std::string_view::npos) return {};
     return "the file holds a NUL byte (at byte " + std::to_string(nul + 1) +
@@ -270,9 +290,9 @@ Diagnostic no_game_found(const std::string& file) {
 
 RecordFormat format_of(const std::filesystem::path& name, std::string_view head, std::optional<RecordFormat> forced) {
     if (forced) return *forced;
-    head = without_bom(head);
+    const std::string text = content_head(head);
     for (const FormatInfo& f : table)
-        if (f.claims && f.claims(head)) return f.format;
+        if (f.claims && f.claims(text)) return f.format;
     for (const FormatInfo& f : table)
         if (has_record_extension(name, f.format)) return f.format;
     return RecordFormat::gpn;

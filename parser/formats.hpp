@@ -112,6 +112,9 @@ struct FormatInfo {
     // gounki reads the format but does not write it (cannot_hold says so).
     std::string (*write)(const GameRecord& game, const WriteOptions& options);
     bool one_game_per_file;
+    // Whether the reader decodes text in UTF-16 itself (told by its byte order mark): such a file is
+    // read in this format, not refused as binary (not_a_record_file).
+    bool reads_utf16;
 };
 
 // Every format, in RecordFormat order.
@@ -124,16 +127,18 @@ std::optional<RecordFormat> parse_record_format(std::string_view name);
 std::string format_names_text();
 
 // The format of a file: `forced` when given; else the first format whose content test accepts
-// `head` (the file's first bytes); else the one its name's extension belongs to; else GPN.
+// `head` (the file's first bytes; in a file in UTF-16, its ASCII characters); else the one its
+// name's extension belongs to; else GPN.
 RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
                        std::optional<RecordFormat> forced = std::nullopt);
 // Whether a file name has an extension of some record format (of `format` when given).
 bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
 
-// Why a file whose first bytes are `head` is no record file at all, for an error that refuses it
-// (binary-file): UTF-16 or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one, and
-// for the one binary record format (a RenLib library, told by its header).
-std::string not_a_record_file(std::string_view head);
+// Why a file whose first bytes are `head`, to be read in `format` (format_of), is no record file at
+// all, for an error that refuses it (binary-file): UTF-16 text (unless `format`'s reader reads it)
+// or UTF-32 text, or NUL bytes (a binary file). Empty when it may be one, and for the one binary
+// record format (a RenLib library, told by its header).
+std::string not_a_record_file(std::string_view head, RecordFormat format);
 // Archives and compressed files, whose members pipeline/archive.hpp reads as record files: the
 // kind the first bytes of a file show ("zip", "gzip", "bzip2", "xz", "zstd", "7z", "tar": tar's mark
 // is at byte 258, so a shorter head never shows it); empty when they show none.

@@ -162,9 +162,9 @@ private:
     // extension when the content does not. `depth`: archives this one is inside.
     void records(std::istream& input, const std::string& head, const std::string& path, const std::string& file_name,
                  int depth = 0, const Archive* within = nullptr) {
-        const std::string why = parser::not_a_record_file(head);
-        if (!why.empty() || !parser::archive_kind(head).empty()) return archive(input, head, path, file_name, why, depth);
         const parser::RecordFormat format = parser::format_of(std::filesystem::path(file_name), head, request_.format);
+        const std::string why = parser::not_a_record_file(head, format);
+        if (!why.empty() || !parser::archive_kind(head).empty()) return archive(input, head, path, file_name, why, depth);
         const std::int64_t games_before = result_.games;
         const int threads = request_.threads > 0 ? request_.threads : QThreadPool::globalInstance()->maxThreadCount();
         if (format == parser::RecordFormat::gpn && threads > 1) gpn(input, path, threads);

@@ -2,6 +2,8 @@
 // RenLib opening libraries (binary), and the opening rules renju collections name (4.3). The
 // RenjuNet and SGF fixtures are written by hand in tests/data/renju and tests/data/sgf; the RenLib
 // bytes are built here.
+#include <QString>
+
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
@@ -421,6 +423,40 @@ TEST_CASE("RenjuNet: a file that starts with UTF-8's byte order mark is UTF-8 wh
     }
 }
 
+// A RenjuNet file saved in UTF-16 (Windows editors' "Unicode"), with its byte order mark: expat
+// reads UTF-16 itself, so the file goes to the reader, told by its content whatever its name (the
+// command line refused it as a binary file, "save it as UTF-8"). Other formats in UTF-16 are still
+// refused so.
+TEST_CASE("gounki validate and import read a RenjuNet file in UTF-16 with its byte order mark", "[parser][renju][cli]") {
+    TempDir dir("renju-utf16");
+    std::string text = slurp((renju_dir / "database.rif").string());
+    text.replace(text.find("encoding=\"utf-8\""), 16, "encoding=\"UTF-16\"");
+    const std::u16string units = QString::fromUtf8(text.data(), qsizetype(text.size())).toStdU16String();
+    std::string le = "\xFF\xFE", be = "\xFE\xFF";
+    for (const char16_t u : units) {
+        le += char(u & 0xFF), le += char(u >> 8);
+        be += char(u >> 8), be += char(u & 0xFF);
+    }
+    write_text(dir / "le.rif", le);
+    write_text(dir / "be.xml", be); // no RenjuNet name: told by its content
+    for (const char* name : {"le.rif", "be.xml"}) {
+        INFO(name);
+        const CliRun v = run_gounki_args({"validate", dir.file(name)});
+        CHECK(v.status == 1);
+        CHECK(contains(v.out, dir.file(name) + ":36:9: error: 5. h8"));
+        CHECK(contains(v.out, "6 games in 1 file: 1 valid, 0 invalid, 5 partial"));
+        CHECK_FALSE(contains(v.out, "binary-file"));
+        const CliRun imp = run_gounki_args({"import", "--db", dir.file(std::string(name) + ".db"), dir.file(name)});
+        CHECK(contains(imp.err, "6 games read: 6 stored"));
+        CHECK(contains(run_gounki_args({"games", "--db", dir.file(std::string(name) + ".db")}).out, "Tamm, Jüri"));
+    }
+    // GPN in UTF-16 is still refused: its reader reads no UTF-16.
+    write_text(dir / "utf16.gpn", std::string("\xFF\xFE<\0?\0x\0m\0l\0 \0", 14));
+    const CliRun gpn = run_gounki_args({"validate", dir.file("utf16.gpn")});
+    CHECK(gpn.status == 2);
+    CHECK(contains(gpn.out, "the file is UTF-16 text: save it as UTF-8 to read it [binary-file]"));
+}
+
 // expat counts a CR alone as a line end, as LF and CR LF: the line of the not-utf8 warning is
 // counted alike (a file with CR line ends had it on line 1, its column the length of the file
 // before the byte).
@@ -467,9 +503,9 @@ TEST_CASE("RenLib: one game per line of the tree, comments and board texts kept"
 
     // Told by its header, which the binary-file check lets through (and no other binary).
     const std::string bytes = sample_library();
-    CHECK(not_a_record_file(bytes).empty());
+    CHECK(not_a_record_file(bytes, RecordFormat::renlib).empty());
     CHECK(format_of("x.dat", bytes) == RecordFormat::renlib);
-    CHECK(!not_a_record_file(std::string("\xFFRenLix\xFF\x03\x00", 10)).empty());
+    CHECK(!not_a_record_file(std::string("\xFFRenLix\xFF\x03\x00", 10), RecordFormat::gpn).empty());
 }
 
 TEST_CASE("RenLib as a tree: one game, the first line its main line and the other branches variations", "[parser][renju]") {
