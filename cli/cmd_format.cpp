@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -208,10 +209,12 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
     const parser::FormatInfo& info = parser::format_info(input.format);
     std::istringstream in(input.text);
     const auto source = parser::open_source(input.format, in, input.name, read);
-    std::optional<Lines> lines; // made at the first game kept as written: the reader knows the character set then
+    // The file's lines as decoded in each character set a game kept as written was read in (SGF's
+    // CA names one a game), made at the first such game.
+    std::map<std::string, Lines> lines;
+    std::string kept_charset;
     const auto kept_text = [&](Place first, Place next) {
-        if (!lines) lines.emplace(input.text, source->charset());
-        std::string text = lines->between(first, next);
+        std::string text = lines.try_emplace(kept_charset, input.text, kept_charset).first->second.between(first, next);
         // Copied to a line's start, a text that began after other text on its line and starts with
         // `%` would become PGN's escape line: a blank keeps it what it was.
         if (input.format == parser::RecordFormat::gpn && first.column > 1 && !text.empty() && text[0] == '%') text.insert(0, 1, ' ');
@@ -240,6 +243,7 @@ std::string format_text(const Input& input, const parser::ReadOptions& read, con
             report_kept(game, cannot, left_out != game.diagnostics.end() ? &*left_out : nullptr);
             ++t.kept;
             kept_from = Place{std::max(game.line, 1), std::max(game.column, 1)};
+            kept_charset = source->charset();
             continue;
         }
         complete_result(game);

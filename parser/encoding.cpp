@@ -1,5 +1,6 @@
 #include "parser/encoding.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -210,6 +211,7 @@ std::size_t utf8_length(std::string_view text) {
 struct CharsetDecoder::Icu {
     UConverter* from = nullptr;
     UConverter* to = nullptr;
+    UConverter* steps = nullptr; // the set again, for step(): its state apart from the decoding's
     UChar pivot[1024];
     UChar* pivot_source = pivot;
     UChar* pivot_target = pivot;
@@ -217,6 +219,7 @@ struct CharsetDecoder::Icu {
     ~Icu() {
         if (from) ucnv_close(from);
         if (to) ucnv_close(to);
+        if (steps) ucnv_close(steps);
     }
 };
 
@@ -243,6 +246,48 @@ std::string CharsetDecoder::replaced_message(std::string_view set, std::string_v
 }
 
 bool CharsetDecoder::ascii_compatible() const { return ucnv_getMinCharSize(icu_->from) == 1; }
+
+bool CharsetDecoder::shifts() const {
+    switch (ucnv_getType(icu_->from)) {
+    case UCNV_ISO_2022: case UCNV_HZ: case UCNV_UTF7: case UCNV_IMAP_MAILBOX: case UCNV_SCSU: case UCNV_BOCU1: return true;
+    default: return false;
+    }
+}
+
+bool CharsetDecoder::ascii_bytes_in_characters() const { return shifts() || ucnv_getMaxCharSize(icu_->from) > 1; }
+
+void CharsetDecoder::restart_steps() {
+    if (icu_->steps) ucnv_resetToUnicode(icu_->steps);
+}
+
+std::size_t CharsetDecoder::step(std::string_view bytes, bool last, char32_t& c) {
+    c = 0xFFFD;
+    if (bytes.empty()) return 0;
+    if (!icu_->steps) {
+        UErrorCode error = U_ZERO_ERROR;
+        icu_->steps = ucnv_open(ucnv_getName(icu_->from, &error), &error);
+        if (U_FAILURE(error) || !icu_->steps) return 1;
+    }
+    const char* source = bytes.data();
+    UErrorCode error = U_ZERO_ERROR;
+    const UChar32 got = ucnv_getNextUChar(icu_->steps, &source, bytes.data() + bytes.size(), &error);
+    if (error == U_TRUNCATED_CHAR_FOUND || error == U_INDEX_OUTOFBOUNDS_ERROR) {
+        ucnv_resetToUnicode(icu_->steps);
+        if (!last) return 0;
+        return bytes.size();
+    }
+    if (U_SUCCESS(error) && got >= 0) c = char32_t(got);
+    // A sequence that is no character of the set is passed over as ICU passes it over.
+    return std::max<std::size_t>(1, std::size_t(source - bytes.data()));
+}
+
+void CharsetDecoder::decode_text(std::string_view bytes, std::string& out) {
+    ucnv_resetToUnicode(icu_->from);
+    ucnv_resetFromUnicode(icu_->to);
+    icu_->pivot_source = icu_->pivot_target = icu_->pivot;
+    icu_->started = false;
+    if (!bytes.empty()) decode(bytes, true, out);
+}
 CharsetDecoder::~CharsetDecoder() = default;
 
 std::unique_ptr<CharsetDecoder> CharsetDecoder::open(std::string_view name) {

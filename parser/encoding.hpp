@@ -53,6 +53,20 @@ public:
     // UTF-32 (and their kin): a file whose properties read as ASCII bytes can be in no other.
     bool ascii_compatible() const;
 
+    // Decodes `bytes` whole (one text on its own: `decode` with `last`, from the set's initial state).
+    void decode_text(std::string_view bytes, std::string& out);
+    // Stepping over a text character by character (to find where an SGF value ends, when a
+    // character's second byte may be ']' or a backslash): whether a character's bytes may be ASCII
+    // bytes that are no ASCII character (the second byte of Shift_JIS, GBK, Big5; ISO-2022's
+    // shifted text); whether the set has shift states (ISO-2022, HZ: even ASCII bytes must be
+    // stepped over); and the first character of `bytes` (`c`) and its length in bytes (with any
+    // shift before it), from the state the last step left (restart_steps: the initial state). 0
+    // when `bytes` ends inside it, unless `last`.
+    bool ascii_bytes_in_characters() const;
+    bool shifts() const;
+    void restart_steps();
+    std::size_t step(std::string_view bytes, bool last, char32_t& c);
+
 private:
     struct Icu;
     explicit CharsetDecoder(std::unique_ptr<Icu> icu);

@@ -42,8 +42,9 @@ public:
     virtual std::vector<Diagnostic> take_file_diagnostics() = 0;
     virtual std::uint64_t bytes_read() const = 0;
     virtual bool io_failed() const = 0;
-    // The character set the file declared and was decoded from (SGF's CA[GB2312]: encoding.hpp's
-    // CharsetDecoder), once the first game is read; empty for UTF-8 (Windows-1252 where it is not).
+    // The character set the last game read was declared in and decoded from (SGF's CA[GB2312], a
+    // property of each game: encoding.hpp's CharsetDecoder); empty for UTF-8 (Windows-1252 where
+    // it is not).
     virtual std::string charset() const { return {}; }
 };
 

@@ -371,28 +371,63 @@ TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut
     // A game format keeps as written (a property gounki does not read) is copied in UTF-8 too,
     // decoded as the reader decoded it (not as Windows-1252).
     const TempDir dir("sgf-charset");
-    write_text(dir / "kept.sgf", "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD]QX[1];B[hh])\n(;GM[4]PW[\xB0\xD7];B[hh])\n");
+    write_text(dir / "kept.sgf", "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD]QX[1];B[hh])\n(;GM[4]CA[GB2312]PW[\xB0\xD7];B[hh])\n");
     const CliRun kept = run_gounki("format " + shell_quoted(dir / "kept.sgf"));
     CHECK(kept.status == 1);
     CHECK(kept.out == "(;GM[4]CA[GB2312]PB[黑方]QX[1];B[hh])\n(;FF[4]GM[4]CA[UTF-8]SZ[15]PW[白]RE[?];B[hh])\n");
-    // A character cut by the end of the file is one of them (and text outside any game).
-    read("(;GM[4]CA[GB2312];B[hh])\xBA");
+    // A first byte with no second before the value's end is one of them; the ']' still ends the
+    // value. Bytes after the last game belong to none: text outside any game tree, in no set.
+    games = read("(;GM[4]CA[GB2312]PB[x\xBA];B[hh])\xBA");
+    REQUIRE(games.size() == 1);
+    CHECK(tag_of(games[0], "Black") == "x\xEF\xBF\xBD");
+    CHECK(point_names(games[0].main) == Names{"h8"});
     std::vector<std::string> seen;
     for (const Diagnostic& d : file) seen.push_back(d.code + " " + d.message);
     CHECK(seen == std::vector<std::string>{
-                      "bad-charset 1 byte sequence is no GB2312 text (CA names it); read as U+FFFD",
-                      "syntax text outside any game tree is ignored (an SGF game starts with \"(;\")"});
+                      "syntax text outside any game tree is ignored (an SGF game starts with \"(;\")",
+                      "bad-charset 1 byte sequence is no GB2312 text (CA names it); read as U+FFFD"});
 }
 
-TEST_CASE("SGF: the CA of the first game's root node, settled by the first text that is not ASCII", "[parser][sgf]") {
+// SGF makes CA a property of each game tree's root: a collection joined from several programs'
+// files names a set in each game. Each game is decoded in its own (all were decoded in the first
+// game's set: the Shift_JIS game as GB2312, the Latin-1 one too, U+FFFD and a bad-charset warning).
+TEST_CASE("SGF: each game of a collection is decoded in the set its own CA names", "[parser][sgf]") {
+    std::vector<Diagnostic> file;
+    const std::string text = "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD];B[hh])\n"                // 黑方
+                             "(;GM[4]CA[Shift_JIS]PB[\x83\x5D]PW[\x95\x5C]C[x\\]y];B[hh];W[ii])\n" // ゾ, 表
+                             "(;GM[4]PB[M\xFC" "ller];B[hh])\n"                                   // Latin-1, no CA
+                             "(;GM[4]CA[GB2312]PW[\xB0\xD7];B[hh])\n";                           // 白
+    const auto games = read_sgf(text, "mixed.sgf", &file);
+    REQUIRE(games.size() == 4);
+    CHECK(tag_of(games[0], "Black") == "黑方");
+    CHECK(tag_of(games[1], "Black") == "ゾ");
+    CHECK(tag_of(games[1], "White") == "表");
+    CHECK(games[1].main.comments == std::vector<std::string>{"x]y"});
+    CHECK(point_names(games[1].main) == Names{"h8", "i7"});
+    CHECK(games[1].line == 2);
+    CHECK(tag_of(games[2], "Black") == "Müller");
+    CHECK(tag_of(games[3], "White") == "白");
+    CHECK(games[3].line == 4);
+    for (const GameRecord& g : games) CHECK(g.status == GameStatus::valid);
+    REQUIRE(file.size() == 1);
+    CHECK(file[0].code == "not-utf8");
+
+    // format keeps a game as written in the set its own CA names.
+    const TempDir dir("sgf-mixed");
+    write_text(dir / "mixed.sgf", "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD];B[hh])\n(;GM[4]CA[Shift_JIS]PB[\x95\x5C]QX[1];B[hh])\n");
+    const CliRun kept = run_gounki("format " + shell_quoted(dir / "mixed.sgf"));
+    CHECK(kept.out == "(;FF[4]GM[4]CA[UTF-8]SZ[15]PB[黑方]RE[?];B[hh])\n(;GM[4]CA[Shift_JIS]PB[表]QX[1];B[hh])\n");
+}
+
+TEST_CASE("SGF: the CA of each game's root node; a game that reads as UTF-8 is UTF-8", "[parser][sgf]") {
     std::vector<Diagnostic> file;
     const auto read = [&](const std::string& text) {
         file.clear();
         return read_sgf(text, "cs.sgf", &file);
     };
     const std::string gb_game = "(;GM[4]PB[\xBA\xDA\xB7\xBD];B[hh])\n"; // 黑方 in GB2312
-    // CA in a later game, or in a comment, names nothing for the file: Windows-1252's Müller
-    // stays Müller (it was decoded as GB2312, U+FFFD and a bad-charset warning).
+    // CA in a later game names that game's set only, and CA in a comment nothing: Windows-1252's
+    // Müller stays Müller (it was decoded as GB2312, U+FFFD and a bad-charset warning).
     for (const std::string& text : {std::string("(;GM[4]PB[M\xFCller];B[hh])\n(;GM[4]CA[GB2312]PB[\xBA\xDA];B[hh])\n"),
                                     std::string("(;GM[4]PB[M\xFCller]C[save as CA[GB2312\\] please];B[hh])")}) {
         const auto games = read(text);
@@ -419,20 +454,25 @@ TEST_CASE("SGF: the CA of the first game's root node, settled by the first text 
         CHECK(point_names(games[0].main) == Names{"h8", "i7"});
         REQUIRE(file.size() == 1);
         CHECK(file[0].code == "bad-charset");
-        CHECK(contains(file[0].message, std::string("CA[") + set + "] cannot be the file's character set"));
+        CHECK(contains(file[0].message, std::string("CA[") + set + "] cannot be the game's character set"));
     }
-    // ASCII reads alike in both: the choice between UTF-8 and CA's set waits for the first byte that
-    // is not ASCII, however far into the file (here past the first block of 64 KB). UTF-8 there is
-    // UTF-8 (it was decoded as GB2312: 榛戞柟)...
+    // A game without CA is UTF-8 (Windows-1252 where it is not), whatever an earlier game names,
+    // however far into the file (here past the first block of 64 KB). UTF-8 there is UTF-8 (it was
+    // decoded as GB2312: 榛戞柟)...
     std::string ascii;
     while (ascii.size() < 100'000) ascii += "(;GM[4]PB[a];B[hh])\n";
     games = read("(;GM[4]CA[GB2312];B[hh])\n" + ascii + "(;GM[4]PB[黑方];B[hh])\n");
     REQUIRE(games.size() > 2);
     CHECK(tag_of(games.back(), "Black") == "黑方");
     CHECK(file.empty());
-    // ...and GB2312 there is GB2312.
+    // ...and GB2312 bytes there are Windows-1252, said once (the game names no set); with its own
+    // CA, they are GB2312.
     games = read("(;GM[4]CA[GB2312];B[hh])\n" + ascii + gb_game);
     REQUIRE(games.size() > 2);
+    CHECK(tag_of(games.back(), "Black") == "ºÚ·½");
+    REQUIRE(file.size() == 1);
+    CHECK(file[0].code == "not-utf8");
+    games = read("(;GM[4]CA[GB2312];B[hh])\n" + ascii + "(;GM[4]CA[GB2312]PB[\xBA\xDA\xB7\xBD];B[hh])\n");
     CHECK(tag_of(games.back(), "Black") == "黑方");
     CHECK(file.empty());
     // The first text that is not ASCII at the very end of the first block: a Shift_JIS character

@@ -39,13 +39,14 @@
 // read as RenjuNet's alt: docs/rules.md 4.1) warnings.
 // Status as record.hpp says: partial when the main line stops at an error, invalid for other errors.
 //
-// Encoding: UTF-8 (a byte order mark says so whatever CA says). A first game whose CA names another
-// character set (CA[GB2312], CA[Shift_JIS], CA[windows-1251]...) makes the reader decode the whole
-// file from that set through ICU (a character's bytes may include ']' or '\\' in such sets, so the
-// text is decoded before it is cut into games); text that reads as UTF-8 and is not all ASCII is
-// UTF-8 whatever CA says. A set ICU does not know is the warning unknown-charset, bytes that are no
-// text of the set become U+FFFD with the warning bad-charset; other files that are not UTF-8 are read
-// as Windows-1252 (not-utf8).
+// Encoding: UTF-8 (a byte order mark says so whatever CA says). A game tree whose root's CA names
+// another character set (CA[GB2312], CA[Shift_JIS], CA[windows-1251]...) is decoded from that set
+// through ICU, each game tree in its own (SGF: CA is a property of each game's root); the tree's end
+// is found stepping over the set's characters (a character's bytes may include ']' or '\\' in such
+// sets). A game tree that reads as UTF-8 is UTF-8 whatever CA says. A set ICU does not know is the
+// warning unknown-charset, bytes that are no text of the set become U+FFFD with the warning
+// bad-charset (once per set and file); other text that is not UTF-8 is read as Windows-1252
+// (not-utf8, once per file).
 //
 // Memory: one game tree's text at a time (a game is not bounded, unlike the GPN reader).
 
@@ -90,39 +91,39 @@ public:
     bool next(GameRecord& game) override;
     ~SgfReader() override;
     int games_read() const { return number_; }
-    std::string charset() const override { return charset_ ? charset_name_ : std::string(); }
+    // The set the last game read was decoded from (its CA), empty when UTF-8.
+    std::string charset() const override { return charset_name_; }
 
 private:
-    bool read_more(); // appends a block of input to buf_ (decoded, see charset_; lone CRs as LF); false when none came
-    bool read_more_text(); // the same but for the line ends
-    void convert_line_ends(); // lone CRs as LF (lone_cr_to_lf) from lf_from_ on
+    bool read_more(); // appends a block of input to buf_ (lone CRs as LF); false when none came
     std::size_t read_block(); // the next block of input, as it is, into block_; 0 at the end (eof_)
-    // The character set the CA of the first game's root node names, when it is not UTF-8 (sgf.hpp's
-    // header; docs/rules.md 4.1): pending_ until the first byte that is not ASCII, then either
-    // charset_ (every byte from there on is decoded from it) or dropped (the text reads as UTF-8).
-    void choose_charset();
-    void settle_charset();
-    void warn_replaced(); // the bad-charset warning at the end of the input, if charset_ replaced any
+    // The decoder of the set the CA of the game tree at pos_ names, or null (UTF-8, Windows-1252
+    // where it is not): docs/rules.md 4.1. Warns of a set it cannot be, once per set.
+    CharsetDecoder* tree_charset();
     // Passes over (and reports) any text before the next game tree; false at the end of the input.
     bool to_game_tree();
-    // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input).
-    std::size_t tree_end();
-    // Moves the place (line_, column_) over buf_[from, to), which the caller found to be UTF-8 or not.
-    void advance(std::size_t from, std::size_t to, bool utf8);
+    // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input),
+    // stepping over the characters of `set` in values (null: bytes).
+    std::size_t tree_end(CharsetDecoder* set);
+    // Moves the place (line_, column_) over `text` (raw bytes of buf_ when not `utf8`).
+    void advance(std::string_view text, bool utf8);
+    void warn_replaced(); // the bad-charset warnings at the end of the input, for the sets that replaced any
 
-    std::string buf_;
+    std::string buf_; // the input read and not yet given out as games, as it is (lone CRs as LF)
     std::size_t pos_ = 0; // first unread byte of buf_
     bool eof_ = false;
     bool started_ = false; // byte order mark checked
-    bool warned_encoding_ = false;
+    bool bom_ = false; // UTF-8's byte order mark: every game is UTF-8
+    bool warned_encoding_ = false, warned_replaced_ = false;
     static constexpr std::size_t block_size = 1 << 16;
     std::unique_ptr<char[]> block_;
-    std::unique_ptr<CharsetDecoder> charset_; // null: the bytes are UTF-8 (Windows-1252 where not)
-    std::unique_ptr<CharsetDecoder> pending_; // CA's set while the text read so far is ASCII
-    std::size_t scan_from_ = 0; // while pending_: buf_ is ASCII up to here
     bool cr_pending_ = false; // buf_ ended in a CR (lone_cr_to_lf)
-    std::size_t lf_from_ = 0; // buf_ has its line ends converted up to here
-    std::string charset_name_; // as CA writes it
+    struct Charset {
+        std::string key, name; // the name in lower case, and as CA writes it first
+        std::unique_ptr<CharsetDecoder> decoder; // null: a set gounki cannot read the file in (warned)
+    };
+    std::vector<Charset> charsets_; // each set a CA of the file names
+    std::string charset_name_; // the set the last game was decoded from, as its CA writes it ("": UTF-8)
     int line_ = 1, column_ = 1; // place of buf_[pos_]
     int number_ = 0;
 };

@@ -33,45 +33,24 @@ std::size_t SgfReader::read_block() {
 }
 
 bool SgfReader::read_more() {
-    const bool more = read_more_text();
-    convert_line_ends();
-    return more;
-}
-
-void SgfReader::convert_line_ends() {
-    lone_cr_to_lf(buf_.data(), std::min(lf_from_, buf_.size()), buf_.size(), cr_pending_);
-    lf_from_ = buf_.size();
-}
-
-bool SgfReader::read_more_text() {
     if (eof_ || !in_) return false;
     if (pos_ > 0 && pos_ >= buf_.size() / 2) { // keep the buffer to the unread part
         buf_.erase(0, pos_);
-        scan_from_ -= std::min(scan_from_, pos_);
-        lf_from_ -= std::min(lf_from_, pos_);
         pos_ = 0;
     }
     const std::size_t n = read_block();
-    if (n == 0) {
-        if (pending_) pending_.reset(); // ASCII to the end: nothing to decode
-        if (!charset_) return false;
-        const std::size_t before = buf_.size();
-        charset_->decode({}, true, buf_); // a character left incomplete at the end
-        warn_replaced();
-        return buf_.size() > before;
-    }
-    if (charset_) {
-        charset_->decode({block_.get(), n}, false, buf_);
-    } else {
-        buf_.append(block_.get(), n);
-        if (pending_) settle_charset();
-    }
+    if (n == 0) return false;
+    const std::size_t from = buf_.size();
+    buf_.append(block_.get(), n);
+    lone_cr_to_lf(buf_.data(), from, buf_.size(), cr_pending_);
     return true;
 }
 
 void SgfReader::warn_replaced() {
-    if (charset_->replaced())
-        file_error("bad-charset", charset_->replaced_message(charset_name_, "CA names it"), Severity::warning);
+    if (std::exchange(warned_replaced_, true)) return;
+    for (const Charset& c : charsets_)
+        if (c.decoder && c.decoder->replaced())
+            file_error("bad-charset", c.decoder->replaced_message(c.name, "CA names it"), Severity::warning);
 }
 
 SgfReader::~SgfReader() = default;
@@ -81,23 +60,16 @@ namespace {
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_letter(char c) { return is_upper(c) || (c >= 'a' && c <= 'z'); }
 
-// The value of CA in the root node of the first game tree of `text`, if the node holds one: the
-// first '(' followed by ';' (blanks between) opens the tree, and the node's properties are read up
-// to the next node or tree. A value ends at its first ']' that no ASCII backslash escapes (in
-// Shift_JIS the second byte of a character may be a backslash). Identifiers are FF[4]'s upper-case
-// letters (FF[3]'s lower-case ones are passed over), blanks may stand before a value.
-std::optional<std::string_view> root_ca(std::string_view text) {
-    std::size_t i = 0;
-    for (;; ++i) {
-        i = text.find('(', i);
-        if (i == std::string_view::npos) return std::nullopt;
-        std::size_t k = i + 1;
-        while (k < text.size() && is_blank(text[k])) ++k;
-        if (k < text.size() && text[k] == ';') {
-            i = k + 1;
-            break;
-        }
-    }
+// The value of CA in the root node of the game tree that `text` starts with ("(;"), if the node
+// holds one; `complete` false when the text ends before the node does. The node's properties are
+// read up to the next node or tree. A value ends at its first ']' that no ASCII backslash escapes
+// (in Shift_JIS the second byte of a character may be a backslash). Identifiers are FF[4]'s
+// upper-case letters (FF[3]'s lower-case ones are passed over), blanks may stand before a value.
+std::optional<std::string_view> root_ca(std::string_view text, bool& complete) {
+    complete = true;
+    std::size_t i = text.find(';');
+    if (i == std::string_view::npos) return std::nullopt;
+    ++i;
     std::string ident;
     bool in_ident = false;
     while (i < text.size()) {
@@ -110,7 +82,7 @@ std::optional<std::string_view> root_ca(std::string_view text) {
             while (end != std::string_view::npos && end >= i + 2 && text[end - 1] == '\\' &&
                    static_cast<unsigned char>(text[end - 2]) < 0x80 && text[end - 2] != '\\')
                 end = text.find(']', end + 1);
-            if (end == std::string_view::npos) return std::nullopt;
+            if (end == std::string_view::npos) break;
             if (ident == "CA") return text.substr(i + 1, end - i - 1);
             in_ident = false;
             i = end + 1;
@@ -125,70 +97,46 @@ std::optional<std::string_view> root_ca(std::string_view text) {
         }
         ++i;
     }
+    complete = false;
     return std::nullopt;
 }
 
 } // namespace
 
-void SgfReader::choose_charset() {
-    const std::optional<std::string_view> ca = root_ca(std::string_view(buf_).substr(pos_));
-    if (!ca || ca->size() > 64) return;
+CharsetDecoder* SgfReader::tree_charset() {
+    if (bom_) return nullptr;
+    bool complete = false;
+    std::optional<std::string_view> ca;
+    for (;;) {
+        ca = root_ca(std::string_view(buf_).substr(pos_), complete);
+        // (read_more may move the unread part to the buffer's start: pos_ follows it.)
+        if (complete || buf_.size() - pos_ > (1 << 20) || !read_more()) break; // a root node of a megabyte: no CA looked for further
+    }
+    if (!ca || ca->size() > 64) return nullptr;
     const std::string name(trim(*ca));
-    const std::string l = lower(name);
-    if (name.empty() || l == "utf-8" || l == "utf8" || l == "us-ascii" || l == "ascii") return;
-    std::unique_ptr<CharsetDecoder> decoder = CharsetDecoder::open(name);
-    if (!decoder) {
+    const std::string key = lower(name);
+    if (name.empty() || key == "utf-8" || key == "utf8" || key == "us-ascii" || key == "ascii") return nullptr;
+    for (Charset& c : charsets_)
+        if (c.key == key) return c.decoder.get();
+    Charset& c = charsets_.emplace_back(Charset{key, name, CharsetDecoder::open(name)});
+    if (!c.decoder) {
         file_error("unknown-charset", "CA[" + name + "] names a character set gounki does not know; read as UTF-8 (Windows-1252 where it is not)",
                    Severity::warning);
-        return;
-    }
-    if (!decoder->ascii_compatible()) {
+    } else if (!c.decoder->ascii_compatible()) {
         file_error("bad-charset",
-                   "CA[" + name + "] cannot be the file's character set: the file writes its properties (CA among them) in one byte a "
+                   "CA[" + name + "] cannot be the game's character set: the file writes its properties (CA among them) in one byte a "
                    "character; read as UTF-8 (Windows-1252 where it is not)",
                    Severity::warning);
-        return;
+        c.decoder.reset();
     }
-    charset_name_ = name;
-    pending_ = std::move(decoder);
-    scan_from_ = pos_;
-    settle_charset();
+    return c.decoder.get();
 }
 
-void SgfReader::settle_charset() {
-    // ASCII text reads the same in UTF-8 and in the named set: nothing is decided before the first
-    // byte that is not ASCII (or ESC, which starts ISO-2022's shifts).
-    std::size_t i = scan_from_;
-    while (i < buf_.size() && static_cast<unsigned char>(buf_[i]) < 0x80 && buf_[i] != '\x1B') ++i;
-    scan_from_ = i;
-    if (i == buf_.size()) return;
-    // Programs write CA[GB2312] over UTF-8 text: text that reads as UTF-8 is UTF-8, whatever CA
-    // says (no multi-byte set's text reads as UTF-8 for long). It is judged on a few hundred bytes
-    // at least, or the rest of the file; a character cut at the end of what was read may be whole.
-    while (!eof_ && buf_.size() - i < 512) {
-        const std::size_t n = read_block();
-        if (n) buf_.append(block_.get(), n);
-    }
-    const std::string_view rest = std::string_view(buf_).substr(i);
-    std::size_t bad = 0;
-    if (buf_[i] != '\x1B' && (eof_ ? valid_utf8(rest, bad) : valid_utf8_prefix(rest))) {
-        pending_.reset();
-        return;
-    }
-    charset_ = std::move(pending_);
-    const std::string raw(rest);
-    buf_.resize(i);
-    lf_from_ = std::min(lf_from_, i);
-    cr_pending_ = false; // the text from i is converted anew
-    charset_->decode(raw, eof_, buf_);
-    if (eof_) warn_replaced();
-}
-
-void SgfReader::advance(std::size_t from, std::size_t to, bool utf8) {
+void SgfReader::advance(std::string_view text, bool utf8) {
     // Columns count characters as the text is read: UTF-8 ones, or one a byte where the text is not
     // UTF-8 (read as Windows-1252, next()).
-    for (std::size_t i = from; i < to; ++i) {
-        const auto c = static_cast<unsigned char>(buf_[i]);
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
         if (c == '\n') {
             ++line_;
             column_ = 1;
@@ -203,19 +151,34 @@ bool SgfReader::next(GameRecord& game) {
     if (!started_) {
         started_ = true;
         while (buf_.size() < 3 && read_more()) {}
-        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3; // UTF-8, whatever CA says
-        else choose_charset();
-        convert_line_ends();
+        if (buf_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3, bom_ = true; // UTF-8, whatever CA says
     }
-    if (!to_game_tree()) return false;
-    const std::size_t k = tree_end();
-    const std::string_view raw(buf_.data() + pos_, k - pos_);
-    std::string converted;
-    std::string_view chunk = raw;
+    if (!to_game_tree()) {
+        warn_replaced();
+        return false;
+    }
+    // Each game tree in the set its root's CA names (SGF: CA is a root property of each game), but
+    // one that reads as UTF-8 is UTF-8 whatever CA says (programs write CA[GB2312] over UTF-8).
+    CharsetDecoder* set = tree_charset();
+    std::size_t k = tree_end(nullptr);
     std::size_t bad = 0;
-    const bool utf8 = valid_utf8(raw, bad);
-    if (!utf8) {
-        cp1252_to_utf8(raw, converted);
+    const auto reads_as_utf8 = [&](std::string_view text) {
+        return valid_utf8(text, bad) && (!set || !set->shifts() || text.find('\x1B') == std::string_view::npos);
+    };
+    std::string converted;
+    std::string_view chunk(buf_.data() + pos_, k - pos_);
+    charset_name_.clear();
+    if (set && !reads_as_utf8(chunk)) {
+        if (set->ascii_bytes_in_characters()) {
+            k = tree_end(set);
+            chunk = std::string_view(buf_.data() + pos_, k - pos_);
+        }
+        set->decode_text(chunk, converted);
+        for (const Charset& c : charsets_)
+            if (c.decoder.get() == set) charset_name_ = c.name;
+        chunk = converted;
+    } else if (!valid_utf8(chunk, bad)) {
+        cp1252_to_utf8(chunk, converted);
         chunk = converted;
         if (!warned_encoding_) {
             warned_encoding_ = true;
@@ -223,7 +186,7 @@ bool SgfReader::next(GameRecord& game) {
         }
     }
     sgf::read_game(chunk, line_, column_, name_, ++number_, game);
-    advance(pos_, k, utf8);
+    advance(chunk, true);
     pos_ = k;
     return true;
 }
@@ -255,7 +218,7 @@ bool SgfReader::to_game_tree() {
             junk_line = line_;
             junk_column = column_;
         }
-        advance(pos_, pos_ + 1, static_cast<unsigned char>(buf_[pos_]) < 0x80);
+        advance(std::string_view(buf_).substr(pos_, 1), static_cast<unsigned char>(buf_[pos_]) < 0x80);
         ++pos_;
     }
     if (junk != std::string::npos) {
@@ -265,8 +228,11 @@ bool SgfReader::to_game_tree() {
     return pos_ < buf_.size();
 }
 
-std::size_t SgfReader::tree_end() {
-    // To the ')' that closes the first '(', outside property values (or the end of the input).
+std::size_t SgfReader::tree_end(CharsetDecoder* set) {
+    // To the ')' that closes the first '(', outside property values (or the end of the input). In
+    // values, the characters of `set` are stepped over whole when their bytes may be ASCII's.
+    const bool stepped = set && set->ascii_bytes_in_characters();
+    const bool shifts = stepped && set->shifts();
     std::size_t k = pos_;
     int depth = 0;
     bool in_value = false, escaped = false, done = false;
@@ -277,20 +243,34 @@ std::size_t SgfReader::tree_end() {
             k -= before - pos_;
             continue;
         }
-        const char c = buf_[k++];
+        char c = buf_[k];
+        std::size_t length = 1;
+        if (in_value && stepped && (shifts || static_cast<unsigned char>(c) >= 0x80)) {
+            char32_t cp = 0;
+            length = set->step(std::string_view(buf_).substr(k), eof_, cp);
+            if (length == 0) { // a character cut by the end of what was read
+                const std::size_t before = pos_;
+                if (!read_more()) eof_ = true;
+                k -= before - pos_;
+                continue;
+            }
+            c = cp < 0x80 ? char(cp) : '\x80';
+        }
+        k += length;
         if (in_value) {
             if (escaped) escaped = false;
             else if (c == '\\') escaped = true;
             else if (c == ']') in_value = false;
         } else if (c == '[') {
             in_value = true;
+            if (stepped) set->restart_steps();
         } else if (c == '(') {
             ++depth;
         } else if (c == ')') {
             done = --depth == 0;
         }
     }
-    return k;
+    return std::min(k, buf_.size());
 }
 
 std::vector<GameRecord> read_sgf(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
