@@ -19,7 +19,7 @@ constexpr std::array<GameInfo, 5> table{{
     {GameKind::gomoku,
      "Gomoku",
      "gomoku",
-     {"freestyle gomoku", "gomoku freestyle"},
+     {"freestyle gomoku", "gomoku freestyle", "speed gomoku"}, // pente.org's on a faster clock
      Family::stones,
      {15, 19, 20},
      Color::black,
@@ -35,7 +35,7 @@ constexpr std::array<GameInfo, 5> table{{
     {GameKind::pente,
      "Pente",
      "pente",
-     {},
+     {"speed pente"}, // pente.org's on a faster clock
      Family::stones,
      {19, 0, 0},
      Color::white,

@@ -100,6 +100,28 @@ TEST_CASE("dates written other ways are read in the project's form when nothing 
     CHECK(sgf_date("03/04/2010") == "03/04/2010");
 }
 
+// pente.org names a live game played on a faster clock "Speed Pente", "Speed Gomoku": the same
+// game (the moves were not replayed: unknown-game). Its variants gounki does not play stay
+// unknown-game, the game kept without its moves.
+TEST_CASE("pente.org's speed games are the games they are played as", "[parser][five]") {
+    const auto record = [](const char* game, const char* moves) {
+        return one(std::string("[Game \"") + game + "\"]\n[Site \"Pente.org\"]\n[Event \"Live Game\"]\n[Date \"04/08/2016\"]\n" +
+                   "[Player 1 Name \"alice\"]\n[Player 2 Name \"bob\"]\n\n" + moves + "\n");
+    };
+    const GameRecord pente = record("Speed Pente", "1. K10 L10 2. K7 L6 3. L8 J6 *");
+    CHECK(codes(pente) == "");
+    CHECK(pente.kind == GameKind::pente);
+    CHECK(pente.main.plies.size() == 6);
+    CHECK(tag_or(pente, "White") == "alice");
+    const GameRecord gomoku = record("Speed Gomoku", "1. K10 L10 2. K9 L9 3. K8 L8 4. K7 L7 5. K6 0-1");
+    CHECK(gomoku.kind == GameKind::gomoku);
+    CHECK(gomoku.status == GameStatus::valid);
+    CHECK(gomoku.main.plies.size() == 9);
+    const GameRecord keryo = record("Speed Keryo-Pente", "1. K10 L10 *");
+    CHECK(codes(keryo) == "unknown-game");
+    CHECK(keryo.status == GameStatus::partial);
+}
+
 TEST_CASE("Go-style coordinates: pente.org's records, a column T, upper case without I", "[parser][five]") {
     const auto games = read_file("go_coordinates.pgn");
     REQUIRE(games.size() == 1);
