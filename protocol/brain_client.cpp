@@ -528,6 +528,7 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
             asked = play;
             continue;
         }
+        check_answered_once(asked);
         return answer;
     }
 }
@@ -557,20 +558,30 @@ void BrainClient::refuse_waiting_lines(std::string_view command) {
     }
 }
 
-void BrainClient::settle() {
-    if (!process_) fail("was stopped after an earlier failure");
-    refuse_waiting_lines("ABOUT");
+void BrainClient::check_answered_once(std::string_view command) {
+    // ABOUT, and its answer read: a brain answers in order, so whatever comes between its move and
+    // that answer (but MESSAGE and DEBUG lines) it wrote after the move, unasked. Caught here, at
+    // the position it answered; the check before the next request alone would miss a line written a
+    // moment late and take it for the next position's answer.
     if (!process_->send("ABOUT")) fail("stopped (" + process_->exit_text() + ") before ABOUT");
     const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
+    const std::string waiting_for = "its ABOUT line after its answer to " + std::string(command);
     for (;;) {
-        const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "its ABOUT line after a game");
+        const std::string line = read_line_until(deadline, settings_.start_timeout_ms, waiting_for);
         const std::string_view t = trimmed(line);
-        const std::string low = lower(t.substr(0, 8));
+        const std::string low = lower(t);
         if (is_chatter(low)) continue;
-        if (xy(t) || (low.rfind("suggest", 0) == 0 && xy(trimmed(t.substr(7)))))
-            fail("answered twice: " + quoted(t) + " came after its answers, unasked, before the ABOUT that ends a game");
-        return;
+        // Its ABOUT line as it gave it when it started (or any ABOUT line: name="...").
+        if (t == about_ || low.find("name=\"") != std::string::npos) return;
+        if (xy(t) || (low.starts_with("suggest") && xy(trimmed(t.substr(7)))))
+            fail("answered twice: " + quoted(t) + " came after its answer to " + std::string(command) + ", unasked");
+        fail("wrote " + quoted(t) + " after its answer to " + std::string(command) + ", unasked");
     }
+}
+
+void BrainClient::settle() {
+    if (!process_) fail("was stopped after an earlier failure");
+    refuse_waiting_lines("the end of the game");
 }
 
 BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {

@@ -13,9 +13,10 @@
 // Lines read (ended by LF, CR LF or CR; empty lines passed over; a line over a MiB cut there, its
 // rest dropped): a move "x,y"; `SUGGEST x,y` (the move, confirmed by sending PLAY x,y, whose answer
 // is then read as the move); `MESSAGE text` (depth, eval and pv read leniently: parse_brain_message);
-// `DEBUG text`; `ERROR text` and `UNKNOWN text` (a failure); `OK`. A move line still unread when the
-// next position is asked for (the brain answered twice) is a failure; MESSAGE and DEBUG lines then
-// are dropped. A brain that exits, says nothing
+// `DEBUG text`; `ERROR text` and `UNKNOWN text` (a failure); `OK`. After each move gounki sends ABOUT
+// and reads up to its answer: a move line before it (the brain answered twice) or any other line
+// but MESSAGE and DEBUG is a failure, as is a line still unread when the next position is asked
+// for; MESSAGE and DEBUG lines then are dropped. A brain that exits, says nothing
 // within the time for a move plus a grace, answers something else, or answers an occupied,
 // off-board or illegal point (a Renju-forbidden point for Black) is killed and a BrainError says
 // what happened, naming the engine.
@@ -122,10 +123,8 @@ public:
     BrainAnswer turn(const stones::StonePosition& after_opponent, int point);
     // The brain moves first on an empty board: BEGIN.
     BrainAnswer begin(const stones::StonePosition& empty);
-    // After the last request of a game: ABOUT, read up to its answer. A brain reads its input in
-    // order, so a move line before that answer is one it gave unasked (it answered a request twice)
-    // and every answer read since may belong to the position before: BrainError. The check before
-    // each request sees only the lines already arrived; this one waits for them.
+    // After the last request of a game: a line waiting unread (but MESSAGE and DEBUG) is a failure,
+    // as before a request. (Each answer was checked as it came: check_answered_once.)
     void settle();
 
 private:
@@ -136,6 +135,11 @@ private:
     void expect_ok(std::string_view after);
     BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
     static void keep_message(BrainAnswer& answer, std::string_view line);
+    // After the brain answered `command` with its move: ABOUT, read up to its answer. A brain reads
+    // its input in order, so a move line before that answer is one it gave unasked (it answered
+    // twice, and its next answer would be taken for the next position's), any other line but
+    // MESSAGE and DEBUG one it should not have written: BrainError, at the position it came after.
+    void check_answered_once(std::string_view command);
     // Before `command` asks for a move: MESSAGE and DEBUG lines still waiting are dropped, any other
     // line is a failure (the brain answered twice).
     void refuse_waiting_lines(std::string_view command);

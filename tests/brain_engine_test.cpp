@@ -466,14 +466,28 @@ TEST_CASE("analyze --engine: a brain that answers twice is killed, named, and le
     const std::string db = missed_block_db(dir);
     // Each request answered with two moves: the second would be taken for the next position's answer.
     check_left_unjudged(db, 1, fake_brain(dir, "twice", "echo \"$n,0\"; echo \"$n,1\""), "engine 'twice 1' answered twice: '");
-    // The second answer a moment later: each request's check finds nothing waiting and every answer
-    // read is the one before; the ABOUT after the game's last request finds the last one unread.
+    // The second answer a moment later, after the check before the next request would have looked:
+    // caught at the position it answers (the ABOUT after each answer finds it first), not one
+    // position on, nor at the game's end.
     const std::string slow = fake_brain(dir, "slow", "echo \"$n,0\"; sleep 0.3; echo \"$n,1\"");
-    check_left_unjudged(db, 1, slow, "engine 'slow 1' answered twice: '");
+    check_left_unjudged(db, 1, slow,
+                        "game 1: engine 'slow 1' answered twice: '1,1' came after its answer to BEGIN, unasked (the "
+                        "position before ply 1); the game is left unjudged");
     const auto match = run_gounki_args({"match", "--engine", slow, "--games", "1", "--max-plies", "10", "--b-nodes", "100"});
     INFO(match.out << match.err);
     CHECK(match.status == 1);
-    CHECK(contains(match.err, "gounki match: game 1: engine 'slow 1' answered twice: '"));
+    CHECK(contains(match.err, "gounki match: game 1: engine 'slow 1' answered twice: '1,1' came after its answer to BOARD, unasked;"));
+    // Anything else written after an answer, unasked, is named at the position it came after too (it
+    // was taken for the next position's answer).
+    check_left_unjudged(db, 1, fake_brain(dir, "stray", "echo \"$n,0\"; if [ $n = 2 ]; then sleep 0.3; echo 'thinking...'; fi"),
+                        "game 1: engine 'stray 1' wrote 'thinking...' after its answer to BOARD, unasked (the position "
+                        "after ply 1); the game is left unjudged");
+    // The same for best --engine: its one answer is checked as well.
+    const auto best = run_gounki_args({"best", "--position", "Gomoku 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w",
+                                       "--engine", fake_brain(dir, "best-twice", "echo 3,3; sleep 0.3; echo 4,4")});
+    INFO(best.out << best.err);
+    CHECK(best.status == 1);
+    CHECK(contains(best.err, "engine 'best-twice 1' answered twice: '4,4' came after its answer to BOARD, unasked"));
     // MESSAGE lines after the move are dropped: the game is judged.
     const auto late = run_gounki_args({"analyze", "--db", db, "1", "--engine",
                                        fake_brain(dir, "late", "echo 'MESSAGE depth 1 eval 3'; echo \"$n,0\"; echo 'MESSAGE bye'"),
