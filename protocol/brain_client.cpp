@@ -584,6 +584,16 @@ void BrainClient::settle() {
     refuse_waiting_lines("the end of the game");
 }
 
+void BrainClient::clear_board(int size) {
+    // BEGIN plays on the brain's own board, and BOARD puts its stones on it (the protocol's manager
+    // clears it first, and its brain template does not), which an earlier game, BOARD or move may
+    // have left full: START clears it (every brain knows START; RESTART came later).
+    if (!board_used_) return;
+    if (!process_->send("START " + std::to_string(size))) fail("stopped (" + process_->exit_text() + ") before START");
+    expect_ok("START " + std::to_string(size));
+    board_used_ = false;
+}
+
 BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {
     if (!process_) fail("was stopped after an earlier failure");
     if (pos.stone_count() == 0) return begin(pos);
@@ -607,12 +617,13 @@ BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const
         text = captured_info(pos);
     }
     text += "BOARD\n";
-    board_used_ = true;
     for (int p : points)
         text += std::to_string(stones::top_left_x(p)) + "," + std::to_string(stones::top_left_y(p, pos.size())) + "," +
             (pos.at(p) == own ? "1" : "2") + "\n";
     text += "DONE";
     refuse_waiting_lines("BOARD");
+    clear_board(pos.size());
+    board_used_ = true;
     if (!process_->send(text)) fail("stopped (" + process_->exit_text() + ") before BOARD");
     return read_move(pos, "BOARD");
 }
@@ -629,13 +640,8 @@ BrainAnswer BrainClient::turn(const stones::StonePosition& after_opponent, int p
 
 BrainAnswer BrainClient::begin(const stones::StonePosition& empty) {
     if (!process_) fail("was stopped after an earlier failure");
-    // BEGIN plays on the brain's own board, which an earlier game or BOARD may have left full: START
-    // clears it (every brain knows START; RESTART came later).
     refuse_waiting_lines("BEGIN");
-    if (board_used_) {
-        if (!process_->send("START " + std::to_string(empty.size()))) fail("stopped (" + process_->exit_text() + ") before START");
-        expect_ok("START " + std::to_string(empty.size()));
-    }
+    clear_board(empty.size());
     board_used_ = true;
     const std::string text = empty.rules().captures() ? captured_info(empty) : std::string();
     if (!process_->send(text + "BEGIN")) fail("stopped (" + process_->exit_text() + ") before BEGIN");

@@ -6,9 +6,8 @@
 // The child runs `CMD ARGS` through /bin/sh in its own process group, standard input and output
 // connected to gounki by pipes (its standard error is gounki's). Commands sent: START n, INFO
 // timeout_turn / timeout_match / time_left / max_memory / rule (and max_node when a node budget is
-// given: an extension of the protocol that brains which do not know it pass over), BOARD ... DONE,
-// BEGIN, TURN x,y,
-// ABOUT and END. Coordinates count from 0, x from the left and y from the top.
+// given: an extension of the protocol that brains which do not know it pass over), BOARD ... DONE
+// and BEGIN (each after START again when the brain's board holds stones), TURN x,y, ABOUT and END. Coordinates count from 0, x from the left and y from the top.
 //
 // Lines read (ended by LF, CR LF or CR; empty lines passed over; a line over a MiB cut there, its
 // rest dropped): a move "x,y"; `SUGGEST x,y` (the move, confirmed by sending PLAY x,y, whose answer
@@ -115,7 +114,8 @@ public:
     // pbrain's does); BrainError otherwise.
     void new_game(const stones::Rules& rules);
     bool plays_captures(GameKind kind) const;
-    // The brain's move in `pos` given as a board (BOARD ... DONE, or BEGIN on an empty board):
+    // The brain's move in `pos` given as a board (BOARD ... DONE, or BEGIN on an empty board; after
+    // START when the brain's board holds stones):
     // `order` lists the stones in the order they were played (empty: board order). The brain's
     // own stones are those of the side to move. Throws BrainError on a failure or an illegal answer.
     BrainAnswer think(const stones::StonePosition& pos, std::span<const int> order = {});
@@ -140,6 +140,8 @@ private:
     // twice, and its next answer would be taken for the next position's), any other line but
     // MESSAGE and DEBUG one it should not have written: BrainError, at the position it came after.
     void check_answered_once(std::string_view command);
+    // START again when the brain's board holds stones, before BEGIN or BOARD.
+    void clear_board(int size);
     // Before `command` asks for a move: MESSAGE and DEBUG lines still waiting are dropped, any other
     // line is a failure (the brain answered twice).
     void refuse_waiting_lines(std::string_view command);

@@ -461,6 +461,35 @@ TEST_CASE("analyze --engine: empty lines; lines ended by CR; SUGGEST; a line ove
     }
 }
 
+TEST_CASE("analyze --engine: every BOARD comes on an empty board (START before it), as the protocol asks", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // A brain that puts BOARD's stones on the board it has, as the protocol's brain template does
+    // (the protocol has the manager clear it first): on a board that holds stones, it refuses.
+    write_text(dir / "keeper.sh",
+               "used=0; n=0\n"
+               "while IFS= read -r line; do\n"
+               "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
+               "  case \"$line\" in\n"
+               "    ABOUT) echo 'name=\"keeper\", version=\"1\"' ;;\n"
+               "    START*|RESTART) used=0; echo OK ;;\n"
+               "    END) exit 0 ;;\n"
+               "    BEGIN|DONE) if [ $used = 1 ]; then echo 'ERROR my move [7,7]: the point is taken'; else used=1; "
+               "n=$((n+1)); echo 'MESSAGE depth 1 eval 0'; echo \"$n,0\"; fi ;;\n"
+               "  esac\n"
+               "done\n");
+    const std::string keeper = "sh " + shell_quoted(dir / "keeper.sh");
+    const auto run = run_gounki_args({"analyze", "--db", db, "1", "--engine", keeper, "--engine-time", "6000", "--threads", "1"});
+    INFO(run.out << run.err);
+    CHECK(run.status == 0);
+    CHECK(run.err.empty());
+    CHECK(judged(db, 1));
+    // A match asks it for a move on a board of its own each time too.
+    const auto match = run_gounki_args({"match", "--engine", keeper, "--games", "2", "--max-plies", "10", "--b-nodes", "100"});
+    INFO(match.out << match.err);
+    CHECK(match.status == 0);
+}
+
 TEST_CASE("analyze --engine: a brain that answers twice is killed, named, and leaves the game unjudged", "[pbrain]") {
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
