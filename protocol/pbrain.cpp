@@ -57,7 +57,27 @@ bool numbers(std::string_view text, std::size_t count, std::int64_t* out) {
     return true;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// The manager's text as an answer shows it: its first 80 bytes ("..." after them), each byte that is
+// not printable ASCII written \xNN, so that an answer stays one short line (a CR or LF echoed would
+// end it, and the manager would read what followed as another answer).
+std::string shown(std::string_view s) {
+    static constexpr std::size_t most = 80;
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : s.substr(0, most)) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+            out += c;
+        } else {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        }
+    }
+    return s.size() > most ? out + "..." : out;
+}
+
+std::string quoted(std::string_view s) { return "'" + shown(s) + "'"; }
 
 // A number with a fraction ("1000.5"), rounded to the nearest whole number; nothing for anything
 // else (or a number too large for 64 bits).
@@ -203,7 +223,7 @@ std::optional<std::string> PbrainSession::read_point(std::string_view text, std:
     std::int64_t xy[2];
     if (!numbers(text, 2, xy)) return std::string(what) + ": expected x,y, got " + quoted(text);
     if (xy[0] < 0 || xy[1] < 0 || xy[0] >= size_ || xy[1] >= size_)
-        return std::string(what) + " " + std::string(text) + ": off the " + std::to_string(size_) + "x" + std::to_string(size_) +
+        return std::string(what) + " " + shown(text) + ": off the " + std::to_string(size_) + "x" + std::to_string(size_) +
             " board (x and y from 0 to " + std::to_string(size_ - 1) + ")";
     point = stones::point_from_top_left(int(xy[0]), int(xy[1]), size_);
     return std::nullopt;
@@ -237,7 +257,7 @@ int PbrainSession::place_given(std::string_view args, const char* command, Owner
     if (board_[std::size_t(p)] != Owner::none) problem = "the point is occupied";
     else if (position().game_over()) problem = "the game is already over";
     if (!problem.empty()) {
-        out("ERROR " + name + " " + std::string(args) + ": " + problem);
+        out("ERROR " + name + " " + shown(args) + ": " + problem);
         return -1;
     }
     place(p, who);
@@ -277,14 +297,14 @@ void PbrainSession::takeback(std::string_view args, const Sink& out) {
     if (!size_) return out("ERROR TAKEBACK: no board yet (START first)");
     int p = 0;
     if (auto why = read_point(args, "TAKEBACK", p)) return out("ERROR " + *why);
-    if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + std::string(args) + ": no stone there");
+    if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + shown(args) + ": no stone there");
     const Owner who = board_[std::size_t(p)];
     const auto at = std::find(order_.rbegin(), order_.rend(), p).base() - 1;
     const std::size_t i = std::size_t(at - order_.begin());
     if (rules().captures()) {
         // Stones it captured come back; only the last stone, whose captures are known, goes back.
         if (i + 1 != order_.size())
-            return out("ERROR TAKEBACK " + std::string(args) + ": in a game with captures only the last stone can be taken back");
+            return out("ERROR TAKEBACK " + shown(args) + ": in a game with captures only the last stone can be taken back");
         for (int q : emptied_[i]) board_[std::size_t(q)] = who == Owner::own ? Owner::opponent : Owner::own;
         (who == Owner::own ? captured_by_own_ : captured_by_opponent_) -= int(emptied_[i].size());
     }
@@ -301,7 +321,7 @@ void PbrainSession::info(std::string_view args, const Sink&) {
     const std::string key = upper(args.substr(0, blank));
     const std::string_view value = blank == std::string_view::npos ? std::string_view{} : trimmed(args.substr(blank));
     const auto pass_over = [&](const std::string& why) {
-        notes_.push_back("MESSAGE INFO " + std::string(args.substr(0, blank)) + " " + quoted(value) + " passed over: " + why);
+        notes_.push_back("MESSAGE INFO " + shown(args.substr(0, blank)) + " " + quoted(value) + " passed over: " + why);
     };
     std::int64_t* field = key == "TIMEOUT_TURN" ? &clock_.timeout_turn
         : key == "TIMEOUT_MATCH"                ? &clock_.timeout_match

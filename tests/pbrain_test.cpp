@@ -294,6 +294,29 @@ TEST_CASE("pbrain: INFO never answers: values it cannot use are told before the 
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
 }
 
+TEST_CASE("pbrain: input echoed in an answer stays one short printable line, whatever the line held", "[pbrain]") {
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO timeout_turn 50").empty());
+    // A CR inside a line (the protocol lets a line end with CR alone): echoed as it was, the answer
+    // would be read as three lines by a manager, the second of them the move 5,5.
+    CHECK(s.handle("TURN a\r5,5\rb") == std::vector<std::string>{"ERROR TURN: expected x,y, got 'a\\x0d5,5\\x0db'"});
+    CHECK(s.handle("TURN 15\r,0") == std::vector<std::string>{"ERROR TURN 15\\x0d,0: off the 15x15 board (x and y from 0 to 14)"});
+    CHECK(s.handle(std::string("FR\0B\x1b[2J", 8)) == std::vector<std::string>{"UNKNOWN 'FR\\x00B\\x1b[2J' is not a command of the Gomocup protocol that gounki knows"});
+    // A line of a megabyte is named by its start: the answer is not a megabyte long.
+    const auto huge = s.handle("TURN " + std::string(1 << 20, '7'));
+    REQUIRE(huge.size() == 1);
+    CHECK(huge[0] == "ERROR TURN: expected x,y, got '" + std::string(80, '7') + "...'");
+    REQUIRE(s.handle("BOARD").empty());
+    REQUIRE(s.handle(std::string(1 << 20, ',')).empty());
+    const auto board_error = s.handle("DONE");
+    REQUIRE(board_error.size() == 1);
+    CHECK(board_error[0] == "ERROR BOARD line 1 '" + std::string(80, ',') + "...': expected x,y,who");
+    // Every answer: one line of printable text.
+    for (const auto& line : {huge[0], board_error[0]})
+        CHECK(std::all_of(line.begin(), line.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
+}
+
 TEST_CASE("pbrain: the built binary answers on standard output", "[pbrain][cli]") {
     const auto run = run_shell("printf 'START 15\\nBEGIN\\nTURN 7,7\\nEND\\n' | " + gounki_command() + " pbrain");
     CHECK(run.status == 0);
