@@ -15,6 +15,24 @@ std::vector<std::string> Session::handle(std::string_view line) {
     return *lines;
 }
 
+std::string shown_input(std::string_view text) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : text.substr(0, max_shown_input)) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+            out += c;
+        } else {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        }
+    }
+    return text.size() > max_shown_input ? out + "..." : out;
+}
+
+std::string quoted_input(std::string_view text) { return "'" + shown_input(text) + "'"; }
+
 void run_session(Session& session, std::istream& in, std::ostream& out) {
     const Session::Sink sink = [&out](std::string_view line) { out << line << '\n' << std::flush; };
     std::string line;

@@ -38,6 +38,14 @@ public:
     virtual void wait() {}
 };
 
+// The input's text as an answer names it: its first max_shown_input bytes ("..." after them), each
+// byte that is not printable ASCII written \xNN, so that an answer stays one line of bounded length
+// whatever the input held (a CR or LF echoed would end the answer, and what followed would be read
+// as another). quoted_input puts it between single quotes.
+constexpr std::size_t max_shown_input = 200;
+std::string shown_input(std::string_view text);
+std::string quoted_input(std::string_view text);
+
 // Hands `session` the lines of `in` until it has ended or the input does, then waits for what it
 // still answers; every answer is written on `out` as a line and flushed.
 void run_session(Session& session, std::istream& in, std::ostream& out);

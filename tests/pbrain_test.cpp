@@ -306,12 +306,12 @@ TEST_CASE("pbrain: input echoed in an answer stays one short printable line, wha
     // A line of a megabyte is named by its start: the answer is not a megabyte long.
     const auto huge = s.handle("TURN " + std::string(1 << 20, '7'));
     REQUIRE(huge.size() == 1);
-    CHECK(huge[0] == "ERROR TURN: expected x,y, got '" + std::string(80, '7') + "...'");
+    CHECK(huge[0] == "ERROR TURN: expected x,y, got '" + std::string(200, '7') + "...'");
     REQUIRE(s.handle("BOARD").empty());
     REQUIRE(s.handle(std::string(1 << 20, ',')).empty());
     const auto board_error = s.handle("DONE");
     REQUIRE(board_error.size() == 1);
-    CHECK(board_error[0] == "ERROR BOARD line 1 '" + std::string(80, ',') + "...': expected x,y,who");
+    CHECK(board_error[0] == "ERROR BOARD line 1 '" + std::string(200, ',') + "...': expected x,y,who");
     // Every answer: one line of printable text.
     for (const auto& line : {huge[0], board_error[0]})
         CHECK(std::all_of(line.begin(), line.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));

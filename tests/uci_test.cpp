@@ -159,6 +159,8 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
         {"position startpos c2-d3", "unexpected 'c2-d3'"},
         {"hello world", "unknown command 'hello'"},
         {"\xff\xfe\x01garbage", "unknown command '\\xff\\xfe\\x01garbage'"},
+        // A word of a megabyte is named by its start: the answer is not a megabyte long.
+        {"bogus" + std::string(1 << 20, 'x'), "unknown command 'bogus" + std::string(195, 'x') + "...' (expected uci,"},
         {"go depth", "go depth: expected a whole number"},
         {"go depth -3", "got '-3'"},
         {"go sideways 3", "unknown word 'sideways'"},
