@@ -257,9 +257,10 @@ void print_summary(const MatchOptions& o, const MatchScore& s, std::size_t games
                       elo(score - 1.96 * se), elo(score + 1.96 * se), double(s.plies) / n);
     } else {
         std::snprintf(line, sizeof line,
-                      "A = %s, B = %s\n%d games: A won %d (%d as White, %d as Black), B won %d, draws %d\n"
+                      "A = %s, B = %s\n%d %s: A won %d (%d as White, %d as Black), B won %d, draws %d\n"
                       "A scored %.1f%%, Elo difference %+.0f (95%%: %+.0f to %+.0f); %.1f plies a game\n",
-                      o.a_name.c_str(), o.b_name.c_str(), int(n), s.a_wins, s.a_white_wins, s.a_black_wins, s.b_wins, s.draws,
+                      o.a_name.c_str(), o.b_name.c_str(), int(n), games == 1 ? "game" : "games", s.a_wins, s.a_white_wins,
+                      s.a_black_wins, s.b_wins, s.draws,
                       100 * score, elo(score), elo(score - 1.96 * se), elo(score + 1.96 * se), double(s.plies) / n);
     }
     print_out(line);
@@ -321,6 +322,7 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
     const stones::StonePosition start(m.rules);
     std::vector<PlayedStoneGame> played;
     std::vector<bool> engine_first;
+    bool failed = false; // the brain failed: the match stopped
     try {
         protocol::BrainClient brain(m.brain);
         o.a_name = "engine '" + brain.name() + "' (time " + std::to_string(m.brain.turn_ms) + " ms" +
@@ -339,8 +341,12 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
             try {
                 played.push_back(play_engine_game(brain, searcher, o.b, start, opening, engine_color, int(o.max_plies)));
             } catch (const protocol::BrainError& e) {
-                print_err("gounki match: game " + std::to_string(i + 1) + ": " + e.what() + "; the match stops\n");
-                return exit_findings;
+                // The games played before are kept: written and scored below.
+                print_err("gounki match: game " + std::to_string(i + 1) + ": " + e.what() + "; the match stops after " +
+                          std::to_string(i) + (i == 1 ? " game\n" : " games\n"));
+                engine_first.pop_back();
+                failed = true;
+                break;
             }
         }
     } catch (const protocol::BrainError& e) {
@@ -370,8 +376,8 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
             return exit_usage;
         }
     }
-    print_summary(o, score, played.size());
-    return exit_ok;
+    if (!played.empty()) print_summary(o, score, played.size());
+    return failed ? exit_findings : exit_ok;
 }
 
 } // namespace

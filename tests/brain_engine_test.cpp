@@ -401,6 +401,18 @@ TEST_CASE("match --engine: an external brain against gounki's stone engine", "[p
     const auto bad = run_gounki_args({"match", "--engine", fake_brain(dir, "garbage", "echo 'let me think'"), "--games", "2"});
     CHECK(bad.status == 1);
     CHECK(contains(bad.err, "gounki match: game 1: engine 'garbage 1' answered 'let me think'"));
+    CHECK(bad.out.empty()); // no game played: no score
+    // A brain that fails later: the games played before are kept, written and scored.
+    const auto late = run_gounki_args({"match", "--engine", fake_brain(dir, "crash", "if [ $n -ge 4 ]; then exit 3; fi; echo \"$n,0\""),
+                                       "--games", "4", "--max-plies", "10", "--b-nodes", "100", "-o", dir.file("late.gpn")});
+    INFO(late.out << late.err);
+    CHECK(late.status == 1);
+    CHECK(contains(late.err, "gounki match: game 2: engine 'crash 1' stopped (exited with status 3) while gounki waited for a move "
+                             "after BOARD; the match stops after 1 game\n"));
+    CHECK(contains(late.out, "1 game: A won 0 (0 as White, 0 as Black), B won 0, draws 1\n"));
+    const std::string kept = slurp(dir / "late.gpn");
+    CHECK(count_of(kept, "[Game \"Gomoku\"]") == 1);
+    CHECK(count_of(kept, "[Black \"engine 'crash 1'") == 1);
     CHECK(run_gounki_args({"match", "--engine", engine, "--game", "gounki"}).status == 2);
     // Ninuki needs a brain that says it plays it.
     const auto plain =
