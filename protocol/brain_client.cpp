@@ -519,6 +519,9 @@ BrainAnswer BrainClient::read_move(const stones::StonePosition& pos, std::string
             fail("answered " + quoted(t) + " to " + std::string(asked) + ": off the " + std::to_string(pos.size()) + "x" +
                  std::to_string(pos.size()) + " board");
         answer.point = stones::point_from_top_left(p->first, p->second, pos.size());
+        // PLAY x,y is answered with x,y (the protocol): another point is not the move it suggested.
+        if (!play.empty() && play != "PLAY " + std::to_string(p->first) + "," + std::to_string(p->second))
+            fail("answered " + quoted(t) + " to " + play + ": not the point it was told to play");
         if (const auto e = pos.check(Move::placement(answer.point)); e != stones::PlaceError::none)
             fail("answered " + quoted(t) + " to " + std::string(asked) + ": not a legal move (" +
                  std::string(stones::place_error_text(e)) + ")");

@@ -249,6 +249,7 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
     struct Case {
         std::string name, action, error;
         std::string time = "50"; // --engine-time: the hang waits that and the grace
+        std::string more = ""; // fake_brain's cases of its own
     };
     const std::vector<Case> cases{
         {"hang", "sleep 600 & echo $! > " + shell_quoted(dir / "sleep.pid") + "; wait",
@@ -271,10 +272,13 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
          "10000"}, // a megabyte written and read on a busy machine: never taken for a hang
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
+        // PLAY x,y is answered with x,y (the protocol); another point is not the move it suggested.
+        {"resuggests", "echo 'SUGGEST 3,3'", "engine 'resuggests 1' answered '4,4' to PLAY 3,3: not the point it was told to play "
+         "(the position before ply 1)", "1000", "    PLAY*) echo 4,4 ;;\n"},
     };
     for (const Case& c : cases) {
         const auto run = run_gounki_args(
-            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action), "--engine-time", c.time, "--threads", "1"});
+            {"analyze", "--db", db, "1", "--engine", fake_brain(dir, c.name, c.action, c.more), "--engine-time", c.time, "--threads", "1"});
         INFO(c.name << ": " << run.out << run.err);
         CHECK(run.status == 1);
         CHECK(contains(run.err, "gounki analyze: game 1: " + c.error + "; the game is left unjudged"));
