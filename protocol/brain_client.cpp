@@ -452,25 +452,36 @@ void BrainClient::new_game(const stones::Rules& rules) {
                          "...\"): the Gomocup protocol has no rule for captures, and a brain that ignored INFO "
                          "captures would judge another game");
     if (!process_) fail("was stopped after an earlier failure");
+    // INFO captures only to a brain that has had a game with captures (others need not know the key).
+    const std::string captures_line =
+        captures || !captures_line_.empty() ? "INFO captures " + captures.value_or("none") : std::string();
     if (size_ != rules.size) {
-        if (!process_->send("START " + std::to_string(rules.size))) fail("stopped (" + process_->exit_text() + ") before START");
-        expect_ok("START " + std::to_string(rules.size));
-        size_ = rules.size;
-        board_used_ = false;
-        for (const std::string& line :
-             {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
-              std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
-              settings_.max_node ? "INFO max_node " + std::to_string(settings_.max_node) : std::string()})
-            if (!line.empty() && !process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
-        rule_ = -1;
+        rule_ = rule;
+        captures_line_ = captures_line;
+        start_board(rules.size);
+        return;
     }
     if (rule_ != rule && !process_->send("INFO rule " + std::to_string(rule)))
         fail("stopped (" + process_->exit_text() + ") while reading INFO");
     rule_ = rule;
-    const std::string captures_line = "INFO captures " + captures.value_or("none");
-    if ((captures || !captures_line_.empty()) && captures_line != captures_line_ && !process_->send(captures_line))
+    if (captures_line != captures_line_ && !process_->send(captures_line))
         fail("stopped (" + process_->exit_text() + ") while reading INFO");
     captures_line_ = captures_line;
+}
+
+void BrainClient::start_board(int size) {
+    // START, then every INFO again: the protocol has START initialise the brain, and a brain may
+    // take that to forget what INFO said before.
+    if (!process_->send("START " + std::to_string(size))) fail("stopped (" + process_->exit_text() + ") before START");
+    expect_ok("START " + std::to_string(size));
+    size_ = size;
+    board_used_ = false;
+    for (const std::string& line :
+         {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
+          std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
+          settings_.max_node ? "INFO max_node " + std::to_string(settings_.max_node) : std::string(),
+          rule_ >= 0 ? "INFO rule " + std::to_string(rule_) : std::string(), captures_line_})
+        if (!line.empty() && !process_->send(line)) fail("stopped (" + process_->exit_text() + ") while reading INFO");
 }
 
 bool BrainClient::plays_captures(GameKind kind) const {
@@ -590,11 +601,9 @@ void BrainClient::settle() {
 void BrainClient::clear_board(int size) {
     // BEGIN plays on the brain's own board, and BOARD puts its stones on it (the protocol's manager
     // clears it first, and its brain template does not), which an earlier game, BOARD or move may
-    // have left full: START clears it (every brain knows START; RESTART came later).
-    if (!board_used_) return;
-    if (!process_->send("START " + std::to_string(size))) fail("stopped (" + process_->exit_text() + ") before START");
-    expect_ok("START " + std::to_string(size));
-    board_used_ = false;
+    // have left full: START clears it (every brain knows START; RESTART came later), then the INFO
+    // lines again.
+    if (board_used_) start_board(size);
 }
 
 BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {

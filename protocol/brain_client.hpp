@@ -142,6 +142,8 @@ private:
     void check_answered_once(std::string_view command);
     // START again when the brain's board holds stones, before BEGIN or BOARD.
     void clear_board(int size);
+    // START, then every INFO line (the settings', rule_ and captures_line_).
+    void start_board(int size);
     // Before `command` asks for a move: MESSAGE and DEBUG lines still waiting are dropped, any other
     // line is a failure (the brain answered twice).
     void refuse_waiting_lines(std::string_view command);
@@ -151,8 +153,8 @@ private:
     std::string name_, about_;
     std::string captures_; // ABOUT's captures="...", in lower case: the games with captures it plays
     int size_ = 0; // of the last START
-    int rule_ = -1;
-    std::string captures_line_; // the last INFO captures sent
+    int rule_ = -1; // the INFO rule sent (-1: none yet)
+    std::string captures_line_; // the last INFO captures sent (empty: none ever, the brain had no game with captures)
     bool board_used_ = false; // stones were given or played since the last START
 };
 

@@ -481,16 +481,20 @@ TEST_CASE("analyze --engine: every BOARD comes on an empty board (START before i
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
     // A brain that puts BOARD's stones on the board it has, as the protocol's brain template does
-    // (the protocol has the manager clear it first): on a board that holds stones, it refuses.
+    // (the protocol has the manager clear it first): on a board that holds stones, it refuses. It
+    // takes START to forget what INFO said too (START initialises a brain): it refuses to move
+    // without a time and a rule given since.
     write_text(dir / "keeper.sh",
-               "used=0; n=0\n"
+               "used=0; n=0; info=''\n"
                "while IFS= read -r line; do\n"
                "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
                "  case \"$line\" in\n"
                "    ABOUT) echo 'name=\"keeper\", version=\"1\"' ;;\n"
-               "    START*|RESTART) used=0; echo OK ;;\n"
+               "    START*|RESTART) used=0; info=''; echo OK ;;\n"
+               "    'INFO timeout_turn '*|'INFO rule '*) info=\"$info${line% *}\" ;;\n"
                "    END) exit 0 ;;\n"
-               "    BEGIN|DONE) if [ $used = 1 ]; then echo 'ERROR my move [7,7]: the point is taken'; else used=1; "
+               "    BEGIN|DONE) if [ $used = 1 ]; then echo 'ERROR my move [7,7]: the point is taken'; "
+               "elif [ \"$info\" != 'INFO timeout_turnINFO rule' ]; then echo \"ERROR INFO since START: '$info'\"; else used=1; "
                "n=$((n+1)); echo 'MESSAGE depth 1 eval 0'; echo \"$n,0\"; fi ;;\n"
                "  esac\n"
                "done\n");
