@@ -301,6 +301,8 @@ public:
             return false;
         }
     }
+    // What is waiting in the buffer without its line end (nothing while a cut line's rest is dropped).
+    std::string_view partial_line() const { return dropping_ ? std::string_view() : std::string_view(buffer_); }
     // "exited with status 3", "killed by signal 11 (Segmentation fault)", "still running".
     std::string exit_text() {
         if (pid_ < 0) return status_text_;
@@ -425,11 +427,19 @@ std::string BrainClient::read_line_until(std::chrono::steady_clock::time_point d
     switch (process_->read_line(line, deadline)) {
     case BrainProcess::Read::line: return line;
     case BrainProcess::Read::closed:
-        fail("stopped (" + process_->exit_text() + ") while gounki waited for " + std::string(waiting_for));
+        fail("stopped (" + process_->exit_text() + ") while gounki waited for " + std::string(waiting_for) + unended());
     case BrainProcess::Read::timeout:
-        fail("hung: no answer within " + std::to_string(timeout_ms) + " ms while gounki waited for " + std::string(waiting_for));
+        fail("hung: no answer within " + std::to_string(timeout_ms) + " ms while gounki waited for " + std::string(waiting_for) +
+             unended());
     }
     fail("read nothing");
+}
+
+std::string BrainClient::unended() const {
+    // Text the brain wrote without ending its line (a line is read only once it ends): named, since
+    // a move printed without its line end is a brain's usual slip.
+    const std::string_view t = trimmed(process_->partial_line());
+    return t.empty() ? std::string() : " (it wrote " + quoted(t) + " with no line end after it)";
 }
 
 void BrainClient::expect_ok(std::string_view after) {

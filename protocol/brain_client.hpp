@@ -132,6 +132,8 @@ private:
     // The next line; a failure when the brain stops or says nothing up to `deadline` (`timeout_ms`
     // being the whole wait, for the message).
     std::string read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms, std::string_view waiting_for);
+    // " (it wrote 'TEXT' with no line end after it)" when the brain's last output has no line end.
+    std::string unended() const;
     void expect_ok(std::string_view after);
     BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
     static void keep_message(BrainAnswer& answer, std::string_view line);

@@ -270,6 +270,10 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
          "engine 'endless 1' answered '" + std::string(80, 'x') +
              "...' to BEGIN (expected a move x,y) (the position before ply 1)",
          "10000"}, // a megabyte written and read on a busy machine: never taken for a hang
+        // A move without its line end (a brain's usual slip) is named in the failure.
+        {"unended", "printf '7,7'",
+         "engine 'unended 1' hung: no answer within 1050 ms while gounki waited for a move after BEGIN (it wrote '7,7' "
+         "with no line end after it) (the position before ply 1)"},
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
         // PLAY x,y is answered with x,y (the protocol); another point is not the move it suggested.
