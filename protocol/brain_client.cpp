@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "core/stones/rules.hpp"
+#include "protocol/session.hpp"
 
 extern char** environ;
 
@@ -81,8 +82,8 @@ std::optional<analysis::Score> eval_word(std::string_view w) {
     return std::clamp<analysis::Score>(*n, -analysis::score_heuristic_max, analysis::score_heuristic_max);
 }
 
-// A brain's text in an error message, cut after 80 characters.
-std::string quoted(std::string_view s) { return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'"); }
+// A brain's text in an error message: cut after 80 bytes, bytes that are not printable written \xNN.
+std::string quoted(std::string_view s) { return quoted_text(s, 80); }
 
 } // namespace
 

@@ -126,13 +126,13 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
     const std::string word = upper(word_text);
     if (word == "START") {
         const auto n = whole_number(args);
-        if (!n) return out("ERROR START: expected a board size, got " + quoted_input(args));
+        if (!n) return out("ERROR START: expected a board size, got " + quoted_text(args));
         return start(int(std::clamp<std::int64_t>(*n, -1, 1000)), out);
     }
     if (word == "RECTSTART") {
         std::int64_t wh[2];
-        if (!numbers(args, 2, wh)) return out("ERROR RECTSTART: expected width,height, got " + quoted_input(args));
-        if (wh[0] != wh[1]) return out("ERROR RECTSTART: gounki plays square boards only, not " + quoted_input(args));
+        if (!numbers(args, 2, wh)) return out("ERROR RECTSTART: expected width,height, got " + quoted_text(args));
+        if (wh[0] != wh[1]) return out("ERROR RECTSTART: gounki plays square boards only, not " + quoted_text(args));
         return start(int(std::clamp<std::int64_t>(wh[0], -1, 1000)), out);
     }
     if (word == "RESTART") {
@@ -158,7 +158,7 @@ void PbrainSession::dispatch(std::string_view word_text, std::string_view args, 
         ended_ = true;
         return;
     }
-    out("UNKNOWN " + quoted_input(word_text) + " is not a command of the Gomocup protocol that gounki knows");
+    out("UNKNOWN " + quoted_text(word_text) + " is not a command of the Gomocup protocol that gounki knows");
 }
 
 void PbrainSession::start(int size, const Sink& out) {
@@ -199,9 +199,9 @@ std::optional<std::string> PbrainSession::cannot_play() const {
 
 std::optional<std::string> PbrainSession::read_point(std::string_view text, std::string_view what, int& point) const {
     std::int64_t xy[2];
-    if (!numbers(text, 2, xy)) return std::string(what) + ": expected x,y, got " + quoted_input(text);
+    if (!numbers(text, 2, xy)) return std::string(what) + ": expected x,y, got " + quoted_text(text);
     if (xy[0] < 0 || xy[1] < 0 || xy[0] >= size_ || xy[1] >= size_)
-        return std::string(what) + " " + shown_input(text) + ": off the " + std::to_string(size_) + "x" + std::to_string(size_) +
+        return std::string(what) + " " + shown_text(text) + ": off the " + std::to_string(size_) + "x" + std::to_string(size_) +
             " board (x and y from 0 to " + std::to_string(size_ - 1) + ")";
     point = stones::point_from_top_left(int(xy[0]), int(xy[1]), size_);
     return std::nullopt;
@@ -235,7 +235,7 @@ int PbrainSession::place_given(std::string_view args, const char* command, Owner
     if (board_[std::size_t(p)] != Owner::none) problem = "the point is occupied";
     else if (position().game_over()) problem = "the game is already over";
     if (!problem.empty()) {
-        out("ERROR " + name + " " + shown_input(args) + ": " + problem);
+        out("ERROR " + name + " " + shown_text(args) + ": " + problem);
         return -1;
     }
     place(p, who);
@@ -275,14 +275,14 @@ void PbrainSession::takeback(std::string_view args, const Sink& out) {
     if (!size_) return out("ERROR TAKEBACK: no board yet (START first)");
     int p = 0;
     if (auto why = read_point(args, "TAKEBACK", p)) return out("ERROR " + *why);
-    if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + shown_input(args) + ": no stone there");
+    if (board_[std::size_t(p)] == Owner::none) return out("ERROR TAKEBACK " + shown_text(args) + ": no stone there");
     const Owner who = board_[std::size_t(p)];
     const auto at = std::find(order_.rbegin(), order_.rend(), p).base() - 1;
     const std::size_t i = std::size_t(at - order_.begin());
     if (rules().captures()) {
         // Stones it captured come back; only the last stone, whose captures are known, goes back.
         if (i + 1 != order_.size())
-            return out("ERROR TAKEBACK " + shown_input(args) + ": in a game with captures only the last stone can be taken back");
+            return out("ERROR TAKEBACK " + shown_text(args) + ": in a game with captures only the last stone can be taken back");
         for (int q : emptied_[i]) board_[std::size_t(q)] = who == Owner::own ? Owner::opponent : Owner::own;
         (who == Owner::own ? captured_by_own_ : captured_by_opponent_) -= int(emptied_[i].size());
     }
@@ -299,7 +299,7 @@ void PbrainSession::info(std::string_view args, const Sink&) {
     const std::string key = upper(args.substr(0, blank));
     const std::string_view value = blank == std::string_view::npos ? std::string_view{} : trimmed(args.substr(blank));
     const auto pass_over = [&](const std::string& why) {
-        notes_.push_back("MESSAGE INFO " + shown_input(args.substr(0, blank)) + " " + quoted_input(value) + " passed over: " + why);
+        notes_.push_back("MESSAGE INFO " + shown_text(args.substr(0, blank)) + " " + quoted_text(value) + " passed over: " + why);
     };
     std::int64_t* field = key == "TIMEOUT_TURN" ? &clock_.timeout_turn
         : key == "TIMEOUT_MATCH"                ? &clock_.timeout_match
@@ -334,7 +334,7 @@ void PbrainSession::board_line(std::string_view line, const Sink&) {
     BoardInput& in = *board_input_;
     ++in.line;
     if (!in.error.empty()) return;
-    const std::string where = "BOARD line " + std::to_string(in.line) + " " + quoted_input(line);
+    const std::string where = "BOARD line " + std::to_string(in.line) + " " + quoted_text(line);
     std::int64_t v[3];
     if (!numbers(line, 3, v)) {
         in.error = where + ": expected x,y,who";
@@ -378,13 +378,13 @@ void PbrainSession::read_captures(std::string_view value) {
     const auto kind = parse_game_kind(game);
     stones::Rules r = stones::Rules::defaults(kind.value_or(brain_game));
     if (!kind || !r.captures()) {
-        capture_rules_error_ = "INFO captures " + quoted_input(value) + ": expected none or a game with captures (" +
+        capture_rules_error_ = "INFO captures " + quoted_text(value) + ": expected none or a game with captures (" +
             std::string(capture_games_text) + "), then its rule words";
         return;
     }
     if (cut != std::string_view::npos)
         if (const auto error = stones::apply_rules_tag(r, value.substr(cut + 1))) {
-            capture_rules_error_ = "INFO captures " + quoted_input(value) + ": " + *error;
+            capture_rules_error_ = "INFO captures " + quoted_text(value) + ": " + *error;
             return;
         }
     capture_rules_ = r;

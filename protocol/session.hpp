@@ -38,13 +38,15 @@ public:
     virtual void wait() {}
 };
 
-// The input's text as an answer names it: its first max_shown_input bytes ("..." after them), each
-// byte that is not printable ASCII written \xNN, so that an answer stays one line of bounded length
-// whatever the input held (a CR or LF echoed would end the answer, and what followed would be read
-// as another). quoted_input puts it between single quotes.
+// Another program's text as an answer or an error message names it (a manager's or GUI's input
+// line, a brain's output): its first `most` bytes ("..." after them), each byte that is not part
+// of a printable character (a control byte, a byte that is not UTF-8) written \xNN, so that the
+// message stays one line of bounded length and valid UTF-8, free of control bytes, whatever the
+// text held (a CR or LF echoed would end an answer, and what followed
+// would be read as another). quoted_text puts it between single quotes.
 constexpr std::size_t max_shown_input = 200;
-std::string shown_input(std::string_view text);
-std::string quoted_input(std::string_view text);
+std::string shown_text(std::string_view text, std::size_t most = max_shown_input);
+std::string quoted_text(std::string_view text, std::size_t most = max_shown_input);
 
 // Hands `session` the lines of `in` until it has ended or the input does, then waits for what it
 // still answers; every answer is written on `out` as a line and flushed.

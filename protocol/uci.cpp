@@ -78,7 +78,7 @@ struct PositionSetup {
 std::optional<std::string> play_moves(std::string_view moves, PositionSetup& setup) {
     for (int number = 1; !trimmed(moves).empty(); ++number) {
         const std::string_view text = next_word(moves);
-        const std::string where = "position: move " + std::to_string(number) + " " + quoted_input(text);
+        const std::string where = "position: move " + std::to_string(number) + " " + quoted_text(text);
         if (setup.position.game_over()) return where + ": the game is already over";
         const Resolution r = resolve_move_text(setup.position, text);
         if (r.move == Move::none()) return where + ": " + r.message;
@@ -102,13 +102,13 @@ std::optional<std::string> go_limits(std::string_view args, Color side, analysis
         if (word == "ponder") return "go: 'ponder' is not supported (gounki does not think on the opponent's time)";
         static const char* const keys[] = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"};
         if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return word == k; }) == std::end(keys))
-            return "go: unknown word " + quoted_input(word) +
+            return "go: unknown word " + quoted_text(word) +
                 " (expected depth, nodes, movetime, wtime, btime, winc, binc, movestogo or infinite)";
         const std::string_view value = next_word(rest);
         const auto n = whole_number(value);
         if (!n || *n < 0 || *n > std::numeric_limits<int>::max())
             return "go " + word + ": expected a whole number from 0 to " + std::to_string(std::numeric_limits<int>::max()) +
-                ", got " + (value.empty() ? std::string("nothing") : quoted_input(value));
+                ", got " + (value.empty() ? std::string("nothing") : quoted_text(value));
         const bool mine = (word[0] == 'w') == (side == Color::white);
         if (word == "depth") limits.depth = int(std::min<std::int64_t>(*n, analysis::max_search_depth));
         else if (word == "nodes") limits.nodes = std::uint64_t(*n);
@@ -204,7 +204,7 @@ void UciSession::stop_search(bool quiet) {
 void UciSession::dispatch(std::string_view word, std::string_view args, const Sink& out, const Sink& unlocked) {
     const auto no_arguments = [&] {
         if (args.empty()) return true;
-        error(out, std::string(word) + ": unexpected " + quoted_input(args));
+        error(out, std::string(word) + ": unexpected " + quoted_text(args));
         return false;
     };
     if (word == "uci") {
@@ -234,7 +234,7 @@ void UciSession::dispatch(std::string_view word, std::string_view args, const Si
     } else if (word == "go") {
         go(args, out, unlocked);
     } else {
-        error(out, "unknown command " + quoted_input(word) +
+        error(out, "unknown command " + quoted_text(word) +
                   " (expected uci, isready, setoption, ucinewgame, position, go, stop or quit)");
     }
 }
@@ -252,18 +252,18 @@ void UciSession::set_position(std::string_view args, const Sink& out) {
     }
     const std::string_view kind = next_word(head);
     if (kind == "startpos") {
-        if (!head.empty()) return error(out, "position startpos: unexpected " + quoted_input(head) + " (expected moves)");
+        if (!head.empty()) return error(out, "position startpos: unexpected " + quoted_text(head) + " (expected moves)");
         setup.position = Position::start();
     } else if (kind == "fen") {
         if (head.empty()) return error(out, "position fen: expected a position text");
         auto parsed = Position::from_text(head);
         if (const auto* e = std::get_if<PositionError>(&parsed))
-            return error(out, "position fen " + quoted_input(head) + ": bad position at character " + std::to_string(e->column + 1) +
+            return error(out, "position fen " + quoted_text(head) + ": bad position at character " + std::to_string(e->column + 1) +
                                   ": " + e->message);
         setup.position = std::get<Position>(parsed);
     } else {
         return error(out, "position: expected startpos or fen, got " +
-                              (kind.empty() ? std::string("nothing") : quoted_input(kind)));
+                              (kind.empty() ? std::string("nothing") : quoted_text(kind)));
     }
     if (const auto bad = play_moves(moves, setup)) return error(out, *bad + " (the position is unchanged)");
     position_ = std::move(setup.position);
@@ -275,8 +275,8 @@ void UciSession::set_option(std::string_view args, const Sink& out) {
     const std::string_view name_word = next_word(rest);
     const std::string_view name = next_word(rest);
     const std::string_view value_word = next_word(rest);
-    if (name_word != "name") return error(out, "setoption: expected 'name', got " + quoted_input(name_word));
-    if (name != "Hash" && name != "hash") return error(out, "setoption: unknown option " + quoted_input(name) + " (gounki has Hash)");
+    if (name_word != "name") return error(out, "setoption: expected 'name', got " + quoted_text(name_word));
+    if (name != "Hash" && name != "hash") return error(out, "setoption: unknown option " + quoted_text(name) + " (gounki has Hash)");
     const auto mb = whole_number(rest);
     if (value_word != "value" || !mb || *mb < 1 || *mb > 65536)
         return error(out, "setoption name Hash: expected 'value N', N a size in MiB from 1 to 65536");

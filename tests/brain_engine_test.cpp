@@ -274,6 +274,10 @@ TEST_CASE("analyze --engine: a brain that fails is killed, named, and leaves the
         {"unended", "printf '7,7'",
          "engine 'unended 1' hung: no answer within 1050 ms while gounki waited for a move after BEGIN (it wrote '7,7' "
          "with no line end after it) (the position before ply 1)"},
+        // Control bytes and bytes that are not UTF-8 are written \xNN in the message (never sent to
+        // the terminal, nor stored with a worker's failed job, as they came); UTF-8 text stays.
+        {"binary", "printf '\\033[2J\\377 caf\\303\\251\\n'",
+         "engine 'binary 1' answered '\\x1b[2J\\xff caf\xc3\xa9' to BEGIN (expected a move x,y) (the position before ply 1)"},
         {"refuses", "echo 'ERROR out of memory'",
          "engine 'refuses 1' refused BEGIN: 'ERROR out of memory' (the position before ply 1)"},
         // PLAY x,y is answered with x,y (the protocol); another point is not the move it suggested.

@@ -159,6 +159,9 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
         {"position startpos c2-d3", "unexpected 'c2-d3'"},
         {"hello world", "unknown command 'hello'"},
         {"\xff\xfe\x01garbage", "unknown command '\\xff\\xfe\\x01garbage'"},
+        // UTF-8 text is shown as it is; a C1 control character (NEL) and a truncated sequence are not.
+        {"caf\xc3\xa9", "unknown command 'caf\xc3\xa9'"},
+        {"a\xc2\x85\xe2\x82", "unknown command 'a\\xc2\\x85\\xe2\\x82'"},
         // A word of a megabyte is named by its start: the answer is not a megabyte long.
         {"bogus" + std::string(1 << 20, 'x'), "unknown command 'bogus" + std::string(195, 'x') + "...' (expected uci,"},
         {"go depth", "go depth: expected a whole number"},
