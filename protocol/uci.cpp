@@ -106,9 +106,12 @@ std::optional<std::string> go_limits(std::string_view args, Color side, analysis
                 " (expected depth, nodes, movetime, wtime, btime, winc, binc, movestogo or infinite)";
         const std::string_view value = next_word(rest);
         const auto n = whole_number(value);
-        if (!n || *n < 0 || *n > std::numeric_limits<int>::max())
-            return "go " + word + ": expected a whole number from 0 to " + std::to_string(std::numeric_limits<int>::max()) +
-                ", got " + (value.empty() ? std::string("nothing") : quoted_text(value));
+        // A depth, node count or move time of 0 would be no limit at all (the default budget searched).
+        const int least = word == "depth" || word == "nodes" || word == "movetime" ? 1 : 0;
+        if (!n || *n < least || *n > std::numeric_limits<int>::max())
+            return "go " + word + ": expected a whole number from " + std::to_string(least) + " to " +
+                std::to_string(std::numeric_limits<int>::max()) + ", got " +
+                (value.empty() ? std::string("nothing") : quoted_text(value));
         const bool mine = (word[0] == 'w') == (side == Color::white);
         if (word == "depth") limits.depth = int(std::min<std::int64_t>(*n, analysis::max_search_depth));
         else if (word == "nodes") limits.nodes = std::uint64_t(*n);

@@ -166,6 +166,10 @@ TEST_CASE("uci: bad input is answered with an error and keeps the position", "[u
         {"bogus" + std::string(1 << 20, 'x'), "unknown command 'bogus" + std::string(195, 'x') + "...' (expected uci,"},
         {"go depth", "go depth: expected a whole number"},
         {"go depth -3", "got '-3'"},
+        // 0 is no limit to the search: not taken for one (the default budget would be searched).
+        {"go depth 0", "go depth: expected a whole number from 1 to 2147483647, got '0'"},
+        {"go nodes 0", "go nodes: expected a whole number from 1 to"},
+        {"go movetime 0", "go movetime: expected a whole number from 1 to"},
         {"go sideways 3", "unknown word 'sideways'"},
         {"go ponder", "'ponder' is not supported"},
         {"go infinite depth 3", "go infinite: no depth"},
