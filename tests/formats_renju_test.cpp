@@ -103,7 +103,9 @@ TEST_CASE("RenjuNet: games with players, tournaments, rules and openings resolve
     // A forbidden point (Black's double-three at h8): partial there, at its line and column.
     CHECK(games[1].status == GameStatus::partial);
     CHECK(games[1].main.plies.size() == 8);
+    // Its first stone is not on the centre that its rule (RIF) puts it on: a warning, the move played.
     CHECK(diagnostics(games[1]) ==
+          "db.rif:35:13: warning: 1. f8: under the RIF opening rule Black's first stone is on the centre, h8 [opening-rule]\n"
           "db.rif:36:9: error: 5. h8: the stone makes two free threes at once (double-three, forbidden) [illegal-move]\n");
     CHECK(games[1].result == "1-0");
 
@@ -679,4 +681,53 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     const CliRun tsgf = run_gounki("export " + tdb + " --format sgf -o -");
     CHECK(contains(tsgf.out, ";B[hh]"));
     CHECK(contains(tsgf.out, "C[two]"));
+}
+
+TEST_CASE("Renju: a record that breaks its opening rule's first three stones gets opening-rule, in every format",
+          "[parser][renju]") {
+    // PGN: the slip is named at its move; a game whose first stone broke the rule gets no second
+    // warning for the stones placed around that one.
+    const auto gpn = read_records("[Game \"Renju\"]\n[OpeningRule \"rif\"]\n[Result \"*\"]\n\n1. h9 h8 2. i9 *\n\n"
+                                  "[Game \"Renju\"]\n[OpeningRule \"Yamaguchi\"]\n[Result \"*\"]\n\n1. h8 h10 2. i9 *\n\n"
+                                  "[Game \"Renju\"]\n[OpeningRule \"Taraguchi-10\"]\n[Result \"*\"]\n\n1. h8 h9 2. k8 a1 *\n\n"
+                                  "[Game \"Renju\"]\n[OpeningRule \"Soosyrv-8\"]\n[Result \"*\"]\n\n1. h8 g7 2. f6 a1 *\n\n"
+                                  "[Game \"Renju\"]\n[OpeningRule \"swap2\"]\n[Result \"*\"]\n\n1. a1 h9 2. k8 *\n\n"
+                                  "[Game \"Renju\"]\n[OpeningRule \"Sakata\"]\n[Result \"*\"]\n\n1. a1 h9 2. k8 *\n\n"
+                                  "[Game \"Renju\"]\n[Result \"*\"]\n\n1. a1 h9 2. k8 *\n",
+                                  "o.gpn");
+    REQUIRE(gpn.size() == 7);
+    const auto warned = [](const GameRecord& g) {
+        std::string out;
+        for (const Diagnostic& d : g.diagnostics)
+            out += std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.code + " " + d.message + "\n";
+        return out;
+    };
+    CHECK(warned(gpn[0]) == "5:4 opening-rule 1. h9: under the RIF opening rule Black's first stone is on the centre, h8\n");
+    CHECK(warned(gpn[1]) == "11:7 opening-rule 1... h10: under the Yamaguchi opening rule White's first stone is next to the "
+                            "centre (h8), in the central 3x3 square g7-i9\n");
+    CHECK(warned(gpn[2]) == "17:13 opening-rule 2. k8: under the Taraguchi-10 opening rule Black's second stone is within the "
+                            "central 5x5 square f6-j10\n");
+    CHECK(warned(gpn[3]).empty()); // Soosyrv-8: f6 is on the 5x5 square's corner (Suisei, 13I)
+    for (std::size_t i = 4; i < 7; ++i) CHECK(warned(gpn[i]).empty()); // swap2, Sakata, none: not checked
+    for (const GameRecord& g : gpn) CHECK(g.status == GameStatus::valid); // a warning: the moves are played
+
+    // SGF: the rule from RU.
+    const auto sgf = read_sgf("(;GM[4]FF[4]SZ[15]RU[Renju RIF];B[hh];W[ii];B[kk])", "o.sgf");
+    REQUIRE(sgf.size() == 1);
+    const Diagnostic* d = find_code(sgf[0], "opening-rule");
+    REQUIRE(d != nullptr);
+    CHECK(d->message == "2. B[kk]: under the RIF opening rule Black's second stone is within the central 5x5 square f6-j10");
+    CHECK(sgf[0].diagnostics.size() == 1);
+
+    // RenjuNet: the rule from the rules table; the warning at the move's line and column.
+    const std::string rif = "<?xml version=\"1.0\"?>\n<database>\n<rules><rule id=\"1\" name=\"RIF\"/></rules>\n<games>\n"
+                            "<game id=\"1\" rule=\"1\"><move>h8 h9 i9 g7</move></game>\n"
+                            "<game id=\"2\" rule=\"1\"><move>h8 j8 i9 g7</move></game>\n"
+                            "</games></database>\n";
+    const auto net = read_renjunet(rif, "o.rif");
+    REQUIRE(net.size() == 2);
+    CHECK(net[0].diagnostics.empty());
+    CHECK(diagnostics(net[1]) ==
+          "o.rif:6:32: warning: 1... j8: under the RIF opening rule White's first stone is next to the centre (h8), in the "
+          "central 3x3 square g7-i9 [opening-rule]\n");
 }

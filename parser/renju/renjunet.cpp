@@ -335,12 +335,12 @@ void GameBuilder::run() {
     const bool replayable = choose_rules();
     bool whole = replayable;
     stones::StonePosition pos = out_.start.as_stones();
+    tags(); // before the moves: their checks read the OpeningRule tag
     if (replayable) {
         const std::vector<StoneLineMove> moves = read_moves(whole);
         whole = replay_stone_line(out_, moves, pos) && whole;
         offered_fifth_moves();
     }
-    tags();
     const std::string stated = stated_result();
     settle_stone_result(out_, pos, stated, at_game());
     out_.tags.emplace_back("Result", out_.result);
