@@ -401,7 +401,9 @@ BrainClient::BrainClient(BrainSettings settings) : settings_(std::move(settings)
         const std::size_t from = at + key.size() + 2, to = about_.find('"', from);
         return to == std::string::npos ? std::string() : about_.substr(from, to - from);
     };
-    const std::string name = field("name"), version = field("version");
+    // The name is stored with every judgement and shown in reports: control bytes and bytes that
+    // are not UTF-8 are written \xNN, and a name of megabytes is cut (protocol/session.hpp).
+    const std::string name = shown_text(field("name"), 80), version = shown_text(field("version"), 40);
     captures_ = lower(field("captures"));
     if (!name.empty()) name_ = version.empty() ? name : name + " " + version;
 }

@@ -616,3 +616,30 @@ TEST_CASE("analyze --engine: a second interrupt ends gounki and the brain's proc
         ::kill(std::stoi(sleep_text), SIGKILL);
     }
 }
+
+TEST_CASE("analyze --engine: a brain's name with control bytes or of any length is stored escaped and cut", "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir);
+    // ABOUT's name holds a NUL, an escape sequence and a byte that is not UTF-8; the version is long.
+    std::string long_version(500, 'v');
+    write_text(dir / "odd.sh",
+               "n=0\n"
+               "while IFS= read -r line; do\n"
+               "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
+               "  case \"$line\" in\n"
+               "    ABOUT) printf 'name=\"Odd\\000One\\033[31m\\377\", version=\"" + long_version + "\"\\n' ;;\n"
+               "    START*) echo OK ;;\n"
+               "    END) exit 0 ;;\n"
+               "    BEGIN|DONE) n=$((n+1)); echo 'MESSAGE depth 1 eval 0'; echo \"$n,0\" ;;\n"
+               "  esac\n"
+               "done\n");
+    const auto run = run_gounki_args(
+        {"analyze", "--db", db, "1", "--engine", "sh " + shell_quoted(dir / "odd.sh"), "--engine-time", "6000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    const auto shown = run_gounki_args({"show", "--db", db, "1", "--json"});
+    INFO(shown.out);
+    // In JSON a backslash is written twice: the stored name is Odd\x00One\x1b[31m\xff.
+    CHECK(contains(shown.out, "\"engine\":\"Odd\\\\x00One\\\\x1b[31m\\\\xff " + std::string(40, 'v') + "..."));
+    CHECK(!contains(shown.out, std::string(41, 'v')));
+}
