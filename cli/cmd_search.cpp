@@ -38,7 +38,6 @@ int run_search(const QCommandLineParser& p) {
         list = run_search(*database, query, filter, paging, threads);
     } catch (const std::exception& e) { return database_error(self, e); }
 
-    const bool with_ply = searched;
     if (p.isSet("json")) {
         print_out(QJsonDocument(search_json(list, paging, filter, query)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
@@ -49,7 +48,7 @@ int run_search(const QCommandLineParser& p) {
     else if (query.opening) out += " opened " + query.opening->label();
     else out += " matched the filters";
     out += "\n";
-    if (!list.games.empty()) out += games_table(list.games, with_ply);
+    if (!list.games.empty()) out += games_table(list.games, searched);
     out += paging_note(std::int64_t(list.games.size()), list.total, paging);
     print_shown(out);
     return exit_ok;

@@ -83,7 +83,7 @@ bool read_search(const Command& cmd, const QCommandLineParser& p, const db::Game
     if (by_position) {
         // --moves without --position play from the start of --game (as tree does), else Gounki's.
         AnyPosition position = AnyPosition::start(filter.kind.value_or(GameKind::gounki));
-        if ((p.isSet("position") && !read_position(cmd, p.value("position"), position))) {
+        if (p.isSet("position") && !read_position(cmd, p.value("position"), position)) {
             exit_code = exit_usage;
             return false;
         }
