@@ -1,4 +1,4 @@
-// gounki tree [--db PATH] [--position P] [--json]
+// gounki tree [--db PATH] [--position P] [--moves M] [--symmetric] [--json]
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -19,6 +19,9 @@ void describe_tree(QCommandLineParser& p) {
                  QString::fromStdString("Without --position: start from the empty board of " + game_ids_text(Family::stones) +
                                         " (default: gounki)."),
                  "kind", "gounki"});
+    p.addOption({"symmetric",
+                 "A stone game's position: take in the games that reached its turns and mirror images too (the "
+                 "board's eight symmetries), their moves turned to this position."});
     p.addOption({"json", "Print one JSON object instead of a table."});
     add_moves_option(p);
 }
@@ -34,21 +37,25 @@ int run_tree(const QCommandLineParser& p) {
         return usage_error(self, "--position is a " + std::string(game_kind_name(pos.kind())) + " position but --game is " +
                                      std::string(game_kind_name(game)) + ": give one of them");
     if (!apply_moves_option(self, p, pos)) return exit_usage;
+    const bool symmetric = p.isSet("symmetric");
+    if (symmetric)
+        if (const std::string e = symmetric_refusal(&pos); !e.empty()) return usage_error(self, "--" + e);
     const std::string position_text = pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;
     db::Tree tree;
     try {
-        tree = database->tree(pos);
+        tree = database->tree(pos, symmetric);
     } catch (const std::exception& e) { return database_error(self, e); }
     const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
     if (p.isSet("json")) {
-        print_out(QJsonDocument(tree_json(pos, tree)).toJson(QJsonDocument::Compact).toStdString() + "\n");
+        print_out(QJsonDocument(tree_json(pos, tree, symmetric)).toJson(QJsonDocument::Compact).toStdString() + "\n");
         return exit_ok;
     }
     std::string out = position_text + "\n";
     if (const stones::RenjuOpening* o = renju_opening(pos)) out += "Opening " + o->label() + "\n";
-    out += std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here\n";
+    out += std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here" +
+        (symmetric ? " or from a turn or mirror image of it" : "") + "\n";
     // A Renju move that makes one of the 26 openings is named beside it ("i9 Kagetsu (4D)").
     std::vector<std::string> moves;
     std::size_t width = 14;

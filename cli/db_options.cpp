@@ -69,6 +69,9 @@ void add_search_options(QCommandLineParser& p) {
                  "one of the 26 canonical openings by name (Kagetsu, any case; Shougetsu or Shogetsu), Japanese name "
                  "or code (4D, I13).",
                  "name"});
+    p.addOption({"symmetric",
+                 "With --position or --moves in a stone game: games that reached the position in any of its turns "
+                 "and mirror images too (the board's eight symmetries)."});
 }
 
 bool read_search(const Command& cmd, const QCommandLineParser& p, const db::GameFilter& filter, SearchQuery& query,
@@ -97,6 +100,13 @@ bool read_search(const Command& cmd, const QCommandLineParser& p, const db::Game
             return false;
         }
         query.position = position;
+    }
+    if (p.isSet("symmetric")) {
+        if (const std::string e = symmetric_refusal(query.position ? &*query.position : nullptr); !e.empty()) {
+            exit_code = usage_error(cmd, "--" + e);
+            return false;
+        }
+        query.symmetric = true;
     }
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();

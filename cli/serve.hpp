@@ -172,7 +172,7 @@ private:
     Reply page_import();
     std::string page(const std::string& title, const std::string& body) const;
     // The tree of `pos` and the list of games, through the answers kept (Shared::answers).
-    std::shared_ptr<const db::Tree> tree(const AnyPosition& pos);
+    std::shared_ptr<const db::Tree> tree(const AnyPosition& pos, bool symmetric);
     db::GameList list_games(const db::GameFilter& filter, const db::Paging& paging);
 
     db::GameDatabase& db_;

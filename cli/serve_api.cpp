@@ -119,6 +119,9 @@ std::string read_search_values(const Request& r, const AnyPosition& pos, bool by
     if (int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
         return "give one of position (or moves), pattern and opening";
     if (by_position) query.position = pos;
+    if (std::string e = r.flag("symmetric", query.symmetric); !e.empty()) return e;
+    if (query.symmetric)
+        if (std::string e = symmetric_refusal(query.position ? &*query.position : nullptr); !e.empty()) return e;
     if (r.param("pattern"))
         if (const auto e = parse_pattern(r.param("pattern")->toStdString(), query)) return "pattern: " + pattern_error_text(*e);
     if (r.param("opening"))
@@ -255,11 +258,11 @@ std::string filter_key(const db::GameFilter& f) {
 
 } // namespace
 
-std::shared_ptr<const db::Tree> App::tree(const AnyPosition& pos) {
+std::shared_ptr<const db::Tree> App::tree(const AnyPosition& pos, bool symmetric) {
     const std::uint64_t generation = shared_.answers.generation(seen_, db_.change_version());
-    const std::string key = pos.to_text();
+    const std::string key = pos.to_text() + (symmetric ? " symmetric" : "");
     if (auto kept = shared_.answers.tree(key, generation)) return kept;
-    auto tree = std::make_shared<const db::Tree>(db_.tree(pos));
+    auto tree = std::make_shared<const db::Tree>(db_.tree(pos, symmetric));
     shared_.answers.keep_tree(key, tree, generation);
     return tree;
 }
@@ -335,7 +338,11 @@ Reply App::api_tree(const Request& r) {
     AnyPosition pos;
     bool given = false;
     if (const std::string e = read_position_values(r, pos, given); !e.empty()) return error_reply(400, "bad-query", e);
-    return json_reply(tree_json(pos, *tree(pos)));
+    bool symmetric = false;
+    if (std::string e = r.flag("symmetric", symmetric); !e.empty()) return error_reply(400, "bad-query", e);
+    if (symmetric)
+        if (const std::string e = symmetric_refusal(&pos); !e.empty()) return error_reply(400, "bad-query", e);
+    return json_reply(tree_json(pos, *tree(pos, symmetric), symmetric));
 }
 
 Reply App::api_import(const Request& r) {

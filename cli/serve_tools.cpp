@@ -68,7 +68,7 @@ const char* board_editor_script = R"JS(
 })();
 )JS";
 
-std::string board_editor(const AnyPosition& pos) {
+std::string board_editor(const AnyPosition& pos, bool symmetric) {
     std::string kinds;
     for (const GameInfo& g : games()) {
         const std::string start = AnyPosition::start(g.kind).to_text();
@@ -85,7 +85,8 @@ std::string board_editor(const AnyPosition& pos) {
         palette + " <button type=\"button\" id=\"clear\">Empty the board</button></p><table id=\"board\"></table>" +
         "<p>Side to move <select id=\"side\"><option value=\"w\">w</option><option value=\"b\">b</option></select> " +
         "Position <input id=\"position\" name=\"position\" size=\"70\" value=\"" + escape(pos.to_text()) +
-        "\"> <button type=\"submit\" id=\"search-position\">Search this position</button></p></form><script>" +
+        "\"> <label><input type=\"checkbox\" name=\"symmetric\" value=\"1\" id=\"symmetric\"" + (symmetric ? " checked" : "") +
+        "> and its turns and mirror images (stone games)</label> <button type=\"submit\" id=\"search-position\">Search this position</button></p></form><script>" +
         board_editor_script + "</script>";
 }
 
@@ -120,7 +121,9 @@ Reply App::page_search(const Request& r) {
     Request positional = r;
     positional.query.removeAllQueryItems("game");
     std::string e = read_position_values(positional, pos, by_position);
-    std::string body = "<h2>Set up a position</h2>" + board_editor(pos) + "<h2>Or a pattern</h2>" +
+    bool symmetric_asked = false;
+    if (e.empty()) e = r.flag("symmetric", symmetric_asked);
+    std::string body = "<h2>Set up a position</h2>" + board_editor(pos, symmetric_asked) + "<h2>Or a pattern</h2>" +
         "<form method=\"get\" action=\"/search\" id=\"pattern-form\"><input name=\"pattern\" id=\"pattern\" size=\"70\" value=\"" +
         escape(r.param("pattern").value_or("").toStdString()) + "\"> <button type=\"submit\" id=\"search-pattern\">Search</button></form>" +
         pattern_help + opening_form(r);
@@ -134,7 +137,7 @@ Reply App::page_search(const Request& r) {
     if (!e.empty()) return html_reply(page("Search", "<p class=\"error\">" + escape(e) + "</p>" + body), 400);
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
-        (by_position ? " reached this position" : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern")) + "</h2>";
+        (by_position ? std::string(" reached this position") + (query.symmetric ? " or a turn or mirror image of it" : "") : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern")) + "</h2>";
     const PlayerColumns players = player_columns(list.games);
     std::string table = "<table id=\"games\"><tr><th>Id</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
         "</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
@@ -166,9 +169,16 @@ Reply App::page_explorer(const Request& r) {
     bool given = false;
     if (const std::string e = read_position_values(r, pos, given); !e.empty())
         return html_reply(page("Explorer", "<p class=\"error\">" + escape(e) + "</p><p><a href=\"/explorer\">The start</a></p>"), 400);
+    // A stone position's turns and mirror images taken together (symmetric=1), kept along the links.
+    bool symmetric = false;
+    std::string e = r.flag("symmetric", symmetric);
+    if (e.empty() && symmetric) e = symmetric_refusal(&pos);
+    if (!e.empty())
+        return html_reply(page("Explorer", "<p class=\"error\">" + escape(e) + "</p><p><a href=\"/explorer\">The start</a></p>"), 400);
     // The line played so far, each prefix a link back to it.
-    const std::string base = r.param("position") ? "position=" + url_value(r.param("position")->toStdString())
-                                                 : "game=" + url_value(std::string(game_kind_name(pos.kind())));
+    const std::string start = r.param("position") ? "position=" + url_value(r.param("position")->toStdString())
+                                                  : "game=" + url_value(std::string(game_kind_name(pos.kind())));
+    const std::string base = start + (symmetric ? "&amp;symmetric=1" : "");
     const std::string moves = r.param("moves").value_or("").simplified().toStdString();
     std::string line = "<p id=\"line\"><a href=\"/explorer?" + base + "\">start</a>";
     std::string prefix;
@@ -177,11 +187,19 @@ Reply App::page_explorer(const Request& r) {
         line += " <a href=\"/explorer?" + base + "&amp;moves=" + url_value(prefix) + "\">" + escape(m.toStdString()) + "</a>";
     }
     line += "</p>";
-    const auto kept = tree(pos);
+    const auto kept = tree(pos, symmetric);
     const db::Tree& here = *kept;
     const bool stones = first_mover(pos.kind()) == Color::black; // Black's share first where Black moves first
-    std::string table = "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
-        " continued from here.</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
+    std::string toggle;
+    if (pos.stones()) {
+        const std::string other = "/explorer?" + start + (symmetric ? "" : "&amp;symmetric=1") + (moves.empty() ? "" : "&amp;moves=" + url_value(moves));
+        toggle = symmetric ? "<p id=\"symmetry\">Turns and mirror images of the position taken together. <a id=\"symmetric-toggle\" href=\"" +
+                                 other + "\">This position alone</a></p>"
+                           : "<p id=\"symmetry\"><a id=\"symmetric-toggle\" href=\"" + other +
+                                 "\">Take its turns and mirror images together</a></p>";
+    }
+    std::string table = toggle + "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
+        " continued from here" + (symmetric ? " or from a turn or mirror image of it" : "") + ".</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
         (stones ? "<th>Black</th><th>Draw</th><th>White</th>" : "<th>White</th><th>Draw</th><th>Black</th>") + "<th>Latest game</th></tr>";
     const auto pct = [](std::int64_t part, std::int64_t whole) {
         return std::to_string(whole ? int(100.0 * double(part) / double(whole) + 0.5) : 0) + "%";

@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/db_options.hpp"
 #include "cli/json_lines.hpp"
+#include "core/stones/symmetry.hpp"
 #include "db/fold.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
@@ -105,8 +106,21 @@ std::string parse_opening(const std::string& text, const db::GameFilter& filter,
     return {};
 }
 
+std::string symmetric_refusal(const AnyPosition* position) {
+    if (!position) return "symmetric goes with a position search (a position or moves)";
+    if (!position->stones())
+        return "symmetric is for the stone games: a Gounki position's mirror image is not one of Gounki's (its start is "
+               "not symmetric)";
+    return {};
+}
+
 db::GameList run_search(db::GameDatabase& database, const SearchQuery& q, const db::GameFilter& filter,
                         const db::Paging& paging, int threads) {
+    if (q.position && q.symmetric && q.position->stones()) {
+        std::vector<AnyPosition> positions;
+        for (const stones::Image& i : stones::images(*q.position->stones())) positions.emplace_back(i.position);
+        return database.search_positions(positions, filter, paging);
+    }
     if (q.position) return database.search_position(*q.position, filter, paging);
     if (q.opening) {
         const std::vector<stones::StonePosition> shown = stones::renju_opening_positions(*q.opening);
@@ -129,6 +143,7 @@ QJsonObject search_json(const db::GameList& list, const db::Paging& paging, cons
                         const SearchQuery& q) {
     QJsonObject o = games_json(list, paging, filter);
     if (q.position) o["position"] = QString::fromStdString(q.position->to_text());
+    if (q.position && q.symmetric) o["symmetric"] = true;
     if (q.pattern) o["pattern"] = QString::fromStdString(q.pattern->text());
     if (q.stone_pattern) o["pattern"] = QString::fromStdString(q.stone_pattern->text());
     if (q.opening) o["opening"] = opening_json(*q.opening);
@@ -208,7 +223,7 @@ const stones::RenjuOpening* renju_opening_after(const AnyPosition& pos, Move mov
     return renju_opening(after);
 }
 
-QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree) {
+QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree, bool symmetric) {
     const auto pct = [](std::int64_t part, std::int64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
     QJsonArray moves;
     for (const db::TreeMove& m : tree.moves) {
@@ -226,6 +241,7 @@ QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree) {
     }
     QJsonObject out{{"position", QString::fromStdString(pos.to_text())}, {"games", qint64(tree.games)}, {"moves", moves}};
     if (const stones::RenjuOpening* o = renju_opening(pos)) out["opening"] = opening_json(*o);
+    if (symmetric) out["symmetric"] = true;
     return out;
 }
 

@@ -39,7 +39,11 @@ struct SearchQuery {
     std::optional<db::Pattern> pattern;
     std::optional<db::StonePattern> stone_pattern;
     const stones::RenjuOpening* opening = nullptr; // Renju games whose first three stones show it
+    bool symmetric = false; // the position's images under the board's symmetries too (stone games)
 };
+// Why the images of `position` cannot be taken (tree and search --symmetric), or "": there is no
+// position (a pattern or an opening search), or it is Gounki's, whose start has no symmetry.
+std::string symmetric_refusal(const AnyPosition* position);
 // Reads a Renju opening's name or code for a search among the games `filter` keeps; returns "" when
 // read, else what is wrong (a name of no opening, a filter on another game).
 std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out);
@@ -66,7 +70,7 @@ const stones::RenjuOpening* renju_opening(const AnyPosition& pos);
 const stones::RenjuOpening* renju_opening_after(const AnyPosition& pos, Move move);
 // `tree --json`: the position, its games and the moves played from it with their results (and the
 // Renju opening of the position and of each move, where there is one).
-QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree);
+QJsonObject tree_json(const AnyPosition& pos, const db::Tree& tree, bool symmetric = false);
 // `import --json`: one game's fate.
 QJsonObject import_report_json(const db::ImportReport& r);
 // `import --json`'s summary counts (read, stored, broken, duplicates...).

@@ -129,7 +129,7 @@ void GameDatabase::open_schema(Access access) {
         if (depth.step()) tree_depth_ = depth.get_int(0);
     }
     // Below 4 plies a game comes back to a position by passes only, which the tree looks for
-    // (GameDatabase::tree_of_key).
+    // (GameDatabase::tree_of_keys).
     if (tree_depth_ < 0 || tree_depth_ > 4)
         throw DbError(0, "the database '" + db_.path() + "' is damaged: meta tree_depth is " + std::to_string(tree_depth_) +
                              " (the opening tree sums plies 0 to 3 at most)");

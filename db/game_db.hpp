@@ -194,7 +194,7 @@ public:
     // session fail when used; make them again.
     void reconnect();
     PositionIndex& index() { return *index_; }
-    // Plies below this are aggregated in tree_stats (meta 'tree_depth', 3; tree_of_key relies on
+    // Plies below this are aggregated in tree_stats (meta 'tree_depth', 3; tree_of_keys relies on
     // it being at most 4).
     int tree_depth() const { return tree_depth_; }
 
@@ -213,8 +213,10 @@ public:
     GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
     GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
-    // The moves played from `pos` over the whole database.
-    Tree tree(const AnyPosition& pos);
+    // The moves played from `pos` over the whole database. symmetric: from its images under the
+    // board's symmetries too (a stone game's; core/stones/symmetry.hpp), their moves turned back
+    // to `pos`, each game counted once (no effect on a Gounki position).
+    Tree tree(const AnyPosition& pos, bool symmetric = false);
 
     std::optional<StoredGame> game(std::int64_t id);
     // The ids of the games matching the filter, in the filter's order.
@@ -275,7 +277,15 @@ private:
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
     // The games reaching any of `keys`, each once at its first such ply.
     GameList search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging);
-    Tree tree_of_key(std::uint64_t key);
+    // A position's key, or one of its images' with the symmetry that made it and the board's size.
+    struct TreeKey {
+        std::uint64_t key = 0;
+        int symmetry = 0, size = 0;
+        std::uint32_t back(std::uint32_t stored_move) const; // a move from this image, from the position
+    };
+    // Maps a stored move to the one it counts as (the tree's moves that a position's symmetry exchanges).
+    using MoveFold = std::function<std::uint32_t(std::uint32_t)>;
+    Tree tree_of_keys(std::span<const TreeKey> keys, const MoveFold& fold);
 
     // A prepared statement kept for the life of the database, reset and ready to bind.
     Statement& cached(const std::string& sql);

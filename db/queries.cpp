@@ -14,6 +14,7 @@
 #include "db/game_db.hpp"
 #include "db/pattern/gounki.hpp"
 #include "db/pattern/stones.hpp"
+#include "core/stones/symmetry.hpp"
 
 namespace gounki::db {
 
@@ -438,7 +439,29 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
     return out;
 }
 
-Tree GameDatabase::tree(const AnyPosition& pos) { return tree_of_key(index_key(pos)); }
+Tree GameDatabase::tree(const AnyPosition& pos, bool symmetric) {
+    std::vector<TreeKey> keys;
+    MoveFold fold;
+    if (symmetric && pos.stones()) {
+        const stones::StonePosition& here = *pos.stones();
+        for (const stones::Image& i : stones::images(here)) keys.push_back({index_key(AnyPosition(i.position)), i.symmetry, here.size()});
+        // The position's own symmetries (h8 alone has all eight): the points they exchange are one
+        // move (i9, g9, g7 and i7 from h8), counted under the point of the first symmetry.
+        std::vector<int> own;
+        for (int s = 1; s < stones::symmetry_count; ++s)
+            if (stones::transformed(here, s) == here) own.push_back(s);
+        if (!own.empty())
+            fold = [own, size = here.size()](std::uint32_t raw) {
+                const int point = move_from_stored_raw(raw).point();
+                std::uint32_t least = raw;
+                for (const int s : own) least = std::min(least, stored_raw(Move::placement(stones::transformed_point(point, s, size))));
+                return least;
+            };
+    } else {
+        keys.push_back({index_key(pos), 0, 0});
+    }
+    return tree_of_keys(keys, fold);
+}
 
 namespace {
 
@@ -447,8 +470,19 @@ bool is_pass(Move m) { return m.type() == MoveType::movement && m.from() == m.to
 
 } // namespace
 
+// A move stored from an image of the position, as played from the position itself (a stone game's
+// point turned back by the image's symmetry).
+std::uint32_t GameDatabase::TreeKey::back(std::uint32_t raw) const {
+    if (symmetry == 0) return raw;
+    const Move m = move_from_stored_raw(raw);
+    return stored_raw(Move::placement(stones::transformed_point(m.point(), stones::inverse_symmetry(symmetry), size)));
+}
+
 // Each game counts once per position it continued from (Tree::games) and once per move it played
-// from there (TreeMove), however often it came back: the tree sums games, not visits.
+// from there (TreeMove), however often it came back: the tree sums games, not visits. With several
+// keys (a position's images) a game counts once however many of them it came to, and a move it
+// played from two images once (as played from the position). With a fold, the moves it makes one
+// count together, shown as the one of them played most (the first in point order among equals).
 //
 // tree_stats sums the plies below tree_depth_ (3) ply by ply. There a game passes a position once,
 // except a game whose first two moves are passes, which is back at its start at ply 2: a position
@@ -456,14 +490,18 @@ bool is_pass(Move m) { return m.type() == MoveType::movement && m.from() == m.to
 // a capture never gives back what a move changed), after four at the earliest otherwise. So
 // tree_stats counts games for every position none of whose moves is a pass; a position with one
 // is summed from the index, game by game, like the deeper ones (passes are rare, and such
-// positions few: nothing stored needs counting again).
-Tree GameDatabase::tree_of_key(std::uint64_t key) {
+// positions few: nothing stored needs counting again). A stone game comes to a position, or to one
+// of its images, at one ply at most: the stones on the board and the stones captured (part of the
+// key) grow by one a ply.
+Tree GameDatabase::tree_of_keys(std::span<const TreeKey> keys, const MoveFold& fold) {
     Transaction tx(db_, TransactionKind::deferred);
     struct Acc {
         TreeMove move;
         std::int64_t latest_id = 0, latest_date = -1;
+        std::map<std::uint32_t, std::int64_t> played; // the games of each move the fold made one
     };
-    std::map<std::uint32_t, Acc> by_move;
+    std::map<std::uint32_t, Acc> by_move; // by the folded move
+    const auto folded = [&](std::uint32_t raw) { return fold ? fold(raw) : raw; };
     auto latest = [](Acc& a, std::int64_t date, std::int64_t id) {
         if (std::pair(date, id) > std::pair(a.latest_date, a.latest_id)) {
             a.latest_date = date;
@@ -474,23 +512,27 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
 
     // The shallow plies are summed up in tree_stats.
     struct Row {
-        std::uint32_t move;
+        std::uint32_t move; // as played from the position
         std::int64_t games, white_wins, black_wins, draws, latest_game, latest_date;
     };
     std::vector<Row> shallow;
     {
         Statement rows(db_,
                        "SELECT move, games, white_wins, black_wins, draws, latest_game, latest_date FROM tree_stats WHERE key = ?1");
-        rows.bind(1, std::int64_t(key));
-        while (rows.step())
-            shallow.push_back({std::uint32_t(rows.get_int64(0)), rows.get_int64(1), rows.get_int64(2), rows.get_int64(3),
-                               rows.get_int64(4), rows.get_int64(5), rows.get_int64(6)});
+        for (const TreeKey& k : keys) {
+            rows.bind(1, std::int64_t(k.key));
+            while (rows.step())
+                shallow.push_back({k.back(std::uint32_t(rows.get_int64(0))), rows.get_int64(1), rows.get_int64(2), rows.get_int64(3),
+                                   rows.get_int64(4), rows.get_int64(5), rows.get_int64(6)});
+            rows.reset();
+        }
     }
     const bool from_index = std::any_of(shallow.begin(), shallow.end(),
                                         [](const Row& r) { return is_pass(move_from_stored_raw(r.move)); });
     if (from_index) shallow.clear();
     for (const Row& r : shallow) {
-        Acc& a = by_move[r.move];
+        Acc& a = by_move[folded(r.move)];
+        a.played[r.move] += r.games;
         a.move.games += r.games;
         a.move.white_wins += r.white_wins;
         a.move.black_wins += r.black_wins;
@@ -500,42 +542,63 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
     }
 
     // The other occurrences come from the position index and the games themselves, game by game
-    // (the entries come sorted by game, then ply).
-    std::vector<IndexEntry> entries;
-    index_->lookup(key, entries, from_index ? 0 : std::uint32_t(tree_depth_));
+    // (the entries sorted by game, then ply), each entry with the key it was found under.
+    struct Found {
+        IndexEntry entry;
+        const TreeKey* key;
+    };
+    std::vector<Found> entries;
+    {
+        std::vector<IndexEntry> of_key;
+        for (const TreeKey& k : keys) {
+            of_key.clear();
+            index_->lookup(k.key, of_key, from_index ? 0 : std::uint32_t(tree_depth_));
+            for (const IndexEntry& e : of_key) entries.push_back({e, &k});
+        }
+        if (keys.size() > 1)
+            std::stable_sort(entries.begin(), entries.end(), [](const Found& a, const Found& b) {
+                return std::pair(a.entry.game, a.entry.ply) < std::pair(b.entry.game, b.entry.ply);
+            });
+    }
+    const auto key_of = [&](std::uint64_t key) -> const TreeKey* {
+        for (const TreeKey& k : keys)
+            if (k.key == key) return &k;
+        return nullptr;
+    };
     Statement game(db_, "SELECT result, date_key, moves, kind, start_position FROM games WHERE id = ?1");
     std::vector<Move> moves; // the game at hand's, up to its last visit of the position
-    std::vector<std::uint32_t> counted; // the moves it is counted for already
+    std::vector<std::uint32_t> counted; // the moves it is counted for already, as played from the position
     for (std::size_t i = 0; i < entries.size();) {
-        const std::int64_t id = entries[i].game;
+        const std::int64_t id = entries[i].entry.game;
         std::size_t end = i;
-        while (end < entries.size() && entries[end].game == id) ++end;
+        while (end < entries.size() && entries[end].entry.game == id) ++end;
         const ResetAtExit done(game);
         game.bind(1, id);
         if (game.step()) {
             moves.clear();
             MoveDecoder decoder(game.get_blob(2));
-            for (Move m; moves.size() <= entries[end - 1].ply && decoder.next(m);) moves.push_back(m);
+            for (Move m; moves.size() <= entries[end - 1].entry.ply && decoder.next(m);) moves.push_back(m);
             counted.clear();
             // A game that reached the position in the shallow plies too is in tree_stats already:
             // with the moves it played from there then, and in the position's games.
             if (!shallow.empty()) {
                 const std::size_t plies = std::min(moves.size(), std::size_t(tree_depth_));
-                const std::vector<std::uint64_t> keys = position_keys(
+                const std::vector<std::uint64_t> played = position_keys(
                     stored_start(GameKind(game.get_int(3)), game.get_text(4)), std::span(moves.data(), plies));
                 for (std::size_t ply = 0; ply < plies; ++ply)
-                    if (keys[ply] == key) counted.push_back(stored_raw(moves[ply]));
+                    if (const TreeKey* k = key_of(played[ply])) counted.push_back(folded(k->back(stored_raw(moves[ply]))));
             }
             const bool in_total = !counted.empty();
             const auto result = ResultCode(game.get_int(0));
             bool played = false;
             for (std::size_t k = i; k < end; ++k) {
-                if (entries[k].ply >= moves.size()) continue; // the game ended there
-                const std::uint32_t raw = stored_raw(moves[entries[k].ply]);
-                if (std::find(counted.begin(), counted.end(), raw) != counted.end()) continue;
-                counted.push_back(raw);
+                if (entries[k].entry.ply >= moves.size()) continue; // the game ended there
+                const std::uint32_t raw = entries[k].key->back(stored_raw(moves[entries[k].entry.ply]));
+                if (std::find(counted.begin(), counted.end(), folded(raw)) != counted.end()) continue;
+                counted.push_back(folded(raw));
                 played = true;
-                Acc& a = by_move[raw];
+                Acc& a = by_move[folded(raw)];
+                ++a.played[raw];
                 ++a.move.games;
                 a.move.white_wins += result == ResultCode::white_wins;
                 a.move.black_wins += result == ResultCode::black_wins;
@@ -548,7 +611,11 @@ Tree GameDatabase::tree_of_key(std::uint64_t key) {
     }
 
     for (auto& [raw, a] : by_move) {
-        a.move.move = move_from_stored_raw(raw);
+        std::uint32_t shown = raw;
+        std::int64_t most = -1;
+        for (const auto& [member, games] : a.played)
+            if (games > most) shown = member, most = games;
+        a.move.move = move_from_stored_raw(shown);
         a.move.latest = summary(a.latest_id);
         out.moves.push_back(std::move(a.move));
     }

@@ -510,6 +510,33 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(contains(run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8 h9 i9"}).out, "\nOpening Kagetsu (4D)\n"));
     CHECK(!contains(run_gounki_args({"tree", "--db", db, "--game", "gomoku", "--moves", "h8 h9", "--json"}).out, "opening"));
 
+    // With their turns and mirror images (--symmetric): from h8 alone, White's stone beside it is one
+    // move and its diagonal stone another, each shown as the point played most (the first in point
+    // order among equals); the games are the images of the direct and of the indirect openings.
+    int direct = 1, indirect = 0; // 1: h8 h9 k8
+    for (const stones::RenjuOpening& o : stones::renju_openings()) (o.direct ? direct : indirect) += images[o.code()];
+    const CliRun merged = run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8", "--symmetric"});
+    CHECK(merged.status == 0);
+    INFO(merged.out);
+    const auto games_of = [&](const std::string& move) {
+        const std::size_t at = merged.out.find("\n" + move + " ");
+        return at == std::string::npos ? -1 : std::stoi(merged.out.substr(at + move.size() + 1));
+    };
+    CHECK(games_of("h9") == direct);
+    CHECK(games_of("g7") == indirect);
+    CHECK(games_of("h10") == 1);
+    CHECK(count_of(merged.out, "\n") == 6); // the position, the count, the heading and three moves
+    CHECK(contains(merged.out, std::to_string(direct + indirect + 1) + " games continued from here or from a turn or mirror image of it\n"));
+    CHECK(contains(run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8", "--symmetric", "--json"}).out, "\"symmetric\":true"));
+    // Kagetsu in one orientation: two games (one in another order); with its images, the nine.
+    const std::string kagetsu = "--game renju --moves 'h8 h9 i9' --json --db " + shell_quoted(db);
+    CHECK(contains(run_gounki("search " + kagetsu).out, "\"total\":2}"));
+    CHECK(contains(run_gounki("search --symmetric " + kagetsu).out, "\"total\":9}"));
+    CHECK(contains(run_gounki("export --symmetric -o " + shell_quoted(dir.file("k.gpn")) + " " + kagetsu).out, "\"games\":9"));
+    check_error("tree --db " + shell_quoted(db) + " --symmetric", 2, "--symmetric is for the stone games");
+    check_error("search --db " + shell_quoted(db) + " --symmetric --pattern 'Renju h8=x'", 2,
+                "--symmetric goes with a position search (a position or moves)");
+
     // Bad requests.
     check_error("search --db " + shell_quoted(db) + " --opening Kagetsu2", 2, "'Kagetsu2' names no Renju opening");
     check_error("search --db " + shell_quoted(db) + " --opening 4D --game gomoku", 2, "'4D' is a Renju opening but the games asked for are Gomoku's");

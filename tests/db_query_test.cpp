@@ -4,6 +4,10 @@
 #include "tests/support.hpp"
 
 #include <map>
+#include <random>
+#include <set>
+
+#include "core/stones/symmetry.hpp"
 
 #include "db/pattern/gounki.hpp"
 #include "db/record_bridge.hpp"
@@ -322,6 +326,112 @@ TEST_CASE("the tree agrees with counting the games by hand over a random collect
         std::map<std::uint32_t, std::int64_t> got;
         for (const TreeMove& m : db.tree(pos).moves) got[m.move.raw()] = m.games;
         CHECK(got == expected);
+    }
+}
+
+// The tree of a stone position's turns and mirror images (tree --symmetric), against counting by
+// hand: games played near the centre in random orientations; for each position of the first game
+// and a random image of it, each game that came to an image counts once, its move turned back by
+// a point search (not by the inverse symmetry the database uses), and the moves the position's
+// own symmetries exchange count as one. Pente has captures; Renju's h8 alone has all eight.
+TEST_CASE("the symmetric tree of a stone position agrees with counting its images' games by hand", "[db][stones][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    for (const GameKind kind : {GameKind::renju, GameKind::pente}) {
+        INFO(game_kind_name(kind));
+        TempDir dir;
+        GameDatabase db(test_database(backend, dir, "symmetric"), Access::read_write);
+        const stones::Rules rules = stones::Rules::defaults(kind);
+        const int size = rules.size, centre = size / 2;
+        std::mt19937 rng(11);
+        std::vector<std::vector<int>> games; // the points played, as stored
+        std::string text;
+        for (int g = 0; g < 80; ++g) {
+            stones::StonePosition pos(rules);
+            std::vector<int> points;
+            for (int ply = 0; ply < 14 && !pos.game_over(); ++ply) {
+                std::vector<int> near; // legal points within two of the centre, else any
+                for (const Move m : pos.legal_moves())
+                    if (std::abs(stones::point_file(m.point()) - centre) <= 2 && std::abs(stones::point_rank(m.point()) - centre) <= 2)
+                        near.push_back(m.point());
+                if (near.empty())
+                    for (const Move m : pos.legal_moves()) near.push_back(m.point());
+                if (near.empty()) break;
+                const int p = near[std::uniform_int_distribution<std::size_t>(0, near.size() - 1)(rng)];
+                stones::StoneUndo undo;
+                pos.play(Move::placement(p), undo);
+                points.push_back(p);
+            }
+            const int turn = int(rng() % stones::symmetry_count); // the game as played in another orientation
+            text += "[Game \"" + std::string(game_kind_name(kind)) + "\"]\n[Result \"" + (g % 3 ? "1-0" : "0-1") + "\"]\n\n";
+            for (int& p : points) {
+                p = stones::transformed_point(p, turn, size);
+                text += stones::point_name(p) + " ";
+            }
+            text += g % 3 ? "1-0\n\n" : "0-1\n\n";
+            games.push_back(points);
+        }
+        std::vector<GameInput> inputs;
+        for (parser::GameRecord& r : parser::read_records(text, "symmetric.gpn")) inputs.push_back(game_input(std::move(r)));
+        REQUIRE(inputs.size() == games.size());
+        import(db, inputs);
+
+        const auto play_out = [&](const std::vector<int>& points, std::size_t plies) {
+            stones::StonePosition pos(rules);
+            for (std::size_t i = 0; i < plies; ++i) {
+                stones::StoneUndo undo;
+                pos.play(Move::placement(points[i]), undo);
+            }
+            return pos;
+        };
+        for (std::size_t plies = 0; plies <= 6; ++plies) {
+            INFO("plies " << plies);
+            const stones::StonePosition here = play_out(games[0], plies);
+            for (const stones::StonePosition& asked : {here, stones::transformed(here, int(rng() % stones::symmetry_count))}) {
+                std::vector<int> own; // the symmetries that leave `asked` as it is
+                for (int s = 0; s < stones::symmetry_count; ++s)
+                    if (stones::transformed(asked, s) == asked) own.push_back(s);
+                const auto orbit = [&](int p) {
+                    std::set<int> out;
+                    for (int s : own) out.insert(stones::transformed_point(p, s, size));
+                    return out;
+                };
+                std::map<std::set<int>, std::int64_t> expected;
+                std::map<int, std::int64_t> by_point; // the games of each point, before the orbits join them
+                std::int64_t continued = 0;
+                for (const std::vector<int>& g : games) {
+                    std::set<std::set<int>> played;
+                    for (std::size_t ply = 0; ply < g.size(); ++ply) {
+                        const stones::StonePosition at = play_out(g, ply);
+                        for (int s = 0; s < stones::symmetry_count; ++s) {
+                            if (!(stones::transformed(asked, s) == at)) continue;
+                            int back = stones::no_point; // the point of `asked` that s takes to the move played
+                            for (int p = 0; p < stones::point_count; ++p)
+                                if (asked.on_board(p) && stones::transformed_point(p, s, size) == g[ply]) back = p;
+                            REQUIRE(back != stones::no_point);
+                            if (played.insert(orbit(back)).second) ++by_point[back];
+                            break;
+                        }
+                    }
+                    for (const auto& o : played) ++expected[o];
+                    continued += !played.empty();
+                }
+                const Tree tree = db.tree(AnyPosition(asked), true);
+                std::map<std::set<int>, std::int64_t> got;
+                for (const TreeMove& m : tree.moves) {
+                    CHECK(asked.is_legal(m.move));
+                    got[orbit(m.move.point())] += m.games;
+                    // One row an orbit, shown as its point played most (the first in point order among equals).
+                    int shown = stones::no_point;
+                    for (const int p : orbit(m.move.point()))
+                        if (by_point.count(p) && (shown == stones::no_point || by_point[p] > by_point[shown])) shown = p;
+                    CHECK(stones::point_name(m.move.point()) == stones::point_name(shown));
+                }
+                CHECK(got == expected);
+                CHECK(tree.moves.size() == expected.size());
+                CHECK(tree.games == continued);
+                CHECK(!expected.empty());
+            }
+        }
     }
 }
 

@@ -119,6 +119,20 @@ public:
     // `rules`; on another board size, centred on it (stones off a smaller board are dropped). The
     // outcome is decided anew.
     static StonePosition transplanted(const StonePosition& pos, const Rules& rules);
+    // The same position with every stone moved to where(point), a one-to-one map of the board's
+    // points (stones::transformed, core/stones/symmetry.hpp); the side to move, the captured counts,
+    // a pending five and the outcome as they were.
+    template <class F>
+    StonePosition moved_stones(F&& where) const {
+        StonePosition out(*this);
+        out.board_.fill(Stone::empty);
+        for (int r = 0; r < size(); ++r)
+            for (int f = 0; f < size(); ++f)
+                if (const int p = make_point(f, r); board_[std::size_t(p)] != Stone::empty)
+                    out.board_[std::size_t(where(p))] = board_[std::size_t(p)];
+        out.key_ = out.compute_key();
+        return out;
+    }
 
     // Rule queries (also used by the engines).
     // Whether `c` has a winning line anywhere on the board: five in a row, or more where the rules

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/stones/symmetry.hpp"
+
 namespace gounki::stones {
 
 namespace {
@@ -39,26 +41,6 @@ constexpr std::array<RenjuOpening, 26> openings{{
     {12, false, "Meigetsu", "名月", -1, -2},
     {13, false, "Suisei", "彗星", -2, -2},
 }};
-
-struct Offset {
-    int file = 0, rank = 0;
-    bool operator==(const Offset&) const = default;
-};
-
-// The board's eight symmetries about the centre.
-constexpr Offset transformed(Offset o, int symmetry) {
-    const int f = o.file, r = o.rank;
-    switch (symmetry) {
-    case 0: return {f, r};
-    case 1: return {-r, f};
-    case 2: return {-f, -r};
-    case 3: return {r, -f};
-    case 4: return {-f, r};
-    case 5: return {f, -r};
-    case 6: return {r, f};
-    default: return {-r, -f};
-    }
-}
 
 constexpr int renju_size = 15;
 constexpr int centre = renju_size / 2; // h8
@@ -98,7 +80,7 @@ const RenjuOpening* renju_opening_of(const StonePosition& pos) {
         }
     if (!white || !black) return nullptr;
     for (const RenjuOpening& o : openings)
-        for (int s = 0; s < 8; ++s)
+        for (int s = 0; s < symmetry_count; ++s)
             if (transformed(white_offset(o), s) == *white && transformed(black_offset(o), s) == *black) return &o;
     return nullptr; // White's stone not next to the centre, or Black's second outside the 5x5 square
 }
@@ -118,17 +100,14 @@ const RenjuOpening* find_renju_opening(std::string_view text) {
 }
 
 std::vector<StonePosition> renju_opening_positions(const RenjuOpening& o) {
+    StonePosition pos(Rules::defaults(GameKind::renju));
+    pos.put(make_point(centre, centre), Stone::black);
+    pos.put(make_point(centre + white_offset(o).file, centre + white_offset(o).rank), Stone::white);
+    pos.put(make_point(centre + black_offset(o).file, centre + black_offset(o).rank), Stone::black);
+    pos.set_side_to_move(Color::white);
+    pos.update_outcome();
     std::vector<StonePosition> out;
-    for (int s = 0; s < 8; ++s) {
-        const Offset w = transformed(white_offset(o), s), b = transformed(black_offset(o), s);
-        StonePosition pos(Rules::defaults(GameKind::renju));
-        pos.put(make_point(centre, centre), Stone::black);
-        pos.put(make_point(centre + w.file, centre + w.rank), Stone::white);
-        pos.put(make_point(centre + b.file, centre + b.rank), Stone::black);
-        pos.set_side_to_move(Color::white);
-        pos.update_outcome();
-        if (std::find(out.begin(), out.end(), pos) == out.end()) out.push_back(std::move(pos));
-    }
+    for (Image& i : images(pos)) out.push_back(std::move(i.position));
     return out;
 }
 

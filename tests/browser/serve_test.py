@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import unittest
 import urllib.parse
@@ -82,6 +83,54 @@ class HttpTest(Fixture):
         self.assertIn("names no Renju opening", s.page("/search?opening=nothing"))
         self.assertIn('<p id="opening">Opening Kagetsu (4D)</p>', s.page("/explorer?game=renju&moves=" + urllib.parse.quote("h8 g8 g7")))
         self.assertNotIn('id="opening"', s.page("/explorer?game=renju&moves=" + urllib.parse.quote("h8 g8 k8")))
+
+    def test_turns_and_mirror_images_taken_together(self):
+        # From h8, i9 twice, g7 once (the same move turned), h9 once (White beside Black's stone).
+        renju = "".join('[Game "Renju"]\n[Result "*"]\n\n1. h8 %s 2. %s *\n\n' % m
+                        for m in [("i9", "a1"), ("i9", "b1"), ("g7", "a1"), ("h9", "a1")])
+        folder = tempfile.mkdtemp(prefix="gounki-serve-symmetric-")
+        try:
+            db = imported(folder, "renju", renju)
+            server = Server(db)
+            try:
+                q = urllib.parse.quote
+                for path, args in [
+                    ("/api/tree?game=renju&moves=h8&symmetric=1", ["tree", "--game", "renju", "--moves", "h8", "--symmetric"]),
+                    ("/api/search?position=renju&moves=" + q("h8 g7") + "&symmetric=1",
+                     ["search", "--position", "renju", "--moves", "h8 g7", "--symmetric", "--limit", "50"]),
+                ]:
+                    with self.subTest(path=path):
+                        status, api = server.get_json(path)
+                        self.assertEqual(status, 200, api)
+                        self.assertEqual(api, cli_json(db, *args))
+                tree = server.get_json("/api/tree?game=renju&moves=h8&symmetric=1")[1]
+                self.assertEqual([(m["move"], m["games"]) for m in tree["moves"]], [("i9", 3), ("h9", 1)])
+                self.assertTrue(tree["symmetric"])
+                self.assertEqual(server.get_json("/api/search?position=renju&moves=" + q("h8 g7"))[1]["total"], 1)
+                # The explorer: a link takes the images together, and its moves keep them together.
+                plain = server.page("/explorer?game=renju&moves=h8")
+                self.assertIn('<a id="symmetric-toggle" href="/explorer?game=Renju&amp;symmetric=1&amp;moves=h8">', plain)
+                merged = server.page("/explorer?game=Renju&symmetric=1&moves=h8")
+                self.assertIn("4 games continued from here or from a turn or mirror image of it.", merged)
+                self.assertIn('href="/explorer?game=Renju&amp;symmetric=1&amp;moves=h8%20i9">i9</a>', merged)
+                self.assertIn('<a id="symmetric-toggle" href="/explorer?game=Renju&amp;moves=h8">This position alone</a>', merged)
+                self.assertNotIn("symmetric-toggle", server.page("/explorer"))  # Gounki: no images
+                # The search page: the box stays ticked with the results.
+                found = server.page("/search?position=renju&moves=" + q("h8 g7") + "&symmetric=1")
+                self.assertIn("3 games reached this position or a turn or mirror image of it", found)
+                self.assertIn('name="symmetric" value="1" id="symmetric" checked', found)
+                for path, words in [("/api/tree?symmetric=1", "symmetric is for the stone games"),
+                                    ("/api/search?pattern=w&symmetric=1", "symmetric goes with a position search"),
+                                    ("/api/tree?game=renju&symmetric=maybe", "symmetric")]:
+                    with self.subTest(path=path):
+                        status, answer = server.get_json(path)
+                        self.assertEqual(status, 400)
+                        self.assertIn(words, answer["error"]["message"])
+                self.assertIn("symmetric is for the stone games", server.page("/explorer?symmetric=1"))
+            finally:
+                server.stop()
+        finally:
+            shutil.rmtree(folder)
 
     def test_keyset_paging_after_a_game(self):
         s = self.server

@@ -1,0 +1,27 @@
+#include "core/stones/symmetry.hpp"
+
+#include <algorithm>
+
+namespace gounki::stones {
+
+int transformed_point(int point, int symmetry, int size) {
+    // Twice the offsets from the centre, so that an even board's centre (between points) is exact.
+    const Offset twice = transformed({2 * point_file(point) - (size - 1), 2 * point_rank(point) - (size - 1)}, symmetry);
+    return make_point((twice.file + size - 1) / 2, (twice.rank + size - 1) / 2);
+}
+
+StonePosition transformed(const StonePosition& pos, int symmetry) {
+    return pos.moved_stones([&](int point) { return transformed_point(point, symmetry, pos.size()); });
+}
+
+std::vector<Image> images(const StonePosition& pos) {
+    std::vector<Image> out;
+    for (int s = 0; s < symmetry_count; ++s) {
+        StonePosition image = transformed(pos, s);
+        if (std::none_of(out.begin(), out.end(), [&](const Image& i) { return i.position == image; }))
+            out.push_back({std::move(image), s});
+    }
+    return out;
+}
+
+} // namespace gounki::stones

@@ -1,0 +1,55 @@
+#pragma once
+// The eight symmetries of a stone game's square board about its centre (docs/rules.md 2.7): the
+// identity, the turns by a quarter, a half and three quarters, and the four reflections. The rules
+// of every stone game look the same in each (lines, captures, the forbidden shapes of Renju, the
+// distance from the centre that opening rules count), so a position and its images are the same
+// position for play; collections hold them in every turn and mirror image, and the opening tree
+// and the position search can take them together (`tree --symmetric`, `search --symmetric`).
+//
+// One seam: the Renju opening table (renju_openings.cpp), the tree and the searches turn points here.
+
+#include <vector>
+
+#include "core/stones/position.hpp"
+
+namespace gounki::stones {
+
+constexpr int symmetry_count = 8; // 0 is the identity
+
+// An offset from the centre (file to the right, rank upwards) under `symmetry`.
+struct Offset {
+    int file = 0, rank = 0;
+    bool operator==(const Offset&) const = default;
+};
+constexpr Offset transformed(Offset o, int symmetry) {
+    const int f = o.file, r = o.rank;
+    switch (symmetry) {
+    case 0: return {f, r};
+    case 1: return {-r, f}; // a quarter turn anticlockwise
+    case 2: return {-f, -r};
+    case 3: return {r, -f};
+    case 4: return {-f, r}; // the mirror image left to right
+    case 5: return {f, -r};
+    case 6: return {r, f};
+    default: return {-r, -f};
+    }
+}
+// The symmetry that takes every image of `symmetry` back.
+constexpr int inverse_symmetry(int symmetry) { return symmetry == 1 ? 3 : symmetry == 3 ? 1 : symmetry; }
+
+// A point of a `size` x `size` board under `symmetry`.
+int transformed_point(int point, int symmetry, int size);
+
+// `pos` under `symmetry`: its stones moved, all else (side to move, captures, a pending five, the
+// outcome) as it was.
+StonePosition transformed(const StonePosition& pos, int symmetry);
+
+// A position's distinct images (a symmetric position has fewer than eight), the identity first,
+// each with the first symmetry that makes it.
+struct Image {
+    StonePosition position;
+    int symmetry = 0;
+};
+std::vector<Image> images(const StonePosition& pos);
+
+} // namespace gounki::stones
