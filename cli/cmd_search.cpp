@@ -44,7 +44,9 @@ int run_search(const QCommandLineParser& p) {
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
     if (query.position) out += " reached " + query.position->to_text() + (query.symmetric ? " or a turn or mirror image of it" : "");
-    else if (p.isSet("pattern")) out += " matched " + (query.pattern ? query.pattern->text() : query.stone_pattern->text());
+    else if (p.isSet("pattern"))
+        out += " matched " + (query.pattern ? query.pattern->text() : query.stone_pattern->text()) +
+            (query.symmetric ? " or a turn or mirror image of it" : "");
     else if (query.opening) out += " opened " + query.opening->label();
     else out += " matched the filters";
     out += "\n";

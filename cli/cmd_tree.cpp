@@ -39,7 +39,7 @@ int run_tree(const QCommandLineParser& p) {
     if (!apply_moves_option(self, p, pos)) return exit_usage;
     const bool symmetric = p.isSet("symmetric");
     if (symmetric)
-        if (const std::string e = symmetric_refusal(&pos); !e.empty()) return usage_error(self, "--" + e);
+        if (const std::string e = symmetric_refusal(pos); !e.empty()) return usage_error(self, "--" + e);
     const std::string position_text = pos.to_text();
     auto database = open_database(self, p, db::Access::read_only);
     if (!database) return exit_usage;

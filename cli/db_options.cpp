@@ -70,8 +70,8 @@ void add_search_options(QCommandLineParser& p) {
                  "or code (4D, I13).",
                  "name"});
     p.addOption({"symmetric",
-                 "With --position or --moves in a stone game: games that reached the position in any of its turns "
-                 "and mirror images too (the board's eight symmetries)."});
+                 "With --position, --moves or --pattern in a stone game: games that reached the position, or matched "
+                 "the pattern, in any of its turns and mirror images too (the board's eight symmetries about its centre)."});
 }
 
 bool read_search(const Command& cmd, const QCommandLineParser& p, const db::GameFilter& filter, SearchQuery& query,
@@ -101,13 +101,7 @@ bool read_search(const Command& cmd, const QCommandLineParser& p, const db::Game
         }
         query.position = position;
     }
-    if (p.isSet("symmetric")) {
-        if (const std::string e = symmetric_refusal(query.position ? &*query.position : nullptr); !e.empty()) {
-            exit_code = usage_error(cmd, "--" + e);
-            return false;
-        }
-        query.symmetric = true;
-    }
+
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
         if (const auto e = parse_pattern(text, query)) {
@@ -122,6 +116,13 @@ bool read_search(const Command& cmd, const QCommandLineParser& p, const db::Game
             exit_code = usage_error(cmd, "--opening " + e);
             return false;
         }
+    if (p.isSet("symmetric")) {
+        query.symmetric = true;
+        if (const std::string e = symmetric_refusal(query); !e.empty()) {
+            exit_code = usage_error(cmd, "--" + e);
+            return false;
+        }
+    }
     return true;
 }
 

@@ -119,13 +119,12 @@ std::string read_search_values(const Request& r, const AnyPosition& pos, bool by
     if (int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
         return "give one of position (or moves), pattern and opening";
     if (by_position) query.position = pos;
-    if (std::string e = r.flag("symmetric", query.symmetric); !e.empty()) return e;
-    if (query.symmetric)
-        if (std::string e = symmetric_refusal(query.position ? &*query.position : nullptr); !e.empty()) return e;
     if (r.param("pattern"))
         if (const auto e = parse_pattern(r.param("pattern")->toStdString(), query)) return "pattern: " + pattern_error_text(*e);
     if (r.param("opening"))
         if (const std::string e = parse_opening(r.param("opening")->toStdString(), filter, query); !e.empty()) return "opening: " + e;
+    if (std::string e = r.flag("symmetric", query.symmetric); !e.empty()) return e;
+    if (query.symmetric) return symmetric_refusal(query);
     return {};
 }
 
@@ -341,7 +340,7 @@ Reply App::api_tree(const Request& r) {
     bool symmetric = false;
     if (std::string e = r.flag("symmetric", symmetric); !e.empty()) return error_reply(400, "bad-query", e);
     if (symmetric)
-        if (const std::string e = symmetric_refusal(&pos); !e.empty()) return error_reply(400, "bad-query", e);
+        if (const std::string e = symmetric_refusal(pos); !e.empty()) return error_reply(400, "bad-query", e);
     return json_reply(tree_json(pos, *tree(pos, symmetric), symmetric));
 }
 

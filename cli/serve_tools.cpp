@@ -125,7 +125,8 @@ Reply App::page_search(const Request& r) {
     if (e.empty()) e = r.flag("symmetric", symmetric_asked);
     std::string body = "<h2>Set up a position</h2>" + board_editor(pos, symmetric_asked) + "<h2>Or a pattern</h2>" +
         "<form method=\"get\" action=\"/search\" id=\"pattern-form\"><input name=\"pattern\" id=\"pattern\" size=\"70\" value=\"" +
-        escape(r.param("pattern").value_or("").toStdString()) + "\"> <button type=\"submit\" id=\"search-pattern\">Search</button></form>" +
+        escape(r.param("pattern").value_or("").toStdString()) + "\"> <label><input type=\"checkbox\" name=\"symmetric\" value=\"1\" id=\"pattern-symmetric\"" +
+        (symmetric_asked ? " checked" : "") + "> and its turns and mirror images (stone games)</label> <button type=\"submit\" id=\"search-pattern\">Search</button></form>" +
         pattern_help + opening_form(r);
     if (e.empty() && !by_position && !r.param("pattern") && !r.param("opening")) return html_reply(page("Search", body)); // the form alone
     db::GameFilter filter;
@@ -137,7 +138,7 @@ Reply App::page_search(const Request& r) {
     if (!e.empty()) return html_reply(page("Search", "<p class=\"error\">" + escape(e) + "</p>" + body), 400);
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
-        (by_position ? std::string(" reached this position") + (query.symmetric ? " or a turn or mirror image of it" : "") : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern")) + "</h2>";
+        (by_position ? std::string(" reached this position") + (query.symmetric ? " or a turn or mirror image of it" : "") : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern") + (query.symmetric ? " or a turn or mirror image of it" : "")) + "</h2>";
     const PlayerColumns players = player_columns(list.games);
     std::string table = "<table id=\"games\"><tr><th>Id</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
         "</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
@@ -172,7 +173,7 @@ Reply App::page_explorer(const Request& r) {
     // A stone position's turns and mirror images taken together (symmetric=1), kept along the links.
     bool symmetric = false;
     std::string e = r.flag("symmetric", symmetric);
-    if (e.empty() && symmetric) e = symmetric_refusal(&pos);
+    if (e.empty() && symmetric) e = symmetric_refusal(pos);
     if (!e.empty())
         return html_reply(page("Explorer", "<p class=\"error\">" + escape(e) + "</p><p><a href=\"/explorer\">The start</a></p>"), 400);
     // The line played so far, each prefix a link back to it.

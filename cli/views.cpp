@@ -106,11 +106,19 @@ std::string parse_opening(const std::string& text, const db::GameFilter& filter,
     return {};
 }
 
-std::string symmetric_refusal(const AnyPosition* position) {
-    if (!position) return "symmetric goes with a position search (a position or moves)";
-    if (!position->stones())
-        return "symmetric is for the stone games: a Gounki position's mirror image is not one of Gounki's (its start is "
-               "not symmetric)";
+namespace {
+
+constexpr const char* no_gounki_images =
+    "symmetric is for the stone games: a Gounki position's mirror image is not one of Gounki's (its start is not symmetric)";
+
+} // namespace
+
+std::string symmetric_refusal(const AnyPosition& position) { return position.stones() ? "" : no_gounki_images; }
+
+std::string symmetric_refusal(const SearchQuery& q) {
+    if (q.position) return symmetric_refusal(*q.position);
+    if (q.pattern) return no_gounki_images;
+    if (!q.stone_pattern && !q.opening) return "symmetric goes with a position, a pattern or an opening search";
     return {};
 }
 
@@ -128,7 +136,7 @@ db::GameList run_search(db::GameDatabase& database, const SearchQuery& q, const 
         return database.search_positions(positions, filter, paging);
     }
     if (q.pattern) return database.search_pattern(*q.pattern, filter, paging, threads);
-    if (q.stone_pattern) return database.search_stone_pattern(*q.stone_pattern, filter, paging);
+    if (q.stone_pattern) return database.search_stone_pattern(*q.stone_pattern, filter, paging, q.symmetric);
     return database.list_games(filter, paging); // the tag filters alone
 }
 
@@ -143,7 +151,7 @@ QJsonObject search_json(const db::GameList& list, const db::Paging& paging, cons
                         const SearchQuery& q) {
     QJsonObject o = games_json(list, paging, filter);
     if (q.position) o["position"] = QString::fromStdString(q.position->to_text());
-    if (q.position && q.symmetric) o["symmetric"] = true;
+    if ((q.position || q.stone_pattern) && q.symmetric) o["symmetric"] = true;
     if (q.pattern) o["pattern"] = QString::fromStdString(q.pattern->text());
     if (q.stone_pattern) o["pattern"] = QString::fromStdString(q.stone_pattern->text());
     if (q.opening) o["opening"] = opening_json(*q.opening);

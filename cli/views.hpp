@@ -39,11 +39,14 @@ struct SearchQuery {
     std::optional<db::Pattern> pattern;
     std::optional<db::StonePattern> stone_pattern;
     const stones::RenjuOpening* opening = nullptr; // Renju games whose first three stones show it
-    bool symmetric = false; // the position's images under the board's symmetries too (stone games)
+    bool symmetric = false; // the position's or the pattern's images under the board's symmetries too (stone games)
 };
-// Why the images of `position` cannot be taken (tree and search --symmetric), or "": there is no
-// position (a pattern or an opening search), or it is Gounki's, whose start has no symmetry.
-std::string symmetric_refusal(const AnyPosition* position);
+// Why the images of `position` cannot be taken (tree --symmetric), or "": it is Gounki's, whose
+// start has no symmetry.
+std::string symmetric_refusal(const AnyPosition& position);
+// The same for a search (search --symmetric): a stone game's position or pattern has images; an
+// opening is found in all of them anyway; a search by tags alone has none.
+std::string symmetric_refusal(const SearchQuery& query);
 // Reads a Renju opening's name or code for a search among the games `filter` keeps; returns "" when
 // read, else what is wrong (a name of no opening, a filter on another game).
 std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out);

@@ -209,8 +209,9 @@ public:
     // Games that reached any of `positions` (such as a Renju opening's images under the board's
     // symmetries), each once at its first such ply.
     GameList search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging);
-    // Games of a stone game whose positions match `pattern` at some ply.
-    GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging);
+    // Games of a stone game whose positions match `pattern` at some ply; symmetric: the pattern in
+    // any of its turns and mirror images about the board's centre (core/stones/symmetry.hpp).
+    GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging, bool symmetric = false);
     // Games one of whose positions matches `pattern`. threads 0: one per hardware thread.
     GameList search_pattern(const Pattern& pattern, const GameFilter& filter, Paging paging, int threads = 0);
     // The moves played from `pos` over the whole database. symmetric: from its images under the

@@ -403,7 +403,7 @@ GameList GameDatabase::search_pattern(const Pattern& pattern, const GameFilter& 
     return out;
 }
 
-GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging) {
+GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging, bool symmetric) {
     // Stone collections are replayed on one connection: a stone move costs little next to the
     // reading, and such collections are far smaller than Gounki ones.
     Transaction tx(db_, TransactionKind::deferred);
@@ -415,20 +415,31 @@ GameList GameDatabase::search_stone_pattern(const StonePattern& pattern, const G
     params.bind(st);
     std::vector<std::pair<std::int64_t, int>> matches;
     stones::StoneUndo undo;
+    const int turns = symmetric ? stones::symmetry_count : 1;
+    const auto matches_here = [&](const stones::StonePosition& pos) {
+        for (int s = 0; s < turns; ++s)
+            if (pattern.matches(pos, s)) return true;
+        return false;
+    };
+    const auto reachable_here = [&](const stones::StonePosition& pos) {
+        for (int s = 0; s < turns; ++s)
+            if (pattern.reachable(pos, s)) return true;
+        return false;
+    };
     while (st.step()) {
         stones::StonePosition pos = *stored_start(pattern.kind(), st.get_text(1)).stones();
         if (pattern.size() && *pattern.size() != pos.size()) continue;
-        int ply = pattern.matches(pos) ? 0 : -1;
+        int ply = matches_here(pos) ? 0 : -1;
         MoveDecoder moves(st.get_blob(2));
         Move m;
         for (int i = 1; ply < 0 && moves.next(m); ++i) {
-            if (pattern.prunes() && !pattern.reachable(pos)) break;
+            if (pattern.prunes() && !reachable_here(pos)) break;
             if (!pos.is_legal(m))
                 throw DbError(0,
                               "the database is damaged: game " + std::to_string(st.get_int64(0)) +
                                   " holds an illegal move at ply " + std::to_string(i));
             pos.play(m, undo);
-            if (pattern.matches(pos)) ply = i;
+            if (matches_here(pos)) ply = i;
         }
         if (ply >= 0) matches.emplace_back(st.get_int64(0), ply);
     }

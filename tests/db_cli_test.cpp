@@ -533,9 +533,15 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(contains(run_gounki("search " + kagetsu).out, "\"total\":2}"));
     CHECK(contains(run_gounki("search --symmetric " + kagetsu).out, "\"total\":9}"));
     CHECK(contains(run_gounki("export --symmetric -o " + shell_quoted(dir.file("k.gpn")) + " " + kagetsu).out, "\"games\":9"));
+    // A pattern turned and mirrored: Kagetsu's three stones wherever the board's symmetries put them.
+    const std::string shape = "--pattern 'Renju h8=x h9=o i9=x' --json --db " + shell_quoted(db);
+    CHECK(contains(run_gounki("search " + shape).out, "\"total\":2}"));
+    CHECK(contains(run_gounki("search --symmetric " + shape).out, "\"total\":9}"));
+    CHECK(contains(run_gounki("search --symmetric " + shape).out, "\"symmetric\":true"));
     check_error("tree --db " + shell_quoted(db) + " --symmetric", 2, "--symmetric is for the stone games");
-    check_error("search --db " + shell_quoted(db) + " --symmetric --pattern 'Renju h8=x'", 2,
-                "--symmetric goes with a position search (a position or moves)");
+    check_error("search --db " + shell_quoted(db) + " --symmetric --pattern 'd3=R'", 2, "--symmetric is for the stone games");
+    check_error("search --db " + shell_quoted(db) + " --symmetric --white ann", 2,
+                "--symmetric goes with a position, a pattern or an opening search");
 
     // Bad requests.
     check_error("search --db " + shell_quoted(db) + " --opening Kagetsu2", 2, "'Kagetsu2' names no Renju opening");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/stones/position.hpp"
+#include "core/stones/symmetry.hpp"
 #include "db/pattern/stones.hpp"
 
 using namespace gounki;
@@ -306,6 +307,40 @@ TEST_CASE("stone patterns: a board's size must be the position's, a pattern with
     CHECK(pattern("Gomoku a1=x s19=?").matches(small));
     // Point names follow the board: p16 is no point of a 15x15 board, but is of a 19x19 one.
     CHECK(pattern("Gomoku p16=. " + board_text(19)).size() == 19);
+}
+
+// search --pattern --symmetric: the pattern turned by each of the board's symmetries about the
+// centre of the position's board (core/stones/symmetry.hpp).
+TEST_CASE("stone patterns turned and mirrored about the board's centre", "[db]") {
+    // h8 black, i9 white, j9 black: turned by a half turn about h8 it is h8, g7, f7.
+    const StonePattern shape = pattern("Gomoku h8=x i9=o j9=x");
+    const StonePosition half_turn = with_stones(GameKind::gomoku, 15, {"h8", "f7"}, {"g7"});
+    CHECK_FALSE(shape.matches(half_turn));
+    CHECK(shape.matches(half_turn, 2));
+    for (int s : {1, 3, 4, 5, 6, 7}) CHECK_FALSE(shape.matches(half_turn, s));
+    // A quarter turn anticlockwise takes i9 (one right, one up) to g9 (one left, one up).
+    CHECK(shape.matches(with_stones(GameKind::gomoku, 15, {"h8", "g10"}, {"g9"}), 1));
+    // Every image of a position matches under the symmetry that made it, on either board size, the
+    // centre being the board's (h8 on 15x15, k10 on 19x19); the side and counts hold in all.
+    for (const int size : {15, 19}) {
+        const StonePosition pos = with_stones(GameKind::gomoku, size, {"h8", "j9", "c3"}, {"i9", "p4"});
+        for (int s = 0; s < stones::symmetry_count; ++s) {
+            INFO("size " << size << ", symmetry " << s);
+            const StonePosition image = stones::transformed(pos, s);
+            CHECK(shape.matches(image, s));
+            CHECK(pattern("Gomoku h8=x i9=o j9=x Bs=3 Ws=2 b").matches(image, s)); // Black to move
+            CHECK_FALSE(pattern("Gomoku h8=x i9=o j9=x w").matches(image, s));
+            CHECK(shape.reachable(image, s));
+        }
+    }
+    // In Gomoku a stone of the other colour where the pattern's turned image needs one gives up for good.
+    const StonePattern renju_shape = pattern("Renju h8=x h9=o i9=x");
+    stones::Rules renju = stones::Rules::defaults(GameKind::renju);
+    StonePosition blocked(renju);
+    blocked.put(P("h8"), Stone::black);
+    blocked.put(P("h7"), Stone::black); // where a half turn puts White's h9
+    CHECK_FALSE(renju_shape.reachable(blocked, 2));
+    CHECK(renju_shape.reachable(blocked, 0));
 }
 
 TEST_CASE("stone patterns give up on a game only when no later position can match", "[db]") {

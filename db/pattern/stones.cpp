@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/stones/symmetry.hpp"
+
 namespace gounki::db {
 
 namespace {
@@ -36,6 +38,11 @@ std::optional<StoneCell> cell_of(char c) {
 }
 
 constexpr std::uint8_t bit(Stone s) { return std::uint8_t(1u << unsigned(s)); }
+
+// What stands on the point of `pos` where the pattern's `point` goes, the pattern turned by `symmetry`.
+Stone stone_under(const stones::StonePosition& pos, int point, int symmetry) {
+    return pos.at(symmetry ? stones::transformed_point(point, symmetry, pos.size()) : point);
+}
 
 std::uint8_t allowed_stones(StoneCell c) {
     switch (c) {
@@ -333,20 +340,20 @@ int StonePattern::count_of(StoneCountTerm::Count c, const stones::StonePosition&
     return 0;
 }
 
-bool StonePattern::matches(const stones::StonePosition& pos) const {
+bool StonePattern::matches(const stones::StonePosition& pos, int symmetry) const {
     if (pos.rules().kind != kind_) return false;
     if (size_ ? pos.size() != *size_ : pos.size() < extent_) return false;
     if (side_ && pos.side_to_move() != *side_) return false;
     if (pos.stone_count() < min_stones_) return false;
     for (const Check& c : checks_)
-        if (!((c.allowed >> unsigned(pos.at(c.point))) & 1u)) return false;
+        if (!((c.allowed >> unsigned(stone_under(pos, c.point, symmetry))) & 1u)) return false;
     int black_stones = -1;
     for (const StoneCountTerm& t : terms_)
         if (!t.holds(count_of(t.count, pos, black_stones))) return false;
     return true;
 }
 
-bool StonePattern::reachable(const stones::StonePosition& pos) const {
+bool StonePattern::reachable(const stones::StonePosition& pos, int symmetry) const {
     if (pos.rules().kind != kind_) return false;
     if (size_ ? pos.size() != *size_ : pos.size() < extent_) return false;
     if (!prunes_) return true;
@@ -359,7 +366,7 @@ bool StonePattern::reachable(const stones::StonePosition& pos) const {
     }
     if (no_captures)
         for (const Check& c : checks_) {
-            const Stone s = pos.at(c.point);
+            const Stone s = stone_under(pos, c.point, symmetry);
             if (s != Stone::empty && !((c.allowed >> unsigned(s)) & 1u)) return false;
         }
     return true;

@@ -75,13 +75,17 @@ public:
     StoneCell cell(int point) const { return cells_[std::size_t(point)]; }
     const std::vector<StoneCountTerm>& terms() const { return terms_; }
 
-    bool matches(const stones::StonePosition& pos) const;
+    bool matches(const stones::StonePosition& pos) const { return matches(pos, 0); }
+    // Whether the pattern turned by `symmetry` (core/stones/symmetry.hpp) about the centre of the
+    // position's board matches: what `search --pattern --symmetric` asks of each of the eight.
+    bool matches(const stones::StonePosition& pos, int symmetry) const;
     // False when no later position of the same game can match. Captured counts only go up, so an
     // upper bound on Bc or Wc fails for good once exceeded; in Gomoku stones also never leave the
     // board, so a point that must be empty (or of the other colour) once taken, and an upper bound
     // on Bs or Ws once exceeded, fail for good too. In Ninuki stones are captured, so stone counts
     // and points never prune there. A position of another game or size is never reachable either.
-    bool reachable(const stones::StonePosition& pos) const;
+    bool reachable(const stones::StonePosition& pos) const { return reachable(pos, 0); }
+    bool reachable(const stones::StonePosition& pos, int symmetry) const; // the pattern turned, as matches
     // Whether reachable() can say no for a position of the pattern's game and size (for another
     // game or size it always says no, as matches() does).
     bool prunes() const { return prunes_; }

@@ -119,8 +119,14 @@ class HttpTest(Fixture):
                 found = server.page("/search?position=renju&moves=" + q("h8 g7") + "&symmetric=1")
                 self.assertIn("3 games reached this position or a turn or mirror image of it", found)
                 self.assertIn('name="symmetric" value="1" id="symmetric" checked', found)
+                turned = server.page("/search?pattern=" + q("Renju h8=x g7=o") + "&symmetric=1")
+                self.assertIn("3 games matched the pattern or a turn or mirror image of it", turned)
+                self.assertIn('id="pattern-symmetric" checked', turned)
+                self.assertEqual(server.get_json("/api/search?pattern=" + q("Renju h8=x g7=o") + "&symmetric=1")[1],
+                                 cli_json(db, "search", "--pattern", "Renju h8=x g7=o", "--symmetric", "--limit", "50"))
                 for path, words in [("/api/tree?symmetric=1", "symmetric is for the stone games"),
-                                    ("/api/search?pattern=w&symmetric=1", "symmetric goes with a position search"),
+                                    ("/api/search?pattern=w&symmetric=1", "symmetric is for the stone games"),
+                                    ("/api/search?white=ann&symmetric=1", "symmetric goes with a position, a pattern or an opening"),
                                     ("/api/tree?game=renju&symmetric=maybe", "symmetric")]:
                     with self.subTest(path=path):
                         status, answer = server.get_json(path)
