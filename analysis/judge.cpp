@@ -306,6 +306,7 @@ JudgeSettings stone_judge_defaults() {
     JudgeSettings s;
     s.limits.nodes = default_stone_judge_nodes;
     s.curve_scale = default_stone_curve_scale;
+    s.book_turned = true;
     return s;
 }
 

@@ -53,6 +53,9 @@ struct JudgeSettings {
     // not searched, and count in no accuracy nor in any mistake count.
     int book = 0;
     int book_plies = 0;
+    // The book counts a stone position's turns and mirror images together (the stone games'
+    // default: tree --symmetric's counts, docs/rules.md 2.7); stored as " turned" after book=N.
+    bool book_turned = false;
     // Early stop at a node budget (judge.cpp, EarlyStop): a position's search ends once this many
     // iterations in a row, the last at least stop_min_depth deep, agree on the best move and the
     // verdict, the drop at least stop_margin from every threshold (0 turns it off).

@@ -1,5 +1,6 @@
 #include "cli/judging.hpp"
 
+#include "core/stones/symmetry.hpp"
 #include "db/replay.hpp"
 #include "protocol/brain_judge.hpp"
 
@@ -41,13 +42,21 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup) {
             stone ? setup.stones : setup.gounki, stone ? setup.stone_text : setup.gounki_text};
 }
 
-std::int64_t BookTree::games(db::GameDatabase& database, const AnyPosition& pos, Move move) {
+std::int64_t BookTree::games(db::GameDatabase& database, const AnyPosition& pos, Move move, bool turned) {
+    turned = turned && pos.stones();
     const std::uint64_t key = db::index_key(pos);
-    auto it = moves_.find(key);
-    if (it == moves_.end()) {
+    auto& kept = moves_[turned];
+    auto it = kept.find(key);
+    if (it == kept.end()) {
         std::vector<std::pair<Move, std::int64_t>> counts;
-        for (const db::TreeMove& m : database.tree(pos).moves) counts.emplace_back(m.move, m.games);
-        it = moves_.emplace(key, std::move(counts)).first;
+        // The symmetric tree shows one move for the points the position's own symmetries exchange.
+        const std::vector<int> own = turned ? stones::own_symmetries(*pos.stones()) : std::vector<int>{};
+        for (const db::TreeMove& m : database.tree(pos, turned).moves) {
+            counts.emplace_back(m.move, m.games);
+            for (const int s : own)
+                counts.emplace_back(Move::placement(stones::transformed_point(m.move.point(), s, pos.stones()->size())), m.games);
+        }
+        it = kept.emplace(key, std::move(counts)).first;
     }
     for (const auto& [m, n] : it->second)
         if (m == move) return n;
@@ -59,7 +68,7 @@ void find_book(db::GameDatabase& database, BookTree& tree, JudgeJob& job) {
     if (job.settings.book <= 0) return;
     AnyPosition pos = job.start;
     for (Move m : job.moves) {
-        if (!pos.is_legal(m) || tree.games(database, pos, m) < job.settings.book) return;
+        if (!pos.is_legal(m) || tree.games(database, pos, m, job.settings.book_turned) < job.settings.book) return;
         ++job.settings.book_plies;
         pos.play(m);
     }

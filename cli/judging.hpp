@@ -77,11 +77,14 @@ JudgeJob judge_job(const db::StoredGame& g, const JudgeSetup& setup);
 // kept per position so that a run over many games asks the database once per position.
 class BookTree {
 public:
-    // How many games of `database` played `move` from `pos`.
-    std::int64_t games(db::GameDatabase& database, const AnyPosition& pos, Move move);
+    // How many games of `database` played `move` from `pos`; turned: from `pos` or one of its turns
+    // and mirror images, the move turned with it (a stone position: GameDatabase::tree's symmetric).
+    std::int64_t games(db::GameDatabase& database, const AnyPosition& pos, Move move, bool turned);
 
 private:
-    std::unordered_map<std::uint64_t, std::vector<std::pair<Move, std::int64_t>>> moves_; // by position key
+    // By position key (and whether turned): every move that counts, the ones the position's own
+    // symmetries exchange each listed.
+    std::unordered_map<std::uint64_t, std::vector<std::pair<Move, std::int64_t>>> moves_[2];
 };
 
 // Sets job.settings.book_plies: the number of first plies of the game each played, from its

@@ -48,8 +48,11 @@ PRAGMA user_version = 5;
 namespace {
 
 // " book=N" for a book threshold, nothing without one: judgements stored before book moves existed
-// keep meaning "no book".
-std::string book_text(const analysis::JudgeSettings& s) { return s.book > 0 ? " book=" + std::to_string(s.book) : std::string(); }
+// keep meaning "no book". " turned": the book counted a stone position's turns and mirror images
+// together; a stone game judged before, with book=N alone, is judged again.
+std::string book_text(const analysis::JudgeSettings& s) {
+    return s.book > 0 ? " book=" + std::to_string(s.book) + (s.book_turned ? " turned" : "") : std::string();
+}
 
 } // namespace
 

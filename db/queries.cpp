@@ -458,9 +458,7 @@ Tree GameDatabase::tree(const AnyPosition& pos, bool symmetric) {
         for (const stones::Image& i : stones::images(here)) keys.push_back({index_key(AnyPosition(i.position)), i.symmetry, here.size()});
         // The position's own symmetries (h8 alone has all eight): the points they exchange are one
         // move (i9, g9, g7 and i7 from h8), counted under the point of the first symmetry.
-        std::vector<int> own;
-        for (int s = 1; s < stones::symmetry_count; ++s)
-            if (stones::transformed(here, s) == here) own.push_back(s);
+        const std::vector<int> own = stones::own_symmetries(here);
         if (!own.empty())
             fold = [own, size = here.size()](std::uint32_t raw) {
                 const int point = move_from_stored_raw(raw).point();

@@ -11,6 +11,7 @@
 #include <thread>
 #include <tuple>
 
+#include "core/stones/symmetry.hpp"
 #include "db/analysis_store.hpp"
 #include "db/game_db.hpp"
 
@@ -355,6 +356,8 @@ std::vector<db::GameInput> games_with_opening(GameKind kind, const std::vector<s
 
 // The book plies of each game by the definition, from the games themselves: the first plies whose
 // move was played, from that position (any move order), in at least `threshold` of the games.
+// A stone game's position and move count with their turns and mirror images (the book is turned
+// there: docs/rules.md 2.7): each is named by the least (position key, point) of its eight images.
 std::vector<int> expected_book(const std::vector<db::GameInput>& games, int threshold) {
     using Step = std::tuple<int, std::uint64_t, std::uint32_t>; // kind, position key, move
     std::map<Step, std::set<std::size_t>> played_in;
@@ -362,7 +365,13 @@ std::vector<int> expected_book(const std::vector<db::GameInput>& games, int thre
         std::vector<Step> out;
         AnyPosition pos = AnyPosition::start(g.kind);
         for (Move m : g.moves) {
-            out.emplace_back(int(g.kind), pos.key(), m.raw());
+            Step step{int(g.kind), pos.key(), m.raw()};
+            if (const stones::StonePosition* here = pos.stones())
+                for (int s = 1; s < stones::symmetry_count; ++s) {
+                    const std::uint32_t turned = Move::placement(stones::transformed_point(m.point(), s, here->size())).raw();
+                    step = std::min(step, Step{int(g.kind), stones::transformed(*here, s).key(), turned});
+                }
+            out.push_back(step);
             pos.play(m);
         }
         return out;
@@ -413,6 +422,8 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
     add(games_with_opening(GameKind::gounki, {"c2-d3", "b7-a6"}, 4, 6, 2));
     add(games_with_opening(GameKind::gomoku, {"h8", "h9", "i9"}, 6, 5, 3));
     add(games_with_opening(GameKind::gomoku, {"h8", "g7"}, 2, 5, 4));
+    // The first three Gomoku plies turned by a half turn: book with the six games above.
+    add(games_with_opening(GameKind::gomoku, {"h8", "h7", "g7"}, 3, 5, 5));
     add(test::random_games(3, 5, 12));
     test::write_gpn(dir.file("book.gpn"), games);
     REQUIRE(run_gounki("import --quiet " + db + " " + shell_quoted(dir / "book.gpn")).status == 0);
@@ -423,10 +434,12 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
     CHECK(book5[6] < 2);
     CHECK(book5[10] >= 3);
     CHECK(book5[16] == 1);
+    CHECK(book5[18] >= 3); // 1 (h8 alone) were the turned opening not the same as the six games'
 
     const auto judged = run_gounki("analyze " + db + " --all --nodes 500 --json");
     REQUIRE(judged.status == 0);
-    CHECK(contains(judged.out, "book=5\""));
+    CHECK(contains(judged.out, "book=5\""));       // Gounki's settings
+    CHECK(contains(judged.out, "book=5 turned\"")); // the stone games'
     for (std::size_t g = 0; g < games.size(); ++g) {
         INFO("game " << g + 1 << ", " << book5[g] << " book plies");
         const auto verdicts = ply_verdicts(judged.out, std::int64_t(g) + 1);
@@ -501,11 +514,11 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
         CHECK(book_then_judged(ply_verdicts(three.out, std::int64_t(g) + 1), book3[g]));
     }
     // An external brain is not asked about book plies either (the Gomoku games, gounki pbrain).
-    const auto engine = test::run_gounki_args({"analyze", "--db", url, "11-18", "--engine", test::gounki_command() + " pbrain",
+    const auto engine = test::run_gounki_args({"analyze", "--db", url, "11-21", "--engine", test::gounki_command() + " pbrain",
                                                "--engine-time", "20000", "--engine-nodes", "300", "--threads", "1", "--json"});
     REQUIRE(engine.status == 0);
-    CHECK(contains(engine.out, "book=5\""));
-    for (std::size_t g = 10; g < 18; ++g) {
+    CHECK(contains(engine.out, "book=5 turned\""));
+    for (std::size_t g = 10; g < 21; ++g) {
         INFO("game " << g + 1 << " by the engine, " << book5[g] << " book plies");
         CHECK(games[g].kind == GameKind::gomoku);
         CHECK(book_then_judged(ply_verdicts(engine.out, std::int64_t(g) + 1), book5[g]));

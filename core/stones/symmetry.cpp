@@ -14,6 +14,13 @@ StonePosition transformed(const StonePosition& pos, int symmetry) {
     return pos.moved_stones([&](int point) { return transformed_point(point, symmetry, pos.size()); });
 }
 
+std::vector<int> own_symmetries(const StonePosition& pos) {
+    std::vector<int> out;
+    for (int s = 1; s < symmetry_count; ++s)
+        if (transformed(pos, s) == pos) out.push_back(s);
+    return out;
+}
+
 std::vector<Image> images(const StonePosition& pos) {
     std::vector<Image> out;
     for (int s = 0; s < symmetry_count; ++s) {

@@ -44,6 +44,9 @@ int transformed_point(int point, int symmetry, int size);
 // outcome) as it was.
 StonePosition transformed(const StonePosition& pos, int symmetry);
 
+// The symmetries other than the identity that leave `pos` as it is (all seven for h8 alone).
+std::vector<int> own_symmetries(const StonePosition& pos);
+
 // A position's distinct images (a symmetric position has fewer than eight), the identity first,
 // each with the first symmetry that makes it.
 struct Image {
