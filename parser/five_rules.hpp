@@ -46,7 +46,8 @@ FiveRuleChoice choose_five_rules(std::string_view rule);
 
 // The `opening-rule` warning's text for a stone on `point` of `before` in `game` (a Renju game
 // whose OpeningRule tag names a rule that places the 26 openings: stones::opening_rule_breach),
-// or "" when there is nothing to say. Every reader asks it before playing one of the first three stones.
+// or "" when there is nothing to say (also for a game from set-up stones: its start is no empty
+// board). Every reader asks it before playing one of the first three stones.
 std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point);
 
 } // namespace gounki::parser

@@ -730,4 +730,29 @@ TEST_CASE("Renju: a record that breaks its opening rule's first three stones get
     CHECK(diagnostics(net[1]) ==
           "o.rif:6:32: warning: 1... j8: under the RIF opening rule White's first stone is next to the centre (h8), in the "
           "central 3x3 square g7-i9 [opening-rule]\n");
+
+    // Set-up stones: the game does not start from the empty board, so its first stones are not the
+    // opening rule's (a problem or a position from the middle of a game): no warning, in PGN (a
+    // Position tag) and SGF (AB/AW) alike. The same record from the empty board is still checked.
+    const auto set_up = read_records(
+        "[Game \"Renju\"]\n[OpeningRule \"RIF\"]\n[SetUp \"1\"]\n"
+        "[Position \"Renju 15 15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w\"]\n[Result \"*\"]\n\n1... a1 2. k8 *\n\n"
+        "[Game \"Renju\"]\n[OpeningRule \"RIF\"]\n[SetUp \"1\"]\n"
+        "[Position \"Renju 15 15/15/15/15/15/15/7o7/7x7/15/15/15/15/15/15/15 b\"]\n[Result \"*\"]\n\n1. a1 *\n\n"
+        "[Game \"Renju\"]\n[OpeningRule \"RIF\"]\n[SetUp \"1\"]\n"
+        "[Position \"Renju 15 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b\"]\n[Result \"*\"]\n\n1. a1 *\n",
+        "s.gpn");
+    REQUIRE(set_up.size() == 3);
+    CHECK(warned(set_up[0]).empty());
+    CHECK(warned(set_up[1]).empty());
+    CHECK(warned(set_up[2]) == "23:4 opening-rule 1. a1: under the RIF opening rule Black's first stone is on the centre, h8\n");
+    for (const GameRecord& g : set_up) CHECK(g.status == GameStatus::valid);
+    const auto sgf_set_up = read_sgf("(;GM[4]FF[4]SZ[15]RU[Renju RIF]AB[hh]AW[hg];B[aa];W[bb])"
+                                     "(;GM[4]FF[4]SZ[15]RU[Renju RIF]AB[hh]PL[W];W[aa];B[kk])",
+                                     "s.sgf");
+    REQUIRE(sgf_set_up.size() == 2);
+    for (const GameRecord& g : sgf_set_up) {
+        CHECK(g.status == GameStatus::valid);
+        CHECK(find_code(g, "opening-rule") == nullptr);
+    }
 }
