@@ -133,7 +133,9 @@ db::GameList run_search(db::GameDatabase& database, const SearchQuery& q, const 
     if (q.opening) {
         const std::vector<stones::StonePosition> shown = stones::renju_opening_positions(*q.opening);
         const std::vector<AnyPosition> positions(shown.begin(), shown.end());
-        return database.search_positions(positions, filter, paging);
+        // The position after the third move: a set-up game that starts from it, or reaches it
+        // sooner, did not open with it (docs/rules.md 2.6).
+        return database.search_positions(positions, filter, paging, 3);
     }
     if (q.pattern) return database.search_pattern(*q.pattern, filter, paging, threads);
     if (q.stone_pattern) return database.search_stone_pattern(*q.stone_pattern, filter, paging, q.symmetric);

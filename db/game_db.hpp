@@ -207,8 +207,10 @@ public:
     // size and options, are part of its key).
     GameList search_position(const AnyPosition& pos, const GameFilter& filter, Paging paging);
     // Games that reached any of `positions` (such as a Renju opening's images under the board's
-    // symmetries), each once at its first such ply.
-    GameList search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging);
+    // symmetries), each once at its first such ply; with `at_ply`, only games that reached one at
+    // that ply (a Renju opening is the position after the third move, not a set-up game's start).
+    GameList search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging,
+                              std::optional<std::uint32_t> at_ply = std::nullopt);
     // Games of a stone game whose positions match `pattern` at some ply; symmetric: the pattern in
     // any of its turns and mirror images about the board's centre (core/stones/symmetry.hpp).
     GameList search_stone_pattern(const StonePattern& pattern, const GameFilter& filter, Paging paging, bool symmetric = false);
@@ -277,7 +279,8 @@ private:
     void settle_result_diagnostics(std::int64_t id, GameStatus status);
     GameList search_key(std::uint64_t key, const GameFilter& filter, Paging paging);
     // The games reaching any of `keys`, each once at its first such ply.
-    GameList search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging);
+    GameList search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging,
+                         std::optional<std::uint32_t> at_ply = std::nullopt);
     // A position's key, or one of its images' with the symmetry that made it and the board's size.
     struct TreeKey {
         std::uint64_t key = 0;

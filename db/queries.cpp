@@ -276,17 +276,19 @@ GameList GameDatabase::search_position(const AnyPosition& pos, const GameFilter&
     return search_key(index_key(pos), filter, paging);
 }
 
-GameList GameDatabase::search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging) {
+GameList GameDatabase::search_positions(std::span<const AnyPosition> positions, const GameFilter& filter, Paging paging,
+                                        std::optional<std::uint32_t> at_ply) {
     std::vector<std::uint64_t> keys;
     for (const AnyPosition& p : positions) keys.push_back(index_key(p));
-    return search_keys(keys, filter, paging);
+    return search_keys(keys, filter, paging, at_ply);
 }
 
 GameList GameDatabase::search_key(std::uint64_t key, const GameFilter& filter, Paging paging) {
     return search_keys(std::span(&key, 1), filter, paging);
 }
 
-GameList GameDatabase::search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging) {
+GameList GameDatabase::search_keys(std::span<const std::uint64_t> keys, const GameFilter& filter, Paging paging,
+                                   std::optional<std::uint32_t> at_ply) {
     Transaction tx(db_, TransactionKind::deferred); // one snapshot of all runs
     std::vector<IndexEntry> entries;
     for (const std::uint64_t key : keys) index_->lookup(key, entries); // each sorted by game, then ply
@@ -296,7 +298,8 @@ GameList GameDatabase::search_keys(std::span<const std::uint64_t> keys, const Ga
     std::vector<std::pair<std::int64_t, int>> matches;
     matches.reserve(entries.size());
     for (const IndexEntry& e : entries)
-        if (matches.empty() || matches.back().first != e.game) matches.emplace_back(e.game, int(e.ply));
+        if ((!at_ply || e.ply == *at_ply) && (matches.empty() || matches.back().first != e.game))
+            matches.emplace_back(e.game, int(e.ply));
     GameList out = page_of(std::move(matches), filter, paging);
     tx.commit();
     return out;

@@ -480,6 +480,15 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     game("Renju", "1. h8 h10 2. i9 a1", "*");
     game("Renju", "1. h8 h9 2. k8 a1", "*");
     game("Gomoku", "1. h8 h9 2. i9 a1", "*");
+    // Set-up games show Kagetsu's stones without their first three moves making them: from the
+    // shape itself (ply 0), and from Black's centre stone with White's h9 and Black's i9 played
+    // (ply 2). Neither opened with Kagetsu: none of the counts below has them.
+    const auto set_up = [&](const std::string& board, char side, const std::string& moves) {
+        gpn += "[Game \"Renju\"]\n[Black \"B\"]\n[White \"W\"]\n[SetUp \"1\"]\n[Position \"Renju 15 15/15/15/15/15/15/" + board +
+            "/15/15/15/15/15/15/15 " + side + "\"]\n[Result \"*\"]\n\n" + moves + " *\n\n";
+    };
+    set_up("7ox6/7x7", 'w', "1... a1 2. a15");
+    set_up("15/7x7", 'w', "1... h9 2. i9 a1");
     { std::ofstream(dir.file("renju.gpn")) << gpn; }
     REQUIRE(run_gounki_args({"import", "--quiet", "--db", db, dir.file("renju.gpn")}).status == 0);
 
@@ -547,7 +556,6 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     check_error("search --db " + shell_quoted(db) + " --opening Kagetsu2", 2, "'Kagetsu2' names no Renju opening");
     check_error("search --db " + shell_quoted(db) + " --opening 4D --game gomoku", 2, "'4D' is a Renju opening but the games asked for are Gomoku's");
     check_error("search --db " + shell_quoted(db) + " --opening 4D --pattern 'Renju h8=x'", 2, "give one of --position");
-
     // The report: each game's opening among its tags, and the games counted by opening.
     REQUIRE(run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", dir.file("r.md")}).status == 0);
     std::ifstream in(dir.file("r.md"));
