@@ -9,6 +9,7 @@
 #include "db/fold.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
+#include "protocol/session.hpp"
 #include "report/from_record.hpp"
 
 namespace gounki::cli {
@@ -98,11 +99,13 @@ std::string pattern_error_text(const db::PatternError& e) {
 
 std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out) {
     out.opening = stones::find_renju_opening(text);
-    // No name is longer than 10 letters: a longer text is named by its start only.
-    const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
-    if (!out.opening) return "'" + shown + "' names no Renju opening; the names (any case, or the codes): " + stones::renju_opening_names();
+    // No name is longer than 10 letters: a longer text is named by its start only, cut between
+    // characters, control bytes and bytes that are not UTF-8 written \xNN (a terminal is sent no
+    // escape sequence, a page or a JSON reply no broken character).
+    const std::string shown = protocol::quoted_text(text, 40);
+    if (!out.opening) return shown + " names no Renju opening; the names (any case, or the codes): " + stones::renju_opening_names();
     if (filter.kind && *filter.kind != GameKind::renju)
-        return "'" + shown + "' is a Renju opening but the games asked for are " + std::string(game_kind_name(*filter.kind)) + "'s";
+        return shown + " is a Renju opening but the games asked for are " + std::string(game_kind_name(*filter.kind)) + "'s";
     return {};
 }
 

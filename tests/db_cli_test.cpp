@@ -556,6 +556,16 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     check_error("search --db " + shell_quoted(db) + " --opening Kagetsu2", 2, "'Kagetsu2' names no Renju opening");
     check_error("search --db " + shell_quoted(db) + " --opening 4D --game gomoku", 2, "'4D' is a Renju opening but the games asked for are Gomoku's");
     check_error("search --db " + shell_quoted(db) + " --opening 4D --pattern 'Renju h8=x'", 2, "give one of --position");
+    // A long text is shown by its start, cut between characters; a control byte or a byte that is
+    // not UTF-8 is written \xNN, never sent to the terminal as it came.
+    const CliRun long_name = run_gounki_args({"search", "--db", db, "--opening", std::string(39, 'a') + "花月"});
+    CHECK(long_name.status == 2);
+    CHECK(contains(long_name.err, "--opening '" + std::string(39, 'a') + "...' names no Renju opening"));
+    const CliRun raw = run_gounki_args({"search", "--db", db, "--opening", "\x1b[2Jx"});
+    CHECK(raw.status == 2);
+    CHECK(contains(raw.err, "--opening '\\x1b[2Jx' names no Renju opening"));
+    CHECK(raw.err.find('\x1b') == std::string::npos);
+
     // The report: each game's opening among its tags, and the games counted by opening.
     REQUIRE(run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", dir.file("r.md")}).status == 0);
     std::ifstream in(dir.file("r.md"));
