@@ -565,6 +565,9 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(raw.status == 2);
     CHECK(contains(raw.err, "--opening '\\x1b[2Jx' names no Renju opening"));
     CHECK(raw.err.find('\x1b') == std::string::npos);
+    // Names with blanks around them or macrons, as search shows them.
+    CHECK(contains(run_gounki_args({"search", "--db", db, "--opening", " Shōgetsu "}).out,
+                   std::to_string(images["8D"]) + " games opened Shogetsu (8D)"));
 
     // The report: each game's opening among its tags, and the games counted by opening.
     REQUIRE(run_gounki_args({"report", "--quiet", "--db", db, "--all", "--format", "md", "-o", dir.file("r.md")}).status == 0);

@@ -481,4 +481,18 @@ TEST_CASE("Renju: the 26 openings, named from the first three stones under every
     CHECK(found("14D") == "none");
     CHECK(found("0I") == "none");
     CHECK(found("4") == "none");
+    // Blanks around a name (a pasted word, a form's field), the long vowels written with a macron
+    // or a circumflex as romanisations do (Shōgetsu, Ryûsei); a start of two names, bytes that are
+    // no name, blanks alone: none.
+    CHECK(found(" Kagetsu\t") == "Kagetsu (4D)");
+    CHECK(found(" 花月 ") == "Kagetsu (4D)");
+    CHECK(found("Shōgetsu") == "Shogetsu (8D)");
+    CHECK(found("KYŌGETSU") == "Kyogetsu (2I)");
+    CHECK(found("Myōjō") == "Myojo (10I)");
+    CHECK(found("Ryûsei") == "Ryusei (5I)");
+    CHECK(found("Kyūgetsu") == "Kyugetsu (9D)");
+    CHECK(found("Ka") == "none");
+    CHECK(found("  ") == "none");
+    CHECK(found("\xff\xfe") == "none");
+    CHECK(found(std::string_view("Kagetsu\0", 8)) == "none");
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <utility>
 
 #include "core/stones/symmetry.hpp"
 
@@ -50,12 +51,31 @@ Offset black_offset(const RenjuOpening& o) { return {o.file_offset, o.rank_offse
 
 bool is_renju_board(const StonePosition& pos) { return pos.rules().kind == GameKind::renju && pos.size() == renju_size; }
 
+// Without the blanks around it (a pasted word, a form's field).
+std::string_view trimmed(std::string_view text) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+    while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+    return text;
+}
+
 // Lower case, the long vowels' `u` left out ("shougetsu", "yuusei", "myoujou" as "shogetsu",
-// "yusei", "myojo"), so that the spellings in use meet.
+// "yusei", "myojo") and their macrons and circumflexes read as the plain vowel ("Shōgetsu",
+// "Ryûsei"), so that the spellings in use meet.
 std::string folded(std::string_view text) {
+    // ō Ō ô Ô ū Ū û Û in UTF-8.
+    static constexpr std::pair<std::string_view, char> long_vowels[] = {
+        {"\xC5\x8D", 'o'}, {"\xC5\x8C", 'o'}, {"\xC3\xB4", 'o'}, {"\xC3\x94", 'o'},
+        {"\xC5\xAB", 'u'}, {"\xC5\xAA", 'u'}, {"\xC3\xBB", 'u'}, {"\xC3\x9B", 'u'}};
     std::string out;
-    for (const char c : text) {
-        const char l = char(std::tolower(static_cast<unsigned char>(c)));
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char l = char(std::tolower(static_cast<unsigned char>(text[i])));
+        for (const auto& [bytes, vowel] : long_vowels)
+            if (text.substr(i, 2) == bytes) {
+                l = vowel;
+                ++i;
+                break;
+            }
         if (l == 'u' && !out.empty() && (out.back() == 'o' || out.back() == 'u')) continue;
         out += l;
     }
@@ -86,6 +106,7 @@ const RenjuOpening* renju_opening_of(const StonePosition& pos) {
 }
 
 const RenjuOpening* find_renju_opening(std::string_view text) {
+    text = trimmed(text);
     const std::string key = folded(text);
     if (key.empty()) return nullptr;
     for (const RenjuOpening& o : openings) {

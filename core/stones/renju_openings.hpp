@@ -41,7 +41,8 @@ std::span<const RenjuOpening> renju_openings();
 const RenjuOpening* renju_opening_of(const StonePosition& pos);
 
 // The opening a text names: its name in any case, with or without the long vowels' `u`
-// ("Shogetsu", "shougetsu"), its Japanese name, or its code ("4D", "D4", "i13"). None otherwise.
+// ("Shogetsu", "shougetsu") or with their macron ("Shōgetsu"), its Japanese name, or its code
+// ("4D", "D4", "i13"), blanks around it allowed. None otherwise.
 const RenjuOpening* find_renju_opening(std::string_view text);
 
 // Every Renju position that shows `o`: its images under the board's symmetries (four or eight,
