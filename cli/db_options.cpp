@@ -131,7 +131,7 @@ void add_game_choice_options(QCommandLineParser& p, const std::string& verb) {
     add_search_options(p);
     p.addOption({"all", QString::fromStdString("Every game of the database.")});
     p.addPositionalArgument(
-        "IDS", QString::fromStdString("Game ids or id ranges (3-7) to " + verb + "; or use filters, or --all."), "[IDS...]");
+        "IDS", QString::fromStdString("Game ids or id ranges (3-7) to " + verb + "; or use filters, a search (--position, --moves, --pattern, --opening) or --all."), "[IDS...]");
 }
 
 namespace {

@@ -633,4 +633,13 @@ TEST_CASE("export, report, analyze and delete choose games by a search as search
     check_error("report --db " + shell_quoted(db) + " --opening 4D --moves h8 -o -", 2, "give one of --position (or --moves), --pattern and --opening");
     check_error("analyze --db " + shell_quoted(db) + " --opening Nothing", 2, "'Nothing' names no Renju opening");
     check_error("delete --db " + shell_quoted(db) + " --pattern 'e4=Q'", 2, "bad pattern at character");
+    // Their help names the searches among the ways to choose games.
+    for (const char* command : {"export", "report", "analyze", "delete"}) {
+        INFO(command);
+        std::string help; // the lines wrapped as the terminal's width has it, joined
+        for (const char c : run_gounki_args({"help", command}).out)
+            if (!(std::isspace(static_cast<unsigned char>(c)) && !help.empty() && help.back() == ' '))
+                help += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+        CHECK(contains(help, "or use filters, a search (--position, --moves, --pattern, --opening) or --all."));
+    }
 }
