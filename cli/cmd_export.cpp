@@ -161,6 +161,7 @@ int run_export(const QCommandLineParser& p) {
                       {"games", qint64(w.games)},
                       {"skipped", qint64(w.skipped)},
                       {"filter", filter_json(choice.filter)}};
+        if (choice.search) add_search_json(o, *choice.search);
         (path == "-" ? print_err : print_out)(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString() + "\n");
     } else {
         print_info("exported " + counted(w.games, "game") + (path == "-" ? "" : " to " + path) +

@@ -152,14 +152,18 @@ QJsonObject games_json(const db::GameList& list, const db::Paging& paging, const
         {"total", qint64(list.total)}, {"offset", qint64(paging.offset)}, {"filter", filter_json(filter)}, {"games", games}};
 }
 
-QJsonObject search_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter,
-                        const SearchQuery& q) {
-    QJsonObject o = games_json(list, paging, filter);
+void add_search_json(QJsonObject& o, const SearchQuery& q) {
     if (q.position) o["position"] = QString::fromStdString(q.position->to_text());
     if ((q.position || q.stone_pattern) && q.symmetric) o["symmetric"] = true;
     if (q.pattern) o["pattern"] = QString::fromStdString(q.pattern->text());
     if (q.stone_pattern) o["pattern"] = QString::fromStdString(q.stone_pattern->text());
     if (q.opening) o["opening"] = opening_json(*q.opening);
+}
+
+QJsonObject search_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter,
+                        const SearchQuery& q) {
+    QJsonObject o = games_json(list, paging, filter);
+    add_search_json(o, q);
     return o;
 }
 

@@ -60,6 +60,9 @@ db::GameList run_search(db::GameDatabase& database, const SearchQuery& query, co
 
 // `games --json`: total, offset, filter, games.
 QJsonObject games_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter);
+// The search's fields of a JSON object: position, pattern or opening (what `search --json` and
+// `export --json` name besides the filters).
+void add_search_json(QJsonObject& o, const SearchQuery& query);
 // `search --json`: the same, with the position or the pattern searched for.
 QJsonObject search_json(const db::GameList& list, const db::Paging& paging, const db::GameFilter& filter,
                         const SearchQuery& query);

@@ -607,6 +607,9 @@ TEST_CASE("export, report, analyze and delete choose games by a search as search
         const CliRun exported = run_gounki_args(exp);
         CHECK(exported.status == 0);
         CHECK(contains(exported.out, "\"games\":" + std::to_string(ids.size())));
+        // The summary names the search as search's JSON does, not only the filters.
+        for (const char* key : {"\"position\":", "\"pattern\":", "\"opening\":"})
+            CHECK(contains(exported.out, key) == contains(found.out, key));
         std::ifstream in(dir.file("x.gpn"));
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         CHECK(count_of(text, "[Result ") == ids.size());
