@@ -522,7 +522,7 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     // With their turns and mirror images (--symmetric): from h8 alone, White's stone beside it is one
     // move and its diagonal stone another, each shown as the point played most (the first in point
     // order among equals); the games are the images of the direct and of the indirect openings.
-    int direct = 1, indirect = 0; // 1: h8 h9 k8
+    int direct = 2, indirect = 0; // h8 h9 k8, and the set-up game from h8 alone
     for (const stones::RenjuOpening& o : stones::renju_openings()) (o.direct ? direct : indirect) += images[o.code()];
     const CliRun merged = run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8", "--symmetric"});
     CHECK(merged.status == 0);
@@ -537,15 +537,16 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(count_of(merged.out, "\n") == 6); // the position, the count, the heading and three moves
     CHECK(contains(merged.out, std::to_string(direct + indirect + 1) + " games continued from here or from a turn or mirror image of it\n"));
     CHECK(contains(run_gounki_args({"tree", "--db", db, "--game", "renju", "--moves", "h8", "--symmetric", "--json"}).out, "\"symmetric\":true"));
-    // Kagetsu in one orientation: two games (one in another order); with its images, the nine.
+    // Kagetsu's stones in one orientation: four games (one in another order, the two set-up ones);
+    // with its images, eleven (the nine of the opening and the two set-up games).
     const std::string kagetsu = "--game renju --moves 'h8 h9 i9' --json --db " + shell_quoted(db);
-    CHECK(contains(run_gounki("search " + kagetsu).out, "\"total\":2}"));
-    CHECK(contains(run_gounki("search --symmetric " + kagetsu).out, "\"total\":9}"));
-    CHECK(contains(run_gounki("export --symmetric -o " + shell_quoted(dir.file("k.gpn")) + " " + kagetsu).out, "\"games\":9"));
+    CHECK(contains(run_gounki("search " + kagetsu).out, "\"total\":4}"));
+    CHECK(contains(run_gounki("search --symmetric " + kagetsu).out, "\"total\":11}"));
+    CHECK(contains(run_gounki("export --symmetric -o " + shell_quoted(dir.file("k.gpn")) + " " + kagetsu).out, "\"games\":11"));
     // A pattern turned and mirrored: Kagetsu's three stones wherever the board's symmetries put them.
     const std::string shape = "--pattern 'Renju h8=x h9=o i9=x' --json --db " + shell_quoted(db);
-    CHECK(contains(run_gounki("search " + shape).out, "\"total\":2}"));
-    CHECK(contains(run_gounki("search --symmetric " + shape).out, "\"total\":9}"));
+    CHECK(contains(run_gounki("search " + shape).out, "\"total\":4}"));
+    CHECK(contains(run_gounki("search --symmetric " + shape).out, "\"total\":11}"));
     CHECK(contains(run_gounki("search --symmetric " + shape).out, "\"symmetric\":true"));
     check_error("tree --db " + shell_quoted(db) + " --symmetric", 2, "--symmetric is for the stone games");
     check_error("search --db " + shell_quoted(db) + " --symmetric --pattern 'd3=R'", 2, "--symmetric is for the stone games");
