@@ -622,11 +622,17 @@ Tree GameDatabase::tree_of_keys(std::span<const TreeKey> keys, const MoveFold& f
         i = end;
     }
 
+    // Point order, not the stored order: a 20x20 board's 20th rank and file are stored last.
+    const auto before = [](std::uint32_t a, std::uint32_t b) {
+        const Move ma = move_from_stored_raw(a), mb = move_from_stored_raw(b);
+        if (ma.type() == MoveType::placement && mb.type() == MoveType::placement) return ma.point() < mb.point();
+        return a < b;
+    };
     for (auto& [raw, a] : by_move) {
         std::uint32_t shown = raw;
         std::int64_t most = -1;
         for (const auto& [member, games] : a.played)
-            if (games > most) shown = member, most = games;
+            if (games > most || (games == most && before(member, shown))) shown = member, most = games;
         a.move.move = move_from_stored_raw(shown);
         a.move.latest = summary(a.latest_id);
         out.moves.push_back(std::move(a.move));

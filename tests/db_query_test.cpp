@@ -435,6 +435,27 @@ TEST_CASE("the symmetric tree of a stone position agrees with counting its image
     }
 }
 
+// The row of points a position's own symmetries exchange shows the first point in point order
+// among equally played ones, also on 20x20, where the points of the 20th rank and file are stored
+// after all the others (t3, rank 3, comes before c20).
+TEST_CASE("the symmetric tree shows the first point in point order among equals on a 20x20 board", "[db][stones]") {
+    TempDir dir;
+    GameDatabase db(dir.file("tie.db"), Access::read_write);
+    std::vector<GameInput> inputs;
+    for (parser::GameRecord& r : parser::read_records("[Game \"Gomoku\"]\n[Size \"20\"]\n[Result \"*\"]\n\nc20 *\n\n"
+                                                      "[Game \"Gomoku\"]\n[Size \"20\"]\n[Result \"*\"]\n\nt3 *\n\n",
+                                                      "tie.gpn"))
+        inputs.push_back(game_input(std::move(r)));
+    REQUIRE(inputs.size() == 2);
+    import(db, inputs);
+    stones::Rules rules = stones::Rules::defaults(GameKind::gomoku);
+    rules.size = 20;
+    const Tree tree = db.tree(AnyPosition(stones::StonePosition(rules)), true);
+    REQUIRE(tree.moves.size() == 1);
+    CHECK(tree.moves[0].games == 2);
+    CHECK(stones::point_name(tree.moves[0].move.point()) == "t3");
+}
+
 namespace {
 
 // `moves` played from the Gounki position `start` (a set-up game), with the usual tags.
