@@ -57,7 +57,8 @@ ValueLookup Request::lookup() const {
         // A yes-or-no value given as a bare name (`?desc`, a flag) is on; given empty (`desc=`, a
         // form's field left empty), absent as any other value.
         if ((name == std::string_view("desc") || name == std::string_view("keep_duplicates") ||
-             name == std::string_view("reject_broken") || name == std::string_view("inline")) &&
+             name == std::string_view("reject_broken") || name == std::string_view("inline") ||
+             name == std::string_view("symmetric")) &&
             query.hasQueryItem(name) && query.queryItemValue(name, QUrl::FullyDecoded).isNull())
             return QString("");
         return param(name);

@@ -106,6 +106,9 @@ class HttpTest(Fixture):
                 tree = server.get_json("/api/tree?game=renju&moves=h8&symmetric=1")[1]
                 self.assertEqual([(m["move"], m["games"]) for m in tree["moves"]], [("i9", 3), ("h9", 1)])
                 self.assertTrue(tree["symmetric"])
+                # A bare name is on, as for every yes-or-no value (?desc).
+                self.assertEqual(server.get_json("/api/tree?game=renju&moves=h8&symmetric")[1], tree)
+                self.assertEqual(server.get_json("/api/search?position=renju&moves=" + q("h8 g7") + "&symmetric")[1]["total"], 3)
                 self.assertEqual(server.get_json("/api/search?position=renju&moves=" + q("h8 g7"))[1]["total"], 1)
                 # The explorer: a link takes the images together, and its moves keep them together.
                 plain = server.page("/explorer?game=renju&moves=h8")
