@@ -2,7 +2,8 @@
 // The eight symmetries of a stone game's square board about its centre (docs/rules.md 2.7): the
 // identity, the turns by a quarter, a half and three quarters, and the four reflections. The rules
 // of every stone game look the same in each (lines, captures, the forbidden shapes of Renju, the
-// distance from the centre that opening rules count), so a position and its images are the same
+// distance from the centre that opening rules count, but for Pente's tournament rule on a 20x20
+// board, whose centre is a point beside the true one), so a position and its images are the same
 // position for play; collections hold them in every turn and mirror image, and the opening tree
 // and the position search can take them together (`tree --symmetric`, `search --symmetric`).
 //
