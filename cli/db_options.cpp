@@ -101,7 +101,6 @@ bool read_search(const Command& cmd, const QCommandLineParser& p, const db::Game
         }
         query.position = position;
     }
-
     if (p.isSet("pattern")) {
         const std::string text = p.value("pattern").toStdString();
         if (const auto e = parse_pattern(text, query)) {

@@ -52,9 +52,10 @@ std::int64_t BookTree::games(db::GameDatabase& database, const AnyPosition& pos,
         // The symmetric tree shows one move for the points the position's own symmetries exchange.
         const std::vector<int> own = turned ? stones::own_symmetries(*pos.stones()) : std::vector<int>{};
         for (const db::TreeMove& m : database.tree(pos, turned).moves) {
-            counts.emplace_back(m.move, m.games);
-            for (const int s : own)
-                counts.emplace_back(Move::placement(stones::transformed_point(m.move.point(), s, pos.stones()->size())), m.games);
+            if (own.empty()) counts.emplace_back(m.move, m.games);
+            else
+                for (const int p : stones::exchanged_points(m.move.point(), own, pos.stones()->size()))
+                    counts.emplace_back(Move::placement(p), m.games);
         }
         it = kept.emplace(key, std::move(counts)).first;
     }

@@ -194,6 +194,9 @@ struct Keyset {
 std::string read_keyset_values(const Request& r, db::GameFilter& filter, Keyset& keyset);
 // position=TEXT (any game; default the start of game=KIND, else Gounki) then moves=LIST played from it.
 std::string read_position_values(const Request& r, AnyPosition& pos, bool& given);
+// The yes-or-no value `symmetric` of /api/tree and /explorer for `pos` (refused for Gounki), or
+// what is wrong with it.
+std::string read_symmetric_value(const Request& r, const AnyPosition& pos, bool& symmetric);
 // The search of /search and /api/search into `query`: the position read by read_position_values
 // (when `by_position`), or pattern=SPEC, or opening=NAME (for the games `filter` keeps); one of them.
 std::string read_search_values(const Request& r, const AnyPosition& pos, bool by_position, const db::GameFilter& filter,

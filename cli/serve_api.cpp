@@ -114,6 +114,11 @@ std::string read_position_values(const Request& r, AnyPosition& pos, bool& given
     return {};
 }
 
+std::string read_symmetric_value(const Request& r, const AnyPosition& pos, bool& symmetric) {
+    if (std::string e = r.flag("symmetric", symmetric); !e.empty()) return e;
+    return symmetric ? symmetric_refusal(pos) : std::string();
+}
+
 std::string read_search_values(const Request& r, const AnyPosition& pos, bool by_position, const db::GameFilter& filter,
                                SearchQuery& query) {
     if (int(by_position) + int(bool(r.param("pattern"))) + int(bool(r.param("opening"))) > 1)
@@ -336,11 +341,10 @@ Reply App::api_search(const Request& r) {
 Reply App::api_tree(const Request& r) {
     AnyPosition pos;
     bool given = false;
-    if (const std::string e = read_position_values(r, pos, given); !e.empty()) return error_reply(400, "bad-query", e);
     bool symmetric = false;
-    if (std::string e = r.flag("symmetric", symmetric); !e.empty()) return error_reply(400, "bad-query", e);
-    if (symmetric)
-        if (const std::string e = symmetric_refusal(pos); !e.empty()) return error_reply(400, "bad-query", e);
+    std::string e = read_position_values(r, pos, given);
+    if (e.empty()) e = read_symmetric_value(r, pos, symmetric);
+    if (!e.empty()) return error_reply(400, "bad-query", e);
     return json_reply(tree_json(pos, *tree(pos, symmetric), symmetric));
 }
 

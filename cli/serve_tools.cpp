@@ -168,12 +168,10 @@ std::string board_picture(const AnyPosition& pos) {
 Reply App::page_explorer(const Request& r) {
     AnyPosition pos;
     bool given = false;
-    if (const std::string e = read_position_values(r, pos, given); !e.empty())
-        return html_reply(page("Explorer", "<p class=\"error\">" + escape(e) + "</p><p><a href=\"/explorer\">The start</a></p>"), 400);
     // A stone position's turns and mirror images taken together (symmetric=1), kept along the links.
     bool symmetric = false;
-    std::string e = r.flag("symmetric", symmetric);
-    if (e.empty() && symmetric) e = symmetric_refusal(pos);
+    std::string e = read_position_values(r, pos, given);
+    if (e.empty()) e = read_symmetric_value(r, pos, symmetric);
     if (!e.empty())
         return html_reply(page("Explorer", "<p class=\"error\">" + escape(e) + "</p><p><a href=\"/explorer\">The start</a></p>"), 400);
     // The line played so far, each prefix a link back to it.

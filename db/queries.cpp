@@ -458,15 +458,16 @@ Tree GameDatabase::tree(const AnyPosition& pos, bool symmetric) {
     MoveFold fold;
     if (symmetric && pos.stones()) {
         const stones::StonePosition& here = *pos.stones();
-        for (const stones::Image& i : stones::images(here)) keys.push_back({index_key(AnyPosition(i.position)), i.symmetry, here.size()});
+        for (const stones::Image& i : stones::images(here))
+            keys.push_back({index_key(here.rules().kind, i.position.key()), i.symmetry, here.size()});
         // The position's own symmetries (h8 alone has all eight): the points they exchange are one
         // move (i9, g9, g7 and i7 from h8), counted under the point of the first symmetry.
         const std::vector<int> own = stones::own_symmetries(here);
         if (!own.empty())
             fold = [own, size = here.size()](std::uint32_t raw) {
-                const int point = move_from_stored_raw(raw).point();
                 std::uint32_t least = raw;
-                for (const int s : own) least = std::min(least, stored_raw(Move::placement(stones::transformed_point(point, s, size))));
+                for (const int p : stones::exchanged_points(move_from_stored_raw(raw).point(), own, size))
+                    least = std::min(least, stored_raw(Move::placement(p)));
                 return least;
             };
     } else {

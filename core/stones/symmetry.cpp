@@ -21,6 +21,12 @@ std::vector<int> own_symmetries(const StonePosition& pos) {
     return out;
 }
 
+std::vector<int> exchanged_points(int point, const std::vector<int>& symmetries, int size) {
+    std::vector<int> out{point};
+    for (const int s : symmetries) out.push_back(transformed_point(point, s, size));
+    return out;
+}
+
 std::vector<Image> images(const StonePosition& pos) {
     std::vector<Image> out;
     for (int s = 0; s < symmetry_count; ++s) {

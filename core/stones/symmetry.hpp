@@ -48,6 +48,10 @@ StonePosition transformed(const StonePosition& pos, int symmetry);
 // The symmetries other than the identity that leave `pos` as it is (all seven for h8 alone).
 std::vector<int> own_symmetries(const StonePosition& pos);
 
+// `point` and its images under `symmetries` on a `size` x `size` board (the points a position's own
+// symmetries exchange: one move of the symmetric tree), `point` first.
+std::vector<int> exchanged_points(int point, const std::vector<int>& symmetries, int size);
+
 // A position's distinct images (a symmetric position has fewer than eight), the identity first,
 // each with the first symmetry that makes it.
 struct Image {
