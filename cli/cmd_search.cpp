@@ -43,10 +43,10 @@ int run_search(const QCommandLineParser& p) {
         return exit_ok;
     }
     std::string out = std::to_string(list.total) + (list.total == 1 ? " game" : " games");
-    if (query.position) out += " reached " + query.position->to_text() + (query.symmetric ? " or a turn or mirror image of it" : "");
+    if (query.position) out += " reached " + query.position->to_text() + images_said(query.symmetric);
     else if (p.isSet("pattern"))
         out += " matched " + (query.pattern ? query.pattern->text() : query.stone_pattern->text()) +
-            (query.symmetric ? " or a turn or mirror image of it" : "");
+            images_said(query.symmetric);
     else if (query.opening) out += " opened " + query.opening->label();
     else out += " matched the filters";
     out += "\n";

@@ -55,7 +55,7 @@ int run_tree(const QCommandLineParser& p) {
     std::string out = position_text + "\n";
     if (const stones::RenjuOpening* o = renju_opening(pos)) out += "Opening " + o->label() + "\n";
     out += std::to_string(tree.games) + (tree.games == 1 ? " game" : " games") + " continued from here" +
-        (symmetric ? " or from a turn or mirror image of it" : "") + "\n";
+        images_said(symmetric, true) + "\n";
     // A Renju move that makes one of the 26 openings is named beside it ("i9 Kagetsu (4D)").
     std::vector<std::string> moves;
     std::size_t width = 14;

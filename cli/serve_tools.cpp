@@ -138,7 +138,7 @@ Reply App::page_search(const Request& r) {
     if (!e.empty()) return html_reply(page("Search", "<p class=\"error\">" + escape(e) + "</p>" + body), 400);
     const db::GameList list = run_search(db_, query, filter, paging, 0);
     std::string results = "<h2 id=\"results\">" + std::to_string(list.total) + (list.total == 1 ? " game" : " games") +
-        (by_position ? std::string(" reached this position") + (query.symmetric ? " or a turn or mirror image of it" : "") : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern") + (query.symmetric ? " or a turn or mirror image of it" : "")) + "</h2>";
+        (by_position ? std::string(" reached this position") + images_said(query.symmetric) : query.opening ? " opened " + escape(query.opening->label()) : std::string(" matched the pattern") + images_said(query.symmetric)) + "</h2>";
     const PlayerColumns players = player_columns(list.games);
     std::string table = "<table id=\"games\"><tr><th>Id</th><th>" + players.heading(0) + "</th><th>" + players.heading(1) +
         "</th><th>Date</th><th>Result</th><th>Ply</th></tr>";
@@ -198,7 +198,7 @@ Reply App::page_explorer(const Request& r) {
                                  "\">Take its turns and mirror images together</a></p>";
     }
     std::string table = toggle + "<p id=\"count\">" + std::to_string(here.games) + (here.games == 1 ? " game" : " games") +
-        " continued from here" + (symmetric ? " or from a turn or mirror image of it" : "") + ".</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
+        " continued from here" + images_said(symmetric, true) + ".</p><table id=\"tree\"><tr><th>Move</th><th>Games</th>" +
         (stones ? "<th>Black</th><th>Draw</th><th>White</th>" : "<th>White</th><th>Draw</th><th>Black</th>") + "<th>Latest game</th></tr>";
     const auto pct = [](std::int64_t part, std::int64_t whole) {
         return std::to_string(whole ? int(100.0 * double(part) / double(whole) + 0.5) : 0) + "%";

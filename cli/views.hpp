@@ -47,6 +47,12 @@ std::string symmetric_refusal(const AnyPosition& position);
 // The same for a search (search --symmetric): a stone game's position or pattern has images; an
 // opening is found in all of them anyway; a search by tags alone has none.
 std::string symmetric_refusal(const SearchQuery& query);
+// What a search or a tree with the images says after "reached this position", "matched the
+// pattern" or "continued from here": " or a turn or mirror image of it" (" or from a ..." with
+// `from`), or "" without them.
+inline std::string images_said(bool symmetric, bool from = false) {
+    return symmetric ? std::string(" or ") + (from ? "from " : "") + "a turn or mirror image of it" : std::string();
+}
 // Reads a Renju opening's name or code for a search among the games `filter` keeps; returns "" when
 // read, else what is wrong (a name of no opening, a filter on another game).
 std::string parse_opening(const std::string& text, const db::GameFilter& filter, SearchQuery& out);
