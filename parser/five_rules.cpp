@@ -147,4 +147,11 @@ std::string opening_rule_breach(const GameRecord& game, const stones::StonePosit
     return rule ? stones::opening_rule_breach(before, point, read_five_rule_names(*rule).opening) : std::string();
 }
 
+Line offered_fifth_move(Move move, std::string written) {
+    Line offer;
+    offer.plies.emplace_back(move, std::move(written));
+    offer.plies.back().comments.push_back("offered fifth move, not chosen");
+    return offer;
+}
+
 } // namespace gounki::parser

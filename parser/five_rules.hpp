@@ -50,4 +50,8 @@ FiveRuleChoice choose_five_rules(std::string_view rule);
 // board). Every reader asks it before playing one of the first three stones.
 std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point);
 
+// A fifth move Black offered in Renju and White did not choose (RenjuNet's `alt`, SGF's offers,
+// kurnik's two fifth moves): a one-move variation of the fifth move, so marked in a comment.
+Line offered_fifth_move(Move move, std::string written);
+
 } // namespace gounki::parser

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "parser/encoding.hpp"
+#include "parser/five_rules.hpp"
 #include "parser/resolver.hpp"
 #include "parser/web_text.hpp"
 
@@ -193,10 +194,16 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
     const ast::Move& m = *written_move;
     last_offset_ = std::max(last_offset_, m.offset + m.length);
     Move move = Move::none();
+    Fifth fifth = Fifth::not_fifth;
     if (!st.pos.stone && (m.form & ast::Move::point_exit) && is_board_square(m)) {
         if (!(move = resolve_exit_from(m, st, main))) return false;
     } else if (st.pos.stone || m.is_placement()) {
-        if (!(move = resolve_stone(m, st, main))) return false;
+        if (kurnik_renju_ && main) {
+            fifth = read_fifth_move(m, run, move);
+            if (fifth == Fifth::offered) return true;
+            if (fifth == Fifth::failed) return false;
+        }
+        if (!move && !(move = resolve_stone(m, st, main))) return false;
     } else {
         move = quick_resolve(st.pos.g, m.spec);
         if (!move && !(move = full_resolve(m, st, main))) return false;
@@ -216,6 +223,10 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
     p.move = move;
     const std::string_view written = src_.slice(m.offset, m.length);
     p.written.append(written.data(), written.size()); // new and empty: append costs less than assign
+    if (fifth == Fifth::chosen) { // the offer White did not choose, as a variation
+        for (Offer& o : fifth_offers_) p.variations.push_back(offered_fifth_move(o.move, std::move(o.written)));
+        fifth_offers_.clear();
+    }
     return true;
 }
 

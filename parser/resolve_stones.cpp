@@ -2,6 +2,8 @@
 
 #include "parser/five_rules.hpp"
 
+#include <algorithm>
+
 namespace gounki::parser::resolve_detail {
 
 std::string go_files_and_ranks(int size) {
@@ -123,7 +125,60 @@ bool playok_game_type(std::string_view v, int& size) {
     return true;
 }
 
+bool Resolver::is_kurnik_renju() const {
+    const std::string* site = out_.tag("Site");
+    if (!site || lower(*site).find("kurnik") == std::string::npos || out_.tag("GameType")) return false;
+    // The first pair: `1. h8 --`, the opener's first stone and the other player's pass.
+    const ast::Move* first = nullptr;
+    for (const ast::Element& e : game_.elements) {
+        const int which = e.get().which();
+        if (which == 0 || which == 3) continue; // move numbers, comments
+        if (!first) {
+            if (which != 1) return false;
+            first = &boost::get<ast::Move>(e.get());
+            if (!first->is_placement() || first->form) return false;
+            continue;
+        }
+        if (which != 6) return false;
+        const ast::Unknown& u = boost::get<ast::Unknown>(e.get());
+        return src_.slice(u.offset, u.length) == "--";
+    }
+    return false;
+}
+
+// docs/rules.md 2.5, kurnik: after the fourth stone Black offers two fifth moves (`5. j7 -- 6. i7`)
+// and White's choice repeats one of them (`6. ... i7`); only the choice is played.
+Resolver::Fifth Resolver::read_fifth_move(const ast::Move& m, LineRun& run, Move& move) {
+    LineState& st = run.st;
+    if (st.ply != 4) return Fifth::not_fifth;
+    const Move point = resolve_stone(m, st, true); // an offer too must be a fifth move Black can play
+    if (!point) return Fifth::failed;
+    if (fifth_offers_.size() < 2) {
+        fifth_offers_.push_back({point, std::string(src_.slice(m.offset, m.length))});
+        ++st.slots; // an offer takes a move's place in the numbering and places no stone
+        return Fifth::offered;
+    }
+    const auto chosen =
+        std::find_if(fifth_offers_.begin(), fifth_offers_.end(), [&](const Offer& o) { return o.move == point; });
+    if (chosen == fifth_offers_.end()) {
+        report_move(Severity::error, "fifth-move-choice", m, st,
+                    cat("White chose a fifth move Black did not offer (", fifth_offers_[0].written, " and ",
+                        fifth_offers_[1].written, ")"));
+        return Fifth::failed;
+    }
+    fifth_offers_.erase(chosen);
+    move = point;
+    return Fifth::chosen;
+}
+
 void Resolver::apply_playok() {
+    if (!fifth_offers_.empty() && !main_cut_) { // kurnik Renju: the record ends before White's choice
+        std::string offers;
+        for (const Offer& o : fifth_offers_) offers += cat(offers.empty() ? "" : " and ", o.written);
+        report(Severity::warning, "fifth-move-choice", last_offset_,
+               cat("Black offered the fifth moves ", offers, " and the record ends before White chose one"));
+        out_.main.plies.back().comments.push_back(cat("offered fifth moves ", offers));
+    }
     if (!playok_) return;
     // Column 1 is the Black tag's player, the one who opened. After a choice, that player holds
     // White when column 1 chose White or column 2 chose Black.
@@ -156,6 +211,7 @@ void Resolver::apply_playok() {
     };
     swap_tags("Black", "White");
     swap_tags("BlackElo", "WhiteElo");
+    swap_tags("BlackRank", "WhiteRank"); // kurnik's ratings
 }
 
 } // namespace gounki::parser::resolve_detail

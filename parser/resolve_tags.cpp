@@ -160,6 +160,12 @@ bool Resolver::set_up() {
             if (!out_.tag("Rules")) out_.tags.emplace_back("Rules", "standard");
             if (!out_.tag("Size")) out_.tags.emplace_back("Size", std::to_string(size));
         }
+    } else if (!out_.tag("Game") && is_kurnik_renju()) {
+        // kurnik, PlayOK's former name, wrote neither Game nor GameType in its Renju records: the
+        // RIF opening rule's first pair, a point and a pass, says what they are (docs/rules.md 2.5).
+        playok_ = kurnik_renju_ = true;
+        out_.tags.emplace_back("Game", "Renju");
+        if (!out_.tag("OpeningRule")) out_.tags.emplace_back("OpeningRule", "RIF");
     }
     if (const std::string* g = out_.tag("Game")) {
         const auto kind = parse_game_kind(*g);

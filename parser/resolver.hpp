@@ -148,6 +148,13 @@ private:
     // PlayOK's conventions, once the moves are read (resolve_stones.cpp): players by colour after a
     // swap2 choice, results by colour.
     void apply_playok();
+    // kurnik's Renju records (resolve_stones.cpp): a record of www.kurnik.pl with no Game or GameType
+    // tag whose first pair is a point and `--` (the opener placed the first three stones).
+    bool is_kurnik_renju() const;
+    // kurnik Renju's fifth move: Black's two offers are held (true: `m` was one), and White's
+    // choice among them is checked; `offer` is set to the other offer once the choice is read.
+    enum class Fifth { not_fifth, offered, chosen, failed };
+    Fifth read_fifth_move(const ast::Move& m, LineRun& run, Move& move);
     void check_result();
     // A Status tag "partial" or "invalid" (gounki export's mark of a broken game) keeps the game so:
     // an error (code "marked-partial" or "marked-invalid"), and a partial game's main line is cut.
@@ -166,6 +173,12 @@ private:
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: the game's first mover
     bool flip_results_ = false; // PlayOK: `1-0` and `0-1` read the other way round (apply_playok)
     bool playok_ = false; // a PlayOK record (GameType 60 or 61): results name the players in column order
+    bool kurnik_renju_ = false; // a kurnik Renju record (is_kurnik_renju): two fifth moves offered
+    struct Offer {
+        Move move;
+        std::string written;
+    };
+    std::vector<Offer> fifth_offers_; // kurnik Renju: the fifth moves Black offered, until White chose
     int swap_choice_column_ = 0; // swap2: the column (1 or 2) whose player chose a colour; 0: none
     Color swap_choice_ = Color::black; // ... and the colour chosen
     bool go_coordinates_ = false; // stone points in Go style: A-T without I (detect_go_coordinates)

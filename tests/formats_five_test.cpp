@@ -1,11 +1,13 @@
 // Five-in-a-row records as collections publish them (docs/rules.md 2.3): tag names with spaces,
 // dates written MM/DD/YYYY, Go-style coordinates, pente.org's Resign, PlayOK's GameType, results
-// and swap2 tokens. The fixtures are written by hand in tests/data/records (*.pgn).
+// and swap2 tokens, kurnik's Renju. The fixtures are written by hand in tests/data/records (*.pgn).
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
 
+#include "core/stones/points.hpp"
 #include "parser/dates.hpp"
 #include "parser/reader.hpp"
+#include "parser/writer.hpp"
 
 using namespace gounki;
 using namespace gounki::parser;
@@ -158,6 +160,68 @@ TEST_CASE("Resign and Forfeit end a stone game's moves as a comment", "[parser][
     CHECK(g.main.plies[2].comments == std::vector<std::string>{"Resign"});
     const GameRecord f = one("[Game \"Gomoku\"]\n\n1. h8 forfeit 0-1\n");
     CHECK(codes(f).empty());
+}
+
+TEST_CASE("kurnik: Renju records without Game or GameType, the colour choice and the two fifth moves offered", "[parser][five]") {
+    const auto games = read_file("kurnik_renju.pgn");
+    REQUIRE(games.size() == 4);
+    const auto points = [](const Line& line) {
+        std::string out;
+        for (const Ply& p : line.plies) out += (out.empty() ? "" : " ") + stones::point_name(p.move.point());
+        return out;
+    };
+    for (const GameRecord& g : games) {
+        CHECK(g.kind == GameKind::renju);
+        CHECK(tag_or(g, "Game") == "Renju");
+        CHECK(tag_or(g, "OpeningRule") == "RIF");
+    }
+    // 1: the second player chose White; Black offered g9 and h9, White chose h9, the other offer is
+    // a variation of the fifth move. Anna's column won: Black's win, `0-1` in gounki's terms.
+    const GameRecord& kept = games[0];
+    INFO(codes(kept));
+    CHECK(kept.status == GameStatus::valid);
+    CHECK(points(kept.main) == "h8 i9 j8 i8 h9 h7 h10 a1 h11 a3 h12");
+    REQUIRE(kept.main.plies.size() == 11);
+    REQUIRE(kept.main.plies[4].variations.size() == 1);
+    CHECK(points(kept.main.plies[4].variations[0]) == "g9");
+    CHECK(kept.main.plies[4].variations[0].plies[0].comments == std::vector<std::string>{"offered fifth move, not chosen"});
+    CHECK(tag_or(kept, "Black") == "anna");
+    CHECK(tag_or(kept, "Result") == "0-1");
+    CHECK(tag_or(kept, "PlayOKResult") == "1-0");
+    CHECK(codes(kept).empty());
+    // 2: the second player chose Black: the names and kurnik's ratings are put right; the column
+    // that won holds Black, so `0-1` stands.
+    const GameRecord& swapped = games[1];
+    INFO(codes(swapped));
+    CHECK(swapped.status == GameStatus::valid);
+    CHECK(points(swapped.main) == "h8 i9 j8 i8 h9 h7 h10 a1 h11 a3 h12");
+    CHECK(tag_or(swapped, "Black") == "bert");
+    CHECK(tag_or(swapped, "White") == "anna");
+    CHECK(tag_or(swapped, "BlackRank") == "1480");
+    CHECK(tag_or(swapped, "WhiteRank") == "1610");
+    CHECK(tag_or(swapped, "Result") == "0-1");
+    CHECK(codes(swapped).empty());
+    // 3: White's choice is no offer: an error at that move, the game kept to the fourth stone.
+    CHECK(games[2].status == GameStatus::partial);
+    CHECK(codes(games[2]) == "fifth-move-choice");
+    CHECK(games[2].diagnostics[0].message.find("g9 and h9") != std::string::npos);
+    CHECK(points(games[2].main) == "h8 i9 j8 i8");
+    // 4: the record ends with the offers: said, and kept in a comment.
+    CHECK(codes(games[3]) == "fifth-move-choice");
+    CHECK(games[3].diagnostics[0].severity == Severity::warning);
+    CHECK(points(games[3].main) == "h8 i9 j8 i8");
+    CHECK(games[3].main.plies.back().comments == std::vector<std::string>{"offered fifth moves g9 and h9"});
+
+    // kurnik's Renju only by its first pair, a point and a pass; another site's record stays as it was.
+    const GameRecord elsewhere = one("[Site \"example.org\"]\n\n1. h8 -- 2. i9 -- *\n");
+    CHECK(elsewhere.kind == GameKind::gounki);
+    CHECK(one("[Site \"kurnik\"]\n\n1. h8 i9 2. -- *\n").kind == GameKind::gounki);
+    // Written back and read again, it is a plain Renju game with the offer as a variation.
+    const GameRecord again = one(write_record(kept));
+    CHECK(again.status == GameStatus::valid);
+    CHECK(points(again.main) == points(kept.main));
+    CHECK(again.main.plies[4].variations.size() == 1);
+    CHECK(tag_or(again, "Result") == "0-1");
 }
 
 TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in column order, swap2 tokens", "[parser][five]") {

@@ -417,6 +417,9 @@ TEST_CASE("Renju: the 26 openings, named from the first three stones under every
     CHECK(named({"h8", "k8"}, {"h9"}) == "none");
     CHECK(named({"h8", "i9"}, {"h9", "g9"}) == "none");
     CHECK(named({"h8"}, {"h9"}) == "none");
+    // The stones of Kagetsu with Black to move (a set-up position) are no opening: an opening is
+    // what the board shows after the third stone, White to move.
+    CHECK(renju_opening_of(setup(renju(), {"h8", "i9"}, {"h9"}, Color::black)) == nullptr);
     CHECK(renju_opening_of(setup(Rules::defaults(GameKind::gomoku), {"h8", "i9"}, {"h9"}, Color::white)) == nullptr);
 
     // Every shape the opening rules allow (White on one of the 8 points around the centre, Black's

@@ -87,7 +87,7 @@ std::string folded(std::string_view text) {
 std::span<const RenjuOpening> renju_openings() { return openings; }
 
 const RenjuOpening* renju_opening_of(const StonePosition& pos) {
-    if (!is_renju_board(pos) || pos.stone_count() != 3) return nullptr;
+    if (!is_renju_board(pos) || pos.stone_count() != 3 || pos.side_to_move() != Color::white) return nullptr;
     if (pos.at(make_point(centre, centre)) != Stone::black) return nullptr;
     std::optional<Offset> white, black;
     for (int r = 0; r < renju_size; ++r)

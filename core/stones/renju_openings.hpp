@@ -36,8 +36,9 @@ std::span<const RenjuOpening> renju_openings();
 // The opening a Renju position of exactly three stones shows (two black, one white, no capture
 // possible in Renju): Black's first stone on the centre h8, White's stone next to it (in a line or
 // diagonally), Black's other stone within two points of the centre. Any of the board's eight
-// symmetries (rotations and reflections about the centre) names the same opening. None for any
-// other position, another game, or another board size.
+// symmetries (rotations and reflections about the centre) names the same opening. White must be
+// to move, as after the third stone (a set-up position of these stones with Black to move is no
+// opening). None for any other position, another game, or another board size.
 const RenjuOpening* renju_opening_of(const StonePosition& pos);
 
 // The opening a text names: its name in any case, with or without the long vowels' `u`

@@ -310,10 +310,7 @@ void GameBuilder::offered_fifth_moves() {
         }
         const Move m = Move::placement(point);
         if (m == out_.main.plies[4].move) continue; // the offer White chose: the move played
-        Line offer;
-        offer.plies.emplace_back(m, w);
-        offer.plies.back().comments.push_back("offered fifth move, not chosen");
-        offers.push_back(std::move(offer));
+        offers.push_back(offered_fifth_move(m, w));
     }
     for (Line& l : offers) out_.main.plies[4].variations.push_back(std::move(l));
 }

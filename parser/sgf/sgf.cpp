@@ -561,10 +561,7 @@ void Builder::offered_fifth_moves(const Node& root) {
         if (std::any_of(written.begin(), written.end(),
                         [&](const Line& l) { return !l.plies.empty() && l.plies[0].move == Move::placement(p); }))
             continue;
-        Line offer;
-        offer.plies.emplace_back(Move::placement(p), t);
-        offer.plies.back().comments.push_back("offered fifth move, not chosen");
-        offers.push_back(std::move(offer));
+        offers.push_back(offered_fifth_move(Move::placement(p), t));
     }
     for (Line& l : offers) out_.main.plies[4].variations.push_back(std::move(l));
 }
