@@ -15,8 +15,8 @@
 #include "analysis/bench.hpp"
 #include "analysis/stones/play.hpp"
 #include "cli/command.hpp"
+#include "cli/record_games.hpp"
 #include "core/gounki/notation.hpp"
-#include "pipeline/read.hpp"
 
 namespace gounki::cli {
 
@@ -80,52 +80,13 @@ int run_judge_bench(const Command& self, const QCommandLineParser& p) {
     return exit_ok;
 }
 
-// --agreement: a game of the files, as the judge takes it.
-struct BenchGame {
-    AnyPosition start;
-    std::vector<Move> moves;
-};
-
-// The games of `files` by game (`only`: that game alone), at most `limit` of each; false after
-// printing the errors when a file or a game does not read (no figures over a part of the input).
-bool read_bench_games(const std::vector<std::string>& files, std::optional<GameKind> only, long long limit,
-                      std::map<GameKind, std::vector<BenchGame>>& out) {
-    struct Item {
-        GameKind kind = GameKind::gounki;
-        BenchGame game;
-        bool valid = true;
-    };
-    pipeline::ReadRequest request;
-    request.files = files;
-    pipeline::ReadEvents<Item> on;
-    on.prepare = [](parser::GameRecord&& r) {
-        Item item{r.kind, {r.start, {}}, r.status == parser::GameStatus::valid};
-        for (const parser::Ply& ply : r.main.plies) item.game.moves.push_back(ply.move);
-        return item;
-    };
-    bool ok = true;
-    on.game = [&](Item&& item) {
-        if (!item.valid) ok = false;
-        if (!ok || (only && item.kind != *only)) return;
-        std::vector<BenchGame>& games = out[item.kind];
-        if (limit == 0 || std::int64_t(games.size()) < limit) games.push_back(std::move(item.game));
-    };
-    on.diagnostic = [&](const parser::Diagnostic& d) {
-        if (d.severity == parser::Severity::error) print_err(parser::format_diagnostic(d) + "\n");
-    };
-    const pipeline::ReadResult read = pipeline::read_files(request, on);
-    if (read.io_errors) ok = false;
-    if (!ok) print_err("gounki bench: the games above do not read; nothing judged\n");
-    return ok;
-}
-
 struct JudgeRun {
     std::vector<analysis::GameJudgement> judgements;
     std::int64_t wall_ms = 0, cpu_ms = 0;
 };
 
 // Judges `games` with `settings` on `threads` threads, one game at a time each (as `analyze`).
-JudgeRun judge_games(const std::vector<BenchGame>& games, const analysis::JudgeSettings& settings, int threads) {
+JudgeRun judge_games(const std::vector<RecordGame>& games, const analysis::JudgeSettings& settings, int threads) {
     JudgeRun run;
     run.judgements.resize(games.size());
     const auto t0 = std::chrono::steady_clock::now();
@@ -133,7 +94,7 @@ JudgeRun judge_games(const std::vector<BenchGame>& games, const analysis::JudgeS
     std::atomic<std::size_t> next{0};
     auto work = [&] {
         for (std::size_t i; (i = next.fetch_add(1)) < games.size();) {
-            const BenchGame& g = games[i];
+            const RecordGame& g = games[i];
             run.judgements[i] = analysis::judge_any_game(g.start, g.moves, settings);
         }
     };
@@ -215,8 +176,12 @@ int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
     std::vector<parser::Diagnostic> folder_errors;
     const std::vector<std::string> files = input_files(p.positionalArguments(), std::nullopt, folder_errors);
     for (const parser::Diagnostic& d : folder_errors) print_err(parser::format_diagnostic(d) + "\n");
-    std::map<GameKind, std::vector<BenchGame>> by_kind;
-    if (!folder_errors.empty() || !read_bench_games(files, only, limit, by_kind)) return exit_findings;
+    std::map<GameKind, std::vector<RecordGame>> by_kind;
+    if (!folder_errors.empty()) return exit_findings;
+    if (!read_record_games(files, only, limit, by_kind)) {
+        print_err("gounki bench: the games above do not read; nothing judged\n");
+        return exit_findings;
+    }
     if (by_kind.empty()) return usage_error(self, only ? "no " + std::string(game_kind_name(*only)) + " game in the files"
                                                        : std::string("no game in the files"));
     for (const auto& [kind, games] : by_kind) {

@@ -1,10 +1,10 @@
 // gounki match [--games N] [--a-depth N | --a-nodes N | --a-time MS] [--b-depth N | --b-nodes N | --b-time MS] [--seed S]
-//              [--random-plies K] [--threads T] [-o FILE]
+//              [--random-plies K | --openings FILE [--opening-plies N]] [--threads T] [-o FILE]
 // gounki match --engine CMD [--engine-time MS] [--engine-nodes N] [--game gomoku|renju] [--b-nodes N] ...
 //   An external Gomocup brain (A) against gounki's stone engine (B), one game after another.
-// Plays engine setting A against setting B. Games go in pairs: the same random opening twice, A
-// playing White in one and Black in the other, so that neither the opening nor the colour favours
-// either side.
+// Plays engine setting A against setting B. Games go in pairs: the same opening twice (random, or
+// a game of --openings), A playing White in one and Black in the other, so that neither the
+// opening nor the colour favours either side.
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
@@ -20,6 +20,7 @@
 #include "cli/brain_options.hpp"
 #include "cli/command.hpp"
 #include "cli/engine_record.hpp"
+#include "cli/record_games.hpp"
 #include "parser/writer.hpp"
 #include "protocol/brain_client.hpp"
 
@@ -128,6 +129,11 @@ void describe_match(QCommandLineParser& p) {
     p.addOption({"b-time", "Player B searches this many milliseconds per move (against --engine: compare with --engine-time).", "MS"});
     p.addOption({"seed", "Seed of the random openings (default 1).", "S"});
     p.addOption({"random-plies", "Random plies at the start of each opening (default 4).", "K"});
+    p.addOption({"openings",
+                 "Play from the openings of FILE instead (record files of any format, or a folder): each game's start "
+                 "and moves, one pair of games an opening (--games N goes round them).",
+                 "FILE"});
+    p.addOption({"opening-plies", "With --openings: only the first N plies of each game (0: its start alone).", "N"});
     p.addOption({"max-plies", "A game still going after this many plies is scored a draw (default 400).", "N"});
     p.addOption({"threads", "Games played at once (default 1).", "T"});
     p.addOption({QStringList{"o", "output"}, "Also write the games as records to FILE.", "FILE"});
@@ -150,6 +156,7 @@ namespace {
 // What the command line asks for, read and checked before anything is played.
 struct MatchOptions {
     long long games = 200, seed = 1, random_plies = 4, max_plies = 400, threads = 1;
+    std::vector<RecordGame> openings; // --openings: pair k plays openings[k % size]; empty: random openings
     SearchLimits a = default_search_limits(), b{4, 0, 0};
     SearchOptions a_options, b_options;
     std::string a_name, b_name;
@@ -196,6 +203,55 @@ bool read_options(const Command& self, const QCommandLineParser& p, MatchOptions
     return true;
 }
 
+// "Gounki, Gomoku and Ninuki"
+std::string kinds_text(const std::map<GameKind, std::vector<RecordGame>>& by_kind) {
+    std::string out;
+    std::size_t i = 0;
+    for (const auto& [kind, games] : by_kind) {
+        if (i++) out += i == by_kind.size() ? " and " : ", ";
+        out += game_kind_name(kind);
+    }
+    return out;
+}
+
+// --openings FILE: every game of the files an opening of `kind` (the Gounki match's, or --game's;
+// unset: the stone game the files hold), its first --opening-plies plies; it must leave a game to play.
+bool read_openings(const Command& self, const QCommandLineParser& p, std::optional<GameKind> kind, MatchOptions& o,
+                   int& code) {
+    const auto fail = [&](const std::string& message) { return code = usage_error(self, message), false; };
+    if (!p.isSet("openings")) return p.isSet("opening-plies") ? fail("--opening-plies goes with --openings") : true;
+    if (p.isSet("random-plies")) return fail("give --openings or --random-plies, not both");
+    long long plies = -1;
+    if (p.isSet("opening-plies") && !read_number(p, "opening-plies", 0, 100000, plies))
+        return fail("--opening-plies must be a whole number from 0 to 100000");
+    const QString name = p.value("openings");
+    std::vector<parser::Diagnostic> folder_errors;
+    const std::vector<std::string> files = input_files(QStringList{name}, std::nullopt, folder_errors);
+    for (const parser::Diagnostic& d : folder_errors) print_err(parser::format_diagnostic(d) + "\n");
+    std::map<GameKind, std::vector<RecordGame>> by_kind;
+    if (!folder_errors.empty() || !read_record_games(files, std::nullopt, 0, by_kind)) {
+        print_err("gounki match: the openings above do not read; no game played\n");
+        return code = exit_findings, false;
+    }
+    if (by_kind.empty()) return fail("--openings: no game in '" + name.toStdString() + "'");
+    if (by_kind.size() > 1 || (kind && by_kind.begin()->first != *kind))
+        return fail("--openings: '" + name.toStdString() + "' holds " + kinds_text(by_kind) + " games; the match plays " +
+                    (kind ? std::string(game_kind_name(*kind)) : std::string("one game")));
+    if (!kind && !is_stone_game(by_kind.begin()->first))
+        return fail("--openings: '" + name.toStdString() + "' holds Gounki games; a Gomocup brain plays no Gounki");
+    for (RecordGame& g : by_kind.begin()->second) {
+        if (plies >= 0 && std::int64_t(g.moves.size()) > plies) g.moves.resize(std::size_t(plies));
+        AnyPosition pos = g.start;
+        for (const Move m : g.moves) pos.play(m);
+        if (pos.game_over())
+            return fail("--openings: the game at " + g.where + " is over after its " + std::to_string(g.moves.size()) +
+                        " plies: no opening to play from (--opening-plies cuts the games)");
+        o.openings.push_back(std::move(g));
+    }
+    if (!p.isSet("games")) o.games = 2 * std::int64_t(o.openings.size());
+    return true;
+}
+
 // Games in pairs: game i opens with the random plies of pair i / 2, A playing White when i is even.
 std::vector<MatchGame> play_all(const MatchOptions& o) {
     const int pairs = int((o.games + 1) / 2);
@@ -203,8 +259,9 @@ std::vector<MatchGame> play_all(const MatchOptions& o) {
     for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = int(i);
     const std::function<MatchGame(const int&)> play = [&o](const int& i) {
         Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
-        const Position start = Position::start();
-        const std::vector<Move> opening = random_opening(start, int(o.random_plies), rng);
+        const RecordGame* given = o.openings.empty() ? nullptr : &o.openings[std::size_t(i / 2) % o.openings.size()];
+        const Position start = given ? given->start.as_gounki() : Position::start();
+        const std::vector<Move> opening = given ? given->moves : random_opening(start, int(o.random_plies), rng);
         Searcher sa(o.a_options), sb(o.b_options);
         MatchGame m;
         m.a_is_white = i % 2 == 0;
@@ -279,7 +336,9 @@ PlayedStoneGame play_engine_game(protocol::BrainClient& brain, StoneSearcher& se
     PlayedStoneGame g;
     g.start = start;
     stones::StonePosition pos = start;
-    std::vector<int> order;
+    std::vector<int> order; // what BOARD sends: the start's stones (an opening from set-up stones), then each move
+    for (int p = 0; p < stones::point_count; ++p)
+        if (start.on_board(p) && start.at(p) != stones::Stone::empty) order.push_back(p);
     brain.new_game(start.rules());
     while (!pos.game_over() && int(g.plies.size()) < max_plies) {
         PlayedPly ply;
@@ -318,6 +377,8 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
     GameKind kind = GameKind::gomoku;
     if (p.isSet("game") && !read_game(self, "game", p.value("game"), kind)) return exit_usage;
     if (!is_stone_game(kind)) return usage_error(self, "--engine plays the five-in-a-row games (a Gomocup brain plays no Gounki)");
+    if (int code = exit_ok; !read_openings(self, p, p.isSet("game") ? std::optional(kind) : std::nullopt, o, code)) return code;
+    if (!o.openings.empty()) kind = o.openings[0].start.kind();
     m.rules = stones::Rules::defaults(kind);
     const stones::StonePosition start(m.rules);
     std::vector<PlayedStoneGame> played;
@@ -335,11 +396,13 @@ int run_engine_match(const Command& self, const QCommandLineParser& p, MatchOpti
         StoneSearcher searcher(b_options);
         for (long long i = 0; i < (o.games + 1) / 2 * 2; ++i) {
             Random rng(Random(std::uint64_t(o.seed) * 0x100000001B3ull + std::uint64_t(i / 2)).next());
-            const std::vector<Move> opening = analysis::random_opening(start, int(o.random_plies), rng);
+            const RecordGame* given = o.openings.empty() ? nullptr : &o.openings[std::size_t(i / 2) % o.openings.size()];
+            const stones::StonePosition& from = given ? given->start.as_stones() : start; // its rules and board
+            const std::vector<Move> opening = given ? given->moves : analysis::random_opening(start, int(o.random_plies), rng);
             engine_first.push_back(i % 2 == 0);
             const Color engine_color = engine_first.back() ? first_mover(kind) : ~first_mover(kind);
             try {
-                played.push_back(play_engine_game(brain, searcher, o.b, start, opening, engine_color, int(o.max_plies)));
+                played.push_back(play_engine_game(brain, searcher, o.b, from, opening, engine_color, int(o.max_plies)));
             } catch (const protocol::BrainError& e) {
                 // The games played before are kept: written and scored below.
                 print_err("gounki match: game " + std::to_string(i + 1) + ": " + e.what() + "; the match stops after " +
@@ -390,6 +453,7 @@ int run_match(const QCommandLineParser& p) {
     if (p.isSet("engine")) return run_engine_match(self, p, o);
     for (const char* e : {"engine-time", "engine-nodes", "game"})
         if (p.isSet(e)) return usage_error(self, std::string("--") + e + " is for --engine");
+    if (!read_openings(self, p, GameKind::gounki, o, code)) return code;
     std::ofstream file;
     if (!o.output.isEmpty() && !open_output(self, o.output.toStdString(), file)) return exit_usage;
     const std::vector<MatchGame> played = play_all(o);

@@ -459,6 +459,23 @@ TEST_CASE("gounki match plays pairs of games from one opening with the colours s
         for (std::size_t k = 0; k < 4; ++k)
             CHECK(games[2 * pair].main.plies[k].move == games[2 * pair + 1].main.plies[k].move);
 
+    // From the openings of a record file: one pair an opening, each game from its plies.
+    const std::string opening = source_path("samples/games/01-deployment-out.gpn").string();
+    const CliRun from = run_gounki_args({"match", "--a-depth", "1", "--b-depth", "1", "--max-plies", "40", "--openings",
+                                         opening, "--opening-plies", "5", "-o", (dir / "o.gpn").string()});
+    INFO(from.out << from.err);
+    REQUIRE(from.status == 0);
+    CHECK(contains(from.out, "2 games: A won"));
+    parser::RecordReader source(opening), played(dir / "o.gpn");
+    parser::GameRecord first;
+    REQUIRE(source.next(first));
+    for (parser::GameRecord g; played.next(g);) {
+        REQUIRE(g.main.plies.size() > 5);
+        for (std::size_t k = 0; k < 5; ++k) CHECK(g.main.plies[k].move == first.main.plies[k].move);
+    }
+    check_error("match --openings " + shell_quoted(source_path("samples/games/10-gomoku.gpn")), 2,
+                "holds Gomoku games; the match plays Gounki");
+
     check_error("match --a-depth 2 --a-nodes 500", 2, "give --a-depth or --a-nodes, not both");
     check_error("match --games 2 --b-eval no_such_weight=3", 2, "unknown evaluation weight 'no_such_weight'");
 }

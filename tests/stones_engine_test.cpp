@@ -15,6 +15,7 @@
 #include "analysis/stones/eval.hpp"
 #include "analysis/stones/search.hpp"
 #include "core/stones/position.hpp"
+#include "parser/reader.hpp"
 #include "tests/support.hpp"
 
 using namespace gounki;
@@ -596,4 +597,65 @@ TEST_CASE("match --engine: B by time and with prover settings", "[stones-engine]
     const auto both = test::run_gounki_args({"match", "--engine", engine, "--b-time", "100", "--b-nodes", "100"});
     CHECK(both.status == 2);
     CHECK(test::contains(both.err, "give --b-time alone, not with --b-nodes"));
+}
+
+// match --openings: the games of a record file as the openings, each played twice with the
+// colours swapped, on its own board and from its own start; the file is checked before any game.
+TEST_CASE("match --engine --openings: pairs of games from the openings of a record file", "[stones-engine]") {
+    const test::TempDir dir("openings");
+    const std::string engine = test::gounki_command() + " pbrain";
+    // A Gomoku game on 15x15, one on 20x20 (whose centre is k11), and one from set-up stones.
+    test::write_text(dir / "open.pgn",
+                     "[Game \"Gomoku\"]\n\n1. h8 i9 2. j10 g7 3. a1 *\n\n"
+                     "[Game \"Gomoku\"]\n[Size \"20\"]\n\n1. k11 l12 2. m13 *\n\n"
+                     "[Game \"Gomoku\"]\n[SetUp \"1\"]\n[Position \"Gomoku 15 15/15/15/15/15/15/15/7x7/7ox6/15/15/15/15/15/15 w\"]\n\n"
+                     "1... j6 2. c3 *\n");
+    const auto run = test::run_gounki_args({"match", "--engine", engine, "--engine-nodes", "300", "--b-nodes", "300",
+                                            "--openings", dir.file("open.pgn"), "--opening-plies", "2", "--games", "8",
+                                            "-o", dir.file("m.pgn")});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    CHECK(test::contains(run.out, "8 games: A won"));
+    std::vector<parser::GameRecord> games;
+    parser::RecordReader reader(dir / "m.pgn");
+    for (parser::GameRecord g; reader.next(g);) games.push_back(g);
+    REQUIRE(games.size() == 8);
+    const std::vector<std::vector<std::string>> openings = {{"h8", "i9"}, {"k11", "l12"}, {"j6", "c3"}};
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        const parser::GameRecord& g = games[i];
+        const std::size_t o = (i / 2) % openings.size(); // the fourth pair goes round to the first opening
+        INFO("game " << i + 1);
+        CHECK(g.status == parser::GameStatus::valid);
+        REQUIRE(g.main.plies.size() > 2);
+        for (std::size_t k = 0; k < 2; ++k)
+            CHECK(stones::point_name(g.main.plies[k].move.point()) == openings[o][k]);
+        CHECK(g.start.as_stones().size() == (o == 1 ? 20 : 15));
+        CHECK(g.start.as_stones().stone_count() == (o == 2 ? 3 : 0));
+        // The engine (A) plays the first mover's colour in the first game of a pair, the other in the second.
+        CHECK(test::contains(*g.tag(i % 2 == 0 ? "Black" : "White"), "engine 'gounki"));
+    }
+
+    // Refused before any game: another game than --game's, a game the opening ends, a game that
+    // does not read, a file that is not there, --random-plies beside it, --opening-plies alone.
+    const auto renju = test::run_gounki_args({"match", "--engine", engine, "--game", "renju", "--openings", dir.file("open.pgn")});
+    CHECK(renju.status == 2);
+    CHECK(test::contains(renju.err, "holds Gomoku games; the match plays Renju"));
+    test::write_text(dir / "won.pgn", "[Game \"Gomoku\"]\n\n1. h8 a1 2. i8 a2 3. j8 a3 4. k8 a4 5. l8 0-1\n");
+    const auto won = test::run_gounki_args({"match", "--engine", engine, "--openings", dir.file("won.pgn")});
+    CHECK(won.status == 2);
+    CHECK(test::contains(won.err, "won.pgn:1 is over after its 9 plies"));
+    CHECK(test::run_gounki_args({"match", "--engine", engine, "--openings", dir.file("won.pgn"), "--opening-plies", "8",
+                                 "--engine-nodes", "100", "--b-nodes", "100", "--games", "2"})
+              .status == 0);
+    test::write_text(dir / "bad.pgn", "[Game \"Gomoku\"]\n\n1. h8 h8 *\n");
+    const auto bad = test::run_gounki_args({"match", "--engine", engine, "--openings", dir.file("bad.pgn")});
+    CHECK(bad.status == 1);
+    CHECK(test::contains(bad.err, "the point is occupied"));
+    CHECK(test::contains(bad.err, "gounki match: the openings above do not read; no game played"));
+    CHECK(test::run_gounki_args({"match", "--engine", engine, "--openings", dir.file("none.pgn")}).status == 1);
+    const auto both = test::run_gounki_args(
+        {"match", "--engine", engine, "--openings", dir.file("open.pgn"), "--random-plies", "3"});
+    CHECK(both.status == 2);
+    CHECK(test::contains(both.err, "give --openings or --random-plies, not both"));
+    CHECK(test::run_gounki_args({"match", "--engine", engine, "--opening-plies", "3"}).status == 2);
 }
