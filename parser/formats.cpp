@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include "parser/psq/openings.hpp"
 #include "parser/psq/psq.hpp"
 #include "parser/reader.hpp"
 #include "parser/renju/renjunet.hpp"
@@ -40,6 +41,10 @@ std::unique_ptr<GameSource> open_renjunet(std::istream& in, std::string name, co
 
 std::unique_ptr<GameSource> open_renlib(std::istream& in, std::string name, const ReadOptions& options) {
     return std::make_unique<RenLibReader>(in, std::move(name), options.renlib_tree);
+}
+
+std::unique_ptr<GameSource> open_openings(std::istream& in, std::string name, const ReadOptions&) {
+    return std::make_unique<OpeningsReader>(in, std::move(name));
 }
 
 std::string gpn_cannot_hold(const GameRecord&) { return {}; }
@@ -108,6 +113,16 @@ constexpr FormatInfo table[] = {
      claims_renlib,
      open_renlib,
      renlib_cannot_hold,
+     nullptr,
+     false,
+     false},
+    {RecordFormat::openings,
+     "openings",
+     "a Gomocup opening list (x,y offsets from the centre, one opening a line), read only",
+     {"", "", ""},
+     claims_openings,
+     open_openings,
+     openings_cannot_hold,
      nullptr,
      false,
      false},

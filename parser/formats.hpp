@@ -8,6 +8,8 @@
 //   psq      psq/psq.hpp PsqReader      "Piskvorky" at the start; .psq
 //   renjunet renju/renjunet.hpp         "<?xml" and a <database> root; .rif (read only)
 //   renlib   renju/renlib.hpp           the bytes FF "RenLib" FF at the start; .lib (read only)
+//   openings psq/openings.hpp           digits, signs, commas and blanks only (read only; no
+//                                       extension: a folder's .txt files are not opening lists)
 //
 // Commands take `--format NAME` to force one (format_of with `forced`). The import pipeline keeps
 // its own parallel path for GPN (blocks of games on the thread pool) and reads every other format
@@ -85,7 +87,7 @@ protected:
     std::vector<Diagnostic> file_diagnostics_;
 };
 
-enum class RecordFormat : std::uint8_t { gpn, sgf, psq, renjunet, renlib };
+enum class RecordFormat : std::uint8_t { gpn, sgf, psq, renjunet, renlib, openings };
 
 // How a reader is set up, and a writer (what some formats need to be told).
 struct ReadOptions {
@@ -124,7 +126,7 @@ const FormatInfo& format_info(RecordFormat format);
 inline std::string_view format_name(RecordFormat format) { return format_info(format).name; }
 // A format's name in any case ("psq", "SGF"); nullopt otherwise.
 std::optional<RecordFormat> parse_record_format(std::string_view name);
-// "gpn, sgf, psq, renjunet or renlib", for messages and --help texts.
+// "gpn, sgf, psq, renjunet, renlib or openings", for messages and --help texts.
 std::string format_names_text();
 
 // The format of a file: `forced` when given; else the first format whose content test accepts

@@ -221,7 +221,7 @@ TEST_CASE("gounki export --format sgf and psq: files that import back to the sam
     CHECK(contains(psq.err, "exported 4 games"));
     CHECK(fs::exists(dir / "psq/1.psq"));
     CHECK(run_gounki("export " + db + " --format psq -o -").status == 2);
-    CHECK(contains(run_gounki("export " + db + " --format txt -o x").err, "--format must be gpn, sgf, psq, renjunet or renlib"));
+    CHECK(contains(run_gounki("export " + db + " --format txt -o x").err, "--format must be gpn, sgf, psq, renjunet, renlib or openings"));
 
     const std::string db2 = "--db " + shell_quoted(dir / "b.db");
     const CliRun again = run_gounki("import " + db2 + " " + shell_quoted(dir / "all.sgf") + " " + shell_quoted(dir / "psq"));

@@ -1,7 +1,7 @@
 // Piskvork PSQ files (parser/psq/psq.hpp) and the format seam (parser/formats.hpp): the golden files
 // of tests/data/psq (each with its expected tags and diagnostics), coordinates, the opening and the
 // engines' colours, results, rules named by the group, detection and --format, folders given as
-// arguments, and never a crash. Coordinates by hand: x counts from 1 on the left (x = 8 is file h),
+// arguments, Gomocup's opening lists, and never a crash. Coordinates by hand: x counts from 1 on the left (x = 8 is file h),
 // y from 1 at the top, so on 15x15 y = 1 is rank 15 and y = 15 rank 1.
 #include "tests/catch.hpp"
 #include "tests/support.hpp"
@@ -12,6 +12,7 @@
 
 #include "core/stones/position.hpp"
 #include "parser/formats.hpp"
+#include "parser/psq/openings.hpp"
 #include "parser/psq/psq.hpp"
 
 using namespace gounki;
@@ -173,7 +174,7 @@ TEST_CASE("record formats: told by content first, then by name; forced by name",
     CHECK(parse_record_format("PSQ") == RecordFormat::psq);
     CHECK(parse_record_format("sgf") == RecordFormat::sgf);
     CHECK_FALSE(parse_record_format("pgn"));
-    CHECK(format_names_text() == "gpn, sgf, psq, renjunet or renlib");
+    CHECK(format_names_text() == "gpn, sgf, psq, renjunet, renlib or openings");
     for (const FormatInfo& f : record_formats()) CHECK(&format_info(f.format) == &f);
 }
 
@@ -212,7 +213,7 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
     CHECK(forced.status == 1);
     CHECK(contains(forced.out, "[syntax]"));
     check_error("validate --format psg " + shell_quoted(dir / "games/1.psq"), 2,
-                "--format must be gpn, sgf, psq, renjunet or renlib, got 'psg'");
+                "--format must be gpn, sgf, psq, renjunet, renlib or openings, got 'psg'");
     fs::create_directories(dir / "none");
     const CliRun none = run_gounki("validate " + shell_quoted(dir / "none"));
     CHECK(none.status == 2);
@@ -276,4 +277,68 @@ TEST_CASE("PSQ: the thinking times are kept (MoveTimes) and written back as they
     const CliRun formatted = run_gounki("format " + shell_quoted(psq_dir / "classic20.psq"));
     CHECK(formatted.status == 0);
     CHECK(contains(formatted.out, "\n10,10,456\n"));
+}
+
+// Gomocup's opening lists: offsets x,y from the centre (x to the right, y down), one opening a
+// line; the board and rule from the file's name as Gomocup names its lists.
+TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule from the file's name", "[parser][formats]") {
+    const std::string list = "0,0, 1,1, -1,2\r\n\n  8,-3, 6,-4\n0,0, 1,1, 1,1\n3,x\n7,7, -7,-7\n";
+    std::vector<Diagnostic> file_diagnostics;
+    const std::vector<GameRecord> fifteen = read_openings(list, "openings_freestyle15.txt", &file_diagnostics);
+    CHECK(file_diagnostics.empty());
+    REQUIRE(fifteen.size() == 5);
+    for (const GameRecord& g : fifteen) {
+        CHECK(g.kind == GameKind::gomoku);
+        CHECK(g.start.as_stones().size() == 15);
+        CHECK(g.tag("Size") == nullptr);
+    }
+    // (0,0) is the centre h8; x counts to the right, y down: (1,1) is i7, (-1,2) g6.
+    CHECK(names(fifteen[0]) == Names{"h8", "i7", "g6"});
+    CHECK(fifteen[0].status == GameStatus::valid);
+    CHECK(fifteen[0].line == 1);
+    // 8 from the centre is off a 15x15 board; the blank line is passed over, lines still counted.
+    CHECK(fifteen[1].line == 3);
+    CHECK(fifteen[1].status == GameStatus::partial);
+    REQUIRE(fifteen[1].diagnostics.size() == 1);
+    CHECK(fifteen[1].diagnostics[0].code == "illegal-move");
+    CHECK(fifteen[1].diagnostics[0].column == 3);
+    CHECK(contains(fifteen[1].diagnostics[0].message, "off the 15x15 board (offsets from -7 to 7 from its centre)"));
+    CHECK(fifteen[2].diagnostics.at(0).code == "illegal-move");
+    CHECK(names(fifteen[2]) == Names{"h8", "i7"});
+    CHECK(fifteen[3].diagnostics.at(0).code == "syntax");
+    CHECK(fifteen[3].diagnostics[0].line == 5);
+    CHECK(fifteen[3].diagnostics[0].column == 3);
+    CHECK(fifteen[3].main.plies.empty());
+    CHECK(names(fifteen[4]) == Names{"o1", "a15"}); // the corners: 7 right and down, 7 left and up
+    // Gomocup's freestyle list without a size is on 20x20, whose centre is k10 (10,10 from the top left).
+    const std::vector<GameRecord> twenty = read_openings(list, "openings_freestyle.txt");
+    CHECK(twenty[0].start.as_stones().size() == 20);
+    CHECK(names(twenty[0]) == Names{"k10", "l9", "j8"});
+    CHECK(names(twenty[1]) == Names{"s13", "q14"});
+    CHECK(*twenty[0].tag("Size") == "20");
+    // Renju and standard Gomoku by name, on 15x15; a forbidden point is an error as in any record.
+    const std::vector<GameRecord> renju = read_openings("0,0, 0,-1, 1,1\n", "openings_renju.txt");
+    CHECK(renju.at(0).kind == GameKind::renju);
+    CHECK(names(renju[0]) == Names{"h8", "h9", "i7"});
+    const std::vector<GameRecord> standard = read_openings("0,0, 0,-1\n", "openings_standard.txt");
+    CHECK(*standard.at(0).tag("Rules") == "standard");
+    // Another name: freestyle on 15x15; a size the game does not have is said, nothing placed.
+    CHECK(read_openings("0,0\n", "mine.txt").at(0).start.as_stones().size() == 15);
+    const GameRecord huge = read_openings("0,0\n", "openings_99.txt").at(0);
+    CHECK(huge.diagnostics.at(0).code == "bad-rules");
+    CHECK(huge.status == GameStatus::partial);
+
+    // Told by the first line alone (digits, signs, commas, blanks); no extension of its own, so a
+    // folder's .txt files are not taken for lists.
+    CHECK(format_of("x.txt", "0,0, 1,1\n3,x\n") == RecordFormat::openings);
+    CHECK(format_of("x.txt", "1. h8 i9\n") == RecordFormat::gpn);
+    CHECK(format_of("x.txt", "0 0\n") == RecordFormat::gpn);
+    CHECK_FALSE(has_record_extension("openings.txt"));
+    const TempDir dir("openings");
+    write_text(dir / "openings_renju.txt", "0,0, 0,-1, 1,1\n0,0, 0,-1, 0,-1\n");
+    const CliRun run = run_gounki("validate " + shell_quoted(dir / "openings_renju.txt"));
+    CHECK(run.status == 1);
+    CHECK(contains(run.out, "openings_renju.txt:2:12: error: 2. 0,-1: the point h9 is occupied by a white stone [illegal-move]"));
+    CHECK(contains(run.out, "2 games in 1 file: 1 valid, 0 invalid, 1 partial"));
+    CHECK(contains(run_gounki("export --help").out + run_gounki("validate --help").out, "openings: a Gomocup opening list"));
 }

@@ -1,0 +1,155 @@
+#include "parser/psq/openings.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <sstream>
+
+#include "core/stones/position.hpp"
+#include "core/stones/rules.hpp"
+#include "core/text.hpp"
+#include "parser/five_rules.hpp"
+#include "parser/renju/stone_line.hpp"
+#include "parser/resolve.hpp" // shortened
+
+namespace gounki::parser {
+
+namespace {
+
+// The board and rule a list's file name gives (openings.hpp).
+struct ListRules {
+    GameKind kind = GameKind::gomoku;
+    stones::Rules rules = stones::Rules::defaults(GameKind::gomoku);
+    std::string size_error; // not empty: the name gives a size the game does not have
+};
+
+ListRules rules_of_list(const std::string& file) {
+    std::string stem = std::filesystem::path(file).stem().string();
+    for (char& c : stem) c = char(std::tolower(static_cast<unsigned char>(c)));
+    ListRules out;
+    const bool renju = stem.find("renju") != std::string::npos, standard = stem.find("standard") != std::string::npos;
+    const FiveRuleChoice choice = choose_five_rules(renju ? "renju" : standard ? "standard" : "freestyle");
+    out.kind = choice.kind;
+    out.rules = stones::Rules::defaults(choice.kind);
+    if (!choice.rules_tag.empty()) stones::apply_rules_tag(out.rules, choice.rules_tag);
+    std::string size;
+    const std::size_t digit = stem.find_first_of("0123456789");
+    if (digit != std::string::npos) size = stem.substr(digit, stem.find_first_not_of("0123456789", digit) - digit);
+    else if (!renju && !standard && stem.find("freestyle") != std::string::npos) size = "20";
+    if (!size.empty() && stones::apply_size_tag(out.rules, size))
+        out.size_error = "the file's name gives a " + size + "x" + size + " board; gounki plays " +
+            std::string(game_kind_name(out.kind)) + " on " + sizes_text(out.kind) + " points a side";
+    return out;
+}
+
+// One line: the opening's stones, or a syntax error at a column.
+bool parse_line(std::string_view line, int line_number, int size, std::vector<StoneLineMove>& moves, int& column,
+                std::string& why) {
+    std::vector<std::pair<int, int>> numbers; // value, column
+    std::size_t i = 0;
+    bool expect_number = true;
+    while (i < line.size()) {
+        const char c = line[i];
+        if (c == ' ' || c == '\t') {
+            ++i;
+            continue;
+        }
+        if (!expect_number) {
+            if (c != ',') return column = int(i) + 1, why = "a comma between the numbers expected", false;
+            expect_number = true;
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        if (c == '-' || c == '+') ++i;
+        const std::size_t digits = i;
+        while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && i - digits < 4) ++i;
+        if (i == digits || (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))))
+            return column = int(start) + 1, why = "an offset from the centre (a whole number such as -3) expected", false;
+        numbers.emplace_back(std::stoi(std::string(line.substr(start, i - start))), int(start) + 1);
+        expect_number = false;
+    }
+    if (expect_number) return column = int(line.size()) + 1, why = "the line ends after a comma", false;
+    if (numbers.size() % 2) return column = numbers.back().second, why = "an x offset without its y", false;
+    const int centre = size / 2;
+    for (std::size_t k = 0; k < numbers.size(); k += 2) {
+        StoneLineMove& m = moves.emplace_back();
+        const int x = numbers[k].first + centre, y = numbers[k + 1].first + centre;
+        m.line = line_number;
+        m.column = numbers[k].second;
+        m.written = std::to_string(numbers[k].first) + "," + std::to_string(numbers[k + 1].first);
+        if (x < 0 || y < 0 || x >= size || y >= size)
+            m.why = "the point is off the " + std::to_string(size) + "x" + std::to_string(size) + " board (offsets from " +
+                std::to_string(-centre) + " to " + std::to_string(size - 1 - centre) + " from its centre)";
+        else m.point = stones::point_from_top_left(x, y, size);
+    }
+    return true;
+}
+
+} // namespace
+
+bool OpeningsReader::next(GameRecord& game) {
+    if (!in_) return false;
+    if (!loaded_) {
+        loaded_ = true;
+        if (!read_whole(text_, max_bytes, "an opening list holds a few dozen lines; not read")) return false;
+        if (text_.starts_with("\xEF\xBB\xBF")) at_ = 3;
+    }
+    while (at_ < text_.size()) {
+        std::size_t end = text_.find('\n', at_);
+        if (end == std::string::npos) end = text_.size();
+        std::string_view line = std::string_view(text_).substr(at_, end - at_);
+        at_ = end + 1;
+        ++line_;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        game.clear();
+        game.file = name_;
+        game.number = ++games_;
+        game.line = line_;
+        game.column = 1;
+        const ListRules list = rules_of_list(name_);
+        game.set_kind(list.kind);
+        game.set_start(stones::StonePosition(list.rules));
+        game.tags.emplace_back("Game", std::string(game_kind_name(list.kind)));
+        if (list.rules.size != stones::Rules::defaults(list.kind).size) game.tags.emplace_back("Size", std::to_string(list.rules.size));
+        if (const std::string r = stones::rules_tag_text(list.rules); !r.empty()) game.tags.emplace_back("Rules", r);
+        std::vector<StoneLineMove> moves;
+        StoneLineMove at;
+        at.line = line_;
+        std::string why;
+        bool whole = false;
+        stones::StonePosition pos = game.start.as_stones();
+        if (!list.size_error.empty()) {
+            at.column = 1;
+            add_line_diagnostic(game, Severity::error, "bad-rules", at, list.size_error + "; the stones are not placed");
+        } else if (!parse_line(line, line_, list.rules.size, moves, at.column, why)) {
+            add_line_diagnostic(game, Severity::error, "syntax", at,
+                                "'" + shortened(std::string(line)) + "' is no opening (x,y offsets from the centre, "
+                                "separated by commas): " + why + "; the stones are not placed");
+        } else {
+            whole = replay_stone_line(game, moves, pos);
+        }
+        settle_stone_result(game, pos, "*", moves.empty() ? at : moves.back());
+        game.tags.emplace_back("Result", game.result);
+        game.status = !whole ? GameStatus::partial : game.error_count() > 0 ? GameStatus::invalid : GameStatus::valid;
+        return true;
+    }
+    return false;
+}
+
+std::vector<GameRecord> read_openings(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {
+    std::istringstream in{std::string(text)};
+    OpeningsReader reader(in, name);
+    std::vector<Diagnostic> ignored;
+    return read_all(reader, file_diagnostics ? file_diagnostics : &ignored);
+}
+
+bool claims_openings(std::string_view head) {
+    const std::string_view first = head.substr(0, head.find_first_of("\r\n"));
+    if (first.find(',') == std::string_view::npos || first.find_first_of("0123456789") == std::string_view::npos) return false;
+    return first.find_first_not_of("0123456789-+, \t") == std::string_view::npos;
+}
+
+std::string openings_cannot_hold(const GameRecord&) { return "gounki reads Gomocup opening lists but does not write them"; }
+
+} // namespace gounki::parser
