@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "analysis/score.hpp"
 #include "analysis/stones/search.hpp"
@@ -234,6 +235,10 @@ int PbrainSession::place_given(std::string_view args, const char* command, Owner
     std::string problem;
     if (board_[std::size_t(p)] != Owner::none) problem = "the point is occupied";
     else if (position().game_over()) problem = "the game is already over";
+    // A stone the rules forbid there (Renju's Black: double-three, double-four, overline), said in
+    // the rules' own words; the position stays as it was.
+    else if (const stones::PlaceError e = mover_position(p, who).check(Move::placement(p)); e != stones::PlaceError::none)
+        problem = stones::place_error_text(e);
     if (!problem.empty()) {
         out("ERROR " + name + " " + shown_text(args) + ": " + problem);
         return -1;
@@ -242,16 +247,23 @@ int PbrainSession::place_given(std::string_view args, const char* command, Owner
     return p;
 }
 
+stones::StonePosition PbrainSession::mover_position(int point, Owner who) {
+    // own_colour() tells the brain's colour when the brain is to move: before its own stone, and
+    // once the opponent's is down (before it, the counts may not tell them).
+    board_[std::size_t(point)] = who == Owner::own ? Owner::none : who;
+    const Color mine = own_colour();
+    board_[std::size_t(point)] = Owner::none;
+    stones::StonePosition pos = position(mine);
+    pos.set_side_to_move(who == Owner::own ? mine : ~mine);
+    return pos;
+}
+
 void PbrainSession::place(int point, Owner who) {
     std::vector<int> emptied;
     if (rules().captures()) {
-        // The colours as they are once the stone is down (before it, the counts may not tell them).
-        board_[std::size_t(point)] = who;
-        const Color mine = own_colour();
-        board_[std::size_t(point)] = Owner::none;
-        const stones::StonePosition pos = position(mine);
+        const stones::StonePosition pos = mover_position(point, who);
         std::array<std::int16_t, 16> taken{};
-        const int n = pos.captures_at(point, who == Owner::own ? mine : ~mine, taken);
+        const int n = pos.captures_at(point, pos.side_to_move(), taken);
         for (int i = 0; i < n; ++i) {
             board_[std::size_t(taken[std::size_t(i)])] = Owner::none;
             emptied.push_back(taken[std::size_t(i)]);
@@ -349,7 +361,10 @@ void PbrainSession::board_line(std::string_view line, const Sink&) {
     else if (v[2] != 1 && v[2] != 2) in.error = where + ": who must be 1 (own stone) or 2 (opponent's)";
     else if (std::any_of(in.stones.begin(), in.stones.end(), [p](const auto& s) { return s.first == p; }))
         in.error = where + ": a second stone on the same point";
-    else in.stones.emplace_back(p, v[2] == 1 ? Owner::own : Owner::opponent);
+    else {
+        in.stones.emplace_back(p, v[2] == 1 ? Owner::own : Owner::opponent);
+        in.texts.emplace_back(line);
+    }
 }
 
 void PbrainSession::board_done(const Sink& out) {
@@ -357,16 +372,42 @@ void PbrainSession::board_done(const Sink& out) {
     board_input_.reset();
     if (in.swap2) return out("ERROR SWAP2BOARD is not supported: gounki plays no swap2 opening");
     if (!in.error.empty()) return out("ERROR " + in.error);
-    board_.assign(stones::point_count, Owner::none);
-    order_.clear();
-    emptied_.clear();
+    std::vector<Owner> board_before = std::exchange(board_, std::vector<Owner>(stones::point_count, Owner::none));
+    std::vector<int> order_before = std::exchange(order_, {});
+    std::vector<std::vector<int>> emptied_before = std::exchange(emptied_, {});
     for (const auto& [p, owner] : in.stones) {
         board_[std::size_t(p)] = owner;
         order_.push_back(p);
         emptied_.emplace_back();
     }
     if (auto why = cannot_play()) return out("ERROR BOARD: " + *why);
+    if (auto refused = refused_board_stone(in)) {
+        // Refused as a TURN with that stone would be: the brain's position stays as it was.
+        board_ = std::move(board_before);
+        order_ = std::move(order_before);
+        emptied_ = std::move(emptied_before);
+        return out("ERROR " + *refused);
+    }
     think_and_play(out);
+}
+
+std::optional<std::string> PbrainSession::refused_board_stone(const BoardInput& in) const {
+    // A board with captures shows only the stones left, so its stones cannot be replayed; without
+    // captures only Renju's forbidden points can refuse a stone on an empty point.
+    const stones::Rules r = rules();
+    if (r.captures()) return std::nullopt;
+    const Color mine = own_colour(); // told by the whole board's counts
+    stones::StonePosition pos(r);
+    for (std::size_t i = 0; i < in.stones.size(); ++i) {
+        const auto [point, owner] = in.stones[i];
+        const Color c = owner == Owner::own ? mine : ~mine;
+        pos.set_side_to_move(c);
+        if (const stones::PlaceError e = pos.check(Move::placement(point)); e != stones::PlaceError::none)
+            return "BOARD line " + std::to_string(i + 1) + " " + quoted_text(in.texts[i]) + ": " +
+                std::string(stones::place_error_text(e)) + " (the lines of a Renju BOARD come in the order of the moves)";
+        pos.put(point, stones::stone_of(c));
+    }
+    return std::nullopt;
 }
 
 void PbrainSession::read_captures(std::string_view value) {

@@ -11,8 +11,10 @@
 // SWAP2BOARD (its board is read up to DONE and refused). Coordinates count from 0, x from the
 // left and y from the top (core/stones/points.hpp: point_from_top_left).
 //
-// Answers: OK, a move "x,y", the ABOUT line, `ERROR message` (a malformed line, an illegal move,
-// a size or rule gounki does not play, the game already over), `UNKNOWN message` (a command the
+// Answers: OK, a move "x,y", the ABOUT line, `ERROR message` (a malformed line, an illegal move:
+// occupied, off the board, forbidden to Renju's Black, also as a BOARD's stone in the order of its
+// lines; a size or rule gounki does not play, the game already over; the position is left as it
+// was), `UNKNOWN message` (a command the
 // protocol does not have). While thinking: one `MESSAGE depth D seldepth S eval E nodes N time MS
 // pv x,y ...` per completed iteration, E from the brain's side: evaluation units, or `winN` /
 // `lossN` for a proven result N plies away. INFO answers nothing: an unsupported rule is reported
@@ -69,6 +71,7 @@ private:
     struct BoardInput { // between BOARD (or SWAP2BOARD) and DONE
         bool swap2 = false;
         std::vector<std::pair<int, Owner>> stones;
+        std::vector<std::string> texts; // each stone's line as given
         std::string error; // the first bad line's complaint
         int line = 0;
     };
@@ -85,6 +88,10 @@ private:
     void play_given(std::string_view args, const Sink& out);
     void board_line(std::string_view line, const Sink& out);
     void board_done(const Sink& out);
+    // The first stone of a BOARD the rules did not allow when it came (a Renju BOARD lists the
+    // stones in the order they were played: a black stone on a point then forbidden), as an error
+    // naming its line; nothing when every stone was allowed. board_ holds the BOARD's stones.
+    std::optional<std::string> refused_board_stone(const BoardInput& in) const;
     void read_captures(std::string_view value);
 
     // The point of "x,y" on the board, or an error message naming `what`.
@@ -93,6 +100,8 @@ private:
     std::optional<std::string> cannot_play() const;
     // The point a TURN or PLAY (`command`) names, placed for `who`; -1 after saying why it cannot be.
     int place_given(std::string_view args, const char* command, Owner who, const Sink& out);
+    // The position before `who` puts a stone on the empty `point`, `who`'s colour to move.
+    stones::StonePosition mover_position(int point, Owner who);
     // A stone of `who` on `point`, and the pairs it captures taken off (games with captures).
     void place(int point, Owner who);
     // The rules played: INFO captures' game, else Gomoku or Renju by INFO rule, on the START size.

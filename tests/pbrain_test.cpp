@@ -212,6 +212,53 @@ TEST_CASE("pbrain: rule 4 (renju): Black wins with exactly five and never plays 
     CHECK(starts_with(big.handle("BEGIN").at(0), "ERROR BEGIN: INFO rule 4: Renju is played on 15"));
 }
 
+TEST_CASE("pbrain: rule 4 (renju): the opponent's stone on a point forbidden to Black is an ERROR, the position kept",
+          "[pbrain]") {
+    // Black (the opponent: one stone more) has i8 j8 and h9 h10: h8 would make two open threes, a
+    // double-three; and a four on column o that the brain, White, must block at o5 (14,10).
+    const std::vector<std::string> stones{"8,7,2",   "0,0,1",  "9,7,2",   "3,0,1",  "7,6,2",   "6,0,1",  "7,5,2", "0,3,1",
+                                          "14,14,2", "0,6,1",  "14,13,2", "3,6,1",  "14,12,2", "6,3,1",  "14,11,2"};
+    const std::string double_three = "the stone makes two free threes at once (double-three, forbidden)";
+    PbrainSession s;
+    REQUIRE(s.handle("START 15").at(0) == "OK");
+    REQUIRE(s.handle("INFO rule 4").empty());
+    REQUIRE(s.handle("INFO max_node 2000").empty());
+    REQUIRE(board(s, stones) == std::vector<std::string>{"14,10"});
+    // TURN on the forbidden point: ERROR naming the point and the rule's reason; nothing placed.
+    CHECK(s.handle("TURN 7,7") == std::vector<std::string>{"ERROR TURN 7,7: " + double_three});
+    CHECK(s.handle("TAKEBACK 7,7") == std::vector<std::string>{"ERROR TAKEBACK 7,7: no stone there"});
+    // The manager goes on with a legal move (g8: one three), and the brain answers it.
+    const std::string reply = move_of(s, "TURN 6,7");
+    const auto [x, y] = xy_of(reply);
+    CHECK((x >= 0 && y >= 0 && x < 15 && y < 15));
+    // A BOARD whose black stone came on a point then forbidden (its lines in the order of the
+    // moves, as the protocol has a Renju BOARD): ERROR naming the line, and the position before it kept.
+    std::vector<std::string> forbidden(stones.begin(), stones.begin() + 8);
+    forbidden.push_back("7,7,2");
+    CHECK(board(s, forbidden) ==
+          std::vector<std::string>{"ERROR BOARD line 9 '7,7,2': " + double_three +
+                                   " (the lines of a Renju BOARD come in the order of the moves)"});
+    CHECK(s.handle("TAKEBACK 6,7") == std::vector<std::string>{"OK"}); // the g8 of the game before the BOARD
+    CHECK(s.handle("TAKEBACK " + reply) == std::vector<std::string>{"OK"});
+    // The same stones with h8 played first: no stone was forbidden when it came, and the brain moves.
+    forbidden.insert(forbidden.begin(), forbidden.back());
+    forbidden.pop_back();
+    REQUIRE(s.handle("RESTART").at(0) == "OK");
+    const auto answered = board(s, forbidden);
+    REQUIRE(answered.size() == 1);
+    CHECK(!starts_with(answered[0], "ERROR"));
+    // PLAY (a GUI's move for the brain) is checked the same way: the brain as Black, to move.
+    PbrainSession black;
+    REQUIRE(black.handle("START 15").at(0) == "OK");
+    REQUIRE(black.handle("INFO rule 4").empty());
+    REQUIRE(black.handle("INFO max_node 2000").empty());
+    const auto own = board(black, {"8,7,1", "0,0,2", "9,7,1", "3,0,2", "7,6,1", "6,0,2", "7,5,1", "0,3,2"});
+    REQUIRE(own.size() == 1);
+    REQUIRE(black.handle("TAKEBACK " + own[0]) == std::vector<std::string>{"OK"});
+    CHECK(black.handle("PLAY 7,7") == std::vector<std::string>{"ERROR PLAY 7,7: " + double_three});
+    CHECK(black.handle("PLAY " + own[0]) == std::vector<std::string>{own[0]});
+}
+
 TEST_CASE("pbrain: RESTART and TAKEBACK", "[pbrain]") {
     PbrainSession s;
     REQUIRE(s.handle("START 15").at(0) == "OK");
