@@ -162,11 +162,18 @@ bool UciSession::busy(std::string_view word, const Sink& out) {
         const std::lock_guard lock(mutex_);
         infinite = infinite_;
     }
+    // A go during a search (which UCI has a GUI never send) is refused at once, whatever the
+    // search: the running search goes on and gives its bestmove, and the command loop stays free
+    // for stop, isready and quit.
+    if (word == "go") {
+        error(out, "go: a search is running (its bestmove comes first; send stop to end it now, then go)");
+        return true;
+    }
     if (infinite) {
         error(out, std::string(word) + ": a search is running (send stop first)");
         return true;
     }
-    wait(); // a search with limits ends by itself: the commands after it wait for its bestmove
+    wait(); // a search with limits ends by itself: position, ucinewgame, setoption wait for its bestmove
     return false;
 }
 

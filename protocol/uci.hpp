@@ -24,9 +24,10 @@
 //                              game's `bestmove (none)` too)
 //   stop                       ends the search: its bestmove comes at once
 //   quit                       ends the search (its bestmove still comes) and the driver stops reading
-// While a search runs, `isready` is answered at once and `stop` and `quit` are obeyed; `position`,
-// `go`, `ucinewgame` and `setoption` wait for a search with limits to end (so a script of commands
-// runs in order), and are refused during `go infinite` (send stop first).
+// While a search runs, `isready` is answered at once and `stop` and `quit` are obeyed; a `go` is
+// refused at once (`info string error: go: a search is running ...`), the running search going on;
+// `position`, `ucinewgame` and `setoption` wait for a search with limits to end (so a script of
+// commands runs in order), and are refused during `go infinite` (send stop first).
 // Every bad line is answered `info string error: ...` naming the command and what is wrong; a
 // `position` with a bad text or an illegal move leaves the last good position in place.
 
@@ -82,8 +83,8 @@ private:
     void go(std::string_view args, const Sink& out, const Sink& unlocked);
     // Ends the running search and waits for its thread; `quiet`: no bestmove (the session's end).
     void stop_search(bool quiet);
-    // Whether `word` must wait for the running search: it then waits for one with limits, and is
-    // refused during `go infinite` (true: the refusal was said).
+    // Whether `word` must wait for the running search: `go` is refused during any search; the
+    // others wait for one with limits and are refused during `go infinite` (true: the refusal was said).
     bool busy(std::string_view word, const Sink& out);
 
     EngineOptions options_;

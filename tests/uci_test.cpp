@@ -274,6 +274,44 @@ TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go inf
     CHECK(starts_with(again.back(), "bestmove "));
 }
 
+TEST_CASE("uci: a go during a search with limits is refused at once; the search goes on, stop and isready obeyed", "[uci]") {
+    UciSession s;
+    Heard heard;
+    const UciSession::Sink& sink = heard.sink;
+    const auto seen = [&](const std::string& prefix) {
+        const std::vector<std::string> lines = heard.all();
+        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return starts_with(l, prefix); });
+    };
+    s.handle("position startpos", sink);
+    // Limits far beyond what the next lines take: the search is still running when they come.
+    s.handle("go nodes 3000000", sink);
+    REQUIRE(s.searching());
+    // Answered at once (waiting for the search would not return before its bestmove).
+    s.handle("go depth 1", sink);
+    CHECK(seen("info string error: go: a search is running") == 1);
+    CHECK(seen("bestmove") == 0);
+    CHECK(s.searching()); // the first search goes on
+    s.handle("isready", sink);
+    CHECK(seen("readyok") == 1);
+    CHECK(seen("bestmove") == 0);
+    s.handle("stop", sink);
+    CHECK(!s.searching());
+    REQUIRE(seen("bestmove ") == 1); // the first search's; the refused go has none
+    CHECK(has_move(Position::start(), heard.all().back().substr(9)));
+    // Nothing running: go searches again.
+    const auto again = s.handle("go depth 1");
+    REQUIRE(!again.empty());
+    CHECK(starts_with(again.back(), "bestmove "));
+    // quit during a search with limits ends it at once too, its bestmove given.
+    s.handle("go nodes 3000000", sink);
+    s.handle("go nodes 1", sink);
+    CHECK(seen("info string error: go: a search is running") == 2);
+    s.handle("quit", sink);
+    CHECK(s.ended());
+    CHECK(!s.searching());
+    CHECK(seen("bestmove ") == 2);
+}
+
 TEST_CASE("uci: through the command line", "[uci]") {
     const auto run =
         run_shell("printf 'uci\\r\\nposition startpos moves c2-d3\\nbogus\\ngo depth 2\\n' | " + gounki_command() + " uci");
