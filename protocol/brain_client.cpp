@@ -445,15 +445,18 @@ std::string BrainClient::unended() const {
     return t.empty() ? std::string() : " (it wrote " + quoted(t) + " with no line end after it)";
 }
 
-void BrainClient::expect_ok(std::string_view after) {
+std::string BrainClient::answer_to(std::string_view after) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(settings_.start_timeout_ms);
     for (;;) {
         const std::string line = read_line_until(deadline, settings_.start_timeout_ms, "OK after " + std::string(after));
         const std::string_view t = trimmed(line);
-        if (lower(t) == "ok") return;
-        if (is_chatter(lower(t))) continue;
-        fail("answered " + quoted(t) + " to " + std::string(after) + " (expected OK)");
+        if (!is_chatter(lower(t))) return std::string(t);
     }
+}
+
+void BrainClient::expect_ok(std::string_view after) {
+    const std::string t = answer_to(after);
+    if (lower(t) != "ok") fail("answered " + quoted(t) + " to " + std::string(after) + " (expected OK)");
 }
 
 void BrainClient::new_game(const stones::Rules& rules) {
@@ -484,11 +487,16 @@ void BrainClient::new_game(const stones::Rules& rules) {
 
 void BrainClient::start_board(int size) {
     // START, then every INFO again: the protocol has START initialise the brain, and a brain may
-    // take that to forget what INFO said before.
+    // take that to forget what INFO said before. Once per board size: a brain may load its network
+    // or tables on START.
     if (!process_->send("START " + std::to_string(size))) fail("stopped (" + process_->exit_text() + ") before START");
     expect_ok("START " + std::to_string(size));
     size_ = size;
     board_used_ = false;
+    send_info();
+}
+
+void BrainClient::send_info() {
     for (const std::string& line :
          {"INFO timeout_turn " + std::to_string(settings_.turn_ms), std::string("INFO timeout_match 0"),
           std::string("INFO time_left 2147483647"), "INFO max_memory " + std::to_string(settings_.max_memory),
@@ -614,9 +622,19 @@ void BrainClient::settle() {
 void BrainClient::clear_board(int size) {
     // BEGIN plays on the brain's own board, and BOARD puts its stones on it (the protocol's manager
     // clears it first, and its brain template does not), which an earlier game, BOARD or move may
-    // have left full: START clears it (every brain knows START; RESTART came later), then the INFO
-    // lines again.
-    if (board_used_) start_board(size);
+    // have left full: RESTART clears it, as the protocol's manager does before a BOARD in a game
+    // under way, then the INFO lines again (cheap, and a brain may take RESTART to forget them).
+    // START stays once per size: a brain may load its network on it. A brain that answers RESTART
+    // with anything but OK (UNKNOWN: an older brain) gets START in its place, now and from then on.
+    if (!board_used_) return;
+    if (size != size_ || !restart_known_) return start_board(size);
+    if (!process_->send("RESTART")) fail("stopped (" + process_->exit_text() + ") before RESTART");
+    if (lower(answer_to("RESTART")) != "ok") {
+        restart_known_ = false;
+        return start_board(size);
+    }
+    board_used_ = false;
+    send_info();
 }
 
 BrainAnswer BrainClient::think(const stones::StonePosition& pos, std::span<const int> order) {

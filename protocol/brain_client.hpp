@@ -7,7 +7,9 @@
 // connected to gounki by pipes (its standard error is gounki's). Commands sent: START n, INFO
 // timeout_turn / timeout_match / time_left / max_memory / rule (and max_node when a node budget is
 // given: an extension of the protocol that brains which do not know it pass over), BOARD ... DONE
-// and BEGIN (each after START again when the brain's board holds stones), TURN x,y, ABOUT and END. Coordinates count from 0, x from the left and y from the top.
+// and BEGIN (each after RESTART and the INFO lines again when the brain's board holds stones; START
+// only once per board size, or in RESTART's place for a brain that does not answer it OK), TURN
+// x,y, ABOUT and END. Coordinates count from 0, x from the left and y from the top.
 //
 // Lines read (ended by LF, CR LF or CR; empty lines passed over; a line over a MiB cut there, its
 // rest dropped): a move "x,y"; `SUGGEST x,y` (the move, confirmed by sending PLAY x,y, whose answer
@@ -109,13 +111,13 @@ public:
     const std::string& name() const { return name_; }
     const std::string& about() const { return about_; } // the ABOUT line as read
 
-    // Sends START (when the size changed or no game was started) and the INFO keys for `rules`. A
+    // Sends START (when the size changed or none was sent yet) and the INFO keys for `rules`. A
     // game with captures needs a brain whose ABOUT line lists it (captures="ninuki,pente", as gounki
     // pbrain's does); BrainError otherwise.
     void new_game(const stones::Rules& rules);
     bool plays_captures(GameKind kind) const;
     // The brain's move in `pos` given as a board (BOARD ... DONE, or BEGIN on an empty board; after
-    // START when the brain's board holds stones):
+    // RESTART when the brain's board holds stones):
     // `order` lists the stones in the order they were played (empty: board order). The brain's
     // own stones are those of the side to move. Throws BrainError on a failure or an illegal answer.
     BrainAnswer think(const stones::StonePosition& pos, std::span<const int> order = {});
@@ -134,6 +136,8 @@ private:
     std::string read_line_until(std::chrono::steady_clock::time_point deadline, int timeout_ms, std::string_view waiting_for);
     // " (it wrote 'TEXT' with no line end after it)" when the brain's last output has no line end.
     std::string unended() const;
+    // The brain's answer to `after` (START, RESTART), MESSAGE and DEBUG lines passed over.
+    std::string answer_to(std::string_view after);
     void expect_ok(std::string_view after);
     BrainAnswer read_move(const stones::StonePosition& pos, std::string_view after);
     static void keep_message(BrainAnswer& answer, std::string_view line);
@@ -142,10 +146,13 @@ private:
     // twice, and its next answer would be taken for the next position's), any other line but
     // MESSAGE and DEBUG one it should not have written: BrainError, at the position it came after.
     void check_answered_once(std::string_view command);
-    // START again when the brain's board holds stones, before BEGIN or BOARD.
+    // RESTART (START for a brain that does not know it) when the brain's board holds stones,
+    // before BEGIN or BOARD, then every INFO line.
     void clear_board(int size);
-    // START, then every INFO line (the settings', rule_ and captures_line_).
+    // START, then every INFO line.
     void start_board(int size);
+    // Every INFO line: the settings', rule_ and captures_line_.
+    void send_info();
     // Before `command` asks for a move: MESSAGE and DEBUG lines still waiting are dropped, any other
     // line is a failure (the brain answered twice).
     void refuse_waiting_lines(std::string_view command);
@@ -157,7 +164,8 @@ private:
     int size_ = 0; // of the last START
     int rule_ = -1; // the INFO rule sent (-1: none yet)
     std::string captures_line_; // the last INFO captures sent (empty: none ever, the brain had no game with captures)
-    bool board_used_ = false; // stones were given or played since the last START
+    bool board_used_ = false; // stones were given or played since the last START or RESTART
+    bool restart_known_ = true; // false once the brain answered RESTART with anything but OK
 };
 
 } // namespace gounki::protocol

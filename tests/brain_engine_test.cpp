@@ -5,9 +5,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,23 +39,26 @@ std::string missed_block_db(const TempDir& dir) {
     return db;
 }
 
-// A fake brain: a shell script that answers ABOUT (after a greeting) and START and does `action`
-// when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from 1;
-// `more` adds cases of its own (`PLAY*) ...;;`).
+// A fake brain: a shell script that answers ABOUT (after a greeting), START and RESTART and does
+// `action` when asked for a move (BEGIN or the DONE of a BOARD), `$n` counting those requests from
+// 1; `more` adds cases of its own (`PLAY*) ...;;`), tried first. Every line it reads is written to
+// NAME.log in `dir`.
 std::string fake_brain(const TempDir& dir, const std::string& name, const std::string& action, const std::string& more = "") {
     const std::string script = "n=0\n"
                                "while IFS= read -r line; do\n"
                                "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
-                               "  case \"$line\" in\n"
-                               "    ABOUT) echo 'MESSAGE hello'; echo 'name=\"" +
-        name +
+                               "  printf '%s\\n' \"$line\" >> " +
+        shell_quoted(dir / (name + ".log")) +
+        "\n"
+        "  case \"$line\" in\n" +
+        more +
+        "    ABOUT) echo 'MESSAGE hello'; echo 'name=\"" + name +
         "\", version=\"1\"' ;;\n"
-        "    START*) echo OK ;;\n"
+        "    START*|RESTART) echo OK ;;\n"
         "    END) exit 0 ;;\n"
         "    BEGIN|DONE) n=$((n+1)); " +
         action +
-        " ;;\n" +
-        more +
+        " ;;\n"
         "  esac\n"
         "done\n";
     write_text(dir / (name + ".sh"), script);
@@ -485,13 +490,13 @@ TEST_CASE("analyze --engine: empty lines; lines ended by CR; SUGGEST; a line ove
     }
 }
 
-TEST_CASE("analyze --engine: every BOARD comes on an empty board (START before it), as the protocol asks", "[pbrain]") {
+TEST_CASE("analyze --engine: every BOARD comes on an empty board (RESTART before it), as the protocol asks", "[pbrain]") {
     TempDir dir("engine");
     const std::string db = missed_block_db(dir);
     // A brain that puts BOARD's stones on the board it has, as the protocol's brain template does
-    // (the protocol has the manager clear it first): on a board that holds stones, it refuses. It
-    // takes START to forget what INFO said too (START initialises a brain): it refuses to move
-    // without a time and a rule given since.
+    // (the protocol has the manager send RESTART first): on a board that holds stones, it refuses.
+    // It takes START and RESTART to forget what INFO said too: it refuses to move without a time
+    // and a rule given since.
     write_text(dir / "keeper.sh",
                "used=0; n=0; info=''\n"
                "while IFS= read -r line; do\n"
@@ -516,6 +521,89 @@ TEST_CASE("analyze --engine: every BOARD comes on an empty board (START before i
     const auto match = run_gounki_args({"match", "--engine", keeper, "--games", "2", "--max-plies", "10", "--b-nodes", "100"});
     INFO(match.out << match.err);
     CHECK(match.status == 0);
+}
+
+namespace {
+
+// The lines of a fake brain's log.
+std::vector<std::string> log_lines(const TempDir& dir, const std::string& name) {
+    std::vector<std::string> lines;
+    std::istringstream in(slurp(dir / (name + ".log")));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+long count_lines(const std::vector<std::string>& lines, const std::string& prefix) {
+    return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+}
+
+} // namespace
+
+TEST_CASE("analyze --engine: START once per board size for a brain process, RESTART between positions, the rule told each game",
+          "[pbrain]") {
+    TempDir dir("engine");
+    const std::string db = missed_block_db(dir); // game 1: freestyle Gomoku on 15x15 (rule 0)
+    import_text(db, dir / "more.gpn",
+                "[Game \"Renju\"]\n[Result \"*\"]\n\n1. h8 h9 2. i8 i9 3. g8 *\n\n"                     // 2: rule 4, 15x15
+                "[Game \"Gomoku\"]\n[Size \"19\"]\n[Result \"*\"]\n\n1. j10 k11 2. k10 *\n\n"         // 3: rule 0, 19x19
+                "[Game \"Gomoku\"]\n[Rules \"standard\"]\n[Result \"*\"]\n\n1. h8 i9 2. i8 *\n"); // 4: rule 1, 15x15
+    const std::vector<int> rules{0, 4, 0, 1}, sizes{15, 15, 19, 15};
+    // Its moves on the top rows, where none of the games has a stone.
+    const std::string brain = fake_brain(dir, "logged", "echo \"$((n % 15)),$((n / 15))\"");
+    const auto run = run_gounki_args({"analyze", "--db", db, "--all", "--engine", brain, "--engine-time", "2000", "--threads", "1"});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    for (std::int64_t id = 1; id <= 4; ++id) CHECK(judged(db, id));
+    const std::vector<std::string> lines = log_lines(dir, "logged");
+    // START for the first game, for the 19x19 one and for the 15x15 one after it: three in all.
+    std::vector<std::string> starts;
+    for (const std::string& l : lines)
+        if (l.rfind("START ", 0) == 0) starts.push_back(l);
+    CHECK(starts == std::vector<std::string>{"START 15", "START 19", "START 15"});
+    // Every request for a move (BEGIN, or a BOARD's DONE) after the first of a START comes after a
+    // RESTART, the rule and the size of its game told before it.
+    const long requests = count_lines(lines, "BEGIN") + count_lines(lines, "DONE");
+    CHECK(requests > 20);
+    CHECK(count_lines(lines, "RESTART") == requests - 3);
+    int game = -1, rule = -1, size = 0;
+    bool cleared = false;
+    for (const std::string& l : lines) {
+        if (l.rfind("START ", 0) == 0) size = std::stoi(l.substr(6));
+        if (l.rfind("START ", 0) == 0 || l == "RESTART") cleared = true;
+        if (l.rfind("INFO rule ", 0) == 0) rule = std::stoi(l.substr(10));
+        if (l == "BEGIN") ++game;
+        if (l != "BEGIN" && l != "DONE") continue;
+        INFO("request " << l << " of game " << game + 1);
+        REQUIRE((game >= 0 && game < 4));
+        CHECK(cleared);
+        CHECK(rule == rules[std::size_t(game)]);
+        CHECK(size == sizes[std::size_t(game)]);
+        cleared = false;
+    }
+    CHECK(game == 3);
+
+    // A brain that does not know RESTART (UNKNOWN, as the protocol has a brain answer a command it
+    // lacks) is asked once, then gets START in its place.
+    const std::string older = fake_brain(dir, "older", "echo \"$((n % 15)),$((n / 15))\"", "    RESTART) echo 'UNKNOWN RESTART' ;;\n");
+    const auto old_run = run_gounki_args({"analyze", "--db", db, "1", "--force", "--engine", older, "--engine-time", "2000"});
+    INFO(old_run.out << old_run.err);
+    CHECK(old_run.status == 0);
+    const std::vector<std::string> old_lines = log_lines(dir, "older");
+    CHECK(count_lines(old_lines, "RESTART") == 1);
+    CHECK(count_lines(old_lines, "START ") == count_lines(old_lines, "BEGIN") + count_lines(old_lines, "DONE"));
+
+    // A brain that failed is started again for the next game, and gets its START again.
+    const std::string crashing =
+        fake_brain(dir, "crashing", "if [ $n = 3 ] && [ ! -e " + shell_quoted(dir / "crashed") + " ]; then touch " +
+                                        shell_quoted(dir / "crashed") + "; exit 3; fi; echo \"$((n % 15)),$((n / 15))\"");
+    const auto crashed = run_gounki_args({"analyze", "--db", db, "1", "4", "--force", "--engine", crashing, "--engine-time", "2000",
+                                          "--threads", "1"});
+    INFO(crashed.out << crashed.err);
+    CHECK(crashed.status == 1);
+    CHECK(contains(crashed.err, "game 1: engine 'crashing 1' stopped (exited with status 3)"));
+    const std::vector<std::string> crash_lines = log_lines(dir, "crashing");
+    CHECK(count_lines(crash_lines, "START 15") == 2);
+    CHECK(count_lines(crash_lines, "ABOUT") >= 2);
 }
 
 TEST_CASE("analyze --engine: a brain that answers twice is killed, named, and leaves the game unjudged", "[pbrain]") {
@@ -628,7 +716,7 @@ TEST_CASE("analyze --engine: a brain's name with control bytes or of any length 
                "  line=$(printf '%s' \"$line\" | tr -d '\\r')\n"
                "  case \"$line\" in\n"
                "    ABOUT) printf 'name=\"Odd\\000One\\033[31m\\377\", version=\"" + long_version + "\"\\n' ;;\n"
-               "    START*) echo OK ;;\n"
+               "    START*|RESTART) echo OK ;;\n"
                "    END) exit 0 ;;\n"
                "    BEGIN|DONE) n=$((n+1)); echo 'MESSAGE depth 1 eval 0'; echo \"$n,0\" ;;\n"
                "  esac\n"
