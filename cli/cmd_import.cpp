@@ -18,6 +18,7 @@
 #include "cli/json_lines.hpp"
 #include "cli/progress.hpp"
 #include "cli/views.hpp"
+#include "core/stones/symmetry.hpp"
 #include "db/import.hpp"
 #include "parser/formats.hpp"
 #include "parser/record.hpp"
@@ -60,19 +61,23 @@ std::string report_text(const db::ImportReport& r) {
         for (auto id : v) s += (s.empty() ? "" : ", ") + std::to_string(id);
         return s;
     };
+    // " turned a half", " mirrored left to right": how the stored game lies in this record.
+    auto turned = [](const db::ImportReport& rep) {
+        return rep.symmetry ? " " + std::string(stones::symmetry_name(rep.symmetry)) : std::string();
+    };
     // "game 7", "games 7, 9"
     auto games = [&](const std::vector<std::int64_t>& v) { return (v.size() == 1 ? "game " : "games ") + ids(v); };
     switch (r.action) {
     case db::ImportAction::stored:
         t += "stored as game " + std::to_string(r.game_id);
         if (r.status != db::GameStatus::valid) t += " (" + std::string(db::status_name(r.status)) + ")";
-        if (r.other_id) t += ", a duplicate of game " + std::to_string(r.other_id);
+        if (r.other_id) t += ", a duplicate of game " + std::to_string(r.other_id) + turned(r);
         if (!r.prefix_of.empty()) t += "; its moves are a prefix of " + games(r.prefix_of);
         if (!r.has_prefix.empty())
             t += "; the moves of " + games(r.has_prefix) + (r.has_prefix.size() == 1 ? " are a prefix" : " are prefixes") + " of its moves";
         if (!r.same_moves.empty()) t += "; " + games(r.same_moves) + (r.same_moves.size() == 1 ? " has" : " have") + " the same moves";
         break;
-    case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + ", skipped"; break;
+    case db::ImportAction::duplicate: t += "duplicate of game " + std::to_string(r.other_id) + turned(r) + ", skipped"; break;
     case db::ImportAction::already_imported:
         t += "already imported as game " + std::to_string(r.other_id);
         if (!r.reason.empty()) t += ", " + r.reason;

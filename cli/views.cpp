@@ -281,6 +281,7 @@ QJsonObject import_report_json(const db::ImportReport& r) {
     if (r.game_id) o["id"] = qint64(r.game_id);
     if (r.action == db::ImportAction::stored || r.action == db::ImportAction::replaced) o["status"] = qs(db::status_name(r.status));
     if (r.other_id) o[r.action == db::ImportAction::already_imported ? "stored_as" : "duplicate_of"] = qint64(r.other_id);
+    if (r.symmetry) o["symmetry"] = qs(stones::symmetry_name(r.symmetry));
     const auto ids = [&o](const char* name, const std::vector<std::int64_t>& v) {
         QJsonArray a;
         for (auto id : v) a.append(qint64(id));

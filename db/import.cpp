@@ -184,7 +184,7 @@ void Importer::Impl::store_games(std::vector<Prepared>& batch) {
             p.report.action = ImportAction::replaced;
             replaced_in_batch = true;
         } else {
-            check_duplicate(p, source_id);
+            check_duplicate(p, source_id, batch);
             if (p.skip) continue;
         }
         store(p, source_id, replacing);

@@ -58,6 +58,9 @@ struct ImportReport {
     GameStatus status = GameStatus::valid;
     std::int64_t game_id = 0; // stored: the new id; replaced: the id of the game replaced (and kept)
     std::int64_t other_id = 0; // duplicate, already_imported: the stored game
+    // A duplicate of a stone game turned or mirrored (docs/rules.md 2.7): the symmetry that takes
+    // the stored game's board to this game's (stones::symmetry_name); 0: the same moves as they lie.
+    int symmetry = 0;
     std::vector<std::int64_t> prefix_of; // its moves are a proper prefix of these stored games' moves
     std::vector<std::int64_t> has_prefix; // these stored games' moves are a proper prefix of its moves
     std::vector<std::int64_t> same_moves; // these stored games have its very moves (other players or result)

@@ -115,9 +115,15 @@ struct Importer::Impl {
     // Whether stored game `other`, of `plies` plies, is `p` again (moves, start, game, result and
     // players); its source and line in `source` and `line` when so.
     bool same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line);
-    void check_duplicate(Prepared& p, std::int64_t source_id);
-    // Whether the row same_end stands on holds p's kind, start and moves (players and result aside).
+    void check_duplicate(Prepared& p, std::int64_t source_id, std::span<const Prepared> batch);
+    // The lowest id of a game stored before (or earlier in the batch) that is an image of `p` under one
+    // of the seven symmetries other than the identity (moves, start, game, result and players), with
+    // the symmetry that takes it to `p` in `symmetry`; 0 if none.
+    std::int64_t turned_duplicate(const Prepared& p, std::span<const Prepared> batch, int& symmetry);
+    // Whether the row same_end stands on holds p's kind, start and moves (players and result aside),
+    // or `start` and `moves` in p's kind.
     bool row_has_moves_of(const Prepared& p);
+    bool row_has_line(const Prepared& p, std::string_view start, std::span<const std::uint8_t> moves);
     // Among `candidates` (games ending where the record ends), one an earlier import stored from this
     // record's file and line with its kind, start and moves (its players or result differ): its id,
     // with the differences in p.report.reason; 0 if none.

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/stones/symmetry.hpp"
 #include "db/import_impl.hpp"
 
 namespace gounki::db {
@@ -63,6 +64,13 @@ void Importer::Impl::match_end_keys(PreparedBatch& b) {
         if (j == end_keys.size()) break;
         if (end_keys[j] == e.key && e.ply > 0) b.games[e.game].stored_end_plies.push_back(e.ply);
     }
+    // The images of the final positions of the stone games (ply: the symmetry).
+    j = 0;
+    for (const BatchEntry& e : b.image_entries) {
+        while (j < end_keys.size() && key_less(end_keys[j], e.key)) ++j;
+        if (j == end_keys.size()) break;
+        if (end_keys[j] == e.key) b.games[e.game].turned_stored.push_back(std::uint8_t(e.ply));
+    }
     for (Prepared& p : b.games) std::sort(p.stored_end_plies.begin(), p.stored_end_plies.end());
 }
 
@@ -120,9 +128,11 @@ void Importer::Impl::add_to_end_group(Prepared& p, std::int64_t source_id) {
            std::int64_t(p.in.source_line));
 }
 
-bool Importer::Impl::row_has_moves_of(const Prepared& p) {
-    return same_end.get_blob(3).size() == p.moves_blob.size() && blob_starts_with(same_end.get_blob(3), p.moves_blob) &&
-        same_end.get_text(4) == p.start_text && same_end.get_int64(6) == std::int64_t(p.in.kind);
+bool Importer::Impl::row_has_moves_of(const Prepared& p) { return row_has_line(p, p.start_text, p.moves_blob); }
+
+bool Importer::Impl::row_has_line(const Prepared& p, std::string_view start, std::span<const std::uint8_t> moves) {
+    return same_end.get_blob(3).size() == moves.size() && blob_starts_with(same_end.get_blob(3), moves) &&
+        same_end.get_text(4) == start && same_end.get_int64(6) == std::int64_t(p.in.kind);
 }
 
 bool Importer::Impl::same_game(const Prepared& p, std::int64_t other, std::int64_t& source, std::int64_t& line) {
@@ -137,16 +147,76 @@ bool Importer::Impl::same_game(const Prepared& p, std::int64_t other, std::int64
     return same;
 }
 
-void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
-    // A duplicate ends on the same position at the same ply; then compare what the rule names.
+std::int64_t Importer::Impl::turned_duplicate(const Prepared& p, std::span<const Prepared> batch, int& symmetry) {
+    std::int64_t best = 0;
+    const auto take = [&](std::int64_t id, int s) {
+        if (best && best <= id) return;
+        best = id;
+        symmetry = stones::inverse_symmetry(s); // the stored game's board taken to this one's
+    };
+    // Games of this batch stored before this one: compared in memory, under each symmetry.
+    for (const std::uint32_t i : p.turned_in_batch) {
+        const Prepared& e = batch[i];
+        if (e.skip || !e.report.game_id || e.in.kind != p.in.kind || e.in.result != p.in.result || e.white != p.white ||
+            e.black != p.black)
+            continue;
+        for (int s = 1; s < stones::symmetry_count; ++s) {
+            const TurnedLine image = turned_line(p, s);
+            if (image.moves_blob == e.moves_blob && image.start_text == e.start_text) {
+                take(e.report.game_id, s);
+                break;
+            }
+        }
+    }
+    // Stored games that end on an image of this game's final position, at its ply.
+    const std::uint32_t n = std::uint32_t(p.in.moves.size());
+    std::vector<std::uint64_t> lines;
+    for (const int s : p.turned_stored) {
+        const TurnedLine image = turned_line(p, s);
+        // The game is its own image (h8 alone, or moves the symmetry exchanges): the plain comparison's.
+        if (image.moves_blob == p.moves_blob && image.start_text == p.start_text) continue;
+        const auto same = [&](std::int64_t other) {
+            const ResetAtExit done(same_end);
+            same_end.bind(1, other).bind(2, std::int64_t(n));
+            return same_end.step() && row_has_line(p, image.start_text, image.moves_blob) &&
+                same_end.get_int64(5) == std::int64_t(p.in.result) && same_end.get_text(7) == p.white &&
+                same_end.get_text(8) == p.black;
+        };
+        if (EndGroup* group = end_group(p.image_ends[std::size_t(s)], n)) {
+            line_hashes(image.start_text, std::int64_t(p.in.kind), image.moves_blob, lines);
+            const auto it = group->by_game.find(game_hash(lines.back(), std::int64_t(p.in.result), p.white, p.black));
+            if (it != group->by_game.end())
+                for (std::int64_t other : it->second)
+                    if (same(other)) {
+                        take(other, s);
+                        break;
+                    }
+        } else {
+            for (std::int64_t other : ending)
+                if (same(other)) {
+                    take(other, s);
+                    break;
+                }
+        }
+    }
+    return best;
+}
+
+void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id, std::span<const Prepared> batch) {
+    // A duplicate ends on the same position at the same ply; then compare what the rule names. A stone
+    // game that duplicates none as it lies may duplicate one turned or mirrored (docs/rules.md 2.7).
     const std::uint32_t n = std::uint32_t(p.in.moves.size());
     const bool stored_end = std::binary_search(p.stored_end_plies.begin(), p.stored_end_plies.end(), n) ||
         (n == 0 && std::binary_search(end_keys.begin(), end_keys.end(), p.keys[0], key_less));
-    if (!stored_end && !p.ends_where_earlier_ends && (n > 0 || !has_empty_in_batch)) return;
+    const bool turned = p.turnable && (!p.turned_in_batch.empty() || !p.turned_stored.empty());
+    const bool plain = stored_end || p.ends_where_earlier_ends || (n == 0 && has_empty_in_batch);
+    if (!plain && !turned) return;
     std::int64_t dup = 0, same_record = 0, source = 0, line = 0;
     const auto same_source = [&] { return source_id && source == source_id && line == std::int64_t(p.in.source_line); };
-    const std::vector<std::int64_t>* same_line = &ending; // the games ending here with these moves, and others
-    if (EndGroup* group = end_group(p.keys.back(), n)) {
+    const std::vector<std::int64_t>* same_line = plain ? &ending : nullptr; // the games ending here with these moves, and others
+    if (!plain) {
+        // No game ends on this position at this ply: only the images are looked for (below).
+    } else if (EndGroup* group = end_group(p.keys.back(), n)) {
         const auto with_line = group->by_line.find(line_at(p, n));
         same_line = with_line == group->by_line.end() ? nullptr : &with_line->second;
         // Only the games of this line with this result and these players, then the ones of them
@@ -176,6 +246,7 @@ void Importer::Impl::check_duplicate(Prepared& p, std::int64_t source_id) {
     // was imported, or changed in the file. Either way this record is the stored game (--replace
     // takes the file's version), never a second copy.
     if (!same_record && same_line && source_id && p.in.source_file != "-") same_record = edited_record(p, source_id, *same_line);
+    if (!same_record && !dup && turned) dup = turned_duplicate(p, batch, p.report.symmetry);
     if (same_record) {
         p.skip = true;
         p.report.action = ImportAction::already_imported;

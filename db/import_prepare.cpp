@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/stones/symmetry.hpp"
 #include "db/replay.hpp"
 #include "parser/record.hpp"
 
@@ -49,6 +50,37 @@ void radix_sort(std::vector<BatchEntry>& v) {
     }
 }
 
+// The least over the game's eight images of a hash of the image (start, moves) with the game,
+// result and players: a game and its turned copies have the same. `start_keys`: the start's images.
+std::uint64_t turn_free_hash(const Prepared& p, const std::array<std::uint64_t, stones::symmetry_count>& start_keys) {
+    const int size = p.board_size;
+    const std::uint64_t game = game_hash(std::uint64_t(p.in.kind), std::int64_t(p.in.result), p.white, p.black);
+    std::uint64_t least = ~std::uint64_t(0);
+    for (int s = 0; s < stones::symmetry_count; ++s) {
+        std::uint64_t h = mix(game ^ start_keys[std::size_t(s)]);
+        for (const Move m : p.in.moves)
+            h = mix(h ^ std::uint64_t(m.type() == MoveType::placement ? stones::transformed_point(m.point(), s, size) + 1 : 0));
+        least = std::min(least, h);
+    }
+    return least;
+}
+
+// The games of the batch that are images of earlier ones, found by their turn_free hash; and the
+// images of every turnable game's final position, for match_end_keys.
+void link_images(PreparedBatch& b) {
+    constexpr std::size_t kept = 8; // of a class of images, the first few: a later copy finds one
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> classes;
+    for (std::uint32_t i = 0; i < b.games.size(); ++i) {
+        Prepared& g = b.games[i];
+        if (!g.turnable || g.skip) continue;
+        std::vector<std::uint32_t>& earlier = classes[g.turn_free];
+        g.turned_in_batch = earlier;
+        if (earlier.size() < kept) earlier.push_back(i);
+        for (std::uint32_t s = 1; s < stones::symmetry_count; ++s) b.image_entries.push_back({g.image_ends[s], i, s});
+    }
+    radix_sort(b.image_entries);
+}
+
 Prepared prepare(GameInput&& in, const ImportOptions& opt) {
     Prepared p;
     p.in = std::move(in);
@@ -64,6 +96,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         return p;
     }
     p.keys.reserve(g.moves.size() + 1);
+    std::array<std::uint64_t, stones::symmetry_count> start_keys{};
     if (g.kind == GameKind::gounki) {
         Position pos = g.start ? g.start->as_gounki() : Position::start();
         p.start_text = start_text_of(pos);
@@ -84,6 +117,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         }
         p.start_text = start_text_of(pos);
         p.keys.push_back(index_key(pos));
+        start_keys = stones::image_keys(pos.as_stones());
         for (std::size_t i = 0; i < g.moves.size(); ++i) {
             if (!pos.is_legal(g.moves[i])) { // records are replayed before they come here; a caller's bug
                 p.skip = true;
@@ -95,6 +129,12 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
             p.keys.push_back(index_key(pos));
         }
         p.can_go_on = !pos.game_over();
+        if (!g.moves.empty()) {
+            p.turnable = true;
+            p.board_size = pos.as_stones().size();
+            const auto ends = stones::image_keys(pos.as_stones());
+            for (std::size_t s = 0; s < ends.size(); ++s) p.image_ends[s] = index_key(g.kind, ends[s]);
+        }
     }
     p.moves_blob = encode_moves(g.moves);
     // The first of repeated tags counts, as for the record writer.
@@ -111,6 +151,7 @@ Prepared prepare(GameInput&& in, const ImportOptions& opt) {
         else if (!is_column_tag(name, value)) p.other_tags.emplace_back(name, value);
     }
     p.date_key = date_key(p.date);
+    if (p.turnable) p.turn_free = turn_free_hash(p, start_keys);
     return p;
 }
 
@@ -203,8 +244,20 @@ PreparedBatch prepare_batch(std::vector<GameInput> queue, ImportOptions opt) {
             b.entries.push_back({b.games[i].keys[ply], std::uint32_t(i), std::uint32_t(ply)});
     radix_sort(b.entries);
     link_in_batch(b, opt.keep_duplicates);
+    link_images(b);
     b.seconds = seconds_since(start);
     return b;
+}
+
+TurnedLine turned_line(const Prepared& p, int symmetry) {
+    const AnyPosition start = p.in.start ? *p.in.start : AnyPosition::start(p.in.kind);
+    const stones::StonePosition& board = start.as_stones();
+    std::vector<Move> moves;
+    moves.reserve(p.in.moves.size());
+    for (const Move m : p.in.moves)
+        moves.push_back(m.type() == MoveType::placement ? Move::placement(stones::transformed_point(m.point(), symmetry, board.size()))
+                                                        : m);
+    return {start_text_of(AnyPosition(stones::transformed(board, symmetry))), encode_moves(moves)};
 }
 
 std::uint64_t line_at(Prepared& p, std::uint32_t ply) {

@@ -3,6 +3,7 @@
 // each game's position keys, move blob and columns, and the batch's index entries sorted, with the
 // games of the batch that end where another one stands. Internal to db/import*.cpp.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <span>
@@ -47,7 +48,23 @@ struct Prepared {
     std::vector<std::uint32_t> stored_end_plies;
     bool index_maybe = false; // a run's Bloom filter may hold the final position
     std::vector<std::uint64_t> lines; // the line's hash at each ply (line_hashes), made by line_at when needed
+    // A stone game with moves: its images (docs/rules.md 2.7) are looked for as turned duplicates.
+    bool turnable = false;
+    int board_size = 0;
+    std::array<std::uint64_t, 8> image_ends{}; // index keys of its final position's images, by symmetry
+    std::uint64_t turn_free = 0; // a hash of the game (moves, start, result, players) that its images share
+    // Earlier games of the batch with the same turn_free hash (a few), and the symmetries under
+    // which its final position is the final position of some stored game (match_end_keys).
+    std::vector<std::uint32_t> turned_in_batch;
+    std::vector<std::uint8_t> turned_stored;
 };
+
+// `p`'s start, game and moves under `symmetry` (a stone game): the line its image is stored as.
+struct TurnedLine {
+    std::string start_text;
+    std::vector<std::uint8_t> moves_blob;
+};
+TurnedLine turned_line(const Prepared& p, int symmetry);
 
 // The hash of a line (its start, game and moves) after each of its moves: `out[ply]` for plies
 // 0..n, from the moves BLOB. Two games with the same first moves from the same start have the same
@@ -75,6 +92,8 @@ struct BatchEntry {
 struct PreparedBatch {
     std::vector<Prepared> games;
     std::vector<BatchEntry> entries; // sorted
+    // The final positions' images of the turnable games (ply: the symmetry, 1..7), sorted likewise.
+    std::vector<BatchEntry> image_entries;
     double seconds = 0; // spent preparing
 };
 

@@ -112,6 +112,35 @@ TEST_CASE("every database command gives the same answers on SQLite and on Postgr
     }
 }
 
+TEST_CASE("PostgreSQL: a stone game turned or mirrored is a duplicate there as in SQLite", "[postgres]") {
+    const BothBackends both("turned");
+    const auto renju = [](const std::string& moves) {
+        return "[Game \"Renju\"]\n[White \"Wu\"]\n[Black \"Bo\"]\n[Result \"0-1\"]\n\n" + moves + " 0-1\n\n";
+    };
+    // The game, then turned a half (h8 stays, i8 g8, h9 h7, a1 o15) and mirrored top to bottom (h9 h7,
+    // i10 i6, a1 a15), twice in one file: the first copy against the stored game, the second too.
+    std::ofstream(both.dir / "a.gpn") << renju("1. h8 h9 2. i8 i10 3. j8 a1 4. k8 b2 5. l8");
+    const std::string turned = renju("1. h8 h7 2. g8 g6 3. f8 o15 4. e8 n14 5. d8") + renju("1. h8 h7 2. i8 i6 3. j8 a15 4. k8 b14 5. l8");
+    std::ofstream(both.dir / "t.gpn") << turned + turned;
+    for (const std::string& c : std::vector<std::string>{"import " + shell_quoted(both.dir / "a.gpn"),
+                                                         "import --json " + shell_quoted(both.dir / "t.gpn"), "games --json"}) {
+        INFO(c);
+        const CliRun a = run_gounki(c + " --db " + shell_quoted(both.file));
+        const CliRun b = run_gounki(c + " --db " + shell_quoted(both.server));
+        CHECK(a.status == b.status);
+        // The games' lines (the JSON summary holds timings).
+        const auto games = [](const std::string& out) { return out.substr(0, out.find("{\"already_imported\"")); };
+        CHECK(games(comparable(a.out, both.file)) == games(comparable(b.out, both.server)));
+        if (c.starts_with("import --json")) {
+            CHECK(contains(b.out, "\"line\":1,\"symmetry\":\"turned a half\""));
+            CHECK(contains(b.out, "\"line\":22,\"symmetry\":\"mirrored top to bottom\""));
+            CHECK(contains(b.out, "\"duplicates\":4"));
+            CHECK(contains(b.out, "{\"action\":\"duplicate\",\"duplicate_of\":1,"));
+        }
+        if (c == "games --json") CHECK(contains(b.out, "\"total\":1}"));
+    }
+}
+
 TEST_CASE("PostgreSQL: two importers at once store every game once", "[postgres]") {
     const TempDir dir("importers");
     const std::string server = server_database("gounki_importers");

@@ -134,6 +134,39 @@ TEST_CASE("import names the games a stored game shares its moves with, one or se
     CHECK(contains(r.out, ":29: stored as game 5; its moves are a prefix of games 1, 2, 3, 4\n"));
 }
 
+TEST_CASE("import skips a Renju game published turned or mirrored as a duplicate, saying how it lies", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    TempDir dir;
+    const std::string db = test_database(backend, dir, "turned-cli");
+    const auto renju = [](const std::string& white, const std::string& moves) {
+        return "[Game \"Renju\"]\n[White \"" + white + "\"]\n[Black \"Bo\"]\n[Result \"0-1\"]\n\n" + moves + " 0-1\n\n";
+    };
+    // Black's five along rank 8; turned by hand a quarter anticlockwise (h8 stays, what lay to the
+    // right of it lies above it: i8 h9, j8 h10; what lay above lies to its left: h9 g8; a1 o1, b2 n2),
+    // and mirrored left to right (i8 g8, j8 f8, a1 o1).
+    write_text(dir / "a.gpn", renju("Wu", "1. h8 h9 2. i8 i10 3. j8 a1 4. k8 b2 5. l8"));
+    write_text(dir / "t.gpn", renju("Wu", "1. h8 g8 2. h9 f9 3. h10 o1 4. h11 n2 5. h12") +
+                                  renju("Wu", "1. h8 h9 2. g8 g10 3. f8 o1 4. e8 n2 5. d8") +
+                                  renju("Al", "1. h8 g8 2. h9 f9 3. h10 o1 4. h11 n2 5. h12"));
+    CHECK(run_gounki_args({"import", "--db", db, dir.file("a.gpn")}).status == 0);
+    const CliRun r = run_gounki_args({"import", "--db", db, dir.file("t.gpn")});
+    INFO(r.out << r.err);
+    CHECK(r.status == 1);
+    CHECK(contains(r.out, "t.gpn:1: duplicate of game 1 turned a quarter anticlockwise, skipped\n"));
+    CHECK(contains(r.out, "t.gpn:8: duplicate of game 1 mirrored left to right, skipped\n"));
+    CHECK_FALSE(contains(r.out, "t.gpn:15:")); // other players: stored as game 2, nothing to say
+    CHECK(contains(r.err, "3 games read: 1 stored (0 broken), 2 duplicates"));
+    const CliRun json = run_gounki_args({"import", "--db", db, "--json", dir.file("t.gpn")});
+    CHECK(contains(json.out, "{\"action\":\"duplicate\",\"duplicate_of\":1,"));
+    CHECK(contains(json.out, "\"line\":1,\"symmetry\":\"turned a quarter anticlockwise\""));
+    CHECK(contains(json.out, "\"line\":8,\"symmetry\":\"mirrored left to right\""));
+    const CliRun keep = run_gounki_args({"import", "--db", db, "--keep-duplicates", dir.file("t.gpn")});
+    INFO(keep.out);
+    // Game 2 (Al) has its moves as they lie.
+    CHECK(contains(keep.out, "t.gpn:1: stored as game 3, a duplicate of game 1 turned a quarter anticlockwise; game 2 has the same moves\n"));
+    CHECK(contains(keep.out, "t.gpn:8: stored as game 4, a duplicate of game 1 mirrored left to right\n"));
+}
+
 TEST_CASE("search finds the position a game won by an exit ends in from its text", "[db][cli]") {
     TempDir dir;
     const std::string on = " --db " + shell_quoted(dir.file("x.db"));

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/stones/symmetry.hpp"
 #include "db/record_bridge.hpp"
 #include "parser/writer.hpp"
 #include "pipeline/import.hpp"
@@ -33,6 +34,19 @@ struct GamesAfter {
         return test::game(moves, white, black, result);
     }
 };
+
+// A Renju game of `points` (Black first) as it lies under `symmetry` (core/stones/symmetry.hpp), from
+// `start` turned likewise when there is one.
+GameInput renju(const std::vector<std::string>& points, const std::string& white, const std::string& black, ResultCode result,
+                int symmetry = 0, const std::optional<stones::StonePosition>& start = std::nullopt) {
+    GameInput g;
+    g.kind = GameKind::renju;
+    if (start) g.start = AnyPosition(stones::transformed(*start, symmetry));
+    for (const std::string& point : points) g.moves.push_back(Move::placement(stones::transformed_point(P(point), symmetry, 15)));
+    g.result = result;
+    g.tags = {{"Event", "Test event"}, {"White", white}, {"Black", black}, {"Result", std::string(result_text(result))}};
+    return g;
+}
 
 } // namespace
 
@@ -105,6 +119,118 @@ TEST_CASE("duplicates are reported and skipped, or kept on request; rerunning an
     auto r8 = import(db, {game({}, "P", "R", ResultCode::unknown)});
     CHECK(r8[0].action == ImportAction::duplicate);
     CHECK(r8[0].other_id == r7[2].game_id);
+    check_consistent(db);
+}
+
+TEST_CASE("a stone game turned or mirrored is a duplicate of the stored game, in each of the eight orientations", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    // Black's five along rank 8, White's stones beside it and in the corners: no two images alike. Short
+    // games are found by final position through SQL, longer ones through the position index.
+    const std::vector<std::string> line = GENERATE(std::vector<std::string>{"h8", "h9", "i8", "i10", "j8"},
+                                                   std::vector<std::string>{"h8", "h9", "i8", "i10", "j8", "a1", "k8", "b2", "l8"});
+    INFO(line.size() << " plies");
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "turned"), Access::read_write);
+    const auto r1 = import(db, {renju(line, "Wu", "Bo", ResultCode::black_wins)});
+    REQUIRE(r1[0].action == ImportAction::stored);
+    const std::int64_t id = r1[0].game_id;
+
+    // Each image alone, then all eight in one import: duplicates of the stored game, each saying how
+    // it lies (the identity: a plain duplicate).
+    std::vector<GameInput> images;
+    for (int s = 0; s < stones::symmetry_count; ++s) {
+        INFO("symmetry " << s);
+        GameInput image = renju(line, "Wu", "Bo", ResultCode::black_wins, s);
+        image.source_file = dir.file("turned.gpn");
+        image.source_line = 10 * (s + 1);
+        const auto r = import(db, {image});
+        CHECK(r[0].action == ImportAction::duplicate);
+        CHECK(r[0].other_id == id);
+        CHECK(r[0].symmetry == s);
+        CHECK(r[0].noteworthy());
+        images.push_back(image);
+    }
+    const auto all = import(db, images);
+    for (int s = 0; s < stones::symmetry_count; ++s) {
+        INFO("symmetry " << s);
+        CHECK(all[std::size_t(s)].action == ImportAction::duplicate);
+        CHECK(all[std::size_t(s)].other_id == id);
+        CHECK(all[std::size_t(s)].symmetry == s);
+    }
+    CHECK(db.list_games({}, {}).total == 1);
+
+    // Turned, with one move other (White's second stone one point off), another result, other players:
+    // games of their own.
+    std::vector<std::string> other_move = line;
+    other_move[3] = "i11";
+    const auto r2 = import(db,
+                           {renju(other_move, "Wu", "Bo", ResultCode::black_wins, 3), renju(line, "Wu", "Bo", ResultCode::draw, 5),
+                            renju(line, "Wu", "Al", ResultCode::black_wins, 6), renju(line, "Al", "Bo", ResultCode::black_wins, 6)});
+    for (const ImportReport& r : r2) {
+        CHECK(r.action == ImportAction::stored);
+        CHECK(r.other_id == 0);
+        CHECK(r.symmetry == 0);
+    }
+
+    // Kept on request, still reported.
+    ImportOptions keep;
+    keep.keep_duplicates = true;
+    const auto r3 = import(db, {renju(line, "Wu", "Bo", ResultCode::black_wins, 2)}, keep);
+    CHECK(r3[0].action == ImportAction::stored);
+    CHECK(r3[0].other_id == id);
+    CHECK(r3[0].symmetry == 2);
+    CHECK(db.list_games({}, {}).total == 6);
+    check_consistent(db);
+}
+
+TEST_CASE("turned copies of one stone game in one import: the first is stored, the others are its duplicates", "[db][both]") {
+    GOUNKI_EACH_BACKEND(backend);
+    const std::vector<std::string> line = GENERATE(std::vector<std::string>{"h8", "h9", "i8", "i10", "j8"},
+                                                   std::vector<std::string>{"h8", "h9", "i8", "i10", "j8", "a1", "k8", "b2", "l8"});
+    INFO(line.size() << " plies");
+    TempDir dir;
+    GameDatabase db(test_database(backend, dir, "turned-batch"), Access::read_write);
+    // The mirror image left to right (file f to -f), the one about the falling diagonal ((f, r) to
+    // (-r, -f)), and the game as it lies. The second is the first turned a quarter anticlockwise
+    // ((-f, r) to (-r, -f)); the third the first mirrored back.
+    const auto r = import(db,
+                          {renju(line, "Wu", "Bo", ResultCode::black_wins, 4), renju(line, "Wu", "Bo", ResultCode::black_wins, 7),
+                           renju(line, "Wu", "Bo", ResultCode::black_wins, 0), renju(line, "Wu", "Bo", ResultCode::white_wins, 1)});
+    REQUIRE(r.size() == 4);
+    CHECK(r[0].action == ImportAction::stored);
+    CHECK(r[1].action == ImportAction::duplicate);
+    CHECK(r[1].other_id == r[0].game_id);
+    CHECK(r[1].symmetry == 1);
+    CHECK(r[2].action == ImportAction::duplicate);
+    CHECK(r[2].other_id == r[0].game_id);
+    CHECK(r[2].symmetry == 4);
+    CHECK(r[3].action == ImportAction::stored); // another result
+    CHECK(r[3].other_id == 0);
+
+    // From set-up stones: the set-up turns with the moves. The moves turned on the set-up as it lay are
+    // another game.
+    const stones::StonePosition start = setup(stones::Rules::defaults(GameKind::renju), {"c3", "d3"}, {"m13"});
+    const std::vector<std::string> after = {"k4", "k5", "l4"};
+    const auto r4 = import(db,
+                           {renju(after, "Wu", "Bo", ResultCode::unknown, 0, start), renju(after, "Wu", "Bo", ResultCode::unknown, 2, start),
+                            renju(after, "Wu", "Bo", ResultCode::unknown, 0, stones::transformed(start, 6))});
+    CHECK(r4[0].action == ImportAction::stored);
+    CHECK(r4[1].action == ImportAction::duplicate);
+    CHECK(r4[1].other_id == r4[0].game_id);
+    CHECK(r4[1].symmetry == 2);
+    CHECK(r4[2].action == ImportAction::stored);
+    CHECK(r4[2].other_id == 0);
+
+    // Among many games that end alike (other players, the same moves), a turned copy finds its own.
+    std::vector<GameInput> many;
+    for (int i = 0; i < 40; ++i) many.push_back(renju(line, "Player " + std::to_string(i), "Bo", ResultCode::black_wins));
+    const auto r5 = import(db, many);
+    const auto r6 = import(db, {renju(line, "Player 33", "Bo", ResultCode::black_wins, 5),
+                                renju(line, "Player 40", "Bo", ResultCode::black_wins, 5)});
+    CHECK(r6[0].action == ImportAction::duplicate);
+    CHECK(r6[0].other_id == r5[33].game_id);
+    CHECK(r6[0].symmetry == 5);
+    CHECK(r6[1].action == ImportAction::stored);
     check_consistent(db);
 }
 

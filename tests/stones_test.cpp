@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/stones/position.hpp"
+#include "core/stones/symmetry.hpp"
 
 using namespace gounki;
 using namespace gounki::stones;
@@ -461,5 +462,23 @@ TEST_CASE("Ninuki: the no-endgame-capture option makes a breakable five win at o
         play(pos, "n10");
         CHECK(pos.outcome() == Outcome::black_wins);
         CHECK_FALSE(pos.pending_five().has_value());
+    }
+}
+
+TEST_CASE("image_keys gives the key of each of a position's eight images, without building them", "[stones]") {
+    // Boards of odd and even size (20x20: the centre between points), captured stones, either side.
+    for (const int size : {15, 19, 20}) {
+        StonePosition pos = setup(ninuki(size), {"a1", "c2", "h8", "k12"}, {"b1", "d7"}, Color::white, 2, 4);
+        const auto keys = image_keys(pos);
+        for (int s = 0; s < symmetry_count; ++s) {
+            INFO("size " << size << ", symmetry " << s);
+            const StonePosition image = transformed(pos, s);
+            CHECK(keys[std::size_t(s)] == image.key());
+            CHECK(image.key() == image.compute_key());
+        }
+        CHECK(keys[0] == pos.key());
+        CHECK(keys[1] != keys[0]);
+        CHECK(symmetry_name(0) == "as it is");
+        CHECK(symmetry_name(2) == "turned a half");
     }
 }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/stones/renju.hpp"
+#include "core/stones/symmetry.hpp"
 
 namespace gounki::stones {
 
@@ -131,6 +132,8 @@ std::uint64_t StonePosition::compute_key() const {
     k ^= zobrist.pending[pending_];
     return k;
 }
+
+std::uint64_t stone_key(int point, Stone stone) { return zobrist.stone[point][stone == Stone::white ? 1 : 0]; }
 
 void StonePosition::set(int p, Stone s) {
     const Stone old = board_[std::size_t(p)];

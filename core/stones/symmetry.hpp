@@ -9,6 +9,9 @@
 //
 // One seam: the Renju opening table (renju_openings.cpp), the tree and the searches turn points here.
 
+#include <array>
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/stones/position.hpp"
@@ -40,6 +43,18 @@ constexpr int inverse_symmetry(int symmetry) { return symmetry == 1 ? 3 : symmet
 
 // A point of a `size` x `size` board under `symmetry`.
 int transformed_point(int point, int symmetry, int size);
+
+// How `symmetry` shows a board: "turned a quarter anticlockwise", "mirrored left to right", ... (the
+// identity: "as it is"). The words of the importer's report of a turned duplicate.
+std::string_view symmetry_name(int symmetry);
+
+// What a stone `stone` (black or white) on `point` adds to a position's key (XOR); defined beside the
+// keys, in position.cpp.
+std::uint64_t stone_key(int point, Stone stone);
+
+// The keys (StonePosition::key) of `pos` under each of the eight symmetries, `pos.key()` first: the
+// key of `transformed(pos, s)` without building it (one pass over the stones).
+std::array<std::uint64_t, symmetry_count> image_keys(const StonePosition& pos);
 
 // `pos` under `symmetry`: its stones moved, all else (side to move, captures, a pending five, the
 // outcome) as it was.
