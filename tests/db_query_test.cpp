@@ -442,8 +442,9 @@ TEST_CASE("the symmetric tree shows the first point in point order among equals 
     TempDir dir;
     GameDatabase db(dir.file("tie.db"), Access::read_write);
     std::vector<GameInput> inputs;
-    for (parser::GameRecord& r : parser::read_records("[Game \"Gomoku\"]\n[Size \"20\"]\n[Result \"*\"]\n\nc20 *\n\n"
-                                                      "[Game \"Gomoku\"]\n[Size \"20\"]\n[Result \"*\"]\n\nt3 *\n\n",
+    // Other players: t3 is c20 turned, and so a duplicate of the same players' game.
+    for (parser::GameRecord& r : parser::read_records("[Game \"Gomoku\"]\n[Size \"20\"]\n[White \"a\"]\n[Result \"*\"]\n\nc20 *\n\n"
+                                                      "[Game \"Gomoku\"]\n[Size \"20\"]\n[White \"b\"]\n[Result \"*\"]\n\nt3 *\n\n",
                                                       "tie.gpn"))
         inputs.push_back(game_input(std::move(r)));
     REQUIRE(inputs.size() == 2);
