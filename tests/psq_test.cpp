@@ -340,5 +340,5 @@ TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule fr
     CHECK(run.status == 1);
     CHECK(contains(run.out, "openings_renju.txt:2:12: error: 2. 0,-1: the point h9 is occupied by a white stone [illegal-move]"));
     CHECK(contains(run.out, "2 games in 1 file: 1 valid, 0 invalid, 1 partial"));
-    CHECK(contains(run_gounki("export --help").out + run_gounki("validate --help").out, "openings: a Gomocup opening list"));
+    CHECK(contains(run_gounki("validate --help").out, "openings: a Gomocup"));
 }
