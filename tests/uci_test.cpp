@@ -232,6 +232,11 @@ struct Heard {
         const std::lock_guard lock(m);
         return lines;
     }
+    // How many of the lines heard start with `prefix`.
+    std::ptrdiff_t seen(const std::string& prefix) {
+        const std::vector<std::string> heard = all();
+        return std::count_if(heard.begin(), heard.end(), [&](const std::string& l) { return starts_with(l, prefix); });
+    }
 };
 
 } // namespace
@@ -240,10 +245,7 @@ TEST_CASE("uci: go searches on its own thread: isready at once, stop ends go inf
     UciSession s;
     Heard heard;
     const UciSession::Sink& sink = heard.sink;
-    const auto seen = [&](const std::string& prefix) {
-        const std::vector<std::string> lines = heard.all();
-        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return starts_with(l, prefix); });
-    };
+    const auto seen = [&](const std::string& prefix) { return heard.seen(prefix); };
     s.handle("position startpos", sink);
     s.handle("go infinite", sink);
     REQUIRE(s.searching());
@@ -278,10 +280,7 @@ TEST_CASE("uci: a go during a search with limits is refused at once; the search 
     UciSession s;
     Heard heard;
     const UciSession::Sink& sink = heard.sink;
-    const auto seen = [&](const std::string& prefix) {
-        const std::vector<std::string> lines = heard.all();
-        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return starts_with(l, prefix); });
-    };
+    const auto seen = [&](const std::string& prefix) { return heard.seen(prefix); };
     s.handle("position startpos", sink);
     // Limits far beyond what the next lines take: the search is still running when they come.
     s.handle("go nodes 3000000", sink);
