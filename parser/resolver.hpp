@@ -151,8 +151,9 @@ private:
     // kurnik's Renju records (resolve_stones.cpp): a record of www.kurnik.pl with no Game or GameType
     // tag whose first pair is a point and `--` (the opener placed the first three stones).
     bool is_kurnik_renju() const;
-    // kurnik Renju's fifth move: Black's two offers are held (true: `m` was one), and White's
-    // choice among them is checked; `offer` is set to the other offer once the choice is read.
+    // kurnik Renju's fifth move (the main line's fifth stone): Black's two offers are held in
+    // fifth_offers_ (offered), White's choice among them is checked and set in `move` (chosen; the
+    // offer left stays in fifth_offers_ for the variation); failed: an error was reported.
     enum class Fifth { not_fifth, offered, chosen, failed };
     Fifth read_fifth_move(const ast::Move& m, LineRun& run, Move& move);
     void check_result();

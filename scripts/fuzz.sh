@@ -29,5 +29,5 @@ fuzz() { # fuzz NAME SEED_FOLDER...
 }
 fuzz records tests/data/records tests/data/sgf
 fuzz position fuzz/position_seeds
-fuzz psq tests/data/psq
+fuzz psq tests/data/psq fuzz/list_seeds
 fuzz renju tests/data/renju
