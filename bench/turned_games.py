@@ -3,11 +3,14 @@
 benchmark of `tree --symmetric` and `search --symmetric` (README, "Benchmarks"): up to 30 plies on
 the points within four of h8, a game stopped at its first five.
 
-Run: /usr/bin/python3 bench/turned_games.py GAMES OUT.gpn
+With --mirrored-copies every game is followed by its mirror image left to right (the same game
+published turned: `gounki import` skips each copy as a duplicate), for the import benchmark.
+
+Run: /usr/bin/python3 bench/turned_games.py GAMES OUT.gpn [--mirrored-copies]
 """
 import random, sys
 random.seed(5)
-N = int(sys.argv[1]); out = open(sys.argv[2], "w")
+N = int(sys.argv[1]); out = open(sys.argv[2], "w"); copies = "--mirrored-copies" in sys.argv[3:]
 files = "abcdefghijklmno"
 def five(board, p, c):
     f, r = p
@@ -32,6 +35,11 @@ for g in range(N):
                 if p not in board: break
         board[p] = c
         moves.append(p)
-        if five(board, p, c): break
-    text = " ".join(files[7 + t(*m)[0]] + str(8 + t(*m)[1]) for m in moves)
-    out.write('[Game "Gomoku"]\n[Result "*"]\n\n%s *\n\n' % text)
+        if five(board, p, c):
+            result = "0-1" if c == 0 else "1-0" # Black moves first; 0-1 is a win of Black's
+            break
+    else:
+        result = "*"
+    for image in ([t, lambda f, r: (-t(f, r)[0], t(f, r)[1])] if copies else [t]):
+        text = " ".join(files[7 + image(*m)[0]] + str(8 + image(*m)[1]) for m in moves)
+        out.write('[Game "Gomoku"]\n[Result "%s"]\n\n%s %s\n\n' % (result, text, result))
