@@ -561,8 +561,8 @@ TEST_CASE("Renju openings: search --opening, tree and reports name the 26 openin
     CHECK(merged.status == 0);
     INFO(merged.out);
     const auto games_of = [&](const std::string& move) {
-        const std::size_t at = merged.out.find("\n" + move + " ");
-        return at == std::string::npos ? -1 : std::stoi(merged.out.substr(at + move.size() + 1));
+        const std::size_t row = merged.out.find("\n" + move + " ");
+        return row == std::string::npos ? -1 : std::stoi(merged.out.substr(row + move.size() + 1));
     };
     CHECK(games_of("h9") == direct);
     CHECK(games_of("g7") == indirect);
