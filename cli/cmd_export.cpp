@@ -134,6 +134,7 @@ int run_export(const QCommandLineParser& p) {
     // --format, else the extension of -o (games.sgf), else gpn; never a format the name contradicts.
     std::optional<parser::RecordFormat> by_name;
     if (path != "-" && parser::has_record_extension(path)) by_name = parser::format_of(path, {});
+    if (by_name && !parser::format_info(*by_name).write) by_name.reset(); // openings_x.txt: a name, not a format gounki writes
     const auto format = p.isSet("format") ? parser::parse_record_format(p.value("format").trimmed().toStdString())
                                           : by_name.value_or(parser::RecordFormat::gpn);
     if (!format)

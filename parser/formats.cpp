@@ -125,7 +125,8 @@ constexpr FormatInfo table[] = {
      openings_cannot_hold,
      nullptr,
      false,
-     false},
+     false,
+     "openings"},
 };
 
 bool utf16_bom(std::string_view head) {
@@ -173,10 +174,12 @@ std::string format_names_text() {
 bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format) {
     const std::string ext = lower(name.extension().string());
     if (ext.empty()) return false;
-    for (const FormatInfo& f : table)
-        if (!format || f.format == *format)
-            for (std::string_view e : f.extensions)
-                if (!e.empty() && e == ext) return true;
+    for (const FormatInfo& f : table) {
+        if (format && f.format != *format) continue;
+        for (std::string_view e : f.extensions)
+            if (!e.empty() && e == ext) return true;
+        if (!f.txt_prefix.empty() && ext == ".txt" && lower(name.stem().string()).starts_with(f.txt_prefix)) return true;
+    }
     return false;
 }
 

@@ -118,6 +118,9 @@ struct FormatInfo {
     // Whether the reader decodes text in UTF-16 itself (told by its byte order mark): such a file is
     // read in this format, not refused as binary (not_a_record_file).
     bool reads_utf16;
+    // A format with no extension of its own: a `.txt` file whose name starts with this (lower case)
+    // is the format's, so that a folder or an archive yields it (empty: none).
+    std::string_view txt_prefix = {};
 };
 
 // Every format, in RecordFormat order.
@@ -134,7 +137,8 @@ std::string format_names_text();
 // name's extension belongs to; else GPN.
 RecordFormat format_of(const std::filesystem::path& name, std::string_view head,
                        std::optional<RecordFormat> forced = std::nullopt);
-// Whether a file name has an extension of some record format (of `format` when given).
+// Whether a file name has an extension of some record format (of `format` when given), or is a
+// `.txt` named as a format without an extension names its files (FormatInfo::txt_prefix).
 bool has_record_extension(const std::filesystem::path& name, std::optional<RecordFormat> format = std::nullopt);
 
 // Why a file whose first bytes are `head`, to be read in `format` (format_of), is no record file at

@@ -328,17 +328,55 @@ TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule fr
     CHECK(huge.diagnostics.at(0).code == "bad-rules");
     CHECK(huge.status == GameStatus::partial);
 
-    // Told by the first line alone (digits, signs, commas, blanks); no extension of its own, so a
-    // folder's .txt files are not taken for lists.
+    // Pos notation, as engine-match programs also take lists: each point a column's letter and a
+    // row's number counted from 1 at the top, nothing between the points; a file may mix the two.
+    const std::vector<GameRecord> pos =
+        read_openings("d3e5f6d7\n  k10J10 \n0,0, 1,1\nd3x\nz1a1\na0\n", "pos_freestyle_20x20.txt");
+    REQUIRE(pos.size() == 6);
+    CHECK(names(pos[0]) == Names{"d18", "e16", "f15", "d14"}); // row 3 from the top of 20 is rank 18
+    CHECK(pos[0].status == GameStatus::valid);
+    CHECK(names(pos[1]) == Names{"k11", "j11"});
+    CHECK(names(pos[2]) == Names{"k10", "l9"});
+    CHECK(pos[3].diagnostics.at(0).code == "syntax");
+    CHECK(pos[3].diagnostics[0].column == 3);
+    CHECK(contains(pos[3].diagnostics[0].message, "in pos notation"));
+    CHECK(pos[4].diagnostics.at(0).code == "illegal-move");
+    CHECK(pos[4].diagnostics[0].column == 1);
+    CHECK(contains(pos[4].diagnostics[0].message, "off the 20x20 board (columns a to t, rows 1 to 20 from the top)"));
+    CHECK(pos[5].diagnostics.at(0).code == "syntax"); // rows count from 1
+
+    // Told by the first line alone: offsets (digits, signs, commas, blanks), or two points or more
+    // in pos notation.
     CHECK(format_of("x.txt", "0,0, 1,1\n3,x\n") == RecordFormat::openings);
+    CHECK(format_of("x.txt", "d3e5f6d7\n") == RecordFormat::openings);
+    CHECK(format_of("x.txt", "\xEF\xBB\xBF d3e5 \r\n") == RecordFormat::openings);
     CHECK(format_of("x.txt", "1. h8 i9\n") == RecordFormat::gpn);
+    CHECK(format_of("x.txt", "h8 i9\n") == RecordFormat::gpn);
+    CHECK(format_of("x.txt", "h8\n") == RecordFormat::gpn);
     CHECK(format_of("x.txt", "0 0\n") == RecordFormat::gpn);
-    CHECK_FALSE(has_record_extension("openings.txt"));
+    // No extension of its own: a .txt named as Gomocup names its lists (openings_renju.txt) is one,
+    // so that a folder or an archive of a tournament's results yields its lists; other .txt are not.
+    CHECK(has_record_extension("openings.txt"));
+    CHECK(has_record_extension("Openings_Freestyle15.TXT"));
+    CHECK(has_record_extension("openings_renju.txt", RecordFormat::openings));
+    CHECK_FALSE(has_record_extension("openings_renju.txt", RecordFormat::gpn));
+    CHECK_FALSE(has_record_extension("results.txt"));
+    CHECK_FALSE(has_record_extension("openings.md"));
     const TempDir dir("openings");
     write_text(dir / "openings_renju.txt", "0,0, 0,-1, 1,1\n0,0, 0,-1, 0,-1\n");
+    write_text(dir / "results.txt", "ALPHA 12 points\n");
     const CliRun run = run_gounki("validate " + shell_quoted(dir / "openings_renju.txt"));
     CHECK(run.status == 1);
     CHECK(contains(run.out, "openings_renju.txt:2:12: error: 2. 0,-1: the point h9 is occupied by a white stone [illegal-move]"));
     CHECK(contains(run.out, "2 games in 1 file: 1 valid, 0 invalid, 1 partial"));
+    const CliRun folder = run_gounki("validate " + shell_quoted(dir.path()));
+    CHECK(contains(folder.out, "2 games in 1 file: 1 valid, 0 invalid, 1 partial"));
+    CHECK_FALSE(contains(folder.out, "results.txt"));
     CHECK(contains(run_gounki("validate --help").out, "openings: a Gomocup"));
+    // export -o openings.txt writes GPN as before: gounki writes no lists, and the name is no format.
+    const std::string db = shell_quoted(dir / "o.db");
+    run_gounki("import --db " + db + " " + shell_quoted(dir / "openings_renju.txt"));
+    const CliRun exported = run_gounki("export --db " + db + " --all -o " + shell_quoted(dir / "openings_out.txt"));
+    CHECK(exported.status == 0);
+    CHECK(contains(slurp(dir / "openings_out.txt"), "[Game \"Renju\"]"));
 }

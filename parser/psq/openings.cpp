@@ -41,9 +41,43 @@ ListRules rules_of_list(const std::string& file) {
     return out;
 }
 
-// One line: the opening's stones, or a syntax error at a column.
-bool parse_line(std::string_view line, int line_number, int size, std::vector<StoneLineMove>& moves, int& column,
-                std::string& why) {
+// A line in pos notation: letters and row numbers with nothing between them (`d3e5f6`).
+bool is_pos_line(std::string_view line) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    return first != std::string_view::npos && std::isalpha(static_cast<unsigned char>(line[first]));
+}
+
+// A pos line's stones (`d3e5f6`: the column's letter from a, the row's number from 1 at the top),
+// or a syntax error at a column.
+bool parse_pos_line(std::string_view line, int line_number, int size, std::vector<StoneLineMove>& moves, int& column,
+                    std::string& why) {
+    std::size_t i = line.find_first_not_of(" \t");
+    const std::size_t end = line.find_last_not_of(" \t") + 1;
+    while (i < end) {
+        const std::size_t start = i;
+        const char letter = char(std::tolower(static_cast<unsigned char>(line[i])));
+        std::size_t digits = ++i;
+        while (i < end && std::isdigit(static_cast<unsigned char>(line[i])) && i - digits < 3) ++i;
+        if (letter < 'a' || letter > 'z' || i == digits || line[digits] == '0' ||
+            (i < end && std::isdigit(static_cast<unsigned char>(line[i]))))
+            return column = int(start) + 1,
+                   why = "a point (a column's letter and a row's number counted from 1 at the top, such as d3) expected", false;
+        const int x = letter - 'a', y = std::stoi(std::string(line.substr(digits, i - digits))) - 1;
+        StoneLineMove& m = moves.emplace_back();
+        m.line = line_number;
+        m.column = int(start) + 1;
+        m.written = std::string(line.substr(start, i - start));
+        if (x >= size || y >= size)
+            m.why = "the point is off the " + std::to_string(size) + "x" + std::to_string(size) + " board (columns a to " +
+                std::string(1, char('a' + size - 1)) + ", rows 1 to " + std::to_string(size) + " from the top)";
+        else m.point = stones::point_from_top_left(x, y, size);
+    }
+    return true;
+}
+
+// A line of offsets: the opening's stones, or a syntax error at a column.
+bool parse_offset_line(std::string_view line, int line_number, int size, std::vector<StoneLineMove>& moves, int& column,
+                       std::string& why) {
     std::vector<std::pair<int, int>> numbers; // value, column
     std::size_t i = 0;
     bool expect_number = true;
@@ -122,10 +156,12 @@ bool OpeningsReader::next(GameRecord& game) {
         if (!list.size_error.empty()) {
             at.column = 1;
             add_line_diagnostic(game, Severity::error, "bad-rules", at, list.size_error + "; the stones are not placed");
-        } else if (!parse_line(line, line_, list.rules.size, moves, at.column, why)) {
+        } else if (const bool pos_line = is_pos_line(line);
+                   !(pos_line ? parse_pos_line : parse_offset_line)(line, line_, list.rules.size, moves, at.column, why)) {
             add_line_diagnostic(game, Severity::error, "syntax", at,
-                                "'" + shortened(std::string(line)) + "' is no opening (x,y offsets from the centre, "
-                                "separated by commas): " + why + "; the stones are not placed");
+                                "'" + shortened(std::string(line)) + "' is no opening (" +
+                                    (pos_line ? "points such as d3e5 in pos notation" : "x,y offsets from the centre, separated by commas") +
+                                    "): " + why + "; the stones are not placed");
         } else {
             whole = replay_stone_line(game, moves, pos);
         }
@@ -145,7 +181,21 @@ std::vector<GameRecord> read_openings(std::string_view text, const std::string& 
 }
 
 bool claims_openings(std::string_view head) {
-    const std::string_view first = head.substr(0, head.find_first_of("\r\n"));
+    std::string_view first = head.substr(0, head.find_first_of("\r\n"));
+    if (first.starts_with("\xEF\xBB\xBF")) first.remove_prefix(3);
+    const std::size_t from = first.find_first_not_of(" \t");
+    if (from == std::string_view::npos) return false;
+    first = first.substr(from, first.find_last_not_of(" \t") + 1 - from);
+    if (std::isalpha(static_cast<unsigned char>(first[0]))) { // pos notation: two points or more, nothing between them
+        int points = 0;
+        for (std::size_t i = 0; i < first.size(); ++points) {
+            if (!std::isalpha(static_cast<unsigned char>(first[i++]))) return false;
+            const std::size_t digits = i;
+            while (i < first.size() && std::isdigit(static_cast<unsigned char>(first[i]))) ++i;
+            if (i == digits || i - digits > 2) return false;
+        }
+        return points >= 2;
+    }
     if (first.find(',') == std::string_view::npos || first.find_first_of("0123456789") == std::string_view::npos) return false;
     return first.find_first_not_of("0123456789-+, \t") == std::string_view::npos;
 }

@@ -5,6 +5,8 @@
 //   8,-3, 6,-4, 5,-4, 4,-3      one opening a line: its stones in the order played, Black first,
 //   0,0, 1,1, -1,2              each x,y the offset from the board's centre (x to the right, y down;
 //                               the centre is (size / 2, size / 2) counted from the top left, 0 based)
+//   d3e5f6d7                    or in pos notation: a column's letter from a, a row's number from 1 at
+//                               the top, nothing between the stones (a line starting with a letter)
 //
 // The file does not name its board or rule; its name does, as Gomocup names its lists: `renju`
 // Renju, `standard` Gomoku with exact fives, else freestyle; the first number in the name is the
@@ -46,7 +48,8 @@ std::vector<GameRecord> read_openings(std::string_view text, const std::string& 
                                       std::vector<Diagnostic>* file_diagnostics = nullptr);
 
 // Whether the start of a file is an opening list: a first line of digits, signs, commas and blanks
-// alone, with at least one comma (a later line that is not is the list's syntax error).
+// alone, with at least one comma, or of two points or more in pos notation (a later line that is
+// not is the list's syntax error). A `.txt` named `openings*` is one by its name (formats.cpp).
 bool claims_openings(std::string_view head);
 std::string openings_cannot_hold(const GameRecord& game);
 
