@@ -5,6 +5,7 @@
 
 #include "core/stones/position.hpp"
 #include "core/stones/renju_openings.hpp"
+#include "core/stones/symmetry.hpp"
 
 namespace gounki::parser {
 
@@ -145,6 +146,19 @@ std::string opening_rule_breach(const GameRecord& game, const stones::StonePosit
     if (!start || start->stone_count() != 0 || start->side_to_move() != Color::black) return {};
     const std::string* rule = game.tag("OpeningRule");
     return rule ? stones::opening_rule_breach(before, point, read_five_rule_names(*rule).opening) : std::string();
+}
+
+std::string same_fifth_offers_text(const stones::StonePosition& after_four, std::span<const int> offers,
+                                   std::span<const std::string> written) {
+    const auto same = stones::same_fifth_offers(after_four, offers);
+    if (!same) return {};
+    const std::string& a = written[same->first];
+    if (same->symmetry == 0)
+        return "Black offered " + a + " twice as a fifth move; the opening rules that have Black offer fifth moves want "
+               "them to differ, so that White chooses";
+    return "Black offered " + a + " and " + written[same->second] + " as fifth moves, and they are one move: the first four "
+           "stones lie the same " + std::string(stones::symmetry_name(same->symmetry)) +
+           "; the opening rules that have Black offer fifth moves want them to differ, so that White chooses";
 }
 
 Line offered_fifth_move(Move move, std::string written) {

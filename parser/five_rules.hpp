@@ -3,6 +3,7 @@
 // properties, Gomocup's group names in PSQ files ("Freestyle15_2", "Standard", "Renju"). The one
 // place that reads those names, and that says what each means for gounki (docs/rules.md 4.3).
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,12 @@ FiveRuleChoice choose_five_rules(std::string_view rule);
 // or "" when there is nothing to say (also for a game from set-up stones: its start is no empty
 // board). Every reader asks it before playing one of the first three stones.
 std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point);
+
+// The `opening-rule` warning's text when two of the fifth moves Black offered after `after_four`
+// (`offers`, each as `written`) are one move (stones::same_fifth_offers), "" otherwise. The
+// readers of offers (RenjuNet's alt, SGF's 5A, kurnik's two fifth moves) ask it.
+std::string same_fifth_offers_text(const stones::StonePosition& after_four, std::span<const int> offers,
+                                   std::span<const std::string> written);
 
 // A fifth move Black offered in Renju and White did not choose (RenjuNet's `alt`, SGF's offers,
 // kurnik's two fifth moves): a one-move variation of the fifth move, so marked in a comment.

@@ -3,6 +3,7 @@
 #include "parser/five_rules.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace gounki::parser::resolve_detail {
 
@@ -155,6 +156,12 @@ Resolver::Fifth Resolver::read_fifth_move(const ast::Move& m, LineRun& run, Move
     if (!point) return Fifth::failed;
     if (fifth_offers_.size() < 2) {
         fifth_offers_.push_back({point, std::string(src_.slice(m.offset, m.length))});
+        if (fifth_offers_.size() == 2) {
+            const std::array<int, 2> points{fifth_offers_[0].move.point(), fifth_offers_[1].move.point()};
+            const std::array<std::string, 2> written{fifth_offers_[0].written, fifth_offers_[1].written};
+            if (const std::string same = same_fifth_offers_text(st.pos.s, points, written); !same.empty())
+                report_move(Severity::warning, "opening-rule", m, st, same);
+        }
         ++st.slots; // an offer takes a move's place in the numbering and places no stone
         return Fifth::offered;
     }

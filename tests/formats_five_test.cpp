@@ -212,6 +212,24 @@ TEST_CASE("kurnik: Renju records without Game or GameType, the colour choice and
     CHECK(points(games[3].main) == "h8 i9 j8 i8");
     CHECK(games[3].main.plies.back().comments == std::vector<std::string>{"offered fifth moves g9 and h9"});
 
+    // Two offers that are one move: the first four stones (all on the h file) lie the same mirrored
+    // left to right, so g6 and i6 leave White no choice; the same point twice neither. A warning
+    // at the second offer; the game is read as before.
+    const GameRecord mirrored = one("[Site \"www.kurnik.pl\"]\n\n1. h8 -- 2. h9 -- 3. h10 white 4. -- h7 5. g6 -- 6. i6 g6 *\n");
+    CHECK(codes(mirrored) == "opening-rule");
+    CHECK(mirrored.diagnostics[0].severity == Severity::warning);
+    CHECK(mirrored.diagnostics[0].line == 3);
+    CHECK(mirrored.diagnostics[0].column == 53);
+    CHECK(contains(mirrored.diagnostics[0].message, "Black offered g6 and i6 as fifth moves, and they are one move: the "
+                                                    "first four stones lie the same mirrored left to right"));
+    CHECK(mirrored.status == GameStatus::valid);
+    CHECK(points(mirrored.main) == "h8 h9 h10 h7 g6");
+    const GameRecord twice = one("[Site \"www.kurnik.pl\"]\n\n1. h8 -- 2. i9 -- 3. j8 white 4. -- i8 5. g9 -- 6. g9 g9 *\n");
+    CHECK(codes(twice) == "opening-rule");
+    CHECK(contains(twice.diagnostics[0].message, "Black offered g9 twice as a fifth move"));
+    // Offers that no symmetry of those four stones exchanges (g6 and j6) are two moves.
+    CHECK(codes(one("[Site \"www.kurnik.pl\"]\n\n1. h8 -- 2. h9 -- 3. h10 white 4. -- h7 5. g6 -- 6. j6 g6 *\n")).empty());
+
     // kurnik's Renju only by its first pair, a point and a pass; another site's record stays as it was.
     const GameRecord elsewhere = one("[Site \"example.org\"]\n\n1. h8 -- 2. i9 -- *\n");
     CHECK(elsewhere.kind == GameKind::gounki);

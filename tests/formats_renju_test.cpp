@@ -215,9 +215,17 @@ TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of
         "<game id=\"3\" rule=\"2\" alt=\"f7 q99\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
         "<game id=\"4\" rule=\"2\" alt=\"f7\"><move>h8 i9 j10</move></game>\n"
         "<game id=\"5\" rule=\"2\" alt=\"51\" swap=\"R--R-\"><move>h8 i9 j10 g8 h10 k11</move></game>\n"
+        "<game id=\"6\" rule=\"2\" alt=\"g6 f6 i6\"><move>h8 h9 h10 h7 g6</move></game>\n"
         "</games></database>\n";
     const auto games = read_renjunet(text, "alt.rif");
-    REQUIRE(games.size() == 5);
+    REQUIRE(games.size() == 6);
+    // Offers that are one move (the four stones on the h file lie the same mirrored left to right:
+    // g6 and i6): the opening rule's warning; the offers are read as before.
+    REQUIRE(find_code(games[5], "opening-rule"));
+    CHECK(contains(find_code(games[5], "opening-rule")->message,
+                   "alt='g6 f6 i6': Black offered g6 and i6 as fifth moves, and they are one move"));
+    CHECK(games[5].main.plies[4].variations.size() == 2);
+    CHECK(find_code(games[0], "opening-rule") == nullptr);
     for (const GameRecord& g : games) CHECK(tag_or(g, "OpeningRule") == "Yamaguchi");
 
     // The offers but the one chosen (h10, the fifth move played), in their order, each with its note.

@@ -150,6 +150,18 @@ TEST_CASE("SGF: a Renju server's GM[5] and 5A read as Renju, the offered fifth m
     REQUIRE(again.main.plies.size() == 8);
     CHECK(again.main.plies[4].variations.size() == 1);
 
+    // Offers that are one move (the four stones on the h file lie the same mirrored left to right, so
+    // g6 and i6 leave White no choice): the opening rule's warning at the second; read as before.
+    const GameRecord mirrored = one("(;GM[4]SZ[15]RU[Renju]5A[gj]\n[ij];B[hh];W[hg];B[hf];W[hi];B[gj])");
+    check_diagnostic(mirrored, "opening-rule", 2, 1,
+                     "5A[ij]: Black offered g6 and i6 as fifth moves, and they are one move: the first four stones lie "
+                     "the same mirrored left to right");
+    CHECK(mirrored.status == GameStatus::valid);
+    CHECK(mirrored.main.plies[4].variations.size() == 1);
+    CHECK(contains(find_code(one("(;GM[4]SZ[15]RU[Renju]5A[gj][gj];B[hh];W[hg];B[hf];W[hi];B[gj])"), "opening-rule")->message,
+                   "Black offered g6 twice"));
+    CHECK(find_code(one("(;GM[4]SZ[15]RU[Renju]5A[gj][jj];B[hh];W[hg];B[hf];W[hi];B[gj])"), "opening-rule") == nullptr);
+
     // An offer Black could not play there (h8 is taken): a warning at it, the offers in the Alt tag only.
     const GameRecord taken = one("(;GM[5]SZ[15]RU[Renju]5A[jj]\n[hh];B[hh];W[hg];B[jf];W[ig];B[ii])");
     check_diagnostic(taken, "bad-alt", 2, 1, "h8 is no fifth move Black could play");

@@ -166,4 +166,15 @@ std::string opening_rule_breach(const StonePosition& before, int point, std::str
     }
 }
 
+std::optional<SameFifthOffers> same_fifth_offers(const StonePosition& after_four, std::span<const int> offers) {
+    const std::vector<int> own = own_symmetries(after_four);
+    for (std::size_t second = 1; second < offers.size(); ++second)
+        for (std::size_t first = 0; first < second; ++first) {
+            if (offers[first] == offers[second]) return SameFifthOffers{first, second, 0};
+            for (const int s : own)
+                if (transformed_point(offers[first], s, after_four.size()) == offers[second]) return SameFifthOffers{first, second, s};
+        }
+    return std::nullopt;
+}
+
 } // namespace gounki::stones

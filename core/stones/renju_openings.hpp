@@ -64,4 +64,14 @@ bool places_canonical_opening(std::string_view opening_rule);
 // it, the rule places no canonical opening, or an earlier stone already broke it.
 std::string opening_rule_breach(const StonePosition& before, int point, std::string_view opening_rule);
 
+// Two fifth moves Black offered that are one move: the same point twice, or two points that a
+// symmetry of `after_four` (the position after the fourth stone, whose own symmetries leave it
+// as it is) exchanges, so that White's choice between them is no choice. Every opening rule that
+// has Black offer fifth moves (RIF, Yamaguchi, Soosyrv-N, Taraguchi-N) wants them to differ.
+struct SameFifthOffers {
+    std::size_t first = 0, second = 0; // indexes into the offers, first < second
+    int symmetry = 0; // core/stones/symmetry.hpp's number taking the first to the second; 0: the same point
+};
+std::optional<SameFifthOffers> same_fifth_offers(const StonePosition& after_four, std::span<const int> offers);
+
 } // namespace gounki::stones

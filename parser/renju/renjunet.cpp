@@ -298,6 +298,8 @@ void GameBuilder::offered_fifth_moves() {
     std::string list = alt;
     std::replace_if(list.begin(), list.end(), [](char c) { return c == ',' || c == ';'; }, ' ');
     std::istringstream words(list);
+    std::vector<int> points;
+    std::vector<std::string> written;
     for (std::string w; words >> w;) {
         const int point = stones::parse_point(w, pos.size());
         if (point == stones::no_point || !pos.is_legal(Move::placement(point))) {
@@ -308,10 +310,14 @@ void GameBuilder::offered_fifth_moves() {
                                     "; the offered fifth moves are kept in the Alt tag only");
             return;
         }
+        points.push_back(point);
+        written.push_back(w);
         const Move m = Move::placement(point);
         if (m == out_.main.plies[4].move) continue; // the offer White chose: the move played
         offers.push_back(offered_fifth_move(m, w));
     }
+    if (const std::string same = same_fifth_offers_text(pos, points, written); !same.empty())
+        add_line_diagnostic(out_, Severity::warning, "opening-rule", at_game(), "alt='" + alt + "': " + same);
     for (Line& l : offers) out_.main.plies[4].variations.push_back(std::move(l));
 }
 

@@ -545,6 +545,9 @@ void Builder::offered_fifth_moves(const Node& root) {
     stones::StoneUndo undo;
     for (std::size_t i = 0; i < 4; ++i) pos.play(out_.main.plies[i].move, undo);
     std::vector<Line> offers;
+    std::vector<int> points;
+    std::vector<std::string> written;
+    bool said_same = false;
     for (const Value& v : alt->values) {
         const std::string t = trim(v.text);
         const int p = sgf_point(t, pos.size());
@@ -555,6 +558,13 @@ void Builder::offered_fifth_moves(const Node& root) {
                        (point ? stones::point_name(p) + " is no fifth move Black could play" : "not a point of the board") +
                        "; the offered fifth moves are kept in the Alt tag only");
             return;
+        }
+        points.push_back(p);
+        written.push_back(stones::point_name(p));
+        // Said at the offer that makes the first pair (each offer before it differed).
+        if (const std::string same = said_same ? std::string() : same_fifth_offers_text(pos, points, written); !same.empty()) {
+            report(Severity::warning, "opening-rule", v.offset, "5A[" + t + "]: " + same);
+            said_same = true;
         }
         if (Move::placement(p) == out_.main.plies[4].move) continue; // the offer White chose: the move played
         const std::vector<Line>& written = out_.main.plies[4].variations; // an offer the file also has as a variation
