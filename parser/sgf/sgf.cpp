@@ -567,8 +567,8 @@ void Builder::offered_fifth_moves(const Node& root) {
             said_same = true;
         }
         if (Move::placement(p) == out_.main.plies[4].move) continue; // the offer White chose: the move played
-        const std::vector<Line>& written = out_.main.plies[4].variations; // an offer the file also has as a variation
-        if (std::any_of(written.begin(), written.end(),
+        const std::vector<Line>& variations = out_.main.plies[4].variations; // an offer the file also has as a variation
+        if (std::any_of(variations.begin(), variations.end(),
                         [&](const Line& l) { return !l.plies.empty() && l.plies[0].move == Move::placement(p); }))
             continue;
         offers.push_back(offered_fifth_move(Move::placement(p), t));
