@@ -62,6 +62,8 @@ void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b) {
         const PlyJudgement& y = b.plies[i];
         ++plies;
         same_verdict += x.verdict == y.verdict;
+        settled += x.settled;
+        settled_same += x.settled && x.verdict == y.verdict;
         same_best += x.best == y.best;
         ++confusion[int(x.verdict)][int(y.verdict)];
     }
@@ -106,9 +108,11 @@ PlyJudgement book_ply(const GameView& g, int i) {
 // row (the last at least `min_depth` deep) agree on the best move and on the verdict of the played
 // move (searched first, so its score is of the same depth), and a graded verdict's drop lies at
 // least `stop_margin` from every threshold, more iterations would not change the verdict.
+// `stopped` is set when it ends the search so.
 class EarlyStop {
 public:
-    EarlyStop(const JudgeSettings& settings, double scale, Move played) : settings_(settings), scale_(scale), played_(played) {
+    EarlyStop(const JudgeSettings& settings, double scale, Move played, bool& stopped)
+        : settings_(settings), scale_(scale), played_(played), stopped_(&stopped) {
         settings_.curve_scale = scale;
     }
     bool operator()(const SearchInfo& info) {
@@ -123,7 +127,10 @@ public:
         run_ = same ? run_ + 1 : 1;
         best_ = best;
         verdict_ = v;
-        return run_ >= settings_.stable_iterations && info.depth >= settings_.stop_min_depth && far_from_thresholds(best_score, info.first_score, best == played_);
+        const bool stop = run_ >= settings_.stable_iterations && info.depth >= settings_.stop_min_depth &&
+            far_from_thresholds(best_score, info.first_score, best == played_);
+        *stopped_ = *stopped_ || stop;
+        return stop;
     }
 
 private:
@@ -137,6 +144,7 @@ private:
     JudgeSettings settings_;
     double scale_;
     Move played_;
+    bool* stopped_;
     Move best_ = Move::none();
     Verdict verdict_ = Verdict::best;
     int run_ = 0;
@@ -181,8 +189,10 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
         j.side = g.side_to_move(i);
         j.played = g.moves[std::size_t(i)];
         SearchResult r;
-        g.score(i, settings.limits, j.played, EarlyStop(settings, scale, j.played), r);
+        bool stopped_early = false;
+        g.score(i, settings.limits, j.played, EarlyStop(settings, scale, j.played, stopped_early), r);
         out.nodes += r.nodes;
+        j.settled = stopped_early || is_proven(r.score);
         j.best = r.best;
         j.best_score = r.score;
         j.pv = r.pv;

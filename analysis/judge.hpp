@@ -87,6 +87,12 @@ struct PlyJudgement {
     // prints none): the scores are 0, the verdict is `best` and means only "not graded"; `best`
     // still says which move the engine prefers. Such plies count in no side's summary.
     bool scored = true;
+    // The judge's search of the position before the move ended by the early stop (the verdict
+    // stable over its last iterations, its drop clear of every threshold) or with a proven score;
+    // false when it ran out of budget with the verdict still moving, and for external engines.
+    // Such verdicts hold far better at a larger budget (`bench --agreement` counts them apart).
+    // Not stored with a judgement.
+    bool settled = false;
 };
 
 struct SideSummary {
@@ -138,6 +144,8 @@ struct JudgeAgreement {
     std::int64_t same_verdict = 0;
     std::int64_t same_best = 0; // the same best move
     std::int64_t confusion[verdict_count][verdict_count] = {}; // [verdict of a][verdict of b]
+    std::int64_t settled = 0; // plies whose verdict `a` settled (PlyJudgement::settled)
+    std::int64_t settled_same = 0; // of those, the plies with the same verdict in both
     void add(const GameJudgement& a, const GameJudgement& b);
 };
 

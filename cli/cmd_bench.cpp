@@ -39,7 +39,9 @@ void describe_bench(QCommandLineParser& p) {
                  "N"});
     p.addOption({"agreement",
                  "Judge the games of FILE... at the judge's budget and at --factor times it, and print how often "
-                 "their verdicts and best moves agree, per game (--game: only that game), with the time of the first run."});
+                 "their verdicts and best moves agree, per game (--game: only that game), apart for the plies the first run "
+                 "settled (its early stop ended the search, or the score was proven) and the plies whose budget ran out, "
+                 "with the time of the first run."});
     p.addOption({"factor", "With --agreement: the budget of the reference run, as a multiple of the first (default 10).", "F"});
     p.addOption({"games", "With --agreement: at most N games of each game (the first ones read).", "N"});
     p.addOption({"threads", "With --agreement: games judged at once (default: one per core).", "N"});
@@ -128,6 +130,8 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         o["same_best"] = qint64(a.same_best);
         o["verdict_agreement"] = a.plies ? 100.0 * double(a.same_verdict) / double(a.plies) : 0.0;
         o["best_agreement"] = a.plies ? 100.0 * double(a.same_best) / double(a.plies) : 0.0;
+        o["settled"] = qint64(a.settled);
+        o["settled_same_verdict"] = qint64(a.settled_same);
         QJsonArray rows;
         for (const auto& row : a.confusion) {
             QJsonArray r;
@@ -144,7 +148,10 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         counted(a.plies, "ply", "plies") + ", " + std::to_string(nodes) + " nodes a position against " +
         std::to_string(nodes * std::uint64_t(factor)) + "\nsame verdict " + percent(a.same_verdict, a.plies) + " (" +
         std::to_string(a.same_verdict) + ")\nsame best move " + percent(a.same_best, a.plies) + " (" +
-        std::to_string(a.same_best) + ")\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
+        std::to_string(a.same_best) + ")\nsame verdict, settled plies " +
+        percent(a.settled_same, a.settled) + " (" + std::to_string(a.settled_same) + " of " + std::to_string(a.settled) +
+        ")\nsame verdict, plies whose budget ran out " + percent(a.same_verdict - a.settled_same, a.plies - a.settled) +
+        " (" + std::to_string(a.same_verdict - a.settled_same) + " of " + std::to_string(a.plies - a.settled) + ")\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
         " ms\nverdicts (rows: " + std::to_string(nodes) + " nodes; columns: x" + std::to_string(factor) + ")\n";
     for (int v = 0; v < analysis::verdict_count; ++v) {
         std::string row = "  " + std::string(analysis::verdict_name(analysis::Verdict(v)));

@@ -422,6 +422,20 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
         CHECK(share >= 0.0);
         CHECK(share <= 100.0);
         CHECK(share == Approx(100.0 * double(same) / double(plies)).margin(0.05));
+        // The same verdicts apart for the settled plies and the others: the two parts make the whole.
+        long settled_same = 0, settled = 0, rest_same = 0, rest = 0;
+        const std::size_t settled_at = r.out.find("same verdict, settled plies "),
+                          rest_at = r.out.find("same verdict, plies whose budget ran out ");
+        REQUIRE(settled_at != std::string::npos);
+        REQUIRE(rest_at != std::string::npos);
+        REQUIRE(std::sscanf(r.out.c_str() + settled_at, "same verdict, settled plies %lf%% (%ld of %ld)", &share, &settled_same,
+                            &settled) == 3);
+        CHECK(share == Approx(settled ? 100.0 * double(settled_same) / double(settled) : 0.0).margin(0.05));
+        REQUIRE(std::sscanf(r.out.c_str() + rest_at, "same verdict, plies whose budget ran out %lf%% (%ld of %ld)", &share,
+                            &rest_same, &rest) == 3);
+        CHECK(share == Approx(rest ? 100.0 * double(rest_same) / double(rest) : 0.0).margin(0.05));
+        CHECK(settled + rest == plies);
+        CHECK(settled_same + rest_same == same);
         // The confusion counts hold every ply once, the equal verdicts on their diagonal.
         long total = 0, diagonal = 0;
         std::istringstream rows(r.out.substr(r.out.find("verdicts (rows")));
@@ -465,6 +479,33 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     CHECK(early.nodes < whole.nodes);
     check_best_not_below_played(early);
     check_same(early, judge_game(Position::start(), moves, s));
+
+    // A ply is settled when the early stop ended its search, or its score was proven: without the
+    // early stop only proven plies are, with it some whose scores are not proven too.
+    int settled_unproven = 0;
+    for (const PlyJudgement& p : early.plies)
+        settled_unproven += p.settled && !is_proven(p.best_score) && !is_proven(p.played_score);
+    for (const PlyJudgement& p : whole.plies)
+        if (p.settled) CHECK((is_proven(p.best_score) || is_proven(p.played_score)));
+    CHECK(settled_unproven > 0);
+
+    // The agreement counts the settled plies of the first judgement apart.
+    GameJudgement a, b;
+    const Verdict va[] = {Verdict::best, Verdict::mistake, Verdict::blunder, Verdict::best};
+    const Verdict vb[] = {Verdict::best, Verdict::blunder, Verdict::blunder, Verdict::inaccuracy};
+    const bool settled[] = {true, true, false, false};
+    for (int i = 0; i < 4; ++i) {
+        a.plies.emplace_back().verdict = va[i];
+        a.plies.back().settled = settled[i];
+        b.plies.emplace_back().verdict = vb[i];
+        b.plies.back().settled = !settled[i]; // the reference's own are not counted
+    }
+    JudgeAgreement agreement;
+    agreement.add(a, b);
+    CHECK(agreement.plies == 4);
+    CHECK(agreement.same_verdict == 2);
+    CHECK(agreement.settled == 2);
+    CHECK(agreement.settled_same == 1);
 
     // Stored judgements are keyed by the settings text: another stop is another text.
     const std::string text = db::analysis_settings_text(defaults);
