@@ -115,6 +115,11 @@ std::string percent(std::int64_t part, std::int64_t whole) {
     return buf;
 }
 
+// "80.0% (4 of 5)"
+std::string share_of(std::int64_t part, std::int64_t whole) {
+    return percent(part, whole) + " (" + std::to_string(part) + " of " + std::to_string(whole) + ")";
+}
+
 // One game's figures: text, or one JSON object per game.
 void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& settings, int factor, const JudgeRun& run,
                      const analysis::JudgeAgreement& a) {
@@ -148,10 +153,9 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         counted(a.plies, "ply", "plies") + ", " + std::to_string(nodes) + " nodes a position against " +
         std::to_string(nodes * std::uint64_t(factor)) + "\nsame verdict " + percent(a.same_verdict, a.plies) + " (" +
         std::to_string(a.same_verdict) + ")\nsame best move " + percent(a.same_best, a.plies) + " (" +
-        std::to_string(a.same_best) + ")\nsame verdict, settled plies " +
-        percent(a.settled_same, a.settled) + " (" + std::to_string(a.settled_same) + " of " + std::to_string(a.settled) +
-        ")\nsame verdict, plies whose budget ran out " + percent(a.same_verdict - a.settled_same, a.plies - a.settled) +
-        " (" + std::to_string(a.same_verdict - a.settled_same) + " of " + std::to_string(a.plies - a.settled) + ")\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
+        std::to_string(a.same_best) + ")\nsame verdict, settled plies " + share_of(a.settled_same, a.settled) +
+        "\nsame verdict, plies whose budget ran out " + share_of(a.same_verdict - a.settled_same, a.plies - a.settled) +
+        "\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
         " ms\nverdicts (rows: " + std::to_string(nodes) + " nodes; columns: x" + std::to_string(factor) + ")\n";
     for (int v = 0; v < analysis::verdict_count; ++v) {
         std::string row = "  " + std::string(analysis::verdict_name(analysis::Verdict(v)));
