@@ -30,7 +30,7 @@ std::string_view verdict_name(Verdict v) {
 
 JudgeSettings judge_defaults() {
     JudgeSettings s;
-    s.limits.nodes = 100'000;
+    s.limits.nodes = 30'000;
     return s;
 }
 
@@ -64,6 +64,8 @@ void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b) {
         same_verdict += x.verdict == y.verdict;
         settled += x.settled;
         settled_same += x.settled && x.verdict == y.verdict;
+        searched_again += x.searched_again;
+        searched_again_same += x.searched_again && x.verdict == y.verdict;
         same_best += x.best == y.best;
         ++confusion[int(x.verdict)][int(y.verdict)];
     }
@@ -169,10 +171,13 @@ Score played_score_of(const GameView& g, int i, const SearchResult& r, const std
     return played;
 }
 
+// An inaccuracy, a mistake or a blunder: a verdict from the size of a drop (not an exact one).
+bool is_graded_drop(Verdict v) { return v == Verdict::inaccuracy || v == Verdict::mistake || v == Verdict::blunder; }
+
 // The verdicts, written once for every game: the positions searched from the last back to the
 // first (each search starts from a table that knows the positions after it), the played move
-// searched first in each, and a deeper look at the position after a move that seems to give up a
-// proven win. Book plies are not searched.
+// searched first in each, a graded verdict searched again with a larger budget, and a deeper look
+// at the position after a move that seems to give up a proven win. Book plies are not searched.
 void judge_view(const GameView& g, const JudgeSettings& settings, double scale, const JudgeProgress& progress,
                 GameJudgement& out) {
     const int book = std::clamp(settings.book_plies, 0, g.plies);
@@ -183,30 +188,29 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
     }
     std::vector<Score> value(std::size_t(g.plies) + 1, 0); // of each position, for its side to move
     bool last_known = false;
-    for (int i = g.plies - 1; i >= book; --i) {
-        PlyJudgement& j = out.plies[std::size_t(i)];
-        j.ply = i;
-        j.side = g.side_to_move(i);
-        j.played = g.moves[std::size_t(i)];
+    const auto after = [&](int i) {
+        if (i + 1 == g.plies && !last_known) {
+            SearchResult last;
+            value.back() = g.score(g.plies, settings.limits, Move::none(), {}, last);
+            out.nodes += last.nodes;
+            last_known = true;
+        }
+        return value[std::size_t(i) + 1];
+    };
+    JudgeSettings graded = settings;
+    graded.curve_scale = scale;
+    // Ply i judged with `limits`: its search, the played move's score, the verdict.
+    const auto judge_ply = [&](int i, const JudgeSettings& with, PlyJudgement& j) {
         SearchResult r;
         bool stopped_early = false;
-        g.score(i, settings.limits, j.played, EarlyStop(settings, scale, j.played, stopped_early), r);
+        g.score(i, with.limits, j.played, EarlyStop(with, scale, j.played, stopped_early), r);
         out.nodes += r.nodes;
         j.settled = stopped_early || is_proven(r.score);
         j.best = r.best;
         j.best_score = r.score;
         j.pv = r.pv;
         bool played_is_best = j.played == j.best;
-        const auto after = [&] {
-            if (i + 1 == g.plies && !last_known) {
-                SearchResult last;
-                value.back() = g.score(g.plies, settings.limits, Move::none(), {}, last);
-                out.nodes += last.nodes;
-                last_known = true;
-            }
-            return value[std::size_t(i) + 1];
-        };
-        j.played_score = played_is_best ? j.best_score : played_score_of(g, i, r, after, settings, out);
+        j.played_score = played_is_best ? j.best_score : played_score_of(g, i, r, [&] { return after(i); }, with, out);
         // The best move never scores below the move played: a played move found better than the
         // engine's choice is the best move.
         if (!played_is_best && j.played_score > j.best_score) {
@@ -215,14 +219,28 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
             j.pv = {j.played};
             played_is_best = true;
         }
-        value[std::size_t(i)] = j.best_score;
         j.best_win_in = win_in(j.best_score);
         j.played_win_in = win_in(j.played_score);
         j.expected_best = expected_result(j.best_score, scale);
         j.expected_played = expected_result(j.played_score, scale);
-        JudgeSettings graded = settings;
-        graded.curve_scale = scale;
         j.verdict = classify_move(j.best_score, j.played_score, played_is_best, graded);
+    };
+    // The second look at a graded verdict: the same search with confirm_factor times the budget.
+    JudgeSettings again = settings;
+    again.limits.nodes *= std::uint64_t(std::max(settings.confirm_factor, 1));
+    again.limits.time_ms *= std::max(settings.confirm_factor, 1);
+    const bool look_again = settings.confirm_factor > 1 && (settings.limits.nodes || settings.limits.time_ms);
+    for (int i = g.plies - 1; i >= book; --i) {
+        PlyJudgement& j = out.plies[std::size_t(i)];
+        j.ply = i;
+        j.side = g.side_to_move(i);
+        j.played = g.moves[std::size_t(i)];
+        judge_ply(i, settings, j);
+        if (look_again && is_graded_drop(j.verdict)) {
+            judge_ply(i, again, j);
+            j.searched_again = true;
+        }
+        value[std::size_t(i)] = j.best_score;
         if (progress) progress(j);
     }
     double accuracy_sum[2] = {0, 0};

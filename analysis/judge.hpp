@@ -12,6 +12,8 @@
 // search, to the same depth (the negated score of the position after the move stands in when the
 // played move was not searched there). When the played move is the best move, or scores above it,
 // it is the best move and its score the best score: a best move never scores below the move played.
+// A ply whose verdict comes out graded (inaccuracy, mistake, blunder) is searched once more with a
+// larger budget (JudgeSettings::confirm_factor), and that search gives its verdict.
 // The progress callback sees the plies as they are judged: from the last back to the first.
 
 #include <cstdint>
@@ -65,6 +67,13 @@ struct JudgeSettings {
     int stable_iterations = 2;
     int stop_min_depth = 4;
     double stop_margin = 0.03;
+    // A second look at a graded verdict: a ply whose verdict comes out an inaccuracy, a mistake or a
+    // blunder is searched again, from the same table, with this many times the node budget (and the
+    // time limit), and takes the verdict of that search (0 or 1: no second search; a depth limit
+    // alone is not searched again). Graded verdicts are the ones a larger budget overturns most,
+    // and a second search of them alone costs far less than a larger budget everywhere
+    // (analysis/README.md, "How far a verdict holds"). Stored as confirm=N in the settings text.
+    int confirm_factor = 4;
 };
 
 // The settings used when none are given: a node limit per position (deterministic).
@@ -93,6 +102,9 @@ struct PlyJudgement {
     // Such verdicts hold far better at a larger budget (`bench --agreement` counts them apart).
     // Not stored with a judgement.
     bool settled = false;
+    // The verdict comes from the second search of a graded verdict (JudgeSettings::confirm_factor).
+    // Not stored with a judgement.
+    bool searched_again = false;
 };
 
 struct SideSummary {
@@ -126,9 +138,10 @@ GameJudgement judge_game(Searcher& searcher, const Position& start, std::span<co
 // end-game capture), 0 for a full board. A curve_scale of 0 means default_stone_curve_scale.
 class StoneSearcher;
 
-// The node budget per position of stone_judge_defaults(): a 60-move 19x19 Ninuki game is judged in
-// about 1 s of processor time, some 16 ms a ply (analysis/README.md, "What a ply costs").
-constexpr std::uint64_t default_stone_judge_nodes = 20'000;
+// The node budget per position of stone_judge_defaults(), with the second look at graded verdicts
+// (four times it): 20,000 nodes without that second look took more processor time and agreed less
+// with ten times the budget (analysis/README.md, "How far a verdict holds").
+constexpr std::uint64_t default_stone_judge_nodes = 10'000;
 JudgeSettings stone_judge_defaults();
 
 GameJudgement judge_stone_game(const stones::StonePosition& start, std::span<const Move> moves, const JudgeSettings& settings,
@@ -146,6 +159,8 @@ struct JudgeAgreement {
     std::int64_t confusion[verdict_count][verdict_count] = {}; // [verdict of a][verdict of b]
     std::int64_t settled = 0; // plies whose verdict `a` settled (PlyJudgement::settled)
     std::int64_t settled_same = 0; // of those, the plies with the same verdict in both
+    std::int64_t searched_again = 0; // plies of `a` searched again (PlyJudgement::searched_again)
+    std::int64_t searched_again_same = 0; // of those, the plies with the same verdict in both
     void add(const GameJudgement& a, const GameJudgement& b);
 };
 

@@ -58,11 +58,11 @@ namespace {
 // Processor seconds a ply at the default budget (analysis/README.md, "Judging a game").
 double default_ply_seconds(GameKind kind) {
     switch (kind) {
-    case GameKind::gounki: return 0.0075;
-    case GameKind::gomoku: return 0.008;
-    case GameKind::renju: return 0.0095;
-    case GameKind::ninuki: return 0.015;
-    case GameKind::pente: return 0.010;
+    case GameKind::gounki: return 0.013;
+    case GameKind::gomoku: return 0.010;
+    case GameKind::renju: return 0.014;
+    case GameKind::ninuki: return 0.023;
+    case GameKind::pente: return 0.016;
     }
     return 0.010;
 }

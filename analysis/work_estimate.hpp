@@ -40,9 +40,10 @@ private:
 };
 
 // The prior cost of judging one ply of a game of `kind` with these settings, in seconds, before any
-// is measured: at the default budgets (100,000 nodes a Gounki position, 20,000 a stone-game one)
-// the processor time a ply took, per game kind (analysis/README.md, "Judging a game": about 7.5 ms
-// Gounki, 8 ms Gomoku, 9.5 ms Renju, 15 ms Ninuki, 10 ms Pente; the board size changes it little), in
+// is measured: at the default budgets (30,000 nodes a Gounki position, 10,000 a stone-game one, and
+// four times that for a graded verdict's second look) the processor time a ply took, per game kind
+// (analysis/README.md, "What a ply costs": about 13 ms Gounki, 10 ms Gomoku, 14 ms Renju, 23 ms
+// Ninuki, 16 ms Pente; the board size changes it little), in
 // proportion to a node budget; with a depth limit, those of the default budgets. `engine_ms`: an
 // external engine's time per position (stone games), 0 for none. Only the ratios of the kinds
 // matter once a game is judged.

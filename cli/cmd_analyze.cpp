@@ -42,8 +42,8 @@ void describe_analyze(QCommandLineParser& p) {
     add_game_choice_options(p, "judge");
     p.addOption({"depth", "Search every position to this depth (plies).", "N"});
     p.addOption({"nodes",
-                 "Search every position with this many nodes (default 100000 for Gounki, 20000 for Gomoku and "
-                 "Ninuki).",
+                 "Search every position with this many nodes (default 30000 for Gounki, 10000 for the stone "
+                 "games; four times that for a graded verdict's second look).",
                  "N"});
     p.addOption({"threads", "Judge this many games at once (default: the number of cores).", "N"});
     p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});

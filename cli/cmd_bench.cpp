@@ -43,6 +43,11 @@ void describe_bench(QCommandLineParser& p) {
                  "settled (its early stop ended the search, or the score was proven) and the plies whose budget ran out, "
                  "with the time of the first run."});
     p.addOption({"factor", "With --agreement: the budget of the reference run, as a multiple of the first (default 10).", "F"});
+    p.addOption({"confirm",
+                 "With --agreement: both runs search a ply whose verdict comes out graded again with C times their budget "
+                 "(default " +
+                     QString::number(analysis::JudgeSettings{}.confirm_factor) + ", as the judge; 1: no second search).",
+                 "C"});
     p.addOption({"games", "With --agreement: at most N games of each game (the first ones read).", "N"});
     p.addOption({"threads", "With --agreement: games judged at once (default: one per core).", "N"});
     p.addPositionalArgument("FILE", "With --agreement: record files of any format ('-' reads standard input).", "[FILE...]");
@@ -137,6 +142,9 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         o["best_agreement"] = a.plies ? 100.0 * double(a.same_best) / double(a.plies) : 0.0;
         o["settled"] = qint64(a.settled);
         o["settled_same_verdict"] = qint64(a.settled_same);
+        o["confirm"] = settings.confirm_factor;
+        o["searched_again"] = qint64(a.searched_again);
+        o["searched_again_same_verdict"] = qint64(a.searched_again_same);
         QJsonArray rows;
         for (const auto& row : a.confusion) {
             QJsonArray r;
@@ -155,6 +163,8 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         std::to_string(a.same_verdict) + ")\nsame best move " + percent(a.same_best, a.plies) + " (" +
         std::to_string(a.same_best) + ")\nsame verdict, settled plies " + share_of(a.settled_same, a.settled) +
         "\nsame verdict, plies whose budget ran out " + share_of(a.same_verdict - a.settled_same, a.plies - a.settled) +
+        "\nsame verdict, plies searched again with x" + std::to_string(settings.confirm_factor) + " " +
+        share_of(a.searched_again_same, a.searched_again) +
         "\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
         " ms\nverdicts (rows: " + std::to_string(nodes) + " nodes; columns: x" + std::to_string(factor) + ")\n";
     for (int v = 0; v < analysis::verdict_count; ++v) {
@@ -173,8 +183,10 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
 int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
     if (p.positionalArguments().isEmpty()) return usage_error(self, "--agreement needs at least one FILE");
     long long nodes = 0, factor = 10, limit = 0, threads = std::max(1u, std::thread::hardware_concurrency());
+    long long confirm = analysis::JudgeSettings{}.confirm_factor;
     if (!read_number(p, "nodes", 1, 1'000'000'000, nodes)) return usage_error(self, "--nodes must be a positive whole number");
     if (!read_number(p, "factor", 2, 1000, factor)) return usage_error(self, "--factor must be a whole number from 2 to 1000");
+    if (!read_number(p, "confirm", 1, 100, confirm)) return usage_error(self, "--confirm must be a whole number from 1 to 100");
     if (!read_number(p, "games", 1, 100'000'000, limit)) return usage_error(self, "--games must be a positive whole number");
     if (!read_number(p, "threads", 1, 256, threads)) return usage_error(self, "--threads must be a whole number from 1 to 256");
     std::optional<GameKind> only;
@@ -198,6 +210,7 @@ int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
     for (const auto& [kind, games] : by_kind) {
         analysis::JudgeSettings settings = is_stone_game(kind) ? analysis::stone_judge_defaults() : analysis::judge_defaults();
         if (nodes) settings.limits.nodes = std::uint64_t(nodes);
+        settings.confirm_factor = int(confirm);
         analysis::JudgeSettings reference = settings;
         reference.limits.nodes *= std::uint64_t(factor);
         // The reference searches its whole budget: with the early stop it would end where the

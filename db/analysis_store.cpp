@@ -70,11 +70,14 @@ std::string analysis_settings_text(const analysis::JudgeSettings& s) {
     // method=backward: the plies judged from the last back, the played move searched first, the
     // early stop (analysis/judge.cpp); judgements stored before it, without the word, are judged again.
     // stop=I/D: the early stop after I stable iterations from depth D (I = 0: none).
+    // confirm=F: a graded verdict searched again with F times the budget (0: not; judgements stored
+    // before it, without the word, are judged again).
     std::snprintf(buf, sizeof buf,
-                  "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d method=backward stop=%d/%d",
+                  "depth=%d nodes=%llu curve=%.4f inaccuracy=%.3f mistake=%.3f blunder=%.3f verify=%d method=backward stop=%d/%d "
+                  "confirm=%d",
                   s.limits.depth, static_cast<unsigned long long>(s.limits.nodes),
                   s.curve_scale > 0 ? s.curve_scale : analysis::default_curve_scale, s.inaccuracy, s.mistake, s.blunder,
-                  s.verify_extra_plies, s.stable_iterations, s.stop_min_depth);
+                  s.verify_extra_plies, s.stable_iterations, s.stop_min_depth, s.confirm_factor > 1 ? s.confirm_factor : 0);
     return buf + book_text(s);
 }
 

@@ -223,19 +223,19 @@ TEST_CASE("the time-left estimate weighs plies by game kind and does not jump wh
 // cost from the first Gomoku game judged.
 TEST_CASE("the time-left estimate's priors are the measured cost of a ply of each game kind", "[analysis][eta]") {
     const JudgeSettings gounki = judge_defaults(), stones = stone_judge_defaults();
-    CHECK(prior_ply_seconds(gounki, GameKind::gounki) == Approx(0.0075));
-    CHECK(prior_ply_seconds(stones, GameKind::gomoku) == Approx(0.008));
-    CHECK(prior_ply_seconds(stones, GameKind::renju) == Approx(0.0095));
-    CHECK(prior_ply_seconds(stones, GameKind::ninuki) == Approx(0.015));
-    CHECK(prior_ply_seconds(stones, GameKind::pente) == Approx(0.010));
+    CHECK(prior_ply_seconds(gounki, GameKind::gounki) == Approx(0.013));
+    CHECK(prior_ply_seconds(stones, GameKind::gomoku) == Approx(0.010));
+    CHECK(prior_ply_seconds(stones, GameKind::renju) == Approx(0.014));
+    CHECK(prior_ply_seconds(stones, GameKind::ninuki) == Approx(0.023));
+    CHECK(prior_ply_seconds(stones, GameKind::pente) == Approx(0.016));
     // In proportion to a node budget; a depth limit takes the default budget's.
     JudgeSettings twice = stones;
     twice.limits.nodes *= 2;
-    CHECK(prior_ply_seconds(twice, GameKind::gomoku) == Approx(0.016));
+    CHECK(prior_ply_seconds(twice, GameKind::gomoku) == Approx(0.020));
     JudgeSettings deep = gounki;
     deep.limits = {};
     deep.limits.depth = 6;
-    CHECK(prior_ply_seconds(deep, GameKind::gounki) == Approx(0.0075));
+    CHECK(prior_ply_seconds(deep, GameKind::gounki) == Approx(0.013));
     CHECK(prior_ply_seconds(stones, GameKind::ninuki, 1000) == Approx(1.0)); // an external engine's time per move
     // One prior per game kind, by GameKind's value: the estimate's kinds.
     const std::vector<double> priors = prior_ply_costs(gounki, stones);
@@ -260,19 +260,19 @@ TEST_CASE("the time-left estimate's priors are the measured cost of a ply of eac
         return left;
     };
     // At the priors' costs: the truth from the first game on, through both turns.
-    const std::vector<double> even = run(0.008);
+    const std::vector<double> even = run(0.010);
     for (int g = 0; g < 30; ++g) {
         double truth = 0;
-        for (int k = g + 1; k < 30; ++k) truth += k < 10 ? 40 * 0.0075 : k < 20 ? 30 * 0.008 : 30 * 0.015;
+        for (int k = g + 1; k < 30; ++k) truth += k < 10 ? 40 * 0.013 : k < 20 ? 30 * 0.010 : 30 * 0.023;
         CHECK(even[std::size_t(g)] == Approx(truth).margin(1e-9));
     }
     // Gomoku plies at twice the prior: from the first Gomoku game on, the Gomoku plies left at
     // their measured cost and the Ninuki plies at the prior ratio to the measured kinds' together.
-    const std::vector<double> slow = run(0.016);
-    const double measured = 10 * 40 * 0.0075 + 30 * 0.016, prior_done = 10 * 40 * 0.0075 + 30 * 0.008;
-    CHECK(slow[10] == Approx(9 * 30 * 0.016 + 10 * 30 * 0.015 * measured / prior_done));
-    CHECK(slow[19] == Approx(10 * 30 * 0.015 * (10 * 40 * 0.0075 + 10 * 30 * 0.016) / (10 * 40 * 0.0075 + 10 * 30 * 0.008)));
-    CHECK(slow[20] == Approx(9 * 30 * 0.015));
+    const std::vector<double> slow = run(0.020);
+    const double measured = 10 * 40 * 0.013 + 30 * 0.020, prior_done = 10 * 40 * 0.013 + 30 * 0.010;
+    CHECK(slow[10] == Approx(9 * 30 * 0.020 + 10 * 30 * 0.023 * measured / prior_done));
+    CHECK(slow[19] == Approx(10 * 30 * 0.023 * (10 * 40 * 0.013 + 10 * 30 * 0.020) / (10 * 40 * 0.013 + 10 * 30 * 0.010)));
+    CHECK(slow[20] == Approx(9 * 30 * 0.023));
 }
 
 TEST_CASE("judge: the verdict rules", "[analysis]") {
@@ -436,6 +436,21 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
         CHECK(share == Approx(rest ? 100.0 * double(rest_same) / double(rest) : 0.0).margin(0.05));
         CHECK(settled + rest == plies);
         CHECK(settled_same + rest_same == same);
+        // The plies searched again (graded at first, by default with four times the budget), and
+        // none without the second look.
+        long again_same = 0, again = 0;
+        const std::size_t again_at = r.out.find("same verdict, plies searched again with x4 ");
+        REQUIRE(again_at != std::string::npos);
+        REQUIRE(std::sscanf(r.out.c_str() + again_at, "same verdict, plies searched again with x4 %lf%% (%ld of %ld)", &share,
+                            &again_same, &again) == 3);
+        CHECK(again > 0);
+        CHECK(again < plies);
+        CHECK(again_same <= same);
+        const CliRun once = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --confirm 1 --json --game " +
+                                       std::string(game) + " " + file);
+        REQUIRE(once.status == 0);
+        CHECK(contains(once.out, "\"searched_again\":0,"));
+        CHECK(contains(once.out, "\"confirm\":1,"));
         // The confusion counts hold every ply once, the equal verdicts on their diagonal.
         long total = 0, diagonal = 0;
         std::istringstream rows(r.out.substr(r.out.find("verdicts (rows")));
@@ -457,6 +472,7 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
     }
     CHECK(run_gounki("bench --agreement").status == 2);
     CHECK(run_gounki("bench --agreement --factor 1 x.gpn").status == 2);
+    CHECK(run_gounki("bench --agreement --confirm 0 x.gpn").status == 2);
 }
 
 TEST_CASE("judge: Gounki's early stop ends searches before the budget without changing what a judgement "
@@ -509,7 +525,96 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
 
     // Stored judgements are keyed by the settings text: another stop is another text.
     const std::string text = db::analysis_settings_text(defaults);
+    CHECK(text.find(" confirm=4") != std::string::npos);
     CHECK(text.find(" stop=2/4") != std::string::npos);
     CHECK(db::analysis_settings_text(stone_judge_defaults()).find(" stop=2/4") != std::string::npos);
     CHECK(db::analysis_settings_text(full) != db::analysis_settings_text(s));
+}
+
+namespace {
+
+bool graded(Verdict v) { return v == Verdict::inaccuracy || v == Verdict::mistake || v == Verdict::blunder; }
+
+// A judgement with the second look at graded verdicts against one without it (`plain`, the same
+// settings with confirm_factor 1): plies judged before the first ply searched again (from the last
+// back) are judged alike; that ply's verdict without the second look was graded; a ply not searched
+// again has a verdict that would not have been.
+void check_second_look(const GameJudgement& with, const GameJudgement& plain) {
+    REQUIRE(with.plies.size() == plain.plies.size());
+    int first_again = -1; // the last ply of the game searched again: the first one judged so
+    for (const PlyJudgement& p : with.plies) {
+        if (p.searched_again) first_again = p.ply;
+        if (!p.searched_again) CHECK_FALSE(graded(p.verdict));
+    }
+    for (const PlyJudgement& p : plain.plies) CHECK_FALSE(p.searched_again);
+    for (std::size_t i = std::size_t(first_again + 1); i < with.plies.size(); ++i) {
+        INFO("ply " << i);
+        CHECK(with.plies[i].verdict == plain.plies[i].verdict);
+        CHECK(with.plies[i].best == plain.plies[i].best);
+        CHECK(with.plies[i].best_score == plain.plies[i].best_score);
+        CHECK_FALSE(graded(plain.plies[i].verdict));
+    }
+    if (first_again >= 0) {
+        CHECK(graded(plain.plies[std::size_t(first_again)].verdict));
+        CHECK(with.nodes > plain.nodes);
+    }
+}
+
+} // namespace
+
+TEST_CASE("judge: a graded verdict is searched again with confirm_factor times the budget, which gives the verdict; "
+          "the settings text names it",
+          "[analysis]") {
+    CHECK(judge_defaults().confirm_factor == 4);
+    CHECK(stone_judge_defaults().confirm_factor == 4);
+    int searched_again = 0, changed = 0;
+    SECTION("Gounki") {
+        JudgeSettings s = judge_defaults();
+        s.limits.nodes = 3000;
+        s.hash_mb = 4;
+        JudgeSettings plain = s;
+        plain.confirm_factor = 1;
+        for (unsigned seed : {1u, 2u, 3u, 7u}) {
+            const std::vector<Move> moves = random_gounki_game(seed, 24);
+            const GameJudgement with = judge_game(Position::start(), moves, s);
+            const GameJudgement without = judge_game(Position::start(), moves, plain);
+            check_second_look(with, without);
+            check_best_not_below_played(with);
+            check_same(with, judge_game(Position::start(), moves, s));
+            for (std::size_t i = 0; i < with.plies.size(); ++i) {
+                searched_again += with.plies[i].searched_again;
+                changed += with.plies[i].searched_again && with.plies[i].verdict != without.plies[i].verdict;
+            }
+        }
+        // A depth limit alone is not searched again.
+        JudgeSettings depth_only = test_judge_settings();
+        depth_only.limits.depth = 3;
+        for (const PlyJudgement& p : judge_game(Position::start(), random_gounki_game(1, 24), depth_only).plies)
+            CHECK_FALSE(p.searched_again);
+        CHECK(db::analysis_settings_text(s) != db::analysis_settings_text(plain));
+        CHECK(db::analysis_settings_text(plain).find(" confirm=0") != std::string::npos);
+    }
+    SECTION("Gomoku") {
+        const stones::StonePosition start = *AnyPosition::start(GameKind::gomoku).stones();
+        JudgeSettings s = stone_judge_defaults();
+        s.limits.nodes = 1500;
+        s.hash_mb = 4;
+        JudgeSettings plain = s;
+        plain.confirm_factor = 0;
+        for (unsigned seed : {4u, 5u, 6u}) {
+            const std::vector<Move> moves = random_stone_game(start, seed, 20);
+            const GameJudgement with = judge_stone_game(start, moves, s);
+            const GameJudgement without = judge_stone_game(start, moves, plain);
+            check_second_look(with, without);
+            check_best_not_below_played(with);
+            check_same(with, judge_stone_game(start, moves, s));
+            for (std::size_t i = 0; i < with.plies.size(); ++i) {
+                searched_again += with.plies[i].searched_again;
+                changed += with.plies[i].searched_again && with.plies[i].verdict != without.plies[i].verdict;
+            }
+        }
+    }
+    // Random moves are found out, and the second look overturns some of the first verdicts.
+    CHECK(searched_again > 0);
+    CHECK(changed > 0);
 }
