@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "analysis/curve.hpp"
 #include "analysis/engine.hpp"
@@ -199,7 +200,7 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
     };
     JudgeSettings graded = settings;
     graded.curve_scale = scale;
-    // Ply i judged with `limits`: its search, the played move's score, the verdict.
+    // Ply i judged with the limits of `with`: its search, the played move's score, the verdict.
     const auto judge_ply = [&](int i, const JudgeSettings& with, PlyJudgement& j) {
         SearchResult r;
         bool stopped_early = false;
@@ -227,8 +228,9 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
     };
     // The second look at a graded verdict: the same search with confirm_factor times the budget.
     JudgeSettings again = settings;
-    again.limits.nodes *= std::uint64_t(std::max(settings.confirm_factor, 1));
-    again.limits.time_ms *= std::max(settings.confirm_factor, 1);
+    const int factor = std::max(settings.confirm_factor, 1);
+    again.limits.nodes *= std::uint64_t(factor);
+    again.limits.time_ms = int(std::min<long long>(std::numeric_limits<int>::max(), (long long)settings.limits.time_ms * factor));
     const bool look_again = settings.confirm_factor > 1 && (settings.limits.nodes || settings.limits.time_ms);
     for (int i = g.plies - 1; i >= book; --i) {
         PlyJudgement& j = out.plies[std::size_t(i)];
