@@ -46,6 +46,10 @@ void describe_analyze(QCommandLineParser& p) {
                  "games; four times that for a graded verdict's second look).",
                  "N"});
     p.addOption({"threads", "Judge this many games at once (default: the number of cores).", "N"});
+    p.addOption({"confirm",
+                 "Search a ply whose verdict comes out graded (inaccuracy, mistake, blunder) again with C times the "
+                 "budget, and take that search's verdict (default 4; 1: no second look).",
+                 "C"});
     p.addOption({"inaccuracy", "Drop in expected result (0..1) from which a move is an inaccuracy (default 0.05).", "X"});
     p.addOption({"mistake", "Drop from which a move is a mistake (default 0.10).", "X"});
     p.addOption({"blunder", "Drop from which a move is a blunder (default 0.20).", "X"});
@@ -187,6 +191,11 @@ bool read_judge_settings(const QCommandLineParser& p, AnalyzeOptions& o, std::st
         o.setup.gounki.limits.nodes = std::uint64_t(n);
         o.setup.stones.limits = o.setup.gounki.limits;
     }
+    if (p.isSet("confirm")) {
+        const int c = p.value("confirm").toInt(&ok);
+        if (!ok || c < 1 || c > 100) return error = "--confirm must be a whole number from 1 to 100 (1: no second look)", false;
+        o.setup.gounki.confirm_factor = o.setup.stones.confirm_factor = c;
+    }
     analysis::JudgeSettings& s = o.setup.gounki;
     if (!read_fraction(p, "inaccuracy", s.inaccuracy) || !read_fraction(p, "mistake", s.mistake) ||
         !read_fraction(p, "blunder", s.blunder))
@@ -227,15 +236,15 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
 
 // The options that change a judgement, in the order judge_options_text writes them.
 constexpr const char* judge_option_names[] = {"depth", "nodes", "inaccuracy", "mistake", "blunder",
-                                              "engine", "engine-time", "engine-nodes", "book"};
+                                              "engine", "engine-time", "engine-nodes", "book", "confirm"};
 
 // The engine's part of the options; false (and `error` set) on a bad value.
 bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error) {
     if ((p.isSet("engine-time") || p.isSet("engine-nodes")) && !p.isSet("engine"))
         return error = "--engine-time and --engine-nodes are for --engine", false;
     if (p.isSet("engine")) {
-        if (p.isSet("depth") || p.isSet("nodes"))
-            return error = "--engine judges by time (--engine-time), not by --depth or --nodes", false;
+        if (p.isSet("depth") || p.isSet("nodes") || p.isSet("confirm"))
+            return error = "--engine judges by time (--engine-time), not by --depth, --nodes or --confirm", false;
         protocol::BrainSettings b;
         if (!read_brain_settings(p, b, error)) return false;
         o.engine = std::move(b);

@@ -524,6 +524,17 @@ TEST_CASE("analyze: opening moves of the collection's own tree are book, not jud
         CHECK(book_then_judged(ply_verdicts(engine.out, std::int64_t(g) + 1), book5[g]));
     }
     check_error("analyze " + db + " --all --book -1", 2, "--book must be a whole number");
+    // --confirm 1 (no second look at graded verdicts) through the queue and a worker: settings of
+    // their own (confirm=0), which analyze with the same options then finds judged.
+    CHECK(contains(three.out, " confirm=4 book=3"));
+    REQUIRE(run_gounki("analyze " + db + " --all --nodes 500 --book 3 --confirm 1 --queue").status == 0);
+    REQUIRE(run_gounki("worker " + db + " --exit-when-empty --json").status == 0);
+    const auto once = run_gounki("analyze " + db + " --all --nodes 500 --book 3 --confirm 1 --json");
+    REQUIRE(once.status == 0);
+    CHECK(contains(once.out, "\"skipped\":" + std::to_string(games.size()) + ","));
+    CHECK(contains(once.out, " confirm=0 book=3"));
+    check_error("analyze " + db + " --all --confirm 0", 2, "--confirm must be a whole number from 1 to 100");
+    check_error("analyze " + db + " --all --confirm 2 --engine x", 2, "not by --depth, --nodes or --confirm");
 }
 
 // A game that comes back to its positions counts once in the tree that decides the book: alone in
