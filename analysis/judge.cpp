@@ -231,7 +231,7 @@ void judge_view(const GameView& g, const JudgeSettings& settings, double scale, 
     const int factor = std::max(settings.confirm_factor, 1);
     again.limits.nodes *= std::uint64_t(factor);
     again.limits.time_ms = int(std::min<long long>(std::numeric_limits<int>::max(), (long long)settings.limits.time_ms * factor));
-    const bool look_again = settings.confirm_factor > 1 && (settings.limits.nodes || settings.limits.time_ms);
+    const bool look_again = factor > 1 && (settings.limits.nodes || settings.limits.time_ms);
     for (int i = g.plies - 1; i >= book; --i) {
         PlyJudgement& j = out.plies[std::size_t(i)];
         j.ply = i;

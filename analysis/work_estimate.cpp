@@ -55,7 +55,7 @@ std::optional<double> WorkEstimate::seconds_left(double elapsed) const {
 
 namespace {
 
-// Processor seconds a ply at the default budget (analysis/README.md, "Judging a game").
+// Processor seconds a ply at the default budget (analysis/README.md, "What a ply costs").
 double default_ply_seconds(GameKind kind) {
     switch (kind) {
     case GameKind::gounki: return 0.013;
