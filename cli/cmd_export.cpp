@@ -132,9 +132,13 @@ int run_export(const QCommandLineParser& p) {
     Notation notation = Notation::wikipedia;
     if (!read_notation(self, p, false, notation)) return exit_usage;
     // --format, else the extension of -o (games.sgf), else gpn; never a format the name contradicts.
-    std::optional<parser::RecordFormat> by_name;
-    if (path != "-" && parser::has_record_extension(path)) by_name = parser::format_of(path, {});
-    if (by_name && !parser::format_info(*by_name).write) by_name.reset(); // openings_x.txt: a name, not a format gounki writes
+    // One initialisation, no later reset: GCC 12's -Wmaybe-uninitialized misreads a reset optional in a Release build.
+    const std::optional<parser::RecordFormat> by_name = [&]() -> std::optional<parser::RecordFormat> {
+        if (path == "-" || !parser::has_record_extension(path)) return std::nullopt;
+        const parser::RecordFormat named = parser::format_of(path, {});
+        if (!parser::format_info(named).write) return std::nullopt; // openings_x.txt: a name, not a format gounki writes
+        return named;
+    }();
     const auto format = p.isSet("format") ? parser::parse_record_format(p.value("format").trimmed().toStdString())
                                           : by_name.value_or(parser::RecordFormat::gpn);
     if (!format)
