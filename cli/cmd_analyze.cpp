@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -237,6 +238,13 @@ bool read_options(const Command& self, const QCommandLineParser& p, AnalyzeOptio
 // The options that change a judgement, in the order judge_options_text writes them.
 constexpr const char* judge_option_names[] = {"depth", "nodes", "inaccuracy", "mistake", "blunder",
                                               "engine", "engine-time", "engine-nodes", "book", "confirm"};
+
+// "--depth, --nodes, ...": the judging options, for messages.
+std::string judge_option_list() {
+    std::string out;
+    for (const char* name : judge_option_names) out += (out.empty() ? "--" : ", --") + std::string(name);
+    return out;
+}
 
 // The engine's part of the options; false (and `error` set) on a bad value.
 bool read_engine_options(const QCommandLineParser& p, AnalyzeOptions& o, std::string& error) {
@@ -568,12 +576,23 @@ bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std
         if (!v.isString()) return error = "the job's options hold something other than text: " + options, false;
         args.append(v.toString());
     }
+    if (!judge_setup_from_arguments(args, setup, engine, error)) return error = "the job's options " + options + ": " + error, false;
+    return true;
+}
+
+bool judge_setup_from_arguments(QStringList args, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
+                                std::string& error) {
+    args.prepend("gounki-analyze");
     QCommandLineParser p;
     describe_analyze(p);
-    if (!p.parse(args)) return error = "the job's options do not read (" + p.errorText().toStdString() + "): " + options, false;
+    if (!p.parse(args)) return error = p.errorText().toStdString(), false;
+    for (const QString& name : p.optionNames())
+        if (std::find(std::begin(judge_option_names), std::end(judge_option_names), name.toStdString()) == std::end(judge_option_names))
+            return error = "--" + name.toStdString() + " is no judging option (" + judge_option_list() + ")", false;
+    if (!p.positionalArguments().isEmpty())
+        return error = "'" + p.positionalArguments().front().toStdString() + "' is no judging option (" + judge_option_list() + ")", false;
     AnalyzeOptions o;
-    if (!read_judge_settings(p, o, error) || !read_engine_options(p, o, error))
-        return error = "the job's options " + options + ": " + error, false;
+    if (!read_judge_settings(p, o, error) || !read_engine_options(p, o, error)) return false;
     setup = o.setup;
     engine = o.engine;
     return true;

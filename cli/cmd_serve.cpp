@@ -1,9 +1,10 @@
 // gounki serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--read-only] [--max-upload MIB] [--threads N]
-//              [--idle-timeout S]
+//              [--idle-timeout S] [--judge-options "ARGS"]
 // Options only: the server is cli/serve*.cpp.
 #include "cli/db_options.hpp"
 #include "cli/serve.hpp"
 
+#include <QProcess>
 #include <QThread>
 
 #include <algorithm>
@@ -20,6 +21,11 @@ void describe_serve(QCommandLineParser& p) {
     p.addOption({"max-upload", "The largest upload accepted, in MiB (default 64).", "MiB", "64"});
     p.addOption({"threads", "Threads serving requests, each with its own database connection (default: one per core).", "N"});
     p.addOption({"idle-timeout", "Seconds a connection may keep the server waiting for its client (default 30).", "S", "30"});
+    p.addOption({"judge-options",
+                 "The judging options of `gounki analyze` that \"Judge this game\" uses, as one argument "
+                 "(--judge-options '--nodes 100000 --confirm 4'): --depth, --nodes, --confirm, --book and the "
+                 "thresholds (default: analyze's defaults; --engine is refused).",
+                 "ARGS"});
 }
 
 int run_serve(const QCommandLineParser& p) {
@@ -42,6 +48,18 @@ int run_serve(const QCommandLineParser& p) {
     if (!read_number(p, "threads", 1, 256, threads))
         return usage_error(self, "--threads takes a whole number from 1 to 256");
     options.threads = int(threads);
+    if (p.isSet("judge-options")) {
+        const QString typed = p.value("judge-options").trimmed();
+        std::optional<protocol::BrainSettings> engine;
+        std::string error;
+        if (!judge_setup_from_arguments(QProcess::splitCommand(typed), options.judging, engine, error))
+            return usage_error(self, "--judge-options '" + typed.toStdString() + "': " + error);
+        if (engine)
+            return usage_error(self, "--judge-options: the web app judges with the built-in engines; --engine is for "
+                                     "`gounki analyze` and `gounki worker`");
+        options.judging.set_texts(nullptr);
+        options.judge_options = QProcess::splitCommand(typed).join(' ').toStdString();
+    }
     return serve::run(options);
 }
 

@@ -109,6 +109,10 @@ std::string judge_options_text(const QCommandLineParser& p);
 // and the external engine, if any. False (and `error` set) when they do not read.
 bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
                               std::string& error);
+// The same from arguments as typed (`gounki serve --judge-options "--nodes 100000"`): the judging
+// options only; false (and `error` set) for any other argument or a bad value.
+bool judge_setup_from_arguments(QStringList args, JudgeSetup& setup, std::optional<protocol::BrainSettings>& engine,
+                                std::string& error);
 
 // Stores the judgement of a job in its own transaction. False, and nothing stored, when the game
 // was deleted while it was judged.

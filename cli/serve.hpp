@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cli/db_options.hpp"
+#include "cli/judging.hpp"
 #include "cli/views.hpp"
 #include "core/any_position.hpp"
 #include "db/game_db.hpp"
@@ -42,10 +43,18 @@ struct Options {
     qint64 max_upload = qint64(64) << 20; // request bodies beyond this get 413
     int idle_timeout_ms = 30000; // a connection keeping the server waiting this long (--idle-timeout) is dropped
     int threads = 1; // request threads, each with its own database connection
+    // "Judge this game": the settings of `gounki analyze` with these judging options (--judge-options,
+    // as typed: empty for the defaults), the settings texts filled in.
+    JudgeSetup judging = [] {
+        JudgeSetup s;
+        s.set_texts(nullptr);
+        return s;
+    }();
+    std::string judge_options;
 };
 
 // The background judging of games ("judge this game"): one game at a time on a thread of its own,
-// with the default settings of `gounki analyze`, stored as it stores them. A game asked for again
+// with the settings of `gounki analyze` (Options::judging), stored as it stores them. A game asked for again
 // while queued or judged is not started twice.
 class JudgeRuns {
 public:

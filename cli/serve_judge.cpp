@@ -1,5 +1,6 @@
-// gounki serve: "judge this game": a game judged in the background with the default settings of
-// `gounki analyze` (cli/judging), its progress asked for with GET /api/games/ID/judge.
+// gounki serve: "judge this game": a game judged in the background with the settings of `gounki
+// analyze` (the defaults, or serve's --judge-options; cli/judging), its progress asked for with
+// GET /api/games/ID/judge.
 #include "cli/judging.hpp"
 #include "cli/serve.hpp"
 
@@ -48,9 +49,7 @@ void JudgeRuns::judge_one(std::int64_t id, Run& run) {
         db::GameDatabase database(options_.db_path, db::Access::read_write);
         const auto game = database.game(id);
         if (!game) throw std::runtime_error("game " + std::to_string(id) + " is no longer in the database");
-        JudgeSetup setup; // the defaults of `gounki analyze`, stored with the same settings text
-        setup.set_texts(nullptr);
-        JudgeJob job = judge_job(*game, setup);
+        JudgeJob job = judge_job(*game, options_.judging); // stored with the settings text of `gounki analyze`
         BookTree book;
         find_book(database, book, job);
         const JudgeDone done = judge(job, nullptr, [&](const analysis::PlyJudgement&) {
@@ -75,9 +74,7 @@ void JudgeRuns::judge_one(std::int64_t id, Run& run) {
 Reply App::api_judge(std::int64_t id, const Request& r) {
     const auto game = db_.game(id);
     if (!game) return error_reply(404, "no-game", "no game with id " + std::to_string(id));
-    JudgeSetup setup;
-    setup.set_texts(nullptr);
-    const JudgeJob job = judge_job(*game, setup);
+    const JudgeJob job = judge_job(*game, options_.judging);
     db::AnalysisStore store(db_.sql());
     const bool judged = store.has(id, job.settings_text);
     bool started = false;

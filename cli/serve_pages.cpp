@@ -257,11 +257,13 @@ const char* const judge_script = R"(
 })();
 )";
 
-std::string unjudged_html(std::int64_t id, bool read_only) {
+// judge_options: serve's --judge-options, shown after the command that judges the same way.
+std::string unjudged_html(std::int64_t id, bool read_only, const std::string& judge_options) {
     const std::string n = std::to_string(id);
-    if (read_only) return "<p id=\"unjudged\">No stored judgement (the server is read-only: run <code>gounki analyze " + n + "</code>).</p>";
+    const std::string command = "gounki analyze " + n + (judge_options.empty() ? "" : " " + escape(judge_options));
+    if (read_only) return "<p id=\"unjudged\">No stored judgement (the server is read-only: run <code>" + command + "</code>).</p>";
     return "<p id=\"unjudged\">No stored judgement. <button type=\"button\" id=\"judge\" data-game=\"" + n +
-        "\">Judge this game</button> <span id=\"judge-progress\"></span> (the settings of <code>gounki analyze " + n +
+        "\">Judge this game</button> <span id=\"judge-progress\"></span> (the settings of <code>" + command +
         "</code>)</p><p class=\"error\" id=\"judge-error\" hidden></p><script>" + judge_script + "</script>";
 }
 
@@ -283,7 +285,7 @@ Reply App::page_game(std::int64_t id) {
             std::string(db::severity_name(d.severity)) + ": " + escape(d.message) + "</p>";
     db::AnalysisStore store(db_.sql());
     if (const auto stored = store.load(id)) body += judgement_table(*game, *stored);
-    else body += unjudged_html(id, options_.read_only);
+    else body += unjudged_html(id, options_.read_only, options_.judge_options);
     body += "<iframe id=\"report\" title=\"The game's report\" src=\"" + report + "?format=html&amp;inline=1\"></iframe>";
     return html_reply(page(players_shown(g), body));
 }

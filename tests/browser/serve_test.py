@@ -706,6 +706,10 @@ class ThreadsAndJudgingTest(unittest.TestCase):
         cls.failing = os.path.join(cls.dir, "failing.db")
         copy_db(cls.db, cls.failing)
         refuse_judgements(cls.failing)
+        cls.chosen = os.path.join(cls.dir, "chosen.db")  # judged with --judge-options, and its twin by analyze
+        cls.chosen_twin = os.path.join(cls.dir, "chosen-twin.db")
+        copy_db(cls.db, cls.chosen)
+        copy_db(cls.db, cls.chosen_twin)
         cls.server = Server(cls.db, "--threads", "4")
 
     @classmethod
@@ -888,6 +892,33 @@ class ThreadsAndJudgingTest(unittest.TestCase):
         status, _, data = s.request("POST", "/api/games/2/judge", headers=token)
         self.assertEqual((status, json.loads(data)["state"], json.loads(data)["started"]), (200, "done", False))
         self.assertEqual(s.get_json("/api/games/2")[1]["judgement"]["created"], stored["created"])
+
+    def test_judge_options_choose_the_settings_as_analyze_takes_them(self):
+        chosen = ["--nodes", "2000", "--confirm", "1", "--book", "0"]
+        server = Server(self.chosen, "--judge-options", " ".join(chosen))
+        try:
+            page = server.page("/game/2")
+            self.assertIn("<code>gounki analyze 2 --nodes 2000 --confirm 1 --book 0</code>", page)
+            status, _, data = server.request("POST", "/api/games/2/judge", headers={"X-Gounki-Token": server.token()})
+            self.assertEqual(status, 202, data)
+            words = json.loads(data)["settings"].split()
+            self.assertTrue({"nodes=2000", "confirm=0"} <= set(words) and not any(w.startswith("book=") for w in words), words)
+            self.assertEqual(self.poll_judging(server, 2)[-1]["state"], "done")
+            stored = server.get_json("/api/games/2")[1]["judgement"]
+        finally:
+            self.assertEqual(server.stop(), 0)
+        # `gounki analyze` with the same options stores the very same judgement.
+        subprocess.run([GOUNKI, "analyze", "--db", self.chosen_twin, "--quiet", "2", *chosen], check=True)
+        self.assertEqual(without_created(stored), without_created(cli_json(self.chosen_twin, "show", "2")["judgement"]))
+        # Anything but judging options, a bad value or an external engine: refused before listening.
+        for options, said in [("--all", "--all is no judging option"), ("--nodes 50", "--nodes must be a whole number"),
+                              ("--engine pbrain", "the web app judges with the built-in engines"), ("12", "'12' is no judging option"),
+                              ("--bogus", "Unknown option 'bogus'")]:
+            bad = subprocess.run([GOUNKI, "serve", "--db", self.chosen, "--port", "0", "--judge-options", options],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual((bad.returncode, bad.stdout), (2, ""), options)
+            self.assertIn("--judge-options", bad.stderr)
+            self.assertIn(said, bad.stderr)
 
     def test_a_judging_that_fails_says_why_and_stores_nothing(self):
         server = Server(self.failing, "--threads", "2")
