@@ -324,6 +324,19 @@ TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule fr
     CHECK(*standard.at(0).tag("Rules") == "standard");
     // Another name: freestyle on 15x15; a size the game does not have is said, nothing placed.
     CHECK(read_openings("0,0\n", "mine.txt").at(0).start.as_stones().size() == 15);
+    // ... unless a stone of the list lies off 15x15 (Gomocup's older lists saved as openings.txt): then
+    // every opening of it is on 20x20, the first one too.
+    const std::vector<GameRecord> saved = read_openings("0,0, 1,1\n-2,-9, -1,-9\n", "openings.txt");
+    REQUIRE(saved.size() == 2);
+    for (const GameRecord& g : saved) {
+        CHECK(g.start.as_stones().size() == 20);
+        CHECK(g.status == GameStatus::valid);
+    }
+    CHECK(names(saved[0]) == Names{"k10", "l9"});
+    CHECK(names(saved[1]) == Names{"i19", "j19"});
+    CHECK(read_openings("h8i9\np3\n", "openings.txt").at(0).start.as_stones().size() == 20); // column p
+    CHECK(read_openings("h8i9\no15\n", "openings.txt").at(0).start.as_stones().size() == 15); // o15 is on 15x15
+    CHECK(read_openings("0,0\n8,0\n", "openings_renju.txt").at(1).diagnostics.at(0).code == "illegal-move"); // Renju: 15x15
     const GameRecord huge = read_openings("0,0\n", "openings_99.txt").at(0);
     CHECK(huge.diagnostics.at(0).code == "bad-rules");
     CHECK(huge.status == GameStatus::partial);

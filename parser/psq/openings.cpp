@@ -15,32 +15,6 @@ namespace gounki::parser {
 
 namespace {
 
-// The board and rule a list's file name gives (openings.hpp).
-struct ListRules {
-    GameKind kind = GameKind::gomoku;
-    stones::Rules rules = stones::Rules::defaults(GameKind::gomoku);
-    std::string size_error; // not empty: the name gives a size the game does not have
-};
-
-ListRules rules_of_list(const std::string& file) {
-    std::string stem = std::filesystem::path(file).stem().string();
-    for (char& c : stem) c = char(std::tolower(static_cast<unsigned char>(c)));
-    ListRules out;
-    const bool renju = stem.find("renju") != std::string::npos, standard = stem.find("standard") != std::string::npos;
-    const FiveRuleChoice choice = choose_five_rules(renju ? "renju" : standard ? "standard" : "freestyle");
-    out.kind = choice.kind;
-    out.rules = stones::Rules::defaults(choice.kind);
-    if (!choice.rules_tag.empty()) stones::apply_rules_tag(out.rules, choice.rules_tag);
-    std::string size;
-    const std::size_t digit = stem.find_first_of("0123456789");
-    if (digit != std::string::npos) size = stem.substr(digit, stem.find_first_not_of("0123456789", digit) - digit);
-    else if (!renju && !standard && stem.find("freestyle") != std::string::npos) size = "20";
-    if (!size.empty() && stones::apply_size_tag(out.rules, size))
-        out.size_error = "the file's name gives a " + size + "x" + size + " board; gounki plays " +
-            std::string(game_kind_name(out.kind)) + " on " + sizes_text(out.kind) + " points a side";
-    return out;
-}
-
 // A line in pos notation: letters and row numbers with nothing between them (`d3e5f6`).
 bool is_pos_line(std::string_view line) {
     const std::size_t first = line.find_first_not_of(" \t");
@@ -119,6 +93,55 @@ bool parse_offset_line(std::string_view line, int line_number, int size, std::ve
     return true;
 }
 
+// The board and rule a list's file name gives (openings.hpp).
+struct ListRules {
+    GameKind kind = GameKind::gomoku;
+    stones::Rules rules = stones::Rules::defaults(GameKind::gomoku);
+    std::string size_error; // not empty: the name gives a size the game does not have
+};
+
+// Whether a stone of the list lies off the 15x15 board (an offset beyond 7, a column after o, a row
+// after 15): then the list can only be of a larger board.
+bool reaches_beyond_15(std::string_view text) {
+    std::vector<StoneLineMove> moves;
+    int column = 0;
+    std::string why;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        moves.clear();
+        (is_pos_line(line) ? parse_pos_line : parse_offset_line)(line, 0, 15, moves, column, why);
+        for (const StoneLineMove& m : moves)
+            if (!m.why.empty()) return true;
+    }
+    return false;
+}
+
+// beyond_15: reaches_beyond_15 of the whole list, which decides a freestyle list's board when its
+// name gives none.
+ListRules rules_of_list(const std::string& file, bool beyond_15) {
+    std::string stem = std::filesystem::path(file).stem().string();
+    for (char& c : stem) c = char(std::tolower(static_cast<unsigned char>(c)));
+    ListRules out;
+    const bool renju = stem.find("renju") != std::string::npos, standard = stem.find("standard") != std::string::npos;
+    const FiveRuleChoice choice = choose_five_rules(renju ? "renju" : standard ? "standard" : "freestyle");
+    out.kind = choice.kind;
+    out.rules = stones::Rules::defaults(choice.kind);
+    if (!choice.rules_tag.empty()) stones::apply_rules_tag(out.rules, choice.rules_tag);
+    std::string size;
+    const std::size_t digit = stem.find_first_of("0123456789");
+    if (digit != std::string::npos) size = stem.substr(digit, stem.find_first_not_of("0123456789", digit) - digit);
+    else if (!renju && !standard && (stem.find("freestyle") != std::string::npos || beyond_15)) size = "20";
+    if (!size.empty() && stones::apply_size_tag(out.rules, size))
+        out.size_error = "the file's name gives a " + size + "x" + size + " board; gounki plays " +
+            std::string(game_kind_name(out.kind)) + " on " + sizes_text(out.kind) + " points a side";
+    return out;
+}
+
 } // namespace
 
 bool OpeningsReader::next(GameRecord& game) {
@@ -127,6 +150,7 @@ bool OpeningsReader::next(GameRecord& game) {
         loaded_ = true;
         if (!read_whole(text_, max_bytes, "an opening list holds a few dozen lines; not read")) return false;
         if (text_.starts_with("\xEF\xBB\xBF")) at_ = 3;
+        beyond_15_ = reaches_beyond_15(std::string_view(text_).substr(at_));
     }
     while (at_ < text_.size()) {
         std::size_t end = text_.find('\n', at_);
@@ -141,7 +165,7 @@ bool OpeningsReader::next(GameRecord& game) {
         game.number = ++games_;
         game.line = line_;
         game.column = 1;
-        const ListRules list = rules_of_list(name_);
+        const ListRules list = rules_of_list(name_, beyond_15_);
         game.set_kind(list.kind);
         game.set_start(stones::StonePosition(list.rules));
         game.tags.emplace_back("Game", std::string(game_kind_name(list.kind)));

@@ -10,8 +10,9 @@
 //
 // The file does not name its board or rule; its name does, as Gomocup names its lists: `renju`
 // Renju, `standard` Gomoku with exact fives, else freestyle; the first number in the name is the
-// board's size (`freestyle15`), and a freestyle list whose name has none is on 20x20 (Gomocup's
-// freestyle board until 2023); any other list is on 15x15.
+// board's size (`freestyle15`); a freestyle list whose name has none is on 20x20 when its name says
+// `freestyle` (Gomocup's freestyle board until 2023) or when a stone of it lies off the 15x15 board
+// (Gomocup's older lists saved as `openings.txt`); any other list is on 15x15.
 //
 // Every line is a game: tags Game (and Size, Rules where not the game's defaults), Result "*",
 // the stones as its main line. Diagnostics: syntax (a line that is no list of offsets, at its
@@ -37,6 +38,7 @@ public:
 
 private:
     bool loaded_ = false;
+    bool beyond_15_ = false; // a stone of the list lies off the 15x15 board
     std::string text_;
     std::size_t at_ = 0; // where the next line starts
     int line_ = 0; // lines read
