@@ -309,11 +309,20 @@ Diagnostic no_game_found(const std::string& file) {
 RecordFormat format_of(const std::filesystem::path& name, std::string_view head, std::optional<RecordFormat> forced) {
     if (forced) return *forced;
     const std::string text = content_head(head);
+    const auto by_name = [&]() -> std::optional<RecordFormat> {
+        for (const FormatInfo& f : table)
+            if (has_record_extension(name, f.format)) return f.format;
+        return std::nullopt;
+    };
     for (const FormatInfo& f : table)
-        if (f.claims && f.claims(text)) return f.format;
-    for (const FormatInfo& f : table)
-        if (has_record_extension(name, f.format)) return f.format;
-    return RecordFormat::gpn;
+        if (f.claims && f.claims(text)) {
+            // An opening list's start (a line of numbers and commas) is also a PSQ file's without its
+            // header: a name that says another format wins, and its reader says what is missing.
+            if (f.format == RecordFormat::openings)
+                if (const auto named = by_name(); named && *named != RecordFormat::openings) return *named;
+            return f.format;
+        }
+    return by_name().value_or(RecordFormat::gpn);
 }
 
 std::vector<GameRecord> read_all(GameSource& source, std::vector<Diagnostic>* file_diagnostics) {

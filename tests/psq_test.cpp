@@ -367,6 +367,13 @@ TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule fr
     CHECK(format_of("x.txt", "h8 i9\n") == RecordFormat::gpn);
     CHECK(format_of("x.txt", "h8\n") == RecordFormat::gpn);
     CHECK(format_of("x.txt", "0 0\n") == RecordFormat::gpn);
+    // A PSQ file cut of its header starts as a list does: its name keeps it PSQ, whose reader says
+    // the header is missing (as a list, each of its points would be an opening).
+    CHECK(format_of("game.psq", "7,7\n8,8\n") == RecordFormat::psq);
+    CHECK(format_of("openings.txt", "7,7\n8,8\n") == RecordFormat::openings);
+    const GameRecord cut = read_psq("7,7\n8,8\n");
+    CHECK(cut.diagnostics.at(0).code == "syntax");
+    CHECK(contains(cut.diagnostics[0].message, "a PSQ file starts with a header"));
     // No extension of its own: a .txt named as Gomocup names its lists (openings_renju.txt) is one,
     // so that a folder or an archive of a tournament's results yields its lists; other .txt are not.
     CHECK(has_record_extension("openings.txt"));
