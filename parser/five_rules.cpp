@@ -13,6 +13,8 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+constexpr std::string_view gomocup_rule_prefix = "gomocup-rule-";
+
 std::vector<std::string> words_of(std::string_view text) {
     std::vector<std::string> out;
     std::string w;
@@ -72,10 +74,35 @@ std::optional<std::string> rule_of(const std::string& w) {
     return std::nullopt;
 }
 
+// A rule field that is a number alone: the Gomocup protocol's rule code (its INFO rule), which
+// engine-match programs write in SGF's RU (`RU[4]`): 0 freestyle, 1 exactly five wins (standard),
+// 4 Renju, 8 caro; any other number ("gomocup-rule-2", 2 being its continuous game) is refused by
+// choose_five_rules.
+std::optional<std::string> gomocup_rule_code(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    if (text.empty() || text.size() > 5) return std::nullopt;
+    for (char c : text)
+        if (!is_digit(c)) return std::nullopt;
+    const int code = std::stoi(std::string(text));
+    switch (code) {
+    case 0: return "freestyle";
+    case 1: return "standard";
+    case 4: return "renju";
+    case 8: return "caro";
+    default: return std::string(gomocup_rule_prefix) + std::to_string(code);
+    }
+}
+
 } // namespace
 
 FiveRuleNames read_five_rule_names(std::string_view text, RuleText from) {
     FiveRuleNames out;
+    if (from == RuleText::rule_field)
+        if (auto code = gomocup_rule_code(text)) {
+            out.rule = std::move(*code);
+            return out;
+        }
     if (const auto kind = parse_game_kind(text, Family::stones)) {
         out.rule = *kind == GameKind::gomoku ? "freestyle" : std::string(game_info(*kind).id);
         return out;
@@ -128,6 +155,11 @@ FiveRuleChoice choose_five_rules(std::string_view rule) {
     }
     if (rule == "caro") {
         out.error = "Caro (a line of five blocked at both ends does not win) is not a rule gounki plays";
+        return out;
+    }
+    if (rule.starts_with(gomocup_rule_prefix)) {
+        out.error = "the Gomocup rule code " + std::string(rule.substr(gomocup_rule_prefix.size())) +
+            " is not a rule gounki plays (it reads 0: freestyle, 1: standard, 4: Renju; 2 is the continuous game, 8 Caro)";
         return out;
     }
     if (const auto kind = parse_game_kind(rule, Family::stones)) {

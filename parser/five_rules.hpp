@@ -31,6 +31,8 @@ struct FiveRuleNames {
 enum class RuleText { rule_field, free_text };
 
 // The words of `text`, in any case, separated by blanks, commas, semicolons, slashes or parentheses.
+// A rule field that is a number alone is the Gomocup protocol's rule code, as engine-match programs
+// write RU (`RU[4]`): 0 freestyle, 1 standard, 4 Renju, 8 caro, any other a rule gounki does not play.
 // A text that is a game's name as a whole ("Ninuki Renju", "Gomoku Freestyle") names that game.
 // In free text an opening rule named after a person (all but RIF and the swaps: Sakata, Yamaguchi,
 // Soosyrv, Taraguchi, Tarannikov, Jonsson are surnames too) counts only followed by the word "rule"

@@ -109,6 +109,34 @@ TEST_CASE("SGF: rules and boards gounki does not play are refused by name, never
     }
 }
 
+// Engine-match programs write the Gomocup protocol's rule code in RU (RU[4] for Renju); a word in
+// RU that names nothing is said, the game read as freestyle.
+TEST_CASE("SGF: RU as a Gomocup rule code (0, 1, 4) names the rule; an unknown word in RU is a warning", "[parser][sgf]") {
+    // Black's h8 is a double-three, forbidden in Renju only.
+    const std::string moves = "SZ[15];B[fh];W[aa];B[gh];W[ao];B[hf];W[oa];B[hg];W[oo];B[hh])";
+    const GameRecord renju = one("(;FF[4]GM[4]RU[4]" + moves);
+    CHECK(renju.kind == GameKind::renju);
+    CHECK(find_code(renju, "illegal-move"));
+    CHECK(contains(find_code(renju, "illegal-move")->message, "double-three"));
+    const GameRecord free = one("(;FF[4]GM[4]RU[0]" + moves);
+    CHECK(free.kind == GameKind::gomoku);
+    CHECK(free.status == GameStatus::valid);
+    CHECK(free.diagnostics.empty());
+    CHECK(read_five_rule_names(" 1 ").rule == "standard");
+    CHECK(read_five_rule_names("4").rule == "renju");
+    CHECK(read_five_rule_names("4", RuleText::free_text).rule.empty()); // a number in a game's name is no rule
+    CHECK(read_five_rule_names("8").rule == "caro");
+    const GameRecord continuous = one("(;FF[4]GM[4]RU[2]" + moves);
+    CHECK(contains(find_code(continuous, "unsupported-game")->message, "Gomocup rule code 2"));
+    CHECK(continuous.main.plies.empty());
+    // A word that names no rule: read as freestyle, and said where it stands.
+    const GameRecord japanese = one("(;FF[4]GM[4]RU[Japanese]" + moves);
+    CHECK(japanese.kind == GameKind::gomoku);
+    check_diagnostic(japanese, "unknown-rule", 1, 13, "'japanese' names no rule");
+    CHECK(japanese.status == GameStatus::valid);
+    CHECK_FALSE(find_code(one("(;FF[4]GM[4]RU[Gomoku swap2]" + moves), "unknown-rule"));
+}
+
 // Renju servers write GM[5] (SGF's number for another game) for their Renju games, with `5A` for
 // the fifth moves Black offered: an identifier that starts with a digit, which SGF's grammar has no
 // room for and which once stopped the whole game as a syntax error.

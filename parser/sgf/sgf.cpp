@@ -165,7 +165,7 @@ bool Builder::set_up(const Node& root) {
     GameKind kind = GameKind::gomoku;
     bool replay = true;
     // RU names the rule set and the opening rule (five_rules.hpp); GN too, when RU does not. RU's
-    // other words are the game's options (RU[Ninuki simple]); Gomoku has none, they are passed over.
+    // other words are the game's options (RU[Ninuki simple]); Gomoku has none: they are unknown-rule.
     const Property* ru = root.find("RU");
     FiveRuleNames names = ru && !ru->values.empty() ? read_five_rule_names(ru->values.front().text) : FiveRuleNames{};
     const Property* named_by = names.rule.empty() ? nullptr : ru;
@@ -251,6 +251,13 @@ bool Builder::set_up(const Node& root) {
                 report(Severity::error, "bad-rules", offset_of("SZ"), "SZ[" + *sz + "]: " + *e + "; the moves are not replayed");
             replay = false;
         }
+    }
+    if (kind == GameKind::gomoku && !option_words.empty() && replay && ru) {
+        // Gomoku has no options: a word here names nothing gounki knows (a Go rule set, another
+        // program's rule name); the game is read as freestyle, and said so.
+        report(Severity::warning, "unknown-rule", ru->offset,
+               "RU[" + ru->values.front().text + "]: '" + option_words +
+                   "' names no rule of the five-in-a-row games gounki knows; read as Gomoku freestyle");
     }
     if (kind != GameKind::gomoku && !option_words.empty()) { // Gomoku's words are rule names (above)
         if (auto e = stones::apply_rules_tag(rules_, option_words)) {
