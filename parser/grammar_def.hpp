@@ -12,6 +12,10 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include "parser/ast.hpp"
 #include "parser/ast_adapted.hpp"
 #include "parser/error_handler.hpp"
@@ -157,6 +161,113 @@ struct table_header_parser : x3::parser<table_header_parser> {
     }
 };
 
+// A cell after the two moves of a web table's row, the Notes column of a published game
+// (`| 1. | a1-a2+ | a8-b7+ | builds a double square |`): a comment, to the end of the line. A cell
+// is a note when three cells come before it in a row whose first cell is a move number, and it is
+// no move number itself (`1.<TAB>a1-a2<TAB>a8-b7<TAB>2.<TAB>...` stays movetext). The comment's
+// text is the cells, `/` between them; cells of dashes alone ("-": no note) give none, and then an
+// empty text, which is no comment (push_note).
+struct table_note_parser : x3::parser<table_note_parser> {
+    using attribute_type = ast::Comment;
+    static bool const has_attribute = true;
+
+    static bool blank(char c) { return c == ' ' || c == '\t'; }
+    // A cell's text, blanks trimmed.
+    template <typename Iterator>
+    static std::string_view trimmed(Iterator b, Iterator e) {
+        while (b != e && blank(*b)) ++b;
+        while (e != b && blank(e[-1])) --e;
+        return std::string_view(&*b, std::size_t(e - b));
+    }
+    static bool move_number(std::string_view cell) {
+        std::size_t digits = 0;
+        while (digits < cell.size() && cell[digits] >= '0' && cell[digits] <= '9') ++digits;
+        if (digits == 0) return false;
+        for (std::size_t i = digits; i < cell.size(); ++i)
+            if (cell[i] != '.') return false;
+        return true;
+    }
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute& attr) const {
+        const ParseState& st = x3::get<state_tag>(ctx);
+        x3::skip_over(first, last, ctx); // kept on failure too, as X3's own parsers do: no second skip
+        const Iterator p = first;
+        if (p == last || *p == '\n' || *p == '\r') return false;
+        // Right after a separator (blanks between): the start of a cell. The cheap test first.
+        Iterator q = p;
+        while (q != st.begin && q[-1] == ' ') --q;
+        if (q == st.begin || (q[-1] != '|' && q[-1] != '\t')) return false;
+        Iterator line = q;
+        while (line != st.begin && line[-1] != '\n' && line[-1] != '\r') --line;
+        bool bar = false;
+        for (Iterator k = line; k != p && !bar; ++k) bar = *k == '|';
+        const char sep = bar ? '|' : '\t';
+        Iterator cell = line;
+        if (bar) { // the row's opening border
+            while (cell != p && blank(*cell)) ++cell;
+            if (*cell == '|') ++cell;
+        }
+        // The cells before this one. An HTML table's row (web_text.cpp) has a bar at each <td> and
+        // each </td>, so an empty cell between every two: then every second cell is one.
+        std::vector<std::string_view> cells;
+        for (Iterator b = cell; b < p;) {
+            Iterator e = std::find(b, p, sep);
+            if (e == p) break;
+            cells.push_back(trimmed(b, e));
+            b = e + 1;
+        }
+        bool gaps = cells.size() >= 2;
+        for (std::size_t i = 1; i < cells.size() && gaps; i += 2) gaps = cells[i].empty();
+        if (gaps) {
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < cells.size(); i += 2) cells[kept++] = cells[i];
+            cells.resize(kept);
+        }
+        // Three at least, the first a move number, none after the moves a move number (a line of
+        // several moves in tab-separated cells is movetext).
+        if (cells.size() < 3 || !move_number(cells[0])) return false;
+        for (std::size_t i = 3; i < cells.size(); ++i)
+            if (move_number(cells[i])) return false;
+        Iterator eol = p;
+        while (eol != last && *eol != '\n' && *eol != '\r') ++eol;
+        Iterator word = p; // the cell's first word: no move number
+        while (word != eol && !blank(*word) && *word != sep) ++word;
+        if (move_number(std::string_view(&*p, std::size_t(word - p)))) return false;
+        ast::Comment note;
+        for (Iterator b = p; b < eol;) {
+            Iterator e = std::find(b, eol, sep);
+            const std::string_view t = trimmed(b, e);
+            if (t.find_first_not_of("-") != std::string_view::npos) {
+                if (!note.text.empty()) note.text += " / ";
+                for (std::size_t i = 0; i < t.size(); ++i) // blank runs as one space (an HTML cell's markup)
+                    if (!blank(t[i]) || !blank(t[i - 1])) note.text += blank(t[i]) ? ' ' : t[i];
+            }
+            b = e == eol ? e : e + 1;
+        }
+        note.offset = st.offset_of(&*p);
+        Iterator end = eol;
+        while (end != p && (blank(end[-1]) || end[-1] == '|')) --end;
+        note.length = std::uint32_t(end - p);
+        x3::traits::move_to(std::move(note), attr);
+        first = eol;
+        return true;
+    }
+};
+
+// table_note_parser's cheap test, which needs no attribute: the token starts right after a `|` or a
+// tab (blanks between). Moves the pre-skip along, as X3's own parsers do, so nothing skips twice.
+struct after_cell_separator_parser : plain_parser<after_cell_separator_parser> {
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {
+        x3::skip_over(first, last, ctx);
+        const char* const begin = x3::get<state_tag>(ctx).begin;
+        Iterator q = first;
+        while (q != begin && q[-1] == ' ') --q;
+        return q != begin && (q[-1] == '|' || q[-1] == '\t');
+    }
+};
+
 // Fails where a table header row ends the game (see table_header_parser).
 struct not_header_stop_parser : plain_parser<not_header_stop_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
@@ -229,6 +340,8 @@ inline constexpr square_parser square{};
 inline constexpr point_parser point{};
 inline constexpr out_parser out_word{};
 inline constexpr table_header_parser table_row{};
+inline constexpr table_note_parser table_note{};
+inline constexpr after_cell_separator_parser after_cell_separator{};
 inline constexpr not_header_stop_parser not_header_stop{};
 inline constexpr enter_variation_parser enter_variation{};
 inline constexpr leave_variation_parser leave_variation{};
@@ -381,6 +494,10 @@ const auto push_move = [](auto& ctx) {
     x3::get<state_tag>(ctx).game_has_moves = true;
     x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx)));
 };
+// A table's note (table_note_parser): a comment unless it holds nothing.
+const auto push_note = [](auto& ctx) {
+    if (!x3::_attr(ctx).text.empty()) x3::_val(ctx).elements.emplace_back(std::move(x3::_attr(ctx)));
+};
 const auto push_variation = [](auto& ctx) {
     x3::_val(ctx).elements.emplace_back(ast::x3::forward_ast<ast::Variation>(std::move(x3::_attr(ctx))));
 };
@@ -438,10 +555,12 @@ const auto delimiter = char_(" \t\r\n\f\v{}()[];|");
 const auto unknown_def = lexeme[!results >> not_header_stop >> x3::omit[+(char_ - delimiter) | char_("}]")]];
 const auto stray_close_def = x3::omit[lit(')')];
 
-// Most frequent first. The table header must come before `unknown`, which would take its words;
-// nothing before it can consume a `|` row (they all fail on its first cell).
+// Most frequent first, but for a table's note, which a cheap test rules out everywhere else (it
+// must come before the move number, which would take a note's leading digits). The table header
+// must come before `unknown`, which would take its words; nothing before it can consume a `|` row
+// (they all fail on its first cell).
 // A move number is the only element that starts with a digit: those go straight to it.
-const auto element = (&char_('0', '9') >> move_number[push]) | move[push_move] | placement[push_move] | annotation[push] |
+const auto element = (&after_cell_separator >> table_note[push_note]) | (&char_('0', '9') >> move_number[push]) | move[push_move] | placement[push_move] | annotation[push] |
     comment[push] | variation[push_variation] | table_header[push] | unknown[push];
 
 const auto variation_def =

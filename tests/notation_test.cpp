@@ -245,6 +245,41 @@ TEST_CASE("web tables name the players from their header row, whatever its first
     }
 }
 
+// The example game of the Gounki article is a table with a Notes column: a cell after a row's two
+// moves is a note on the move before it, in every layout (bars, tabs, an HTML table), and "-" is no
+// note; a line of several moves in tab-separated cells stays movetext.
+TEST_CASE("web tables: a notes column after the moves gives comments, never moves", "[notation][web]") {
+    const std::vector<std::string> layouts = {
+        "| | Ann | Bob | Notes |\n|---|---|---|---|\n| 1. | a1-a2+ | a8-b7+ | builds a double square |\n"
+        "| 2. | a2-b2+ | a7-b7+ | - |\n| 3 | b2-c3 | | 2nd try / maybe |\n",
+        "\tAnn\tBob\tNotes\n1.\ta1-a2+\ta8-b7+\tbuilds a double square\n2.\ta2-b2+\ta7-b7+\t-\n3\tb2-c3\t\t2nd try / maybe\n",
+        "<table><tr><th></th><th>Ann</th><th>Bob</th><th>Notes</th></tr><tr><td>1.</td><td>a1-a2+</td><td>a8-b7+</td>"
+        "<td>builds a <b>double</b> square</td></tr><tr><td>2.</td><td>a2-b2+</td><td>a7-b7+</td><td>-</td></tr>"
+        "<tr><td>3</td><td>b2-c3</td><td></td><td>2nd try / maybe</td></tr></table>",
+    };
+    for (const std::string& text : layouts) {
+        INFO(text);
+        const std::vector<GameRecord> games = read_with(text, Notation::automatic);
+        REQUIRE(games.size() == 1);
+        const GameRecord& g = games[0];
+        CHECK(*g.tag("White") == "Ann");
+        CHECK(*g.tag("Black") == "Bob");
+        CHECK_FALSE(find_code(g, "bad-move"));
+        CHECK_FALSE(find_code(g, "placeholder"));
+        REQUIRE(g.main.plies.size() == 5);
+        CHECK(g.main.plies[1].comments == std::vector<std::string>{"builds a double square"});
+        CHECK(g.main.plies[3].comments.empty());
+        CHECK(g.main.plies[4].written == "b2-c3");
+        CHECK(g.main.plies[4].comments == std::vector<std::string>{"2nd try / maybe"});
+    }
+    // Several moves a line in tab-separated cells: the cells after the first row's are moves.
+    const std::vector<GameRecord> moves = read_with("1.\ta1-a2+\ta8-b7+\t2.\ta2-b2+\ta7-b7+\t*\n", Notation::automatic);
+    REQUIRE(moves.size() == 1);
+    CHECK(moves[0].main.plies.size() == 4);
+    CHECK(moves[0].status == GameStatus::valid);
+    for (const Ply& p : moves[0].main.plies) CHECK(p.comments.empty());
+}
+
 TEST_CASE("gounki validate and export take --notation, and refuse an unknown one", "[notation][cli]") {
     const std::string official = "'" + (records_dir / "official.gpn").string() + "'";
     CHECK(run_gounki("validate " + official).status == 0);
