@@ -159,7 +159,17 @@ bool Resolver::set_up() {
             out_.tags.emplace_back("Game", "Gomoku");
             if (!out_.tag("Rules")) out_.tags.emplace_back("Rules", "standard");
             if (!out_.tag("Size")) out_.tags.emplace_back("Size", std::to_string(size));
+        } else {
+            // PlayOK's other games (draughts "20,...", reversi...) write the same tags: no Gounki record.
+            report(Severity::error, "unknown-game", tag_offset("GameType"),
+                   "GameType \"" + *type + "\" is a PlayOK game gounki does not play (its gomoku is 60,N and 61,N); the "
+                   "moves are not replayed");
+            return false;
         }
+    } else if (const std::string* variant = out_.tag("Variant"); variant && !out_.tag("Game") && parse_game_kind(*variant)) {
+        // A Variant tag (as chess sites and multi-game apps write) naming one of the games: its Game tag.
+        std::string game(game_kind_name(*parse_game_kind(*variant)));
+        out_.tags.emplace_back("Game", std::move(game));
     } else if (!out_.tag("Game") && is_kurnik_renju()) {
         // kurnik, PlayOK's former name, wrote neither Game nor GameType in its Renju records: the
         // RIF opening rule's first pair, a point and a pass, says what they are (docs/rules.md 2.5).

@@ -242,6 +242,26 @@ TEST_CASE("kurnik: Renju records without Game or GameType, the colour choice and
     CHECK(tag_or(again, "Result") == "0-1");
 }
 
+TEST_CASE("PlayOK's other games are refused by their GameType; a Variant tag naming a game is its Game tag", "[parser][five]") {
+    // kurnik's draughts: the same tags as its gomoku, another GameType.
+    const GameRecord draughts = one("[Site \"kurnik\"]\n[Result \"1-0\"]\n[GameType \"20,W,10,10,N1,0\"]\n\n1. 34-30 20-25 1-0\n");
+    CHECK(codes(draughts) == "unknown-game");
+    CHECK(contains(draughts.diagnostics.at(0).message, "GameType \"20,W,10,10,N1,0\" is a PlayOK game gounki does not play"));
+    CHECK(draughts.diagnostics[0].line == 3);
+    CHECK(draughts.main.plies.empty());
+    CHECK(draughts.status == GameStatus::partial);
+    // A Game tag wins over GameType, as before.
+    CHECK(one("[Game \"Gomoku\"]\n[GameType \"20,W\"]\n\n1. h8 *\n").status == GameStatus::valid);
+    // A multi-game app's [Variant "gomoku"]: Gomoku, the tag added so that the record says it.
+    const GameRecord variant = one("[Variant \"gomoku\"]\n\nh8 a1 f8 b1 g8 c1 i8 d1 j8 0-1\n");
+    CHECK(variant.kind == GameKind::gomoku);
+    CHECK(variant.status == GameStatus::valid);
+    CHECK(tag_or(variant, "Game") == "Gomoku");
+    CHECK(variant.main.plies.size() == 9);
+    // A Variant that names no game of gounki's (a chess site's) changes nothing: Gounki, as without it.
+    CHECK(one("[Variant \"Standard\"]\n\n1. a1-a2 *\n").kind == GameKind::gounki);
+}
+
 TEST_CASE("PlayOK: GameType names standard gomoku, results name the players in column order, swap2 tokens", "[parser][five]") {
     const auto games = read_file("playok_swap2.pgn");
     REQUIRE(games.size() == 4);
