@@ -324,6 +324,9 @@ TEST_CASE("Gomocup opening lists: offsets from the centre, the board and rule fr
     CHECK(*standard.at(0).tag("Rules") == "standard");
     // Another name: freestyle on 15x15; a size the game does not have is said, nothing placed.
     CHECK(read_openings("0,0\n", "mine.txt").at(0).start.as_stones().size() == 15);
+    // Blanks alone between two stones, as engine-match programs also take; within a stone, a comma.
+    CHECK(names(read_openings("0,0 1,1  -1,2\n", "openings_freestyle15.txt").at(0)) == Names{"h8", "i7", "g6"});
+    CHECK(read_openings("0,0 1 1\n", "openings_freestyle15.txt").at(0).diagnostics.at(0).code == "syntax");
     // ... unless a stone of the list lies off 15x15 (Gomocup's older lists saved as openings.txt): then
     // every opening of it is on 20x20, the first one too.
     const std::vector<GameRecord> saved = read_openings("0,0, 1,1\n-2,-9, -1,-9\n", "openings.txt");

@@ -62,6 +62,13 @@ bool parse_offset_line(std::string_view line, int line_number, int size, std::ve
             continue;
         }
         if (!expect_number) {
+            // Between two stones a blank is enough (`0,0 1,1`, as engine-match programs also take).
+            const bool next_stone = numbers.size() % 2 == 0 && i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t') &&
+                (c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c)));
+            if (next_stone) {
+                expect_number = true;
+                continue;
+            }
             if (c != ',') return column = int(i) + 1, why = "a comma between the numbers expected", false;
             expect_number = true;
             ++i;
