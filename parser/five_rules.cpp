@@ -193,6 +193,14 @@ std::string same_fifth_offers_text(const stones::StonePosition& after_four, std:
            "; the opening rules that have Black offer fifth moves want them to differ, so that White chooses";
 }
 
+std::string foul_ending_text(const stones::StonePosition& before, int point, stones::PlaceError e) {
+    const bool forbidden =
+        e == stones::PlaceError::double_three || e == stones::PlaceError::double_four || e == stones::PlaceError::overline;
+    if (!forbidden || before.rules().kind != GameKind::renju || before.side_to_move() != Color::black) return {};
+    return "Black's " + stones::point_name(point) + " is a foul: " + std::string(stones::place_error_text(e)) +
+        "; Black loses by it (Renju), and the game ends before it, White's win (1-0)";
+}
+
 Line offered_fifth_move(Move move, std::string written) {
     Line offer;
     offer.plies.emplace_back(move, std::move(written));

@@ -59,6 +59,14 @@ std::string opening_rule_breach(const GameRecord& game, const stones::StonePosit
 std::string same_fifth_offers_text(const stones::StonePosition& after_four, std::span<const int> offers,
                                    std::span<const std::string> written);
 
+// Renju: a record whose last stone is Black's on a forbidden point (a double-three, a double-four,
+// an overline) ends with a foul, which loses the game (RIF rules), as Gomocup's manager writes such
+// games: it records the stone, then judges it. The `foul` warning's text for that stone (`e` the
+// reason `before.check` gave), or "" when it is no foul of Black's in Renju (an occupied point, a
+// stone of White's, another game). The reader then ends the game there, without the stone, its
+// result White's win (docs/rules.md 2.5).
+std::string foul_ending_text(const stones::StonePosition& before, int point, stones::PlaceError e);
+
 // A fifth move Black offered in Renju and White did not choose (RenjuNet's `alt`, SGF's offers,
 // kurnik's two fifth moves): a one-move variation of the fifth move, so marked in a comment.
 Line offered_fifth_move(Move move, std::string written);

@@ -230,6 +230,39 @@ TEST_CASE("gounki validate and import read PSQ files, several at once and whole 
 // Programs that keep no thinking times write a move as x,y alone, and the Piskvork manager reads such
 // a line as a move: so does gounki (tests/data/psq/no_times.psq is the golden file). No time is no
 // 0 ms either: such stones are never taken for the opening.
+// Gomocup's manager writes a move, then judges it: a Renju game Black lost by a foul ends with the
+// forbidden stone, and the result line gives White the game.
+TEST_CASE("PSQ: a Renju game ending with Black's foul is whole, lost by Black; a foul before the end is an error", "[parser][psq]") {
+    // Black's h8 (8,8) makes two free threes: g8 i8 (row 8) and h9 h7 (column h).
+    const std::string moves = "Piskvorky 15x15, 11:11, 0\n7,8,10\n1,15,10\n9,8,10\n1,1,10\n8,9,10\n15,15,10\n8,7,10\n15,1,10\n";
+    const GameRecord foul = read_psq(moves + "8,8,10\nA.zip\nB.zip\n-1\n2,Renju\n");
+    CHECK(foul.kind == GameKind::renju);
+    CHECK(foul.status == GameStatus::valid);
+    REQUIRE(foul.diagnostics.size() == 1);
+    CHECK(foul.diagnostics[0].code == "foul");
+    CHECK(foul.diagnostics[0].severity == Severity::warning);
+    CHECK(foul.diagnostics[0].line == 10);
+    CHECK(foul.diagnostics[0].left_out); // `format` keeps the file as written
+    CHECK(contains(foul.diagnostics[0].message, "Black's h8 is a foul"));
+    CHECK(contains(foul.diagnostics[0].message, "double-three"));
+    CHECK(foul.main.plies.size() == 8); // the game ends before the foul
+    CHECK(contains(foul.main.plies.back().comments.at(0), "Black's h8 (8,8,10) is a foul"));
+    CHECK(foul.result == "1-0");
+    CHECK(tag_of(foul, "Black") == "A.zip");
+    // A result line giving Black the game contradicts it.
+    const GameRecord contradicted = read_psq(moves + "8,8,10\nA.zip\nB.zip\n-1\n1,Renju\n");
+    CHECK(contains(find_code(contradicted, "result-contradicts")->message, "Black's last stone is a foul"));
+    CHECK(contradicted.status == GameStatus::invalid);
+    // A foul with moves after it is no ending: an error there, the game partial.
+    const GameRecord on = read_psq(moves + "8,8,10\n2,2,10\nA.zip\nB.zip\n-1\n2,Renju\n");
+    CHECK(on.diagnostics.at(0).code == "illegal-move");
+    CHECK(on.status == GameStatus::partial);
+    // Freestyle Gomoku has no foul: the same stone is a move like any other.
+    const GameRecord gomoku = read_psq(moves + "8,8,10\nA.zip\nB.zip\n-1\n2,Freestyle15\n");
+    CHECK(gomoku.main.plies.size() == 9);
+    CHECK_FALSE(find_code(gomoku, "foul"));
+}
+
 TEST_CASE("PSQ: a move x,y without its time reads, and is not taken for an opening stone", "[parser][psq]") {
     const GameRecord g = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9, 9\n8,9,0\n9,10\nA\nB\n-1\n1,Freestyle\n");
     CHECK(g.status == GameStatus::valid);

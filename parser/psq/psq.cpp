@@ -223,6 +223,7 @@ private:
     GameRecord& out_;
     stones::Rules rules_;
     int end_ply_ = -1;
+    bool foul_ = false; // the last stone was Black's foul in Renju (foul_ending_text): White won
 };
 
 bool Builder::set_rules() {
@@ -279,6 +280,20 @@ bool Builder::replay(stones::StonePosition& pos) {
         if (const stones::PlaceError e = pos.check(Move::placement(point)); e != stones::PlaceError::none) {
             if (e == stones::PlaceError::occupied)
                 return fail("illegal-move", stones::occupied_text(pos, point));
+            if (std::string foul = foul_ending_text(pos, point, e); !foul.empty() && &m == &p_.moves.back()) {
+                // Gomocup's manager writes the foul, then gives White the game: a whole game.
+                Diagnostic& d = report(Severity::warning, "foul", m.offset,
+                                       std::to_string(ply / 2 + 1) + ". " + written + ": " + foul);
+                d.move_number = ply / 2 + 1;
+                d.side = side;
+                d.written = written;
+                d.left_out = true; // the stone is in no line: `format` keeps the file as written
+                (out_.main.plies.empty() ? out_.main.comments : out_.main.plies.back().comments)
+                    .push_back("Black's " + name + " (" + written + ") is a foul: " + std::string(stones::place_error_text(e)) +
+                               "; Black loses");
+                foul_ = true;
+                return true;
+            }
             return fail("illegal-move", name + ": " + std::string(stones::place_error_text(e)));
         }
         stones::StoneUndo undo;
@@ -294,11 +309,12 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     int opening = 0;
     while (opening < int(p_.moves.size()) && p_.moves[std::size_t(opening)].ms == 0) ++opening;
     const Outcome o = pos.outcome();
-    const bool won = whole && (o == Outcome::black_wins || o == Outcome::white_wins) && end_ply_ + 1 == int(p_.moves.size());
+    const bool won =
+        whole && (foul_ || ((o == Outcome::black_wins || o == Outcome::white_wins) && end_ply_ + 1 == int(p_.moves.size())));
     if (won && opening > 0 && (p_.result == 1 || p_.result == 2)) {
         // The winner's colour says which engine played Black: when the run of 0 ms stones says the
         // other, its last stone was the first engine's instant answer, not part of the opening.
-        const Color winner = o == Outcome::black_wins ? Color::black : Color::white;
+        const Color winner = foul_ || o == Outcome::white_wins ? Color::white : Color::black;
         const Color first_named = p_.result == 1 ? winner : ~winner;
         if ((opening % 2 == 0 ? Color::black : Color::white) != first_named) --opening;
     }
@@ -315,6 +331,10 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     if (p_.result == 0) result = "1/2-1/2";
     else if (p_.result > 0) result = (p_.result == 1) == (first_named == Color::black) ? "0-1" : "1-0";
     else if (pos.game_over()) result = std::string(outcome_text(o));
+    else if (foul_) result = "1-0";
+    if (foul_ && result != "1-0")
+        report(Severity::error, "result-contradicts", p_.result_offset,
+               "the result line says " + result + " but Black's last stone is a foul, which loses the game (1-0)");
     out_.result = result;
     tag("Result", result);
     if (opening > 0) tag("OpeningStones", std::to_string(opening));
