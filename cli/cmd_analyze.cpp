@@ -571,7 +571,7 @@ bool judge_setup_from_options(const std::string& options, JudgeSetup& setup, std
                               std::string& error) {
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(options));
     if (!doc.isArray()) return error = "the job's options are not a JSON array of arguments: " + options, false;
-    QStringList args{"gounki-analyze"};
+    QStringList args;
     for (const QJsonValue v : doc.array()) {
         if (!v.isString()) return error = "the job's options hold something other than text: " + options, false;
         args.append(v.toString());
