@@ -137,6 +137,18 @@ TEST_CASE("SGF: RU as a Gomocup rule code (0, 1, 4) names the rule; an unknown w
     CHECK_FALSE(find_code(one("(;FF[4]GM[4]RU[Gomoku swap2]" + moves), "unknown-rule"));
 }
 
+TEST_CASE("SGF: a move's annotation in a node without a move is said and left out, once per game", "[parser][sgf]") {
+    const GameRecord g = one("(;FF[4]GM[4]SZ[15]RE[B+1]TE[Black win by five connection];B[hh]TE[1];W[ii];TE[2];B[jj])");
+    check_diagnostic(g, "misplaced-property", 1, 26, "TE[Black win by five connection]: a move's annotation, in a node without a move");
+    CHECK(find_code(g, "misplaced-property")->left_out); // `format` keeps the game as written
+    int misplaced = 0;
+    for (const Diagnostic& d : g.diagnostics) misplaced += d.code == "misplaced-property";
+    CHECK(misplaced == 1);
+    CHECK(g.status == GameStatus::valid);
+    REQUIRE(g.main.plies.size() == 3);
+    CHECK(g.main.plies[0].nags == std::vector<std::uint8_t>{1}); // with its move, TE is read as before
+}
+
 // Renju servers write GM[5] (SGF's number for another game) for their Renju games, with `5A` for
 // the fifth moves Black offered: an identifier that starts with a digit, which SGF's grammar has no
 // room for and which once stopped the whole game as a syntax error.

@@ -409,6 +409,18 @@ bool Builder::node(const Node& n, bool root, Line& line, stones::StonePosition& 
         if (n.find("BM")) line.plies.back().nags.push_back(twice("BM") ? 4 : 2);
         if (n.find("IT")) line.plies.back().nags.push_back(5);
         if (n.find("DO")) line.plies.back().nags.push_back(6);
+    } else {
+        // A move's annotation in a node without a move annotates nothing (an engine-match program
+        // writes its game's end, TE[Black win by five connection], in the root): said, not lost.
+        for (const char* id : {"TE", "BM", "IT", "DO"})
+            if (const Property* a = n.find(id);
+                a && std::find(misplaced_ids_.begin(), misplaced_ids_.end(), a->id) == misplaced_ids_.end()) {
+                misplaced_ids_.push_back(a->id);
+                report(Severity::warning, "misplaced-property", a->offset,
+                       shortened(std::string(src_.slice(a->offset, a->length))) +
+                           ": a move's annotation, in a node without a move; left out")
+                    .left_out = true;
+            }
     }
     if (const Property* c = n.find("C"))
         for (const Value& v : c->values) {
