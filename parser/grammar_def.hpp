@@ -163,8 +163,9 @@ struct table_header_parser : x3::parser<table_header_parser> {
 
 // A cell after the two moves of a web table's row, the Notes column of a published game
 // (`| 1. | a1-a2+ | a8-b7+ | builds a double square |`): a comment, to the end of the line. A cell
-// is a note when three cells come before it in a row whose first cell is a move number, and it is
-// no move number itself (`1.<TAB>a1-a2<TAB>a8-b7<TAB>2.<TAB>...` stays movetext). The comment's
+// is a note when three cells come before it in a row whose first cell is a move number, and its
+// first word is prose (prose(): `1.<TAB>a1-a2<TAB>a8-b7<TAB>2.<TAB>...`, a result, a comment or a
+// variation in that cell stay movetext). The comment's
 // text is the cells, `/` between them; cells of dashes alone ("-": no note) give none, and then an
 // empty text, which is no comment (push_note).
 struct table_note_parser : x3::parser<table_note_parser> {
@@ -185,6 +186,18 @@ struct table_note_parser : x3::parser<table_note_parser> {
         if (digits == 0) return false;
         for (std::size_t i = digits; i < cell.size(); ++i)
             if (cell[i] != '.') return false;
+        return true;
+    }
+
+    // Whether a cell's first word starts a note rather than movetext: no move number, result, move
+    // or point (`2.`, `1-0`, `*`, `b1-b2`, `h8`), comment, variation or annotation (`{` `(` `;` `$`).
+    static bool prose(std::string_view w) {
+        if (w.empty() || move_number(w)) return false;
+        const char c = w[0], l = char(c | 0x20);
+        if (c == '{' || c == '(' || c == ')' || c == ';' || c == '$' || c == '*' || c == '[' || c == '!' || c == '?')
+            return false;
+        if (w.starts_with("1-0") || w.starts_with("0-1") || w.starts_with("1/2") || w.starts_with("\xC2\xBD")) return false;
+        if (l >= 'a' && l <= 't' && w.size() >= 2 && w[1] >= '0' && w[1] <= '9') return false; // a square or a point
         return true;
     }
 
@@ -231,9 +244,9 @@ struct table_note_parser : x3::parser<table_note_parser> {
             if (move_number(cells[i])) return false;
         Iterator eol = p;
         while (eol != last && *eol != '\n' && *eol != '\r') ++eol;
-        Iterator word = p; // the cell's first word: no move number
-        while (word != eol && !blank(*word) && *word != sep) ++word;
-        if (move_number(std::string_view(&*p, std::size_t(word - p)))) return false;
+        Iterator word_end = p; // the cell's first word: prose, not movetext
+        while (word_end != eol && !blank(*word_end) && *word_end != sep) ++word_end;
+        if (!prose(std::string_view(&*p, std::size_t(word_end - p)))) return false;
         ast::Comment note;
         for (Iterator b = p; b < eol;) {
             Iterator e = std::find(b, eol, sep);

@@ -272,6 +272,16 @@ TEST_CASE("web tables: a notes column after the moves gives comments, never move
         CHECK(g.main.plies[4].written == "b2-c3");
         CHECK(g.main.plies[4].comments == std::vector<std::string>{"2nd try / maybe"});
     }
+    // A result, a comment, a move or a point after a row's moves is movetext, as it was before notes.
+    for (const std::string text : {"| 1. | a1-a2+ | a8-b7+ | 1-0 |\n", "1.\ta1-a2+\ta8-b7+\t1-0\n", "1.\ta1-a2+\ta8-b7+\t{ok} 1-0\n",
+                                   "1.\ta1-a2+\ta8-b7+\tb1-b2 1-0\n"}) {
+        INFO(text);
+        const std::vector<GameRecord> r = read_with(text, Notation::automatic);
+        REQUIRE(r.size() == 1);
+        CHECK(r[0].result == "1-0");
+        CHECK_FALSE(find_code(r[0], "no-result"));
+        CHECK(r[0].main.plies.at(1).comments == std::vector<std::string>(text.find("{ok}") != std::string::npos ? 1 : 0, "ok"));
+    }
     // Several moves a line in tab-separated cells: the cells after the first row's are moves.
     const std::vector<GameRecord> moves = read_with("1.\ta1-a2+\ta8-b7+\t2.\ta2-b2+\ta7-b7+\t*\n", Notation::automatic);
     REQUIRE(moves.size() == 1);
