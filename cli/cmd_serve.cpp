@@ -50,15 +50,16 @@ int run_serve(const QCommandLineParser& p) {
     options.threads = int(threads);
     if (p.isSet("judge-options")) {
         const QString typed = p.value("judge-options").trimmed();
+        const QStringList args = QProcess::splitCommand(typed);
         std::optional<protocol::BrainSettings> engine;
         std::string error;
-        if (!judge_setup_from_arguments(QProcess::splitCommand(typed), options.judging, engine, error))
+        if (!judge_setup_from_arguments(args, options.judging, engine, error))
             return usage_error(self, "--judge-options '" + typed.toStdString() + "': " + error);
         if (engine)
             return usage_error(self, "--judge-options: the web app judges with the built-in engines; --engine is for "
                                      "`gounki analyze` and `gounki worker`");
         options.judging.set_texts(nullptr);
-        options.judge_options = QProcess::splitCommand(typed).join(' ').toStdString();
+        options.judge_options = args.join(' ').toStdString();
     }
     return serve::run(options);
 }

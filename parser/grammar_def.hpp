@@ -269,7 +269,8 @@ struct table_note_parser : x3::parser<table_note_parser> {
 };
 
 // table_note_parser's cheap test, which needs no attribute: the token starts right after a `|` or a
-// tab (blanks between). Moves the pre-skip along, as X3's own parsers do, so nothing skips twice.
+// tab (blanks between). Used as a predicate (`&`), so that the note's Comment is made only in a
+// table row; the predicate works on a copy of the iterator, so the next alternative skips again.
 struct after_cell_separator_parser : plain_parser<after_cell_separator_parser> {
     template <typename Iterator, typename Context, typename RContext, typename Attribute>
     bool parse(Iterator& first, Iterator const& last, Context const& ctx, RContext&, Attribute&) const {

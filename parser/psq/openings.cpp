@@ -107,6 +107,16 @@ struct ListRules {
     std::string size_error; // not empty: the name gives a size the game does not have
 };
 
+// The line that starts at `at` in `text`, without its line end (LF or CRLF); `at` moves past it.
+std::string_view take_line(std::string_view text, std::size_t& at) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+
 // Whether a stone of the list lies off the 15x15 board (an offset beyond 7, a column after o, a row
 // after 15): then the list can only be of a larger board.
 bool reaches_beyond_15(std::string_view text) {
@@ -114,11 +124,7 @@ bool reaches_beyond_15(std::string_view text) {
     int column = 0;
     std::string why;
     for (std::size_t at = 0; at < text.size();) {
-        std::size_t end = text.find('\n', at);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(at, end - at);
-        at = end + 1;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const std::string_view line = take_line(text, at);
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         moves.clear();
         (is_pos_line(line) ? parse_pos_line : parse_offset_line)(line, 0, 15, moves, column, why);
@@ -160,12 +166,8 @@ bool OpeningsReader::next(GameRecord& game) {
         beyond_15_ = reaches_beyond_15(std::string_view(text_).substr(at_));
     }
     while (at_ < text_.size()) {
-        std::size_t end = text_.find('\n', at_);
-        if (end == std::string::npos) end = text_.size();
-        std::string_view line = std::string_view(text_).substr(at_, end - at_);
-        at_ = end + 1;
+        const std::string_view line = take_line(text_, at_);
         ++line_;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         game.clear();
         game.file = name_;
