@@ -166,10 +166,10 @@ bool Resolver::set_up() {
                    "moves are not replayed");
             return false;
         }
-    } else if (const std::string* variant = out_.tag("Variant"); variant && !out_.tag("Game") && parse_game_kind(*variant)) {
+    } else if (const std::string* variant = out_.tag("Game") ? nullptr : out_.tag("Variant");
+               const std::optional<GameKind> kind = variant ? parse_game_kind(*variant) : std::nullopt) {
         // A Variant tag (as chess sites and multi-game apps write) naming one of the games: its Game tag.
-        std::string game(game_kind_name(*parse_game_kind(*variant)));
-        out_.tags.emplace_back("Game", std::move(game));
+        out_.tags.emplace_back("Game", std::string(game_kind_name(*kind)));
     } else if (!out_.tag("Game") && is_kurnik_renju()) {
         // kurnik, PlayOK's former name, wrote neither Game nor GameType in its Renju records: the
         // RIF opening rule's first pair, a point and a pass, says what they are (docs/rules.md 2.5).
