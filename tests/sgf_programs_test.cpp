@@ -436,7 +436,7 @@ TEST_CASE("SGF: CA names the character set of the file, decoded before it is cut
     std::vector<std::string> seen;
     for (const Diagnostic& d : file) seen.push_back(d.code + " " + d.message);
     CHECK(seen == std::vector<std::string>{
-                      "syntax text outside any game tree is ignored (an SGF game starts with \"(;\")",
+                      "text-outside-game text outside any game tree is passed over (an SGF game starts with \"(;\")",
                       "bad-charset 1 byte sequence is no GB2312 text (CA names it); read as U+FFFD"});
 }
 

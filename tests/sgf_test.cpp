@@ -298,16 +298,31 @@ TEST_CASE("SGF: which files are read as SGF", "[parser][sgf]") {
     CHECK_FALSE(looks_like_sgf("games.gpn", ""));
 }
 
-TEST_CASE("SGF: text outside the game trees is reported once and passed over", "[parser][sgf]") {
+TEST_CASE("SGF: text outside the game trees is reported once a stretch and passed over", "[parser][sgf]") {
+    // Prose (a mail header, a line of dashes after the game, as a Renju program's test data ends) is
+    // a warning: nothing of a game is in it.
     std::vector<Diagnostic> file_diags;
-    const auto games = gounki::parser::read_sgf("junk (x)\n(;GM[4];B[hh])\ntrailer\n", "t.sgf", &file_diags);
+    auto games = gounki::parser::read_sgf("junk (x)\n(;GM[4];B[hh])\ntrailer ---\n", "t.sgf", &file_diags);
     REQUIRE(games.size() == 1);
     CHECK(point_names(games[0].main) == Names{"h8"});
     REQUIRE(file_diags.size() == 2);
-    CHECK(file_diags[0].code == "syntax");
+    for (const Diagnostic& d : file_diags) {
+        CHECK(d.code == "text-outside-game");
+        CHECK(d.severity == gounki::parser::Severity::warning);
+    }
     CHECK(file_diags[0].line == 1);
     CHECK(file_diags[0].column == 1);
     CHECK(file_diags[1].line == 3);
+    // Text that holds a property (a game whose "(;" is damaged) is an error: a game may be lost.
+    file_diags.clear();
+    games = gounki::parser::read_sgf("(;GM[4];B[hh])\n;GM[4];B[ii];W[jj])\n(;GM[4];B[kk])\n", "t.sgf", &file_diags);
+    REQUIRE(games.size() == 2);
+    CHECK(point_names(games[1].main) == Names{"k5"});
+    REQUIRE(file_diags.size() == 1);
+    CHECK(file_diags[0].code == "syntax");
+    CHECK(file_diags[0].severity == gounki::parser::Severity::error);
+    CHECK(file_diags[0].line == 2);
+    CHECK(file_diags[0].message.find("a game may be lost") != std::string::npos);
 }
 
 TEST_CASE("gounki validate reads SGF files: by name or by content", "[parser][sgf][cli]") {
@@ -332,6 +347,15 @@ TEST_CASE("gounki validate reads SGF files: by name or by content", "[parser][sg
     CHECK(named.status == 1);
     CHECK(named.out.find("\"code\":\"result-contradicts\"") != std::string::npos);
     CHECK(named.out.find("\"line\":2") != std::string::npos);
+
+    // Dashes after the game, no line break before them (a Renju program's test data): a warning, the
+    // game valid, validate content.
+    { std::ofstream(tmp / "dashes.sgf", std::ios::binary) << "(;GM[4]FF[4]SZ[15];B[hh];W[hg];B[jf];)---"; }
+    const auto dashes = run_gounki("validate " + shell_quoted(tmp / "dashes.sgf"));
+    CHECK(dashes.status == 0);
+    CHECK(contains(dashes.out, "dashes.sgf:1:39: warning: text outside any game tree is passed over"));
+    CHECK(contains(dashes.out, "[text-outside-game]"));
+    CHECK(contains(dashes.out, "1 game in 1 file: 1 valid, 0 invalid, 0 partial"));
 }
 
 TEST_CASE("gounki format keeps a game whose SGF markup it would lose as written", "[parser][sgf][cli]") {

@@ -100,7 +100,8 @@ private:
     // The decoder of the set the CA of the game tree at pos_ names, or null (UTF-8, Windows-1252
     // where it is not): docs/rules.md 4.1. Warns of a set it cannot be, once per set.
     CharsetDecoder* tree_charset();
-    // Passes over (and reports) any text before the next game tree; false at the end of the input.
+    // Passes over (and reports) any text before the next game tree: a warning, or an error when the
+    // text holds a property (a game may be lost); false at the end of the input.
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input),
     // stepping over the characters of `set` in values (null: bytes).

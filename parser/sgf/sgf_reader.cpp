@@ -195,6 +195,9 @@ bool SgfReader::to_game_tree() {
     // To the next '(' that opens a node: anything else before it is reported and passed over.
     std::size_t junk = std::string::npos;
     int junk_line = 0, junk_column = 0;
+    // Whether the passed-over text holds a property ("B[", "GM[": capitals then '['), as a game
+    // whose "(;" is damaged would: then a game may be lost, not only a mail header or a signature.
+    bool property = false, after_capital = false;
     for (;;) {
         if (pos_ >= buf_.size() && !read_more()) break;
         const char c = buf_[pos_];
@@ -218,12 +221,17 @@ bool SgfReader::to_game_tree() {
             junk_line = line_;
             junk_column = column_;
         }
+        property = property || (after_capital && c == '[');
+        after_capital = c >= 'A' && c <= 'Z';
         advance(std::string_view(buf_).substr(pos_, 1), static_cast<unsigned char>(buf_[pos_]) < 0x80);
         ++pos_;
     }
-    if (junk != std::string::npos) {
-        file_error("syntax", "text outside any game tree is ignored (an SGF game starts with \"(;\")", Severity::error, junk_line,
-                   junk_column);
+    if (junk != std::string::npos && property) {
+        file_error("syntax", "text outside any game tree holds a property and is ignored: a game may be lost (an SGF game starts with \"(;\")",
+                   Severity::error, junk_line, junk_column);
+    } else if (junk != std::string::npos) {
+        file_error("text-outside-game", "text outside any game tree is passed over (an SGF game starts with \"(;\")",
+                   Severity::warning, junk_line, junk_column);
     }
     return pos_ < buf_.size();
 }
