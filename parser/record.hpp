@@ -48,7 +48,9 @@ enum class Severity : std::uint8_t { warning, error };
 //             SGF only (parser/sgf/sgf.hpp): missing-game (no GM property: read as Gomoku), setup-ignored
 //             (AB/AW after the first node), wrong-game-number (GM other than 4 on a five-in-a-row
 //             game: read as 4), unknown-property (a property gounki does not read, left out), bad-alt
-//             (5A, as RenjuNet's); `syntax` there also names text outside any game tree
+//             (5A, as RenjuNet's), text-outside-game (prose outside the game trees, passed over);
+//             `syntax` there also names text outside the game trees that holds a property, or a
+//             file of text with no game tree
 struct Diagnostic {
     Severity severity = Severity::error;
     std::string code;

@@ -77,6 +77,67 @@ TEST_CASE("PSQ: the engines' colours follow the opening, and the result line nam
     const GameRecord back = read_psq(write_psq(nul));
     CHECK(back.main.plies.size() == 7);
     CHECK(tag_of(back, "Black") == "ONE");
+    // An engine named by digits alone: a number alone is the end code only when no name or other
+    // number alone follows it while fewer than two engines are named.
+    const GameRecord digits = read_psq(moves + "2024\nTWO\n-1\n1,Freestyle15_1\n");
+    CHECK(digits.status == GameStatus::valid);
+    CHECK(tag_of(digits, "Black") == "2024");
+    CHECK(tag_of(digits, "White") == "TWO");
+    const GameRecord second_digits = read_psq(moves + "ONE\n2024\n0\n");
+    CHECK(second_digits.status == GameStatus::valid);
+    CHECK(tag_of(second_digits, "White") == "2024");
+    const GameRecord both = read_psq(moves + "7\n2024\n-1\n2,Freestyle15_1\n");
+    CHECK(tag_of(both, "Black") == "7");
+    CHECK(tag_of(both, "White") == "2024");
+    CHECK(both.result == "1-0");
+    const auto tags_text = [](const GameRecord& g) {
+        std::string text;
+        for (const auto& [name, value] : g.tags) text += name + "=" + value + ";";
+        return text;
+    };
+    CHECK(tags_text(read_psq(write_psq(both))) == tags_text(both));
+    // A name that starts with digits and holds a letter, and no comma, is a name wherever it stands.
+    const GameRecord lettered = read_psq(moves + "3dgomoku.exe\n7\n-1\n");
+    CHECK(lettered.status == GameStatus::valid);
+    CHECK(tag_of(lettered, "Black") == "3dgomoku.exe");
+    CHECK(tag_of(lettered, "White") == "7");
+    CHECK(tags_text(read_psq(write_psq(lettered))) == tags_text(lettered));
+    // Names the reader would take for something else are written with "_" before them.
+    GameRecord odd_names = lettered;
+    for (auto& [name, value] : odd_names.tags) {
+        if (name == "Black") value = "7,7";
+        if (name == "White") value = "-1";
+    }
+    CHECK(contains(write_psq(odd_names), "\n_7,7\n_-1\n-1\n"));
+    CHECK(find_code(read_psq(moves + "ONE\nTWO\n-1\n-1\n"), "syntax")); // a second end code
+    CHECK(find_code(read_psq(moves + "ONE\n-1\nTWO\n"), "syntax"));     // -1 is no engine's name
+    CHECK(find_code(read_psq(moves + "ONE\nTWO\n5\n-1\n"), "syntax"));  // two engines named already
+}
+
+TEST_CASE("PSQ: a game whose every stone has time 0 tells no opening by its times", "[parser][psq]") {
+    // Black h8 h9 h10 h11 h12, White on row y = 1, every time 0 (a program that keeps none).
+    std::string text = "Piskvorky 15x15, 11:11, 0\n";
+    for (int i = 0; i < 5; ++i) {
+        text += "8," + std::to_string(8 - i) + ",0\n";
+        if (i < 4) text += std::to_string(i + 1) + ",1,0\n";
+    }
+    // Without a result line, the first-named engine played Black (not the run of 9 stones' parity).
+    const GameRecord plain = read_psq(text + "ONE\nTWO\n-1\n");
+    CHECK(plain.status == GameStatus::valid);
+    CHECK(plain.result == "0-1");
+    CHECK(tag_of(plain, "OpeningStones") == "<none>");
+    CHECK(tag_of(plain, "Black") == "ONE");
+    // With one, the engine that won played the colour that made five.
+    const GameRecord second_won = read_psq(text + "ONE\nTWO\n-1\n2,Freestyle15_1\n");
+    CHECK(second_won.status == GameStatus::valid);
+    CHECK(tag_of(second_won, "Black") == "TWO");
+    CHECK(tag_of(second_won, "White") == "ONE");
+    CHECK(tag_of(second_won, "OpeningStones") == "<none>");
+    // An opening alone (no five) keeps its run of 0 ms stones as the opening: three stones, the
+    // first-named engine White.
+    const GameRecord opening = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n10,8,0\nONE\nTWO\n-1\n");
+    CHECK(tag_of(opening, "OpeningStones") == "3");
+    CHECK(tag_of(opening, "White") == "ONE");
 }
 
 TEST_CASE("PSQ: without a result line the board decides: a five, else *", "[parser][psq]") {

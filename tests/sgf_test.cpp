@@ -323,6 +323,12 @@ TEST_CASE("SGF: text outside the game trees is reported once a stretch and passe
     CHECK(file_diags[0].severity == gounki::parser::Severity::error);
     CHECK(file_diags[0].line == 2);
     CHECK(file_diags[0].message.find("a game may be lost") != std::string::npos);
+    // A file of text and no game tree at all (another format read as SGF) is an error.
+    file_diags.clear();
+    CHECK(gounki::parser::read_sgf("Piskvorky 15x15, 11:11, 0\n8,8,0\n", "t.sgf", &file_diags).empty());
+    REQUIRE(file_diags.size() == 1);
+    CHECK(file_diags[0].code == "syntax");
+    CHECK(file_diags[0].severity == gounki::parser::Severity::error);
 }
 
 TEST_CASE("gounki validate reads SGF files: by name or by content", "[parser][sgf][cli]") {

@@ -46,6 +46,7 @@ struct PsqText {
     std::vector<PsqMove> moves;
     std::vector<PsqName> names;
     bool has_end_code = false;
+    PsqName end_code; // the end code's line as written: a name, should another end code follow
     int result = -1; // -1: no result line; else 0, 1 or 2
     std::string group;
     std::uint32_t result_offset = 0, group_offset = 0;
@@ -83,6 +84,13 @@ struct Cursor {
 
 enum class Phase { moves, names, end_code, result };
 
+// A line that starts with a digit, holds a letter and no comma is an engine's name ("3dgomoku.exe"):
+// no move, end code or result line is written so.
+bool digits_first_name(std::string_view line) {
+    if (line.empty() || !is_digit(line[0]) || line.find(',') != std::string_view::npos) return false;
+    return std::any_of(line.begin(), line.end(), [](char ch) { return (ch | 0x20) >= 'a' && (ch | 0x20) <= 'z'; });
+}
+
 // "Piskvorky 15x15, 11:11, 0": the first word and the board; what follows is the manager's own.
 void read_header(std::string_view line, std::uint32_t offset, PsqText& out) {
     out.header_offset = offset;
@@ -113,15 +121,30 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         out.fault = PsqFault{offset + std::uint32_t(at), std::move(message), phase == Phase::moves};
         return false;
     };
+    // A number alone after the moves is the end code, unless a name or another number alone follows
+    // while fewer than two engines are named: then it was an engine's name made of digits ("2024").
+    const auto end_code_was_name = [&] {
+        if (phase != Phase::end_code || out.names.size() >= 2 || out.end_code.text.find('-') != std::string::npos)
+            return false;
+        out.names.push_back(out.end_code);
+        out.has_end_code = false;
+        phase = Phase::names;
+        return true;
+    };
     Cursor c{line};
     // Blanks and control characters before the text (a stray CR or NUL) do not make a move a name.
     const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
     while (c.i < line.size() && junk(line[c.i])) ++c.i;
-    if (c.i < line.size() && (is_digit(line[c.i]) || line[c.i] == '-')) {
+    if (c.i < line.size() && !digits_first_name(line.substr(c.i)) && (is_digit(line[c.i]) || line[c.i] == '-')) {
+        const std::size_t text_at = c.i;
         long a = 0, b = 0, t = 0;
         if (!c.number(a, true)) return fail(c.i, "a move x,y,milliseconds, an end code or a result line was expected");
         if (c.at_end()) { // the end code
-            if (phase == Phase::end_code || phase == Phase::result) return fail(0, "a second end code");
+            if (!end_code_was_name() && (phase == Phase::end_code || phase == Phase::result))
+                return fail(0, "a second end code");
+            std::string_view written = line.substr(text_at);
+            while (!written.empty() && junk(written.back())) written.remove_suffix(1);
+            out.end_code = PsqName{std::string(written), offset + std::uint32_t(text_at)};
             out.has_end_code = true;
             phase = Phase::end_code;
             return true;
@@ -158,7 +181,7 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         phase = Phase::result;
         return true;
     }
-    if (phase != Phase::moves && phase != Phase::names) return fail(c.i, "text after the end code");
+    if (phase != Phase::moves && phase != Phase::names && !end_code_was_name()) return fail(c.i, "text after the end code");
     if (out.names.size() == 2) return fail(c.i, "a third engine's name: a PSQ file names two");
     // A name is the line's text without the blanks and control characters around it, and with a
     // blank for one inside it (a stray CR would not survive being written on a line of its own).
@@ -311,14 +334,23 @@ void Builder::finish(const stones::StonePosition& pos, bool whole) {
     const Outcome o = pos.outcome();
     const bool won =
         whole && (foul_ || ((o == Outcome::black_wins || o == Outcome::white_wins) && end_ply_ + 1 == int(p_.moves.size())));
-    if (won && opening > 0 && (p_.result == 1 || p_.result == 2)) {
+    const Color winner = foul_ || o == Outcome::white_wins ? Color::white : Color::black; // when won
+    if (won && opening > 0 && opening < int(p_.moves.size()) && (p_.result == 1 || p_.result == 2)) {
         // The winner's colour says which engine played Black: when the run of 0 ms stones says the
         // other, its last stone was the first engine's instant answer, not part of the opening.
-        const Color winner = foul_ || o == Outcome::white_wins ? Color::white : Color::black;
         const Color first_named = p_.result == 1 ? winner : ~winner;
         if ((opening % 2 == 0 ? Color::black : Color::white) != first_named) --opening;
     }
-    const Color first_named = opening % 2 == 0 ? Color::black : Color::white;
+    // Every stone at 0 ms in a game played out (a program that keeps no times writes them so): the
+    // times tell no opening. The winner's colour, where a result line names the winner, tells which
+    // engine played Black; else the first-named engine did.
+    const bool timeless = won && !p_.moves.empty() && opening == int(p_.moves.size());
+    Color first_named = opening % 2 == 0 ? Color::black : Color::white;
+    if (timeless) {
+        opening = 0;
+        first_named = Color::black;
+        if (p_.result == 1 || p_.result == 2) first_named = p_.result == 1 ? winner : ~winner;
+    }
     auto tag = [&](std::string name, std::string value) { out_.tags.emplace_back(std::move(name), std::move(value)); };
     if (!p_.group.empty()) tag("Event", p_.group);
     const std::string* names[2] = {p_.names.size() > 0 ? &p_.names[0].text : nullptr,
@@ -414,6 +446,15 @@ bool PsqReader::next(GameRecord& game) {
     }
     read_game(view, name_, game);
     return true;
+}
+
+bool psq_name_reads_back(std::string_view name) {
+    if (name.empty() || name.find_first_of("\r\n") != std::string_view::npos) return false;
+    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
+    if (junk(name.front()) || junk(name.back())) return false;
+    if (name[0] == '-') return false;
+    if (!is_digit(name[0])) return true;
+    return digits_first_name(name) || std::all_of(name.begin(), name.end(), is_digit);
 }
 
 GameRecord read_psq(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {

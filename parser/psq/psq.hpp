@@ -66,6 +66,11 @@ std::string write_psq(const GameRecord& game);
 // freestyle and no result, so no result line to name it); empty when it can.
 std::string psq_cannot_hold(const GameRecord& game);
 
+// Whether an engine's name written on a line of its own, among the names (the end code after them),
+// reads back as that name: not when it starts with '-', is move-like ("7,7"), or starts with a digit
+// and is neither digits alone nor holds a letter; nor with a line end or blanks around it.
+bool psq_name_reads_back(std::string_view name);
+
 // Whether the start of a file is a PSQ header: "Piskvorky" (any case) as its first word.
 bool claims_psq(std::string_view head);
 

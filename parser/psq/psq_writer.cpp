@@ -57,11 +57,13 @@ std::string rule_word(const GameRecord& game) {
     return words.empty() ? "freestyle" : words;
 }
 
-// A name on a line of its own: no line ends, and not a line the reader takes for a number.
+// A name on a line of its own: no line ends, and not a line the reader takes for a number or a move
+// ("_" before it then).
 std::string name_line(std::string name) {
     for (char& c : name)
         if (c == '\n' || c == '\r') c = ' ';
-    if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name[0] == '-') name = "_" + name;
+    if (name.empty() || (!psq_name_reads_back(name) && ((name[0] >= '0' && name[0] <= '9') || name[0] == '-')))
+        name = "_" + name;
     return name;
 }
 

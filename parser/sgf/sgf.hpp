@@ -101,7 +101,8 @@ private:
     // where it is not): docs/rules.md 4.1. Warns of a set it cannot be, once per set.
     CharsetDecoder* tree_charset();
     // Passes over (and reports) any text before the next game tree: a warning, or an error when the
-    // text holds a property (a game may be lost); false at the end of the input.
+    // text holds a property (a game may be lost) or the file has no game tree at all; false at the
+    // end of the input.
     bool to_game_tree();
     // The end of the game tree at pos_: past the ')' that closes its '(' (or the end of the input),
     // stepping over the characters of `set` in values (null: bytes).

@@ -226,14 +226,18 @@ bool SgfReader::to_game_tree() {
         advance(std::string_view(buf_).substr(pos_, 1), static_cast<unsigned char>(buf_[pos_]) < 0x80);
         ++pos_;
     }
-    if (junk != std::string::npos && property) {
+    const bool at_end = pos_ >= buf_.size();
+    if (junk != std::string::npos && at_end && number_ == 0) {
+        file_error("syntax", "no SGF game tree in the file, only text (an SGF game starts with \"(;\")", Severity::error,
+                   junk_line, junk_column);
+    } else if (junk != std::string::npos && property) {
         file_error("syntax", "text outside any game tree holds a property and is ignored: a game may be lost (an SGF game starts with \"(;\")",
                    Severity::error, junk_line, junk_column);
     } else if (junk != std::string::npos) {
         file_error("text-outside-game", "text outside any game tree is passed over (an SGF game starts with \"(;\")",
                    Severity::warning, junk_line, junk_column);
     }
-    return pos_ < buf_.size();
+    return !at_end;
 }
 
 std::size_t SgfReader::tree_end(CharsetDecoder* set) {
