@@ -28,6 +28,18 @@ std::vector<std::string> names(const GameRecord& g) { return point_names(g.main)
 
 using Names = std::vector<std::string>;
 
+// A PSQ file up to Black's five: Black h8 h9 h10 h11 h12 (y = 8, 7, 6, 5, 4), White on row y = 1,
+// each move `ms` milliseconds; the engines' names and what follows them are the caller's.
+std::string black_five(int ms) {
+    std::string text = "Piskvorky 15x15, 11:11, 0\n";
+    const std::string time = "," + std::to_string(ms) + "\n";
+    for (int i = 0; i < 5; ++i) {
+        text += "8," + std::to_string(8 - i) + time;
+        if (i < 4) text += std::to_string(i + 1) + ",1" + time;
+    }
+    return text;
+}
+
 } // namespace
 
 TEST_CASE("every PSQ golden file gives exactly its expected game, tags and diagnostics", "[parser][psq][golden]") {
@@ -115,12 +127,7 @@ TEST_CASE("PSQ: the engines' colours follow the opening, and the result line nam
 }
 
 TEST_CASE("PSQ: a game whose every stone has time 0 tells no opening by its times", "[parser][psq]") {
-    // Black h8 h9 h10 h11 h12, White on row y = 1, every time 0 (a program that keeps none).
-    std::string text = "Piskvorky 15x15, 11:11, 0\n";
-    for (int i = 0; i < 5; ++i) {
-        text += "8," + std::to_string(8 - i) + ",0\n";
-        if (i < 4) text += std::to_string(i + 1) + ",1,0\n";
-    }
+    const std::string text = black_five(0); // every time 0 (a program that keeps none)
     // Without a result line, the first-named engine played Black (not the run of 9 stones' parity).
     const GameRecord plain = read_psq(text + "ONE\nTWO\n-1\n");
     CHECK(plain.status == GameStatus::valid);
@@ -141,12 +148,7 @@ TEST_CASE("PSQ: a game whose every stone has time 0 tells no opening by its time
 }
 
 TEST_CASE("PSQ: without a result line the board decides: a five, else *", "[parser][psq]") {
-    // Black h8 h9 h10 h11 h12 (y = 8, 7, 6, 5, 4), White on row y = 1.
-    std::string text = "Piskvorky 15x15, 11:11, 0\n";
-    for (int i = 0; i < 5; ++i) {
-        text += "8," + std::to_string(8 - i) + ",7\n";
-        if (i < 4) text += std::to_string(i + 1) + ",1,7\n";
-    }
+    const std::string text = black_five(7);
     const GameRecord five = read_psq(text + "A\nB\n-1\n");
     CHECK(names(five) == Names{"h8", "a15", "h9", "b15", "h10", "c15", "h11", "d15", "h12"});
     CHECK(five.result == "0-1");
