@@ -55,6 +55,8 @@ struct PsqText {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// A blank or a control character: none of a name's or a number's text at a line's ends.
+bool junk(char c) { return static_cast<unsigned char>(c) < 0x20 || c == ' ' || c == 0x7F; }
 
 // A cursor over one line: whole numbers, commas, blanks around them.
 struct Cursor {
@@ -133,7 +135,6 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     };
     Cursor c{line};
     // Blanks and control characters before the text (a stray CR or NUL) do not make a move a name.
-    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
     while (c.i < line.size() && junk(line[c.i])) ++c.i;
     if (c.i < line.size() && !digits_first_name(line.substr(c.i)) && (is_digit(line[c.i]) || line[c.i] == '-')) {
         const std::size_t text_at = c.i;
@@ -450,7 +451,6 @@ bool PsqReader::next(GameRecord& game) {
 
 bool psq_name_reads_back(std::string_view name) {
     if (name.empty() || name.find_first_of("\r\n") != std::string_view::npos) return false;
-    const auto junk = [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == ' ' || ch == 0x7F; };
     if (junk(name.front()) || junk(name.back())) return false;
     if (name[0] == '-') return false;
     if (!is_digit(name[0])) return true;
