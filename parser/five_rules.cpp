@@ -171,7 +171,7 @@ FiveRuleChoice choose_five_rules(std::string_view rule) {
 }
 
 std::string opening_rule_breach(const GameRecord& game, const stones::StonePosition& before, int point) {
-    if (before.rules().kind != GameKind::renju || before.stone_count() >= 3) return {}; // the cheap test first
+    if (before.rules().kind != GameKind::renju || before.stone_count() >= 5) return {}; // the cheap test first
     // A game from set-up stones (a Position tag, SGF's AB/AW) did not start on the empty board: its
     // first stones are no opening rule's.
     const stones::StonePosition* start = game.start.stones();

@@ -691,7 +691,7 @@ TEST_CASE("gounki validate, import, games, search and show read RenjuNet and Ren
     CHECK(contains(tsgf.out, "C[two]"));
 }
 
-TEST_CASE("Renju: a record that breaks its opening rule's first three stones gets opening-rule, in every format",
+TEST_CASE("Renju: a record that breaks its opening rule's first stones gets opening-rule, in every format",
           "[parser][renju]") {
     // PGN: the slip is named at its move; a game whose first stone broke the rule gets no second
     // warning for the stones placed around that one.
@@ -718,6 +718,27 @@ TEST_CASE("Renju: a record that breaks its opening rule's first three stones get
     CHECK(warned(gpn[3]).empty()); // Soosyrv-8: f6 is on the 5x5 square's corner (Suisei, 13I)
     for (std::size_t i = 4; i < 7; ++i) CHECK(warned(gpn[i]).empty()); // swap2, Sakata, none: not checked
     for (const GameRecord& g : gpn) CHECK(g.status == GameStatus::valid); // a warning: the moves are played
+
+    // Taraguchi-N and Tarannikov go on with squares: White's second stone within 7x7 (k11 is on its
+    // corner), under Tarannikov Black's third within 9x9; Taraguchi-N's fifth is not checked (Black
+    // may offer fifth moves anywhere). Only the first slip is named.
+    const auto squares = read_records("[Game \"Renju\"]\n[OpeningRule \"Taraguchi-10\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 l8 3. a1 *\n\n"
+                                      "[Game \"Renju\"]\n[OpeningRule \"Tarannikov\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 k11 3. m8 *\n\n"
+                                      "[Game \"Renju\"]\n[OpeningRule \"Tarannikov\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 k11 3. l12 *\n\n"
+                                      "[Game \"Renju\"]\n[OpeningRule \"Taraguchi-10\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 k11 3. a1 *\n\n"
+                                      "[Game \"Renju\"]\n[OpeningRule \"RIF\"]\n[Result \"*\"]\n\n1. h8 h9 2. i9 a1 3. a15 *\n\n"
+                                      "[Game \"Renju\"]\n[OpeningRule \"Tarannikov\"]\n[Result \"*\"]\n\n1. h8 h9 2. k8 a1 3. a15 *\n",
+                                      "q.gpn");
+    REQUIRE(squares.size() == 6);
+    CHECK(warned(squares[0]) == "5:16 opening-rule 2... l8: under the Taraguchi-10 opening rule White's second stone is within "
+                                "the central 7x7 square e5-k11\n");
+    CHECK(warned(squares[1]) == "11:23 opening-rule 3. m8: under the Tarannikov opening rule Black's third stone is within the "
+                                "central 9x9 square d4-l12\n");
+    CHECK(warned(squares[2]).empty()); // l12: the 9x9 square's corner
+    CHECK(warned(squares[3]).empty()); // Taraguchi-10's fifth: not checked
+    CHECK(warned(squares[4]).empty()); // RIF: the fourth and fifth anywhere
+    CHECK(contains(warned(squares[5]), "2. k8: under the Tarannikov opening rule Black's second stone"));
+    CHECK(count_of(warned(squares[5]), "opening-rule") == 1); // a1 and a15 after the slip: not named
 
     // SGF: the rule from RU.
     const auto sgf = read_sgf("(;GM[4]FF[4]SZ[15]RU[Renju RIF];B[hh];W[ii];B[kk])", "o.sgf");

@@ -145,23 +145,47 @@ bool places_canonical_opening(std::string_view opening_rule) {
 }
 
 std::string opening_rule_breach(const StonePosition& before, int point, std::string_view opening_rule) {
-    if (!is_renju_board(before) || before.stone_count() >= 3 || !places_canonical_opening(opening_rule)) return {};
-    const int f = point_file(point) - centre, r = point_rank(point) - centre;
-    const int away = std::max(std::abs(f), std::abs(r)); // the smallest square around the centre that holds it
+    if (!is_renju_board(before) || before.stone_count() >= 5 || !places_canonical_opening(opening_rule)) return {};
+    const auto away_of = [](int p) { // the smallest square around the centre that holds p
+        return std::max(std::abs(point_file(p) - centre), std::abs(point_rank(p) - centre));
+    };
+    const int away = away_of(point);
     const std::string under = "under the " + std::string(opening_rule) + " opening rule ";
     const bool centre_black = before.at(make_point(centre, centre)) == Stone::black;
+    // The stones of each colour so far, each by its square around the centre.
+    int black_far = 0, white_far = 0; // the widest square holding a stone of that colour
+    bool white_next = false;
+    for (int f = 0; f < renju_size; ++f)
+        for (int r = 0; r < renju_size; ++r) {
+            const int p = make_point(f, r);
+            const Stone s = before.at(p);
+            if (s == Stone::black) black_far = std::max(black_far, away_of(p));
+            if (s == Stone::white) {
+                white_far = std::max(white_far, away_of(p));
+                white_next |= away_of(p) == 1;
+            }
+        }
+    // Only where the stones before kept to the rule: one warning for one slip.
     switch (before.stone_count()) {
     case 0:
         return away == 0 ? std::string() : under + "Black's first stone is on the centre, h8";
-    case 1: // only where the first stone kept to the rule: one warning for one slip
+    case 1:
         if (!centre_black || away == 1) return {};
         return under + "White's first stone is next to the centre (h8), in the central 3x3 square g7-i9";
-    default: {
-        bool white_next = false;
-        for (int dr = -1; dr <= 1; ++dr)
-            for (int df = -1; df <= 1; ++df) white_next |= before.at(make_point(centre + df, centre + dr)) == Stone::white;
+    case 2:
         if (!centre_black || !white_next || away <= 2) return {};
         return under + "Black's second stone is within the central 5x5 square f6-j10";
+    default: {
+        // Tarannikov and Taraguchi-N go on with squares: White's second stone within 7x7, and
+        // under Tarannikov Black's third within 9x9 (Taraguchi-N's Black may offer fifth moves
+        // anywhere instead, a choice the records do not keep: not checked).
+        const bool tarannikov = opening_rule == "Tarannikov";
+        if (!tarannikov && opening_rule.substr(0, 9) != "Taraguchi") return {};
+        if (!centre_black || !white_next || black_far > 2) return {};
+        if (before.stone_count() == 3)
+            return away <= 3 ? std::string() : under + "White's second stone is within the central 7x7 square e5-k11";
+        if (!tarannikov || white_far > 3 || away <= 4) return {};
+        return under + "Black's third stone is within the central 9x9 square d4-l12";
     }
     }
 }

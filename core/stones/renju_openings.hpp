@@ -58,10 +58,12 @@ std::string renju_opening_names();
 // on the centre, White next to it, Black's second within the central 5x5 square. Sakata, Jonsson
 // and the swaps are not checked (docs/rules.md 2.6).
 bool places_canonical_opening(std::string_view opening_rule);
-// What a stone on `point` of `before` (a Renju position of fewer than three stones, from the
-// empty board) breaks of that placement under `opening_rule`: the `opening-rule` warning's text
-// ("under the RIF opening rule Black's first stone is on the centre, h8"), or "" when it keeps to
-// it, the rule places no canonical opening, or an earlier stone already broke it.
+// What a stone on `point` of `before` (a Renju position of fewer than five stones, from the empty
+// board) breaks of that placement under `opening_rule`: the `opening-rule` warning's text ("under
+// the RIF opening rule Black's first stone is on the centre, h8"), or "" when it keeps to it, the
+// rule places no canonical opening, or an earlier stone already broke it. Under Taraguchi-N and
+// Tarannikov the fourth stone is within the central 7x7 square too, and under Tarannikov the fifth
+// within the 9x9 one.
 std::string opening_rule_breach(const StonePosition& before, int point, std::string_view opening_rule);
 
 // Two fifth moves Black offered that are one move: the same point twice, or two points that a
