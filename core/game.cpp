@@ -43,7 +43,7 @@ constexpr std::array<GameInfo, 5> table{{
     {GameKind::renju,
      "Renju",
      "renju",
-     {},
+     {"speed renju"}, // pente.org's on a faster clock
      Family::stones,
      {15, 0, 0},
      Color::black,

@@ -190,16 +190,7 @@ void Resolver::apply_playok() {
     // Column 1 is the Black tag's player, the one who opened. After a choice, that player holds
     // White when column 1 chose White or column 2 chose Black.
     const bool swapped = swap_choice_column_ != 0 && ((swap_choice_column_ == 1) == (swap_choice_ == Color::white));
-    flip_results_ = !swapped; // `1-0` is column 1's win: Black's, unless the colours were swapped
-    if (flip_results_)
-        for (std::size_t i = 0; i < out_.tags.size(); ++i)
-            if (out_.tags[i].first == "Result") {
-                const std::string r = result_tag_value(out_.tags[i].second);
-                if (r != "1-0" && r != "0-1") break;
-                out_.tags.emplace_back("PlayOKResult", out_.tags[i].second);
-                out_.tags[i].second = r == "1-0" ? "0-1" : "1-0";
-                break;
-            }
+    if (!swapped) put_result_in_colours("PlayOKResult"); // `1-0` is column 1's win: Black's, unless the colours were swapped
     if (!swapped) return;
     auto swap_tags = [&](const char* black, const char* white) {
         std::string* b = nullptr;

@@ -127,9 +127,12 @@ bool Resolver::set_up_stones() {
 
 // pente.org names the players by their turn, not their colour: `Player 1 Name` moves first, and
 // so holds the game's first colour (White in Pente). The White/Black tags (and WhiteElo/BlackElo
-// from `Player N Rating`) are added where the record has none; the originals are kept.
+// from `Player N Rating`) are added where the record has none; the originals are kept. Its results
+// name the turn too (`1-0`: Player 1 won): in a game Black opens they are put in colours.
 void Resolver::name_players_by_colour() {
     const bool first_white = first_mover(out_.kind) == Color::white;
+    const bool by_turn = (out_.tag("Player 1 Name") || out_.tag("Player 2 Name")) && !out_.tag("White") && !out_.tag("Black");
+    if (by_turn && !first_white) put_result_in_colours("ResultByTurn");
     const std::pair<const char*, const char*> names[] = {
         {"Player 1 Name", first_white ? "White" : "Black"},
         {"Player 2 Name", first_white ? "Black" : "White"},
@@ -140,6 +143,18 @@ void Resolver::name_players_by_colour() {
         if (const std::string* v = out_.tag(from); v && !out_.tag(to)) {
             std::string value = *v; // copied before the vector may grow
             out_.tags.emplace_back(to, std::move(value));
+        }
+}
+
+void Resolver::put_result_in_colours(const char* kept) {
+    flip_results_ = true;
+    for (auto& [name, value] : out_.tags)
+        if (name == "Result") {
+            const std::string written = value, r = result_tag_value(written);
+            if (r != "1-0" && r != "0-1") return;
+            value = r == "1-0" ? "0-1" : "1-0";
+            out_.tags.emplace_back(kept, written); // the loop ends here: the vector may grow
+            return;
         }
 }
 

@@ -118,6 +118,10 @@ private:
     Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
     bool set_up_stones();
     void name_players_by_colour();
+    // A record whose results name the winner by turn or column, not colour (`1-0`: the first
+    // player, Black): `1-0` and `0-1` read the other way round from here on, and the Result tag put
+    // in colours, its written value kept in the tag `kept`.
+    void put_result_in_colours(const char* kept);
     bool detect_go_coordinates(int size) const;
     void read_tags();
     bool set_up();
@@ -172,7 +176,7 @@ private:
 
     bool black_first_ = false; // the start position has the second player of a move pair to move
     Color pair_first_ = Color::white; // who plays first in a numbered move pair: the game's first mover
-    bool flip_results_ = false; // PlayOK: `1-0` and `0-1` read the other way round (apply_playok)
+    bool flip_results_ = false; // `1-0` and `0-1` read the other way round (put_result_in_colours)
     bool playok_ = false; // a PlayOK record (GameType 60 or 61): results name the players in column order
     bool kurnik_renju_ = false; // a kurnik Renju record (is_kurnik_renju): two fifth moves offered
     struct Offer {

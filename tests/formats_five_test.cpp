@@ -115,13 +115,50 @@ TEST_CASE("pente.org's speed games are the games they are played as", "[parser][
     CHECK(pente.kind == GameKind::pente);
     CHECK(pente.main.plies.size() == 6);
     CHECK(tag_or(pente, "White") == "alice");
-    const GameRecord gomoku = record("Speed Gomoku", "1. K10 L10 2. K9 L9 3. K8 L8 4. K7 L7 5. K6 0-1");
+    const GameRecord gomoku = record("Speed Gomoku", "1. K10 L10 2. K9 L9 3. K8 L8 4. K7 L7 5. K6 1-0");
     CHECK(gomoku.kind == GameKind::gomoku);
     CHECK(gomoku.status == GameStatus::valid);
     CHECK(gomoku.main.plies.size() == 9);
+    CHECK(gomoku.result == "0-1"); // Player 1's win (pente.org's `1-0`): Black's
+    const GameRecord renju = record("Speed Renju", "1. H8 J9 2. H7 J7 3. H9 K9 4. H6 H5 5. H10 1-0");
+    CHECK(codes(renju) == "");
+    CHECK(renju.kind == GameKind::renju);
+    CHECK(renju.result == "0-1");
+    CHECK(tag_or(renju, "Black") == "alice");
     const GameRecord keryo = record("Speed Keryo-Pente", "1. K10 L10 *");
     CHECK(codes(keryo) == "unknown-game");
     CHECK(keryo.status == GameStatus::partial);
+}
+
+// pente.org's results name the turn, not the colour (its writer: `1-0` when Player 1, who moves
+// first, won). In Pente Player 1 is White, so they mean what they say; in the games Black opens
+// they are put in colours. A record with White and Black tags (gounki's own export of such a game)
+// is read in colours.
+TEST_CASE("pente.org: results by turn are put in colours where Black moves first", "[parser][five]") {
+    const std::string header = "[Game \"Gomoku\"]\n[Site \"Pente.org\"]\n[Player 1 Name \"alice\"]\n[Player 2 Name \"bob\"]\n";
+    const std::string five = "1. K10 A1 2. L10 A2 3. M10 A3 4. N10 A4 5. O10 ";
+    const GameRecord won = one(header + "[Result \"1-0\"]\n\n" + five + "1-0\n");
+    CHECK(codes(won) == "");
+    CHECK(won.status == GameStatus::valid);
+    CHECK(won.result == "0-1");
+    CHECK(tag_or(won, "Black") == "alice");
+    CHECK(tag_or(won, "ResultByTurn") == "1-0");
+    // Player 2 named the winner of a game Player 1 won: the board contradicts it.
+    const GameRecord wrong = one(header + "[Result \"0-1\"]\n\n" + five + "0-1\n");
+    CHECK(codes(wrong) == "result-contradicts");
+    // A draw and an open game read as written; no tag kept.
+    const GameRecord open = one(header + "[Result \"?\"]\n\n1. K10 A1 *\n");
+    CHECK(tag_or(open, "ResultByTurn") == "(none)");
+    // Written back by gounki (White and Black tags, the result in colours): read as written.
+    const std::string exported = write_record(won);
+    CHECK(contains(exported, "[Result \"0-1\"]"));
+    const GameRecord back = one(exported);
+    CHECK(codes(back) == "");
+    CHECK(back.result == "0-1");
+    // Pente: Player 1 is White, the result unchanged.
+    const GameRecord pente = one("[Game \"Pente\"]\n[Player 1 Name \"carol\"]\n[Player 2 Name \"dan\"]\n[Result \"1-0\"]\n\n1. K10 L10 *\n");
+    CHECK(tag_or(pente, "Result") == "1-0");
+    CHECK(tag_or(pente, "ResultByTurn") == "(none)");
 }
 
 TEST_CASE("Go-style coordinates: pente.org's records, a column T, upper case without I", "[parser][five]") {
@@ -136,7 +173,9 @@ TEST_CASE("Go-style coordinates: pente.org's records, a column T, upper case wit
     // K10 is the centre of 19x19: column K is the tenth letter when I is skipped.
     CHECK(g.main.plies[0].move.point() == stones::make_point(9, 9));
     CHECK(g.main.plies[8].move.point() == stones::make_point(13, 9)); // O10
-    CHECK(g.result == "0-1"); // Black's five
+    CHECK(g.result == "0-1"); // Black's five: pente.org's `1-0`, Player 1's win, put in colours
+    CHECK(tag_or(g, "Result") == "0-1");
+    CHECK(tag_or(g, "ResultByTurn") == "1-0");
 
     // Upper case with a column T on 19x19 says Go style; so do upper case letters past I and no I.
     const GameRecord t = one("[Game \"Gomoku\"]\n[Size \"19\"]\n\n1. T19 A1 *\n");
