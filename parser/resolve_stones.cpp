@@ -190,8 +190,10 @@ void Resolver::apply_playok() {
     // Column 1 is the Black tag's player, the one who opened. After a choice, that player holds
     // White when column 1 chose White or column 2 chose Black.
     const bool swapped = swap_choice_column_ != 0 && ((swap_choice_column_ == 1) == (swap_choice_ == Color::white));
-    if (!swapped) put_result_in_colours("PlayOKResult"); // `1-0` is column 1's win: Black's, unless the colours were swapped
-    if (!swapped) return;
+    if (!swapped) { // `1-0` is column 1's win: Black's
+        put_result_in_colours("PlayOKResult");
+        return;
+    }
     auto swap_tags = [&](const char* black, const char* white) {
         std::string* b = nullptr;
         std::string* w = nullptr;

@@ -45,7 +45,6 @@ struct PsqText {
     std::uint32_t header_offset = 0, size_offset = 0;
     std::vector<PsqMove> moves;
     std::vector<PsqName> names;
-    bool has_end_code = false;
     PsqName end_code; // the end code's line as written: a name, should another end code follow
     int result = -1; // -1: no result line; else 0, 1 or 2
     std::string group;
@@ -129,7 +128,6 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
         if (phase != Phase::end_code || out.names.size() >= 2 || out.end_code.text.find('-') != std::string::npos)
             return false;
         out.names.push_back(out.end_code);
-        out.has_end_code = false;
         phase = Phase::names;
         return true;
     };
@@ -146,7 +144,6 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
             std::string_view written = line.substr(text_at);
             while (!written.empty() && junk(written.back())) written.remove_suffix(1);
             out.end_code = PsqName{std::string(written), offset + std::uint32_t(text_at)};
-            out.has_end_code = true;
             phase = Phase::end_code;
             return true;
         }
