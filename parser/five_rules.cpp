@@ -193,12 +193,21 @@ std::string same_fifth_offers_text(const stones::StonePosition& after_four, std:
            "; the opening rules that have Black offer fifth moves want them to differ, so that White chooses";
 }
 
-std::string foul_ending_text(const stones::StonePosition& before, int point, stones::PlaceError e) {
+std::optional<FoulEnding> foul_ending(const stones::StonePosition& before, int point, stones::PlaceError e,
+                                      std::string_view written) {
     const bool forbidden =
         e == stones::PlaceError::double_three || e == stones::PlaceError::double_four || e == stones::PlaceError::overline;
-    if (!forbidden || before.rules().kind != GameKind::renju || before.side_to_move() != Color::black) return {};
-    return "Black's " + stones::point_name(point) + " is a foul: " + std::string(stones::place_error_text(e)) +
-        "; Black loses by it (Renju), and the game ends before it, White's win (1-0)";
+    if (!forbidden || before.rules().kind != GameKind::renju || before.side_to_move() != Color::black) return std::nullopt;
+    const std::string name = stones::point_name(point), shape(stones::place_error_text(e));
+    FoulEnding out;
+    out.warning = "Black's " + name + " is a foul: " + shape + "; Black loses by it (Renju), and the game ends before it, White's win (1-0)";
+    out.comment = "Black's " + name + (written == name ? std::string() : " (" + std::string(written) + ")") + " is a foul: " + shape +
+        "; Black loses";
+    return out;
+}
+
+std::string foul_result_hint() {
+    return "; if Black lost the game by this foul, a result of 1-0 (White's win) has it read so";
 }
 
 Line offered_fifth_move(Move move, std::string written) {

@@ -3,6 +3,7 @@
 // properties, Gomocup's group names in PSQ files ("Freestyle15_2", "Standard", "Renju"). The one
 // place that reads those names, and that says what each means for gounki (docs/rules.md 4.3).
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,12 +61,23 @@ std::string same_fifth_offers_text(const stones::StonePosition& after_four, std:
                                    std::span<const std::string> written);
 
 // Renju: a record whose last stone is Black's on a forbidden point (a double-three, a double-four,
-// an overline) ends with a foul, which loses the game (RIF rules), as Gomocup's manager writes such
-// games: it records the stone, then judges it. The `foul` warning's text for that stone (`e` the
-// reason `before.check` gave), or "" when it is no foul of Black's in Renju (an occupied point, a
-// stone of White's, another game). The reader then ends the game there, without the stone, its
-// result White's win (docs/rules.md 2.5).
-std::string foul_ending_text(const stones::StonePosition& before, int point, stones::PlaceError e);
+// an overline) and whose result gives White the game ends with a foul, which loses (RIF rules):
+// Gomocup's manager and pente.org write such games so, the stone, then White's win. What a reader
+// says of that stone (`e` the reason `before.check` gave, `written` the stone as the record writes
+// it), or nullopt when it is no foul of Black's in Renju (an occupied point, a stone of White's,
+// another game). The reader then ends the game there, without the stone, its result White's win,
+// the warning `foul` on the stone (left out: `format` keeps the file as written) and the comment on
+// the last move kept (docs/rules.md 2.5). Whether the stone ends the record and the result is 1-0
+// is the reader's to tell.
+struct FoulEnding {
+    std::string warning; // "Black's h8 is a foul: double-three, forbidden; Black loses by it ..."
+    std::string comment; // "Black's h8 (H8) is a foul: double-three, forbidden; Black loses"
+};
+std::optional<FoulEnding> foul_ending(const stones::StonePosition& before, int point, stones::PlaceError e,
+                                      std::string_view written);
+// What the `illegal-move` error on a forbidden black stone that ends a Renju record adds when the
+// record's result does not give White the game: how to have it read as the foul.
+std::string foul_result_hint();
 
 // A fifth move Black offered in Renju and White did not choose (RenjuNet's `alt`, SGF's offers,
 // kurnik's two fifth moves): a one-move variation of the fifth move, so marked in a comment.

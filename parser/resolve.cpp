@@ -176,6 +176,19 @@ void Resolver::read_number(const ast::MoveNumber& n, LineRun& run) {
     }
 }
 
+namespace {
+
+// Whether the move at elements[i] is the line's last: only move numbers, NAGs and comments follow.
+bool ends_main_line(const std::vector<ast::Element>& elements, std::size_t i) {
+    for (std::size_t k = i + 1; k < elements.size(); ++k) {
+        const int which = elements[k].get().which();
+        if (which == 1 || which == 4 || which == 6) return false; // a move, a variation, a word
+    }
+    return true;
+}
+
+} // namespace
+
 bool Resolver::read_move(std::size_t& i, LineRun& run) {
     LineState& st = run.st;
     const bool main = run.depth == 0;
@@ -203,7 +216,12 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
             if (fifth == Fifth::offered) return true;
             if (fifth == Fifth::failed) return false;
         }
-        if (!move && !(move = resolve_stone(m, st, main))) return false;
+        if (!move && !(move = resolve_stone(m, st, main, main && ends_main_line(run.elements, i)))) {
+            if (foul_comment_.empty()) return false;
+            // Black's foul ended the game: the stone is left out, the game whole, White's win.
+            (run.line.plies.empty() ? run.line.comments : run.line.plies.back().comments).push_back(foul_comment_);
+            return true;
+        }
     } else {
         move = quick_resolve(st.pos.g, m.spec);
         if (!move && !(move = full_resolve(m, st, main))) return false;

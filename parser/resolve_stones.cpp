@@ -35,7 +35,7 @@ bool Resolver::detect_go_coordinates(int size) const {
     return pente_org || (t && size < 20) || (!i && past_i && size == 19);
 }
 
-Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main) {
+Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main, bool last) {
     if (!st.pos.stone) { // a point alone in a Gounki game
         report_move(Severity::error, "bad-move", m, st,
                     "a point alone is a move of a stone game; a Gounki move names a stack and where it goes "
@@ -87,6 +87,14 @@ Move Resolver::resolve_stone(const ast::Move& m, const LineState& st, bool main)
     std::string message(stones::place_error_text(e));
     if (e == stones::PlaceError::occupied)
         message = cat("the point is occupied by a ", pos.at(move.point()) == stones::Stone::black ? "black" : "white", " stone");
+    if (const auto foul = last ? foul_ending(pos, move.point(), e, src_.slice(m.offset, m.length)) : std::nullopt) {
+        if (stated_result() == "1-0") {
+            report_move(Severity::warning, "foul", m, st, foul->warning).left_out = true;
+            foul_comment_ = foul->comment;
+            return Move::none();
+        }
+        message += foul_result_hint();
+    }
     report_move(Severity::error, "illegal-move", m, st, message);
     return Move::none();
 }

@@ -280,8 +280,18 @@ void Resolver::check_status_tag() {
     }
 }
 
+std::string Resolver::in_colours(std::string_view r) const {
+    if (flip_results_ && (r == "1-0" || r == "0-1")) return r == "1-0" ? "0-1" : "1-0";
+    return std::string(r);
+}
+
+std::string Resolver::stated_result() const {
+    if (game_.result.value != ast::Result::none) return in_colours(result_text(game_.result.value));
+    const std::string* tag = out_.tag("Result"); // put in colours already (put_result_in_colours)
+    return tag && is_result_text(result_tag_value(*tag)) ? result_tag_value(*tag) : "*";
+}
+
 void Resolver::check_result() {
-    auto flip = [&](std::string r) { return !flip_results_ ? r : r == "1-0" ? "0-1" : r == "0-1" ? "1-0" : r; };
     const std::string* tag = out_.tag("Result");
     std::uint32_t tag_at = game_.offset;
     for (const ast::Tag& t : game_.tags)
@@ -307,7 +317,7 @@ void Resolver::check_result() {
     std::uint32_t at = tag ? tag_at : game_.offset;
     if (written) {
         at = game_.result.offset;
-        out_.result = flip(std::string(result_text(game_.result.value)));
+        out_.result = in_colours(result_text(game_.result.value));
         out_.result_written = true;
         if (!tag_result.empty() && tag_result != out_.result)
             report(Severity::error, "result-mismatch", at,

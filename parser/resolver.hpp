@@ -114,8 +114,14 @@ private:
     // LC4's `g8#`: the stack on the square leaves the board, how is not written.
     Move resolve_exit_from(const ast::Move& m, const LineState& st, bool main);
     // A stone game's move (or a Gounki move written in one, or a point in a Gounki game): the move,
-    // or none after reporting why there is none.
-    Move resolve_stone(const ast::Move& m, const LineState& st, bool main);
+    // or none after reporting why there is none. `last`: the main line's last move, which may be
+    // Black's foul that lost a Renju game (five_rules.hpp, foul_ending): the warning `foul` is
+    // reported, none returned and foul_comment_ set.
+    Move resolve_stone(const ast::Move& m, const LineState& st, bool main, bool last = false);
+    // The result the record states, in colours: the one after the moves, else the Result tag's.
+    std::string stated_result() const;
+    // `1-0` and `0-1` as this record means them, in colours (put_result_in_colours).
+    std::string in_colours(std::string_view result) const;
     bool set_up_stones();
     void name_players_by_colour();
     // A record whose results name the winner by turn or column, not colour (`1-0`: the first
@@ -195,6 +201,7 @@ private:
     int end_ply_ = -1;
     std::string end_text_;
     std::uint32_t last_offset_ = 0;
+    std::string foul_comment_; // the main line ended with Black's foul (resolve_stone): its comment
     GameState main_end_; // the position after the main line
 };
 

@@ -785,3 +785,105 @@ TEST_CASE("Renju: a record that breaks its opening rule's first stones gets open
         CHECK(find_code(g, "opening-rule") == nullptr);
     }
 }
+
+// Black's foul ends a Renju record when the stone is the main line's last and the result gives
+// White the game (docs/rules.md 2.5): PGN (pente.org's Player 1 and 2 among them), SGF and
+// RenjuNet alike. j8 makes two open threes (h8-i8-j8 and j8-j9-j10).
+TEST_CASE("Renju: a record ending with Black's forbidden stone and White's win is the game Black lost by that foul",
+          "[parser][renju]") {
+    const std::string moves_to_foul = "1. h8 a1 2. i8 a3 3. j9 a5 4. j10 a7 5. j8";
+    const auto pgn = read_records("[Game \"Renju\"]\n[Result \"1-0\"]\n\n" + moves_to_foul + " {White points it out} 1-0\n\n" +
+                                      "[Game \"Renju\"]\n[Result \"*\"]\n\n" + moves_to_foul + " *\n\n" +
+                                      "[Game \"Renju\"]\n[Result \"1-0\"]\n\n" + moves_to_foul + " a9 1-0\n\n" +
+                                      "[Game \"Renju\"]\n[Result \"0-1\"]\n\n" + moves_to_foul + " 0-1\n\n" +
+                                      "[Game \"Gomoku\"]\n[Result \"1-0\"]\n\n" + moves_to_foul + " 1-0\n\n" +
+                                      "[Game \"Renju\"]\n[Site \"pente.org\"]\n[Player 1 Name \"alice\"]\n[Player 2 Name "
+                                      "\"bob\"]\n[Result \"0-1\"]\n\n1. H8 A1 2. J8 A3 3. K9 A5 4. K10 A7 5. K8 0-1\n",
+                                  "f.gpn");
+    REQUIRE(pgn.size() == 6);
+    // White's win: whole, the stone left out, one warning at it, the comments kept on the last move.
+    const GameRecord& lost = pgn[0];
+    CHECK(lost.status == GameStatus::valid);
+    CHECK(diagnostics(lost) == "f.gpn:4:41: warning: 5. j8: Black's j8 is a foul: the stone makes two free threes at once "
+                               "(double-three, forbidden); Black loses by it (Renju), and the game ends before it, White's "
+                               "win (1-0) [foul]\n");
+    CHECK(lost.diagnostics[0].left_out); // `format` keeps the file as written
+    CHECK(moves(lost) == "h8 a1 i8 a3 j9 a5 j10 a7");
+    REQUIRE(lost.main.plies.back().comments.size() == 2);
+    CHECK(lost.main.plies.back().comments[0] ==
+          "Black's j8 is a foul: the stone makes two free threes at once (double-three, forbidden); Black loses");
+    CHECK(lost.main.plies.back().comments[1] == "White points it out");
+    CHECK(lost.result == "1-0");
+    // The record as gounki writes it (the stone gone, the comment kept) reads back as the same game.
+    const auto again = read_records(write_record(lost), "again.gpn");
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].status == GameStatus::valid);
+    CHECK(again[0].diagnostics.empty());
+    CHECK(moves(again[0]) == moves(lost));
+    CHECK(again[0].result == "1-0");
+    // No result, a move after the stone, or Black's win: the stone stays an error; at the end of the
+    // record the error says how to have it read as the foul.
+    const Diagnostic* open = find_code(pgn[1], "illegal-move");
+    REQUIRE(open != nullptr);
+    CHECK(open->message == "5. j8: the stone makes two free threes at once (double-three, forbidden); if Black lost the game "
+                           "by this foul, a result of 1-0 (White's win) has it read so");
+    CHECK(pgn[1].status == GameStatus::partial);
+    const Diagnostic* inside = find_code(pgn[2], "illegal-move");
+    REQUIRE(inside != nullptr);
+    CHECK(inside->message == "5. j8: the stone makes two free threes at once (double-three, forbidden)");
+    CHECK(pgn[2].status == GameStatus::partial);
+    CHECK(find_code(pgn[2], "foul") == nullptr);
+    CHECK(contains(find_code(pgn[3], "illegal-move")->message, "a result of 1-0"));
+    CHECK(pgn[3].status == GameStatus::partial);
+    // Gomoku has no forbidden points: j8 is a move like any other.
+    CHECK(pgn[4].status == GameStatus::valid);
+    CHECK(pgn[4].main.plies.size() == 9);
+    // pente.org names results by turn: 0-1 is Player 2's, White's, win; its Go-style K8 is j8.
+    const GameRecord& site = pgn[5];
+    CHECK(site.status == GameStatus::valid);
+    REQUIRE(find_code(site, "foul") != nullptr);
+    CHECK(site.result == "1-0");
+    CHECK(tag_or(site, "Black") == "alice");
+    CHECK(site.main.plies.size() == 8);
+    CHECK(site.main.plies.back().comments.at(0) ==
+          "Black's j8 (K8) is a foul: the stone makes two free threes at once (double-three, forbidden); Black loses");
+
+    // SGF: RE gives White the game (W+F, W+R); a variation's last stone is no ending.
+    const auto sgf = read_sgf("(;GM[4]SZ[15]RU[renju]RE[W+F];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai];B[jh])"
+                              "(;GM[4]SZ[15]RU[renju]RE[B+R];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai];B[jh])"
+                              "(;GM[4]SZ[15]RU[renju]RE[W+R];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai](;B[jh])(;B[aa]))"
+                              "(;GM[4]SZ[15]RU[renju]RE[W+R];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai](;B[aa])(;B[jh]))",
+                              "f.sgf");
+    REQUIRE(sgf.size() == 4);
+    CHECK(sgf[0].status == GameStatus::valid);
+    CHECK(diagnostics(sgf[0]) == "f.sgf:1:79: warning: 5. B[jh]: Black's j8 is a foul: the stone makes two free threes at once "
+                                 "(double-three, forbidden); Black loses by it (Renju), and the game ends before it, White's "
+                                 "win (1-0) [foul]\n");
+    CHECK(sgf[0].main.plies.size() == 8);
+    CHECK(sgf[0].result == "1-0");
+    CHECK(contains(find_code(sgf[1], "illegal-move")->message, "if Black lost the game by this foul"));
+    CHECK(sgf[1].status == GameStatus::partial);
+    CHECK(sgf[2].status == GameStatus::valid); // the main line's last stone is the foul; the variation is played
+    CHECK(find_code(sgf[2], "foul") != nullptr);
+    CHECK(sgf[2].main.plies.size() == 8);
+    REQUIRE(sgf[2].main.plies.back().variations.size() == 1);
+    CHECK(find_code(sgf[3], "foul") == nullptr); // the foul in a variation: an error there, the main line whole
+    CHECK(find_code(sgf[3], "illegal-move") != nullptr);
+    CHECK(sgf[3].main.plies.size() == 9);
+
+    // RenjuNet: bresult 0 is White's win.
+    const std::string xml = "<?xml version=\"1.0\"?>\n<database>\n<games>\n"
+                            "<game id=\"1\" bresult=\"0\"><move>h8 a1 i8 a3 j9 a5 j10 a7 j8</move></game>\n"
+                            "<game id=\"2\" bresult=\"1\"><move>h8 a1 i8 a3 j9 a5 j10 a7 j8</move></game>\n"
+                            "</games></database>\n";
+    const auto net = read_renjunet(xml, "f.rif");
+    REQUIRE(net.size() == 2);
+    CHECK(net[0].status == GameStatus::valid);
+    CHECK(diagnostics(net[0]) == "f.rif:4:62: warning: 5. j8: Black's j8 is a foul: the stone makes two free threes at once "
+                                 "(double-three, forbidden); Black loses by it (Renju), and the game ends before it, White's "
+                                 "win (1-0) [foul]\n");
+    CHECK(net[0].result == "1-0");
+    CHECK(net[0].main.plies.size() == 8);
+    CHECK(net[1].status == GameStatus::partial);
+    CHECK(contains(find_code(net[1], "illegal-move")->message, "a result of 1-0"));
+}

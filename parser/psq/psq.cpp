@@ -301,17 +301,14 @@ bool Builder::replay(stones::StonePosition& pos) {
         if (const stones::PlaceError e = pos.check(Move::placement(point)); e != stones::PlaceError::none) {
             if (e == stones::PlaceError::occupied)
                 return fail("illegal-move", stones::occupied_text(pos, point));
-            if (std::string foul = foul_ending_text(pos, point, e); !foul.empty() && &m == &p_.moves.back()) {
+            if (const auto foul = foul_ending(pos, point, e, written); foul && &m == &p_.moves.back()) {
                 // Gomocup's manager writes the foul, then gives White the game: a whole game.
-                Diagnostic& d = report(Severity::warning, "foul", m.offset,
-                                       std::to_string(ply / 2 + 1) + ". " + written + ": " + foul);
+                Diagnostic& d = report(Severity::warning, "foul", m.offset, std::to_string(ply / 2 + 1) + ". " + written + ": " + foul->warning);
                 d.move_number = ply / 2 + 1;
                 d.side = side;
                 d.written = written;
                 d.left_out = true; // the stone is in no line: `format` keeps the file as written
-                (out_.main.plies.empty() ? out_.main.comments : out_.main.plies.back().comments)
-                    .push_back("Black's " + name + " (" + written + ") is a foul: " + std::string(stones::place_error_text(e)) +
-                               "; Black loses");
+                (out_.main.plies.empty() ? out_.main.comments : out_.main.plies.back().comments).push_back(foul->comment);
                 foul_ = true;
                 return true;
             }

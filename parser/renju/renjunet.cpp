@@ -339,12 +339,12 @@ void GameBuilder::run() {
     bool whole = replayable;
     stones::StonePosition pos = out_.start.as_stones();
     tags(); // before the moves: their checks read the OpeningRule tag
+    const std::string stated = stated_result();
     if (replayable) {
         const std::vector<StoneLineMove> moves = read_moves(whole);
-        whole = replay_stone_line(out_, moves, pos) && whole;
+        whole = replay_stone_line(out_, moves, pos, stated) && whole;
         offered_fifth_moves();
     }
-    const std::string stated = stated_result();
     settle_stone_result(out_, pos, stated, at_game());
     out_.tags.emplace_back("Result", out_.result);
     std::stable_sort(out_.diagnostics.begin(), out_.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {

@@ -2,6 +2,8 @@
 
 #include "parser/five_rules.hpp"
 
+#include <functional>
+
 namespace gounki::parser {
 
 Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string code, const StoneLineMove& where,
@@ -19,7 +21,8 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
     return game.diagnostics.back();
 }
 
-bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply) {
+bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply,
+                     LineEnd end) {
     const Color side = pos.side_to_move();
     auto say = [&](Severity severity, std::string_view code, const std::string& why) {
         Diagnostic& d = add_line_diagnostic(game, severity, std::string(code), m,
@@ -28,6 +31,7 @@ bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stone
         d.move_number = ply / 2 + 1;
         d.side = side;
         d.written = m.written;
+        return std::ref(d);
     };
     auto fail = [&](std::string_view code, const std::string& why) {
         say(Severity::error, code, why);
@@ -44,7 +48,18 @@ bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stone
     if (const stones::PlaceError e = pos.check(Move::placement(m.point)); e != stones::PlaceError::none) {
         if (e == stones::PlaceError::occupied) return fail("illegal-move", stones::occupied_text(pos, m.point));
         std::string why = m.written == name() ? std::string() : name() + ": ";
-        return fail("illegal-move", why.append(stones::place_error_text(e)));
+        why.append(stones::place_error_text(e));
+        if (const auto foul = end != LineEnd::no ? foul_ending(pos, m.point, e, m.written) : std::nullopt) {
+            if (end == LineEnd::last_white_won) { // Black lost by the foul: the game ends before it, whole
+                say(Severity::warning, "foul", foul->warning).get().left_out = true;
+                std::vector<std::string>& comments = line.plies.empty() ? line.comments : line.plies.back().comments;
+                comments.push_back(foul->comment);
+                comments.insert(comments.end(), m.comments.begin(), m.comments.end());
+                return true;
+            }
+            why += foul_result_hint();
+        }
+        return fail("illegal-move", why);
     }
     if (const std::string breach = opening_rule_breach(game, pos, m.point); !breach.empty())
         say(Severity::warning, "opening-rule", breach);
@@ -55,12 +70,15 @@ bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stone
     return true;
 }
 
-bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos) {
+bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos,
+                       std::string_view stated) {
     pos = game.start.as_stones();
     game.main.plies.reserve(game.main.plies.size() + moves.size());
     int ply = 0;
-    for (const StoneLineMove& m : moves)
-        if (!play_stone_move(game, game.main, m, pos, ply++)) return false;
+    for (const StoneLineMove& m : moves) {
+        const LineEnd end = &m != &moves.back() ? LineEnd::no : stated == "1-0" ? LineEnd::last_white_won : LineEnd::last;
+        if (!play_stone_move(game, game.main, m, pos, ply++, end)) return false;
+    }
     return true;
 }
 

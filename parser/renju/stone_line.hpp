@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/stones/position.hpp"
@@ -28,13 +29,20 @@ Diagnostic& add_line_diagnostic(GameRecord& game, Severity severity, std::string
 // Plays the move `m` from `pos` onto the end of `line` (a line of `game`: its main line or a
 // variation), `ply` the plies played before it in the game: true and `pos` after it, or an error
 // of `game` at `m` (an unreadable point, an occupied or forbidden point, a move after the end) and
-// false.
-bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply);
+// false. `end`: whether `m` ends the main line, and of a record whose result is White's win; then
+// Black's stone on a forbidden point in Renju is the foul that lost the game (five_rules.hpp,
+// foul_ending): the warning `foul`, the stone left out, true. At the end of a record with another
+// result such a stone stays an error, which says how to have it read as the foul.
+enum class LineEnd { no, last, last_white_won };
+bool play_stone_move(GameRecord& game, Line& line, const StoneLineMove& m, stones::StonePosition& pos, int ply,
+                     LineEnd end = LineEnd::no);
 
 // Plays `moves` from `game.start.as_stones()` into `game.main`. An unreadable point, an occupied or
 // forbidden point or a move after the end is an error there and the line stops (false: the game
-// is partial). `pos` ends as the position after the last move played.
-bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos);
+// is partial); but a Renju game that `stated` (its result in colours) gives White may end with
+// Black's foul. `pos` ends as the position after the last move played.
+bool replay_stone_line(GameRecord& game, const std::vector<StoneLineMove>& moves, stones::StonePosition& pos,
+                       std::string_view stated = "*");
 
 // The result a stone game's record states, checked against the board: a five or a full board that
 // says otherwise is result-contradicts at `where`; "*" takes the board's result when it has one.

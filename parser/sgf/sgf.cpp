@@ -107,6 +107,10 @@ private:
     std::string end_text_;
     std::string re_result_; // from RE; empty when there is no RE
     std::uint32_t re_offset_ = 0;
+    // The main line's last move (B or W) as written, where a Renju game lost by Black's foul ends
+    // (five_rules.hpp, foul_ending); no_offset when the main line has none.
+    static constexpr std::uint32_t no_offset = std::uint32_t(-1);
+    std::uint32_t last_move_offset_ = no_offset;
     std::vector<std::string> unknown_ids_; // properties already reported as not read
     std::vector<std::string> misplaced_ids_; // game information already reported outside the first node
 };
@@ -362,6 +366,15 @@ bool Builder::place(const Property& prop, Color side, Line& line, stones::StoneP
         if (e == stones::PlaceError::occupied)
             why = stones::occupied_text(pos, point);
         else if (e == stones::PlaceError::double_three) why = name + " makes two free threes at once: a forbidden double-three";
+        const bool last = main && m->offset == last_move_offset_;
+        if (const auto foul = last ? foul_ending(pos, point, e, v) : std::nullopt) {
+            if (re_result_ == "1-0") { // Black lost by the foul: the game ends before it, whole
+                report_move(Severity::warning, "foul", *m, ply, foul->warning).left_out = true;
+                (line.plies.empty() ? line.comments : line.plies.back().comments).push_back(foul->comment);
+                return true;
+            }
+            why += foul_result_hint();
+        }
         report_move(Severity::error, "illegal-move", *m, ply, why);
         return false;
     }
@@ -600,6 +613,12 @@ void Builder::run() {
         main_cut_ = true;
     } else {
         const Node& root = p_.trees.front().nodes.front();
+        for (int t = 0;; t = p_.trees[std::size_t(t)].children.front()) {
+            for (const Node& n : p_.trees[std::size_t(t)].nodes)
+                for (const Property& m : n.props)
+                    if (m.id == "B" || m.id == "W") last_move_offset_ = m.offset;
+            if (p_.trees[std::size_t(t)].children.empty()) break;
+        }
         if (set_up(root)) {
             walk(0, 0, out_.main, out_.start.as_stones(), 0, true, 0);
             offered_fifth_moves(root);
