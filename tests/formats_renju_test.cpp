@@ -206,6 +206,35 @@ TEST_CASE("SGF: GM 5 on the 15x15 board with no rule named reads as GM 4, with a
     }
 }
 
+// Gomoku apps' SGF writers put GM[11] (SGF's Hex, "11 for Gomoku/Renju" in one app's code) or GM[2]
+// (Othello, an 8x8 game) before a 15x15 board with moves as SGF points: read as GM[4], said once.
+// Hex writes its cells as a1, so GM[11] with such moves, or either number on another board, is
+// still another game.
+TEST_CASE("SGF: GM 2 and GM 11 on a Gomoku board with moves as SGF points read as GM 4, with a warning", "[parser][sgf]") {
+    const GameRecord hex_number = only_game(
+        read_sgf("(;GM[11]FF[4]CA[UTF-8]AP[SomeGomoku]SZ[15]PB[ann]PW[bob]RE[B+];B[hh];W[ii];B[hi])", "app.sgf"));
+    CHECK(hex_number.status == GameStatus::valid);
+    CHECK(hex_number.kind == GameKind::gomoku);
+    CHECK(moves(hex_number) == "B[hh] W[ii] B[hi]");
+    REQUIRE(hex_number.diagnostics.size() == 1);
+    CHECK(format_diagnostic(hex_number.diagnostics[0]) ==
+          "app.sgf:1:3: warning: GM[11] is Hex, not Gomoku (GM[4]), but Gomoku apps write GM[11] for their games; on the "
+          "15x15 board with moves such as B[hh], read as GM[4] [wrong-game-number]");
+    const GameRecord othello_number = only_game(read_sgf("(;GM[2]FF[4]SZ[19]PB[x]PW[y];B[jj];W[ij])", "app.sgf"));
+    CHECK(othello_number.status == GameStatus::valid);
+    CHECK(othello_number.main.plies.size() == 2);
+    CHECK(contains(find_code(othello_number, "wrong-game-number")->message, "GM[2] is Othello"));
+    for (const char* other : {"(;GM[11]FF[4]SZ[15];B[h8];W[i9])", "(;GM[11]FF[4]SZ[13];B[hh])", "(;GM[2]FF[4]SZ[8];B[dc])",
+                              "(;GM[2]FF[4];B[dc])", "(;GM[11]FF[4]SZ[15])"}) {
+        INFO(other);
+        const GameRecord o = only_game(read_sgf(other, "o.sgf"));
+        CHECK(o.status == GameStatus::partial);
+        CHECK(o.main.plies.empty());
+        REQUIRE(o.diagnostics.size() == 1);
+        CHECK(o.diagnostics[0].code == "unsupported-game");
+    }
+}
+
 TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of the fifth move, checked there",
           "[parser][renju]") {
     const std::string head = "<?xml version=\"1.0\"?>\n<database>\n<rules><rule id=\"2\" name=\"Yamaguchi\"/></rules>\n<games>\n";

@@ -42,6 +42,14 @@ struct SgfResult {
     std::string result; // 1-0, 0-1, 1/2-1/2 or *
     std::string termination; // the reason as PGN's Termination tag says it (sgf.hpp), or empty
 };
+// The board sizes of the five-in-a-row games (15, 19, 20), as SZ writes them.
+bool five_board(std::string_view sz) { return sz == "15" || sz == "19" || sz == "20"; }
+
+// A point as SGF writes it for Go and Gomoku: two lower-case letters (hh).
+bool is_sgf_point(std::string_view v) {
+    return v.size() == 2 && v[0] >= 'a' && v[0] <= 'z' && v[1] >= 'a' && v[1] <= 'z';
+}
+
 std::optional<SgfResult> result_of(std::string_view re) {
     const std::string v = lower(trim(re));
     if (v.rfind("b+", 0) == 0 || v.rfind("w+", 0) == 0 || v == "b" || v == "w") {
@@ -111,6 +119,7 @@ private:
     // (five_rules.hpp, foul_ending); no_offset when the main line has none.
     static constexpr std::uint32_t no_offset = std::uint32_t(-1);
     std::uint32_t last_move_offset_ = no_offset;
+    const Property* first_move_ = nullptr; // the main line's first move (B or W), if any
     std::vector<std::string> unknown_ids_; // properties already reported as not read
     std::vector<std::string> misplaced_ids_; // game information already reported outside the first node
 };
@@ -197,6 +206,14 @@ bool Builder::set_up(const Node& root) {
             report(Severity::warning, "wrong-game-number", offset_of("GM"),
                    "GM[5] is not Gomoku (GM[4]), but Renju programs write GM[5] for their games on the 15x15 board "
                    "(SZ[15]); read as GM[4]");
+        } else if (const std::string n = trim(*gm); (n == "2" || n == "11") && size && five_board(trim(*size)) &&
+                   first_move_ && is_sgf_point(first_move_->values.empty() ? std::string() : trim(first_move_->values.front().text))) {
+            // GM[2] (Othello, an 8x8 game) and GM[11] (Hex, whose moves SGF writes as a1) on a Gomoku
+            // board with moves written as SGF points: Gomoku apps write these numbers for their games.
+            report(Severity::warning, "wrong-game-number", offset_of("GM"),
+                   "GM[" + n + "] is " + (n == "2" ? "Othello" : "Hex") + ", not Gomoku (GM[4]), but Gomoku apps write GM[" + n +
+                       "] for their games; on the " + trim(*size) + "x" + trim(*size) +
+                       " board with moves such as B[" + trim(first_move_->values.front().text) + "], read as GM[4]");
         } else if (trim(*gm) != "4") {
             report(Severity::error, "unsupported-game", offset_of("GM"),
                    "GM[" + trim(*gm) + "] is not Gomoku (GM[4]); the moves are not replayed");
@@ -616,7 +633,10 @@ void Builder::run() {
         for (int t = 0;; t = p_.trees[std::size_t(t)].children.front()) {
             for (const Node& n : p_.trees[std::size_t(t)].nodes)
                 for (const Property& m : n.props)
-                    if (m.id == "B" || m.id == "W") last_move_offset_ = m.offset;
+                    if (m.id == "B" || m.id == "W") {
+                        last_move_offset_ = m.offset;
+                        if (!first_move_) first_move_ = &m;
+                    }
             if (p_.trees[std::size_t(t)].children.empty()) break;
         }
         if (set_up(root)) {
