@@ -191,6 +191,18 @@ bool Resolver::set_up() {
         playok_ = kurnik_renju_ = true;
         out_.tags.emplace_back("Game", "Renju");
         if (!out_.tag("OpeningRule")) out_.tags.emplace_back("OpeningRule", "RIF");
+    } else if (const std::string* site = out_.tag("Game") ? nullptr : out_.tag("Site");
+               site && lower(*site).find("playok") != std::string::npos) {
+        // PlayOK's gomoku records carry a GameType and it hosts no Gounki: a PlayOK record with
+        // neither is another of its games (reversi, whose Result is a disc count such as 38-26; mill).
+        const std::string* result = out_.tag("Result");
+        const std::string counted = result && !is_result_text(result_tag_value(*result))
+            ? cat(" (Result \"", *result, "\" looks like a reversi disc count)")
+            : std::string();
+        report(Severity::error, "unknown-game", tag_offset("Site"),
+               cat("a PlayOK record without a GameType tag is none of PlayOK's gomoku games (GameType 60,N or 61,N), and "
+                   "PlayOK has no Gounki", counted, "; the moves are not replayed"));
+        return false;
     }
     if (const std::string* g = out_.tag("Game")) {
         const auto kind = parse_game_kind(*g);

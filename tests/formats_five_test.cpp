@@ -291,6 +291,22 @@ TEST_CASE("PlayOK's other games are refused by their GameType; a Variant tag nam
     CHECK(draughts.status == GameStatus::partial);
     // A Game tag wins over GameType, as before.
     CHECK(one("[Game \"Gomoku\"]\n[GameType \"20,W\"]\n\n1. h8 *\n").status == GameStatus::valid);
+    // PlayOK's reversi and mill records carry no GameType: PlayOK has no Gounki, so a PlayOK record
+    // with neither Game nor GameType is another game (read as Gounki, it failed at the first move).
+    const GameRecord reversi = one("[Site \"PlayOK\"]\n[Black \"a\"]\n[White \"b\"]\n[Result \"38-26\"]\n\n1. f5 d6 2. c3 f3 38-26\n");
+    REQUIRE(find_code(reversi, "unknown-game") != nullptr);
+    CHECK(find_code(reversi, "unknown-game")->message ==
+          "a PlayOK record without a GameType tag is none of PlayOK's gomoku games (GameType 60,N or 61,N), and PlayOK has "
+          "no Gounki (Result \"38-26\" looks like a reversi disc count); the moves are not replayed");
+    CHECK(find_code(reversi, "unknown-game")->line == 1);
+    CHECK(find_code(reversi, "bad-move") == nullptr);
+    CHECK(reversi.main.plies.empty());
+    CHECK(reversi.status == GameStatus::partial);
+    const GameRecord mill = one("[Site \"PlayOK\"]\n[Event \"Mill Game\"]\n\n1. 1 4 2. 2 5 *\n");
+    CHECK(codes(mill) == "unknown-game");
+    CHECK_FALSE(contains(mill.diagnostics.at(0).message, "reversi"));
+    // The same record with a Game tag is that game: gounki's own export of a PlayOK game keeps Site.
+    CHECK(one("[Game \"Gomoku\"]\n[Site \"PlayOK\"]\n\n1. h8 *\n").status == GameStatus::valid);
     // A multi-game app's [Variant "gomoku"]: Gomoku, the tag added so that the record says it.
     const GameRecord variant = one("[Variant \"gomoku\"]\n\nh8 a1 f8 b1 g8 c1 i8 d1 j8 0-1\n");
     CHECK(variant.kind == GameKind::gomoku);
