@@ -176,19 +176,6 @@ void Resolver::read_number(const ast::MoveNumber& n, LineRun& run) {
     }
 }
 
-namespace {
-
-// Whether the move at elements[i] is the line's last: only move numbers, NAGs and comments follow.
-bool ends_main_line(const std::vector<ast::Element>& elements, std::size_t i) {
-    for (std::size_t k = i + 1; k < elements.size(); ++k) {
-        const int which = elements[k].get().which();
-        if (which == 1 || which == 4 || which == 6) return false; // a move, a variation, a word
-    }
-    return true;
-}
-
-} // namespace
-
 bool Resolver::read_move(std::size_t& i, LineRun& run) {
     LineState& st = run.st;
     const bool main = run.depth == 0;
@@ -216,7 +203,7 @@ bool Resolver::read_move(std::size_t& i, LineRun& run) {
             if (fifth == Fifth::offered) return true;
             if (fifth == Fifth::failed) return false;
         }
-        if (!move && !(move = resolve_stone(m, st, main, main && ends_main_line(run.elements, i)))) {
+        if (!move && !(move = resolve_stone(m, st, main, main && m.offset == last_move_offset_))) {
             if (foul_comment_.empty()) return false;
             // Black's foul ended the game: the stone is left out, the game whole, White's win.
             (run.line.plies.empty() ? run.line.comments : run.line.plies.back().comments).push_back(foul_comment_);
@@ -380,6 +367,12 @@ void Resolver::run() {
         if (out_.kind == GameKind::gounki) {
             notation_ = forced_ != Notation::automatic ? forced_ : detect_notation(game_.elements);
             out_.notation = notation_;
+        }
+        // The main line's last move, when only move numbers, NAGs and comments follow it.
+        for (const ast::Element& e : game_.elements) {
+            const int which = e.get().which();
+            if (which == 1) last_move_offset_ = boost::get<ast::Move>(e.get()).offset;
+            else if (which == 4 || which == 6) last_move_offset_ = no_offset; // a variation, a word
         }
         LineState st{main_end_, 0, false};
         if (!resolve_line(game_.elements, st, out_.main, 0)) main_cut_ = true;

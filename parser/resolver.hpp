@@ -202,6 +202,9 @@ private:
     std::string end_text_;
     std::uint32_t last_offset_ = 0;
     std::string foul_comment_; // the main line ended with Black's foul (resolve_stone): its comment
+    static constexpr std::uint32_t no_offset = std::uint32_t(-1);
+    // The main line's last move as written, if nothing but move numbers, NAGs and comments follow.
+    std::uint32_t last_move_offset_ = no_offset;
     GameState main_end_; // the position after the main line
 };
 
