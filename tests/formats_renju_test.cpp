@@ -69,6 +69,18 @@ std::string branching_library() {
     return renlib("\x78\x00"s + "\x69\x80"s + "\x5A\x80"s + "\x4B\x40"s + "\x7A\x48"s + "two\0"s + "\x89\x40"s);
 }
 
+// Each SGF text is one game of another game than Gomoku: unsupported-game alone, nothing replayed.
+void check_other_game(std::initializer_list<const char*> texts) {
+    for (const char* other : texts) {
+        INFO(other);
+        const GameRecord o = only_game(read_sgf(other, "o.sgf"));
+        CHECK(o.status == GameStatus::partial);
+        CHECK(o.main.plies.empty());
+        REQUIRE(o.diagnostics.size() == 1);
+        CHECK(o.diagnostics[0].code == "unsupported-game");
+    }
+}
+
 std::string line_text(const Line& l) {
     std::string out;
     for (const Ply& p : l.plies) out += (out.empty() ? "" : " ") + p.written;
@@ -196,14 +208,7 @@ TEST_CASE("SGF: GM 5 on the 15x15 board with no rule named reads as GM 4, with a
           "app.sgf:1:3: warning: GM[5] is not Gomoku (GM[4]), but Renju programs write GM[5] for their games on "
           "the 15x15 board (SZ[15]); read as GM[4] [wrong-game-number]");
     // Only GM[5], and only on 15x15: another number, or another board, is still another game.
-    for (const char* other : {"(;GM[7]FF[4]SZ[15];B[hh])", "(;GM[5]FF[4]SZ[19];B[hh])", "(;GM[5]FF[4];B[hh])"}) {
-        INFO(other);
-        const GameRecord o = only_game(read_sgf(other, "o.sgf"));
-        CHECK(o.status == GameStatus::partial);
-        CHECK(o.main.plies.empty());
-        REQUIRE(o.diagnostics.size() == 1);
-        CHECK(o.diagnostics[0].code == "unsupported-game");
-    }
+    check_other_game({"(;GM[7]FF[4]SZ[15];B[hh])", "(;GM[5]FF[4]SZ[19];B[hh])", "(;GM[5]FF[4];B[hh])"});
 }
 
 // Gomoku apps' SGF writers put GM[11] (SGF's Hex, "11 for Gomoku/Renju" in one app's code) or GM[2]
@@ -224,15 +229,8 @@ TEST_CASE("SGF: GM 2 and GM 11 on a Gomoku board with moves as SGF points read a
     CHECK(othello_number.status == GameStatus::valid);
     CHECK(othello_number.main.plies.size() == 2);
     CHECK(contains(find_code(othello_number, "wrong-game-number")->message, "GM[2] is Othello"));
-    for (const char* other : {"(;GM[11]FF[4]SZ[15];B[h8];W[i9])", "(;GM[11]FF[4]SZ[13];B[hh])", "(;GM[2]FF[4]SZ[8];B[dc])",
-                              "(;GM[2]FF[4];B[dc])", "(;GM[11]FF[4]SZ[15])"}) {
-        INFO(other);
-        const GameRecord o = only_game(read_sgf(other, "o.sgf"));
-        CHECK(o.status == GameStatus::partial);
-        CHECK(o.main.plies.empty());
-        REQUIRE(o.diagnostics.size() == 1);
-        CHECK(o.diagnostics[0].code == "unsupported-game");
-    }
+    check_other_game({"(;GM[11]FF[4]SZ[15];B[h8];W[i9])", "(;GM[11]FF[4]SZ[13];B[hh])", "(;GM[2]FF[4]SZ[8];B[dc])",
+                      "(;GM[2]FF[4];B[dc])", "(;GM[11]FF[4]SZ[15])"});
 }
 
 TEST_CASE("RenjuNet: Black's offered fifth moves (alt) are read as variations of the fifth move, checked there",
