@@ -875,7 +875,8 @@ TEST_CASE("Renju: a record ending with Black's forbidden stone and White's win i
     CHECK(site.main.plies.back().comments.at(0) ==
           "Black's j8 (K8) is a foul: the stone makes two free threes at once (double-three, forbidden); Black loses");
 
-    // SGF: RE gives White the game (W+F, W+R); a variation's last stone is no ending.
+    // SGF: RE gives White the game (W+F, W+R); a stone with a variation beside it, or a variation's
+    // last stone, is no ending.
     const auto sgf = read_sgf("(;GM[4]SZ[15]RU[renju]RE[W+F];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai];B[jh])"
                               "(;GM[4]SZ[15]RU[renju]RE[B+R];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai];B[jh])"
                               "(;GM[4]SZ[15]RU[renju]RE[W+R];B[hh];W[ao];B[ih];W[am];B[jg];W[ak];B[jf];W[ai](;B[jh])(;B[aa]))"
@@ -890,10 +891,11 @@ TEST_CASE("Renju: a record ending with Black's forbidden stone and White's win i
     CHECK(sgf[0].result == "1-0");
     CHECK(contains(find_code(sgf[1], "illegal-move")->message, "if Black lost the game by this foul"));
     CHECK(sgf[1].status == GameStatus::partial);
-    CHECK(sgf[2].status == GameStatus::valid); // the main line's last stone is the foul; the variation is played
-    CHECK(find_code(sgf[2], "foul") != nullptr);
-    CHECK(sgf[2].main.plies.size() == 8);
-    REQUIRE(sgf[2].main.plies.back().variations.size() == 1);
+    // The last stone with an alternative (a variation beside it), as a PGN move with a variation
+    // after it: no ending, the error.
+    CHECK(find_code(sgf[2], "foul") == nullptr);
+    CHECK(find_code(sgf[2], "illegal-move")->message == "5. B[jh]: j8 makes two free threes at once: a forbidden double-three");
+    CHECK(sgf[2].status == GameStatus::partial);
     CHECK(find_code(sgf[3], "foul") == nullptr); // the foul in a variation: an error there, the main line whole
     CHECK(find_code(sgf[3], "illegal-move") != nullptr);
     CHECK(sgf[3].main.plies.size() == 9);
@@ -906,7 +908,7 @@ TEST_CASE("Renju: a record ending with Black's forbidden stone and White's win i
     const auto net = read_renjunet(xml, "f.rif");
     REQUIRE(net.size() == 2);
     CHECK(net[0].status == GameStatus::valid);
-    CHECK(diagnostics(net[0]) == "f.rif:4:62: warning: 5. j8: Black's j8 is a foul: the stone makes two free threes at once "
+    CHECK(diagnostics(net[0]) == "f.rif:4:57: warning: 5. j8: Black's j8 is a foul: the stone makes two free threes at once "
                                  "(double-three, forbidden); Black loses by it (Renju), and the game ends before it, White's "
                                  "win (1-0) [foul]\n");
     CHECK(net[0].result == "1-0");

@@ -630,14 +630,19 @@ void Builder::run() {
         main_cut_ = true;
     } else {
         const Node& root = p_.trees.front().nodes.front();
+        // The main line's first and last moves; the last is none when a variation is its alternative
+        // (it starts the first of several subtrees), as a PGN move followed by a variation.
+        bool alternatives = false;
         for (int t = 0;; t = p_.trees[std::size_t(t)].children.front()) {
-            for (const Node& n : p_.trees[std::size_t(t)].nodes)
-                for (const Property& m : n.props)
+            const Tree& tree = p_.trees[std::size_t(t)];
+            for (std::size_t k = 0; k < tree.nodes.size(); ++k)
+                for (const Property& m : tree.nodes[k].props)
                     if (m.id == "B" || m.id == "W") {
-                        last_move_offset_ = m.offset;
+                        last_move_offset_ = alternatives && k == 0 ? no_offset : m.offset;
                         if (!first_move_) first_move_ = &m;
                     }
-            if (p_.trees[std::size_t(t)].children.empty()) break;
+            if (tree.children.empty()) break;
+            alternatives = tree.children.size() > 1;
         }
         if (set_up(root)) {
             walk(0, 0, out_.main, out_.start.as_stones(), 0, true, 0);
