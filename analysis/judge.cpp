@@ -55,13 +55,18 @@ Verdict classify_move(Score best_score, Score played_score, bool played_is_best,
     return Verdict::best;
 }
 
-void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b) {
+void JudgeAgreement::add(const GameJudgement& a, const GameJudgement& b, const GameJudgement* b2) {
     ++games;
-    const std::size_t n = std::min(a.plies.size(), b.plies.size());
+    std::size_t n = std::min(a.plies.size(), b.plies.size());
+    if (b2) n = std::min(n, b2->plies.size());
     for (std::size_t i = 0; i < n; ++i) {
         const PlyJudgement& x = a.plies[i];
         const PlyJudgement& y = b.plies[i];
         ++plies;
+        if (b2 && b2->plies[i].verdict == y.verdict) {
+            ++steady;
+            steady_same += x.verdict == y.verdict;
+        }
         same_verdict += x.verdict == y.verdict;
         settled += x.settled;
         settled_same += x.settled && x.verdict == y.verdict;

@@ -161,7 +161,13 @@ struct JudgeAgreement {
     std::int64_t settled_same = 0; // of those, the plies with the same verdict in both
     std::int64_t searched_again = 0; // plies of `a` searched again (PlyJudgement::searched_again)
     std::int64_t searched_again_same = 0; // of those, the plies with the same verdict in both
-    void add(const GameJudgement& a, const GameJudgement& b);
+    // With a third judgement `b2` of the games (the reference's budget doubled: `bench --agreement
+    // --steady`): the plies where b's verdict holds in b2 (a reference that a larger budget does not
+    // overturn), and of those the plies where a's verdict is b's. Where b and b2 differ, one of them
+    // is not the verdict an unlimited search gives, so these plies are the ones a judge can be held to.
+    std::int64_t steady = 0;
+    std::int64_t steady_same = 0;
+    void add(const GameJudgement& a, const GameJudgement& b, const GameJudgement* b2 = nullptr);
 };
 
 // A game of either family, judged by its family's engine with a searcher of its own.

@@ -48,6 +48,10 @@ void describe_bench(QCommandLineParser& p) {
                  "(default " +
                      QString::number(analysis::JudgeSettings{}.confirm_factor) + ", as the judge; 1: no second search).",
                  "C"});
+    p.addOption({"steady",
+                 "With --agreement: judge the games a third time, at twice the reference's budget, and print how often the "
+                 "reference's verdict holds there and how often the first run agrees with the reference on those plies "
+                 "(where the two references differ, one of them is not the verdict an unlimited search gives)."});
     p.addOption({"games", "With --agreement: at most N games of each game (the first ones read).", "N"});
     p.addOption({"threads", "With --agreement: games judged at once (default: one per core).", "N"});
     p.addPositionalArgument("FILE", "With --agreement: record files of any format ('-' reads standard input).", "[FILE...]");
@@ -126,8 +130,8 @@ std::string share_of(std::int64_t part, std::int64_t whole) {
 }
 
 // One game's figures: text, or one JSON object per game.
-void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& settings, int factor, const JudgeRun& run,
-                     const analysis::JudgeAgreement& a) {
+void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& settings, int factor, bool steady,
+                     const JudgeRun& run, const analysis::JudgeAgreement& a) {
     const std::uint64_t nodes = settings.limits.nodes;
     if (json) {
         QJsonObject o;
@@ -145,6 +149,10 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         o["confirm"] = settings.confirm_factor;
         o["searched_again"] = qint64(a.searched_again);
         o["searched_again_same_verdict"] = qint64(a.searched_again_same);
+        if (steady) {
+            o["steady"] = qint64(a.steady);
+            o["steady_same_verdict"] = qint64(a.steady_same);
+        }
         QJsonArray rows;
         for (const auto& row : a.confusion) {
             QJsonArray r;
@@ -165,6 +173,9 @@ void print_agreement(bool json, GameKind kind, const analysis::JudgeSettings& se
         "\nsame verdict, plies whose budget ran out " + share_of(a.same_verdict - a.settled_same, a.plies - a.settled) +
         "\nsame verdict, plies searched again with x" + std::to_string(settings.confirm_factor) + " " +
         share_of(a.searched_again_same, a.searched_again) +
+        (steady ? "\nreference holding at x" + std::to_string(2 * factor) + " " + share_of(a.steady, a.plies) +
+                 "\nsame verdict, plies whose reference holds " + share_of(a.steady_same, a.steady)
+                : std::string()) +
         "\ntime " + std::to_string(run.wall_ms) + " ms\ncpu time " + std::to_string(run.cpu_ms) +
         " ms\nverdicts (rows: " + std::to_string(nodes) + " nodes; columns: x" + std::to_string(factor) + ")\n";
     for (int v = 0; v < analysis::verdict_count; ++v) {
@@ -218,9 +229,18 @@ int run_agreement_bench(const Command& self, const QCommandLineParser& p) {
         reference.stable_iterations = 0;
         const JudgeRun run = judge_games(games, settings, int(threads));
         const JudgeRun ref = judge_games(games, reference, int(threads));
+        // --steady: the reference's budget doubled, to tell the plies whose reference verdict holds.
+        const bool steady = p.isSet("steady");
+        JudgeRun doubled;
+        if (steady) {
+            analysis::JudgeSettings twice = reference;
+            twice.limits.nodes *= 2;
+            doubled = judge_games(games, twice, int(threads));
+        }
         analysis::JudgeAgreement a;
-        for (std::size_t i = 0; i < games.size(); ++i) a.add(run.judgements[i], ref.judgements[i]);
-        print_agreement(p.isSet("json"), kind, settings, int(factor), run, a);
+        for (std::size_t i = 0; i < games.size(); ++i)
+            a.add(run.judgements[i], ref.judgements[i], steady ? &doubled.judgements[i] : nullptr);
+        print_agreement(p.isSet("json"), kind, settings, int(factor), steady, run, a);
     }
     return exit_ok;
 }

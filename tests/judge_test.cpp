@@ -451,6 +451,30 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
         REQUIRE(once.status == 0);
         CHECK(contains(once.out, "\"searched_again\":0,"));
         CHECK(contains(once.out, "\"confirm\":1,"));
+        CHECK_FALSE(contains(once.out, "\"steady\"")); // only with --steady
+        CHECK_FALSE(contains(r.out, "reference holding"));
+        // --steady: a third run at twice the reference's budget; the same first two runs.
+        const CliRun steady = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --steady --game " +
+                                         std::string(game) + " " + file);
+        REQUIRE(steady.status == 0);
+        CHECK(steady.out.substr(0, steady.out.find("\nsame verdict, plies searched")) ==
+              r.out.substr(0, r.out.find("\nsame verdict, plies searched")));
+        long holding = 0, holding_plies = 0, holding_same = 0, holding_of = 0;
+        const std::size_t holding_at = steady.out.find("reference holding at x6 "),
+                          holding_same_at = steady.out.find("same verdict, plies whose reference holds ");
+        REQUIRE(holding_at != std::string::npos);
+        REQUIRE(holding_same_at != std::string::npos);
+        REQUIRE(std::sscanf(steady.out.c_str() + holding_at, "reference holding at x6 %lf%% (%ld of %ld)", &share, &holding,
+                            &holding_plies) == 3);
+        CHECK(holding_plies == plies);
+        CHECK(holding <= plies);
+        CHECK(holding > 0);
+        REQUIRE(std::sscanf(steady.out.c_str() + holding_same_at, "same verdict, plies whose reference holds %lf%% (%ld of %ld)",
+                            &share, &holding_same, &holding_of) == 3);
+        CHECK(holding_of == holding);
+        CHECK(holding_same <= holding);
+        CHECK(holding_same <= same);
+        CHECK(holding_same >= same - (plies - holding)); // at most the plies not holding are lost
         // The confusion counts hold every ply once, the equal verdicts on their diagonal.
         long total = 0, diagonal = 0;
         std::istringstream rows(r.out.substr(r.out.find("verdicts (rows")));
@@ -522,6 +546,16 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     CHECK(agreement.same_verdict == 2);
     CHECK(agreement.settled == 2);
     CHECK(agreement.settled_same == 1);
+    CHECK(agreement.steady == 0); // no third judgement: nothing counted
+    // With the reference's doubling as a third judgement: the plies whose reference verdict holds
+    // there (the first, second and fourth), and of those the ones the first judgement agrees on.
+    GameJudgement b2;
+    for (const Verdict v : {Verdict::best, Verdict::blunder, Verdict::mistake, Verdict::inaccuracy}) b2.plies.emplace_back().verdict = v;
+    JudgeAgreement steady;
+    steady.add(a, b, &b2);
+    CHECK(steady.same_verdict == 2);
+    CHECK(steady.steady == 3);
+    CHECK(steady.steady_same == 2);
 
     // Stored judgements are keyed by the settings text: another stop is another text.
     const std::string text = db::analysis_settings_text(defaults);
