@@ -200,9 +200,10 @@ std::optional<FoulEnding> foul_ending(const stones::StonePosition& before, int p
     if (!forbidden || before.rules().kind != GameKind::renju || before.side_to_move() != Color::black) return std::nullopt;
     const std::string name = stones::point_name(point), shape(stones::place_error_text(e));
     FoulEnding out;
-    out.warning = "Black's " + name + " is a foul: " + shape + "; Black loses by it (Renju), and the game ends before it, White's win (1-0)";
-    out.comment = "Black's " + name + (written == name ? std::string() : " (" + std::string(written) + ")") + " is a foul: " + shape +
-        "; Black loses";
+    out.warning = "Black's " + name + " is a foul: " + shape +
+        "; Black loses by it (Renju), and the game ends before it, White's win (1-0)";
+    out.comment = "Black's " + name + (written == name ? std::string() : " (" + std::string(written) + ")") +
+        " is a foul: " + shape + "; Black loses";
     return out;
 }
 

@@ -156,7 +156,8 @@ TEST_CASE("pente.org: results by turn are put in colours where Black moves first
     CHECK(codes(back) == "");
     CHECK(back.result == "0-1");
     // Pente: Player 1 is White, the result unchanged.
-    const GameRecord pente = one("[Game \"Pente\"]\n[Player 1 Name \"carol\"]\n[Player 2 Name \"dan\"]\n[Result \"1-0\"]\n\n1. K10 L10 *\n");
+    const GameRecord pente =
+        one("[Game \"Pente\"]\n[Player 1 Name \"carol\"]\n[Player 2 Name \"dan\"]\n[Result \"1-0\"]\n\n1. K10 L10 *\n");
     CHECK(tag_or(pente, "Result") == "1-0");
     CHECK(tag_or(pente, "ResultByTurn") == "(none)");
 }
@@ -283,7 +284,8 @@ TEST_CASE("kurnik: Renju records without Game or GameType, the colour choice and
 
 TEST_CASE("PlayOK's other games are refused by their GameType; a Variant tag naming a game is its Game tag", "[parser][five]") {
     // kurnik's draughts: the same tags as its gomoku, another GameType.
-    const GameRecord draughts = one("[Site \"kurnik\"]\n[Result \"1-0\"]\n[GameType \"20,W,10,10,N1,0\"]\n\n1. 34-30 20-25 1-0\n");
+    const GameRecord draughts =
+        one("[Site \"kurnik\"]\n[Result \"1-0\"]\n[GameType \"20,W,10,10,N1,0\"]\n\n1. 34-30 20-25 1-0\n");
     CHECK(codes(draughts) == "unknown-game");
     CHECK(contains(draughts.diagnostics.at(0).message, "GameType \"20,W,10,10,N1,0\" is a PlayOK game gounki does not play"));
     CHECK(draughts.diagnostics[0].line == 3);
@@ -293,7 +295,8 @@ TEST_CASE("PlayOK's other games are refused by their GameType; a Variant tag nam
     CHECK(one("[Game \"Gomoku\"]\n[GameType \"20,W\"]\n\n1. h8 *\n").status == GameStatus::valid);
     // PlayOK's reversi and mill records carry no GameType: PlayOK has no Gounki, so a PlayOK record
     // with neither Game nor GameType is another game (read as Gounki, it failed at the first move).
-    const GameRecord reversi = one("[Site \"PlayOK\"]\n[Black \"a\"]\n[White \"b\"]\n[Result \"38-26\"]\n\n1. f5 d6 2. c3 f3 38-26\n");
+    const GameRecord reversi =
+        one("[Site \"PlayOK\"]\n[Black \"a\"]\n[White \"b\"]\n[Result \"38-26\"]\n\n1. f5 d6 2. c3 f3 38-26\n");
     REQUIRE(find_code(reversi, "unknown-game") != nullptr);
     CHECK(find_code(reversi, "unknown-game")->message ==
           "a PlayOK record without a GameType tag is none of PlayOK's gomoku games (GameType 60,N or 61,N), and PlayOK has "

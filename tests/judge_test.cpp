@@ -446,8 +446,9 @@ TEST_CASE("bench --agreement: a share computed from the plies of both runs", "[a
         CHECK(again > 0);
         CHECK(again < plies);
         CHECK(again_same <= same);
-        const CliRun once = run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --confirm 1 --json --game " +
-                                       std::string(game) + " " + file);
+        const CliRun once =
+            run_gounki("bench --agreement --games 2 --nodes 1000 --factor 3 --threads 2 --confirm 1 --json --game " +
+                       std::string(game) + " " + file);
         REQUIRE(once.status == 0);
         CHECK(contains(once.out, "\"searched_again\":0,"));
         CHECK(contains(once.out, "\"confirm\":1,"));
@@ -550,7 +551,8 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     // With the reference's doubling as a third judgement: the plies whose reference verdict holds
     // there (the first, second and fourth), and of those the ones the first judgement agrees on.
     GameJudgement b2;
-    for (const Verdict v : {Verdict::best, Verdict::blunder, Verdict::mistake, Verdict::inaccuracy}) b2.plies.emplace_back().verdict = v;
+    for (const Verdict v : {Verdict::best, Verdict::blunder, Verdict::mistake, Verdict::inaccuracy})
+        b2.plies.emplace_back().verdict = v;
     JudgeAgreement steady;
     steady.add(a, b, &b2);
     CHECK(steady.same_verdict == 2);

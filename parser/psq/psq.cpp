@@ -303,7 +303,8 @@ bool Builder::replay(stones::StonePosition& pos) {
                 return fail("illegal-move", stones::occupied_text(pos, point));
             if (const auto foul = foul_ending(pos, point, e, written); foul && &m == &p_.moves.back()) {
                 // Gomocup's manager writes the foul, then gives White the game: a whole game.
-                Diagnostic& d = report(Severity::warning, "foul", m.offset, std::to_string(ply / 2 + 1) + ". " + written + ": " + foul->warning);
+                Diagnostic& d = report(Severity::warning, "foul", m.offset,
+                                       std::to_string(ply / 2 + 1) + ". " + written + ": " + foul->warning);
                 d.move_number = ply / 2 + 1;
                 d.side = side;
                 d.written = written;

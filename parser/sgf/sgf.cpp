@@ -206,8 +206,8 @@ bool Builder::set_up(const Node& root) {
             report(Severity::warning, "wrong-game-number", offset_of("GM"),
                    "GM[5] is not Gomoku (GM[4]), but Renju programs write GM[5] for their games on the 15x15 board "
                    "(SZ[15]); read as GM[4]");
-        } else if (const std::string n = trim(*gm); (n == "2" || n == "11") && size && five_board(trim(*size)) &&
-                   first_move_ && is_sgf_point(first_move_->values.empty() ? std::string() : trim(first_move_->values.front().text))) {
+        } else if (const std::string n = trim(*gm); (n == "2" || n == "11") && size && five_board(trim(*size)) && first_move_ &&
+                   is_sgf_point(first_move_->values.empty() ? std::string() : trim(first_move_->values.front().text))) {
             // GM[2] (Othello, an 8x8 game) and GM[11] (Hex, whose moves SGF writes as a1) on a Gomoku
             // board with moves written as SGF points: Gomoku apps write these numbers for their games.
             report(Severity::warning, "wrong-game-number", offset_of("GM"),
