@@ -121,6 +121,14 @@ TEST_CASE("PSQ: the engines' colours follow the opening, and the result line nam
         if (name == "White") value = "-1";
     }
     CHECK(contains(write_psq(odd_names), "\n_7,7\n_-1\n-1\n"));
+    // ... and read back without it: the names as they were.
+    const GameRecord odd_back = read_psq(write_psq(odd_names));
+    CHECK(tag_of(odd_back, "Black") == "7,7");
+    CHECK(tag_of(odd_back, "White") == "-1");
+    // A name of another program's that starts with "_" keeps it: only the writer's mark is taken off.
+    const GameRecord underscored = read_psq(moves + "_pisq\n_2024\n-1\n");
+    CHECK(tag_of(underscored, "Black") == "_pisq");
+    CHECK(tag_of(underscored, "White") == "_2024");
     CHECK(find_code(read_psq(moves + "ONE\nTWO\n-1\n-1\n"), "syntax")); // a second end code
     CHECK(find_code(read_psq(moves + "ONE\n-1\nTWO\n"), "syntax"));     // -1 is no engine's name
     CHECK(find_code(read_psq(moves + "ONE\nTWO\n5\n-1\n"), "syntax"));  // two engines named already

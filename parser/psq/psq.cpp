@@ -188,6 +188,10 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     for (char& ch : name) // one inside it (a lone CR) reads as a blank
         if (junk(ch)) ch = ' ';
     if (name.empty()) return true; // only control characters: as a blank line
+    // gounki's writer puts `_` before a name this reader would take for a number or a move (`-1`,
+    // `7,7`): taken off again, so that such a name reads back as it was (psq_name_reads_back).
+    if (name[0] == '_' && name.size() > 1 && (is_digit(name[1]) || name[1] == '-') && !psq_name_reads_back(name.substr(1)))
+        name.erase(0, 1);
     out.names.push_back(PsqName{std::move(name), offset + std::uint32_t(c.i)});
     phase = Phase::names;
     return true;
