@@ -549,7 +549,8 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     CHECK(agreement.settled_same == 1);
     CHECK(agreement.steady == 0); // no third judgement: nothing counted
     // With the reference's doubling as a third judgement: the plies whose reference verdict holds
-    // there (the first, second and fourth), and of those the ones the first judgement agrees on.
+    // there (the first, second and fourth), and of those the ones the first judgement agrees on (the
+    // first; the third agrees too, but its reference does not hold).
     GameJudgement b2;
     for (const Verdict v : {Verdict::best, Verdict::blunder, Verdict::mistake, Verdict::inaccuracy})
         b2.plies.emplace_back().verdict = v;
@@ -557,7 +558,7 @@ TEST_CASE("judge: Gounki's early stop ends searches before the budget without ch
     steady.add(a, b, &b2);
     CHECK(steady.same_verdict == 2);
     CHECK(steady.steady == 3);
-    CHECK(steady.steady_same == 2);
+    CHECK(steady.steady_same == 1);
 
     // Stored judgements are keyed by the settings text: another stop is another text.
     const std::string text = db::analysis_settings_text(defaults);
