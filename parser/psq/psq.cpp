@@ -190,8 +190,7 @@ bool read_line(std::string_view line, std::uint32_t offset, Phase& phase, PsqTex
     if (name.empty()) return true; // only control characters: as a blank line
     // gounki's writer puts `_` before a name this reader would take for a number or a move (`-1`,
     // `7,7`): taken off again, so that such a name reads back as it was (psq_name_reads_back).
-    if (name[0] == '_' && name.size() > 1 && (is_digit(name[1]) || name[1] == '-') && !psq_name_reads_back(name.substr(1)))
-        name.erase(0, 1);
+    if (name[0] == '_' && name.size() > 1 && psq_name_marked(std::string_view(name).substr(1))) name.erase(0, 1);
     out.names.push_back(PsqName{std::move(name), offset + std::uint32_t(c.i)});
     phase = Phase::names;
     return true;
@@ -454,6 +453,10 @@ bool psq_name_reads_back(std::string_view name) {
     if (name[0] == '-') return false;
     if (!is_digit(name[0])) return true;
     return digits_first_name(name) || std::all_of(name.begin(), name.end(), is_digit);
+}
+
+bool psq_name_marked(std::string_view name) {
+    return name.empty() || (!psq_name_reads_back(name) && (is_digit(name[0]) || name[0] == '-'));
 }
 
 GameRecord read_psq(std::string_view text, const std::string& name, std::vector<Diagnostic>* file_diagnostics) {

@@ -70,6 +70,9 @@ std::string psq_cannot_hold(const GameRecord& game);
 // reads back as that name: not when it starts with '-', is move-like ("7,7"), or starts with a digit
 // and is neither digits alone nor holds a letter; nor with a line end or blanks around it.
 bool psq_name_reads_back(std::string_view name);
+// Whether the writer puts `_` before `name` on its line (an empty name, or one starting with a digit
+// or `-` that would not read back), and so whether the reader takes a `_` before it off again.
+bool psq_name_marked(std::string_view name);
 
 // Whether the start of a file is a PSQ header: "Piskvorky" (any case) as its first word.
 bool claims_psq(std::string_view head);

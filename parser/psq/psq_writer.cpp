@@ -62,8 +62,7 @@ std::string rule_word(const GameRecord& game) {
 std::string name_line(std::string name) {
     for (char& c : name)
         if (c == '\n' || c == '\r') c = ' ';
-    if (name.empty() || (!psq_name_reads_back(name) && ((name[0] >= '0' && name[0] <= '9') || name[0] == '-')))
-        name = "_" + name;
+    if (psq_name_marked(name)) name = "_" + name;
     return name;
 }
 
